@@ -1,0 +1,164 @@
+// The context policy: what one model request is built from.
+//   AgentMessage[] --transformContext--> AgentMessage[] --convertToLlm--> Message[]
+// Both are pure. They never mutate their input (the array and its messages are shared with
+// agent.state.messages) and never throw: on any failure they fall back to a safe value.
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
+import { APP_MESSAGE_KINDS, isAppMessage, type AppMessage } from "./messages";
+
+export interface ContextPolicyOptions {
+  /** Rough token budget for the messages of one request (system prompt and tools included). */
+  maxContextTokens: number;
+  /** Called with the reason when the policy had to fall back to its input. Must not throw either. */
+  onFallback?: (reason: string) => void;
+}
+
+/** ~4 characters a token: good enough to decide when to trim, and cheap. */
+export function estimateTokens(message: AgentMessage): number {
+  return Math.ceil(JSON.stringify(message).length / 4);
+}
+
+export function createTransformContext(options: ContextPolicyOptions): (messages: AgentMessage[]) => Promise<AgentMessage[]> {
+  return async (messages) => transformContext(messages, options);
+}
+
+/**
+ * The request view of the transcript: tool calls without a result (a run cut off by a crash or a
+ * reload) get a synthetic error result, and when the budget is exceeded the oldest whole turns are
+ * left out, with a note saying so. The transcript itself is never changed.
+ */
+export function transformContext(messages: readonly AgentMessage[], options: ContextPolicyOptions): AgentMessage[] {
+  try {
+    return trimToBudget(closeDanglingToolCalls(messages), options.maxContextTokens);
+  } catch (error) {
+    try {
+      options.onFallback?.(error instanceof Error ? error.message : String(error));
+    } catch {
+      // A failing logger must not break the request.
+    }
+    return messages.slice();
+  }
+}
+
+function closeDanglingToolCalls(messages: readonly AgentMessage[]): AgentMessage[] {
+  const answered = new Set<string>();
+  for (const m of messages) if (m.role === "toolResult") answered.add(m.toolCallId);
+  const out: AgentMessage[] = [];
+  let pending: { id: string; name: string }[] = [];
+  const flush = () => {
+    for (const call of pending) out.push(interruptedResult(call.id, call.name));
+    pending = [];
+  };
+  for (const m of messages) {
+    if (m.role === "assistant" || m.role === "user") flush();
+    out.push(m);
+    if (m.role === "assistant" && m.stopReason !== "error" && m.stopReason !== "aborted") {
+      pending = m.content.flatMap((c) => (c.type === "toolCall" && !answered.has(c.id) ? [{ id: c.id, name: c.name }] : []));
+    }
+  }
+  // Calls of the last message may still be running in this very run: only close earlier ones.
+  return out;
+}
+
+function interruptedResult(toolCallId: string, toolName: string): ToolResultMessage {
+  return {
+    role: "toolResult",
+    toolCallId,
+    toolName,
+    content: [{ type: "text", text: "This tool call was interrupted before it finished; it has no result. Call it again if it is still needed." }],
+    isError: true,
+    timestamp: 0,
+  };
+}
+
+/**
+ * Keeps the leading system message and the newest turns that fit. Cuts only where a user turn
+ * starts, so a tool call is never separated from its result.
+ */
+function trimToBudget(messages: AgentMessage[], maxTokens: number): AgentMessage[] {
+  if (!(maxTokens > 0)) return messages;
+  const costs = messages.map(estimateTokens);
+  let total = costs.reduce((a, b) => a + b, 0);
+  if (total <= maxTokens) return messages;
+  const head = messages[0]?.role === "system" ? 1 : 0;
+  // Turn starts after the head, oldest first; never cut the last turn.
+  const turnStarts: number[] = [];
+  for (let i = head + 1; i < messages.length; i++) {
+    const m = messages[i]!;
+    const prev = messages[i - 1]!;
+    if ((m.role === "user" || m.role === "fileAttachment") && prev.role !== "fileAttachment") turnStarts.push(i);
+  }
+  let cut = head;
+  for (const start of turnStarts) {
+    if (total <= maxTokens) break;
+    for (let i = cut; i < start; i++) total -= costs[i]!;
+    cut = start;
+  }
+  if (cut === head) return messages;
+  const note: UserMessage = {
+    role: "user",
+    content: `[${cut - head} earlier messages of this conversation are not shown, to fit the context window.]`,
+    timestamp: 0,
+  };
+  return [...messages.slice(0, head), note, ...messages.slice(cut)];
+}
+
+/**
+ * What the model sees. Standard messages pass through unchanged (the leading system message
+ * included: pi-ai carries the system prompt and tool declarations in it). Each app message is
+ * turned into a user message stating the fact, or dropped, as APP_MESSAGE_KINDS says.
+ */
+export function convertToLlm(messages: readonly AgentMessage[]): Message[] {
+  const out: Message[] = [];
+  for (const message of messages) {
+    try {
+      if (!isAppMessage(message)) {
+        if (message.role === "system" || message.role === "user" || message.role === "assistant" || message.role === "toolResult") out.push(message);
+        continue;
+      }
+      if (!APP_MESSAGE_KINDS[message.role].includeInModelContext) continue;
+      const fact = appMessageFact(message);
+      if (fact !== null) out.push({ role: "user", content: fact, timestamp: message.timestamp });
+    } catch {
+      // A malformed message (from an old or damaged transcript) is left out, never fatal.
+    }
+  }
+  return out;
+}
+
+/** The business fact an app message states to the model, or null if it states none. */
+export function appMessageFact(message: AppMessage): string | null {
+  switch (message.role) {
+    case "approvalNotice": {
+      const target = message.path ? ` on ${message.path}` : "";
+      if (message.decision === "denied") {
+        const reason = message.reason?.trim() ? ` The user's reason: "${message.reason.trim()}".` : "";
+        return `[The user denied the ${message.toolName} call ${message.toolCallId}${target}. Nothing was changed.${reason} Do not retry it unless the user asks.]`;
+      }
+      return `[The user allowed the ${message.toolName} call ${message.toolCallId}${target}.]`;
+    }
+    case "fileAttachment": {
+      const lines = message.range ? ` (lines ${message.range.startLine}-${message.range.endLine})` : "";
+      return `[The user attached the file ${message.path}${lines} to this message. Read it with read_file if you need its content.]`;
+    }
+    case "localNotice":
+      return null;
+  }
+}
+
+/** True when the transcript ends in the middle of a turn: the next step is the model's. */
+export function canContinue(messages: readonly AgentMessage[]): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === "localNotice" || m.role === "approvalNotice") continue;
+    if (m.role === "user" || m.role === "toolResult" || m.role === "fileAttachment") return true;
+    if (m.role === "assistant") return isCutOff(m);
+    return false;
+  }
+  return false;
+}
+
+/** A tool-use message is cut off when a reload or crash came before its results were saved. */
+function isCutOff(message: AssistantMessage): boolean {
+  return message.stopReason === "toolUse";
+}

@@ -1,0 +1,77 @@
+// The view layer: what the webview draws. Built only by the reducer (reducer.ts) from
+// ChatEvents; never sent to the model, never saved (the transcript is the source of truth).
+
+export interface UserItem {
+  kind: "user";
+  id: string;
+  text: string;
+  timestamp: number;
+}
+
+/** "Ask about this file": shown as a chip above the message it was attached to. */
+export interface AttachmentItem {
+  kind: "attachment";
+  id: string;
+  path: string;
+  range?: { startLine: number; endLine: number };
+}
+
+export interface AssistantBlock {
+  /** The block's index in the assistant message's `content` (tool calls included), which deltas name. */
+  index: number;
+  type: "text" | "thinking";
+  text: string;
+  /** Thinking the provider redacted: shown as such, the text is an opaque signature. */
+  redacted?: boolean;
+}
+
+export interface AssistantItem {
+  kind: "assistant";
+  id: string;
+  blocks: AssistantBlock[];
+  isStreaming: boolean;
+  stopReason?: string;
+  errorMessage?: string;
+  model?: string;
+  timestamp: number;
+}
+
+export type ToolStatus = "pending" | "running" | "success" | "error";
+
+export interface ToolItem {
+  kind: "tool";
+  /** The toolCallId: tool cards are keyed by it. */
+  id: string;
+  name: string;
+  args: unknown;
+  status: ToolStatus;
+  /** The text the model got back (what `content` said), shortened by the renderer if long. */
+  resultText?: string;
+  /** Structured data for the UI (diff, file range). Never shown to the model by this layer. */
+  details?: unknown;
+}
+
+export type ApprovalState = "pending" | "allowed" | "denied";
+
+export interface ApprovalItem {
+  kind: "approval";
+  /** `approval:<toolCallId>` */
+  id: string;
+  toolCallId: string;
+  toolName: string;
+  path?: string;
+  diff?: string;
+  state: ApprovalState;
+  reason?: string;
+}
+
+export interface NoticeItem {
+  kind: "notice";
+  id: string;
+  level: "error" | "info" | "interrupted";
+  text: string;
+  fix?: string;
+}
+
+export type ChatItem = UserItem | AttachmentItem | AssistantItem | ToolItem | ApprovalItem | NoticeItem;
+export type ChatItemKind = ChatItem["kind"];

@@ -1,0 +1,88 @@
+// The one typed channel between the extension host and the webview.
+// Host → webview: sequenced messages (`seq` grows by one per message), so the webview can
+// detect a gap and ask for a full resync. Streaming sends deltas, never the whole message again.
+// Webview → host: untrusted input, validated with `parseWebviewMessage` before anything reads it.
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { ChatState } from "./reducer";
+
+export const PROTOCOL_VERSION = 1;
+
+/** What the reducer consumes: agent events in a compact, delta-based form (see event-encoder.ts). */
+export type ChatEvent =
+  /** A new message. For an assistant this is the empty start of a stream; for others, the whole message. */
+  | { type: "message_start"; message: AgentMessage }
+  /** A new content block of the streaming assistant message. */
+  | { type: "block_start"; index: number; block: "text" | "thinking" | "toolCall" }
+  /** Text appended to block `index` of the streaming assistant message. */
+  | { type: "delta"; index: number; text: string }
+  /**
+   * The final message. For an assistant that was streamed, the text of the blocks listed in `elided`
+   * is left empty: the receiver already has it from the deltas (saves re-sending the whole answer).
+   */
+  | { type: "message_end"; message: AgentMessage; elided?: number[] }
+  | { type: "tool_start"; toolCallId: string; toolName: string; args: unknown }
+  | { type: "tool_end"; toolCallId: string; isError: boolean }
+  /** The permission gate is waiting for the user on this call. Live only: the decision is saved as an approvalNotice. */
+  | { type: "approval_request"; toolCallId: string; toolName: string; path?: string; diff: string }
+  /** The gate stopped waiting without a decision (the run was aborted). */
+  | { type: "approval_cancelled"; toolCallId: string }
+  | { type: "run_state"; running: boolean };
+
+export interface ChatSummary {
+  id: string;
+  title: string;
+  updatedAt: number;
+}
+
+export interface PendingAttachment {
+  path: string;
+  range?: { startLine: number; endLine: number };
+}
+
+/** Facts about the session the view shows around the chat (not part of it). */
+export interface ViewStatus {
+  /** "provider/model" shown in the toolbar. */
+  modelLabel: string;
+  /** Where chats are saved; `globalFallback` when no folder is open. */
+  storage: "workspace" | "globalFallback";
+  /** The last turn was cut off (a reload, a crash): offer "Continue". */
+  canContinue: boolean;
+  /** Edits are applied without asking for the rest of this chat. */
+  editsAllowedForChat: boolean;
+}
+
+type Sequenced = { v: typeof PROTOCOL_VERSION; seq: number };
+
+export type HostMessage =
+  | (Sequenced & {
+      type: "snapshot";
+      chatId: string;
+      title: string;
+      state: ChatState;
+      status: ViewStatus;
+      chats: ChatSummary[];
+      attachments: PendingAttachment[];
+    })
+  | (Sequenced & { type: "event"; event: ChatEvent })
+  | (Sequenced & { type: "chats"; chats: ChatSummary[] })
+  | (Sequenced & { type: "status"; status: ViewStatus })
+  | (Sequenced & { type: "attachments"; attachments: PendingAttachment[] })
+  /** Ask the webview to put the focus in the composer ("Ask about this file"). */
+  | (Sequenced & { type: "focus" });
+
+export type HostMessageBody = HostMessage extends infer M ? (M extends HostMessage ? Omit<M, "v" | "seq"> : never) : never;
+
+export type WebviewMessage =
+  | { type: "ready"; v: typeof PROTOCOL_VERSION }
+  | { type: "resync"; v: typeof PROTOCOL_VERSION; lastSeq: number }
+  | { type: "prompt"; v: typeof PROTOCOL_VERSION; text: string }
+  | { type: "stop"; v: typeof PROTOCOL_VERSION }
+  | { type: "continue"; v: typeof PROTOCOL_VERSION }
+  | { type: "approval"; v: typeof PROTOCOL_VERSION; toolCallId: string; decision: "allow" | "deny" | "allowForChat"; reason?: string }
+  | { type: "newChat"; v: typeof PROTOCOL_VERSION }
+  | { type: "switchChat"; v: typeof PROTOCOL_VERSION; chatId: string }
+  | { type: "deleteChat"; v: typeof PROTOCOL_VERSION; chatId: string }
+  | { type: "removeAttachment"; v: typeof PROTOCOL_VERSION; index: number }
+  | { type: "openFile"; v: typeof PROTOCOL_VERSION; path: string; line?: number }
+  | { type: "openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }
+  | { type: "command"; v: typeof PROTOCOL_VERSION; command: "setApiKey" | "selectModel" | "showHistory" };

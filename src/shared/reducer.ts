@@ -1,0 +1,267 @@
+// The UI reducer: a pure function from ChatEvents to the ChatItems the webview draws.
+// The same function rebuilds the items of a saved transcript (replaying `message_end`s),
+// so a restored chat looks exactly like the live one did.
+//
+// Cost per streamed delta must not grow with the length of the chat, so items are kept in
+// two parts: `settled` (finished turns, in immutable chunks that are shared between states)
+// and `live` (the items of the message being produced, a short array copied per change).
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
+import type { ApprovalItem, AssistantBlock, AssistantItem, ChatItem, ToolItem } from "./chat-items";
+import type { ChatEvent } from "./protocol";
+
+export const SETTLED_CHUNK_SIZE = 64;
+
+export interface ChatState {
+  /** Items that no later event can change, in chunks of at most SETTLED_CHUNK_SIZE; never edited in place. */
+  readonly settled: readonly (readonly ChatItem[])[];
+  /** Items of the current step (a user turn starting, or one assistant message with its tool calls). */
+  readonly live: readonly ChatItem[];
+  /** Messages seen so far, system included: item ids derive from it, so live and replayed ids agree. */
+  readonly messageCount: number;
+  /** Id of the item of the message between its message_start and message_end. */
+  readonly openId: string | null;
+  readonly running: boolean;
+}
+
+export const emptyChatState: ChatState = { settled: [], live: [], messageCount: 0, openId: null, running: false };
+
+export function chatItems(state: ChatState): ChatItem[] {
+  const out: ChatItem[] = [];
+  for (const chunk of state.settled) for (const item of chunk) out.push(item);
+  for (const item of state.live) out.push(item);
+  return out;
+}
+
+export function reduce(state: ChatState, event: ChatEvent): ChatState {
+  switch (event.type) {
+    case "message_start":
+      return startMessage(state, event.message);
+    case "block_start":
+      return updateOpenAssistant(state, (item) =>
+        event.block === "toolCall" || item.blocks.some((b) => b.index === event.index)
+          ? item
+          : { ...item, blocks: [...item.blocks, { index: event.index, type: event.block, text: "" }] },
+      );
+    case "delta":
+      return updateOpenAssistant(state, (item) => ({
+        ...item,
+        blocks: item.blocks.map((b) => (b.index === event.index ? { ...b, text: b.text + event.text } : b)),
+      }));
+    case "message_end":
+      return endMessage(state, event.message, event.elided);
+    case "tool_start":
+      return upsertTool(state, event.toolCallId, event.toolName, event.args, (t) => ({ ...t, status: "running" }));
+    case "tool_end":
+      return updateLive(state, (i) => i.kind === "tool" && i.id === event.toolCallId, (t) =>
+        t.kind === "tool" && (t.status === "running" || t.status === "pending") ? { ...t, status: event.isError ? "error" : "success" } : t,
+      );
+    case "approval_request":
+      return upsertApproval(state, event.toolCallId, event.toolName, (a) => ({
+        ...a,
+        state: "pending",
+        ...(event.path !== undefined ? { path: event.path } : {}),
+        diff: event.diff,
+      }));
+    case "approval_cancelled":
+      return {
+        ...state,
+        live: state.live.filter((i) => !(i.kind === "approval" && i.toolCallId === event.toolCallId && i.state === "pending")),
+      };
+    case "run_state":
+      return state.running === event.running ? state : { ...state, running: event.running };
+  }
+}
+
+/** Rebuilds the view of a saved transcript through the same reducer the live events use. */
+export function stateFromTranscript(messages: readonly AgentMessage[]): ChatState {
+  let state = emptyChatState;
+  for (const message of messages) state = reduce(state, { type: "message_end", message });
+  return state;
+}
+
+// ---- messages ----
+
+function startMessage(state: ChatState, message: AgentMessage): ChatState {
+  const id = `m${state.messageCount}`;
+  let next: ChatState = { ...state, messageCount: state.messageCount + 1, openId: id };
+  if (message.role === "assistant" || startsUserTurn(next, message)) next = settleLive(next);
+  const item = itemForMessage(id, message);
+  return item ? { ...next, live: [...next.live, item] } : next;
+}
+
+function endMessage(state: ChatState, message: AgentMessage, elided: readonly number[] | undefined): ChatState {
+  if (state.openId === null) {
+    // Replay (or a message that was never started live): start and end in one go.
+    return endMessage(startMessage(state, message), message, undefined);
+  }
+  const id = state.openId;
+  const closed: ChatState = { ...state, openId: null };
+  switch (message.role) {
+    case "assistant":
+      return addToolCards(
+        updateLive(closed, (i) => i.id === id, (i) => (i.kind === "assistant" ? finalAssistant(i, message, elided) : i)),
+        message,
+      );
+    case "toolResult":
+      return applyToolResult(closed, message);
+    case "approvalNotice":
+      return upsertApproval(closed, message.toolCallId, message.toolName, (a) => ({
+        ...a,
+        state: message.decision,
+        ...(message.path !== undefined ? { path: message.path } : {}),
+        ...(message.reason !== undefined ? { reason: message.reason } : {}),
+        ...(message.diff !== undefined ? { diff: message.diff } : {}),
+      }));
+    default: {
+      // user, fileAttachment, localNotice: the whole message came with message_start; take the final one.
+      const item = itemForMessage(id, message);
+      return item ? updateLive(closed, (i) => i.id === id, () => item) : closed;
+    }
+  }
+}
+
+/** A user turn begins with its attachments; keep those together with the user message that follows. */
+function startsUserTurn(state: ChatState, message: AgentMessage): boolean {
+  if (message.role !== "user" && message.role !== "fileAttachment") return false;
+  const last = state.live[state.live.length - 1];
+  return last === undefined || last.kind !== "attachment";
+}
+
+function itemForMessage(id: string, message: AgentMessage): ChatItem | null {
+  switch (message.role) {
+    case "user":
+      return { kind: "user", id, text: userText(message), timestamp: message.timestamp };
+    case "assistant":
+      return {
+        kind: "assistant",
+        id,
+        blocks: assistantBlocks(message),
+        isStreaming: true,
+        model: message.model,
+        timestamp: message.timestamp,
+      };
+    case "fileAttachment":
+      return { kind: "attachment", id, path: message.path, ...(message.range ? { range: { ...message.range } } : {}) };
+    case "localNotice":
+      return { kind: "notice", id, level: message.level, text: message.text, ...(message.fix !== undefined ? { fix: message.fix } : {}) };
+    // The system prompt, tool results and approval notices are not items of their own.
+    case "system":
+    case "toolResult":
+    case "approvalNotice":
+      return null;
+  }
+}
+
+function userText(message: UserMessage): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content
+    .map((c) => (c.type === "text" ? c.text : "[image]"))
+    .join("\n");
+}
+
+function assistantBlocks(message: AssistantMessage, streamed?: readonly AssistantBlock[], elided?: readonly number[]): AssistantBlock[] {
+  const blocks: AssistantBlock[] = [];
+  message.content.forEach((block, index) => {
+    if (block.type === "toolCall") return;
+    const fromStream = elided?.includes(index) ? streamed?.find((b) => b.index === index)?.text : undefined;
+    if (block.type === "text") blocks.push({ index, type: "text", text: fromStream ?? block.text });
+    else blocks.push({ index, type: "thinking", text: fromStream ?? block.thinking, ...(block.redacted ? { redacted: true } : {}) });
+  });
+  return blocks;
+}
+
+function finalAssistant(item: AssistantItem, message: AssistantMessage, elided: readonly number[] | undefined): AssistantItem {
+  const final: AssistantItem = {
+    kind: "assistant",
+    id: item.id,
+    blocks: assistantBlocks(message, item.blocks, elided),
+    isStreaming: false,
+    stopReason: message.stopReason,
+    model: message.model,
+    timestamp: message.timestamp,
+  };
+  if (message.errorMessage !== undefined) final.errorMessage = message.errorMessage;
+  return final;
+}
+
+// ---- tools and approvals ----
+
+function addToolCards(state: ChatState, message: AssistantMessage): ChatState {
+  let next = state;
+  for (const block of message.content) {
+    if (block.type !== "toolCall") continue;
+    next = upsertTool(next, block.id, block.name, block.arguments, (t) => t);
+  }
+  return next;
+}
+
+function applyToolResult(state: ChatState, message: ToolResultMessage): ChatState {
+  const resultText = message.content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("\n");
+  return upsertTool(state, message.toolCallId, message.toolName, undefined, (t) => {
+    const done: ToolItem = { ...t, status: message.isError ? "error" : "success", resultText };
+    if (message.details !== undefined) done.details = message.details;
+    return done;
+  });
+}
+
+function upsertTool(state: ChatState, toolCallId: string, name: string, args: unknown, update: (t: ToolItem) => ToolItem): ChatState {
+  if (state.live.some((i) => i.kind === "tool" && i.id === toolCallId)) {
+    return updateLive(state, (i) => i.kind === "tool" && i.id === toolCallId, (i) => (i.kind === "tool" ? update(i) : i));
+  }
+  const created: ToolItem = { kind: "tool", id: toolCallId, name, args: args ?? {}, status: "pending" };
+  return { ...state, live: [...state.live, update(created)] };
+}
+
+function upsertApproval(state: ChatState, toolCallId: string, toolName: string, update: (a: ApprovalItem) => ApprovalItem): ChatState {
+  const id = `approval:${toolCallId}`;
+  if (state.live.some((i) => i.id === id)) {
+    return updateLive(state, (i) => i.id === id, (i) => (i.kind === "approval" ? update(i) : i));
+  }
+  const created = update({ kind: "approval", id, toolCallId, toolName, state: "pending" });
+  // Right after its tool card, wherever the request or the notice arrives from.
+  const toolIndex = state.live.findIndex((i) => i.kind === "tool" && i.id === toolCallId);
+  const live = [...state.live];
+  live.splice(toolIndex === -1 ? live.length : toolIndex + 1, 0, created);
+  return { ...state, live };
+}
+
+// ---- structure ----
+
+function updateOpenAssistant(state: ChatState, update: (item: AssistantItem) => AssistantItem): ChatState {
+  const id = state.openId;
+  if (id === null) return state;
+  return updateLive(state, (i) => i.id === id, (i) => (i.kind === "assistant" ? update(i) : i));
+}
+
+/** Replaces the last live item matching `match`; the state is returned as is when none does. */
+function updateLive(state: ChatState, match: (item: ChatItem) => boolean, update: (item: ChatItem) => ChatItem): ChatState {
+  for (let index = state.live.length - 1; index >= 0; index--) {
+    const item = state.live[index]!;
+    if (!match(item)) continue;
+    const updated = update(item);
+    if (updated === item) return state;
+    const live = state.live.slice();
+    live[index] = updated;
+    return { ...state, live };
+  }
+  return state;
+}
+
+function settleLive(state: ChatState): ChatState {
+  if (state.live.length === 0) return state;
+  const settled = state.settled.slice();
+  let pending = state.live;
+  while (pending.length > 0) {
+    const last = settled[settled.length - 1];
+    const room = last ? SETTLED_CHUNK_SIZE - last.length : 0;
+    if (last && room > 0) {
+      settled[settled.length - 1] = [...last, ...pending.slice(0, room)];
+      pending = pending.slice(room);
+    } else {
+      settled.push(pending.slice(0, SETTLED_CHUNK_SIZE));
+      pending = pending.slice(SETTLED_CHUNK_SIZE);
+    }
+  }
+  return { ...state, settled, live: [] };
+}

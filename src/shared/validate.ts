@@ -1,0 +1,54 @@
+// Validation of what the webview sends. The webview renders model output, so it is treated
+// as untrusted: every message is checked against a closed schema before the host acts on it.
+import { compile, int, lit, obj, oneOf, opt, str, union, type Static } from "@earendil-works/pi-schema";
+import { PROTOCOL_VERSION, type WebviewMessage } from "./protocol";
+
+const v = lit(PROTOCOL_VERSION);
+const id = str({ minLength: 1, maxLength: 200 });
+
+const webviewMessageSchema = union([
+  obj({ type: lit("ready"), v }),
+  obj({ type: lit("resync"), v, lastSeq: int({ minimum: -1 }) }),
+  obj({ type: lit("prompt"), v, text: str({ minLength: 1, maxLength: 200_000 }) }),
+  obj({ type: lit("stop"), v }),
+  obj({ type: lit("continue"), v }),
+  obj({
+    type: lit("approval"),
+    v,
+    toolCallId: id,
+    decision: oneOf(["allow", "deny", "allowForChat"]),
+    reason: opt(str({ maxLength: 2000 })),
+  }),
+  obj({ type: lit("newChat"), v }),
+  obj({ type: lit("switchChat"), v, chatId: id }),
+  obj({ type: lit("deleteChat"), v, chatId: id }),
+  obj({ type: lit("removeAttachment"), v, index: int({ minimum: 0, maximum: 1000 }) }),
+  obj({ type: lit("openFile"), v, path: str({ minLength: 1, maxLength: 4096 }), line: opt(int({ minimum: 1 })) }),
+  obj({ type: lit("openDiff"), v, toolCallId: id }),
+  obj({ type: lit("command"), v, command: oneOf(["setApiKey", "selectModel", "showHistory"]) }),
+]);
+
+// Keep the schema and the hand-written union in step: this fails to compile if they drift.
+type SchemaMessage = Static<typeof webviewMessageSchema>;
+const _schemaMatchesType: (m: SchemaMessage) => WebviewMessage = (m) => m;
+const _typeMatchesSchema: (m: WebviewMessage) => SchemaMessage = (m) => m;
+void _schemaMatchesType;
+void _typeMatchesSchema;
+
+const validator = compile(webviewMessageSchema);
+
+export type ParsedWebviewMessage = { ok: true; message: WebviewMessage } | { ok: false; error: string };
+
+/** Never throws: anything that is not a well-formed message of this protocol version is an error result. */
+export function parseWebviewMessage(raw: unknown): ParsedWebviewMessage {
+  try {
+    const result = validator.validate(raw);
+    if (result.ok) return { ok: true, message: result.value };
+    const type = typeof raw === "object" && raw !== null && "type" in raw ? String((raw as { type: unknown }).type).slice(0, 40) : typeof raw;
+    const first = result.errors[0];
+    return { ok: false, error: `invalid webview message (${type}): ${first ? `${first.path || "/"} ${first.message}` : "rejected"}` };
+  } catch (error) {
+    return { ok: false, error: `invalid webview message: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
