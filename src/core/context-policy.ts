@@ -158,7 +158,11 @@ export function canContinue(messages: readonly AgentMessage[]): boolean {
   return false;
 }
 
-/** A tool-use message is cut off when a reload or crash came before its results were saved. */
+/**
+ * A tool-use message is cut off when a reload or crash came before its results were saved;
+ * a provider error (401, 429, network) can be retried once the cause is fixed. A run the user
+ * stopped is not: they chose to.
+ */
 function isCutOff(message: AssistantMessage): boolean {
-  return message.stopReason === "toolUse";
+  return message.stopReason === "toolUse" || message.stopReason === "error";
 }

@@ -24,6 +24,8 @@ export type ChatEvent =
   | { type: "tool_end"; toolCallId: string; isError: boolean }
   /** The permission gate is waiting for the user on this call. Live only: the decision is saved as an approvalNotice. */
   | { type: "approval_request"; toolCallId: string; toolName: string; path?: string; diff: string }
+  /** The user decided; the approvalNotice saying so reaches the transcript after the tool result. */
+  | { type: "approval_decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string }
   /** The gate stopped waiting without a decision (the run was aborted). */
   | { type: "approval_cancelled"; toolCallId: string }
   | { type: "run_state"; running: boolean };

@@ -63,6 +63,12 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         ...(event.path !== undefined ? { path: event.path } : {}),
         diff: event.diff,
       }));
+    case "approval_decided":
+      return upsertApproval(state, event.toolCallId, "", (a) => ({
+        ...a,
+        state: event.decision,
+        ...(event.reason !== undefined ? { reason: event.reason } : {}),
+      }));
     case "approval_cancelled":
       return {
         ...state,

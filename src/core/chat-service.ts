@@ -1,0 +1,105 @@
+// The chats of one workspace: creates, opens (restores) and deletes them, and wires each
+// session's final messages into the transcript store. Still no VS Code: the host gives the
+// storage directory, the file system, the model resolver and the approver.
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import { ChatSession, DEFAULT_SYSTEM_PROMPT, type EditApprover, type ModelBinding } from "./session";
+import type { ChatSummary, DamagedLine, TranscriptStore } from "./transcript";
+import type { WorkspaceFileSystem } from "./tools/workspace-fs";
+
+export interface ChatServiceOptions {
+  store: TranscriptStore<AgentMessage>;
+  fs: WorkspaceFileSystem;
+  workspaceRoot?: string;
+  resolveModel: () => Promise<ModelBinding>;
+  approver: EditApprover;
+  approvalMode: () => "ask" | "auto";
+  systemPrompt?: string;
+  maxContextTokens?: number;
+  log?: (line: string) => void;
+}
+
+export type OpenChatResult =
+  | { ok: true; session: ChatSession; damaged?: DamagedLine[] }
+  | { ok: false; reason: string };
+
+export class ChatService {
+  private readonly sessions = new Map<string, ChatSession>();
+  /** Chats whose file exists; a new chat's file is written with its first message. */
+  private readonly created = new Set<string>();
+
+  constructor(private readonly options: ChatServiceOptions) {}
+
+  newChat(): ChatSession {
+    const id = newChatId();
+    const session = this.createSession(id, []);
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  async open(chatId: string): Promise<OpenChatResult> {
+    const open = this.sessions.get(chatId);
+    if (open) return { ok: true, session: open };
+    const loaded = await this.options.store.load(chatId);
+    if (!loaded.ok) return { ok: false, reason: loaded.reason };
+    if (loaded.damaged) {
+      for (const d of loaded.damaged) this.options.log?.(`chat ${chatId}: skipped line ${d.line} (${d.reason})`);
+    }
+    this.created.add(chatId);
+    const session = this.createSession(chatId, loaded.messages);
+    this.sessions.set(chatId, session);
+    return loaded.damaged ? { ok: true, session, damaged: loaded.damaged } : { ok: true, session };
+  }
+
+  get(chatId: string): ChatSession | undefined {
+    return this.sessions.get(chatId);
+  }
+
+  listChats(): Promise<ChatSummary[]> {
+    return this.options.store.listChats();
+  }
+
+  async deleteChat(chatId: string): Promise<void> {
+    const session = this.sessions.get(chatId);
+    session?.abort();
+    await session?.waitForIdle();
+    this.sessions.delete(chatId);
+    this.created.delete(chatId);
+    await this.options.store.deleteChat(chatId);
+  }
+
+  /** Stops every run and writes what is pending (deactivation). */
+  async dispose(): Promise<void> {
+    for (const session of this.sessions.values()) session.abort();
+    await Promise.all([...this.sessions.values()].map((s) => s.waitForIdle()));
+    await this.options.store.flush();
+  }
+
+  private createSession(id: string, messages: readonly AgentMessage[]): ChatSession {
+    return new ChatSession({
+      id,
+      messages,
+      systemPrompt: this.options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+      fs: this.options.fs,
+      ...(this.options.workspaceRoot !== undefined ? { workspaceRoot: this.options.workspaceRoot } : {}),
+      resolveModel: this.options.resolveModel,
+      approver: this.options.approver,
+      approvalMode: this.options.approvalMode,
+      ...(this.options.maxContextTokens !== undefined ? { maxContextTokens: this.options.maxContextTokens } : {}),
+      ...(this.options.log ? { log: this.options.log } : {}),
+      persist: (message) => this.persist(id, message),
+    });
+  }
+
+  private async persist(chatId: string, message: AgentMessage): Promise<void> {
+    if (this.created.has(chatId)) {
+      await this.options.store.append(chatId, message);
+      return;
+    }
+    this.created.add(chatId);
+    await this.options.store.createChat({ id: chatId, messages: [message] });
+  }
+}
+
+function newChatId(): string {
+  return `c${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}

@@ -1,0 +1,330 @@
+// One chat: a pi Agent with the workspace tools, the context policy and the permission gate,
+// and the view state its events reduce to. No VS Code here: the host passes in the file
+// system, the approver (the user, through the webview) and the model.
+import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type BeforeToolCallContext, type BeforeToolCallResult, type StreamFn } from "@earendil-works/pi-agent-core";
+import type { Api, Model, ToolResultMessage } from "@earendil-works/pi-ai";
+import { reduce, stateFromTranscript, type ChatState } from "../shared/reducer";
+import { AgentEventEncoder } from "../shared/event-encoder";
+import type { ChatEvent } from "../shared/protocol";
+import { canContinue, convertToLlm, createTransformContext } from "./context-policy";
+import type { ApprovalNoticeMessage, FileAttachmentMessage, LocalNoticeMessage } from "./messages";
+import { asEditFileParams, createEditFileTool, createReadFileTool, proposeEdit, type EditProposal } from "./tools";
+import type { WorkspaceFileSystem } from "./tools/workspace-fs";
+
+/** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
+export interface ModelBinding {
+  model: Model<Api>;
+  streamFn: StreamFn;
+  getApiKey: (provider: string) => Promise<string | undefined> | string | undefined;
+}
+
+export interface EditApprovalRequest {
+  chatId: string;
+  toolCallId: string;
+  toolName: string;
+  path: string;
+  diff: string;
+}
+
+export type EditDecision = { decision: "allow" } | { decision: "allowForChat" } | { decision: "deny"; reason?: string };
+
+/** Asks the user. Rejects (or the signal aborts) when the run is stopped before a decision. */
+export type EditApprover = (request: EditApprovalRequest, signal: AbortSignal | undefined) => Promise<EditDecision>;
+
+/** A problem that stops a run before the model is called (no API key, unknown model): shown with its fix. */
+export class RunSetupError extends Error {
+  constructor(
+    message: string,
+    readonly fix?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ChatSessionOptions {
+  id: string;
+  /** The saved transcript, or [] for a new chat. */
+  messages: readonly AgentMessage[];
+  systemPrompt: string;
+  fs: WorkspaceFileSystem;
+  /** Absolute workspace root, so the tools accept absolute paths inside it. */
+  workspaceRoot?: string;
+  resolveModel: () => Promise<ModelBinding>;
+  approver: EditApprover;
+  /** "auto" applies edits without asking (the user chose so in the settings). */
+  approvalMode: () => "ask" | "auto";
+  /** Saves one final message. Awaited before the next event, so the transcript order is the event order. */
+  persist: (message: AgentMessage) => Promise<void>;
+  maxContextTokens?: number;
+  log?: (line: string) => void;
+}
+
+export const DEFAULT_SYSTEM_PROMPT = [
+  "You are Pi Chat, a coding assistant inside the user's editor.",
+  "You can read files of the open workspace with read_file and change them with edit_file.",
+  "Paths are relative to the workspace root. Read a file before you edit it; edit_file replaces one exact occurrence of oldText.",
+  "Every edit is shown to the user as a diff and applied only if they allow it.",
+  "Answer concisely, in Markdown.",
+].join("\n");
+
+export class ChatSession {
+  readonly id: string;
+  private agent: Agent | undefined;
+  private readonly initialMessages: AgentMessage[];
+  private readonly persisted = new WeakSet<object>();
+  private readonly listeners = new Set<(event: ChatEvent) => void>();
+  private readonly encoder = new AgentEventEncoder();
+  private readonly proposals = new Map<string, EditProposal>();
+  private readonly tools: AgentTool[];
+  private state: ChatState;
+  private editsAllowedForChat = false;
+  private active: Promise<void> | undefined;
+  private abortController: AbortController | undefined;
+
+  constructor(private readonly options: ChatSessionOptions) {
+    this.id = options.id;
+    this.initialMessages = options.messages.slice();
+    for (const m of this.initialMessages) this.persisted.add(m);
+    this.state = stateFromTranscript(this.initialMessages);
+    const root = options.workspaceRoot !== undefined ? { root: options.workspaceRoot } : {};
+    // requireProposal: an edit is written only with the proposal the gate stored for its call.
+    this.tools = [createReadFileTool(options.fs, root), createEditFileTool(options.fs, { ...root, proposals: this.proposals, requireProposal: true })];
+  }
+
+  /** The full transcript: what is saved, and what every request is built from. */
+  get messages(): readonly AgentMessage[] {
+    return this.agent ? this.agent.state.messages : this.initialMessages;
+  }
+
+  get viewState(): ChatState {
+    return this.state;
+  }
+
+  get running(): boolean {
+    return this.active !== undefined;
+  }
+
+  get allowsEditsForChat(): boolean {
+    return this.editsAllowedForChat;
+  }
+
+  /** The last turn was cut off or failed: `continue()` picks it up. */
+  get canContinue(): boolean {
+    return !this.running && canContinue(this.messages);
+  }
+
+  onEvent(listener: (event: ChatEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Sends a prompt, with the files the user attached. Resolves when the run is over. */
+  prompt(text: string, attachments: readonly Omit<FileAttachmentMessage, "role" | "timestamp">[] = []): Promise<void> {
+    const now = Date.now();
+    const messages: AgentMessage[] = [
+      ...attachments.map((a): FileAttachmentMessage => ({ role: "fileAttachment", path: a.path, ...(a.range ? { range: { ...a.range } } : {}), timestamp: now })),
+      { role: "user", content: [{ type: "text", text }], timestamp: now },
+    ];
+    return this.run(async (agent) => agent.prompt(messages), messages);
+  }
+
+  /** Continues a turn that a reload, a crash or a provider error cut off. */
+  continue(): Promise<void> {
+    return this.run(async (agent) => {
+      const repairs = this.repairsBeforeContinue(agent.state.messages);
+      if (repairs.length > 0) {
+        // Saved as real messages, so the transcript itself has no tool call without a result.
+        agent.state.messages = [...agent.state.messages, ...repairs];
+        for (const m of repairs) await this.persistAndShow(m);
+      }
+      await agent.continue();
+    }, []);
+  }
+
+  abort(): void {
+    this.abortController?.abort();
+    this.agent?.abort();
+  }
+
+  async waitForIdle(): Promise<void> {
+    await this.active;
+  }
+
+  private emit(event: ChatEvent): void {
+    this.state = reduce(this.state, event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.options.log?.(`chat event listener failed: ${String(error)}`);
+      }
+    }
+  }
+
+  private run(start: (agent: Agent) => Promise<void>, pendingMessages: readonly AgentMessage[]): Promise<void> {
+    if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
+    this.abortController = new AbortController();
+    const run = (async () => {
+      this.emit({ type: "run_state", running: true });
+      try {
+        const agent = await this.ensureAgent();
+        await start(agent);
+      } catch (error) {
+        await this.reportRunFailure(error, pendingMessages);
+      } finally {
+        this.active = undefined;
+        this.abortController = undefined;
+        this.emit({ type: "run_state", running: false });
+      }
+    })();
+    this.active = run;
+    return run;
+  }
+
+  /** Setup failed before the agent ran: keep the user's words and say what to fix. */
+  private async reportRunFailure(error: unknown, pendingMessages: readonly AgentMessage[]): Promise<void> {
+    const agentHasThem = pendingMessages.length > 0 && this.agent?.state.messages.includes(pendingMessages[0]!);
+    if (!agentHasThem) {
+      for (const m of pendingMessages) {
+        if (this.agent) this.agent.state.messages = [...this.agent.state.messages, m];
+        else this.initialMessages.push(m);
+        await this.persistAndShow(m);
+      }
+    }
+    const notice: LocalNoticeMessage = {
+      role: "localNotice",
+      level: "error",
+      text: error instanceof Error ? error.message : String(error),
+      ...(error instanceof RunSetupError && error.fix ? { fix: error.fix } : {}),
+      timestamp: Date.now(),
+    };
+    if (this.agent) this.agent.state.messages = [...this.agent.state.messages, notice];
+    else this.initialMessages.push(notice);
+    await this.persistAndShow(notice);
+  }
+
+  private async persistAndShow(message: AgentMessage): Promise<void> {
+    this.emit({ type: "message_start", message });
+    await this.persistOnce(message);
+    this.emit({ type: "message_end", message });
+  }
+
+  private async persistOnce(message: AgentMessage): Promise<void> {
+    if (this.persisted.has(message)) return;
+    this.persisted.add(message);
+    await this.options.persist(message);
+  }
+
+  private async ensureAgent(): Promise<Agent> {
+    const binding = await this.options.resolveModel();
+    if (this.agent) {
+      this.agent.state.model = binding.model;
+      this.agent.streamFunction = binding.streamFn;
+      this.agent.getApiKey = binding.getApiKey;
+      return this.agent;
+    }
+    const agent = new Agent({
+      initialState: {
+        systemPrompt: this.options.systemPrompt,
+        model: binding.model,
+        tools: this.tools,
+        messages: this.initialMessages,
+      },
+      streamFn: binding.streamFn,
+      getApiKey: binding.getApiKey,
+      convertToLlm,
+      transformContext: createTransformContext({
+        maxContextTokens: this.options.maxContextTokens ?? Math.floor(binding.model.contextWindow * 0.75),
+        onFallback: (reason) => this.options.log?.(`context policy fell back to the full transcript: ${reason}`),
+      }),
+      beforeToolCall: (context, signal) => this.gate(context, signal),
+      sessionId: this.id,
+    });
+    agent.subscribe((event) => this.onAgentEvent(event));
+    this.agent = agent;
+    // A new chat's leading system message (prompt + tool declarations) has no agent event: save it
+    // now, and pass it through the reducer so live item ids match those of a replayed transcript.
+    for (const m of agent.state.messages) if (!this.persisted.has(m)) await this.persistAndShow(m);
+    return agent;
+  }
+
+  private async onAgentEvent(event: AgentEvent): Promise<void> {
+    // Only final messages are saved; partial ones never reach the disk.
+    if (event.type === "message_end") await this.persistOnce(event.message);
+    for (const chatEvent of this.encoder.encode(event)) {
+      // The session's own run_state brackets the whole run (setup included).
+      if (chatEvent.type !== "run_state") this.emit(chatEvent);
+    }
+  }
+
+  /** The permission gate: edits wait for the user; the decision is added to the transcript. */
+  private async gate(context: BeforeToolCallContext, signal: AbortSignal | undefined): Promise<BeforeToolCallResult | undefined> {
+    if (context.toolCall.name !== "edit_file") return undefined;
+    const params = asEditFileParams(context.args);
+    if (!params) return { block: true, reason: "edit_file needs path, oldText and newText as strings." };
+    let proposal: EditProposal;
+    try {
+      proposal = await proposeEdit(this.options.fs, this.options.workspaceRoot, params, signal ? { signal } : {});
+    } catch (error) {
+      // Nothing to ask the user about: the model gets the reason (no match, several matches, bad path).
+      return { block: true, reason: error instanceof Error ? error.message : String(error) };
+    }
+    const toolCallId = context.toolCall.id;
+    if (this.options.approvalMode() === "auto" || this.editsAllowedForChat) {
+      this.proposals.set(toolCallId, proposal);
+      return undefined;
+    }
+    const diff = proposal.details.diff;
+    this.emit({ type: "approval_request", toolCallId, toolName: "edit_file", path: proposal.path, diff });
+    let decision: EditDecision;
+    try {
+      decision = await this.options.approver({ chatId: this.id, toolCallId, toolName: "edit_file", path: proposal.path, diff }, signal);
+    } catch {
+      this.emit({ type: "approval_cancelled", toolCallId });
+      return { block: true, reason: "The edit was cancelled before the user decided. Nothing was changed." };
+    }
+    const denied = decision.decision === "deny";
+    const reason = decision.decision === "deny" ? decision.reason?.trim() : undefined;
+    const notice: ApprovalNoticeMessage = {
+      role: "approvalNotice",
+      toolCallId,
+      toolName: "edit_file",
+      decision: denied ? "denied" : "allowed",
+      path: proposal.path,
+      diff,
+      ...(reason ? { reason } : {}),
+      timestamp: Date.now(),
+    };
+    this.emit({ type: "approval_decided", toolCallId, decision: notice.decision, ...(reason ? { reason } : {}) });
+    // Steering lands the notice after this batch's tool results, before the next model request.
+    this.agent?.steer(notice);
+    if (denied) {
+      return { block: true, reason: `The user denied this edit${reason ? `: "${reason}"` : ""}. Nothing was changed.` };
+    }
+    if (decision.decision === "allowForChat") this.editsAllowedForChat = true;
+    this.proposals.set(toolCallId, proposal);
+    return undefined;
+  }
+
+  private repairsBeforeContinue(messages: readonly AgentMessage[]): AgentMessage[] {
+    const last = [...messages].reverse().find((m) => m.role !== "localNotice" && m.role !== "approvalNotice");
+    if (!last || last.role !== "assistant") return [];
+    if (last.stopReason === "toolUse") {
+      const answered = new Set(messages.filter((m): m is ToolResultMessage => m.role === "toolResult").map((m) => m.toolCallId));
+      return last.content.flatMap((c): ToolResultMessage[] =>
+        c.type === "toolCall" && !answered.has(c.id)
+          ? [{ role: "toolResult", toolCallId: c.id, toolName: c.name, content: [{ type: "text", text: "Interrupted before it finished (the editor was closed or reloaded). It has no result; call it again if it is still needed." }], isError: true, timestamp: Date.now() }]
+          : [],
+      );
+    }
+    // After a provider error the agent cannot continue from an assistant message: a notice
+    // (never sent to the model) marks the retry, and the model retries from the last user turn.
+    if (last.stopReason === "error") {
+      const retry: LocalNoticeMessage = { role: "localNotice", level: "info", text: "Retrying after the error.", timestamp: Date.now() };
+      return [retry];
+    }
+    return [];
+  }
+}
+
+

@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import type { AgentEvent, AgentMessage } from "@earendil-works/pi-agent-core";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ChatService } from "../../../src/core/chat-service";
+import { createNodeWorkspaceFs } from "../../../src/core/tools";
+import { createNodeTranscriptStorage, TranscriptStore } from "../../../src/core/transcript";
+import { AgentEventEncoder, mergeDeltas } from "../../../src/shared/event-encoder";
+import type { ChatEvent } from "../../../src/shared/protocol";
+import { chatItems, emptyChatState, reduce, stateFromTranscript, type ChatState } from "../../../src/shared/reducer";
+import { deepFreeze } from "../../support/freeze";
+import { createScriptedModel, reply } from "../../support/scripted-model";
+import { tempDir } from "../../support/temp";
+
+const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+function assistant(content: AssistantMessage["content"], stopReason: AssistantMessage["stopReason"] = "stop"): AssistantMessage {
+  return { role: "assistant", content, api: "faux", provider: "faux", model: "m", usage, stopReason, timestamp: 10 };
+}
+
+function reduceAll(events: readonly ChatEvent[], from: ChatState = emptyChatState): ChatState {
+  return events.reduce((s, e) => reduce(s, e), from);
+}
+
+describe("reducer", () => {
+  it("a streamed answer of 1,000 deltas is one assistant card with the whole text", () => {
+    const encoder = new AgentEventEncoder();
+    const words = Array.from({ length: 1000 }, (_, i) => `w${i} `);
+    const final = assistant([{ type: "text", text: words.join("") }]);
+    const partial = assistant([]);
+    const agentEvents: AgentEvent[] = [
+      { type: "message_start", message: partial },
+      { type: "message_update", message: partial, assistantMessageEvent: { type: "text_start", contentIndex: 0, partial } },
+      ...words.map((w): AgentEvent => ({ type: "message_update", message: partial, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: w, partial } })),
+      { type: "message_end", message: final },
+    ];
+    const events = agentEvents.flatMap((e) => encoder.encode(e));
+    assert.equal(events.filter((e) => e.type === "delta").length, 1000);
+    let state = emptyChatState;
+    let cardsWhileStreaming = 0;
+    for (const e of events) {
+      state = reduce(state, e);
+      cardsWhileStreaming = Math.max(cardsWhileStreaming, chatItems(state).filter((i) => i.kind === "assistant").length);
+    }
+    const items = chatItems(state);
+    assert.equal(items.length, 1);
+    assert.equal(cardsWhileStreaming, 1, "updates replace the same card, never append");
+    const card = items[0]!;
+    assert.ok(card.kind === "assistant");
+    assert.equal(card.isStreaming, false);
+    assert.equal(card.blocks[0]?.text, words.join(""));
+    // The end event did not repeat the text the deltas already carried.
+    const end = events[events.length - 1]!;
+    assert.ok(end.type === "message_end" && end.elided?.includes(0));
+    assert.ok(!JSON.stringify(end).includes("w999"));
+    // Merging deltas for transport gives the same result.
+    assert.deepEqual(chatItems(reduceAll(mergeDeltas(events))), items);
+  });
+
+  it("keeps the final text when it differs from what was streamed", () => {
+    const encoder = new AgentEventEncoder();
+    const partial = assistant([]);
+    const events = [
+      { type: "message_start", message: partial },
+      { type: "message_update", message: partial, assistantMessageEvent: { type: "text_start", contentIndex: 0, partial } },
+      { type: "message_update", message: partial, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "draft", partial } },
+      { type: "message_end", message: assistant([{ type: "text", text: "corrected" }]) },
+    ] satisfies AgentEvent[];
+    const state = reduceAll(events.flatMap((e) => encoder.encode(e)));
+    const card = chatItems(state)[0];
+    assert.ok(card?.kind === "assistant" && card.blocks[0]?.text === "corrected");
+  });
+
+  it("is pure: frozen states and events go in, new states come out", () => {
+    const events: ChatEvent[] = deepFreeze([
+      { type: "message_start", message: { role: "system", content: "sys", timestamp: 0 } },
+      { type: "message_end", message: { role: "system", content: "sys", timestamp: 0 } },
+      { type: "message_start", message: { role: "user", content: "hi", timestamp: 1 } },
+      { type: "message_end", message: { role: "user", content: "hi", timestamp: 1 } },
+      { type: "message_start", message: assistant([]) },
+      { type: "block_start", index: 0, block: "thinking" },
+      { type: "delta", index: 0, text: "hmm" },
+      { type: "block_start", index: 1, block: "toolCall" },
+      { type: "message_end", message: assistant([{ type: "thinking", thinking: "hmm", thinkingSignature: "sig" }, { type: "toolCall", id: "t1", name: "edit_file", arguments: { path: "a" } }], "toolUse") },
+      { type: "tool_start", toolCallId: "t1", toolName: "edit_file", args: { path: "a" } },
+      { type: "approval_request", toolCallId: "t1", toolName: "edit_file", path: "a", diff: "@@" },
+      { type: "approval_decided", toolCallId: "t1", decision: "allowed" },
+    ]);
+    let state: ChatState = deepFreeze(emptyChatState);
+    for (const e of events) {
+      const before = JSON.stringify(state);
+      const next = reduce(state, e);
+      assert.equal(JSON.stringify(state), before);
+      state = deepFreeze(next);
+    }
+    const items = chatItems(state);
+    assert.deepEqual(items.map((i) => i.kind), ["user", "assistant", "tool", "approval"], "the system message never becomes an item");
+    const approval = items[3]!;
+    assert.ok(approval.kind === "approval" && approval.state === "allowed");
+  });
+
+  it("replaying a saved transcript gives the same items as the live run (tools, approval, denial)", async () => {
+    const ws = tempDir("ws");
+    const storage = tempDir("st");
+    try {
+      mkdirSync(join(ws.path, "src"));
+      writeFileSync(join(ws.path, "src/config.ts"), "export const port = 3000;\n");
+      const model = createScriptedModel();
+      let decisions = 0;
+      const service = new ChatService({
+        store: new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(storage.path)),
+        fs: createNodeWorkspaceFs(ws.path),
+        resolveModel: async () => model.binding,
+        approver: async () => (decisions++ === 0 ? { decision: "deny", reason: "no" } : { decision: "allow" }),
+        approvalMode: () => "ask",
+      });
+      const session = service.newChat();
+      const live: ChatEvent[] = [];
+      session.onEvent((e) => live.push(e));
+      model.push(
+        reply.tool("read_file", { path: "src/config.ts" }, "r1"),
+        reply.text("It is 3000.", "Let me think about ports."),
+      );
+      await session.prompt("Port?");
+      model.push(
+        reply.tool("edit_file", { path: "src/config.ts", oldText: "3000", newText: "8080" }, "e1"),
+        reply.tool("edit_file", { path: "src/config.ts", oldText: "3000", newText: "8080" }, "e2"),
+        reply.text("Done."),
+      );
+      await session.prompt("Change it to 8080.");
+      // What a webview would hold: the live events, merged for transport, through the reducer.
+      const webview = chatItems(reduceAll(mergeDeltas(live)));
+      const replayed = chatItems(stateFromTranscript(JSON.parse(JSON.stringify(session.messages)) as AgentMessage[]));
+      assert.deepEqual(webview, replayed);
+      assert.deepEqual(webview.map((i) => i.kind), ["user", "assistant", "tool", "assistant", "user", "assistant", "tool", "approval", "assistant", "tool", "approval", "assistant"]);
+      const approvals = webview.filter((i) => i.kind === "approval");
+      assert.deepEqual(approvals.map((a) => a.kind === "approval" && a.state), ["denied", "allowed"]);
+      const tools = webview.filter((i) => i.kind === "tool");
+      assert.deepEqual(tools.map((t) => t.kind === "tool" && t.status), ["success", "error", "success"]);
+    } finally {
+      ws.cleanup();
+      storage.cleanup();
+    }
+  });
+});
