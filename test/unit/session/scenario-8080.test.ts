@@ -20,7 +20,7 @@ interface World {
   storageDir: string;
   model: ScriptedModel;
   approvals: EditApprovalRequest[];
-  decide: (request: EditApprovalRequest) => EditDecision;
+  decide: () => EditDecision;
   service: ChatService;
   cleanup: () => void;
 }

@@ -1,0 +1,136 @@
+// index.json: a cache of one summary per chat file, for the history list. It is never
+// the source of truth: each entry records the file size it was built from, and an entry
+// whose size differs from the file's (or a file with no entry) is rebuilt from the file.
+// Chat files only grow (appends, renames), so a changed file always has a changed size.
+
+import type { ParsedTranscript } from "./format";
+import { isPlainObject } from "./format";
+import { DEFAULT_TITLE, deriveTitle, lastPreview, previewFromMessage, titleFromMessage } from "./title";
+import type { ChatSummary, LoadFailureCode, StoredMessage } from "./types";
+
+const INDEX_VERSION = 1;
+
+export interface IndexEntry {
+  id: string;
+  createdAt: number;
+  updatedAt: number;
+  messageCount: number;
+  /** From the header or the last rename. */
+  explicitTitle?: string;
+  /** From the first user message. */
+  derivedTitle?: string;
+  lastPreview?: string;
+  damaged?: boolean;
+  unreadable?: { code: LoadFailureCode; reason: string };
+  /** Size of the chat file this entry describes; the staleness check. */
+  fileSize: number;
+}
+
+export function entryFromParsed(id: string, parsed: ParsedTranscript<StoredMessage>, fileSize: number, mtimeMs: number): IndexEntry {
+  const entry: IndexEntry = {
+    id,
+    createdAt: parsed.header.createdAt || mtimeMs,
+    updatedAt: parsed.lastActivity ?? (parsed.header.createdAt || mtimeMs),
+    messageCount: parsed.messages.length,
+    fileSize,
+  };
+  const explicit = explicitTitle(parsed.header.title, parsed.metaTitle);
+  if (explicit !== undefined) entry.explicitTitle = explicit;
+  const derived = deriveTitle(parsed.messages);
+  if (derived !== undefined) entry.derivedTitle = derived;
+  const preview = lastPreview(parsed.messages);
+  if (preview !== undefined) entry.lastPreview = preview;
+  if (parsed.damaged.length > 0) entry.damaged = true;
+  return entry;
+}
+
+export function unreadableEntry(id: string, code: LoadFailureCode, reason: string, fileSize: number, mtimeMs: number): IndexEntry {
+  return { id, createdAt: mtimeMs, updatedAt: mtimeMs, messageCount: 0, fileSize, unreadable: { code, reason } };
+}
+
+/** A meta line (even one clearing the title) overrides the header title. */
+export function explicitTitle(headerTitle: string | undefined, metaTitle: string | null | undefined): string | undefined {
+  if (metaTitle !== undefined) return metaTitle ?? undefined;
+  return headerTitle;
+}
+
+/** Applies appended messages to an entry in place (the cheap path of append). */
+export function applyMessages(entry: IndexEntry, messages: readonly StoredMessage[], appendedBytes: number): void {
+  entry.messageCount += messages.length;
+  entry.fileSize += appendedBytes;
+  let updatedAt: number | undefined;
+  for (const message of messages) {
+    if (entry.derivedTitle === undefined) {
+      const title = titleFromMessage(message);
+      if (title !== undefined) entry.derivedTitle = title;
+    }
+    const preview = previewFromMessage(message);
+    if (preview !== undefined) entry.lastPreview = preview;
+    const ts = (message as StoredMessage & { timestamp?: unknown }).timestamp;
+    if (typeof ts === "number" && Number.isFinite(ts)) updatedAt = ts;
+  }
+  // Same rule as a scan (last timestamped record), so a rescan gives the same entry.
+  if (updatedAt !== undefined) entry.updatedAt = updatedAt;
+}
+
+export function toSummary(entry: IndexEntry): ChatSummary {
+  const summary: ChatSummary = {
+    id: entry.id,
+    title: entry.explicitTitle || entry.derivedTitle || DEFAULT_TITLE,
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+    messageCount: entry.messageCount,
+  };
+  if (entry.lastPreview !== undefined) summary.lastPreview = entry.lastPreview;
+  if (entry.damaged) summary.damaged = true;
+  if (entry.unreadable) summary.unreadable = { ...entry.unreadable };
+  return summary;
+}
+
+export function serializeIndex(entries: Iterable<IndexEntry>): string {
+  return JSON.stringify({ version: INDEX_VERSION, chats: [...entries] });
+}
+
+/** Never throws: a corrupt or foreign index.json gives an empty (or partial) cache. */
+export function parseIndex(bytes: Uint8Array | undefined): Map<string, IndexEntry> {
+  const entries = new Map<string, IndexEntry>();
+  if (!bytes) return entries;
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    return entries;
+  }
+  if (!isPlainObject(value) || value["version"] !== INDEX_VERSION || !Array.isArray(value["chats"])) return entries;
+  for (const raw of value["chats"] as unknown[]) {
+    const entry = readEntry(raw);
+    if (entry) entries.set(entry.id, entry);
+  }
+  return entries;
+}
+
+function readEntry(raw: unknown): IndexEntry | undefined {
+  if (!isPlainObject(raw)) return undefined;
+  const { id, createdAt, updatedAt, messageCount, fileSize } = raw;
+  if (typeof id !== "string" || !isNumber(createdAt) || !isNumber(updatedAt) || !isNumber(messageCount) || !isNumber(fileSize)) {
+    return undefined;
+  }
+  const entry: IndexEntry = { id, createdAt, updatedAt, messageCount, fileSize };
+  if (typeof raw["explicitTitle"] === "string") entry.explicitTitle = raw["explicitTitle"];
+  if (typeof raw["derivedTitle"] === "string") entry.derivedTitle = raw["derivedTitle"];
+  if (typeof raw["lastPreview"] === "string") entry.lastPreview = raw["lastPreview"];
+  if (raw["damaged"] === true) entry.damaged = true;
+  const unreadable = raw["unreadable"];
+  if (isPlainObject(unreadable) && typeof unreadable["code"] === "string" && typeof unreadable["reason"] === "string") {
+    // An unreadable entry is only a cache of a failed scan; an unknown code just means "rescan".
+    if (!FAILURE_CODES.has(unreadable["code"])) return undefined;
+    entry.unreadable = { code: unreadable["code"] as LoadFailureCode, reason: unreadable["reason"] };
+  }
+  return entry;
+}
+
+const FAILURE_CODES: ReadonlySet<string> = new Set<LoadFailureCode>(["notFound", "invalidId", "empty", "noHeader", "unsupportedVersion", "readError"]);
+
+function isNumber(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}

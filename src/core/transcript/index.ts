@@ -1,0 +1,24 @@
+// The transcript store: full chat transcripts on disk, append-only JSONL per chat.
+export { TranscriptStore, TranscriptError, isValidChatId } from "./store";
+export type { TranscriptStoreOptions, TranscriptErrorCode } from "./store";
+export { createNodeTranscriptStorage } from "./node-storage";
+export { parseTranscript } from "./format";
+export type { ParsedTranscript, ParseOutcome } from "./format";
+export { deriveTitle, messageText, truncateText, DEFAULT_TITLE, TITLE_MAX_CHARS } from "./title";
+export { StorageNotFoundError, TRANSCRIPT_FORMAT_VERSION } from "./types";
+export type {
+  ChatSummary,
+  CreateChatOptions,
+  DamagedLine,
+  FileStat,
+  LoadedTranscript,
+  LoadFailure,
+  LoadFailureCode,
+  LoadResult,
+  MessageRecord,
+  MetaRecord,
+  StoredMessage,
+  TranscriptHeader,
+  TranscriptRecord,
+  TranscriptStorage,
+} from "./types";

@@ -1,0 +1,476 @@
+// TranscriptStore: the full AgentMessage[] of every chat, one append-only JSONL file per
+// chat (`chats/<id>.jsonl`), plus `index.json`, a rebuildable cache for the history list.
+//
+// Decisions:
+// - append costs O(size of the new lines): one open(O_APPEND) + write + close. It never
+//   reads or rewrites the file. The first write to a chat in this process reads the file's
+//   first line (version check) and last byte (damaged tail?); later writes trust their own
+//   bookkeeping.
+// - Writes to one chat run one at a time (a promise chain per chat), so lines never
+//   interleave and appear in call order. load() waits for writes queued before it.
+// - A damaged tail (a cut-off last line, no "\n" at the end) is not truncated: the next
+//   write starts with "\n", so the fragment becomes one skipped, reported line and every
+//   byte that was on disk stays there. Truncating could destroy a complete last record
+//   that only lacks its newline, and nothing gets lost by keeping the fragment.
+// - fsync: off by default. A completed write() is in the OS page cache, so it survives
+//   the extension host or VS Code being killed; only an OS crash or power loss can lose
+//   the last writes, and load tolerates the cut tail that leaves. `fsync: true` syncs each
+//   write (costs milliseconds per message on many disks).
+// - index.json is updated in memory on each write and written (temp + rename) at most once
+//   per `indexFlushDelayMs`, so append stays O(1) in the number of chats. Each entry keeps
+//   the file size it describes; listChats stats every chat file and rescans those whose
+//   size differs or that have no entry, so a missing, corrupt or stale index costs time,
+//   never chats.
+// - load() never throws: bad data gives `damaged` lines or an `ok: false` result.
+//   Writes reject (the message was not saved) with a TranscriptError or the I/O error.
+
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import {
+  applyMessages,
+  entryFromParsed,
+  explicitTitle,
+  parseIndex,
+  serializeIndex,
+  toSummary,
+  unreadableEntry,
+  type IndexEntry,
+} from "./chat-index";
+import { headerLine, messageLine, metaLine, parseTranscript, probeHeader } from "./format";
+import { DEFAULT_TITLE, deriveTitle } from "./title";
+import {
+  StorageNotFoundError,
+  TRANSCRIPT_FORMAT_VERSION,
+  type ChatSummary,
+  type CreateChatOptions,
+  type FileStat,
+  type LoadResult,
+  type StoredMessage,
+  type TranscriptHeader,
+  type TranscriptStorage,
+} from "./types";
+
+export interface TranscriptStoreOptions {
+  /** fsync every chat-file write. Default false (see the notes at the top of store.ts). */
+  fsync?: boolean;
+  /** How long index.json changes wait before being written. Default 1000 ms. */
+  indexFlushDelayMs?: number;
+  /** Clock, Unix ms. */
+  now?: () => number;
+  /** Id generator for createChat; must return a valid chat id. */
+  newId?: () => string;
+}
+
+export type TranscriptErrorCode = "notFound" | "invalidId" | "exists" | "unsupportedVersion";
+
+export class TranscriptError extends Error {
+  constructor(
+    readonly code: TranscriptErrorCode,
+    readonly chatId: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "TranscriptError";
+  }
+}
+
+const CHAT_ID = /^[a-z0-9][a-z0-9_-]{0,127}$/;
+const INDEX_PATH = "index.json";
+const CHATS_DIR = "chats";
+const HEAD_PROBE_BYTES = 64 * 1024;
+const SCAN_CONCURRENCY = 8;
+const TITLE_MAX_STORED = 200;
+
+/** Lowercase only: chat ids are file names, and Windows/macOS file names ignore case. */
+export function isValidChatId(id: string): boolean {
+  return CHAT_ID.test(id);
+}
+
+/** What this process knows about a chat file's end, so appends need not look. */
+interface FileState {
+  size: number;
+  endsWithNewline: boolean;
+  /** Set for a file this build must not write to (a newer format). */
+  refuse?: string;
+}
+
+const encoder = new TextEncoder();
+
+export class TranscriptStore<M extends StoredMessage = AgentMessage> {
+  private readonly sync: boolean;
+  private readonly flushDelay: number;
+  private readonly now: () => number;
+  private readonly newId: () => string;
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly files = new Map<string, FileState>();
+  private index: Map<string, IndexEntry> | undefined;
+  private indexLoading: Promise<Map<string, IndexEntry>> | undefined;
+  private indexDirty = false;
+  private indexWrite: Promise<void> | undefined;
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly storage: TranscriptStorage,
+    options: TranscriptStoreOptions = {},
+  ) {
+    this.sync = options.fsync ?? false;
+    this.flushDelay = options.indexFlushDelayMs ?? 1000;
+    this.now = options.now ?? Date.now;
+    this.newId = options.newId ?? defaultId;
+  }
+
+  /** Creates the chat file (header + optional first messages in one write). */
+  async createChat(options: CreateChatOptions<M> = {}): Promise<TranscriptHeader> {
+    const chatId = options.id ?? this.newId();
+    checkId(chatId);
+    const header: TranscriptHeader = {
+      type: "header",
+      version: TRANSCRIPT_FORMAT_VERSION,
+      chatId,
+      createdAt: options.createdAt ?? this.now(),
+    };
+    const title = normalizeTitle(options.title);
+    if (title !== null) header.title = title;
+    const messages = options.messages ?? [];
+    const headBytes = encoder.encode(headerLine(header));
+    const bodyBytes = encoder.encode(messages.map(messageLine).join(""));
+    const data = concat(headBytes, bodyBytes);
+
+    await this.enqueue(chatId, async () => {
+      const created = await this.storage.createExclusive(chatPath(chatId), data, { sync: this.sync });
+      if (!created) throw new TranscriptError("exists", chatId, `chat ${chatId} already exists`);
+      this.files.set(chatId, { size: data.length, endsWithNewline: true });
+      const index = await this.loadIndex();
+      const entry: IndexEntry = { id: chatId, createdAt: header.createdAt, updatedAt: header.createdAt, messageCount: 0, fileSize: headBytes.length };
+      if (title !== null) entry.explicitTitle = title;
+      applyMessages(entry, messages, bodyBytes.length);
+      index.set(chatId, entry);
+      this.scheduleIndexWrite();
+    });
+    return { ...header };
+  }
+
+  /** Appends one final message as one line. */
+  append(chatId: string, message: M): Promise<void> {
+    return this.appendMany(chatId, [message]);
+  }
+
+  /** Appends messages in one write (all lines or, on a crash, a prefix of them). */
+  async appendMany(chatId: string, messages: readonly M[]): Promise<void> {
+    checkId(chatId);
+    if (messages.length === 0) return;
+    // Serialize before queueing: an unstorable message rejects with nothing written.
+    const data = encoder.encode(messages.map(messageLine).join(""));
+    await this.enqueue(chatId, () => this.write(chatId, data, (entry, bytes) => applyMessages(entry, messages, bytes)));
+  }
+
+  /** Sets the title (appends a meta line); null or blank clears it back to the derived one. */
+  async renameChat(chatId: string, title: string | null): Promise<void> {
+    checkId(chatId);
+    const normalized = normalizeTitle(title);
+    const data = encoder.encode(metaLine({ type: "meta", title: normalized, at: this.now() }));
+    await this.enqueue(chatId, () =>
+      this.write(chatId, data, (entry, bytes) => {
+        entry.fileSize += bytes;
+        if (normalized === null) delete entry.explicitTitle;
+        else entry.explicitTitle = normalized;
+      }),
+    );
+  }
+
+  /** Deletes the chat file and its index entry. False when there was no such chat. */
+  async deleteChat(chatId: string): Promise<boolean> {
+    checkId(chatId);
+    return this.enqueue(chatId, async () => {
+      const existed = (await this.storage.stat(chatPath(chatId))) !== undefined;
+      await this.storage.remove(chatPath(chatId));
+      this.files.delete(chatId);
+      const index = await this.loadIndex();
+      if (index.delete(chatId)) this.scheduleIndexWrite();
+      return existed;
+    });
+  }
+
+  /** Reads a whole chat. Never throws. */
+  load(chatId: string): Promise<LoadResult<M>> {
+    if (!isValidChatId(chatId)) {
+      return Promise.resolve({ ok: false, chatId, code: "invalidId", reason: `invalid chat id ${JSON.stringify(chatId)}` });
+    }
+    return this.enqueue(chatId, async (): Promise<LoadResult<M>> => {
+      try {
+        return await this.loadNow(chatId);
+      } catch (err) {
+        return { ok: false, chatId, code: "readError", reason: `cannot read chat ${chatId}: ${errorText(err)}` };
+      }
+    });
+  }
+
+  /**
+   * The history list, newest first. Correct even when index.json is missing, corrupt or
+   * stale: every chat file is stat-ed and the ones the index does not describe are read.
+   */
+  listChats(): Promise<ChatSummary[]> {
+    return this.refreshIndex(false);
+  }
+
+  /** Rebuilds index.json from the chat files alone and writes it now. */
+  async rebuildIndex(): Promise<ChatSummary[]> {
+    const summaries = await this.refreshIndex(true);
+    await this.flush();
+    return summaries;
+  }
+
+  /** Writes index.json now if it has pending changes. */
+  async flush(): Promise<void> {
+    if (this.flushTimer !== undefined) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
+    }
+    for (;;) {
+      if (this.indexWrite) {
+        await this.indexWrite;
+        continue;
+      }
+      if (!this.indexDirty || !this.index) return;
+      this.indexDirty = false;
+      const data = encoder.encode(serializeIndex(this.index.values()));
+      this.indexWrite = this.storage.writeAtomic(INDEX_PATH, data).finally(() => (this.indexWrite = undefined));
+      try {
+        await this.indexWrite;
+      } catch (err) {
+        this.indexDirty = true;
+        throw err;
+      }
+    }
+  }
+
+  /** Waits for every queued write, then writes index.json. */
+  async close(): Promise<void> {
+    while (this.queues.size > 0) await Promise.all(this.queues.values());
+    await this.flush();
+  }
+
+  // --- internals -----------------------------------------------------------------------
+
+  private async loadNow(chatId: string): Promise<LoadResult<M>> {
+    const path = chatPath(chatId);
+    const stat = await this.storage.stat(path);
+    const bytes = stat && (await this.storage.read(path));
+    if (!stat || !bytes) {
+      this.files.delete(chatId);
+      return { ok: false, chatId, code: "notFound", reason: `chat ${chatId} does not exist` };
+    }
+    const outcome = parseTranscript<M>(bytes, chatId);
+    if (!outcome.ok) {
+      if (outcome.code === "unsupportedVersion") {
+        this.files.set(chatId, { size: bytes.length, endsWithNewline: true, refuse: outcome.reason });
+      }
+      return { ok: false, chatId, code: outcome.code, reason: outcome.reason };
+    }
+    const parsed = outcome.parsed;
+    this.files.set(chatId, { size: parsed.byteLength, endsWithNewline: parsed.endsWithNewline });
+    // The index entry comes free with a load; refresh it if the cache had it wrong.
+    if (this.index && this.index.get(chatId)?.fileSize !== parsed.byteLength) {
+      this.index.set(chatId, entryFromParsed(chatId, parsed, parsed.byteLength, stat.mtimeMs));
+      this.scheduleIndexWrite();
+    }
+    const explicit = explicitTitle(parsed.header.title, parsed.metaTitle);
+    const result: LoadResult<M> = {
+      ok: true,
+      chatId,
+      header: parsed.header,
+      title: explicit ?? deriveTitle(parsed.messages) ?? DEFAULT_TITLE,
+      titleIsExplicit: explicit !== undefined,
+      messages: parsed.messages,
+    };
+    if (parsed.damaged.length > 0) result.damaged = parsed.damaged;
+    return result;
+  }
+
+  /** One write to a chat file; runs inside the chat's queue. */
+  private async write(chatId: string, body: Uint8Array, updateEntry: (entry: IndexEntry, bytes: number) => void): Promise<void> {
+    const path = chatPath(chatId);
+    const state = this.files.get(chatId) ?? (await this.probe(chatId));
+    if (state.refuse) throw new TranscriptError("unsupportedVersion", chatId, state.refuse);
+
+    let data = body;
+    if (state.size === 0) {
+      // An empty file (a create cut off by a crash): give it its header first.
+      data = concat(encoder.encode(headerLine({ type: "header", version: TRANSCRIPT_FORMAT_VERSION, chatId, createdAt: this.now() })), body);
+    } else if (!state.endsWithNewline) {
+      data = concat(NEWLINE_BYTES, body);
+    }
+    // Unknown until the write succeeds: a failed write may have written part of the data.
+    this.files.delete(chatId);
+    try {
+      await this.storage.append(path, data, { sync: this.sync });
+    } catch (err) {
+      if (err instanceof StorageNotFoundError) throw notFound(chatId);
+      throw err;
+    }
+    this.files.set(chatId, { size: state.size + data.length, endsWithNewline: true });
+
+    const index = await this.loadIndex();
+    const entry = index.get(chatId);
+    if (entry && entry.fileSize === state.size && !entry.unreadable && state.size > 0) {
+      updateEntry(entry, data.length);
+    } else if (entry) {
+      // The entry described another version of the file: let listChats rescan it.
+      index.delete(chatId);
+    }
+    this.scheduleIndexWrite();
+  }
+
+  /** Reads just enough of a file to append to it safely: its size, first line, last byte. */
+  private async probe(chatId: string): Promise<FileState> {
+    const path = chatPath(chatId);
+    const stat = await this.storage.stat(path);
+    if (!stat) throw notFound(chatId);
+    if (stat.size === 0) return { size: 0, endsWithNewline: true };
+    const head = (await this.storage.readRange(path, 0, Math.min(stat.size, HEAD_PROBE_BYTES))) ?? new Uint8Array();
+    const header = probeHeader(head);
+    const last = await this.storage.readRange(path, stat.size - 1, 1);
+    if (!last) throw notFound(chatId);
+    const state: FileState = { size: stat.size, endsWithNewline: last[0] === NEWLINE_BYTES[0] };
+    if (typeof header === "object") state.refuse = header.unsupported;
+    return state;
+  }
+
+  private async refreshIndex(rebuild: boolean): Promise<ChatSummary[]> {
+    if (rebuild) {
+      this.index = new Map();
+      this.indexLoading = undefined;
+      this.indexDirty = true;
+    }
+    const index = await this.loadIndex();
+    const names = await this.storage.list(CHATS_DIR);
+    const ids = new Set(names.filter((n) => n.endsWith(".jsonl")).map((n) => n.slice(0, -".jsonl".length)).filter(isValidChatId));
+    for (const id of index.keys()) ids.add(id);
+
+    const summaries: ChatSummary[] = [];
+    await forEachLimited([...ids], SCAN_CONCURRENCY, (id) =>
+      // In the chat's queue, so a write in progress is never half seen.
+      this.enqueue(id, async () => {
+        const entry = await this.freshEntry(id, index.get(id));
+        if (entry === undefined) {
+          if (index.delete(id)) this.scheduleIndexWrite();
+          return;
+        }
+        if (entry !== index.get(id)) {
+          // A read error is not cached: the next list tries again.
+          if (entry.unreadable?.code === "readError") index.delete(id);
+          else index.set(id, entry);
+          this.scheduleIndexWrite();
+        }
+        summaries.push(toSummary(entry));
+      }),
+    );
+    return summaries.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** The cached entry if it still describes the file, a rescanned one, or undefined if the file is gone. */
+  private async freshEntry(id: string, cached: IndexEntry | undefined): Promise<IndexEntry | undefined> {
+    const path = chatPath(id);
+    let stat: FileStat | undefined;
+    try {
+      stat = await this.storage.stat(path);
+    } catch (err) {
+      return unreadableEntry(id, "readError", errorText(err), 0, 0);
+    }
+    if (!stat) return undefined;
+    if (cached && cached.fileSize === stat.size) return cached;
+    try {
+      const bytes = await this.storage.read(path);
+      if (!bytes) return undefined;
+      const outcome = parseTranscript(bytes, id);
+      if (!outcome.ok) return unreadableEntry(id, outcome.code, outcome.reason, bytes.length, stat.mtimeMs);
+      return entryFromParsed(id, outcome.parsed, bytes.length, stat.mtimeMs);
+    } catch (err) {
+      return unreadableEntry(id, "readError", errorText(err), stat.size, stat.mtimeMs);
+    }
+  }
+
+  private loadIndex(): Promise<Map<string, IndexEntry>> {
+    if (this.index) return Promise.resolve(this.index);
+    this.indexLoading ??= this.storage
+      .read(INDEX_PATH)
+      .catch(() => undefined)
+      .then((bytes) => {
+        // rebuildIndex may have replaced the cache while this read was in flight.
+        this.index ??= parseIndex(bytes);
+        return this.index;
+      });
+    return this.indexLoading;
+  }
+
+  private scheduleIndexWrite(): void {
+    this.indexDirty = true;
+    if (this.flushTimer !== undefined) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      // The index is a cache: a failed write is retried on the next change or flush().
+      this.flush().catch(() => undefined);
+    }, this.flushDelay);
+    // Do not keep a process (a test run, a CLI) alive just to write the cache.
+    this.flushTimer.unref?.();
+  }
+
+  private enqueue<T>(chatId: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(chatId) ?? Promise.resolve();
+    const run = previous.then(task);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(chatId, settled);
+    void settled.then(() => {
+      if (this.queues.get(chatId) === settled) this.queues.delete(chatId);
+    });
+    return run;
+  }
+}
+
+const NEWLINE_BYTES = new Uint8Array([0x0a]);
+
+function chatPath(chatId: string): string {
+  return `${CHATS_DIR}/${chatId}.jsonl`;
+}
+
+function checkId(chatId: string): void {
+  if (!isValidChatId(chatId)) throw new TranscriptError("invalidId", chatId, `invalid chat id ${JSON.stringify(chatId)}`);
+}
+
+function notFound(chatId: string): TranscriptError {
+  return new TranscriptError("notFound", chatId, `chat ${chatId} does not exist`);
+}
+
+function normalizeTitle(title: string | null | undefined): string | null {
+  const flat = (title ?? "").replace(/\s+/g, " ").trim();
+  return flat === "" ? null : Array.from(flat).slice(0, TITLE_MAX_STORED).join("");
+}
+
+/** Time-ordered (file names sort by creation) and unique enough. */
+function defaultId(): string {
+  return `${Date.now().toString(36)}-${globalThis.crypto.randomUUID().slice(0, 8)}`;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,144 @@
+// Public types of the transcript store: the on-disk records, load results, the chat
+// list, and the minimal storage interface the store runs over.
+
+/** The store's view of a message: an opaque JSON object with a string `role`. */
+export interface StoredMessage {
+  readonly role: string;
+}
+
+/** Current (and only) file format version this build writes and reads. */
+export const TRANSCRIPT_FORMAT_VERSION = 1;
+
+/** First line of every chat file. */
+export interface TranscriptHeader {
+  type: "header";
+  version: number;
+  chatId: string;
+  /** Unix ms. */
+  createdAt: number;
+  title?: string;
+}
+
+/** One final message. */
+export interface MessageRecord<M extends StoredMessage = StoredMessage> {
+  type: "message";
+  message: M;
+}
+
+/** Title change; append-only, the last one wins. `title: null` clears it (back to derived). */
+export interface MetaRecord {
+  type: "meta";
+  title: string | null;
+  /** Unix ms. */
+  at: number;
+}
+
+export type TranscriptRecord<M extends StoredMessage = StoredMessage> = TranscriptHeader | MessageRecord<M> | MetaRecord;
+
+/**
+ * A problem load found: a skipped line (malformed, cut off, invalid record), or a
+ * missing/invalid header that load worked around (then the line itself may be kept).
+ */
+export interface DamagedLine {
+  /** 1-based line number. */
+  line: number;
+  /** Offset of the line's first byte in the file. */
+  byteOffset: number;
+  byteLength: number;
+  reason: string;
+  /** The last line, with no newline after it: a write that was cut off. */
+  tail: boolean;
+}
+
+export interface LoadedTranscript<M extends StoredMessage> {
+  ok: true;
+  chatId: string;
+  header: TranscriptHeader;
+  /** Explicit title (header or last meta line), else derived from the first user message. */
+  title: string;
+  /** True when `title` came from the header or a rename, not from the messages. */
+  titleIsExplicit: boolean;
+  messages: M[];
+  /** Present only when lines were skipped; the messages from every good line are still returned. */
+  damaged?: DamagedLine[];
+}
+
+export type LoadFailureCode =
+  | "notFound"
+  | "invalidId"
+  /** Zero bytes. */
+  | "empty"
+  /** No header and no readable record: not a transcript. */
+  | "noHeader"
+  /** A header from a newer (or unknown) format: refused rather than misread. */
+  | "unsupportedVersion"
+  | "readError";
+
+export interface LoadFailure {
+  ok: false;
+  chatId: string;
+  code: LoadFailureCode;
+  reason: string;
+}
+
+export type LoadResult<M extends StoredMessage> = LoadedTranscript<M> | LoadFailure;
+
+/** One row of the history list. */
+export interface ChatSummary {
+  id: string;
+  title: string;
+  /** Unix ms. */
+  createdAt: number;
+  /** Unix ms: timestamp of the last message or rename, else the file's mtime. */
+  updatedAt: number;
+  messageCount: number;
+  /** Start of the last user/assistant text, for the history list. */
+  lastPreview?: string;
+  /** Some lines were skipped on the last scan. */
+  damaged?: boolean;
+  /** Set when the chat cannot be opened (e.g. unsupported version); the file is kept. */
+  unreadable?: { code: LoadFailureCode; reason: string };
+}
+
+export interface CreateChatOptions<M extends StoredMessage> {
+  /** Lowercase letters, digits, `-` and `_`; generated when omitted. */
+  id?: string;
+  title?: string;
+  createdAt?: number;
+  /** Written in the same write as the header (e.g. the leading system message). */
+  messages?: readonly M[];
+}
+
+export interface FileStat {
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * All file I/O the store does. Paths are relative to the store's root and use `/`.
+ * The Node implementation is `createNodeTranscriptStorage`.
+ */
+export interface TranscriptStorage {
+  /** Whole file, or undefined when it does not exist. */
+  read(path: string): Promise<Uint8Array | undefined>;
+  /** Up to `length` bytes from `position`, or undefined when the file does not exist. */
+  readRange(path: string, position: number, length: number): Promise<Uint8Array | undefined>;
+  stat(path: string): Promise<FileStat | undefined>;
+  /** Appends to an existing file; rejects with `StorageNotFoundError` when it is missing (never creates it). */
+  append(path: string, data: Uint8Array, options: { sync: boolean }): Promise<void>;
+  /** Creates a new file with `data`, creating parent folders; false when it already exists. */
+  createExclusive(path: string, data: Uint8Array, options: { sync: boolean }): Promise<boolean>;
+  /** Replaces the file atomically (temp file + rename), creating parent folders. */
+  writeAtomic(path: string, data: Uint8Array): Promise<void>;
+  /** Deletes the file; a missing file is fine. */
+  remove(path: string): Promise<void>;
+  /** File names directly inside `dir`; [] when the folder does not exist. */
+  list(dir: string): Promise<string[]>;
+}
+
+export class StorageNotFoundError extends Error {
+  constructor(readonly path: string) {
+    super(`not found: ${path}`);
+    this.name = "StorageNotFoundError";
+  }
+}
