@@ -1,0 +1,198 @@
+// The file I/O the workspace tools need, and an implementation over Node's fs.
+//
+// Tools never touch the disk themselves: they get a WorkspaceFileSystem. Unit tests use
+// createNodeWorkspaceFs over a temp dir; the extension uses an adapter over vscode.workspace.fs
+// (which can read unsaved editor text and write through a WorkspaceEdit).
+import { lstat, readFile, readlink, realpath, stat, writeFile } from "node:fs/promises";
+import * as nodePath from "node:path";
+
+/** What a path names, after following symlinks. */
+export type WorkspaceEntryType = "file" | "directory" | "other";
+
+export interface WorkspaceStat {
+  /** "other" covers sockets, FIFOs, devices: tools refuse them (reading a FIFO can block forever). */
+  readonly type: WorkspaceEntryType;
+  /** Size in bytes (of the content readFile would return, as far as the implementation knows). */
+  readonly size: number;
+}
+
+/** Where a path really leads once every symlink in it is followed. */
+export type WorkspaceRealPath =
+  /** `path` is workspace-relative POSIX, "." for the root itself. */
+  | { readonly inside: true; readonly path: string }
+  | { readonly inside: false };
+
+/**
+ * The file system of one workspace folder, as the tools see it.
+ *
+ * Every `path` argument is a workspace-relative POSIX path that `resolveWorkspacePath` has already
+ * validated: segments separated by "/", no "", "." or ".." segments, no leading "/", no "\\",
+ * no NUL; the root itself is ".". Implementations may assume this (and should reject anything else
+ * rather than interpret it).
+ *
+ * The tools call `realPath` first and refuse paths that lead outside the workspace; they then do
+ * their I/O on the real path it returned. readFile and writeFile must agree: after writeFile(p, b),
+ * readFile(p) returns b.
+ */
+export interface WorkspaceFileSystem {
+  /**
+   * Type and size of what `path` names (following symlinks), or `undefined` when nothing exists
+   * there (including when a parent is not a directory). Other failures reject.
+   */
+  stat(path: string): Promise<WorkspaceStat | undefined>;
+
+  /**
+   * The current bytes of the file. An editor-backed adapter returns the unsaved text of an open
+   * document (UTF-8 encoded) so edits apply to what the user sees. Rejects if the file is missing.
+   */
+  readFile(path: string): Promise<Uint8Array>;
+
+  /**
+   * Replace the whole content of the file with `data`. edit_file only writes files that exist;
+   * an adapter may refuse to create new ones.
+   */
+  writeFile(path: string, data: Uint8Array): Promise<void>;
+
+  /**
+   * Follow every symlink in `path` and say whether the target is inside the workspace root.
+   * Must also work for paths that do not exist (yet): resolve the deepest existing ancestor and
+   * append the rest, following a dangling symlink's target rather than trusting its location.
+   * An implementation without symlinks (a virtual file system) returns `{ inside: true, path }`.
+   */
+  realPath(path: string): Promise<WorkspaceRealPath>;
+}
+
+/** On POSIX a backslash is an ordinary file name character, so only Windows splits on it. */
+const SEPARATORS = nodePath.sep === "\\" ? /[\\/]/ : /\//;
+
+/** Longest chain of symlinks followed before giving up (the same limit Linux uses). */
+const MAX_SYMLINK_HOPS = 40;
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error === "object" && error !== null && "code" in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === "string" ? code : undefined;
+  }
+  return undefined;
+}
+
+function isNotFound(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/** Throws for anything that is not a path in the form the interface promises. */
+function assertCleanRelPath(path: string): void {
+  if (path === ".") return;
+  const bad =
+    path.length === 0 ||
+    path.includes("\0") ||
+    path.includes("\\") ||
+    path.startsWith("/") ||
+    nodePath.win32.isAbsolute(path) ||
+    path.split("/").some((s) => s === "" || s === "." || s === "..");
+  if (bad) throw new Error(`Not a validated workspace-relative path: ${JSON.stringify(path)}`);
+}
+
+/**
+ * A WorkspaceFileSystem over a directory on disk. Each operation re-checks, with realpath, that the
+ * path stays inside the root (so this is safe even if a caller skipped the tools' own checks), and
+ * does its I/O on the resolved path.
+ */
+export function createNodeWorkspaceFs(root: string): WorkspaceFileSystem {
+  const absRoot = nodePath.resolve(root);
+  // The root itself may sit behind a symlink (macOS /tmp -> /private/tmp); compare real to real.
+  let realRootPromise: Promise<string> | undefined;
+  const realRoot = (): Promise<string> =>
+    (realRootPromise ??= realpath(absRoot).catch((error: unknown) => {
+      realRootPromise = undefined; // the folder may appear later: do not cache the failure
+      throw error;
+    }));
+
+  /**
+   * realpath that also works when the tail of the path does not exist: walks the components,
+   * following each symlink (dangling ones too: their target is where a write would land).
+   */
+  async function resolveReal(abs: string): Promise<string> {
+    try {
+      return await realpath(abs);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+    const parsed = nodePath.parse(abs);
+    let current = parsed.root;
+    const queue = abs.slice(parsed.root.length).split(SEPARATORS);
+    let hops = 0;
+    let missing = false;
+    while (queue.length > 0) {
+      const segment = queue.shift() ?? "";
+      if (segment === "" || segment === ".") continue;
+      // `current` never contains a symlink, so ".." can be applied lexically.
+      if (segment === "..") {
+        current = nodePath.dirname(current);
+        continue;
+      }
+      const next = nodePath.join(current, segment);
+      if (missing) {
+        current = next;
+        continue;
+      }
+      const info = await lstat(next).catch((error: unknown) => {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      });
+      if (info === undefined) {
+        missing = true;
+        current = next;
+      } else if (info.isSymbolicLink()) {
+        if (++hops > MAX_SYMLINK_HOPS) throw new Error("Too many levels of symbolic links");
+        const target = await readlink(next);
+        const targetRoot = nodePath.parse(target).root;
+        if (targetRoot !== "") current = targetRoot;
+        queue.unshift(...target.slice(targetRoot.length).split(SEPARATORS));
+      } else {
+        current = next;
+      }
+    }
+    return current;
+  }
+
+  async function locate(path: string): Promise<{ abs: string; real: WorkspaceRealPath }> {
+    assertCleanRelPath(path);
+    const abs = await resolveReal(nodePath.join(absRoot, path));
+    const rel = nodePath.relative(await realRoot(), abs);
+    const outside = rel === ".." || rel.startsWith(`..${nodePath.sep}`) || nodePath.isAbsolute(rel);
+    if (outside) return { abs, real: { inside: false } };
+    return { abs, real: { inside: true, path: rel === "" ? "." : rel.split(nodePath.sep).join("/") } };
+  }
+
+  async function insideAbs(path: string): Promise<string> {
+    const { abs, real } = await locate(path);
+    if (!real.inside) throw new Error(`Path leads outside the workspace: ${path}`);
+    return abs;
+  }
+
+  return {
+    async stat(path) {
+      const abs = await insideAbs(path);
+      try {
+        const info = await stat(abs);
+        const type: WorkspaceEntryType = info.isFile() ? "file" : info.isDirectory() ? "directory" : "other";
+        return { type, size: info.size };
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    },
+    async readFile(path) {
+      const buffer = await readFile(await insideAbs(path));
+      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    },
+    async writeFile(path, data) {
+      await writeFile(await insideAbs(path), data);
+    },
+    async realPath(path) {
+      return (await locate(path)).real;
+    },
+  };
+}
