@@ -41,6 +41,11 @@ const jobs = [];
 if (existsSync(join(root, "src/host/extension.ts"))) {
   jobs.push(build({ ...nodeCommon, entryPoints: ["src/host/extension.ts"], outfile: "out/extension.js", metafile: true }));
 }
+// The provider layer (pi-ai providers and their SDKs) in its own bundle: the extension
+// require()s out/providers.js on the first prompt, so activation does not load any SDK.
+if (existsSync(join(root, "src/host/providers/index.ts"))) {
+  jobs.push(build({ ...nodeCommon, entryPoints: ["src/host/providers/index.ts"], outfile: "out/providers.js" }));
+}
 if (existsSync(join(root, "webview/main.tsx"))) {
   jobs.push(
     build({
@@ -66,6 +71,39 @@ if (args.has("--tests")) {
   const unit = testEntries("test/unit");
   if (unit.length) {
     jobs.push(build({ ...nodeCommon, entryPoints: unit, outdir: "out/test/unit", outbase: "test/unit", outExtension: { ".js": ".cjs" } }));
+  }
+  // Extension-host tests (scripts/run-host-tests.mjs): the mocha entry plus one bundle per test
+  // file. mocha stays external: index.js require()s it from node_modules at run time.
+  if (existsSync(join(root, "test/host/index.ts"))) {
+    const host = ["test/host/index.ts", ...testEntries("test/host")];
+    jobs.push(build({ ...nodeCommon, entryPoints: host, outdir: "out/test/host", outbase: "test/host", external: ["vscode", "mocha"] }));
+  }
+  // Browser tests (scripts/run-browser-tests.mjs): Node-side mocha files that drive Chromium over
+  // the real out/webview.js. playwright-core stays external (it finds and spawns its driver at run time).
+  const browserTests = testEntries("test/browser");
+  if (browserTests.length) {
+    jobs.push(
+      build({
+        ...nodeCommon,
+        entryPoints: browserTests,
+        outdir: "out/test/browser",
+        outbase: "test/browser",
+        outExtension: { ".js": ".cjs" },
+        external: ["vscode", "mocha", "playwright-core"],
+      }),
+    );
+  }
+}
+
+if (args.has("--bench")) {
+  // Benchmarks (npm run bench): each bench/*.ts is an entry, bundled to out/bench/<name>.cjs;
+  // bench/lib/ and bench/baselines/ are bundled into them. playwright-core stays external.
+  rmSync(join(root, "out/bench"), { recursive: true, force: true });
+  const bench = existsSync(join(root, "bench"))
+    ? readdirSync(join(root, "bench")).filter((f) => f.endsWith(".ts")).map((f) => join("bench", f))
+    : [];
+  if (bench.length) {
+    jobs.push(build({ ...nodeCommon, entryPoints: bench, outdir: "out/bench", outbase: "bench", outExtension: { ".js": ".cjs" }, external: ["vscode", "playwright-core"] }));
   }
 }
 

@@ -1,0 +1,44 @@
+// Static facts about the providers Pi Chat offers: ids, names, key variables, default models.
+export type ProviderId = "anthropic" | "openai" | "google" | "openai-compatible";
+
+export const PROVIDER_IDS: readonly ProviderId[] = ["anthropic", "openai", "google", "openai-compatible"];
+
+/** Display names, as used in messages ("No API key for Anthropic."). */
+export const PROVIDER_LABELS: Record<ProviderId, string> = {
+  anthropic: "Anthropic",
+  openai: "OpenAI",
+  google: "Google Gemini",
+  "openai-compatible": "the OpenAI-compatible server",
+};
+
+/**
+ * Environment variables read when no key is stored, in order. None for OpenAI-compatible
+ * servers: an OpenAI key must never be sent to some other server.
+ */
+export const ENV_VARS: Record<ProviderId, readonly string[]> = {
+  anthropic: ["ANTHROPIC_API_KEY"],
+  openai: ["OPENAI_API_KEY"],
+  google: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+  "openai-compatible": [],
+};
+
+/**
+ * The model used when the setting is empty. For OpenAI-compatible servers there is no fixed
+ * default: "" means the first model the server lists at GET {baseUrl}/models.
+ */
+export const DEFAULT_MODELS: Record<ProviderId, string> = {
+  anthropic: "claude-sonnet-4-5",
+  openai: "gpt-4.1",
+  google: "gemini-2.5-flash",
+  "openai-compatible": "",
+};
+
+/** What an OpenAI-compatible server gets as the API key when none is stored (keyless local servers). */
+export const KEYLESS_API_KEY = "not-needed";
+
+export const SET_API_KEY_COMMAND = "Pi Chat: Set API Key";
+export const SELECT_MODEL_COMMAND = "Pi Chat: Select Model";
+
+export function isProviderId(value: unknown): value is ProviderId {
+  return typeof value === "string" && (PROVIDER_IDS as readonly string[]).includes(value);
+}

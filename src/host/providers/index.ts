@@ -1,0 +1,294 @@
+// The provider layer: turns the user's settings and stored keys into the ModelBinding a
+// ChatSession runs with. Bundled on its own (out/providers.js) and loaded on the first
+// prompt, so the activation bundle carries no provider SDK. No VS Code here: the host
+// passes in the settings and a SecretSource over its SecretStorage.
+import type { AuthContext, Model, MutableModels } from "@earendil-works/pi-ai";
+import { openAICompletionsApi } from "@earendil-works/pi-ai/api/openai-completions.lazy";
+import { createModels, createProvider } from "@earendil-works/pi-ai/models";
+import { anthropicProvider } from "@earendil-works/pi-ai/providers/anthropic";
+import { googleProvider } from "@earendil-works/pi-ai/providers/google";
+import { openaiProvider } from "@earendil-works/pi-ai/providers/openai";
+import { RunSetupError, type ModelBinding } from "../../core/session";
+import { DEFAULT_MODELS, ENV_VARS, isProviderId, KEYLESS_API_KEY, PROVIDER_LABELS, SELECT_MODEL_COMMAND, SET_API_KEY_COMMAND, type ProviderId } from "./catalog";
+import { setKeyFix } from "./errors";
+
+export { DEFAULT_MODELS, ENV_VARS, KEYLESS_API_KEY, PROVIDER_IDS, PROVIDER_LABELS, isProviderId, type ProviderId } from "./catalog";
+export { describeProviderError, redactSecrets, type ProviderErrorDescription } from "./errors";
+
+export interface ProviderSettings {
+  provider: ProviderId;
+  /** Model id; "" = the provider's default (DEFAULT_MODELS; for OpenAI-compatible servers the first model the server lists). */
+  model: string;
+  /** Required for "openai-compatible" (e.g. http://localhost:11434/v1); an optional endpoint override for the others. */
+  baseUrl?: string;
+  /** OpenAI-compatible only: the server model's context window (default 32768) and output cap (default 8192). */
+  contextWindow?: number;
+  maxTokens?: number;
+}
+
+/** Stored keys (VS Code SecretStorage in the product). */
+export interface SecretSource {
+  get(provider: ProviderId): Promise<string | undefined>;
+}
+
+export interface ResolveOptions {
+  /**
+   * The RunSetupError class to throw. out/providers.js is a separate bundle with its own copy of
+   * the core, so a host that checks `instanceof RunSetupError` (ChatSession does) passes its own.
+   */
+  RunSetupError?: new (message: string, fix?: string) => Error;
+  /** Where the environment-variable fallback reads from. Default: process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Timeout of the GET {baseUrl}/models look-up for an OpenAI-compatible server without a model id. Default 5000 ms. */
+  discoveryTimeoutMs?: number;
+}
+
+export type BuiltinProviderId = Exclude<ProviderId, "openai-compatible">;
+
+const BUILTIN_FACTORIES = {
+  anthropic: anthropicProvider,
+  openai: openaiProvider,
+  google: googleProvider,
+} satisfies Record<BuiltinProviderId, unknown>;
+
+/**
+ * pi-ai never reads keys from the environment itself: the key comes only from getApiKey,
+ * so a stored key always wins and nothing ambient (OAuth tokens, other variables) sneaks in.
+ */
+const NO_AMBIENT_AUTH: AuthContext = { env: async () => undefined, fileExists: async () => false };
+
+let builtinCollection: MutableModels | undefined;
+
+function builtinModels(): MutableModels {
+  if (!builtinCollection) {
+    const models = createModels({ authContext: NO_AMBIENT_AUTH });
+    for (const create of Object.values(BUILTIN_FACTORIES)) models.setProvider(create());
+    builtinCollection = models;
+  }
+  return builtinCollection;
+}
+
+/** The chat models of a provider, for the "select model" quick pick. [] for OpenAI-compatible servers (any id; see listServerModels). */
+export function listModels(provider: ProviderId): { id: string; name: string }[] {
+  if (provider === "openai-compatible") return [];
+  return builtinModels()
+    .getModels(provider)
+    .map((m) => ({ id: m.id, name: m.name }));
+}
+
+/**
+ * Resolves the model, stream function and key lookup for a run. Throws RunSetupError (message +
+ * fix, never key material) for a missing key, an unknown model id, or a missing/invalid base URL.
+ */
+export async function resolveModelBinding(settings: ProviderSettings, secrets: SecretSource, options: ResolveOptions = {}): Promise<ModelBinding> {
+  const fail = (message: string, fix: string): Error => new (options.RunSetupError ?? RunSetupError)(message, fix);
+  const env = options.env ?? process.env;
+  const provider = settings.provider;
+  if (!isProviderId(provider)) {
+    throw fail(`Unknown provider “${String(provider)}”.`, "Choose Anthropic, OpenAI, Google or an OpenAI-compatible server in the Pi Chat settings.");
+  }
+  if (provider === "openai-compatible") return resolveOpenAICompatible(settings, secrets, options, fail);
+
+  const label = PROVIDER_LABELS[provider];
+  const baseUrl = settings.baseUrl?.trim() ? parseBaseUrl(settings.baseUrl, fail) : undefined;
+  const readKey = () => readStoredOrEnvKey(provider, secrets, env);
+  let key: string | undefined;
+  try {
+    key = await readKey();
+  } catch {
+    throw fail(`Could not read the stored API key for ${label}.`, `Run “${SET_API_KEY_COMMAND}” to store it again.`);
+  }
+  if (!key) throw fail(`No API key for ${label}.`, setKeyFix(provider));
+
+  const models = builtinModels();
+  const wanted = settings.model.trim() || DEFAULT_MODELS[provider];
+  const found = models.getModel(provider, wanted) ?? models.getModels(provider).find((m) => m.id.toLowerCase() === wanted.toLowerCase());
+  if (!found) {
+    throw fail(`Unknown ${label} model “${wanted}”.`, `Choose one with “${SELECT_MODEL_COMMAND}”, for example ${suggestedModelIds(provider).join(", ")}.`);
+  }
+  const model = baseUrl ? { ...found, baseUrl } : found;
+  const initialKey = key;
+  return {
+    model,
+    streamFn: (m, context, streamOptions) => models.streamSimple(m, context, streamOptions),
+    // Read per request, so a key set during a run is used by its next request.
+    getApiKey: async () => {
+      try {
+        return (await readKey()) ?? initialKey;
+      } catch {
+        return initialKey;
+      }
+    },
+  };
+}
+
+/** The models an OpenAI-compatible server lists at GET {baseUrl}/models (for the quick pick). Throws RunSetupError when it cannot. */
+export async function listServerModels(settings: ProviderSettings, secrets: SecretSource, options: ResolveOptions = {}): Promise<{ id: string; name: string }[]> {
+  const fail = (message: string, fix: string): Error => new (options.RunSetupError ?? RunSetupError)(message, fix);
+  const baseUrl = requireBaseUrl(settings, fail);
+  const key = await readCompatibleKey(secrets);
+  const ids = await fetchServerModelIds(baseUrl, key ?? KEYLESS_API_KEY, options.discoveryTimeoutMs ?? 5000, fail);
+  return ids.map((id) => ({ id, name: id }));
+}
+
+async function resolveOpenAICompatible(
+  settings: ProviderSettings,
+  secrets: SecretSource,
+  options: ResolveOptions,
+  fail: (message: string, fix: string) => Error,
+): Promise<ModelBinding> {
+  const baseUrl = requireBaseUrl(settings, fail);
+  let initialKey: string | undefined;
+  try {
+    initialKey = await readCompatibleKey(secrets);
+  } catch {
+    throw fail(`Could not read the stored API key for ${PROVIDER_LABELS["openai-compatible"]}.`, `Run “${SET_API_KEY_COMMAND}” to store it again.`);
+  }
+  let id = settings.model.trim();
+  if (!id) {
+    const listed = await fetchServerModelIds(baseUrl, initialKey ?? KEYLESS_API_KEY, options.discoveryTimeoutMs ?? 5000, fail);
+    id = listed[0] ?? "";
+    if (!id) {
+      throw fail(
+        `No model id is set, and the server at ${baseUrl} lists no models.`,
+        `Load a model on the server, or enter the id of the model it serves with “${SELECT_MODEL_COMMAND}”.`,
+      );
+    }
+  }
+  const model: Model<"openai-completions"> = {
+    id,
+    name: id,
+    api: "openai-completions",
+    provider: "openai-compatible",
+    baseUrl,
+    reasoning: false,
+    input: ["text"],
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    contextWindow: positiveInt(settings.contextWindow) ?? 32768,
+    maxTokens: positiveInt(settings.maxTokens) ?? 8192,
+    // What local servers (Ollama, llama.cpp, LM Studio, vLLM) accept: plain system role,
+    // no reasoning_effort, no store, max_tokens, no strict tool schemas.
+    compat: {
+      supportsDeveloperRole: false,
+      supportsReasoningEffort: false,
+      supportsStore: false,
+      supportsStrictMode: false,
+      maxTokensField: "max_tokens",
+    },
+  };
+  const provider = createProvider({
+    id: "openai-compatible",
+    name: "OpenAI-compatible server",
+    baseUrl,
+    // The key arrives as the request's apiKey (getApiKey below); a keyless server is configured too.
+    auth: { apiKey: { name: "OpenAI-compatible server key", resolve: async ({ credential }) => ({ auth: credential?.key ? { apiKey: credential.key } : {} }) } },
+    models: [model],
+    api: openAICompletionsApi(),
+  });
+  const models = createModels({ authContext: NO_AMBIENT_AUTH });
+  models.setProvider(provider);
+  return {
+    model,
+    streamFn: (m, context, streamOptions) => models.streamSimple(m, context, streamOptions),
+    // pi-ai's adapter refuses to send without a key, so keyless servers get a placeholder.
+    getApiKey: async () => {
+      try {
+        return (await readCompatibleKey(secrets)) ?? initialKey ?? KEYLESS_API_KEY;
+      } catch {
+        return initialKey ?? KEYLESS_API_KEY;
+      }
+    },
+  };
+}
+
+async function readStoredOrEnvKey(provider: BuiltinProviderId, secrets: SecretSource, env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
+  const stored = (await secrets.get(provider))?.trim();
+  if (stored) return stored;
+  for (const name of ENV_VARS[provider]) {
+    const value = env[name]?.trim();
+    if (value) return value;
+  }
+  return undefined;
+}
+
+/** Only the stored key: environment keys of the big providers are never sent to some other server. */
+async function readCompatibleKey(secrets: SecretSource): Promise<string | undefined> {
+  return (await secrets.get("openai-compatible"))?.trim() || undefined;
+}
+
+function requireBaseUrl(settings: ProviderSettings, fail: (message: string, fix: string) => Error): string {
+  if (!settings.baseUrl?.trim()) {
+    throw fail(
+      "No base URL is set for the OpenAI-compatible server.",
+      "Set the server's base URL in the Pi Chat settings, for example http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio) or http://localhost:8080/v1 (llama.cpp).",
+    );
+  }
+  return parseBaseUrl(settings.baseUrl, fail);
+}
+
+function parseBaseUrl(raw: string, fail: (message: string, fix: string) => Error): string {
+  const text = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw fail(`The base URL “${text}” is not a valid URL.`, "Enter a full http:// or https:// URL in the Pi Chat settings, for example http://localhost:11434/v1.");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw fail(`The base URL “${text}” is not an http:// or https:// URL.`, "Enter a full http:// or https:// URL in the Pi Chat settings, for example http://localhost:11434/v1.");
+  }
+  if (url.username || url.password) {
+    // Credentials in the URL would end up in logs and error messages.
+    throw fail("The base URL contains a user name or password.", `Remove them from the URL and store the key with “${SET_API_KEY_COMMAND}”.`);
+  }
+  return text.replace(/\/+$/, "");
+}
+
+async function fetchServerModelIds(baseUrl: string, apiKey: string, timeoutMs: number, fail: (message: string, fix: string) => Error): Promise<string[]> {
+  const fix = `Check that the server is running at ${baseUrl}, or enter the model id with “${SELECT_MODEL_COMMAND}”.`;
+  let response: Response;
+  try {
+    response = await fetch(`${baseUrl}/models`, { headers: { Authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    const code = errorCode(error);
+    throw fail(`Could not reach the server at ${baseUrl}${code ? ` (${code})` : ""} to find its model.`, fix);
+  }
+  if (response.status === 401 || response.status === 403) {
+    throw fail(`The server at ${baseUrl} refused the API key (${response.status}).`, `Run “${SET_API_KEY_COMMAND}” to store the server's key.`);
+  }
+  if (!response.ok) throw fail(`The server at ${baseUrl} answered ${response.status} when asked for its models.`, fix);
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    throw fail(`The server at ${baseUrl} did not answer the model list with JSON.`, fix);
+  }
+  const data = typeof body === "object" && body !== null ? (body as { data?: unknown }).data : undefined;
+  if (!Array.isArray(data)) return [];
+  return data.flatMap((entry: unknown) => {
+    const id = typeof entry === "object" && entry !== null ? (entry as { id?: unknown }).id : undefined;
+    return typeof id === "string" && id ? [id] : [];
+  });
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    if (current.name === "TimeoutError") return "timed out";
+    current = current.cause;
+  }
+  return undefined;
+}
+
+function suggestedModelIds(provider: BuiltinProviderId): string[] {
+  const ids = listModels(provider)
+    .map((m) => m.id)
+    .filter((id) => !/-\d{8}$/.test(id));
+  return [...new Set([DEFAULT_MODELS[provider], ...ids])].slice(0, 5);
+}
+
+function positiveInt(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
+}

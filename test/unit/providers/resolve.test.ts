@@ -1,0 +1,306 @@
+// resolveModelBinding's setup errors and key precedence, listModels, describeProviderError.
+// Nothing here reaches the network except the local server of the discovery tests.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { RunSetupError } from "../../../src/core/session";
+import {
+  DEFAULT_MODELS,
+  describeProviderError,
+  listModels,
+  listServerModels,
+  PROVIDER_IDS,
+  resolveModelBinding,
+  type ProviderSettings,
+  type SecretSource,
+} from "../../../src/host/providers";
+import { startOpenAIServer } from "../../support/openai-server";
+import { guardNetwork, secretsOf, world, type NetworkGuard } from "./helpers";
+
+const SENTINELS = {
+  openai: "sk-openai-SENTINEL-0001",
+  google: "AIzaSENTINEL-google-000000001",
+  "openai-compatible": "sk-compat-SENTINEL-0002",
+} as const;
+
+async function setupError(settings: ProviderSettings, secrets: SecretSource, env: Record<string, string> = {}): Promise<RunSetupError> {
+  try {
+    await resolveModelBinding(settings, secrets, { env });
+  } catch (error) {
+    assert.ok(error instanceof RunSetupError, `a RunSetupError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail("resolveModelBinding should have thrown");
+}
+
+function assertNoKeyMaterial(error: RunSetupError, keys: readonly string[]): void {
+  const shown = `${error.message}\n${error.fix ?? ""}\n${error.stack ?? ""}`;
+  for (const key of keys) assert.ok(!shown.includes(key), "no key material in the setup error");
+}
+
+describe("providers: resolveModelBinding", () => {
+  let guard: NetworkGuard;
+  beforeEach(() => {
+    guard = guardNetwork();
+  });
+  afterEach(() => guard.restore());
+
+  it("a missing Anthropic key is a RunSetupError with the fix, and without any key material", async () => {
+    const error = await setupError({ provider: "anthropic", model: "" }, secretsOf(SENTINELS), { OPENAI_API_KEY: "sk-env-SENTINEL-0003" });
+    assert.equal(error.message, "No API key for Anthropic.");
+    assert.equal(error.fix, "Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY.");
+    assertNoKeyMaterial(error, [...Object.values(SENTINELS), "sk-env-SENTINEL-0003"]);
+    assert.deepEqual(guard.urls, [], "no request was made");
+  });
+
+  it("through a ChatSession, the setup error becomes a notice with its fix and the prompt is kept", async () => {
+    const w = world(() => resolveModelBinding({ provider: "anthropic", model: "" }, secretsOf({}), { env: {} }));
+    try {
+      const session = w.service.newChat();
+      await session.prompt("hello?");
+      const roles = session.messages.map((m) => m.role);
+      assert.deepEqual(roles, ["user", "localNotice"]);
+      const notice = session.messages[1]!;
+      assert.ok(notice.role === "localNotice");
+      assert.equal(notice.level, "error");
+      assert.equal(notice.text, "No API key for Anthropic.");
+      assert.match(notice.fix ?? "", /Pi Chat: Set API Key/);
+      assert.deepEqual(guard.urls, []);
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it("names the right variables for OpenAI and Google", async () => {
+    const openai = await setupError({ provider: "openai", model: "" }, secretsOf({}));
+    assert.equal(openai.message, "No API key for OpenAI.");
+    assert.match(openai.fix ?? "", /OPENAI_API_KEY/);
+    const google = await setupError({ provider: "google", model: "" }, secretsOf({}));
+    assert.equal(google.message, "No API key for Google Gemini.");
+    assert.match(google.fix ?? "", /GEMINI_API_KEY or GOOGLE_API_KEY/);
+  });
+
+  it("a stored key wins over the environment; the environment is the fallback; keys are trimmed", async () => {
+    const stored = await resolveModelBinding({ provider: "anthropic", model: "" }, secretsOf({ anthropic: "  sk-ant-stored-key  " }), {
+      env: { ANTHROPIC_API_KEY: "sk-ant-env-key" },
+    });
+    assert.equal(await stored.getApiKey("anthropic"), "sk-ant-stored-key");
+    assert.equal(stored.model.id, DEFAULT_MODELS.anthropic);
+    assert.equal(stored.model.api, "anthropic-messages");
+    assert.equal(stored.model.baseUrl, "https://api.anthropic.com");
+
+    const fromEnv = await resolveModelBinding({ provider: "anthropic", model: "" }, secretsOf({}), { env: { ANTHROPIC_API_KEY: "sk-ant-env-key" } });
+    assert.equal(await fromEnv.getApiKey("anthropic"), "sk-ant-env-key");
+
+    const gemini = await resolveModelBinding({ provider: "google", model: "" }, secretsOf({}), { env: { GOOGLE_API_KEY: "google-env", GEMINI_API_KEY: "gemini-env" } });
+    assert.equal(await gemini.getApiKey("google"), "gemini-env", "GEMINI_API_KEY before GOOGLE_API_KEY");
+    const google = await resolveModelBinding({ provider: "google", model: "" }, secretsOf({}), { env: { GOOGLE_API_KEY: "google-env" } });
+    assert.equal(await google.getApiKey("google"), "google-env");
+    assert.equal(google.model.api, "google-generative-ai");
+
+    const openai = await resolveModelBinding({ provider: "openai", model: "" }, secretsOf({ openai: "sk-openai-stored" }), { env: { OPENAI_API_KEY: "sk-env" } });
+    assert.equal(await openai.getApiKey("openai"), "sk-openai-stored");
+    assert.equal(openai.model.id, DEFAULT_MODELS.openai);
+    assert.deepEqual(guard.urls, []);
+  });
+
+  it("reads the key again per request, so a key set during a run is used next", async () => {
+    const values: { anthropic?: string } = { anthropic: "sk-ant-first" };
+    const binding = await resolveModelBinding({ provider: "anthropic", model: "" }, { get: async () => values.anthropic }, { env: {} });
+    assert.equal(await binding.getApiKey("anthropic"), "sk-ant-first");
+    values.anthropic = "sk-ant-second";
+    assert.equal(await binding.getApiKey("anthropic"), "sk-ant-second");
+  });
+
+  it("a failing secret store is a setup error that does not echo the store's error", async () => {
+    const secrets: SecretSource = { get: async () => Promise.reject(new Error("keychain locked: sk-SECRET-IN-ERROR")) };
+    const error = await setupError({ provider: "openai", model: "" }, secrets);
+    assert.match(error.message, /Could not read the stored API key for OpenAI/);
+    assertNoKeyMaterial(error, ["sk-SECRET-IN-ERROR", "keychain locked"]);
+  });
+
+  it("an unknown model id is a setup error listing valid ids; ids match case-insensitively", async () => {
+    const error = await setupError({ provider: "openai", model: "gpt-nonexistent" }, secretsOf({ openai: "sk-x" }));
+    assert.equal(error.message, "Unknown OpenAI model “gpt-nonexistent”.");
+    assert.match(error.fix ?? "", /Pi Chat: Select Model/);
+    const suggested = /for example (.*)\.$/.exec(error.fix ?? "")?.[1]?.split(", ") ?? [];
+    assert.ok(suggested.length >= 3, "a few ids are suggested");
+    assert.equal(suggested[0], DEFAULT_MODELS.openai);
+    const valid = new Set(listModels("openai").map((m) => m.id));
+    for (const id of suggested) assert.ok(valid.has(id), `${id} is a valid id`);
+    assertNoKeyMaterial(error, ["sk-x"]);
+
+    const binding = await resolveModelBinding({ provider: "anthropic", model: DEFAULT_MODELS.anthropic.toUpperCase() }, secretsOf({ anthropic: "k" }), { env: {} });
+    assert.equal(binding.model.id, DEFAULT_MODELS.anthropic);
+  });
+
+  it("a base URL overrides the endpoint of a built-in provider", async () => {
+    const binding = await resolveModelBinding({ provider: "openai", model: "gpt-4o-mini", baseUrl: "https://proxy.example.invalid/v1/" }, secretsOf({ openai: "k" }), { env: {} });
+    assert.equal(binding.model.id, "gpt-4o-mini");
+    assert.equal(binding.model.baseUrl, "https://proxy.example.invalid/v1");
+  });
+
+  it("OpenAI-compatible: a missing or bad base URL is a setup error", async () => {
+    const missing = await setupError({ provider: "openai-compatible", model: "m" }, secretsOf({}));
+    assert.equal(missing.message, "No base URL is set for the OpenAI-compatible server.");
+    assert.match(missing.fix ?? "", /http:\/\/localhost:11434\/v1/);
+    const blank = await setupError({ provider: "openai-compatible", model: "m", baseUrl: "   " }, secretsOf({}));
+    assert.equal(blank.message, missing.message);
+
+    const noScheme = await setupError({ provider: "openai-compatible", model: "m", baseUrl: "localhost:11434/v1" }, secretsOf({}));
+    assert.match(noScheme.message, /not an http:\/\/ or https:\/\/ URL/);
+    const garbage = await setupError({ provider: "openai-compatible", model: "m", baseUrl: "not a url" }, secretsOf({}));
+    assert.match(garbage.message, /not a valid URL/);
+    const withPassword = await setupError({ provider: "openai-compatible", model: "m", baseUrl: "http://user:hunter2-SECRET@127.0.0.1:1/v1" }, secretsOf({}));
+    assert.match(withPassword.message, /user name or password/);
+    assertNoKeyMaterial(withPassword, ["hunter2-SECRET"]);
+    assert.deepEqual(guard.urls, []);
+  });
+
+  it("OpenAI-compatible: the binding never falls back to an environment key", async () => {
+    const binding = await resolveModelBinding({ provider: "openai-compatible", model: "m", baseUrl: "http://127.0.0.1:1/v1" }, secretsOf({}), {
+      env: { OPENAI_API_KEY: "sk-env-openai" },
+    });
+    assert.equal(await binding.getApiKey("openai-compatible"), "not-needed");
+    assert.equal(binding.model.api, "openai-completions");
+    assert.equal(binding.model.baseUrl, "http://127.0.0.1:1/v1");
+    assert.equal(binding.model.contextWindow, 32768);
+    const keyed = await resolveModelBinding(
+      { provider: "openai-compatible", model: "m", baseUrl: "http://127.0.0.1:1/v1", contextWindow: 8192, maxTokens: 2048 },
+      secretsOf({ "openai-compatible": "sk-compat" }),
+    );
+    assert.equal(await keyed.getApiKey("openai-compatible"), "sk-compat");
+    assert.equal(keyed.model.contextWindow, 8192);
+    assert.equal(keyed.model.maxTokens, 2048);
+  });
+
+  it("OpenAI-compatible without a model id: asks the server, and says so when it cannot", async () => {
+    const server = await startOpenAIServer({ models: ["first-model", "second-model"] });
+    try {
+      const settings: ProviderSettings = { provider: "openai-compatible", model: "", baseUrl: `${server.url}/v1` };
+      const binding = await resolveModelBinding(settings, secretsOf({ "openai-compatible": "sk-compat-key" }));
+      assert.equal(binding.model.id, "first-model");
+      assert.equal(server.requests[0]?.authorization, "Bearer sk-compat-key");
+      assert.deepEqual(await listServerModels(settings, secretsOf({})), [
+        { id: "first-model", name: "first-model" },
+        { id: "second-model", name: "second-model" },
+      ]);
+      server.models = [];
+      const empty = await setupError(settings, secretsOf({}));
+      assert.match(empty.message, /lists no models/);
+    } finally {
+      await server.close();
+    }
+    const unreachable = await setupError({ provider: "openai-compatible", model: "", baseUrl: "http://127.0.0.1:1/v1" }, secretsOf({}));
+    assert.match(unreachable.message, /Could not reach the server at http:\/\/127\.0\.0\.1:1\/v1/);
+    assert.match(unreachable.fix ?? "", /Pi Chat: Select Model/);
+  });
+
+  it("an unknown provider id (a bad setting) is a setup error", async () => {
+    for (const bogus of ["bogus", "constructor", ""]) {
+      const error = await setupError({ provider: bogus as ProviderSettings["provider"], model: "" }, secretsOf({}));
+      assert.match(error.message, /Unknown provider/);
+    }
+  });
+
+  it("throws the host's own RunSetupError class when given one (separate bundles)", async () => {
+    class HostSetupError extends Error {
+      constructor(
+        message: string,
+        readonly fix?: string,
+      ) {
+        super(message);
+      }
+    }
+    await assert.rejects(
+      resolveModelBinding({ provider: "anthropic", model: "" }, secretsOf({}), { env: {}, RunSetupError: HostSetupError }),
+      (error: unknown) => error instanceof HostSetupError && error.fix === "Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY.",
+    );
+  });
+});
+
+describe("providers: listModels and DEFAULT_MODELS", () => {
+  it("lists each built-in provider's chat models, including its default; none for OpenAI-compatible", () => {
+    for (const provider of ["anthropic", "openai", "google"] as const) {
+      const models = listModels(provider);
+      assert.ok(models.length > 3, `${provider} has models`);
+      assert.ok(models.some((m) => m.id === DEFAULT_MODELS[provider]), `the ${provider} default is listed`);
+      for (const m of models) assert.ok(m.id && m.name);
+    }
+    assert.deepEqual(listModels("openai-compatible"), []);
+    assert.deepEqual([...PROVIDER_IDS].sort(), Object.keys(DEFAULT_MODELS).sort());
+  });
+});
+
+describe("providers: describeProviderError", () => {
+  const cases: { name: string; message: string; text: RegExp; fix?: RegExp; provider?: "anthropic" }[] = [
+    {
+      name: "OpenAI 401 (pi-ai's status: body format)",
+      message: '401: {"message":"Incorrect API key provided: sk-proj-abcdefghijklmnop1234. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}',
+      text: /rejected the API key/,
+      fix: /Set API Key/,
+    },
+    {
+      name: "Anthropic invalid x-api-key",
+      message: '401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}',
+      text: /rejected the API key/,
+      fix: /Pi Chat: Set API Key” or set ANTHROPIC_API_KEY/,
+      provider: "anthropic",
+    },
+    { name: "Google key not valid", message: "API key not valid. Please pass a valid API key.", text: /rejected the API key/, fix: /Set API Key/ },
+    { name: "pi-ai without a key", message: "No API key for provider: openai", text: /rejected the API key/, fix: /Set API Key/ },
+    { name: "429", message: "429 Rate limit reached for gpt-4.1 in organization org-x on tokens per min.", text: /rate-limiting/, fix: /Wait/ },
+    {
+      name: "Gemini RESOURCE_EXHAUSTED",
+      message: '{"error":{"code":429,"message":"You exceeded your current quota, please check your plan and billing details.","status":"RESOURCE_EXHAUSTED"}}',
+      text: /rate-limiting/,
+      fix: /quota/,
+    },
+    {
+      name: "OpenAI insufficient_quota",
+      message: '429: {"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}',
+      text: /no quota or credit/,
+      fix: /billing/,
+    },
+    { name: "connection refused", message: "Connection error.: connect ECONNREFUSED 127.0.0.1:11434 (ECONNREFUSED)", text: /Could not reach the provider \(ECONNREFUSED\)/, fix: /base URL/ },
+    { name: "DNS", message: "getaddrinfo ENOTFOUND api.example.invalid", text: /Could not reach/, fix: /network/ },
+    { name: "fetch failed", message: "fetch failed", text: /Could not reach/, fix: /network/ },
+    {
+      name: "OpenAI context length",
+      message:
+        '400: {"message":"This model\'s maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}',
+      text: /too long for this model's context window/,
+      fix: /Start a new chat/,
+    },
+    { name: "Anthropic prompt too long", message: "prompt is too long: 213462 tokens > 200000 maximum", text: /context window/, fix: /new chat/ },
+    { name: "llama.cpp context", message: "400 the request exceeds the available context size, try increasing it", text: /context window/, fix: /new chat/ },
+    { name: "Anthropic overloaded", message: '529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', text: /overloaded/, fix: /Wait/ },
+    { name: "unknown model", message: '404: {"message":"The model `gpt-9` does not exist or you do not have access to it.","code":"model_not_found"}', text: /does not know this model/, fix: /Select Model/ },
+    { name: "wrong path", message: "404 status code (no body)", text: /404 Not Found/, fix: /base URL/ },
+    { name: "server error", message: "500 Internal server error", text: /internal error \(500\)/, fix: /Wait/ },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const described = describeProviderError(c.message, c.provider);
+      assert.match(described.text, c.text);
+      if (c.fix) assert.match(described.fix ?? "", c.fix);
+      assert.doesNotMatch(`${described.text} ${described.fix ?? ""}`, /sk-proj-abc/);
+    });
+  }
+
+  it("passes other messages through, with key-like strings redacted", () => {
+    assert.deepEqual(describeProviderError("Provider finish_reason: weird"), { text: "Provider finish_reason: weird" });
+    const redacted = describeProviderError("proxy said: bad header Authorization: Bearer sk-live-abcdef123456 and key=AIzaSyDUMMYDUMMYDUMMY");
+    assert.doesNotMatch(redacted.text, /abcdef123456|DUMMYDUMMY/);
+    assert.equal(describeProviderError("").text, "The request failed without an error message.");
+  });
+});
+
+describe("providers: the folder stays free of VS Code", () => {
+  it("no file in src/host/providers imports vscode", () => {
+    const dir = join(process.cwd(), "src/host/providers");
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
+      assert.doesNotMatch(readFileSync(join(dir, file), "utf8"), /from\s+["']vscode["']|require\(["']vscode["']\)/, file);
+    }
+  });
+});
