@@ -15,6 +15,7 @@ export interface ChatServiceOptions {
   approvalMode: () => "ask" | "auto";
   systemPrompt?: string;
   maxContextTokens?: number;
+  describeError?: (errorMessage: string) => { text: string; fix?: string };
   log?: (line: string) => void;
 }
 
@@ -86,6 +87,7 @@ export class ChatService {
       approvalMode: this.options.approvalMode,
       ...(this.options.maxContextTokens !== undefined ? { maxContextTokens: this.options.maxContextTokens } : {}),
       ...(this.options.log ? { log: this.options.log } : {}),
+      ...(this.options.describeError ? { describeError: this.options.describeError } : {}),
       persist: (message) => this.persist(id, message),
     });
   }

@@ -24,6 +24,8 @@ export interface EditApprovalRequest {
   toolName: string;
   path: string;
   diff: string;
+  /** The whole file as it would be after the edit, for a side-by-side diff view. */
+  proposedText: string;
 }
 
 export type EditDecision = { decision: "allow" } | { decision: "allowForChat" } | { decision: "deny"; reason?: string };
@@ -56,6 +58,8 @@ export interface ChatSessionOptions {
   /** Saves one final message. Awaited before the next event, so the transcript order is the event order. */
   persist: (message: AgentMessage) => Promise<void>;
   maxContextTokens?: number;
+  /** Explains a provider error (401, 429, network) with its fix, for a notice in the chat. */
+  describeError?: (errorMessage: string) => { text: string; fix?: string };
   log?: (line: string) => void;
 }
 
@@ -169,6 +173,7 @@ export class ChatSession {
       try {
         const agent = await this.ensureAgent();
         await start(agent);
+        await this.explainProviderError(agent);
       } catch (error) {
         await this.reportRunFailure(error, pendingMessages);
       } finally {
@@ -200,6 +205,24 @@ export class ChatSession {
     };
     if (this.agent) this.agent.state.messages = [...this.agent.state.messages, notice];
     else this.initialMessages.push(notice);
+    await this.persistAndShow(notice);
+  }
+
+  /** A failed request ends as an assistant message with stopReason "error": say what to do about it. */
+  private async explainProviderError(agent: Agent): Promise<void> {
+    const last = agent.state.messages[agent.state.messages.length - 1];
+    if (!last || last.role !== "assistant" || last.stopReason !== "error") return;
+    const raw = last.errorMessage ?? "The model provider returned an error.";
+    this.options.log?.(`provider error: ${raw}`);
+    const described = this.options.describeError?.(raw) ?? { text: raw };
+    const notice: LocalNoticeMessage = {
+      role: "localNotice",
+      level: "error",
+      text: described.text,
+      ...(described.fix ? { fix: described.fix } : {}),
+      timestamp: Date.now(),
+    };
+    agent.state.messages = [...agent.state.messages, notice];
     await this.persistAndShow(notice);
   }
 
@@ -278,7 +301,8 @@ export class ChatSession {
     this.emit({ type: "approval_request", toolCallId, toolName: "edit_file", path: proposal.path, diff });
     let decision: EditDecision;
     try {
-      decision = await this.options.approver({ chatId: this.id, toolCallId, toolName: "edit_file", path: proposal.path, diff }, signal);
+      const proposedText = new TextDecoder().decode(proposal.newBytes).replace(/^\uFEFF/, "");
+      decision = await this.options.approver({ chatId: this.id, toolCallId, toolName: "edit_file", path: proposal.path, diff, proposedText }, signal);
     } catch {
       this.emit({ type: "approval_cancelled", toolCallId });
       return { block: true, reason: "The edit was cancelled before the user decided. Nothing was changed." };

@@ -1,0 +1,148 @@
+// The sidebar webview: strict CSP, local assets only, and the typed protocol. Every message
+// from the webview is validated before the controller sees it; host messages go through a
+// HostChannel (sequence numbers, delta batching). The view holds no chat state of its own:
+// on `ready` or `resync` it gets a full snapshot from the controller.
+import * as vscode from "vscode";
+import { HostChannel } from "../shared/host-channel";
+import type { ChatEvent, HostMessageBody, WebviewMessage } from "../shared/protocol";
+import { parseWebviewMessage } from "../shared/validate";
+
+export interface ChatViewHandler {
+  /** A validated message from the webview. */
+  onMessage(message: WebviewMessage): void | Promise<void>;
+  /** The body of a full snapshot of the current chat. */
+  snapshot(): HostMessageBody;
+}
+
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  static readonly viewId = "piChat.chatView";
+  private view: vscode.WebviewView | undefined;
+  private channel: HostChannel | undefined;
+  private ready = false;
+  /** What was sent before the webview said `ready` is covered by the snapshot sent then. */
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly readyWaiters: (() => void)[] = [];
+  /** Every host message posted, for the extension's tests (only kept in test mode). */
+  readonly posted: unknown[] | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly handler: ChatViewHandler,
+    private readonly log: (line: string) => void,
+    options: { recordPosted?: boolean } = {},
+  ) {
+    this.posted = options.recordPosted ? [] : undefined;
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    const out = vscode.Uri.joinPath(this.extensionUri, "out");
+    view.webview.options = { enableScripts: true, localResourceRoots: [out] };
+    view.webview.html = this.html(view.webview);
+    this.channel?.dispose();
+    this.channel = new HostChannel((message) => {
+      this.posted?.push(message);
+      void view.webview.postMessage(message);
+    });
+    this.disposables.push(
+      view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      view.onDidDispose(() => {
+        this.view = undefined;
+        this.ready = false;
+        this.channel?.dispose();
+        this.channel = undefined;
+      }),
+    );
+  }
+
+  /** Reveals the view and resolves once its webview is ready (or after a timeout). */
+  async reveal(preserveFocus = false): Promise<void> {
+    if (this.view) this.view.show(preserveFocus);
+    else await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+    if (this.ready) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 10_000);
+      this.readyWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** A validated webview message, also the entry point the extension's tests use. */
+  async receive(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.log(parsed.error);
+      return;
+    }
+    const message = parsed.message;
+    if (message.type === "ready" || message.type === "resync") {
+      if (message.type === "resync") this.log(`webview asked for a resync after seq ${message.lastSeq}`);
+      this.ready = true;
+      this.sendSnapshot();
+      for (const waiter of this.readyWaiters.splice(0)) waiter();
+      return;
+    }
+    try {
+      await this.handler.onMessage(message);
+    } catch (error) {
+      this.log(`handling ${message.type} failed: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage(`Pi Chat: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  sendEvent(event: ChatEvent): void {
+    if (this.ready) this.channel?.sendEvent(event);
+  }
+
+  send(body: HostMessageBody): void {
+    if (this.ready) this.channel?.send(body);
+  }
+
+  sendSnapshot(): void {
+    if (this.ready) this.channel?.send(this.handler.snapshot());
+  }
+
+  dispose(): void {
+    this.channel?.dispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = makeNonce();
+    const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, "out", name)).toString();
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource} data:`,
+      `script-src 'nonce-${nonce}'`,
+    ].join("; ");
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${asset("webview.css")}">
+<title>Pi Chat</title>
+</head>
+<body>
+<div id="root"></div>
+<script nonce="${nonce}" src="${asset("webview.js")}"></script>
+</body>
+</html>`;
+  }
+}
+
+function makeNonce(): string {
+  const bytes = new Uint8Array(24);
+  globalThis.crypto.getRandomValues(bytes);
+  return Buffer.from(bytes).toString("base64").replace(/[^A-Za-z0-9]/g, "");
+}

@@ -1,0 +1,324 @@
+// The host's conductor: one ChatService for the workspace, the chat on screen, the files
+// attached for the next prompt, and the approvals waiting for the user. It turns webview
+// messages and commands into session calls, and session events into view updates.
+import { readFile, rename, writeFile } from "node:fs/promises";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import { ChatService } from "../core/chat-service";
+import { RunSetupError, type ChatSession, type EditApprovalRequest, type EditDecision, type ModelBinding } from "../core/session";
+import type { WorkspaceFileSystem } from "../core/tools";
+import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
+import type { ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../shared/protocol";
+import type { ChatViewProvider } from "./chat-view";
+import type { ProposalDiffs } from "./diff-view";
+import { loadProviders, readProviderSettings, SecretKeys } from "./providers-loader";
+
+/** Which chat is on screen, in the storage folder beside the chats: written at once, so a crash keeps it. */
+const CURRENT_CHAT_FILE = "current-chat.json";
+
+interface PendingApproval {
+  request: EditApprovalRequest;
+  resolve: (decision: EditDecision) => void;
+}
+
+export interface ControllerOptions {
+  context: vscode.ExtensionContext;
+  storageDir: string;
+  storageKind: ViewStatus["storage"];
+  workspaceRoot: vscode.Uri | undefined;
+  fs: WorkspaceFileSystem;
+  secrets: SecretKeys;
+  diffs: ProposalDiffs;
+  log: (line: string) => void;
+}
+
+export class ChatController implements vscode.Disposable {
+  readonly service: ChatService;
+  private view: ChatViewProvider | undefined;
+  private session: ChatSession;
+  private unsubscribe: (() => void) | undefined;
+  private attachments: PendingAttachment[] = [];
+  private readonly approvals = new Map<string, PendingApproval>();
+  private chats: ChatSummary[] = [];
+
+  constructor(private readonly options: ControllerOptions) {
+    const root = options.workspaceRoot;
+    this.service = new ChatService({
+      store: new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(options.storageDir)),
+      fs: options.fs,
+      ...(root?.scheme === "file" ? { workspaceRoot: root.fsPath } : {}),
+      resolveModel: () => this.resolveModel(),
+      approver: (request, signal) => this.askForApproval(request, signal),
+      describeError: (message) => loadProviders().describeProviderError(message),
+      approvalMode: () => (vscode.workspace.getConfiguration("piChat").get<string>("approvalMode") === "auto" ? "auto" : "ask"),
+      log: options.log,
+    });
+    this.session = this.service.newChat();
+    this.watch(this.session);
+  }
+
+  attachView(view: ChatViewProvider): void {
+    this.view = view;
+  }
+
+  get currentSession(): ChatSession {
+    return this.session;
+  }
+
+  /** Reopens the chat that was on screen last time (the window was reloaded or VS Code restarted). */
+  async restore(): Promise<void> {
+    this.chats = await this.service.listChats();
+    const lastId = await this.readCurrentChat();
+    if (!lastId) return;
+    if (this.chats.some((c) => c.id === lastId)) await this.switchChat(lastId, { quiet: true });
+    else this.options.log(`the last open chat ${lastId} is no longer saved; starting a new one`);
+  }
+
+  // ---- snapshot for the view ----
+
+  snapshot(): HostMessageBody {
+    const summary = this.chats.find((c) => c.id === this.session.id);
+    return {
+      type: "snapshot",
+      chatId: this.session.id,
+      title: summary?.title ?? "New chat",
+      state: this.session.viewState,
+      status: this.status(),
+      chats: this.chats.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt })),
+      attachments: this.attachments,
+    };
+  }
+
+  private status(): ViewStatus {
+    const settings = readProviderSettings();
+    return {
+      modelLabel: `${settings.provider}${settings.model ? ` / ${settings.model}` : ""}`,
+      storage: this.options.storageKind,
+      canContinue: this.session.canContinue,
+      editsAllowedForChat: this.session.allowsEditsForChat,
+    };
+  }
+
+  // ---- webview messages ----
+
+  async onMessage(message: WebviewMessage): Promise<void> {
+    switch (message.type) {
+      case "prompt":
+        return this.prompt(message.text);
+      case "stop":
+        return this.stop();
+      case "continue":
+        return this.continueChat();
+      case "approval":
+        return this.decide(message.toolCallId, message.decision, message.reason);
+      case "newChat":
+        return this.newChat();
+      case "switchChat":
+        return this.switchChat(message.chatId);
+      case "deleteChat":
+        return this.deleteChat(message.chatId);
+      case "removeAttachment":
+        this.attachments = this.attachments.filter((_, i) => i !== message.index);
+        this.view?.send({ type: "attachments", attachments: this.attachments });
+        return;
+      case "openFile":
+        return this.openFile(message.path, message.line);
+      case "openDiff": {
+        const pending = this.approvals.get(message.toolCallId);
+        if (pending) await this.options.diffs.show(pending.request);
+        return;
+      }
+      case "command":
+        await vscode.commands.executeCommand(`piChat.${message.command}`);
+        return;
+      case "ready":
+      case "resync":
+        return; // answered by the view itself
+    }
+  }
+
+  async prompt(text: string): Promise<void> {
+    const attachments = this.attachments;
+    this.attachments = [];
+    this.view?.send({ type: "attachments", attachments: [] });
+    // Remember it now: if VS Code dies during this first run, the reload still finds the chat.
+    await this.writeCurrentChat(this.session.id);
+    await this.session.prompt(text, attachments);
+  }
+
+  stop(): void {
+    this.session.abort();
+  }
+
+  async continueChat(): Promise<void> {
+    await this.session.continue();
+  }
+
+  async newChat(): Promise<void> {
+    this.cancelApprovals();
+    this.switchTo(this.service.newChat());
+    await this.writeCurrentChat(undefined);
+  }
+
+  async switchChat(chatId: string, options: { quiet?: boolean } = {}): Promise<void> {
+    const opened = await this.service.open(chatId);
+    if (!opened.ok) {
+      this.options.log(`cannot open chat ${chatId}: ${opened.reason}`);
+      if (!options.quiet) void vscode.window.showErrorMessage(`Pi Chat could not open that chat: ${opened.reason}`);
+      return;
+    }
+    if (opened.damaged) {
+      void vscode.window.showWarningMessage(`Pi Chat: ${opened.damaged.length} damaged line(s) of this chat were skipped; the rest is restored. See the Pi Chat output for details.`);
+    }
+    this.switchTo(opened.session);
+    await this.writeCurrentChat(chatId);
+  }
+
+  async deleteChat(chatId: string): Promise<void> {
+    const answer = await vscode.window.showWarningMessage("Delete this chat? Its transcript is removed from disk.", { modal: true }, "Delete");
+    if (answer !== "Delete") return;
+    await this.service.deleteChat(chatId);
+    if (chatId === this.session.id) this.switchTo(this.service.newChat());
+    await this.refreshChats();
+  }
+
+  /** "Ask about this file": attach the file (and selection) to the next prompt and focus the composer. */
+  async askAboutFile(uri: vscode.Uri | undefined, selection: vscode.Selection | undefined): Promise<void> {
+    const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+    if (!target) {
+      void vscode.window.showInformationMessage("Pi Chat: open a file first, then ask about it.");
+      return;
+    }
+    const relative = this.relativePath(target);
+    if (relative === undefined) {
+      void vscode.window.showWarningMessage("Pi Chat can only read files inside the open workspace folder.");
+      return;
+    }
+    const attachment: PendingAttachment = { path: relative };
+    if (selection && !selection.isEmpty) {
+      const endLine = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1;
+      attachment.range = { startLine: selection.start.line + 1, endLine };
+    }
+    this.attachments = [...this.attachments.filter((a) => a.path !== attachment.path), attachment];
+    // Queued in the controller: if the view is still loading, its first snapshot carries it.
+    await this.view?.reveal();
+    this.view?.send({ type: "attachments", attachments: this.attachments });
+    this.view?.send({ type: "focus" });
+  }
+
+  get pendingAttachments(): readonly PendingAttachment[] {
+    return this.attachments;
+  }
+
+  dispose(): void {
+    this.cancelApprovals();
+    this.unsubscribe?.();
+    void this.service.dispose();
+  }
+
+  // ---- internals ----
+
+  private switchTo(session: ChatSession): void {
+    this.unsubscribe?.();
+    this.session = session;
+    this.watch(session);
+    void vscode.commands.executeCommand("setContext", "piChat.running", session.running);
+    this.view?.sendSnapshot();
+  }
+
+  private watch(session: ChatSession): void {
+    this.unsubscribe = session.onEvent((event) => {
+      if (session !== this.session) return;
+      this.view?.sendEvent(event);
+      if (event.type === "run_state") {
+        void vscode.commands.executeCommand("setContext", "piChat.running", event.running);
+        if (!event.running) void this.afterRun(session);
+      }
+    });
+  }
+
+  private async afterRun(session: ChatSession): Promise<void> {
+    if (session === this.session && session.messages.length > 1) await this.writeCurrentChat(session.id);
+    await this.refreshChats();
+    if (session === this.session) this.view?.send({ type: "status", status: this.status() });
+  }
+
+  private async readCurrentChat(): Promise<string | undefined> {
+    try {
+      const parsed: unknown = JSON.parse(await readFile(path.join(this.options.storageDir, CURRENT_CHAT_FILE), "utf8"));
+      return typeof parsed === "object" && parsed !== null && "chatId" in parsed && typeof parsed.chatId === "string" ? parsed.chatId : undefined;
+    } catch {
+      return undefined; // none yet, or unreadable: start with a new chat
+    }
+  }
+
+  private async writeCurrentChat(chatId: string | undefined): Promise<void> {
+    const file = path.join(this.options.storageDir, CURRENT_CHAT_FILE);
+    try {
+      await writeFile(`${file}.tmp`, JSON.stringify({ chatId: chatId ?? null }));
+      await rename(`${file}.tmp`, file);
+    } catch (error) {
+      this.options.log(`could not remember the current chat: ${String(error)}`);
+    }
+  }
+
+  private async refreshChats(): Promise<void> {
+    this.chats = await this.service.listChats();
+    this.view?.send({ type: "chats", chats: this.chats.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt })) });
+  }
+
+  private async resolveModel(): Promise<ModelBinding> {
+    const providers = loadProviders();
+    const settings = readProviderSettings();
+    this.options.log(`run: provider ${settings.provider}, model ${settings.model || "(default)"}`);
+    // providers.js is a separate bundle: hand it this bundle's error class, so the session
+    // recognises a setup error and shows its fix.
+    return providers.resolveModelBinding(settings, this.options.secrets, { RunSetupError });
+  }
+
+  private askForApproval(request: EditApprovalRequest, signal: AbortSignal | undefined): Promise<EditDecision> {
+    return new Promise<EditDecision>((resolve, reject) => {
+      if (signal?.aborted) return reject(new Error("aborted"));
+      this.approvals.set(request.toolCallId, { request, resolve });
+      signal?.addEventListener("abort", () => {
+        if (this.approvals.delete(request.toolCallId)) {
+          void this.options.diffs.close(request.toolCallId);
+          reject(new Error("aborted"));
+        }
+      });
+      void this.options.diffs.show(request);
+    });
+  }
+
+  private decide(toolCallId: string, decision: "allow" | "deny" | "allowForChat", reason: string | undefined): void {
+    const pending = this.approvals.get(toolCallId);
+    if (!pending) return; // already decided or cancelled: a stale click
+    this.approvals.delete(toolCallId);
+    void this.options.diffs.close(toolCallId);
+    pending.resolve(decision === "deny" ? { decision: "deny", ...(reason ? { reason } : {}) } : { decision });
+    if (decision === "allowForChat") this.view?.send({ type: "status", status: { ...this.status(), editsAllowedForChat: true } });
+  }
+
+  private cancelApprovals(): void {
+    this.session.abort();
+  }
+
+  private relativePath(uri: vscode.Uri): string | undefined {
+    const root = this.options.workspaceRoot;
+    if (!root) return undefined;
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder || folder.uri.toString() !== root.toString()) return undefined;
+    const rel = path.posix.relative(root.path, uri.path);
+    return rel && !rel.startsWith("..") ? rel : undefined;
+  }
+
+  private async openFile(relative: string, line: number | undefined): Promise<void> {
+    const root = this.options.workspaceRoot;
+    if (!root || relative.split("/").includes("..") || relative.startsWith("/")) return;
+    const uri = vscode.Uri.joinPath(root, ...relative.split("/"));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(position, position), preview: true });
+  }
+}

@@ -1,0 +1,166 @@
+// Activation: cheap and lazy. Registers the view, the commands and the stores; the provider
+// SDKs (out/providers.js) load on the first prompt.
+import * as vscode from "vscode";
+import type { WorkspaceFileSystem } from "../core/tools";
+import { ChatViewProvider } from "./chat-view";
+import { ChatController } from "./controller";
+import { ProposalDiffs } from "./diff-view";
+import { loadProviders, PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
+import { createVscodeWorkspaceFs } from "./vscode-fs";
+
+/** What activate() returns in the extension's own tests: handles on the real objects. */
+export interface PiChatTestApi {
+  controller: ChatController;
+  view: ChatViewProvider;
+  diffs: ProposalDiffs;
+  secrets: SecretKeys;
+  output: vscode.OutputChannel;
+  logLines: string[];
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<PiChatTestApi | undefined> {
+  const output = vscode.window.createOutputChannel("Pi Chat", { log: true });
+  const testMode = context.extensionMode === vscode.ExtensionMode.Test;
+  const logLines: string[] = [];
+  const log = (line: string) => {
+    output.info(line);
+    if (testMode) logLines.push(line);
+  };
+
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const storageUri = context.storageUri ?? context.globalStorageUri;
+  const storageKind = context.storageUri ? "workspace" : "globalFallback";
+  await vscode.workspace.fs.createDirectory(storageUri);
+  if (storageKind === "globalFallback") log("No folder is open: chats are saved in the global storage, and the tools have no files to read.");
+
+  const secrets = new SecretKeys(context.secrets);
+  const diffs = new ProposalDiffs(folder?.uri);
+  const controller = new ChatController({
+    context,
+    storageDir: storageUri.fsPath,
+    storageKind,
+    workspaceRoot: folder?.uri,
+    fs: folder ? createVscodeWorkspaceFs(folder.uri) : noFolderFs,
+    secrets,
+    diffs,
+    log,
+  });
+  const view = new ChatViewProvider(context.extensionUri, controller, log, { recordPosted: testMode });
+  controller.attachView(view);
+
+  context.subscriptions.push(
+    output,
+    diffs,
+    view,
+    controller,
+    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
+    vscode.commands.registerCommand("piChat.newChat", async () => {
+      await controller.newChat();
+      await view.reveal();
+    }),
+    vscode.commands.registerCommand("piChat.askAboutFile", (uri?: vscode.Uri) => {
+      const editor = vscode.window.activeTextEditor;
+      const fromEditor = !uri || editor?.document.uri.toString() === uri.toString();
+      return controller.askAboutFile(uri instanceof vscode.Uri ? uri : undefined, fromEditor ? editor?.selection : undefined);
+    }),
+    vscode.commands.registerCommand("piChat.stop", () => controller.stop()),
+    vscode.commands.registerCommand("piChat.setApiKey", () => setApiKey(secrets)),
+    vscode.commands.registerCommand("piChat.selectModel", () => selectModel()),
+    vscode.commands.registerCommand("piChat.showHistory", () => showHistory(controller)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration("piChat")) view.sendSnapshot();
+    }),
+  );
+
+  await controller.restore();
+  log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
+  return testMode ? { controller, view, diffs, secrets, output, logLines } : undefined;
+}
+
+export function deactivate(): void {
+  // The controller is disposed with the subscriptions; its store flushes the index.
+}
+
+/** With no folder open there are no workspace files: every tool call says so. */
+const noFolderFs: WorkspaceFileSystem = {
+  stat: () => Promise.reject(new Error("No folder is open in VS Code, so there are no workspace files to read or edit.")),
+  readFile: () => Promise.reject(new Error("No folder is open in VS Code.")),
+  writeFile: () => Promise.reject(new Error("No folder is open in VS Code.")),
+  realPath: () => Promise.resolve({ inside: false }),
+};
+
+/** Names for pickers; the catalog's are worded for sentences ("No API key for Anthropic."). */
+const PROVIDER_LABELS: Record<ProviderId, string> = {
+  anthropic: "Anthropic",
+  openai: "OpenAI",
+  google: "Google Gemini",
+  "openai-compatible": "OpenAI-compatible server (local model)",
+};
+
+async function pickProvider(placeHolder: string): Promise<ProviderId | undefined> {
+  const current = readProviderSettings().provider;
+  const picked = await vscode.window.showQuickPick(
+    PROVIDER_IDS.map((id) => ({ label: PROVIDER_LABELS[id], description: id === current ? "current" : "", id })),
+    { placeHolder },
+  );
+  return picked?.id;
+}
+
+async function setApiKey(secrets: SecretKeys): Promise<void> {
+  const provider = await pickProvider("Which provider is the API key for?");
+  if (!provider) return;
+  const value = await vscode.window.showInputBox({
+    title: `Pi Chat: API key for ${PROVIDER_LABELS[provider]}`,
+    prompt: "Stored in VS Code's secret storage. Leave empty to remove the stored key.",
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (value === undefined) return;
+  if (value.trim() === "") {
+    await secrets.delete(provider);
+    void vscode.window.showInformationMessage(`Pi Chat: removed the ${PROVIDER_LABELS[provider]} API key.`);
+  } else {
+    await secrets.set(provider, value.trim());
+    void vscode.window.showInformationMessage(`Pi Chat: saved the ${PROVIDER_LABELS[provider]} API key.`);
+  }
+}
+
+async function selectModel(): Promise<void> {
+  const provider = await pickProvider("Which provider?");
+  if (!provider) return;
+  const config = vscode.workspace.getConfiguration("piChat");
+  let model: string | undefined;
+  if (provider === "openai-compatible") {
+    const baseUrl = await vscode.window.showInputBox({
+      title: "Pi Chat: base URL of the OpenAI-compatible server",
+      value: config.get<string>("baseUrl") || "http://localhost:11434/v1",
+      ignoreFocusOut: true,
+    });
+    if (baseUrl === undefined) return;
+    await config.update("baseUrl", baseUrl.trim(), vscode.ConfigurationTarget.Global);
+    model = await vscode.window.showInputBox({ title: "Pi Chat: model name the server serves", value: config.get<string>("model") ?? "", ignoreFocusOut: true });
+  } else {
+    const models = loadProviders().listModels(provider);
+    const picked = await vscode.window.showQuickPick(
+      models.map((m) => ({ label: m.name, description: m.id, id: m.id })),
+      { placeHolder: `${PROVIDER_LABELS[provider]} model`, matchOnDescription: true },
+    );
+    model = picked?.id;
+  }
+  if (model === undefined) return;
+  await config.update("provider", provider, vscode.ConfigurationTarget.Global);
+  await config.update("model", model.trim(), vscode.ConfigurationTarget.Global);
+}
+
+async function showHistory(controller: ChatController): Promise<void> {
+  const chats = await controller.service.listChats();
+  if (chats.length === 0) {
+    void vscode.window.showInformationMessage("Pi Chat: no saved chats in this workspace yet.");
+    return;
+  }
+  const picked = await vscode.window.showQuickPick(
+    chats.map((c) => ({ label: c.title, description: new Date(c.updatedAt).toLocaleString(), detail: c.lastPreview, id: c.id })),
+    { placeHolder: "Open a chat", matchOnDetail: true },
+  );
+  if (picked) await controller.switchChat(picked.id);
+}

@@ -1,0 +1,54 @@
+// Settings, secrets and the provider bundle. The provider SDKs live in out/providers.js,
+// which is required on the first prompt, never at activation.
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type * as Providers from "./providers";
+import { isProviderId, PROVIDER_IDS, type ProviderId } from "./providers/catalog";
+
+export type ProvidersModule = typeof Providers;
+export type ProviderSettings = Providers.ProviderSettings;
+export { PROVIDER_IDS, type ProviderId };
+
+let loaded: ProvidersModule | undefined;
+
+export function loadProviders(): ProvidersModule {
+  // A computed path keeps esbuild from inlining the bundle into extension.js.
+  loaded ??= require(path.join(__dirname, "providers.js")) as ProvidersModule;
+  return loaded;
+}
+
+export function providersLoaded(): boolean {
+  return loaded !== undefined;
+}
+
+export function readProviderSettings(): ProviderSettings {
+  const config = vscode.workspace.getConfiguration("piChat");
+  const provider = config.get<string>("provider") ?? "anthropic";
+  const baseUrl = config.get<string>("baseUrl")?.trim();
+  return {
+    provider: isProviderId(provider) ? provider : "anthropic",
+    model: config.get<string>("model")?.trim() ?? "",
+    ...(baseUrl ? { baseUrl } : {}),
+  };
+}
+
+/** API keys in VS Code's SecretStorage, one per provider. Never in settings, logs or transcripts. */
+export class SecretKeys implements Providers.SecretSource {
+  constructor(private readonly secrets: vscode.SecretStorage) {}
+
+  get(provider: ProviderId): Promise<string | undefined> {
+    return Promise.resolve(this.secrets.get(this.key(provider)));
+  }
+
+  async set(provider: ProviderId, value: string): Promise<void> {
+    await this.secrets.store(this.key(provider), value);
+  }
+
+  async delete(provider: ProviderId): Promise<void> {
+    await this.secrets.delete(this.key(provider));
+  }
+
+  private key(provider: ProviderId): string {
+    return `piChat.apiKey.${provider}`;
+  }
+}

@@ -1,0 +1,180 @@
+// Pi Chat in a real VS Code extension host (code-server 1.100 here, Electron on a desktop):
+// the extension's own commands, webview protocol and VS Code APIs, with the real pi-ai
+// OpenAI-compatible adapter talking to a local scripted server.
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import type { PiChatTestApi } from "../../src/host/extension";
+import type { HostMessage } from "../../src/shared/protocol";
+import { chatItems } from "../../src/shared/reducer";
+import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
+import { activateExtension, CONFIG_3000, diskText, resetConfigFile, waitFor, workspaceUri } from "./helpers";
+
+function providerBundleLoaded(): boolean {
+  return Object.keys(require.cache).some((file) => file.endsWith("/out/providers.js"));
+}
+
+function lastUserText(body: { messages: { role: string; content?: unknown }[] }): string {
+  const users = body.messages.filter((m) => m.role === "user");
+  const content = users[users.length - 1]?.content;
+  return typeof content === "string" ? content : JSON.stringify(content);
+}
+
+describe("Pi Chat in the extension host", function () {
+  this.timeout(120_000);
+  let server: OpenAIServer;
+  let api: PiChatTestApi;
+  let providersAtActivation = true;
+
+  before(async () => {
+    server = await startOpenAIServer();
+    api = await activateExtension(`${server.url}/v1`);
+    providersAtActivation = providerBundleLoaded();
+    // Open the real sidebar view: the webview loads in the browser and says `ready`.
+    await vscode.commands.executeCommand("piChat.chatView.focus");
+    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+  });
+
+  after(async () => {
+    await server?.close();
+  });
+
+  beforeEach(async () => {
+    await resetConfigFile();
+    await vscode.commands.executeCommand("piChat.newChat");
+  });
+
+  it("activates without loading a provider SDK, and contributes its commands", async () => {
+    assert.equal(providersAtActivation, false, "out/providers.js was loaded at activation");
+    const commands = await vscode.commands.getCommands(true);
+    for (const id of ["piChat.newChat", "piChat.askAboutFile", "piChat.stop", "piChat.setApiKey", "piChat.selectModel", "piChat.showHistory"]) {
+      assert.ok(commands.includes(id), `${id} is registered`);
+    }
+  });
+
+  it("the 8080 scenario: read, answer, edit shown as a diff, allowed, applied, undoable", async () => {
+    const configUri = workspaceUri("src", "config.ts");
+    server.push(
+      () => ({ toolCalls: [{ id: "call_read", name: "read_file", arguments: { path: "src/config.ts" } }] }),
+      (body) => {
+        const result = body.messages.find((m) => m.role === "tool");
+        const port = /port: (\d+)/.exec(JSON.stringify(result?.content))?.[1];
+        return { text: `The default port is ${port}.` };
+      },
+    );
+    const posted = api.view.posted!;
+    const postedBefore = posted.length;
+    await api.view.receive({ type: "prompt", v: 1, text: "Read src/config.ts and tell me the default port." });
+    assert.ok(providerBundleLoaded(), "the provider bundle loads on the first prompt");
+    const answer = api.controller.currentSession.messages.at(-1);
+    assert.equal(answer?.role, "assistant");
+    assert.match(JSON.stringify(answer), /The default port is 3000\./);
+    // The webview got the answer as sequenced events, streamed as deltas.
+    const events = (posted.slice(postedBefore) as HostMessage[]).filter((m) => m.type === "event");
+    assert.ok(events.some((m) => m.type === "event" && m.event.type === "delta"));
+    const seqs = (posted.slice(postedBefore) as HostMessage[]).map((m) => m.seq);
+    seqs.forEach((s, i) => i > 0 && assert.equal(s, seqs[i - 1]! + 1, "host messages are numbered without gaps"));
+
+    server.push(
+      (body) => {
+        // The request that leads to the edit carries the whole first turn.
+        const roles = body.messages.map((m) => m.role);
+        assert.deepEqual(roles, ["system", "user", "assistant", "tool", "assistant", "user"]);
+        const call = body.messages[2] as { tool_calls?: { id: string }[] };
+        assert.equal((body.messages[3] as { tool_call_id?: string }).tool_call_id, call.tool_calls?.[0]?.id);
+        assert.match(lastUserText(body), /Change it to 8080/);
+        return { toolCalls: [{ id: "call_edit", name: "edit_file", arguments: { path: "src/config.ts", oldText: "port: 3000,", newText: "port: 8080," } }] };
+      },
+      () => ({ text: "Changed it to 8080." }),
+    );
+    void api.view.receive({ type: "prompt", v: 1, text: "Change it to 8080." });
+    const toolCallId = await waitFor("the approval request", () =>
+      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "approval" && i.state === "pending")?.id.replace("approval:", ""),
+    );
+    // The proposed change is open in VS Code's diff editor, and nothing is written yet.
+    await waitFor("the diff editor", () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === "pi-chat-proposal"),
+    );
+    assert.ok(api.diffs.opened.includes(toolCallId));
+    assert.equal(await diskText(configUri), CONFIG_3000);
+
+    await api.view.receive({ type: "approval", v: 1, toolCallId, decision: "allow" });
+    await api.controller.currentSession.waitForIdle();
+    const doc = await vscode.workspace.openTextDocument(configUri);
+    assert.match(doc.getText(), /port: 8080,/);
+    const editResult = api.controller.currentSession.messages.find((m) => m.role === "toolResult" && m.toolCallId === toolCallId);
+    assert.equal(doc.isDirty, false, `the edit was saved (tool result: ${JSON.stringify(editResult && "content" in editResult ? editResult.content : editResult)})`);
+    assert.match(await diskText(configUri), /port: 8080,/);
+    assert.ok(api.controller.currentSession.messages.some((m) => m.role === "approvalNotice" && m.decision === "allowed"));
+
+    // Undoable with the editor's own Undo.
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand("undo");
+    assert.match(doc.getText(), /port: 3000,/);
+    await doc.save();
+  });
+
+  it("deny leaves the file untouched and tells the model", async () => {
+    const configUri = workspaceUri("src", "config.ts");
+    server.push(
+      () => ({ toolCalls: [{ id: "call_edit_d", name: "edit_file", arguments: { path: "src/config.ts", oldText: "port: 3000,", newText: "port: 8080," } }] }),
+      (body) => {
+        assert.match(JSON.stringify(body.messages), /denied the edit_file call call_edit_d/);
+        assert.match(JSON.stringify(body.messages), /not today/);
+        return { text: "OK, I left it." };
+      },
+    );
+    void api.view.receive({ type: "prompt", v: 1, text: "Change the port to 8080." });
+    const toolCallId = await waitFor("the approval request", () =>
+      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "approval" && i.state === "pending")?.id.replace("approval:", ""),
+    );
+    await api.view.receive({ type: "approval", v: 1, toolCallId, decision: "deny", reason: "not today" });
+    await api.controller.currentSession.waitForIdle();
+    assert.equal(await diskText(configUri), CONFIG_3000);
+    const doc = await vscode.workspace.openTextDocument(configUri);
+    assert.equal(doc.getText(), CONFIG_3000);
+    assert.equal(server.pending(), 0, "the model was asked again after the denial");
+  });
+
+  it("ask about this file attaches the active file and its selection", async () => {
+    const doc = await vscode.workspace.openTextDocument(workspaceUri("src", "config.ts"));
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(new vscode.Position(1, 0), new vscode.Position(2, 12));
+    await vscode.commands.executeCommand("piChat.askAboutFile");
+    assert.deepEqual(api.controller.pendingAttachments, [{ path: "src/config.ts", range: { startLine: 2, endLine: 3 } }]);
+    const lastAttachments = [...(api.view.posted as HostMessage[])].reverse().find((m) => m.type === "attachments");
+    assert.ok(lastAttachments && lastAttachments.type === "attachments" && lastAttachments.attachments[0]?.path === "src/config.ts");
+
+    server.push((body) => {
+      assert.match(JSON.stringify(body.messages), /attached the file src\/config\.ts \(lines 2-3\)/);
+      return { text: "That is the host and port." };
+    });
+    await api.view.receive({ type: "prompt", v: 1, text: "What is this?" });
+    const items = chatItems(api.controller.currentSession.viewState);
+    assert.ok(items.some((i) => i.kind === "attachment" && i.path === "src/config.ts"));
+    assert.deepEqual(api.controller.pendingAttachments, [], "attachments are used once");
+  });
+
+  it("ignores malformed webview messages without breaking the chat", async () => {
+    const before = api.logLines.length;
+    await api.view.receive({ type: "prompt", v: 1 });
+    await api.view.receive({ type: "approval", v: 1, toolCallId: 7, decision: "yes" });
+    await api.view.receive("<script>");
+    await api.view.receive({ type: "prompt", v: 99, text: "wrong version" });
+    assert.equal(api.logLines.slice(before).filter((l) => l.startsWith("invalid webview message")).length, 4);
+    server.push(() => ({ text: "still here" }));
+    await api.view.receive({ type: "prompt", v: 1, text: "hello?" });
+    assert.match(JSON.stringify(api.controller.currentSession.messages.at(-1)), /still here/);
+  });
+
+  it("a provider error becomes a chat notice with the fix, and the chat stays usable", async () => {
+    server.failNext(401, { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } });
+    await api.view.receive({ type: "prompt", v: 1, text: "hi" });
+    const notice = chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "notice" && i.level === "error");
+    assert.ok(notice && notice.kind === "notice");
+    assert.match(notice.fix ?? "", /Set API Key/);
+    assert.equal(api.controller.currentSession.canContinue, true);
+    server.push(() => ({ text: "Recovered." }));
+    await api.view.receive({ type: "continue", v: 1 });
+    assert.match(JSON.stringify(api.controller.currentSession.messages.at(-1)), /Recovered\./);
+  });
+});

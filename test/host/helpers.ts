@@ -1,0 +1,56 @@
+// Shared by the extension-host tests: activate the real extension, point it at a local
+// OpenAI-compatible server, and wait for things to happen.
+import * as vscode from "vscode";
+import type { PiChatTestApi } from "../../src/host/extension";
+
+export const EXTENSION_ID = "pi-chat.pi-chat";
+
+export async function activateExtension(baseUrl: string): Promise<PiChatTestApi> {
+  const config = vscode.workspace.getConfiguration("piChat");
+  await config.update("provider", "openai-compatible", vscode.ConfigurationTarget.Global);
+  await config.update("baseUrl", baseUrl, vscode.ConfigurationTarget.Global);
+  await config.update("model", "local-model", vscode.ConfigurationTarget.Global);
+  await config.update("approvalMode", "ask", vscode.ConfigurationTarget.Global);
+  const extension = vscode.extensions.getExtension<PiChatTestApi | undefined>(EXTENSION_ID);
+  if (!extension) throw new Error(`extension ${EXTENSION_ID} is not installed in this host`);
+  const api = await extension.activate();
+  if (!api) throw new Error("the extension did not return its test API (not in ExtensionMode.Test?)");
+  return api;
+}
+
+export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function workspaceUri(...segments: string[]): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error("no workspace folder open");
+  return vscode.Uri.joinPath(folder.uri, ...segments);
+}
+
+export async function diskText(uri: vscode.Uri): Promise<string> {
+  return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+}
+
+export const CONFIG_3000 = 'export const config = {\n  host: "localhost",\n  port: 3000,\n};\n';
+
+/** Puts src/config.ts back to its fixture text, on disk and in any open editor. */
+export async function resetConfigFile(): Promise<vscode.Uri> {
+  const uri = workspaceUri("src", "config.ts");
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (doc) {
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), CONFIG_3000);
+    await vscode.workspace.applyEdit(edit);
+    await doc.save();
+  } else {
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(CONFIG_3000));
+  }
+  return uri;
+}
