@@ -57,14 +57,15 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         t.kind === "tool" && (t.status === "running" || t.status === "pending") ? { ...t, status: event.isError ? "error" : "success" } : t,
       );
     case "approval_request":
-      return upsertApproval(state, event.toolCallId, event.toolName, (a) => ({
+      // The call waits for the user, not for the tool: its card says so until the decision.
+      return upsertApproval(setToolStatus(state, event.toolCallId, "pending"), event.toolCallId, event.toolName, (a) => ({
         ...a,
         state: "pending",
         ...(event.path !== undefined ? { path: event.path } : {}),
         diff: event.diff,
       }));
     case "approval_decided":
-      return upsertApproval(state, event.toolCallId, "", (a) => ({
+      return upsertApproval(event.decision === "allowed" ? setToolStatus(state, event.toolCallId, "running") : state, event.toolCallId, "", (a) => ({
         ...a,
         state: event.decision,
         ...(event.reason !== undefined ? { reason: event.reason } : {}),
@@ -76,7 +77,14 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
       };
     case "run_state":
       return state.running === event.running ? state : { ...state, running: event.running };
+    default:
+      // An event of a newer protocol: ignored, never an undefined state.
+      return state;
   }
+}
+
+function setToolStatus(state: ChatState, toolCallId: string, status: ToolItem["status"]): ChatState {
+  return updateLive(state, (i) => i.kind === "tool" && i.id === toolCallId, (t) => (t.kind === "tool" && t.status !== status ? { ...t, status } : t));
 }
 
 /** Rebuilds the view of a saved transcript through the same reducer the live events use. */

@@ -1,0 +1,71 @@
+// `npm test`: type-check, build once, then every suite — unit (Node), browser (Chromium),
+// extension host (code-server, two phases for the restart test), end to end (the real
+// workbench UI). A failing suite does not stop the others; each prints `LABEL: N passed,
+// M failed`, and the last line here is their sum, `N passed, M failed`.
+//   node scripts/test-all.mjs --only host     build, then just that suite (npm run test:host)
+import { spawn } from "node:child_process";
+import { repoRoot } from "./mocha-suite.mjs";
+
+const steps = [
+  { name: "typecheck", cmd: ["npx", "tsc", "-p", "tsconfig.json", "--noEmit"] },
+  { name: "build", cmd: ["node", "scripts/build.mjs", "--tests"] },
+  { name: "unit", cmd: ["node", "scripts/run-unit-tests.mjs"] },
+  { name: "browser", cmd: ["node", "scripts/run-browser-tests.mjs"] },
+  {
+    name: "host",
+    cmd: ["node", "scripts/run-host-tests.mjs", "--workspace-fixture", "test/fixtures/workspace", "--phases", "2", "--phase-grep", "phase 2"],
+  },
+  { name: "e2e", cmd: ["node", "scripts/run-e2e-tests.mjs"] },
+];
+
+const onlyIndex = process.argv.indexOf("--only");
+const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
+if (only && !steps.some((s) => s.name === only)) {
+  console.error(`unknown suite ${only}; one of: ${steps.map((s) => s.name).join(", ")}`);
+  process.exit(2);
+}
+const selected = only ? steps.filter((s) => s.name === "build" || s.name === only) : steps;
+
+const SUMMARY = /^([A-Z0-9-]+): (\d+) passed, (\d+) failed\s*$/;
+let passed = 0;
+let failed = 0;
+let broken = [];
+
+function run(step) {
+  return new Promise((resolve) => {
+    const child = spawn(step.cmd[0], step.cmd.slice(1), { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+    let counted = false;
+    let buffer = "";
+    child.stdout.on("data", (chunk) => {
+      process.stdout.write(chunk);
+      buffer += chunk.toString();
+      const lines = buffer.split("\n");
+      buffer = lines.pop() ?? "";
+      for (const line of lines) {
+        const m = SUMMARY.exec(line);
+        if (m) {
+          passed += Number(m[2]);
+          failed += Number(m[3]);
+          counted = true;
+        }
+      }
+    });
+    child.on("close", (code) => resolve({ code: code ?? 1, counted }));
+  });
+}
+
+for (const step of selected) {
+  console.log(`\n=== ${step.name} ===`);
+  const { code, counted } = await run(step);
+  if (code !== 0) {
+    broken.push(step.name);
+    // A step without its own count (typecheck, build, a crashed runner) counts as one failure.
+    if (!counted) failed += 1;
+    // Without a build there is nothing to test.
+    if (step.name === "build") break;
+  }
+}
+
+if (broken.length > 0) console.log(`\nfailed: ${broken.join(", ")}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(broken.length > 0 ? 1 : 0);

@@ -1,0 +1,181 @@
+// The composer and the protocol around it: Enter sends, Shift+Enter is a new line, Stop and
+// Escape stop a run, attachments, focus, the draft kept in webview state; the toolbar; and
+// the sequence check (a gap asks for a resync and drops everything until the next snapshot).
+import * as assert from "node:assert/strict";
+import { ChatPage } from "./harness";
+import { Script, stateOf } from "./script";
+
+describe("composer, toolbar and protocol", function () {
+  let chat: ChatPage;
+  beforeEach(async () => {
+    chat = await ChatPage.open();
+  });
+  afterEach(async () => {
+    await chat.assertClean();
+    await chat.close();
+  });
+
+  it("posts ready once on load", async () => {
+    assert.deepEqual(await chat.posted(), [{ type: "ready", v: 1 }]);
+  });
+
+  it("sends with Enter, adds a line with Shift+Enter, and keeps Send disabled while empty", async () => {
+    await chat.snapshot();
+    const input = chat.page.getByRole("textbox", { name: "Message to Pi" });
+    const send = chat.page.getByRole("button", { name: "Send" });
+    assert.equal(await send.isDisabled(), true, "empty: disabled");
+    await input.click();
+    await chat.page.keyboard.press("Enter");
+    await input.pressSequentially("   ");
+    assert.equal(await send.isDisabled(), true, "blank: disabled");
+    await input.fill("");
+    await input.pressSequentially("first line");
+    await chat.page.keyboard.press("Shift+Enter");
+    await input.pressSequentially("second line");
+    assert.equal(await input.inputValue(), "first line\nsecond line");
+    assert.equal(await send.isDisabled(), false);
+    await chat.clearPosted();
+    await chat.page.keyboard.press("Enter");
+    assert.deepEqual(await chat.posted(), [{ type: "prompt", v: 1, text: "first line\nsecond line" }]);
+    assert.equal(await input.inputValue(), "", "the draft is cleared after sending");
+
+    await input.pressSequentially("by button");
+    await send.click();
+    assert.deepEqual((await chat.postedOf("prompt")).map((m) => m.text), ["first line\nsecond line", "by button"]);
+  });
+
+  it("shows Stop while running; Stop and Escape post stop; Enter does not send then", async () => {
+    await chat.snapshot();
+    await chat.events(new Script().start().user("Go").take());
+    const stop = chat.page.getByRole("button", { name: "Stop" });
+    assert.equal(await stop.count(), 1);
+    assert.equal(await chat.page.getByRole("button", { name: "Send" }).count(), 0);
+    await chat.clearPosted();
+    await stop.click();
+    const input = chat.page.getByRole("textbox", { name: "Message to Pi" });
+    await input.pressSequentially("queued thought");
+    await chat.page.keyboard.press("Enter");
+    await chat.page.keyboard.press("Escape");
+    assert.deepEqual(await chat.posted(), [
+      { type: "stop", v: 1 },
+      { type: "stop", v: 1 },
+    ]);
+    assert.equal(await input.inputValue(), "queued thought", "the draft stays");
+
+    await chat.events(new Script().end().take());
+    assert.equal(await stop.count(), 0);
+    await chat.clearPosted();
+    await chat.page.keyboard.press("Escape");
+    assert.deepEqual(await chat.posted(), [], "Escape when idle posts nothing");
+  });
+
+  it("keeps the draft in webview state across a reload (the view hidden and shown)", async () => {
+    await chat.snapshot();
+    await chat.page.getByRole("textbox", { name: "Message to Pi" }).pressSequentially("half a thought");
+    assert.deepEqual(await chat.postedOf("prompt"), [], "the draft never goes to the host");
+    await chat.page.reload();
+    await chat.page.waitForFunction(() => window.__posted.some((m) => (m as { type?: string }).type === "ready"));
+    chat.seq = -1;
+    await chat.snapshot();
+    assert.equal(await chat.page.getByRole("textbox", { name: "Message to Pi" }).inputValue(), "half a thought");
+  });
+
+  it("shows attachment chips with a remove button, and focuses the composer on request", async () => {
+    await chat.snapshot(undefined, { attachments: [{ path: "src/config.ts", range: { startLine: 2, endLine: 4 } }] });
+    await chat.send([{ type: "attachments", attachments: [{ path: "src/config.ts", range: { startLine: 2, endLine: 4 } }, { path: "README.md" }] }]);
+    const chips = chat.page.locator(".composer .chip");
+    assert.equal(await chips.count(), 2);
+    assert.match(await chips.nth(0).innerText(), /src\/config\.ts\s*L2–4/);
+    await chat.clearPosted();
+    await chat.page.getByRole("button", { name: "Remove README.md" }).click();
+    assert.deepEqual(await chat.posted(), [{ type: "removeAttachment", v: 1, index: 1 }]);
+
+    await chat.page.getByRole("button", { name: "New chat" }).focus();
+    await chat.send([{ type: "focus" }]);
+    assert.equal(await chat.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message to Pi");
+  });
+
+  it("toolbar: model, new chat, history switch and delete, storage warning", async () => {
+    const chats = [
+      { id: "chat-1", title: "Default port", updatedAt: Date.now() },
+      { id: "chat-2", title: "Refactor the loader", updatedAt: Date.now() - 86_400_000 * 3 },
+    ];
+    await chat.snapshot(undefined, { chats, title: "Default port", status: { storage: "globalFallback" } });
+    assert.equal(await chat.page.locator(".toolbar-title").innerText(), "Default port");
+    assert.match(await chat.page.locator(".banner-warning").innerText(), /global storage/);
+    await chat.clearPosted();
+    await chat.page.getByRole("button", { name: /^Model anthropic\/claude-sonnet-4-5/ }).click();
+    await chat.page.getByRole("button", { name: "New chat" }).click();
+    await chat.page.getByRole("button", { name: "Chat history" }).click();
+    const history = chat.page.getByRole("dialog", { name: "Chat history" });
+    assert.equal(await history.locator(".history-item").count(), 2);
+    await history.getByRole("button", { name: /^Refactor the loader/ }).click();
+    assert.equal(await history.count(), 0, "the menu closes after switching");
+    await chat.page.getByRole("button", { name: "Chat history" }).click();
+    await history.getByRole("button", { name: "Delete chat Refactor the loader" }).click();
+    await history.getByRole("button", { name: "Confirm: delete chat Refactor the loader" }).click();
+    await chat.page.keyboard.press("Escape");
+    assert.equal(await history.count(), 0, "Escape closes the menu");
+    assert.deepEqual(await chat.posted(), [
+      { type: "command", v: 1, command: "selectModel" },
+      { type: "newChat", v: 1 },
+      { type: "switchChat", v: 1, chatId: "chat-2" },
+      { type: "deleteChat", v: 1, chatId: "chat-2" },
+    ]);
+    await chat.send([{ type: "status", status: { modelLabel: "openai/gpt-4.1", storage: "workspace", canContinue: false, editsAllowedForChat: true } }]);
+    assert.equal(await chat.page.locator(".banner-warning").count(), 0);
+    assert.equal(await chat.page.locator(".model-label").innerText(), "openai/gpt-4.1");
+    assert.match(await chat.page.locator(".composer .hint").innerText(), /Edits are allowed for this chat/);
+  });
+
+  it("offers Continue when the last turn was interrupted", async () => {
+    await chat.snapshot(undefined, { status: { canContinue: true } });
+    await chat.clearPosted();
+    await chat.page.getByRole("button", { name: "Continue" }).click();
+    assert.deepEqual(await chat.posted(), [{ type: "continue", v: 1 }]);
+  });
+
+  it("asks for a resync on a sequence gap and ignores messages until the next snapshot", async () => {
+    await chat.snapshot();
+    await chat.events(new Script().start().user("one").take());
+    const before = await chat.page.evaluate(() => window.__piChatTest!.lastSeq());
+    assert.equal(before, chat.seq);
+    await chat.clearPosted();
+
+    // seq jumps by two: a gap.
+    await chat.postRaw([{ type: "event", v: 1, seq: chat.seq + 2, event: { type: "message_start", message: { role: "user", content: "lost", timestamp: 1 } } }]);
+    await chat.page.waitForFunction(() => window.__posted.length > 0);
+    assert.deepEqual(await chat.posted(), [{ type: "resync", v: 1, lastSeq: before }]);
+    // Everything until the snapshot is ignored, even the message that would have been next.
+    await chat.postRaw([
+      { type: "event", v: 1, seq: before + 1, event: { type: "message_start", message: { role: "user", content: "ignored", timestamp: 1 } } },
+      { type: "status", v: 1, seq: before + 2, status: { modelLabel: "x/ignored", storage: "workspace", canContinue: false, editsAllowedForChat: false } },
+    ]);
+    await chat.frames(3);
+    assert.equal(await chat.page.evaluate(() => window.__piChatTest!.lastSeq()), before);
+    assert.equal(await chat.page.getByText("ignored").count(), 0);
+    assert.equal((await chat.postedOf("resync")).length, 1, "one resync per gap");
+
+    // Junk is ignored without a resync: no type, unknown type, no numeric seq, another version.
+    await chat.postRaw(["hello", null, { type: "nope", v: 1, seq: 1 }, { type: "focus", v: 1 }, { type: "focus", v: 2, seq: before + 1 }]);
+
+    chat.seq = 40;
+    await chat.snapshot(stateOf(new Script().user("restored").take()));
+    assert.equal(await chat.page.evaluate(() => window.__piChatTest!.lastSeq()), 41);
+    assert.equal(await chat.page.locator(".user", { hasText: "restored" }).count(), 1);
+    assert.equal(await chat.page.locator(".user", { hasText: "one" }).count(), 0, "the snapshot replaced the chat");
+    await chat.events(new Script().start().user("after resync").take());
+    assert.equal(await chat.page.locator(".user", { hasText: "after resync" }).count(), 1);
+    assert.equal((await chat.postedOf("resync")).length, 1);
+  });
+
+  it("exposes the test hooks only on a test page", async () => {
+    assert.equal(await chat.page.evaluate(() => typeof window.__piChatTest), "object");
+    const plain = await ChatPage.open({ testMode: false });
+    try {
+      assert.equal(await plain.page.evaluate(() => typeof window.__piChatTest), "undefined");
+    } finally {
+      await plain.close();
+    }
+  });
+});

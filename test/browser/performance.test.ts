@@ -1,0 +1,132 @@
+// A long chat: a snapshot of 2,000 items renders (opened at the bottom, far chunks drawn when
+// scrolled near), and a streamed delta then touches only the streaming card: settled items keep
+// their very DOM nodes and see no mutation at all.
+import * as assert from "node:assert/strict";
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import { stateFromTranscript } from "../../src/shared/reducer";
+import type { ChatEvent } from "../../src/shared/protocol";
+import { ChatPage } from "./harness";
+import { assistantMessage, Script, userMessage } from "./script";
+
+declare global {
+  interface Element {
+    __marker?: string;
+  }
+}
+
+function transcript(turns: number): AgentMessage[] {
+  const messages: AgentMessage[] = [];
+  for (let i = 0; i < turns; i++) {
+    messages.push(userMessage(`Question ${i}: what does function f${i} do?`));
+    messages.push(assistantMessage([{ type: "text", text: `Answer ${i}: \`f${i}\` returns **${i * 2}**.\n\n- it is pure\n- it is fast\n\n\`\`\`ts\nf${i}() === ${i * 2}\n\`\`\`` }]));
+  }
+  return messages;
+}
+
+/** Posts `events` as sequenced messages in one go and measures, in the page, until the last one was applied. */
+async function timedEvents(chat: ChatPage, events: readonly ChatEvent[]): Promise<number> {
+  const messages: unknown[] = events.map((event) => ({ type: "event", v: 1, seq: ++chat.seq, event }));
+  return chat.page.evaluate(
+    ({ list, last }: { list: unknown[]; last: number }) =>
+      new Promise<number>((done) => {
+        const t0 = performance.now();
+        for (const m of list) window.postMessage(m, "*");
+        const poll = () => (window.__piChatTest?.lastSeq() === last ? requestAnimationFrame(() => done(performance.now() - t0)) : setTimeout(poll, 0));
+        poll();
+      }),
+    { list: messages, last: chat.seq },
+  );
+}
+
+describe("long chats", function () {
+  this.timeout(60_000);
+  let chat: ChatPage;
+  afterEach(async () => {
+    await chat.assertClean();
+    await chat.close();
+  });
+
+  it("renders a 2,000-item snapshot, then a delta changes only the streaming card", async () => {
+    chat = await ChatPage.open();
+    const state = stateFromTranscript(transcript(1000));
+    const t0 = Date.now();
+    await chat.snapshot(state);
+    const snapshotMs = Date.now() - t0;
+    assert.equal(await chat.page.evaluate(() => window.__piChatTest?.itemCount()), 2000);
+    assert.equal(await chat.page.locator(".chunk").count(), state.settled.length);
+    // Opened at the bottom: the last chunks are drawn, chunks far above are placeholders until scrolled near.
+    assert.equal(await chat.page.locator('[data-item="m1999"]').isVisible(), true, "the last answer is in view");
+    assert.ok((await chat.page.locator(".chunk-pending").count()) > 0, "far chunks wait");
+    assert.equal(await chat.page.locator(".chunk:not(.chunk-pending)").first().evaluate((el) => getComputedStyle(el).contentVisibility), "auto");
+
+    // Scrolled to the top, the first chunk is drawn; "Jump to latest" brings the view back.
+    await chat.page.locator(".scroller").evaluate((el) => (el.scrollTop = 0));
+    await chat.page.locator('[data-item="m0"]').waitFor();
+    await chat.page.getByRole("button", { name: "Jump to latest" }).click();
+    await chat.frames(2);
+    assert.equal(await chat.page.getByRole("button", { name: "Jump to latest" }).count(), 0);
+    assert.equal(await chat.page.locator('[data-item="m1999"]').isVisible(), true);
+
+    const script = new Script().start().user("One more question");
+    script.assistant([{ type: "text", text: "Streaming " + "word ".repeat(400) }], { chunk: 10, open: true });
+    const events = script.take();
+    const firstDelta = events.findIndex((e) => e.type === "delta");
+    await chat.events(events.slice(0, firstDelta + 1));
+
+    // Mark settled nodes (first, middle, the last chunk, the just-settled user message) and watch for mutations.
+    const markedIds = ["m0", "m1", "m1950", "m1998", "m1999", "m2000"];
+    await chat.page.evaluate((ids) => {
+      for (const id of ids) {
+        const el = document.querySelector(`[data-item="${id}"]`);
+        if (!el) throw new Error(`no item ${id}`);
+        el.__marker = id;
+      }
+      const streaming = document.querySelector(".assistant.streaming");
+      const outside: string[] = [];
+      (window as unknown as { __outside: string[] }).__outside = outside;
+      new MutationObserver((records) => {
+        for (const r of records) {
+          const target = r.target instanceof Element ? r.target : r.target.parentElement;
+          if (streaming && (streaming === target || streaming.contains(target))) continue;
+          if (target?.closest(".composer, [aria-live]")) continue;
+          outside.push(`${r.type} ${target?.className ?? "?"}`);
+        }
+      }).observe(document.querySelector(".chat-content")!, { subtree: true, childList: true, characterData: true, attributes: true });
+    }, markedIds);
+
+    const streamingId = await chat.page.locator(".assistant.streaming").getAttribute("data-item");
+    const rest = events.slice(firstDelta + 1);
+    for (let i = 0; i < 20; i++) await chat.events(rest.slice(i, i + 1));
+    await chat.frames(2);
+
+    const check = await chat.page.evaluate(
+      ({ ids, streamingId }) => ({
+        same: ids.map((id) => document.querySelector(`[data-item="${id}"]`)?.__marker === id),
+        outside: (window as unknown as { __outside: string[] }).__outside,
+        streamingText: document.querySelector(`[data-item="${streamingId}"]`)?.textContent ?? "",
+        cards: document.querySelectorAll(".assistant.streaming").length,
+      }),
+      { ids: markedIds, streamingId },
+    );
+    assert.deepEqual(check.same, markedIds.map(() => true), "settled items keep their DOM nodes");
+    assert.deepEqual(check.outside, [], "no mutation outside the streaming card");
+    assert.equal(check.cards, 1);
+    assert.ok(check.streamingText.startsWith("Streaming word word"), check.streamingText.slice(0, 40));
+    assert.equal(await chat.page.evaluate(() => window.__piChatTest?.itemCount()), 2002);
+
+    // Cost per delta should not depend on the chat's length: compare with a 10-item chat.
+    const longMs = await timedEvents(chat, rest.slice(20, 220));
+    const small = await ChatPage.open();
+    let shortMs = 0;
+    try {
+      await small.snapshot(stateFromTranscript(transcript(5)));
+      await small.events(events.slice(0, firstDelta + 21));
+      shortMs = await timedEvents(small, rest.slice(20, 220));
+      await small.assertClean();
+    } finally {
+      await small.close();
+    }
+    console.log(`      snapshot of 2,000 items: ${snapshotMs} ms; 200 deltas: ${longMs.toFixed(0)} ms with 2,002 items, ${shortMs.toFixed(0)} ms with 12`);
+    assert.ok(longMs < shortMs * 4 + 300, `200 deltas took ${longMs.toFixed(0)} ms with 2,002 items vs ${shortMs.toFixed(0)} ms with 12`);
+  });
+});

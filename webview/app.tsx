@@ -1,0 +1,205 @@
+// The whole view: toolbar, banners, the chat (settled chunks + live items), the composer.
+// Per streamed delta only the live part changes: each settled chunk is a memoized component
+// that skips while its (immutable) array is the same, and is `content-visibility: auto`, so
+// the browser also skips layout and paint of chunks out of view. Chunks far from the view are
+// not drawn until scrolled near (a long chat opens at the bottom).
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import type { ChatItem } from "../src/shared/chat-items";
+import type { ChatState } from "../src/shared/reducer";
+import type { ChatClient, ViewModel } from "./client";
+import { Composer } from "./composer";
+import { ArrowDownIcon, Spinner, WarningIcon } from "./icons";
+import { Item } from "./items";
+import { onMarkdownClick } from "./markdown";
+import { memo } from "./memo";
+import { forgetOpenSections } from "./parts";
+import { Toolbar } from "./toolbar";
+import { post } from "./vscode";
+
+function useView(client: ChatClient): ViewModel {
+  const [view, setView] = useState(client.model);
+  useEffect(() => {
+    const unsubscribe = client.subscribe(setView);
+    setView(client.model);
+    return unsubscribe;
+  }, [client]);
+  return view;
+}
+
+export function App({ client }: { client: ChatClient }) {
+  const view = useView(client);
+  const { status, chat } = view;
+  const chatIdRef = useRef(view.chatId);
+  if (chatIdRef.current !== view.chatId) {
+    chatIdRef.current = view.chatId;
+    forgetOpenSections();
+  }
+  return (
+    <div class="app">
+      <Toolbar title={view.title} chatId={view.chatId} status={status} chats={view.chats} />
+      {status.storage === "globalFallback" && (
+        <div class="banner banner-warning" role="note">
+          <WarningIcon class="warn" />
+          <span>No folder is open: chats are saved in VS Code's global storage, not in a workspace.</span>
+        </div>
+      )}
+      <ChatView key={view.chatId} chat={chat} ready={view.ready} />
+      {status.canContinue && !chat.running && (
+        <div class="continue-bar">
+          <WarningIcon class="warn" />
+          <span class="grow">Interrupted — the last turn did not finish.</span>
+          <button type="button" class="button primary" onClick={() => post({ type: "continue" })}>
+            Continue
+          </button>
+        </div>
+      )}
+      <Composer running={chat.running} attachments={view.attachments} focusRequests={view.focusRequests} editsAllowedForChat={status.editsAllowedForChat} />
+      <LiveStatus chat={chat} />
+    </div>
+  );
+}
+
+/** Rough heights (px) for a chunk not drawn yet, so the scrollbar is about right. */
+const ESTIMATED_HEIGHT: Record<ChatItem["kind"], number> = { user: 48, attachment: 28, assistant: 140, tool: 44, approval: 60, notice: 48 };
+
+/** A chunk is drawn once it comes within this distance of the visible part of the chat. */
+const DRAW_AHEAD = "1500px 0px";
+
+/**
+ * A settled chunk. Chunks out of view start as an empty placeholder of about the right height
+ * and are drawn (for good) when scrolled near, so opening a long chat parses only what is seen.
+ */
+const SettledChunk = memo(function SettledChunk(props: { items: readonly ChatItem[]; eager: boolean; root: { current: HTMLElement | null } }) {
+  const [drawn, setDrawn] = useState(props.eager);
+  const placeholder = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = placeholder.current;
+    if (drawn || !el || typeof IntersectionObserver === "undefined") {
+      if (!drawn) setDrawn(true);
+      return;
+    }
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setDrawn(true), {
+      root: props.root.current,
+      rootMargin: DRAW_AHEAD,
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [drawn]);
+  if (!drawn) {
+    const height = props.items.reduce((sum, item) => sum + ESTIMATED_HEIGHT[item.kind], 0);
+    return <div ref={placeholder} class="chunk chunk-pending" style={{ height: `${height}px` }} aria-hidden="true" />;
+  }
+  return (
+    <div class="chunk">
+      {props.items.map((item) => (
+        <Item key={item.id} item={item} />
+      ))}
+    </div>
+  );
+});
+
+/** Distance from the bottom (px) within which the view keeps following the stream. */
+const FOLLOW_SLACK_PX = 40;
+
+function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const follow = useRef(true);
+  const [showJump, setShowJump] = useState(false);
+
+  const toBottom = () => {
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  };
+
+  // After every render, and whenever the content changes size (markdown parsed in a later frame,
+  // a section opened), stay at the bottom unless the user scrolled away from it.
+  useLayoutEffect(() => {
+    if (follow.current) toBottom();
+  });
+  useEffect(() => {
+    const el = content.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (follow.current) toBottom();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    follow.current = el.scrollHeight - el.scrollTop - el.clientHeight <= FOLLOW_SLACK_PX;
+    setShowJump(!follow.current);
+  };
+
+  const empty = chat.settled.length === 0 && chat.live.length === 0;
+  return (
+    <main class="chat" aria-label="Chat">
+      <div class="scroller" ref={scroller} onScroll={onScroll} onClick={onMarkdownClick}>
+        <div class="chat-content" ref={content}>
+          {empty && ready && !chat.running && (
+            <div class="empty">
+              <div class="empty-title">Ask Pi about your code</div>
+              <div class="empty-hint">Pi can read files in this workspace and propose edits. Every edit is shown as a diff and applied only when you allow it.</div>
+            </div>
+          )}
+          {chat.settled.map((chunk, index) => (
+            <SettledChunk key={index} items={chunk} eager={index >= chat.settled.length - 2} root={scroller} />
+          ))}
+          <div class="live">
+            {chat.live.map((item) => (
+              <Item key={item.id} item={item} />
+            ))}
+          </div>
+          {chat.running && !hasActiveItem(chat.live) && (
+            <div class="working">
+              <Spinner /> Working…
+            </div>
+          )}
+        </div>
+      </div>
+      {showJump && (
+        <button
+          type="button"
+          class="jump-button"
+          onClick={() => {
+            follow.current = true;
+            setShowJump(false);
+            toBottom();
+          }}
+        >
+          <ArrowDownIcon /> Jump to latest
+        </button>
+      )}
+    </main>
+  );
+}
+
+/** Something in the live part already shows progress (a streaming answer, a running tool, a pending approval). */
+function hasActiveItem(live: readonly ChatItem[]): boolean {
+  return live.some(
+    (i) => (i.kind === "assistant" && i.isStreaming) || (i.kind === "tool" && i.status === "running") || (i.kind === "approval" && i.state === "pending"),
+  );
+}
+
+/** A visually hidden polite live region: announces what the run is doing, not every token. */
+function LiveStatus({ chat }: { chat: ChatState }) {
+  const sawRun = useRef(false);
+  if (chat.running) sawRun.current = true;
+  let text = "";
+  const approval = chat.live.find((i) => i.kind === "approval" && i.state === "pending");
+  const streaming = chat.live.some((i) => i.kind === "assistant" && i.isStreaming);
+  if (approval && approval.kind === "approval") text = `Approval needed: ${approval.toolName}${approval.path ? ` ${approval.path}` : ""}`;
+  else if (chat.running) text = streaming ? "Pi is responding" : "Pi is working";
+  else if (sawRun.current) {
+    const last = [...chat.live].reverse().find((i) => i.kind === "assistant");
+    text = last && last.kind === "assistant" && last.stopReason === "error" ? "Pi's request failed" : "Pi finished";
+  }
+  return (
+    <div class="sr-only" role="status" aria-live="polite">
+      {text}
+    </div>
+  );
+}

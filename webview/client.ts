@@ -1,0 +1,164 @@
+// The protocol client: turns the host's sequenced messages into the view model the UI draws.
+// A snapshot replaces everything; every later message must carry the next `seq`. On a gap (or a
+// message that breaks the reducer) it asks once for a resync and ignores all until the snapshot.
+// Chat events go through the shared reducer, the same one the host uses to rebuild saved chats.
+import { PROTOCOL_VERSION, type ChatSummary, type HostMessage, type PendingAttachment, type ViewStatus } from "../src/shared/protocol";
+import { emptyChatState, reduce, type ChatState } from "../src/shared/reducer";
+import type { Outgoing } from "./vscode";
+
+export interface ViewModel {
+  /** False until the first snapshot arrived. */
+  readonly ready: boolean;
+  readonly chatId: string;
+  readonly title: string;
+  readonly chat: ChatState;
+  readonly status: ViewStatus;
+  readonly chats: readonly ChatSummary[];
+  readonly attachments: readonly PendingAttachment[];
+  /** Grows by one per `focus` message: the composer focuses itself when it changes. */
+  readonly focusRequests: number;
+}
+
+const initialStatus: ViewStatus = { modelLabel: "", storage: "workspace", canContinue: false, editsAllowedForChat: false };
+
+export const initialViewModel: ViewModel = {
+  ready: false,
+  chatId: "",
+  title: "",
+  chat: emptyChatState,
+  status: initialStatus,
+  chats: [],
+  attachments: [],
+  focusRequests: 0,
+};
+
+const HOST_TYPES = new Set<string>(["snapshot", "event", "chats", "status", "attachments", "focus"]);
+
+/** A request for a snapshot that got no answer is sent again after this long. */
+const SNAPSHOT_RETRY_MS = 4000;
+
+export class ChatClient {
+  private view: ViewModel = initialViewModel;
+  private seq = -1;
+  /** Set while waiting for a snapshot (after `ready` or `resync`): every other message is dropped. */
+  private waiting: "ready" | "resync" | null = null;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  private readonly listeners = new Set<(view: ViewModel) => void>();
+
+  constructor(private readonly send: (message: Outgoing) => void) {}
+
+  get model(): ViewModel {
+    return this.view;
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  start(): void {
+    this.requestSnapshot("ready");
+  }
+
+  subscribe(listener: (view: ViewModel) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Handles one `message` event's data; anything that is not a host message of this protocol is ignored. */
+  receive(data: unknown): void {
+    const message = asHostMessage(data);
+    if (!message) return;
+    if (message.type === "snapshot") {
+      this.applySnapshot(message);
+      return;
+    }
+    if (this.waiting !== null) return;
+    if (message.seq !== this.seq + 1) {
+      this.requestSnapshot("resync");
+      return;
+    }
+    this.seq = message.seq;
+    try {
+      this.apply(message);
+    } catch {
+      // A malformed event must not leave a half-updated view behind: start over from a snapshot.
+      this.requestSnapshot("resync");
+    }
+  }
+
+  private applySnapshot(message: Extract<HostMessage, { type: "snapshot" }>): void {
+    const chat = message.state;
+    if (typeof chat !== "object" || chat === null || !Array.isArray(chat.settled) || !Array.isArray(chat.live)) return;
+    clearTimeout(this.retry);
+    this.waiting = null;
+    this.seq = message.seq;
+    this.update({
+      ready: true,
+      chatId: String(message.chatId),
+      title: String(message.title ?? ""),
+      chat,
+      status: { ...initialStatus, ...message.status },
+      chats: Array.isArray(message.chats) ? message.chats : [],
+      attachments: Array.isArray(message.attachments) ? message.attachments : [],
+      focusRequests: this.view.focusRequests,
+    });
+  }
+
+  private apply(message: Exclude<HostMessage, { type: "snapshot" }>): void {
+    switch (message.type) {
+      case "event": {
+        const chat: ChatState | undefined = reduce(this.view.chat, message.event);
+        if (typeof chat !== "object" || chat === null) throw new Error(`unknown chat event ${String(message.event.type)}`);
+        if (chat !== this.view.chat) this.update({ ...this.view, chat });
+        return;
+      }
+      case "chats":
+        this.update({ ...this.view, chats: Array.isArray(message.chats) ? message.chats : [] });
+        return;
+      case "status":
+        this.update({ ...this.view, status: { ...initialStatus, ...message.status } });
+        return;
+      case "attachments":
+        this.update({ ...this.view, attachments: Array.isArray(message.attachments) ? message.attachments : [] });
+        return;
+      case "focus":
+        this.update({ ...this.view, focusRequests: this.view.focusRequests + 1 });
+        return;
+    }
+  }
+
+  private requestSnapshot(kind: "ready" | "resync"): void {
+    this.waiting = kind;
+    if (kind === "ready") this.send({ type: "ready" });
+    else this.send({ type: "resync", lastSeq: this.seq });
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => {
+      if (this.waiting !== null) this.requestSnapshot(this.waiting);
+    }, SNAPSHOT_RETRY_MS);
+  }
+
+  private update(view: ViewModel): void {
+    this.view = view;
+    for (const listener of this.listeners) listener(view);
+  }
+}
+
+function asHostMessage(data: unknown): HostMessage | null {
+  if (typeof data !== "object" || data === null) return null;
+  const { type, seq, v } = data as { type?: unknown; seq?: unknown; v?: unknown };
+  if (v !== PROTOCOL_VERSION) return null;
+  if (typeof type !== "string" || !HOST_TYPES.has(type)) return null;
+  if (typeof seq !== "number" || !Number.isInteger(seq)) return null;
+  if (type === "event") {
+    const event = (data as { event?: unknown }).event;
+    if (typeof event !== "object" || event === null || typeof (event as { type?: unknown }).type !== "string") return null;
+  }
+  return data as HostMessage;
+}
+
+/** Items in the chat, settled and live. */
+export function itemCount(chat: ChatState): number {
+  let count = chat.live.length;
+  for (const chunk of chat.settled) count += chunk.length;
+  return count;
+}

@@ -1,0 +1,31 @@
+// Entry of the webview bundle (out/webview.js, with out/webview.css from the import below).
+// Wires the protocol client to window messages and renders the app. No inline script or style
+// is ever needed: the host page's CSP allows only this nonce'd script and the stylesheet.
+import { render } from "preact";
+import "./styles.css";
+import { App } from "./app";
+import { ChatClient, itemCount } from "./client";
+import { post } from "./vscode";
+
+declare global {
+  interface Window {
+    /** Only on the test page (body data-test="1"): hooks for browser tests and benchmarks. */
+    __piChatTest?: { lastSeq(): number; itemCount(): number };
+  }
+}
+
+const client = new ChatClient(post);
+window.addEventListener("message", (event: MessageEvent) => client.receive(event.data));
+
+if (document.body.dataset.test === "1") {
+  window.__piChatTest = { lastSeq: () => client.lastSeq, itemCount: () => itemCount(client.model.chat) };
+}
+
+let root = document.getElementById("root");
+if (!root) {
+  root = document.createElement("div");
+  root.id = "root";
+  document.body.appendChild(root);
+}
+render(<App client={client} />, root);
+client.start();

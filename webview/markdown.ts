@@ -1,0 +1,170 @@
+// Model output is untrusted. It is rendered in two steps, each enough on its own:
+//  1. marked, with raw HTML escaped (a `<script>` in an answer is shown as text), images turned
+//     into placeholders (nothing remote is loaded) and task-list checkboxes drawn as characters;
+//  2. DOMPurify over the result: HTML profile only (no SVG/MathML), no forms, frames, media or
+//     `style`/`id`/`name`/`data-*`; links are rewritten by one hook (see `classifyHref`).
+// The resulting string is safe to assign to innerHTML under the webview's strict CSP without
+// any inline script or style for the CSP to block.
+import DOMPurify from "dompurify";
+import { Marked, type Tokens } from "marked";
+import { post } from "./vscode";
+
+const marked = new Marked({ gfm: true, breaks: false, async: false });
+
+marked.use({
+  renderer: {
+    html({ text, block }: Tokens.HTML | Tokens.Tag): string {
+      return block ? `<p class="md-raw">${escapeHtml(text.trim())}</p>` : escapeHtml(text);
+    },
+    image({ href, text }: Tokens.Image): string {
+      const label = `\u{1F5BC} ${escapeHtml(text || "image")}`;
+      return /^https?:/i.test(href) ? `<a href="${escapeHtml(href)}" class="md-image">${label}</a>` : `<span class="md-image">${label}</span>`;
+    },
+    checkbox({ checked }: Tokens.Checkbox): string {
+      return checked ? "\u2611 " : "\u2610 ";
+    },
+    code({ text, lang, escaped }: Tokens.Code): string {
+      const language = (lang ?? "").match(/^[\w+#.-]{1,30}/)?.[0] ?? "";
+      const body = escaped ? text : escapeHtml(text);
+      const cls = language ? ` class="language-${escapeHtml(language)}"` : "";
+      return (
+        `<div class="md-code"><div class="md-code-head"><span class="md-code-lang">${escapeHtml(language)}</span>` +
+        `<button type="button" class="md-copy" aria-label="Copy code">Copy</button></div>` +
+        `<pre><code${cls}>${body}</code></pre></div>`
+      );
+    },
+  },
+});
+
+const purify = DOMPurify(window);
+
+// Set once: passing a config per call makes DOMPurify rebuild its tables on every message.
+purify.setConfig({
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: ["style", "form", "input", "textarea", "select", "option", "img", "picture", "source", "video", "audio", "iframe", "frame", "object", "embed", "link", "meta", "base", "dialog"],
+  FORBID_ATTR: ["style", "id", "name", "target", "srcset", "action", "formaction", "form", "autofocus", "tabindex", "accesskey"],
+  ALLOW_DATA_ATTR: false,
+});
+
+export type HrefKind = { kind: "external"; href: string } | { kind: "file"; path: string; line?: number } | { kind: "blocked" };
+
+/** What a link in model output may do: open an http(s)/mailto URL (VS Code asks), open a workspace file, or nothing. */
+export function classifyHref(raw: string): HrefKind {
+  // Browsers ignore tabs, newlines and leading control characters in URLs ("java\nscript:").
+  // eslint-disable-next-line no-control-regex
+  const href = raw.replace(/[\u0000-\u0020\u007f-\u009f]/g, "");
+  if (/^(https?:\/\/|mailto:)/i.test(href)) return { kind: "external", href: raw.trim() };
+  const isWindowsPath = /^[a-z]:[\\/]/i.test(href);
+  if (!isWindowsPath && /^[a-z][a-z0-9+.-]*:/i.test(href)) return { kind: "blocked" };
+  if (href === "" || href.startsWith("#") || href.startsWith("//") || href.startsWith("\\\\") || href.startsWith("?")) return { kind: "blocked" };
+  let path = raw.trim();
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // not percent-encoded: use it as written
+  }
+  let line: number | undefined;
+  const anchor = path.match(/#L(\d+)(?:-L?\d+)?$/i) ?? path.match(/:(\d+)(?::\d+)?$/);
+  if (anchor) {
+    line = Number(anchor[1]);
+    path = path.slice(0, anchor.index);
+  }
+  path = path.replace(/^\.\//, "");
+  if (path === "") return { kind: "blocked" };
+  return line !== undefined && line >= 1 ? { kind: "file", path, line } : { kind: "file", path };
+}
+
+purify.addHook("afterSanitizeAttributes", (node) => {
+  if (!(node instanceof Element)) return;
+  const cls = node.getAttribute("class");
+  if (cls !== null) {
+    // Only the classes this module's renderer writes; model output cannot dress up as UI.
+    const kept = cls.split(/\s+/).filter((c) => /^(md-[a-z-]+|language-[\w+#.-]+)$/.test(c));
+    if (kept.length > 0) node.setAttribute("class", kept.join(" "));
+    else node.removeAttribute("class");
+  }
+  if (node.tagName !== "A") return;
+  const href = node.getAttribute("href");
+  const target = href === null ? ({ kind: "blocked" } as const) : classifyHref(href);
+  node.removeAttribute("href");
+  switch (target.kind) {
+    case "external":
+      node.setAttribute("href", target.href);
+      node.setAttribute("rel", "noopener noreferrer");
+      node.setAttribute("title", target.href);
+      return;
+    case "file":
+      // Added after the data-* filter ran: model output cannot set these itself.
+      node.setAttribute("href", "#");
+      node.setAttribute("data-path", target.path);
+      if (target.line !== undefined) node.setAttribute("data-line", String(target.line));
+      node.setAttribute("title", target.line !== undefined ? `${target.path}:${target.line}` : target.path);
+      node.classList.add("md-file-link");
+      return;
+    case "blocked":
+      node.setAttribute("title", "Link removed");
+      node.classList.add("md-link-blocked");
+      return;
+  }
+});
+
+/** Sanitized HTML of a markdown document. */
+export function renderMarkdown(text: string): string {
+  return purify.sanitize(marked.parse(text, { async: false }));
+}
+
+/**
+ * The same, split into top-level blocks, for an answer still streaming: `cache` maps a block's
+ * source to its HTML, so each frame only parses and sanitizes the block that is still growing.
+ */
+export function renderMarkdownBlocks(text: string, cache: Map<string, string>): string[] {
+  const out: string[] = [];
+  const used = new Set<string>();
+  for (const token of marked.lexer(text)) {
+    if (token.type === "space") continue;
+    let html = cache.get(token.raw);
+    if (html === undefined) {
+      html = purify.sanitize(marked.parser([token]));
+      cache.set(token.raw, html);
+    }
+    used.add(token.raw);
+    out.push(html);
+  }
+  for (const key of cache.keys()) if (!used.has(key)) cache.delete(key);
+  return out;
+}
+
+/** One click handler for every rendered message (event delegation): file links, copy buttons. */
+export function onMarkdownClick(event: MouseEvent): void {
+  const target = event.target instanceof Element ? event.target : null;
+  if (!target) return;
+  const copy = target.closest("button.md-copy");
+  if (copy) {
+    const code = copy.closest(".md-code")?.querySelector("pre")?.textContent ?? "";
+    void navigator.clipboard?.writeText(code).then(
+      () => flash(copy, "Copied"),
+      () => flash(copy, "Copy failed"),
+    );
+    return;
+  }
+  const link = target.closest("a");
+  if (!link) return;
+  const path = link.getAttribute("data-path");
+  if (path !== null) {
+    event.preventDefault();
+    const line = Number(link.getAttribute("data-line"));
+    post(Number.isInteger(line) && line >= 1 ? { type: "openFile", path, line } : { type: "openFile", path });
+    return;
+  }
+  // http(s)/mailto: VS Code intercepts the navigation and asks before opening it. Anything else: nothing.
+  if (!link.hasAttribute("href")) event.preventDefault();
+}
+
+function flash(button: Element, text: string): void {
+  button.textContent = text;
+  setTimeout(() => (button.textContent = "Copy"), 1200);
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,43 @@
+// The webview's one handle on VS Code: `acquireVsCodeApi()` may be called only once per page.
+// `post` is the only way anything leaves the webview; `loadUiState`/`saveUiState` keep local
+// UI state (the composer draft) across the view being hidden. UI state never goes to the host.
+import { PROTOCOL_VERSION, type WebviewMessage } from "../src/shared/protocol";
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+declare global {
+  function acquireVsCodeApi(): VsCodeApi;
+}
+
+/** What the webview remembers for itself between being hidden and shown again. */
+export interface UiState {
+  draft: string;
+}
+
+let api: VsCodeApi | undefined;
+
+function vscode(): VsCodeApi {
+  api ??= acquireVsCodeApi();
+  return api;
+}
+
+/** The messages the webview sends, without the version field every one of them carries. */
+export type Outgoing = WebviewMessage extends infer M ? (M extends WebviewMessage ? Omit<M, "v"> : never) : never;
+
+export function post(message: Outgoing): void {
+  vscode().postMessage({ ...message, v: PROTOCOL_VERSION });
+}
+
+export function loadUiState(): UiState {
+  const raw = vscode().getState();
+  const draft = typeof raw === "object" && raw !== null && "draft" in raw ? (raw as { draft: unknown }).draft : undefined;
+  return { draft: typeof draft === "string" ? draft : "" };
+}
+
+export function saveUiState(state: UiState): void {
+  vscode().setState(state);
+}
