@@ -93,6 +93,21 @@ if (args.has("--tests")) {
       }),
     );
   }
+  // End-to-end tests (scripts/run-e2e-tests.mjs): Node-side mocha files that start the real
+  // workbench (scripts/browser.mjs, imported at run time) and use the chat view as a person would.
+  const e2eTests = testEntries("test/e2e");
+  if (e2eTests.length) {
+    jobs.push(
+      build({
+        ...nodeCommon,
+        entryPoints: e2eTests,
+        outdir: "out/test/e2e",
+        outbase: "test/e2e",
+        outExtension: { ".js": ".cjs" },
+        external: ["vscode", "mocha", "playwright-core"],
+      }),
+    );
+  }
 }
 
 if (args.has("--bench")) {

@@ -1,0 +1,76 @@
+// End to end, as a person uses it: the real workbench in Chromium, the Pi Chat view opened
+// from the activity bar, the prompt typed into the real webview, the answer read off the screen.
+// The model is the local OpenAI-compatible server, so the real pi-ai adapter runs.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Frame, Page } from "playwright-core";
+import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
+
+interface VSCodeHandle {
+  page: Page;
+  workspace: string;
+  close(): Promise<void>;
+}
+interface BrowserModule {
+  repoRoot: string;
+  startVSCode(options: Record<string, unknown>): Promise<VSCodeHandle>;
+  findFrame(page: Page, selector: string, options?: { timeout?: number }): Promise<Frame>;
+}
+
+const repoRoot = join(__dirname, "../../..");
+// A computed path: the launcher is an ES module of the repository, loaded at run time.
+const loadBrowser = () => import(pathToFileURL(join(repoRoot, "scripts/browser.mjs")).href) as Promise<BrowserModule>;
+
+describe("end to end: the chat view in the real workbench", function () {
+  this.timeout(240_000);
+  let server: OpenAIServer;
+  let vs: VSCodeHandle | undefined;
+
+  before(async () => {
+    server = await startOpenAIServer();
+    const browser = await loadBrowser();
+    vs = await browser.startVSCode({
+      extensionDevelopmentPath: repoRoot,
+      workspaceFixture: join(repoRoot, "test/fixtures/workspace"),
+      userSettings: {
+        "piChat.provider": "openai-compatible",
+        "piChat.baseUrl": `${server.url}/v1`,
+        "piChat.model": "local-model",
+      },
+      log: (line: string) => console.log(`  [vscode] ${line}`),
+    });
+  });
+
+  after(async () => {
+    await vs?.close();
+    await server?.close();
+  });
+
+  it("opens Pi Chat from the activity bar, sends the first prompt with Enter, and shows the answer", async () => {
+    const { findFrame } = await loadBrowser();
+    const page = vs!.page;
+    server.push(
+      () => ({ toolCalls: [{ id: "call_read", name: "read_file", arguments: { path: "src/config.ts" } }] }),
+      (body) => {
+        const result = body.messages.find((m) => m.role === "tool");
+        const port = /port: (\d+)/.exec(JSON.stringify(result?.content))?.[1] ?? "unknown";
+        return { text: `The default port is **${port}**.` };
+      },
+    );
+    await page.locator('.activitybar [aria-label^="Pi Chat"]').first().click({ timeout: 60_000 });
+    const frame = await findFrame(page, 'textarea[aria-label="Message to Pi"]', { timeout: 90_000 });
+    const composer = frame.locator('textarea[aria-label="Message to Pi"]');
+    await composer.click();
+    await composer.pressSequentially("Read src/config.ts and tell me the default port.");
+    await composer.press("Enter");
+
+    const answer = frame.locator(".item.assistant:not(.streaming)").filter({ hasText: "The default port is 3000." });
+    await answer.waitFor({ timeout: 60_000 });
+    assert.equal(await answer.locator("strong").textContent(), "3000", "markdown rendered");
+    await frame.locator(".item.user").filter({ hasText: "Read src/config.ts" }).waitFor();
+    assert.equal(await composer.inputValue(), "", "the composer is cleared after sending");
+    assert.equal(server.chatRequests().length, 2, "one request for the tool call, one for the answer");
+    await page.screenshot({ path: join(repoRoot, "out/test-artifacts/e2e-chat.png") });
+  });
+});
