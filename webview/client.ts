@@ -2,7 +2,7 @@
 // A snapshot replaces everything; every later message must carry the next `seq`. On a gap (or a
 // message that breaks the reducer) it asks once for a resync and ignores all until the snapshot.
 // Chat events go through the shared reducer, the same one the host uses to rebuild saved chats.
-import { PROTOCOL_VERSION, type ChatSummary, type HostMessage, type PendingAttachment, type ViewStatus } from "../src/shared/protocol";
+import { asDeltaFrame, PROTOCOL_VERSION, type ChatEvent, type ChatSummary, type HostMessage, type PendingAttachment, type ViewStatus } from "../src/shared/protocol";
 import { emptyChatState, reduce, type ChatState } from "../src/shared/reducer";
 import type { Outgoing } from "./vscode";
 
@@ -66,6 +66,14 @@ export class ChatClient {
 
   /** Handles one `message` event's data; anything that is not a host message of this protocol is ignored. */
   receive(data: unknown): void {
+    const frame = asDeltaFrame(data);
+    if (frame) {
+      if (this.waiting !== null) return;
+      if (frame.seq !== this.seq + 1) return this.requestSnapshot("resync");
+      this.seq = frame.seq;
+      this.applyEvent(frame.event);
+      return;
+    }
     const message = asHostMessage(data);
     if (!message) return;
     if (message.type === "snapshot") {
@@ -78,8 +86,15 @@ export class ChatClient {
       return;
     }
     this.seq = message.seq;
+    if (message.type === "event") this.applyEvent(message.event);
+    else this.apply(message);
+  }
+
+  private applyEvent(event: ChatEvent): void {
     try {
-      this.apply(message);
+      const chat: ChatState | undefined = reduce(this.view.chat, event);
+      if (typeof chat !== "object" || chat === null) throw new Error(`unknown chat event ${String(event.type)}`);
+      if (chat !== this.view.chat) this.update({ ...this.view, chat });
     } catch {
       // A malformed event must not leave a half-updated view behind: start over from a snapshot.
       this.requestSnapshot("resync");
@@ -104,14 +119,8 @@ export class ChatClient {
     });
   }
 
-  private apply(message: Exclude<HostMessage, { type: "snapshot" }>): void {
+  private apply(message: Exclude<HostMessage, { type: "snapshot" | "event" }>): void {
     switch (message.type) {
-      case "event": {
-        const chat: ChatState | undefined = reduce(this.view.chat, message.event);
-        if (typeof chat !== "object" || chat === null) throw new Error(`unknown chat event ${String(message.event.type)}`);
-        if (chat !== this.view.chat) this.update({ ...this.view, chat });
-        return;
-      }
       case "chats":
         this.update({ ...this.view, chats: Array.isArray(message.chats) ? message.chats : [] });
         return;

@@ -1,12 +1,16 @@
 // The host's side of the protocol: numbers every message and batches streamed deltas.
-// A model streams far more tokens per second than a view can paint, and each posted message
-// costs an envelope; so adjacent deltas are held for up to `flushIntervalMs` and posted as one.
-// Any other event first flushes what is held, so the order of events never changes.
+// Each posted message costs an envelope, and a view gains nothing from more than a few
+// repaints a second of a growing answer; so deltas are held until `minBatchChars` of text
+// have arrived or `maxDelayMs` has passed, then posted as compact DeltaFrames. Any other
+// event first flushes what is held, so the order of events never changes.
 import { mergeDeltas } from "./event-encoder";
-import { PROTOCOL_VERSION, type ChatEvent, type HostMessage, type HostMessageBody } from "./protocol";
+import { PROTOCOL_VERSION, type ChatEvent, type HostMessage, type HostMessageBody, type HostPost } from "./protocol";
 
 export interface HostChannelOptions {
-  flushIntervalMs?: number;
+  /** Post held deltas once this much text is held. Default 48 characters. */
+  minBatchChars?: number;
+  /** ...or once the first held delta is this old. Default 200 ms. */
+  maxDelayMs?: number;
   /** Injectable timer (benchmarks use a virtual clock). Returns a cancel function. */
   schedule?: (callback: () => void, ms: number) => () => void;
 }
@@ -18,16 +22,19 @@ const defaultSchedule = (callback: () => void, ms: number): (() => void) => {
 
 export class HostChannel {
   private seq = 0;
-  private held: ChatEvent[] = [];
+  private held: Extract<ChatEvent, { type: "delta" }>[] = [];
+  private heldChars = 0;
   private cancelFlush: (() => void) | undefined;
-  private readonly flushIntervalMs: number;
+  private readonly minBatchChars: number;
+  private readonly maxDelayMs: number;
   private readonly schedule: NonNullable<HostChannelOptions["schedule"]>;
 
   constructor(
-    private readonly post: (message: HostMessage) => void,
+    private readonly post: (message: HostPost) => void,
     options: HostChannelOptions = {},
   ) {
-    this.flushIntervalMs = options.flushIntervalMs ?? 50;
+    this.minBatchChars = options.minBatchChars ?? 48;
+    this.maxDelayMs = options.maxDelayMs ?? 200;
     this.schedule = options.schedule ?? defaultSchedule;
   }
 
@@ -39,7 +46,9 @@ export class HostChannel {
   sendEvent(event: ChatEvent): void {
     if (event.type === "delta") {
       this.held.push(event);
-      this.cancelFlush ??= this.schedule(() => this.flush(), this.flushIntervalMs);
+      this.heldChars += event.text.length;
+      if (this.heldChars >= this.minBatchChars) this.flush();
+      else this.cancelFlush ??= this.schedule(() => this.flush(), this.maxDelayMs);
       return;
     }
     this.flush();
@@ -62,7 +71,12 @@ export class HostChannel {
     if (this.held.length === 0) return;
     const events = mergeDeltas(this.held);
     this.held = [];
-    for (const event of events) this.postBody({ type: "event", event });
+    this.heldChars = 0;
+    for (const event of events) {
+      if (event.type !== "delta") continue; // only deltas are ever held
+      this.seq += 1;
+      this.post([this.seq, event.index, event.text]);
+    }
   }
 
   dispose(): void {
@@ -73,6 +87,7 @@ export class HostChannel {
     this.cancelFlush?.();
     this.cancelFlush = undefined;
     this.held = [];
+    this.heldChars = 0;
   }
 
   private postBody(body: HostMessageBody): void {

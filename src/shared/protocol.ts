@@ -72,6 +72,24 @@ export type HostMessage =
   /** Ask the webview to put the focus in the composer ("Ask about this file"). */
   | (Sequenced & { type: "focus" });
 
+/**
+ * A streamed delta on the wire: `[seq, blockIndex, text]`. The object form of the same event
+ * costs ~75 bytes of envelope per post; at the pace models stream (tens of tokens a second)
+ * that envelope would outweigh the text itself several times over.
+ */
+export type DeltaFrame = [seq: number, index: number, text: string];
+
+/** Everything the host posts to the webview. */
+export type HostPost = HostMessage | DeltaFrame;
+
+/** Reads a DeltaFrame, or null for anything else. */
+export function asDeltaFrame(data: unknown): { seq: number; event: Extract<ChatEvent, { type: "delta" }> } | null {
+  if (!Array.isArray(data) || data.length !== 3) return null;
+  const [seq, index, text] = data as unknown[];
+  if (!Number.isInteger(seq) || !Number.isInteger(index) || typeof text !== "string") return null;
+  return { seq: seq as number, event: { type: "delta", index: index as number, text } };
+}
+
 export type HostMessageBody = HostMessage extends infer M ? (M extends HostMessage ? Omit<M, "v" | "seq"> : never) : never;
 
 export type WebviewMessage =

@@ -4,7 +4,7 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
-import type { HostMessage } from "../../src/shared/protocol";
+import { asDeltaFrame, type HostMessage, type HostPost } from "../../src/shared/protocol";
 import { chatItems } from "../../src/shared/reducer";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
 import { activateExtension, CONFIG_3000, diskText, resetConfigFile, waitFor, workspaceUri } from "./helpers";
@@ -68,10 +68,12 @@ describe("Pi Chat in the extension host", function () {
     const answer = api.controller.currentSession.messages.at(-1);
     assert.equal(answer?.role, "assistant");
     assert.match(JSON.stringify(answer), /The default port is 3000\./);
-    // The webview got the answer as sequenced events, streamed as deltas.
-    const events = (posted.slice(postedBefore) as HostMessage[]).filter((m) => m.type === "event");
-    assert.ok(events.some((m) => m.type === "event" && m.event.type === "delta"));
-    const seqs = (posted.slice(postedBefore) as HostMessage[]).map((m) => m.seq);
+    // The webview got the answer as sequenced events, the text as compact delta frames.
+    const sent = posted.slice(postedBefore) as HostPost[];
+    const frames = sent.map(asDeltaFrame).filter((f) => f !== null);
+    assert.ok(frames.length > 0, "deltas were streamed");
+    assert.ok(frames.map((f) => f.event.text).join("").includes("The default port is 3000."));
+    const seqs = sent.map((m) => (Array.isArray(m) ? m[0] : m.seq));
     seqs.forEach((s, i) => i > 0 && assert.equal(s, seqs[i - 1]! + 1, "host messages are numbered without gaps"));
 
     server.push(
