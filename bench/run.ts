@@ -1,0 +1,360 @@
+// `npm run bench`: Pi Chat's long-conversation figures, each a ratio measured side by side in
+// one run, printed as a table and written to bench/results.json and bench/results.md.
+//   node out/bench/run.cjs [--only P1,P4] [--quick]
+// This is a measurement script, not a test: it never fails on a missed goal, it reports it.
+// The baselines (bench/baselines/) are small honest implementations of the other approach,
+// not Pi Chat code. Data: bench/lib/data.ts (seeded, deterministic).
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { P1_POLICY_SWEEP, P1_RATES, P1_VERDICT_RATE, runP1, type P1Result } from "./figures/p1-streaming";
+import { P2_BIG, P2_SMALL, runP2, type P2Result } from "./figures/p2-append";
+import { runP3, type P3Result } from "./figures/p3-restore";
+import { CHROMIUM, P4_BIG, P4_SMALL, runP4, type P4Result } from "./figures/p4-render";
+import { runP5, type P5Result } from "./figures/p5-activation";
+import { P6_BIG, P6_SMALL, runP6, type P6Result } from "./figures/p6-reducer";
+import { describe, generateTranscript, generateTranscriptWithItems } from "./lib/data";
+import { fmt, fmtNum, round, type Summary } from "./lib/stats";
+
+const repoRoot = resolve(__dirname, "..", "..");
+const args = process.argv.slice(2);
+const onlyArg = args.indexOf("--only");
+const only = onlyArg >= 0 ? new Set((args[onlyArg + 1] ?? "").toUpperCase().split(",")) : undefined;
+const quick = args.includes("--quick");
+const wanted = (figure: string): boolean => !only || only.has(figure);
+const log = (line: string): void => void process.stderr.write(line + "\n");
+
+interface Row {
+  figure: string;
+  measured: string;
+  baseline: string;
+  goal: string;
+  verdict: string;
+}
+
+function verdictOf(s: Summary | undefined, goal: number): string {
+  if (!s) return "n/a";
+  if (s.median <= goal) return s.max <= goal ? "pass" : `pass (median; max ${fmtNum(s.max)})`;
+  return "MISS";
+}
+
+function sizes(messages: readonly AgentMessage[]): ReturnType<typeof describe> & { mb: number } {
+  const d = describe(messages);
+  return { ...d, mb: round(d.bytes / 1e6, 2) };
+}
+
+// Order of the child processes: cheap and CPU-timed first, the browser and P1's ~1 GB baseline last.
+const ORDER = ["P6", "P2", "P3", "P4", "P1", "P5"] as const;
+
+interface FigureOutput {
+  rows: Row[];
+  notes: string[];
+  results: Record<string, unknown>;
+  data: Record<string, ReturnType<typeof sizes>>;
+}
+
+/** One figure, in this process, with only its own data in memory. */
+async function runFigure(figure: string): Promise<FigureOutput> {
+  const scratch = mkdtempSync(join(tmpdir(), "pi-chat-bench-"));
+  const results: Record<string, unknown> = {};
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  const data: FigureOutput["data"] = {};
+  const wanted = (f: string): boolean => f === figure;
+  const lazy = <T>(make: () => T): (() => T) => {
+    let value: T | undefined;
+    return () => (value ??= make());
+  };
+  const t10kOf = lazy(() => {
+    const t = generateTranscript(P2_BIG, 1);
+    data["chat10k (P2 big side, P3)"] = sizes(t);
+    if (figure === "P2") data["chat10 (P2 small side: its first 10 messages)"] = sizes(t.slice(0, P2_SMALL));
+    return t;
+  });
+  const toAppendOf = lazy(() => {
+    const t = generateTranscript(201, 2).slice(1);
+    data["appended messages (P2, cycled)"] = sizes(t);
+    return t;
+  });
+  const items10kOf = lazy(() => {
+    const t = generateTranscriptWithItems(P6_BIG - 2, 3);
+    data["items10k (P6 big side, +user +streaming assistant)"] = sizes(t);
+    return t;
+  });
+  const items10Of = lazy(() => {
+    const t = generateTranscriptWithItems(P6_SMALL - 2, 3);
+    data["items10 (P6/P4 small side, +user +streaming assistant)"] = sizes(t);
+    return t;
+  });
+  const items2kOf = lazy(() => {
+    const t = generateTranscriptWithItems(P4_BIG - 2, 4);
+    data["items2k (P4 big side, +user +streaming assistant)"] = sizes(t);
+    return t;
+  });
+
+  let p6: P6Result | undefined;
+  if (wanted("P6")) {
+    log("P6 reducer …");
+    p6 = runP6(items10kOf(), items10Of(), log, quick ? 3 : 11);
+    results["P6"] = p6;
+    rows.push({
+      figure: `P6 reducer (${p6.bigItems.toLocaleString("en-US")} ÷ ${p6.smallItems} items)`,
+      measured: `${fmt(p6.ratio)}; ${fmtNum(p6.bigNs.median, 0)} / ${fmtNum(p6.smallNs.median, 0)} ns per delta`,
+      baseline: `${fmt(p6.baselineRatio, 0)} (flat array copied per delta)`,
+      goal: "≤ 1.5",
+      verdict: verdictOf(p6.ratio, 1.5),
+    });
+    if (p6.ratio.median > 1.5) notes.push(`P6 misses (×${fmtNum(p6.ratio.median)}): a delta's cost depends on the settled part; it should touch only \`live\`.`);
+  }
+
+  let p2: P2Result | undefined;
+  if (wanted("P2")) {
+    log("P2 append …");
+    p2 = await runP2(scratch, t10kOf(), toAppendOf(), log, quick ? 3 : 9);
+    results["P2"] = p2;
+    rows.push({
+      figure: `P2 append (${P2_BIG.toLocaleString("en-US")} ÷ ${P2_SMALL} messages)`,
+      measured: `${fmt(p2.ratio)}; ${fmtNum(p2.bigMs.median, 3)} / ${fmtNum(p2.smallMs.median, 3)} ms`,
+      baseline: `${fmt(p2.baselineRatio, 0)} (one JSON file per save; ${fmtNum(p2.baselineBigMs.median, 1)} / ${fmtNum(p2.baselineSmallMs.median, 2)} ms)`,
+      goal: "≤ 2",
+      verdict: verdictOf(p2.ratio, 2),
+    });
+    if (p2.ratio.median > 2) notes.push(`P2 misses (×${fmtNum(p2.ratio.median)}): append should be O(new bytes); look at what store.append does per call beyond open/write/close.`);
+  }
+
+  let p3: P3Result | undefined;
+  if (wanted("P3")) {
+    log("P3 restore …");
+    p3 = await runP3(scratch, t10kOf(), log, quick ? 3 : 13);
+    results["P3"] = p3;
+    rows.push({
+      figure: `P3 restore (${p3.messages.toLocaleString("en-US")} messages, ${fmtNum(p3.fileBytes / 1e6)} MB)`,
+      measured: `${fmt(p3.ratio)}; ${fmtNum(p3.restoreMs.median, 0)} ms (load ${fmtNum(p3.loadOnlyMs.median, 0)}) / ${fmtNum(p3.bareParseMs.median, 0)} ms`,
+      baseline: `denominator = faster bare JSON.parse: one document ${fmtNum(p3.bareDocumentMs.median, 0)} ms, per line ${fmtNum(p3.bareLinesMs.median, 0)} ms`,
+      goal: "≤ 2",
+      verdict: verdictOf(p3.ratio, 2),
+    });
+    if (p3.ratio.median <= 2 && p3.ratio.median > 1.7) {
+      notes.push(
+        `P3 passes narrowly (×${fmtNum(p3.ratio.median)}, max ${fmtNum(p3.ratio.max)}): store.load costs about what the bare parse costs (${fmtNum(p3.loadOnlyMs.median, 0)} vs ${fmtNum(p3.bareParseMs.median, 0)} ms); ` +
+          `the other ~${fmtNum(p3.restoreMs.median - p3.loadOnlyMs.median, 0)} ms is stateFromTranscript replaying ${p3.messages.toLocaleString("en-US")} message_end events (in a CPU profile ~45% of that replay is garbage collection: a new ChatState, live array and items per message). ` +
+          `A dedicated replay that builds the items and fills the settled chunks in one mutable pass (then freezes them) should cut a good part of it.`,
+      );
+    }
+    if (p3.ratio.median > 2) {
+      notes.push(
+        `P3 misses (×${fmtNum(p3.ratio.median)}): of ${fmtNum(p3.restoreMs.median, 0)} ms, store.load takes ${fmtNum(p3.loadOnlyMs.median, 0)} ms and stateFromTranscript the rest, against ${fmtNum(p3.bareParseMs.median, 0)} ms for the faster bare JSON.parse of the same bytes (per line).`,
+      );
+    }
+  }
+
+  let p4: P4Result | undefined;
+  if (wanted("P4")) {
+    log("P4 render (Chromium) …");
+    const outDir = join(repoRoot, "out");
+    if (!existsSync(join(outDir, "webview.js")) || !existsSync(join(outDir, "webview.css"))) {
+      rows.push({ figure: "P4 render", measured: "n/a (out/webview.js not built)", baseline: "—", goal: "≤ 2", verdict: "n/a" });
+      results["P4"] = { status: "not built" };
+    } else if (!existsSync(CHROMIUM)) {
+      rows.push({ figure: "P4 render", measured: `n/a (${CHROMIUM} missing)`, baseline: "—", goal: "≤ 2", verdict: "n/a" });
+      results["P4"] = { status: "no chromium" };
+    } else {
+      try {
+        p4 = await runP4(outDir, items2kOf(), items10Of(), log, quick ? 3 : 9);
+        results["P4"] = p4;
+        rows.push({
+          figure: `P4 render (${p4.bigItems.toLocaleString("en-US")} ÷ ${p4.smallItems} items)`,
+          measured: `${fmt(p4.ratio)}; ${fmtNum(p4.bigMs.median)} / ${fmtNum(p4.smallMs.median)} ms main-thread per delta`,
+          baseline: `post → painted frame ×${fmtNum(p4.wallRatio.median)} (${fmtNum(p4.wallBigMs.median)} / ${fmtNum(p4.wallSmallMs.median)} ms); sync part ×${fmtNum(p4.syncRatio.median)} (${fmtNum(p4.syncBigMs.median, 3)} / ${fmtNum(p4.syncSmallMs.median, 3)} ms)`,
+          goal: "≤ 2",
+          verdict: verdictOf(p4.ratio, 2),
+        });
+        if (p4.ratio.median > 2) notes.push(`P4 misses (×${fmtNum(p4.ratio.median)}): a delta repaints or re-lays out more than the live item; check that settled chunks are memoized and content-visibility: auto applies.`);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        rows.push({ figure: "P4 render", measured: `failed: ${reason.slice(0, 120)}`, baseline: "—", goal: "≤ 2", verdict: "n/a" });
+        results["P4"] = { status: "failed", reason };
+        notes.push(`P4 could not be measured: ${reason}`);
+      }
+    }
+  }
+
+  let p1: P1Result | undefined;
+  if (wanted("P1")) {
+    log("P1 streaming bytes …");
+    p1 = runP1(log);
+    results["P1"] = p1;
+    const naive = `${fmtNum(p1.naive.median, 0)} (re-send whole partial per update; ${fmtNum(p1.naiveAt2k.median, 0)} at 2,000 tokens)`;
+    for (const r of p1.byRate) {
+      const isVerdict = r.rate === P1_VERDICT_RATE;
+      const pace = Number.isFinite(r.deltasPerSecond.median) ? `; ${fmtNum(r.deltasPerSecond.median, 1)} delta posts/s, ${fmtNum(r.charsPerDelta.median, 0)} chars each` : `; ${fmtNum(r.messages.median, 0)} posts in all`;
+      rows.push({
+        figure: `P1 streaming bytes @ ${r.rate === "all at once" ? "all at once" : `${r.rate} tok/s`}${isVerdict ? " (verdict)" : ""}`,
+        measured: `${fmt(r.ratio, 2)}${pace}`,
+        baseline: isVerdict ? naive : "same",
+        goal: "≤ 1.5",
+        verdict: isVerdict ? verdictOf(r.ratio, 1.5) : `(${verdictOf(r.ratio, 1.5)})`,
+      });
+    }
+    const sweepText = p1.policySweep
+      .map((s) => `${s.label}: ×${fmtNum(s.ratio.median)} at ${fmtNum(s.deltasPerSecond.median, 1)} posts/s`)
+      .join("; ");
+    const v = p1.byRate.find((r) => r.rate === P1_VERDICT_RATE)!;
+    const env = v.deltaEnvelopeBytes.median;
+    const textRate = (p1.chars.median / p1.tokens) * P1_VERDICT_RATE;
+    const misses = p1.byRate.filter((r) => r.ratio.median > 1.5).map((r) => String(r.rate));
+    if (v.ratio.median > 1.5) {
+      notes.push(
+        `P1 misses at ${P1_VERDICT_RATE} tok/s (×${fmtNum(v.ratio.median)}). At ${P1_VERDICT_RATE} tok/s only ~${fmtNum(textRate, 0)} chars of text arrive per second; HostChannel posts ${fmtNum(v.charsPerDelta.median, 1)} chars per delta message, ` +
+          `and each delta message carries ~${env.toFixed(0)} B besides its text. Ratio ≈ 1 + envelope ÷ text per message, so ≤ 1.5 needs ≥ ${Math.ceil(2 * env)} chars per message ` +
+          `(a hold of ≥ ~${fmtNum((2 * env * 1000) / textRate, 0)} ms at this rate) or a smaller envelope. Other policies, real HostChannel at ${P1_VERDICT_RATE} tok/s: ${sweepText}.`,
+      );
+    } else {
+      notes.push(
+        `P1: at ${P1_VERDICT_RATE} tok/s each delta message carries ${fmtNum(v.charsPerDelta.median, 1)} chars of text and ~${env.toFixed(0)} B of envelope, ${fmtNum(v.deltasPerSecond.median, 1)} posts/s` +
+          (misses.length ? `; the goal is missed at ${misses.join(", ")} tok/s` : "") +
+          `. Other policies, real HostChannel at ${P1_VERDICT_RATE} tok/s: ${sweepText}.`,
+      );
+    }
+  }
+
+  let p5: P5Result | undefined;
+  if (wanted("P5")) {
+    log("P5 activation …");
+    p5 = runP5(repoRoot, join(__dirname, "activation-probe.cjs"), log, quick ? 2 : 5);
+    results["P5"] = p5;
+    if (p5.status !== "ok") {
+      rows.push({ figure: "P5 activation", measured: `n/a (${p5.status}${p5.reason ? `: ${p5.reason.slice(0, 100)}` : ""})`, baseline: "—", goal: "≤ 500 KB, none", verdict: "n/a" });
+    } else {
+      const ok = p5.totalBytes! <= p5.goalBytes && !p5.providerLoaded;
+      rows.push({
+        figure: "P5 activation",
+        measured: `${fmtNum(p5.totalBytes! / 1000, 1)} KB in ${p5.files!.length} file(s); provider SDK: ${p5.providerLoaded ? p5.providerEvidence!.join(", ") : "none"}${p5.activated ? "" : " (activate threw: static graph only)"}`,
+        baseline: p5.eagerBytes !== undefined ? `${fmtNum(p5.eagerBytes / 1000, 1)} KB if providers.js loaded eagerly` : "—",
+        goal: "≤ 500 KB, none",
+        verdict: ok ? "pass" : "MISS",
+      });
+      if (!ok) notes.push(`P5 misses: ${fmtNum(p5.totalBytes! / 1000, 1)} KB loaded (goal ≤ 500 KB)${p5.providerLoaded ? `, provider code loaded: ${p5.providerEvidence!.join(", ")}` : ""}. Largest inlined packages: ${p5.inlinedPackages!.slice(0, 5).map((p) => `${p.pkg} ${fmtNum(p.bytes / 1000, 1)} KB`).join(", ")}.`);
+      notes.push(`P5: measured on the non-minified build \`npm run bench\` makes (the --production build ships smaller); ${p5.activated ? "activate() ran to the end" : "activate() threw"} under a stub vscode, generic stand-ins used for: ${p5.genericStubUses!.length ? p5.genericStubUses!.join(", ") : "nothing"}.`);
+      if (!p5.activated) notes.push(`P5: activate() threw under the stub vscode (${p5.reason ?? "?"}); the figure is the files loaded up to then (at least the static require graph).`);
+    }
+  }
+
+  for (const [name, d] of Object.entries(data)) log(`  data ${name}: ${d.messages} messages, ${d.items} items, ${d.mb} MB`);
+  rmSync(scratch, { recursive: true, force: true });
+  return { rows, notes, results, data };
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const figureArg = args.indexOf("--figure");
+  if (figureArg >= 0) {
+    // Child mode: one figure, its output as the last stdout line.
+    const out = await runFigure((args[figureArg + 1] ?? "").toUpperCase());
+    process.stdout.write("\n@@bench " + JSON.stringify(out) + "\n");
+    return;
+  }
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  const results: Record<string, unknown> = {};
+  const data: FigureOutput["data"] = {};
+  for (const figure of ORDER) {
+    if (!wanted(figure)) continue;
+    const out = await runChild(figure);
+    rows.push(...out.rows);
+    notes.push(...out.notes);
+    Object.assign(results, out.results);
+    Object.assign(data, out.data);
+  }
+  const p1 = results["P1"] as P1Result | undefined;
+
+  // ---- output ----
+  rows.sort((a, b) => a.figure.slice(0, 2).localeCompare(b.figure.slice(0, 2)));
+  notes.sort((a, b) => a.slice(0, 2).localeCompare(b.slice(0, 2)));
+  const header: Row = { figure: "figure", measured: "measured: median (min–max, n)", baseline: "baseline / beside it", goal: "goal", verdict: "verdict" };
+  const cols = Object.keys(header) as (keyof Row)[];
+  const widths = cols.map((c) => Math.max(...[header, ...rows].map((r) => r[c].length)));
+  const line = (r: Row) => cols.map((c, i) => r[c].padEnd(widths[i]!)).join(" | ");
+  const table = [line(header), widths.map((w) => "-".repeat(w)).join("-|-"), ...rows.map(line)].join("\n");
+  console.log("\n" + table + "\n");
+  for (const n of notes) console.log("• " + n + "\n");
+
+  const machine = {
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cores: cpus().length,
+    cpu: cpus()[0]?.model ?? "?",
+    memoryGB: round(totalmem() / 2 ** 30, 1),
+  };
+  const json = {
+    date: new Date().toISOString(),
+    durationSeconds: round((Date.now() - started) / 1000, 1),
+    machine,
+    options: { only: only ? [...only] : "all", quick },
+    assumptions: {
+      P1: `One token (~4 chars) per delta event; tokens arrive evenly spaced at each rate on a virtual clock; HostChannel's default policy unless swept (${P1_POLICY_SWEEP.map((p) => p.label).join(", ")}). Rates: ${P1_RATES.map((r) => (Number.isFinite(r) ? r : "all at once")).join(", ")}; the verdict uses ${P1_VERDICT_RATE} tok/s. Bytes: UTF-8 of JSON.stringify of every posted message. The 20,000-token baseline is computed on one seed (it stringifies ~1 GB).`,
+      P2: "TranscriptStore defaults (no fsync); appends alternate between the chats; first write of each chat excluded (it probes the file).",
+      P3: "Both sides read through a warm OS page cache; GC before each sample.",
+      P4: "Headless Chromium, 420×900 viewport; each delta ~3 tokens (one 50 ms batch at 60 tok/s); figure = renderer main-thread TaskDuration per delta (CDP Performance metrics) incl. the frames and effects it causes.",
+    },
+    data,
+    figures: results,
+    table: rows,
+    notes,
+  };
+  const markdown = [
+    `| ${cols.map((c) => header[c]).join(" | ")} |`,
+    `| ${cols.map(() => "---").join(" | ")} |`,
+    ...rows.map((r) => `| ${cols.map((c) => r[c].replace(/\|/g, "\\|")).join(" | ")} |`),
+    "",
+    `Measured ${json.date.slice(0, 10)} with Node ${machine.node} on ${machine.cores} cores (${machine.cpu}); \`npm run bench\` took ${json.durationSeconds} s.`,
+    "",
+    "Data (generated by bench/lib/data.ts, seeded): " +
+      Object.entries(data)
+        .map(([name, d]) => `${name}: ${d.messages.toLocaleString("en-US")} messages, ${d.items.toLocaleString("en-US")} items, ${d.mb} MB`)
+        .join("; ") +
+      (p1 ? `; P1 answer: ${p1.tokens.toLocaleString("en-US")} tokens (2,000 thinking + 18,000 text), ~${fmtNum(p1.chars.median, 0)} chars, final message ${fmtNum(p1.finalBytes.median / 1000, 1)} KB as JSON.` : "."),
+    "",
+    ...notes.map((n) => `- ${n}`),
+    "",
+  ].join("\n");
+  if (!only) {
+    writeFileSync(join(repoRoot, "bench", "results.json"), JSON.stringify(json, null, 2) + "\n");
+    writeFileSync(join(repoRoot, "bench", "results.md"), markdown);
+    log(`wrote bench/results.json and bench/results.md (${json.durationSeconds} s)`);
+  } else {
+    writeFileSync(join(tmpdir(), "pi-chat-bench-partial.json"), JSON.stringify(json, null, 2) + "\n");
+    log(`--only: results not written to bench/ (partial JSON in ${join(tmpdir(), "pi-chat-bench-partial.json")})`);
+  }
+}
+
+/** Runs one figure in a fresh Node process (so one figure's heap never slows another's timing). */
+function runChild(figure: string): Promise<FigureOutput> {
+  return new Promise((resolvePromise) => {
+    const childArgs = [__filename, "--figure", figure, ...(quick ? ["--quick"] : [])];
+    const child = spawn(process.execPath, childArgs, { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.on("close", (code) => {
+      const line = stdout.split("\n").find((l) => l.startsWith("@@bench "));
+      if (code === 0 && line) {
+        resolvePromise(JSON.parse(line.slice("@@bench ".length)) as FigureOutput);
+        return;
+      }
+      const reason = `child process for ${figure} exited with ${String(code)}`;
+      resolvePromise({
+        rows: [{ figure: `${figure} (failed)`, measured: reason, baseline: "—", goal: "—", verdict: "n/a" }],
+        notes: [`${figure}: ${reason}; see the log above.`],
+        results: { [figure]: { status: "failed", reason } },
+        data: {},
+      });
+    });
+  });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
