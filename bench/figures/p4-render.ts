@@ -28,6 +28,7 @@ import { randomBytes } from "node:crypto";
 import { HostChannel } from "../../src/shared/host-channel";
 import type { ChatEvent, HostPost } from "../../src/shared/protocol";
 import { chatItems, stateFromTranscript } from "../../src/shared/reducer";
+import { webviewHtml } from "../../src/shared/webview-page";
 import { VirtualClock } from "../lib/clock";
 import { markdownTokens, Rng } from "../lib/random";
 import { median, summarize, type Summary } from "../lib/stats";
@@ -64,19 +65,19 @@ const TYPES: Record<string, string> = { ".js": "text/javascript", ".css": "text/
 const ISOLATED = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
 
 function page(nonce: string, origin: string): string {
-  const csp = [`default-src 'none'`, `style-src ${origin}`, `font-src ${origin}`, `img-src ${origin} data:`, `script-src 'nonce-${nonce}'`].join("; ");
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${origin}/webview.css">
-<title>Pi Chat bench</title>
-</head>
-<body data-test="1">
-<div id="root"></div>
-<script nonce="${nonce}">
+  return webviewHtml({
+    cspSource: origin,
+    nonce,
+    styles: [`${origin}/webview.css`],
+    inlineScript: BENCH_VSCODE_API,
+    scripts: [`${origin}/webview.js`],
+    bodyAttributes: `data-test="1"`,
+    title: "Pi Chat bench",
+  });
+}
+
+/** A stand-in for acquireVsCodeApi that records what the webview posts. */
+const BENCH_VSCODE_API = `
 (() => {
   const outbox = [];
   let state;
@@ -87,11 +88,7 @@ function page(nonce: string, origin: string): string {
     setState: (s) => { state = s; },
   });
 })();
-</script>
-<script nonce="${nonce}" src="${origin}/webview.js"></script>
-</body>
-</html>`;
-}
+`;
 
 function serve(outDir: string): Promise<{ server: Server; origin: string; cspViolations: () => number }> {
   const nonce = randomBytes(18).toString("base64").replace(/[^A-Za-z0-9]/g, "");

@@ -6,6 +6,7 @@ import * as vscode from "vscode";
 import { HostChannel } from "../shared/host-channel";
 import type { ChatEvent, HostMessageBody, WebviewMessage } from "../shared/protocol";
 import { parseWebviewMessage } from "../shared/validate";
+import { webviewHtml } from "../shared/webview-page";
 
 export interface ChatViewHandler {
   /** A validated message from the webview. */
@@ -117,27 +118,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private html(webview: vscode.Webview): string {
     const nonce = makeNonce();
     const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, "out", name)).toString();
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource} data:`,
-      `script-src 'nonce-${nonce}'`,
-    ].join("; ");
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset("webview.css")}">
-<title>Pi Chat</title>
-</head>
-<body>
-<div id="root"></div>
-<script nonce="${nonce}" src="${asset("webview.js")}"></script>
-</body>
-</html>`;
+    return webviewHtml({ cspSource: webview.cspSource, nonce, styles: [asset("webview.css")], scripts: [asset("webview.js")] });
   }
 }
 

@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import type { ChatEvent, ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../../src/shared/protocol";
 import { emptyChatState, type ChatState } from "../../src/shared/reducer";
+import { webviewHtml } from "../../src/shared/webview-page";
 
 /** out/test/browser/x.test.cjs → the repository root. */
 export const repoRoot = resolve(__dirname, "../../..");
@@ -88,24 +89,14 @@ async function start(): Promise<Shared> {
 
 /** The page as the host builds it (src/host/chat-view.ts): meta CSP, stylesheet, one nonce'd script. */
 function pageHtml(origin: string, testMode: boolean): string {
-  const nonce = randomBytes(16).toString("base64").replace(/[^A-Za-z0-9]/g, "");
-  const csp = [`default-src 'none'`, `style-src ${origin}`, `font-src ${origin}`, `img-src ${origin} data:`, `script-src 'nonce-${nonce}'`].join("; ");
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${origin}/theme-dark.css">
-<link rel="stylesheet" href="${origin}/webview.css">
-<title>Pi Chat (browser test)</title>
-</head>
-<body class="vscode-dark"${testMode ? ` data-test="1"` : ""}>
-<div id="root"></div>
-<script nonce="${nonce}" src="${origin}/fake-vscode.js"></script>
-<script nonce="${nonce}" src="${origin}/webview.js"></script>
-</body>
-</html>`;
+  return webviewHtml({
+    cspSource: origin,
+    nonce: randomBytes(16).toString("base64").replace(/[^A-Za-z0-9]/g, ""),
+    styles: [`${origin}/theme-dark.css`, `${origin}/webview.css`],
+    scripts: [`${origin}/fake-vscode.js`, `${origin}/webview.js`],
+    bodyAttributes: `class="vscode-dark"${testMode ? ` data-test="1"` : ""}`,
+    title: "Pi Chat (browser test)",
+  });
 }
 
 export const defaultStatus: ViewStatus = { modelLabel: "anthropic/claude-sonnet-4-5", storage: "workspace", canContinue: false, editsAllowedForChat: false };
