@@ -156,7 +156,6 @@ export class ChatController implements vscode.Disposable {
   }
 
   async newChat(): Promise<void> {
-    this.cancelApprovals();
     this.switchTo(this.service.newChat());
     await this.writeCurrentChat(undefined);
   }
@@ -212,7 +211,8 @@ export class ChatController implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.cancelApprovals();
+    // Stops the run: what it saved so far stays a valid transcript (see ChatSession.abort).
+    this.session.abort();
     this.unsubscribe?.();
     void this.service.dispose();
   }
@@ -220,6 +220,8 @@ export class ChatController implements vscode.Disposable {
   // ---- internals ----
 
   private switchTo(session: ChatSession): void {
+    // A run left behind could wait forever for an approval nobody sees: stop it first.
+    if (session !== this.session) this.session.abort();
     this.unsubscribe?.();
     this.session = session;
     this.watch(session);
@@ -298,10 +300,6 @@ export class ChatController implements vscode.Disposable {
     void this.options.diffs.close(toolCallId);
     pending.resolve(decision === "deny" ? { decision: "deny", ...(reason ? { reason } : {}) } : { decision });
     if (decision === "allowForChat") this.view?.send({ type: "status", status: { ...this.status(), editsAllowedForChat: true } });
-  }
-
-  private cancelApprovals(): void {
-    this.session.abort();
   }
 
   private relativePath(uri: vscode.Uri): string | undefined {
