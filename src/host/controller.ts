@@ -139,6 +139,8 @@ export class ChatController implements vscode.Disposable {
   }
 
   async prompt(text: string): Promise<void> {
+    // Checked before the attachments are taken, so a refused prompt keeps them.
+    if (this.session.running) throw new Error("A reply is still being written. Stop it or wait for it to finish.");
     const attachments = this.attachments;
     this.attachments = [];
     this.view?.send({ type: "attachments", attachments: [] });
