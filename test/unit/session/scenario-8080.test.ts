@@ -183,3 +183,37 @@ describe("the 8080 scenario (core, scripted model)", () => {
     assert.equal(readFileSync(join(w.workspace, "src/config.ts"), "utf8"), CONFIG.replace("3000", "9090"));
   });
 });
+
+describe("approval modes", () => {
+  let w: World;
+  afterEach(() => w?.cleanup());
+
+  it("'allow edits for this chat' asks once, then applies later edits of the chat without asking", async () => {
+    w = world({ decision: "allowForChat" });
+    const session = w.service.newChat();
+    scriptEdit(w.model, "3000", "8080", "e1", "Now 8080.");
+    await session.prompt("Change it to 8080.");
+    scriptEdit(w.model, "8080", "9090", "e2", "Now 9090.");
+    await session.prompt("and now 9090");
+    assert.equal(w.approvals.length, 1, "asked for the first edit only");
+    assert.equal(session.allowsEditsForChat, true);
+    assert.equal(readFileSync(join(w.workspace, "src/config.ts"), "utf8"), CONFIG.replace("3000", "9090"));
+    // A new chat asks again.
+    const other = w.service.newChat();
+    scriptEdit(w.model, "9090", "7070", "e3", "Now 7070.");
+    await other.prompt("and 7070");
+    assert.equal(w.approvals.length, 2);
+  });
+
+  it("an edit that cannot apply is never shown to the user; the model gets the reason", async () => {
+    w = world({ decision: "allow" });
+    const session = w.service.newChat();
+    scriptEdit(w.model, "4000", "8080", "e1", "Sorry.");
+    await session.prompt("Change 4000 to 8080.");
+    assert.equal(w.approvals.length, 0);
+    const result = w.model.requests[1]!.find((m): m is ToolResultMessage => m.role === "toolResult");
+    assert.ok(result?.isError);
+    assert.match(textOf(result), /not found|no match|does not contain/i);
+    assert.equal(readFileSync(join(w.workspace, "src/config.ts"), "utf8"), CONFIG);
+  });
+});
