@@ -66,48 +66,27 @@ if (existsSync(join(root, "webview/main.tsx"))) {
   );
 }
 
+// One CommonJS bundle per *.test.ts under `dir`, as out/<dir>/.../*.test.cjs, for mocha in Node.
+function nodeTestSuite(dir, external) {
+  const entries = testEntries(dir);
+  if (entries.length === 0) return;
+  jobs.push(build({ ...nodeCommon, entryPoints: entries, outdir: join("out", dir), outbase: dir, outExtension: { ".js": ".cjs" }, external }));
+}
+
 if (args.has("--tests")) {
   rmSync(join(root, "out/test"), { recursive: true, force: true });
-  const unit = testEntries("test/unit");
-  if (unit.length) {
-    jobs.push(build({ ...nodeCommon, entryPoints: unit, outdir: "out/test/unit", outbase: "test/unit", outExtension: { ".js": ".cjs" } }));
-  }
+  nodeTestSuite("test/unit", ["vscode"]);
   // Extension-host tests (scripts/run-host-tests.mjs): the mocha entry plus one bundle per test
-  // file. mocha stays external: index.js require()s it from node_modules at run time.
+  // file, as .js (the host's loader). mocha stays external: index.js require()s it at run time.
   if (existsSync(join(root, "test/host/index.ts"))) {
     const host = ["test/host/index.ts", ...testEntries("test/host")];
     jobs.push(build({ ...nodeCommon, entryPoints: host, outdir: "out/test/host", outbase: "test/host", external: ["vscode", "mocha"] }));
   }
-  // Browser tests (scripts/run-browser-tests.mjs): Node-side mocha files that drive Chromium over
-  // the real out/webview.js. playwright-core stays external (it finds and spawns its driver at run time).
-  const browserTests = testEntries("test/browser");
-  if (browserTests.length) {
-    jobs.push(
-      build({
-        ...nodeCommon,
-        entryPoints: browserTests,
-        outdir: "out/test/browser",
-        outbase: "test/browser",
-        outExtension: { ".js": ".cjs" },
-        external: ["vscode", "mocha", "playwright-core"],
-      }),
-    );
-  }
-  // End-to-end tests (scripts/run-e2e-tests.mjs): Node-side mocha files that start the real
-  // workbench (scripts/browser.mjs, imported at run time) and use the chat view as a person would.
-  const e2eTests = testEntries("test/e2e");
-  if (e2eTests.length) {
-    jobs.push(
-      build({
-        ...nodeCommon,
-        entryPoints: e2eTests,
-        outdir: "out/test/e2e",
-        outbase: "test/e2e",
-        outExtension: { ".js": ".cjs" },
-        external: ["vscode", "mocha", "playwright-core"],
-      }),
-    );
-  }
+  // Browser tests (scripts/run-browser-tests.mjs) drive Chromium over the real out/webview.js;
+  // end-to-end tests (scripts/run-e2e-tests.mjs) start the real workbench (scripts/browser.mjs,
+  // imported at run time). playwright-core stays external: it finds and spawns its driver itself.
+  nodeTestSuite("test/browser", ["vscode", "mocha", "playwright-core"]);
+  nodeTestSuite("test/e2e", ["vscode", "mocha", "playwright-core"]);
 }
 
 if (args.has("--bench")) {

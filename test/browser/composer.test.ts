@@ -2,17 +2,14 @@
 // Escape stop a run, attachments, focus, the draft kept in webview state; the toolbar; and
 // the sequence check (a gap asks for a resync and drops everything until the next snapshot).
 import * as assert from "node:assert/strict";
-import { ChatPage } from "./harness";
+import { ChatPage, useChatPage } from "./harness";
 import { Script, stateOf } from "./script";
 
 describe("composer, toolbar and protocol", function () {
+  const page = useChatPage({ snapshot: false });
   let chat: ChatPage;
-  beforeEach(async () => {
-    chat = await ChatPage.open();
-  });
-  afterEach(async () => {
-    await chat.assertClean();
-    await chat.close();
+  beforeEach(() => {
+    chat = page();
   });
 
   it("posts ready once on load", async () => {

@@ -227,3 +227,24 @@ export class ChatPage {
     });
   }
 }
+
+/**
+ * A fresh chat page for every test of the calling `describe` (with a first snapshot unless
+ * `snapshot: false`), checked for CSP violations and page errors and closed after each.
+ * Returns a getter: `const chat = useChatPage(); ... chat().events(...)`.
+ */
+export function useChatPage(options: { snapshot?: boolean } = {}): () => ChatPage {
+  let page: ChatPage | undefined;
+  beforeEach(async () => {
+    page = await ChatPage.open();
+    if (options.snapshot ?? true) await page.snapshot();
+  });
+  afterEach(async () => {
+    await page?.assertClean();
+    await page?.close();
+  });
+  return () => {
+    if (!page) throw new Error("useChatPage: no page outside a test");
+    return page;
+  };
+}

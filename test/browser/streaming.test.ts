@@ -1,7 +1,7 @@
 // A streamed answer: many deltas end up as one assistant card with the whole text, rendered
 // as markdown; thinking is collapsed; errors, notices and stop reasons are shown as such.
 import * as assert from "node:assert/strict";
-import { ChatPage } from "./harness";
+import { ChatPage, useChatPage } from "./harness";
 import { assistantMessage, Script } from "./script";
 
 const ANSWER = [
@@ -21,14 +21,10 @@ const ANSWER = [
 ].join("\n");
 
 describe("streaming answer", function () {
+  const page = useChatPage();
   let chat: ChatPage;
-  beforeEach(async () => {
-    chat = await ChatPage.open();
-    await chat.snapshot();
-  });
-  afterEach(async () => {
-    await chat.assertClean();
-    await chat.close();
+  beforeEach(() => {
+    chat = page();
   });
 
   it("renders many deltas into exactly one assistant card with the full text and markdown", async () => {

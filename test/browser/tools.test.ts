@@ -1,18 +1,14 @@
 // Tool cards go running → success|error with the tool's diff and file range; approval cards
 // post the user's decision (with a reason for a denial) and show it once the host records it.
 import * as assert from "node:assert/strict";
-import { ChatPage } from "./harness";
+import { ChatPage, useChatPage } from "./harness";
 import { SAMPLE_DIFF, Script, toolCall } from "./script";
 
 describe("tool and approval cards", function () {
+  const page = useChatPage();
   let chat: ChatPage;
-  beforeEach(async () => {
-    chat = await ChatPage.open();
-    await chat.snapshot();
-  });
-  afterEach(async () => {
-    await chat.assertClean();
-    await chat.close();
+  beforeEach(() => {
+    chat = page();
   });
 
   it("shows a tool card running, then success with its diff, range link and Open diff", async () => {
