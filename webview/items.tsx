@@ -8,6 +8,8 @@ import { renderMarkdown, renderMarkdownBlocks } from "./markdown";
 import { memo } from "./memo";
 import { Collapsible, FileLink, rangeLabel } from "./parts";
 import { ApprovalCard, ToolCard } from "./tools";
+import { commandsNamedIn } from "../src/shared/protocol";
+import { post } from "./vscode";
 
 export const Item = memo(function Item({ item }: { item: ChatItem }) {
   switch (item.kind) {
@@ -168,6 +170,15 @@ function NoticeCard({ item }: { item: NoticeItem }) {
       <div>
         <div class="notice-text">{item.text}</div>
         {item.fix !== undefined && <div class="notice-fix">{item.fix}</div>}
+        {item.fix !== undefined && commandsNamedIn(item.fix).length > 0 && (
+          <div class="notice-actions">
+            {commandsNamedIn(item.fix).map((command) => (
+              <button type="button" class="button secondary" onClick={() => post({ type: "command", command })}>
+                {command === "setApiKey" ? "Set API Key" : "Select Model"}
+              </button>
+            ))}
+          </div>
+        )}
       </div>
     </div>
   );

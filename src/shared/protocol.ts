@@ -53,6 +53,19 @@ export interface ViewStatus {
   editsAllowedForChat: boolean;
 }
 
+/**
+ * Commands a notice's fix may name by their palette title ("Run “Pi Chat: Set API Key”"):
+ * the notice card offers each one it names as a button.
+ */
+export const FIX_COMMANDS = {
+  "Pi Chat: Set API Key": "setApiKey",
+  "Pi Chat: Select Model": "selectModel",
+} as const satisfies Record<string, Extract<WebviewMessage, { type: "command" }>["command"]>;
+
+export function commandsNamedIn(fix: string): (typeof FIX_COMMANDS)[keyof typeof FIX_COMMANDS][] {
+  return Object.entries(FIX_COMMANDS).flatMap(([title, command]) => (fix.includes(title) ? [command] : []));
+}
+
 type Sequenced = { v: typeof PROTOCOL_VERSION; seq: number };
 
 export type HostMessage =

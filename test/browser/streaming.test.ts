@@ -98,7 +98,11 @@ describe("streaming answer", function () {
     const notice = chat.page.locator(".notice-error");
     assert.match(await notice.innerText(), /No API key for anthropic\./);
     assert.match(await notice.locator(".notice-fix").innerText(), /Set API Key/);
+    // The command the fix names is a button that runs it.
+    await notice.getByRole("button", { name: "Set API Key" }).click();
+    assert.ok((await chat.posted()).some((m) => m.type === "command" && m.command === "setApiKey"));
     assert.equal(await chat.page.locator(".notice-interrupted").count(), 1);
+    assert.equal(await chat.page.locator(".notice-interrupted button").count(), 0, "no fix, no button");
   });
 
   it("shows a working indicator while a run has nothing else to show, and announces status politely", async () => {

@@ -1,4 +1,5 @@
 // Static facts about the providers Pi Chat offers: ids, names, key variables, default models.
+import type { FIX_COMMANDS } from "../../shared/protocol";
 export type ProviderId = "anthropic" | "openai" | "google" | "openai-compatible";
 
 export const PROVIDER_IDS: readonly ProviderId[] = ["anthropic", "openai", "google", "openai-compatible"];
@@ -36,8 +37,9 @@ export const DEFAULT_MODELS: Record<ProviderId, string> = {
 /** What an OpenAI-compatible server gets as the API key when none is stored (keyless local servers). */
 export const KEYLESS_API_KEY = "not-needed";
 
-export const SET_API_KEY_COMMAND = "Pi Chat: Set API Key";
-export const SELECT_MODEL_COMMAND = "Pi Chat: Select Model";
+// The palette titles of the commands (package.json); a notice offers a button for each one its fix names.
+export const SET_API_KEY_COMMAND = "Pi Chat: Set API Key" satisfies keyof typeof FIX_COMMANDS;
+export const SELECT_MODEL_COMMAND = "Pi Chat: Select Model" satisfies keyof typeof FIX_COMMANDS;
 
 export function isProviderId(value: unknown): value is ProviderId {
   return typeof value === "string" && (PROVIDER_IDS as readonly string[]).includes(value);
