@@ -46,7 +46,7 @@ function closeDanglingToolCalls(messages: readonly AgentMessage[]): AgentMessage
   const out: AgentMessage[] = [];
   let pending: { id: string; name: string }[] = [];
   const flush = () => {
-    for (const call of pending) out.push(interruptedResult(call.id, call.name));
+    for (const call of pending) out.push(interruptedToolResult(call.id, call.name, 0));
     pending = [];
   };
   for (const m of messages) {
@@ -60,14 +60,15 @@ function closeDanglingToolCalls(messages: readonly AgentMessage[]): AgentMessage
   return out;
 }
 
-function interruptedResult(toolCallId: string, toolName: string): ToolResultMessage {
+/** The result of a tool call that a crash, a reload or a stop left without one. */
+export function interruptedToolResult(toolCallId: string, toolName: string, timestamp: number): ToolResultMessage {
   return {
     role: "toolResult",
     toolCallId,
     toolName,
     content: [{ type: "text", text: "This tool call was interrupted before it finished; it has no result. Call it again if it is still needed." }],
     isError: true,
-    timestamp: 0,
+    timestamp,
   };
 }
 

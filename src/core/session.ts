@@ -6,7 +6,7 @@ import type { Api, Model, ToolResultMessage } from "@earendil-works/pi-ai";
 import { reduce, stateFromTranscript, type ChatState } from "../shared/reducer";
 import { AgentEventEncoder } from "../shared/event-encoder";
 import type { ChatEvent } from "../shared/protocol";
-import { canContinue, convertToLlm, createTransformContext } from "./context-policy";
+import { canContinue, convertToLlm, createTransformContext, interruptedToolResult } from "./context-policy";
 import type { ApprovalNoticeMessage, FileAttachmentMessage, LocalNoticeMessage } from "./messages";
 import { asEditFileParams, createEditFileTool, createReadFileTool, proposeEdit, type EditProposal } from "./tools";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
@@ -83,7 +83,6 @@ export class ChatSession {
   private state: ChatState;
   private editsAllowedForChat = false;
   private active: Promise<void> | undefined;
-  private abortController: AbortController | undefined;
 
   constructor(private readonly options: ChatSessionOptions) {
     this.id = options.id;
@@ -135,18 +134,13 @@ export class ChatSession {
   /** Continues a turn that a reload, a crash or a provider error cut off. */
   continue(): Promise<void> {
     return this.run(async (agent) => {
-      const repairs = this.repairsBeforeContinue(agent.state.messages);
-      if (repairs.length > 0) {
-        // Saved as real messages, so the transcript itself has no tool call without a result.
-        agent.state.messages = [...agent.state.messages, ...repairs];
-        for (const m of repairs) await this.persistAndShow(m);
-      }
+      // Saved as real messages, so the transcript itself has no tool call without a result.
+      for (const m of this.repairsBeforeContinue(agent.state.messages)) await this.append(m);
       await agent.continue();
     }, []);
   }
 
   abort(): void {
-    this.abortController?.abort();
     this.agent?.abort();
   }
 
@@ -167,7 +161,6 @@ export class ChatSession {
 
   private run(start: (agent: Agent) => Promise<void>, pendingMessages: readonly AgentMessage[]): Promise<void> {
     if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
-    this.abortController = new AbortController();
     const run = (async () => {
       this.emit({ type: "run_state", running: true });
       try {
@@ -178,7 +171,6 @@ export class ChatSession {
         await this.reportRunFailure(error, pendingMessages);
       } finally {
         this.active = undefined;
-        this.abortController = undefined;
         this.emit({ type: "run_state", running: false });
       }
     })();
@@ -189,23 +181,8 @@ export class ChatSession {
   /** Setup failed before the agent ran: keep the user's words and say what to fix. */
   private async reportRunFailure(error: unknown, pendingMessages: readonly AgentMessage[]): Promise<void> {
     const agentHasThem = pendingMessages.length > 0 && this.agent?.state.messages.includes(pendingMessages[0]!);
-    if (!agentHasThem) {
-      for (const m of pendingMessages) {
-        if (this.agent) this.agent.state.messages = [...this.agent.state.messages, m];
-        else this.initialMessages.push(m);
-        await this.persistAndShow(m);
-      }
-    }
-    const notice: LocalNoticeMessage = {
-      role: "localNotice",
-      level: "error",
-      text: error instanceof Error ? error.message : String(error),
-      ...(error instanceof RunSetupError && error.fix ? { fix: error.fix } : {}),
-      timestamp: Date.now(),
-    };
-    if (this.agent) this.agent.state.messages = [...this.agent.state.messages, notice];
-    else this.initialMessages.push(notice);
-    await this.persistAndShow(notice);
+    if (!agentHasThem) for (const m of pendingMessages) await this.append(m);
+    await this.append(errorNotice(error instanceof Error ? error.message : String(error), error instanceof RunSetupError ? error.fix : undefined));
   }
 
   /** A failed request ends as an assistant message with stopReason "error": say what to do about it. */
@@ -215,15 +192,14 @@ export class ChatSession {
     const raw = last.errorMessage ?? "The model provider returned an error.";
     this.options.log?.(`provider error: ${raw}`);
     const described = this.options.describeError?.(raw) ?? { text: raw };
-    const notice: LocalNoticeMessage = {
-      role: "localNotice",
-      level: "error",
-      text: described.text,
-      ...(described.fix ? { fix: described.fix } : {}),
-      timestamp: Date.now(),
-    };
-    agent.state.messages = [...agent.state.messages, notice];
-    await this.persistAndShow(notice);
+    await this.append(errorNotice(described.text, described.fix));
+  }
+
+  /** Adds a message of the session's own (a notice, a repair) to the transcript: saved and shown. */
+  private async append(message: AgentMessage): Promise<void> {
+    if (this.agent) this.agent.state.messages = [...this.agent.state.messages, message];
+    else this.initialMessages.push(message);
+    await this.persistAndShow(message);
   }
 
   private async persistAndShow(message: AgentMessage): Promise<void> {
@@ -335,11 +311,7 @@ export class ChatSession {
     if (!last || last.role !== "assistant") return [];
     if (last.stopReason === "toolUse") {
       const answered = new Set(messages.filter((m): m is ToolResultMessage => m.role === "toolResult").map((m) => m.toolCallId));
-      return last.content.flatMap((c): ToolResultMessage[] =>
-        c.type === "toolCall" && !answered.has(c.id)
-          ? [{ role: "toolResult", toolCallId: c.id, toolName: c.name, content: [{ type: "text", text: "Interrupted before it finished (the editor was closed or reloaded). It has no result; call it again if it is still needed." }], isError: true, timestamp: Date.now() }]
-          : [],
-      );
+      return last.content.flatMap((c) => (c.type === "toolCall" && !answered.has(c.id) ? [interruptedToolResult(c.id, c.name, Date.now())] : []));
     }
     // After a provider error the agent cannot continue from an assistant message: a notice
     // (never sent to the model) marks the retry, and the model retries from the last user turn.
@@ -351,4 +323,6 @@ export class ChatSession {
   }
 }
 
-
+function errorNotice(text: string, fix: string | undefined): LocalNoticeMessage {
+  return { role: "localNotice", level: "error", text, ...(fix ? { fix } : {}), timestamp: Date.now() };
+}

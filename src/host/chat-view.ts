@@ -19,8 +19,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   static readonly viewId = "piChat.chatView";
   private view: vscode.WebviewView | undefined;
   private channel: HostChannel | undefined;
+  /** Nothing is posted before the webview says `ready`: the snapshot sent then covers it. */
   private ready = false;
-  /** What was sent before the webview said `ready` is covered by the snapshot sent then. */
   private readonly disposables: vscode.Disposable[] = [];
   private readonly readyWaiters: (() => void)[] = [];
   /** Every host message posted, for the extension's tests (only kept in test mode). */

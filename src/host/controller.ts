@@ -85,7 +85,7 @@ export class ChatController implements vscode.Disposable {
       title: summary?.title ?? "New chat",
       state: this.session.viewState,
       status: this.status(),
-      chats: this.chats.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt })),
+      chats: this.chatList(),
       attachments: this.attachments,
     };
   }
@@ -267,9 +267,14 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
+  /** The history list as the view shows it (the store's summaries carry more). */
+  private chatList(): { id: string; title: string; updatedAt: number }[] {
+    return this.chats.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt }));
+  }
+
   private async refreshChats(): Promise<void> {
     this.chats = await this.service.listChats();
-    this.view?.send({ type: "chats", chats: this.chats.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt })) });
+    this.view?.send({ type: "chats", chats: this.chatList() });
   }
 
   private async resolveModel(): Promise<ModelBinding> {

@@ -7,8 +7,6 @@ export const PROPOSAL_SCHEME = "pi-chat-proposal";
 
 export class ProposalDiffs implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly proposals = new Map<string, EditApprovalRequest>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
   private readonly registration: vscode.Disposable;
   /** Tool call ids whose diff editor was opened, for tests and to close it later. */
   readonly opened: string[] = [];
@@ -44,7 +42,6 @@ export class ProposalDiffs implements vscode.TextDocumentContentProvider, vscode
 
   dispose(): void {
     this.registration.dispose();
-    this.changed.dispose();
   }
 
   private proposalUri(request: EditApprovalRequest): vscode.Uri {

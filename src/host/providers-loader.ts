@@ -17,10 +17,6 @@ export function loadProviders(): ProvidersModule {
   return loaded;
 }
 
-export function providersLoaded(): boolean {
-  return loaded !== undefined;
-}
-
 export function readProviderSettings(): ProviderSettings {
   const config = vscode.workspace.getConfiguration("piChat");
   const provider = config.get<string>("provider") ?? "anthropic";
