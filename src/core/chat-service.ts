@@ -68,7 +68,12 @@ export class ChatService {
     await this.options.store.deleteChat(chatId);
   }
 
-  /** Stops every run and writes what is pending (deactivation). */
+  /** Writes the pending index changes; the chat files themselves are always up to date. */
+  flush(): Promise<void> {
+    return this.options.store.flush();
+  }
+
+  /** Stops every run, waits for them, and writes what is pending. */
   async dispose(): Promise<void> {
     for (const session of this.sessions.values()) session.abort();
     await Promise.all([...this.sessions.values()].map((s) => s.waitForIdle()));

@@ -213,10 +213,10 @@ export class ChatController implements vscode.Disposable {
   }
 
   dispose(): void {
-    // Stops the run: what it saved so far stays a valid transcript (see ChatSession.abort).
-    this.session.abort();
+    // A run is not stopped when VS Code closes or reloads: a stop would be saved as the user's
+    // choice. Left as it is, the transcript ends mid-turn and the reopened chat offers Continue.
     this.unsubscribe?.();
-    void this.service.dispose();
+    void this.service.flush();
   }
 
   // ---- internals ----

@@ -63,11 +63,9 @@ describe(`restore across a restart (phase ${phase})`, function () {
       assert.equal(session.id, record.chatId, "the chat on screen before the restart is on screen again");
       const restored = JSON.parse(JSON.stringify(session.messages)) as AgentMessage[];
       assert.deepEqual(restored.slice(0, record.messages.length), record.messages, "the full AgentMessage[] came back");
-      // A graceful shutdown stops the run, which saves the cut-off call's result; a crash saves
-      // nothing more. Either way nothing but the final results of that run may follow.
-      for (const extra of restored.slice(record.messages.length)) {
-        assert.ok(extra.role === "toolResult" && extra.toolCallId === "e2" && extra.isError, `unexpected ${JSON.stringify(extra).slice(0, 200)}`);
-      }
+      // Closing VS Code does not stop the run (that would be saved as the user's choice), so
+      // nothing was added after the call that waited for approval.
+      assert.equal(restored.length, record.messages.length, `unexpected ${JSON.stringify(restored.slice(record.messages.length)).slice(0, 300)}`);
       assert.deepEqual(chatItems(session.viewState), chatItems(stateFromTranscript(restored)), "rendered from the same reducer");
       assert.equal(session.running, false, "nothing is 'working' after a restart");
       assert.equal(session.canContinue, true);
@@ -78,7 +76,7 @@ describe(`restore across a restart (phase ${phase})`, function () {
       server.push((body) => {
         const result = body.messages.find((m) => m.role === "tool" && m.tool_call_id === "e2");
         assert.ok(result, "the cut-off call has a result in the request");
-        assert.match(JSON.stringify(result.content), /Interrupted before it finished|aborted/i);
+        assert.match(JSON.stringify(result.content), /interrupted before it finished/);
         return { text: "That edit was interrupted. Shall I try again?" };
       });
       await api.view.receive({ type: "continue", v: 1 });
