@@ -2,53 +2,18 @@
 // comes from resolveModelBinding, and a fetch guard that fails any request to a host other
 // than the local test server (no real provider is ever contacted).
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
-import { ChatService } from "../../../src/core/chat-service";
-import type { EditApprovalRequest, ModelBinding } from "../../../src/core/session";
-import { createNodeWorkspaceFs } from "../../../src/core/tools";
-import { createNodeTranscriptStorage, TranscriptStore } from "../../../src/core/transcript";
+import type { ModelBinding } from "../../../src/core/session";
 import type { ProviderId, SecretSource } from "../../../src/host/providers";
 import type { WireContentPart, WireMessage } from "../../support/openai-server";
-import { tempDir } from "../../support/temp";
+import { chatWorld, CONFIG, type ChatWorld } from "../../support/chat-world";
 
-export const CONFIG = "export const config = {\n  host: \"localhost\",\n  port: 3000,\n};\n";
-
-export interface World {
-  workspace: string;
-  service: ChatService;
-  approvals: EditApprovalRequest[];
-  cleanup: () => void;
-}
+export { CONFIG };
+export type World = ChatWorld;
 
 export function world(resolveModel: () => Promise<ModelBinding>): World {
-  const ws = tempDir("providers-ws");
-  const storage = tempDir("providers-storage");
-  mkdirSync(join(ws.path, "src"));
-  writeFileSync(join(ws.path, "src/config.ts"), CONFIG);
-  const approvals: EditApprovalRequest[] = [];
-  const service = new ChatService({
-    store: new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(storage.path), { indexFlushDelayMs: 0 }),
-    fs: createNodeWorkspaceFs(ws.path),
-    workspaceRoot: ws.path,
-    resolveModel,
-    approver: async (request) => {
-      approvals.push(request);
-      return { decision: "allow" };
-    },
-    approvalMode: () => "ask",
-  });
-  return {
-    workspace: ws.path,
-    service,
-    approvals,
-    cleanup: () => {
-      ws.cleanup();
-      storage.cleanup();
-    },
-  };
+  return chatWorld({ resolveModel });
 }
 
 /** A SecretSource over a plain object, counting reads. */

@@ -67,7 +67,7 @@ describe("providers: OpenAI-compatible server through the core (real pi-ai adapt
     guard.restore();
     restoreEnv?.();
     restoreEnv = undefined;
-    w?.cleanup();
+    await w?.cleanup();
     w = undefined;
     await server.close();
   });

@@ -67,7 +67,7 @@ describe("providers: resolveModelBinding", () => {
       assert.match(notice.fix ?? "", /Pi Chat: Set API Key/);
       assert.deepEqual(guard.urls, []);
     } finally {
-      w.cleanup();
+      await w.cleanup();
     }
   });
 

@@ -30,7 +30,13 @@ function setup(model: ScriptedModel, approver: EditApprover) {
     approver,
     approvalMode: () => "ask",
   });
-  return { ws, storage, store, service, cleanup: () => (ws.cleanup(), storage.cleanup()) };
+  const cleanup = async () => {
+    // Disposed first: no index write may still be under way when the folders go.
+    await service.dispose();
+    ws.cleanup();
+    storage.cleanup();
+  };
+  return { ws, storage, store, service, cleanup };
 }
 
 describe("abort", () => {
@@ -62,7 +68,7 @@ describe("abort", () => {
       assert.equal(loaded.damaged, undefined);
       assert.deepEqual(loaded.messages, JSON.parse(JSON.stringify(session.messages)));
     } finally {
-      t.cleanup();
+      await t.cleanup();
     }
   });
 
@@ -94,7 +100,7 @@ describe("abort", () => {
       assert.ok(loaded.ok);
       assert.deepEqual(danglingToolCalls(loaded.messages), []);
     } finally {
-      t.cleanup();
+      await t.cleanup();
     }
   });
 
@@ -127,10 +133,10 @@ describe("abort", () => {
         assert.deepEqual(danglingToolCalls(reloaded.messages), [], "the repair itself was saved");
         assert.equal(opened.session.canContinue, false);
       } finally {
-        t2.cleanup();
+        await t2.cleanup();
       }
     } finally {
-      t.cleanup();
+      await t.cleanup();
     }
   });
 });

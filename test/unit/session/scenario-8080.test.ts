@@ -1,64 +1,22 @@
 // The scenario every build must pass (design/conversation-layers.md), against a scripted model,
 // real files in a temporary workspace and the real transcript store on disk.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message, ToolResultMessage } from "@earendil-works/pi-ai";
-import { ChatService } from "../../../src/core/chat-service";
-import type { EditApprovalRequest, EditDecision } from "../../../src/core/session";
-import { createNodeWorkspaceFs } from "../../../src/core/tools";
-import { createNodeTranscriptStorage, TranscriptStore } from "../../../src/core/transcript";
+import type { EditDecision } from "../../../src/core/session";
 import { chatItems, stateFromTranscript } from "../../../src/shared/reducer";
 import { createScriptedModel, reply, textOf, type ScriptedModel } from "../../support/scripted-model";
-import { tempDir } from "../../support/temp";
+import { chatWorld, CONFIG, type ChatWorld } from "../../support/chat-world";
 
-const CONFIG = "export const config = {\n  host: \"localhost\",\n  port: 3000,\n};\n";
-
-interface World {
-  workspace: string;
-  storageDir: string;
+interface World extends ChatWorld {
   model: ScriptedModel;
-  approvals: EditApprovalRequest[];
-  decide: () => EditDecision;
-  service: ChatService;
-  cleanup: () => void;
-}
-
-function makeService(workspace: string, storageDir: string, model: ScriptedModel, approvals: EditApprovalRequest[], decide: () => EditDecision): ChatService {
-  return new ChatService({
-    store: new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(storageDir), { indexFlushDelayMs: 0 }),
-    fs: createNodeWorkspaceFs(workspace),
-    workspaceRoot: workspace,
-    resolveModel: async () => model.binding,
-    approver: async (request) => {
-      approvals.push(request);
-      return decide();
-    },
-    approvalMode: () => "ask",
-  });
 }
 
 function world(decision: EditDecision): World {
-  const ws = tempDir("ws");
-  const storage = tempDir("storage");
-  mkdirSync(join(ws.path, "src"));
-  writeFileSync(join(ws.path, "src/config.ts"), CONFIG);
   const model = createScriptedModel();
-  const approvals: EditApprovalRequest[] = [];
-  const decide = () => decision;
-  return {
-    workspace: ws.path,
-    storageDir: storage.path,
-    model,
-    approvals,
-    decide,
-    service: makeService(ws.path, storage.path, model, approvals, decide),
-    cleanup: () => {
-      ws.cleanup();
-      storage.cleanup();
-    },
-  };
+  return { ...chatWorld({ resolveModel: async () => model.binding, decide: () => decision }), model };
 }
 
 /** Turn 1: the model reads the file and answers 3000 — only if the tool result really said so. */
@@ -162,7 +120,7 @@ describe("the 8080 scenario (core, scripted model)", () => {
 
     // "VS Code is closed and reopened": new store, new service, new session objects.
     const model = createScriptedModel();
-    const reopened = makeService(w.workspace, w.storageDir, model, w.approvals, w.decide);
+    const reopened = w.reopen(async () => model.binding);
     const chats = await reopened.listChats();
     assert.equal(chats.length, 1);
     const opened = await reopened.open(chats[0]!.id);

@@ -102,12 +102,13 @@ describe("reducer", () => {
   it("replaying a saved transcript gives the same items as the live run (tools, approval, denial)", async () => {
     const ws = tempDir("ws");
     const storage = tempDir("st");
+    let service: ChatService | undefined;
     try {
       mkdirSync(join(ws.path, "src"));
       writeFileSync(join(ws.path, "src/config.ts"), "export const port = 3000;\n");
       const model = createScriptedModel();
       let decisions = 0;
-      const service = new ChatService({
+      service = new ChatService({
         store: new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(storage.path)),
         fs: createNodeWorkspaceFs(ws.path),
         resolveModel: async () => model.binding,
@@ -138,6 +139,7 @@ describe("reducer", () => {
       const tools = webview.filter((i) => i.kind === "tool");
       assert.deepEqual(tools.map((t) => t.kind === "tool" && t.status), ["success", "error", "success"]);
     } finally {
+      await service?.dispose();
       ws.cleanup();
       storage.cleanup();
     }

@@ -17,13 +17,25 @@ export interface ApprovalNoticeLike {
 
 export type TestMessage = AgentMessage | ApprovalNoticeLike;
 
-export function tempDir(): { dir: string; cleanup: () => void } {
+/** Stores opened per directory, closed before it is removed: a debounced index write must not race the removal. */
+const openStores = new Map<string, TranscriptStore<TestMessage>[]>();
+
+export function tempDir(): { dir: string; cleanup: () => Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), "pi-transcript-"));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    cleanup: async () => {
+      await Promise.all((openStores.get(dir) ?? []).map((store) => store.close().catch(() => undefined)));
+      openStores.delete(dir);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export function openStore(dir: string, options: TranscriptStoreOptions = {}): TranscriptStore<TestMessage> {
-  return new TranscriptStore<TestMessage>(createNodeTranscriptStorage(dir), { indexFlushDelayMs: 10, ...options });
+  const store = new TranscriptStore<TestMessage>(createNodeTranscriptStorage(dir), { indexFlushDelayMs: 10, ...options });
+  openStores.set(dir, [...(openStores.get(dir) ?? []), store]);
+  return store;
 }
 
 export function usage(input: number, output: number): Usage {

@@ -1,0 +1,60 @@
+// A ChatService over a temporary workspace (src/config.ts says port 3000) and a temporary
+// storage folder, for tests that drive whole conversations. `cleanup` first disposes every
+// service it made, so no index write is still under way when the folders are removed.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import { ChatService } from "../../src/core/chat-service";
+import type { EditApprovalRequest, EditDecision, ModelBinding } from "../../src/core/session";
+import { createNodeWorkspaceFs } from "../../src/core/tools";
+import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/transcript";
+import { tempDir } from "./temp";
+
+export const CONFIG = "export const config = {\n  host: \"localhost\",\n  port: 3000,\n};\n";
+
+export interface ChatWorld {
+  workspace: string;
+  storageDir: string;
+  /** The first service; `reopen()` makes another over the same folders ("VS Code restarted"). */
+  service: ChatService;
+  /** Every approval request any service of this world made. */
+  approvals: EditApprovalRequest[];
+  reopen(resolveModel?: () => Promise<ModelBinding>): ChatService;
+  cleanup(): Promise<void>;
+}
+
+export function chatWorld(options: { resolveModel: () => Promise<ModelBinding>; decide?: (request: EditApprovalRequest) => EditDecision }): ChatWorld {
+  const ws = tempDir("ws");
+  const storage = tempDir("storage");
+  mkdirSync(join(ws.path, "src"));
+  writeFileSync(join(ws.path, "src/config.ts"), CONFIG);
+  const approvals: EditApprovalRequest[] = [];
+  const services: ChatService[] = [];
+  const open = (resolveModel: () => Promise<ModelBinding>) => {
+    const service = new ChatService({
+      store: new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(storage.path), { indexFlushDelayMs: 0 }),
+      fs: createNodeWorkspaceFs(ws.path),
+      workspaceRoot: ws.path,
+      resolveModel,
+      approver: async (request) => {
+        approvals.push(request);
+        return options.decide?.(request) ?? { decision: "allow" };
+      },
+      approvalMode: () => "ask",
+    });
+    services.push(service);
+    return service;
+  };
+  return {
+    workspace: ws.path,
+    storageDir: storage.path,
+    service: open(options.resolveModel),
+    approvals,
+    reopen: (resolveModel = options.resolveModel) => open(resolveModel),
+    async cleanup() {
+      await Promise.all(services.map((s) => s.dispose().catch(() => undefined)));
+      ws.cleanup();
+      storage.cleanup();
+    },
+  };
+}
