@@ -14,16 +14,23 @@ import { onMarkdownClick } from "./markdown";
 import { memo } from "./memo";
 import { forgetOpenSections } from "./parts";
 import { Toolbar } from "./toolbar";
+import { paceByFrame, renderedSeq } from "./frame-pacing";
 import { post } from "./vscode";
 
+/** The client's view, rendered at most once per animation frame (see frame-pacing.ts). */
 function useView(client: ChatClient): ViewModel {
-  const [view, setView] = useState(client.model);
+  const [shown, setShown] = useState({ view: client.model, seq: client.lastSeq });
   useEffect(() => {
-    const unsubscribe = client.subscribe(setView);
-    setView(client.model);
+    const show = paceByFrame(() => setShown({ view: client.model, seq: client.lastSeq }));
+    const unsubscribe = client.subscribe(show);
+    show();
     return unsubscribe;
   }, [client]);
-  return view;
+  useLayoutEffect(() => {
+    renderedSeq.value = shown.seq;
+    renderedSeq.commits += 1;
+  }, [shown]);
+  return shown.view;
 }
 
 export function App({ client }: { client: ChatClient }) {

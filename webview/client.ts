@@ -2,7 +2,7 @@
 // A snapshot replaces everything; every later message must carry the next `seq`. On a gap (or a
 // message that breaks the reducer) it asks once for a resync and ignores all until the snapshot.
 // Chat events go through the shared reducer, the same one the host uses to rebuild saved chats.
-import { asDeltaFrame, PROTOCOL_VERSION, type ChatEvent, type ChatSummary, type HostMessage, type PendingAttachment, type ViewStatus } from "../src/shared/protocol";
+import { DeltaFrameReader, PROTOCOL_VERSION, type ChatEvent, type ChatSummary, type HostMessage, type PendingAttachment, type ViewStatus } from "../src/shared/protocol";
 import { emptyChatState, reduce, type ChatState } from "../src/shared/reducer";
 import type { Outgoing } from "./vscode";
 
@@ -43,6 +43,7 @@ export class ChatClient {
   /** Set while waiting for a snapshot (after `ready` or `resync`): every other message is dropped. */
   private waiting: "ready" | "resync" | null = null;
   private retry: ReturnType<typeof setTimeout> | undefined;
+  private readonly frames = new DeltaFrameReader();
   private readonly listeners = new Set<(view: ViewModel) => void>();
 
   constructor(private readonly send: (message: Outgoing) => void) {}
@@ -66,12 +67,12 @@ export class ChatClient {
 
   /** Handles one `message` event's data; anything that is not a host message of this protocol is ignored. */
   receive(data: unknown): void {
-    const frame = asDeltaFrame(data);
-    if (frame) {
+    const delta = this.frames.read(data);
+    if (delta) {
       if (this.waiting !== null) return;
-      if (frame.seq !== this.seq + 1) return this.requestSnapshot("resync");
-      this.seq = frame.seq;
-      this.applyEvent(frame.event);
+      // Frames carry no seq: each is the next one. A gap shows at the next sequenced message.
+      this.seq += 1;
+      this.applyEvent(delta);
       return;
     }
     const message = asHostMessage(data);

@@ -5,12 +5,13 @@ import { render } from "preact";
 import "./styles.css";
 import { App } from "./app";
 import { ChatClient, itemCount } from "./client";
+import { renderedSeq } from "./frame-pacing";
 import { post } from "./vscode";
 
 declare global {
   interface Window {
     /** Only on the test page (body data-test="1"): hooks for browser tests and benchmarks. */
-    __piChatTest?: { lastSeq(): number; itemCount(): number };
+    __piChatTest?: { lastSeq(): number; renderedSeq(): number; commits(): number; itemCount(): number };
   }
 }
 
@@ -18,7 +19,7 @@ const client = new ChatClient(post);
 window.addEventListener("message", (event: MessageEvent) => client.receive(event.data));
 
 if (document.body.dataset.test === "1") {
-  window.__piChatTest = { lastSeq: () => client.lastSeq, itemCount: () => itemCount(client.model.chat) };
+  window.__piChatTest = { lastSeq: () => client.lastSeq, renderedSeq: () => renderedSeq.value, commits: () => renderedSeq.commits, itemCount: () => itemCount(client.model.chat) };
 }
 
 let root = document.getElementById("root");

@@ -64,13 +64,13 @@ const TYPES: Record<string, string> = { ".js": "text/javascript", ".css": "text/
 /** Cross-origin isolation: performance.now() gets 5 µs resolution instead of 100 µs. */
 const ISOLATED = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
 
-function page(nonce: string, origin: string): string {
+function page(nonce: string, origin: string, extraScripts: readonly string[]): string {
   return webviewHtml({
     cspSource: origin,
     nonce,
     styles: [`${origin}/webview.css`],
     inlineScript: BENCH_VSCODE_API,
-    scripts: [`${origin}/webview.js`],
+    scripts: [`${origin}/webview.js`, ...extraScripts.map((name) => `${origin}/${name}`)],
     bodyAttributes: `data-test="1"`,
     title: "Pi Chat bench",
   });
@@ -90,7 +90,8 @@ const BENCH_VSCODE_API = `
 })();
 `;
 
-function serve(outDir: string): Promise<{ server: Server; origin: string; cspViolations: () => number }> {
+/** Serves the webview page (and flat files of `outDir`); `extraScripts` are loaded after the bundle. */
+export function serve(outDir: string, extraScripts: readonly string[] = []): Promise<{ server: Server; origin: string; cspViolations: () => number }> {
   const nonce = randomBytes(18).toString("base64").replace(/[^A-Za-z0-9]/g, "");
   return new Promise((resolve) => {
     const server = createServer((req, res) => {
@@ -98,7 +99,7 @@ function serve(outDir: string): Promise<{ server: Server; origin: string; cspVio
       const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       if (url.pathname === "/") {
         res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...ISOLATED });
-        res.end(page(nonce, origin));
+        res.end(page(nonce, origin, extraScripts));
         return;
       }
       if (url.pathname === "/favicon.ico") {

@@ -1,18 +1,26 @@
-// The host's side of the protocol: numbers every message and batches streamed deltas.
-// Each posted message costs an envelope, and a view gains nothing from more than a few
-// repaints a second of a growing answer; so deltas are held until `minBatchChars` of text
-// have arrived or `maxDelayMs` has passed, then posted as compact DeltaFrames. Any other
-// event first flushes what is held, so the order of events never changes.
+// The host's side of the protocol: numbers every message and paces streamed deltas.
+// A growing answer should repaint often enough to look live (≥ 20 times a second) but each post
+// costs an envelope and a render, so deltas are paced by time, not size: the first delta after a
+// quiet spell goes out at once, later ones are held until `frameIntervalMs` after the previous
+// frame and then posted together as one compact DeltaFrame. Any other event first flushes what is
+// held, so the order of events never changes.
 import { mergeDeltas } from "./event-encoder";
-import { PROTOCOL_VERSION, type ChatEvent, type HostMessage, type HostMessageBody, type HostPost } from "./protocol";
+import { PROTOCOL_VERSION, type ChatEvent, type DeltaFrame, type HostMessage, type HostMessageBody, type HostPost } from "./protocol";
+
+/**
+ * Minimum time between two delta posts. 33 ms gives ~30 updates a second whatever the token rate
+ * (a 60 Hz screen shows every other frame changing), keeps a token's wait in the host under 33 ms,
+ * and at 60 tokens/s still carries ~2 tokens per post, so the envelope stays small next to the text.
+ */
+export const DEFAULT_FRAME_INTERVAL_MS = 33;
 
 export interface HostChannelOptions {
-  /** Post held deltas once this much text is held. Default 48 characters. */
-  minBatchChars?: number;
-  /** ...or once the first held delta is this old. Default 200 ms. */
-  maxDelayMs?: number;
-  /** Injectable timer (benchmarks use a virtual clock). Returns a cancel function. */
+  /** Minimum time between two delta posts (ms). */
+  frameIntervalMs?: number;
+  /** Injectable timer (tests and benchmarks use a virtual clock). Returns a cancel function. */
   schedule?: (callback: () => void, ms: number) => () => void;
+  /** The clock `schedule` runs on (ms). */
+  now?: () => number;
 }
 
 const defaultSchedule = (callback: () => void, ms: number): (() => void) => {
@@ -23,22 +31,25 @@ const defaultSchedule = (callback: () => void, ms: number): (() => void) => {
 export class HostChannel {
   private seq = 0;
   private held: Extract<ChatEvent, { type: "delta" }>[] = [];
-  private heldChars = 0;
   private cancelFlush: (() => void) | undefined;
-  private readonly minBatchChars: number;
-  private readonly maxDelayMs: number;
+  /** When the last delta frame was posted; -Infinity before the first. */
+  private lastFrameAt = Number.NEGATIVE_INFINITY;
+  /** Block index of the open run of frames (a bare-string frame continues it); undefined after any other post. */
+  private frameIndex: number | undefined;
+  private readonly frameIntervalMs: number;
   private readonly schedule: NonNullable<HostChannelOptions["schedule"]>;
+  private readonly now: () => number;
 
   constructor(
     private readonly post: (message: HostPost) => void,
     options: HostChannelOptions = {},
   ) {
-    this.minBatchChars = options.minBatchChars ?? 48;
-    this.maxDelayMs = options.maxDelayMs ?? 200;
+    this.frameIntervalMs = options.frameIntervalMs ?? DEFAULT_FRAME_INTERVAL_MS;
     this.schedule = options.schedule ?? defaultSchedule;
+    this.now = options.now ?? Date.now;
   }
 
-  /** The seq of the last message posted. */
+  /** The seq of the last message posted (frames count too). */
   get lastSeq(): number {
     return this.seq;
   }
@@ -46,9 +57,10 @@ export class HostChannel {
   sendEvent(event: ChatEvent): void {
     if (event.type === "delta") {
       this.held.push(event);
-      this.heldChars += event.text.length;
-      if (this.heldChars >= this.minBatchChars) this.flush();
-      else this.cancelFlush ??= this.schedule(() => this.flush(), this.maxDelayMs);
+      if (this.cancelFlush) return;
+      const wait = this.lastFrameAt + this.frameIntervalMs - this.now();
+      if (wait <= 0) this.flush();
+      else this.cancelFlush = this.schedule(() => this.flush(), wait);
       return;
     }
     this.flush();
@@ -71,12 +83,14 @@ export class HostChannel {
     if (this.held.length === 0) return;
     const events = mergeDeltas(this.held);
     this.held = [];
-    this.heldChars = 0;
     for (const event of events) {
       if (event.type !== "delta") continue; // only deltas are ever held
       this.seq += 1;
-      this.post([this.seq, event.index, event.text]);
+      const frame: DeltaFrame = this.frameIndex === event.index ? event.text : [event.index, event.text];
+      this.frameIndex = event.index;
+      this.post(frame);
     }
+    this.lastFrameAt = this.now();
   }
 
   dispose(): void {
@@ -87,11 +101,11 @@ export class HostChannel {
     this.cancelFlush?.();
     this.cancelFlush = undefined;
     this.held = [];
-    this.heldChars = 0;
   }
 
   private postBody(body: HostMessageBody): void {
     this.seq += 1;
+    this.frameIndex = undefined;
     this.post({ ...body, v: PROTOCOL_VERSION, seq: this.seq } as HostMessage);
   }
 }

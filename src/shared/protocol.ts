@@ -86,21 +86,48 @@ export type HostMessage =
   | (Sequenced & { type: "focus" });
 
 /**
- * A streamed delta on the wire: `[seq, blockIndex, text]`. The object form of the same event
- * costs ~75 bytes of envelope per post; at the pace models stream (tens of tokens a second)
- * that envelope would outweigh the text itself several times over.
+ * A streamed delta on the wire, as small as it can be: at 60 tokens a second the view wants a
+ * post every ~33 ms, each carrying a few characters, so any envelope soon outweighs the text.
+ * - `[blockIndex, text]` opens a run of deltas (the first after any other message);
+ * - a bare `text` string continues the block of the frame before it.
+ * A frame has no `seq` of its own: it counts as the previous message's seq + 1, so the next
+ * sequenced message still shows whether anything went missing.
  */
-export type DeltaFrame = [seq: number, index: number, text: string];
+export type DeltaFrame = [index: number, text: string] | string;
 
 /** Everything the host posts to the webview. */
 export type HostPost = HostMessage | DeltaFrame;
 
-/** Reads a DeltaFrame, or null for anything else. */
-export function asDeltaFrame(data: unknown): { seq: number; event: Extract<ChatEvent, { type: "delta" }> } | null {
-  if (!Array.isArray(data) || data.length !== 3) return null;
-  const [seq, index, text] = data as unknown[];
-  if (!Number.isInteger(seq) || !Number.isInteger(index) || typeof text !== "string") return null;
-  return { seq: seq as number, event: { type: "delta", index: index as number, text } };
+/**
+ * Reads delta frames in the order they were posted. Feed it every post: a frame gives its delta
+ * event, any other value gives null and ends the run of frames (the next must name its block).
+ */
+export class DeltaFrameReader {
+  private index: number | undefined;
+
+  read(data: unknown): Extract<ChatEvent, { type: "delta" }> | null {
+    if (typeof data === "string") {
+      // A continuation without an opening frame: not a frame this reader can place.
+      if (this.index === undefined) return null;
+      return { type: "delta", index: this.index, text: data };
+    }
+    if (Array.isArray(data) && data.length === 2 && Number.isInteger(data[0]) && (data[0] as number) >= 0 && typeof data[1] === "string") {
+      this.index = data[0] as number;
+      return { type: "delta", index: this.index, text: data[1] };
+    }
+    this.index = undefined;
+    return null;
+  }
+
+  /** Forget the open run (a snapshot replaced everything). */
+  reset(): void {
+    this.index = undefined;
+  }
+}
+
+/** Whether a post is a delta frame (either form); a string is one only after an opening frame. */
+export function isDeltaFramePost(data: unknown): boolean {
+  return typeof data === "string" || (Array.isArray(data) && data.length === 2);
 }
 
 export type HostMessageBody = HostMessage extends infer M ? (M extends HostMessage ? Omit<M, "v" | "seq"> : never) : never;

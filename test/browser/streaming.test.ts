@@ -1,7 +1,10 @@
 // A streamed answer: many deltas end up as one assistant card with the whole text, rendered
 // as markdown; thinking is collapsed; errors, notices and stop reasons are shown as such.
 import * as assert from "node:assert/strict";
-import { ChatPage, useChatPage } from "./harness";
+import { HostChannel } from "../../src/shared/host-channel";
+import type { HostPost } from "../../src/shared/protocol";
+import { emptyChatState } from "../../src/shared/reducer";
+import { ChatPage, defaultStatus, useChatPage } from "./harness";
 import { assistantMessage, Script } from "./script";
 
 const ANSWER = [
@@ -64,6 +67,48 @@ describe("streaming answer", function () {
     await cards.locator("a.md-file-link").click();
     const opened = await chat.postedOf("openFile");
     assert.deepEqual(opened, [{ type: "openFile", v: 1, path: "src/config.ts", line: 2 }]);
+  });
+
+  it("reads the host's compact delta frames, and a burst of them costs one render per frame", async () => {
+    // The real HostChannel on a manual clock: every delta comes 40 ms after the last, so each is
+    // posted at once, as `[index, text]` after another message and as a bare string after that.
+    const posted: HostPost[] = [];
+    let now = 0;
+    const channel = new HostChannel((m) => posted.push(m), { now: () => now, schedule: () => () => {} });
+    channel.send({ type: "snapshot", chatId: "frames", title: "Frames", state: emptyChatState, status: defaultStatus, chats: [], attachments: [] });
+    const script = new Script().start().user("Stream it.");
+    for (const event of script.take()) channel.sendEvent(event);
+    await chat.postRaw(posted.splice(0));
+    await chat.page.waitForFunction((s) => window.__piChatTest?.lastSeq() === s, channel.lastSeq);
+    for (const event of script.assistant([{ type: "text", text: ANSWER }], { chunk: 2, open: true }).take()) {
+      now += 40;
+      channel.sendEvent(event);
+    }
+    channel.flush();
+    const strings = posted.filter((m) => typeof m === "string").length;
+    assert.ok(strings > 100, `continuations are bare strings (${strings})`);
+
+    // All of them in one burst: each is its own message event, but the view renders once per frame.
+    const { renders, frames } = await chat.page.evaluate(async ({ list, last }) => {
+      const commitsBefore = window.__piChatTest!.commits();
+      let frames = 0;
+      let counting = true;
+      const tick = () => {
+        frames++;
+        if (counting) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      for (const m of list) window.postMessage(m, "*");
+      while (window.__piChatTest!.renderedSeq() !== last) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      counting = false;
+      return { renders: window.__piChatTest!.commits() - commitsBefore, frames };
+    }, { list: posted as unknown[], last: channel.lastSeq });
+    assert.ok(renders <= frames + 2, `${posted.length} frames in one burst rendered ${renders} times over ${frames} animation frames`);
+    const text = (await chat.page.locator(".assistant").first().innerText()).replace(/\s+/g, " ");
+    assert.match(text, /The default port is 3000\. Here is what the config does:/);
+    assert.match(text, /See the config for details\./);
+    await chat.assertClean();
   });
 
   it("shows thinking collapsed, redacted thinking as such, and an error answer as an error card", async () => {

@@ -4,7 +4,7 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
-import { asDeltaFrame, type HostMessage, type HostPost } from "../../src/shared/protocol";
+import { DeltaFrameReader, type HostMessage, type HostPost } from "../../src/shared/protocol";
 import { chatItems } from "../../src/shared/reducer";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
 import { activateExtension, CONFIG_3000, diskText, resetConfigFile, waitFor, workspaceUri } from "./helpers";
@@ -70,11 +70,18 @@ describe("Pi Chat in the extension host", function () {
     assert.match(JSON.stringify(answer), /The default port is 3000\./);
     // The webview got the answer as sequenced events, the text as compact delta frames.
     const sent = posted.slice(postedBefore) as HostPost[];
-    const frames = sent.map(asDeltaFrame).filter((f) => f !== null);
+    const reader = new DeltaFrameReader();
+    const frames = sent.map((m) => reader.read(m)).filter((f) => f !== null);
     assert.ok(frames.length > 0, "deltas were streamed");
-    assert.ok(frames.map((f) => f.event.text).join("").includes("The default port is 3000."));
-    const seqs = sent.map((m) => (Array.isArray(m) ? m[0] : m.seq));
-    seqs.forEach((s, i) => i > 0 && assert.equal(s, seqs[i - 1]! + 1, "host messages are numbered without gaps"));
+    assert.ok(frames.map((f) => f.text).join("").includes("The default port is 3000."));
+    // Frames count as the next seq; every sequenced message carries the seq that follows.
+    let expected: number | undefined;
+    for (const m of sent) {
+      if (typeof m === "object" && !Array.isArray(m)) {
+        if (expected !== undefined) assert.equal(m.seq, expected + 1, "host messages are numbered without gaps");
+        expected = m.seq;
+      } else if (expected !== undefined) expected += 1;
+    }
 
     server.push(
       (body) => {
