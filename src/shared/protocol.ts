@@ -125,11 +125,6 @@ export class DeltaFrameReader {
   }
 }
 
-/** Whether a post is a delta frame (either form); a string is one only after an opening frame. */
-export function isDeltaFramePost(data: unknown): boolean {
-  return typeof data === "string" || (Array.isArray(data) && data.length === 2);
-}
-
 export type HostMessageBody = HostMessage extends infer M ? (M extends HostMessage ? Omit<M, "v" | "seq"> : never) : never;
 
 export type WebviewMessage =
