@@ -66,7 +66,7 @@ export interface ChatSessionOptions {
 export const DEFAULT_SYSTEM_PROMPT = [
   "You are Pi Chat, a coding assistant inside the user's editor.",
   "You can read files of the open workspace with read_file and change them with edit_file.",
-  "Paths are relative to the workspace root. Read a file before you edit it; edit_file replaces one exact occurrence of oldText.",
+  "Paths are relative to the workspace root. Read a file before you edit it; edit_file replaces text copied from the file (oldText, exactly once in the file) with newText, and takes several such replacements of one file at once as edits: [{oldText, newText}, …].",
   "Every edit is shown to the user as a diff and applied only if they allow it.",
   "Answer concisely, in Markdown.",
 ].join("\n");
@@ -260,7 +260,7 @@ export class ChatSession {
   private async gate(context: BeforeToolCallContext, signal: AbortSignal | undefined): Promise<BeforeToolCallResult | undefined> {
     if (context.toolCall.name !== "edit_file") return undefined;
     const params = asEditFileParams(context.args);
-    if (!params) return { block: true, reason: "edit_file needs path, oldText and newText as strings." };
+    if (!params) return { block: true, reason: "edit_file needs a path, and oldText and newText as strings or edits: [{oldText, newText}, …]." };
     let proposal: EditProposal;
     try {
       proposal = await proposeEdit(this.options.fs, this.options.workspaceRoot, params, signal ? { signal } : {});

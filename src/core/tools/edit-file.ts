@@ -1,4 +1,4 @@
-// edit_file: replace one exact occurrence of a text in a workspace file.
+// edit_file: replace text in a workspace file, one place or several at once (all or nothing).
 //
 // Split in two so the permission gate can show the diff before anything is written:
 //
@@ -15,7 +15,7 @@
 //     was shown. Without a stored proposal it proposes and applies in one go (or, with
 //     `requireProposal`, refuses: nothing is written that the gate did not see).
 import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
-import { obj, str, type Static } from "@earendil-works/pi-schema";
+import { arr, obj, opt, str, type Static } from "@earendil-works/pi-schema";
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
 import {
   DEFAULT_MAX_FILE_BYTES,
@@ -27,15 +27,29 @@ import {
   throwIfAborted,
   WorkspaceToolError,
 } from "./shared";
+import { explainMiss, findMatch, MatchableText } from "./edit-match";
 import type { WorkspaceFileSystem } from "./workspace-fs";
+
+const oneEdit = obj({
+  oldText: str({ description: "Text to replace, copied from the file. Must identify exactly one place in the file." }),
+  newText: str({ description: "Replacement text, written as given." }),
+});
 
 export const editFileParameters = obj({
   path: str({ description: "Path of the file, relative to the workspace root." }),
-  oldText: str({
-    minLength: 1,
-    description: "Text to replace. Must occur exactly once in the file and match it exactly, whitespace and indentation included.",
-  }),
-  newText: str({ description: "Replacement text." }),
+  oldText: opt(
+    str({
+      description:
+        "Text to replace (single-edit form). Must occur exactly once in the file; copy it from the file, whitespace and indentation included.",
+    }),
+  ),
+  newText: opt(str({ description: "Replacement text (single-edit form)." })),
+  edits: opt(
+    arr(oneEdit, {
+      description:
+        "Several replacements in one file, applied together as one change (all or none). Each oldText is matched against the file as it is now, before any of these edits; they must not overlap.",
+    }),
+  ),
 });
 
 export type EditFileParams = Static<typeof editFileParameters>;
@@ -107,37 +121,63 @@ export interface ProposeEditOptions {
 /** Narrow the gate's `args: unknown` to edit_file parameters. */
 export function asEditFileParams(args: unknown): EditFileParams | undefined {
   if (typeof args !== "object" || args === null) return undefined;
-  const { path, oldText, newText } = args as Record<string, unknown>;
-  if (typeof path !== "string" || typeof oldText !== "string" || typeof newText !== "string") return undefined;
-  return { path, oldText, newText };
+  const { path, oldText, newText, edits } = args as Record<string, unknown>;
+  if (typeof path !== "string") return undefined;
+  if (oldText !== undefined && typeof oldText !== "string") return undefined;
+  if (newText !== undefined && typeof newText !== "string") return undefined;
+  const params: EditFileParams = { path };
+  if (oldText !== undefined) params.oldText = oldText;
+  if (newText !== undefined) params.newText = newText;
+  if (edits !== undefined) {
+    if (!Array.isArray(edits)) return undefined;
+    const list: { oldText: string; newText: string }[] = [];
+    for (const edit of edits as unknown[]) {
+      if (typeof edit !== "object" || edit === null) return undefined;
+      const { oldText: o, newText: n } = edit as Record<string, unknown>;
+      if (typeof o !== "string" || typeof n !== "string") return undefined;
+      list.push({ oldText: o, newText: n });
+    }
+    params.edits = list;
+  }
+  return params;
 }
 
-const DIFF_CONTEXT_LINES = 3;
-
-function countOccurrences(haystack: string, needle: string): number {
-  let count = 0;
-  // Overlapping matches count too: each one is a different place the edit could go.
-  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + 1)) count++;
-  return count;
+/** One replacement, as the model gave it, with the name the model knows it by in messages. */
+interface RequestedEdit {
+  readonly oldText: string;
+  readonly newText: string;
+  readonly label: string;
 }
 
-/**
- * Map positions in `raw.replace(/\r\n/g, "\n")` back to `raw`. A position at a "\n" that was
- * "\r\n" maps to the "\r", so a match never ends between "\r" and "\n".
- */
-function toRawPositions(raw: string, positions: readonly number[]): number[] {
-  const out: number[] = [];
-  let next = 0;
-  let i = 0;
-  let j = 0;
-  while (next < positions.length) {
-    while (next < positions.length && positions[next] === j) out[next++] = i;
-    if (i >= raw.length) break;
-    i += raw[i] === "\r" && raw[i + 1] === "\n" ? 2 : 1;
-    j++;
+/** The single form and the `edits` list, as one list; refuses a call that gives neither or half. */
+function requestedEdits(params: EditFileParams, path: string): RequestedEdit[] {
+  const out: RequestedEdit[] = [];
+  const single = params.oldText !== undefined || params.newText !== undefined;
+  if (single) {
+    if (params.oldText === undefined || params.newText === undefined) {
+      throw new WorkspaceToolError("invalid_edit", "Give both oldText and newText (or a list of {oldText, newText} in edits).");
+    }
+    out.push({ oldText: params.oldText, newText: params.newText, label: "oldText" });
+  }
+  (params.edits ?? []).forEach((edit, i) => out.push({ ...edit, label: `edits[${i}].oldText` }));
+  if (out.length === 0) {
+    throw new WorkspaceToolError(
+      "invalid_edit",
+      params.edits !== undefined
+        ? `edits is empty; give at least one {oldText, newText} for ${path}.`
+        : `Nothing to edit in ${path}: give oldText and newText, or edits: [{oldText, newText}, …].`,
+    );
+  }
+  for (const edit of out) {
+    if (edit.oldText.length === 0) throw new WorkspaceToolError("invalid_edit", `${edit.label} is empty; give the exact text to replace.`);
+    if (edit.oldText.replace(/\r\n/g, "\n") === edit.newText.replace(/\r\n/g, "\n")) {
+      throw new WorkspaceToolError("no_change", `${edit.label} and its newText are the same; nothing to change.`);
+    }
   }
   return out;
 }
+
+const DIFF_CONTEXT_LINES = 3;
 
 function detectLineEnding(text: string): "lf" | "crlf" | "mixed" {
   const crlf = (text.match(/\r\n/g) ?? []).length;
@@ -153,7 +193,7 @@ function prefersCrlf(text: string, lineEnding: "lf" | "crlf" | "mixed"): boolean
   return crlf * 2 > (text.match(/\n/g) ?? []).length;
 }
 
-function summarize(path: string, additions: number, deletions: number, firstChangedLine: number): string {
+function summarize(path: string, additions: number, deletions: number, firstChangedLine: number, editCount: number, fuzzy: readonly string[]): string {
   const change =
     additions === deletions
       ? `${plural(additions, "line")} changed`
@@ -162,17 +202,54 @@ function summarize(path: string, additions: number, deletions: number, firstChan
         : additions === 0
           ? `${plural(deletions, "line")} removed`
           : `${plural(deletions, "line")} replaced by ${additions}`;
-  return `Edited ${path}: ${change} (at line ${firstChangedLine}).`;
+  const edits = editCount > 1 ? `${editCount} edits, ` : "";
+  const note =
+    fuzzy.length === 0
+      ? ""
+      : ` ${fuzzy.join(", ")} matched only after ignoring differences in trailing whitespace, quotes, dashes or special spaces; the file's own text was replaced.`;
+  return `Edited ${path}: ${edits}${change} (at line ${firstChangedLine}).${note}`;
+}
+
+/** A match in the file, ready to be replaced. */
+interface PlacedEdit {
+  readonly edit: RequestedEdit;
+  readonly start: number;
+  readonly end: number;
+  readonly fuzzy: boolean;
+}
+
+function placeEdit(file: MatchableText, edit: RequestedEdit, path: string): PlacedEdit {
+  const found = findMatch(file, edit.oldText);
+  switch (found.kind) {
+    case "exact":
+    case "fuzzy":
+      return { edit, start: found.start, end: found.end, fuzzy: found.kind === "fuzzy" };
+    case "ambiguous":
+      throw new WorkspaceToolError(
+        "ambiguous_match",
+        `${edit.label} occurs ${found.count} times in ${path}${found.fuzzy ? " (counting places that differ only in trailing whitespace, quotes, dashes or special spaces)" : ""}; it must occur exactly once. Include more of the surrounding lines to make it unique.`,
+      );
+    case "none":
+      throw new WorkspaceToolError("no_match", `${edit.label} was not found in ${path}. ${explainMiss(file.raw, edit.oldText)}`);
+  }
+}
+
+/** 1-based line of an offset in `raw`, for messages. */
+function lineOf(raw: string, offset: number): number {
+  let line = 1;
+  for (let i = raw.indexOf("\n"); i !== -1 && i < offset; i = raw.indexOf("\n", i + 1)) line++;
+  return line;
 }
 
 /**
  * Validate the path, read the file and compute the edit without writing anything.
  *
- * Matching is exact, except that line endings do not matter: oldText/newText written with "\n" match
- * a CRLF file, and the replacement gets the line ending of the text it replaces (of the file, when
- * that text has no line break). Everything outside the match is kept byte for byte, a UTF-8 BOM
- * included. Throws WorkspaceToolError for a bad path, missing/binary/non-UTF-8 file, no match,
- * several matches, or an edit that changes nothing.
+ * Each oldText is found in the file as it is now (for `edits`, before any of the call's edits):
+ * exactly, line endings aside; else after normalizing (see edit-match.ts). Only the matched regions
+ * are replaced, by newText as given with the line ending of the text it replaces (of the file, when
+ * that text has no line break); everything else is kept byte for byte, a UTF-8 BOM included.
+ * Throws WorkspaceToolError for a bad path, missing/binary/non-UTF-8 file, no match, several
+ * matches, overlapping edits, an empty list or an edit that changes nothing: then nothing is written.
  */
 export async function proposeEdit(
   fs: WorkspaceFileSystem,
@@ -182,6 +259,7 @@ export async function proposeEdit(
 ): Promise<EditProposal> {
   const file = await openTextFile(fs, root, params.path, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, options.signal);
   const { path } = file;
+  const requested = requestedEdits(params, path);
 
   let decoded: string;
   try {
@@ -192,36 +270,34 @@ export async function proposeEdit(
   }
   const bom = hasUtf8Bom(file.bytes);
   const raw = bom ? decoded.slice(1) : decoded;
-
-  const oldText = params.oldText.replace(/\r\n/g, "\n");
-  const newText = params.newText.replace(/\r\n/g, "\n");
-  if (oldText.length === 0) throw new WorkspaceToolError("no_match", "oldText is empty; give the exact text to replace.");
-  if (oldText === newText) throw new WorkspaceToolError("no_change", "oldText and newText are the same; nothing to change.");
-
-  const normalized = raw.replace(/\r\n/g, "\n");
-  const matches = countOccurrences(normalized, oldText);
-  if (matches === 0) {
-    throw new WorkspaceToolError(
-      "no_match",
-      `oldText was not found in ${path}. It must match the file exactly, including whitespace and indentation; read the file first and copy the text from it.`,
-    );
-  }
-  if (matches > 1) {
-    throw new WorkspaceToolError(
-      "ambiguous_match",
-      `oldText occurs ${matches} times in ${path}; it must occur exactly once. Include more of the surrounding lines to make it unique.`,
-    );
+  const matchable = new MatchableText(raw);
+  const placed = requested.map((edit) => placeEdit(matchable, edit, path)).sort((a, b) => a.start - b.start);
+  for (let i = 1; i < placed.length; i++) {
+    const before = placed[i - 1]!;
+    const after = placed[i]!;
+    if (after.start < before.end) {
+      throw new WorkspaceToolError(
+        "overlapping_edits",
+        `${before.edit.label} and ${after.edit.label} overlap (both change line ${lineOf(raw, after.start)} of ${path}); merge them into one edit.`,
+      );
+    }
   }
 
-  const at = normalized.indexOf(oldText);
-  const [rawStart = 0, rawEnd = 0] = toRawPositions(raw, [at, at + oldText.length]);
-  const replaced = raw.slice(rawStart, rawEnd);
   const lineEnding = detectLineEnding(raw);
-  const useCrlf = replaced.includes("\n") ? replaced.includes("\r\n") : prefersCrlf(raw, lineEnding);
-  const insert = useCrlf ? newText.replace(/\n/g, "\r\n") : newText;
-  const newRaw = raw.slice(0, rawStart) + insert + raw.slice(rawEnd);
+  const pieces: string[] = [];
+  let cursor = 0;
+  for (const { edit, start, end } of placed) {
+    const replaced = raw.slice(start, end);
+    const useCrlf = replaced.includes("\n") ? replaced.includes("\r\n") : prefersCrlf(raw, lineEnding);
+    const newText = edit.newText.replace(/\r\n/g, "\n");
+    pieces.push(raw.slice(cursor, start), useCrlf ? newText.replace(/\n/g, "\r\n") : newText);
+    cursor = end;
+  }
+  pieces.push(raw.slice(cursor));
+  const newRaw = pieces.join("");
   if (newRaw === raw) throw new WorkspaceToolError("no_change", `The edit would not change ${path}.`);
 
+  const normalized = raw.replace(/\r\n/g, "\n");
   const patch = structuredPatch(`a/${path}`, `b/${path}`, normalized, newRaw.replace(/\r\n/g, "\n"), undefined, undefined, {
     context: DIFF_CONTEXT_LINES,
   });
@@ -254,7 +330,7 @@ export async function proposeEdit(
   };
 
   return Object.freeze({
-    params: Object.freeze({ path: params.path, oldText: params.oldText, newText: params.newText }),
+    params: Object.freeze(copyParams(params)),
     path,
     realPath: file.realPath,
     originalHash: sha256Hex(file.bytes),
@@ -263,7 +339,14 @@ export async function proposeEdit(
     lineEnding,
     bom,
     details,
-    summary: summarize(path, additions, deletions, details.firstChangedLine),
+    summary: summarize(
+      path,
+      additions,
+      deletions,
+      details.firstChangedLine,
+      placed.length,
+      placed.filter((p) => p.fuzzy).map((p) => p.edit.label),
+    ),
   });
 }
 
@@ -298,8 +381,20 @@ export async function applyEdit(
   };
 }
 
+function copyParams(params: EditFileParams): EditFileParams {
+  const copy: EditFileParams = { path: params.path };
+  if (params.oldText !== undefined) copy.oldText = params.oldText;
+  if (params.newText !== undefined) copy.newText = params.newText;
+  if (params.edits !== undefined) copy.edits = params.edits.map((e) => ({ oldText: e.oldText, newText: e.newText }));
+  return copy;
+}
+
 function sameParams(a: Readonly<EditFileParams>, b: EditFileParams): boolean {
-  return a.path === b.path && a.oldText === b.oldText && a.newText === b.newText;
+  const sameEdits =
+    a.edits === undefined
+      ? b.edits === undefined
+      : b.edits !== undefined && a.edits.length === b.edits.length && a.edits.every((e, i) => e.oldText === b.edits?.[i]?.oldText && e.newText === b.edits[i]?.newText);
+  return a.path === b.path && a.oldText === b.oldText && a.newText === b.newText && sameEdits;
 }
 
 export function createEditFileTool(
@@ -311,10 +406,11 @@ export function createEditFileTool(
     name: "edit_file",
     label: "Edit file",
     description:
-      "Edit a text file in the workspace by replacing one exact occurrence of oldText with newText. " +
-      "oldText must match the file exactly (whitespace and indentation included) and occur exactly once; " +
-      "read the file first and include enough surrounding lines to make it unique. Line endings are kept as the file has them. " +
-      "The user may be asked to approve the edit.",
+      "Edit a text file in the workspace by replacing text: oldText with newText, or several {oldText, newText} pairs in edits " +
+      "(all matched against the file as it is before the call, applied together as one change, never overlapping). " +
+      "Each oldText must occur exactly once: read the file first, copy the text from it and include enough surrounding lines to make it unique. " +
+      "Small differences in trailing whitespace, curly quotes, dashes and special spaces are forgiven; indentation is not. " +
+      "Only the matched text changes; line endings are kept as the file has them. The user may be asked to approve the edit.",
     parameters: editFileParameters,
     // Edits of one batch must see each other's results, not race on the same file.
     executionMode: "sequential",

@@ -30,7 +30,9 @@ describe("edit_file", () => {
     const t = tool();
     assert.equal(t.name, "edit_file");
     assert.equal(t.executionMode, "sequential");
-    assert.deepEqual((t.parameters as { required?: string[] }).required?.slice().sort(), ["newText", "oldText", "path"]);
+    const schema = t.parameters as { required?: string[]; properties?: Record<string, unknown> };
+    assert.deepEqual(schema.required, ["path"]);
+    assert.deepEqual(Object.keys(schema.properties ?? {}).sort(), ["edits", "newText", "oldText", "path"]);
   });
 
   it("replaces a single match and reports a short summary and the diff", async () => {
@@ -74,12 +76,13 @@ describe("edit_file", () => {
     assert.equal(applyPatch("a\nc", parsePatch(added.details.diff)[0] ?? ""), "a\nc\nd\ne");
   });
 
-  it("refuses when oldText is not found, and hints to read the file", async () => {
+  it("refuses when oldText is not found, and points at the most similar line", async () => {
     s.write("src/config.ts", CONFIG);
     const error = await rejection(() => tool().execute("c1", { path: "src/config.ts", oldText: "port = 4000", newText: "x" }));
     assert.equal(error.code, "no_match");
     assert.match(error.message, /not found in src\/config\.ts/);
-    assert.match(error.message, /read the file first/);
+    assert.match(error.message, /most similar lines of the file:\n2: export const port = 3000;\n/);
+    assert.match(error.message, /Read the file/);
     assert.equal(text("src/config.ts"), CONFIG);
   });
 
