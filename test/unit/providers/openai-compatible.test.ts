@@ -135,7 +135,7 @@ describe("providers: OpenAI-compatible server through the core (real pi-ai adapt
       assert.equal(tool.function.strict, undefined, "no strict flag for local servers");
     }
     const editTool = edit.tools?.find((t) => t.function.name === "edit_file");
-    assert.deepEqual(Object.keys((editTool?.function.parameters?.properties ?? {}) as object).sort(), ["newText", "oldText", "path"]);
+    assert.deepEqual(Object.keys((editTool?.function.parameters?.properties ?? {}) as object).sort(), ["edits", "newText", "oldText", "path"]);
 
     // Local-server compat: no developer role, no reasoning_effort, no store, max_tokens.
     for (const body of bodies) {
