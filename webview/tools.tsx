@@ -143,7 +143,9 @@ function DecidedApproval({ item }: { item: ApprovalItem }) {
         {item.path !== undefined && <FileLink path={item.path} class="tool-path" />}
       </div>
       {item.reason !== undefined && item.reason !== "" && <p class="approval-reason">{item.reason}</p>}
-      {item.diff !== undefined && item.diff !== "" && (
+      {item.secret ? (
+        <p class="approval-secret">{item.diff}</p>
+      ) : item.diff !== undefined && item.diff !== "" && (
         <Collapsible id={`${item.id}:diff`} class="tool-result" summary="Proposed change">
           <DiffView diff={item.diff} />
         </Collapsible>
@@ -186,7 +188,17 @@ function PendingApproval({ item }: { item: ApprovalItem }) {
           ?
         </span>
       </div>
-      {item.diff !== undefined && item.diff !== "" && <DiffView diff={item.diff} />}
+      {item.protection !== undefined && <p class="approval-protection">{item.protection}</p>}
+      {item.secret ? (
+        <p class="approval-secret">
+          {item.diff}{" "}
+          <button type="button" class="text-button" onClick={() => post({ type: "openDiff", toolCallId: item.toolCallId })}>
+            <DiffIcon /> Show the change in the editor
+          </button>
+        </p>
+      ) : (
+        item.diff !== undefined && item.diff !== "" && <DiffView diff={item.diff} />
+      )}
       <div class="approval-form">
         <input
           id={reasonId}

@@ -3,6 +3,7 @@
 // storage directory, the file system, the model resolver and the approver.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatSession, DEFAULT_SYSTEM_PROMPT, type EditApprover, type ModelBinding } from "./session";
+import type { EditPermissionSettings } from "./permissions";
 import type { ChatSummary, DamagedLine, TranscriptStore } from "./transcript";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 
@@ -12,7 +13,9 @@ export interface ChatServiceOptions {
   workspaceRoot?: string;
   resolveModel: () => Promise<ModelBinding>;
   approver: EditApprover;
-  approvalMode: () => "ask" | "auto";
+  approvalMode: EditPermissionSettings["approvalMode"];
+  protectedFiles?: EditPermissionSettings["protectedFiles"];
+  workspaceTrusted?: EditPermissionSettings["workspaceTrusted"];
   systemPrompt?: string;
   maxContextTokens?: number;
   describeError?: (errorMessage: string) => { text: string; fix?: string };
@@ -90,6 +93,8 @@ export class ChatService {
       resolveModel: this.options.resolveModel,
       approver: this.options.approver,
       approvalMode: this.options.approvalMode,
+      ...(this.options.protectedFiles ? { protectedFiles: this.options.protectedFiles } : {}),
+      ...(this.options.workspaceTrusted ? { workspaceTrusted: this.options.workspaceTrusted } : {}),
       ...(this.options.maxContextTokens !== undefined ? { maxContextTokens: this.options.maxContextTokens } : {}),
       ...(this.options.log ? { log: this.options.log } : {}),
       ...(this.options.describeError ? { describeError: this.options.describeError } : {}),

@@ -16,6 +16,8 @@ export interface ApprovalNoticeMessage {
   path?: string;
   /** The unified diff the user decided on, kept so a restored chat shows the same card. UI only. */
   diff?: string;
+  /** A secret file (.env*): `diff` is only "secret file: N lines changed", never the content. */
+  secret?: boolean;
   timestamp: number;
 }
 

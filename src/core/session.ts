@@ -1,14 +1,15 @@
 // One chat: a pi Agent with the workspace tools, the context policy and the permission gate,
 // and the view state its events reduce to. No VS Code here: the host passes in the file
 // system, the approver (the user, through the webview) and the model.
-import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type BeforeToolCallContext, type BeforeToolCallResult, type StreamFn } from "@earendil-works/pi-agent-core";
+import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type StreamFn } from "@earendil-works/pi-agent-core";
 import type { Api, Model, ToolResultMessage } from "@earendil-works/pi-ai";
 import { reduce, stateFromTranscript, type ChatState } from "../shared/reducer";
 import { AgentEventEncoder } from "../shared/event-encoder";
 import type { ChatEvent } from "../shared/protocol";
 import { canContinue, convertToLlm, createTransformContext, interruptedToolResult } from "./context-policy";
-import type { ApprovalNoticeMessage, FileAttachmentMessage, LocalNoticeMessage } from "./messages";
-import { asEditFileParams, createEditFileTool, createReadFileTool, proposeEdit, type EditProposal } from "./tools";
+import type { FileAttachmentMessage, LocalNoticeMessage } from "./messages";
+import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
+import { createEditFileTool, createReadFileTool, type EditProposal } from "./tools";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 
 /** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
@@ -18,20 +19,7 @@ export interface ModelBinding {
   getApiKey: (provider: string) => Promise<string | undefined> | string | undefined;
 }
 
-export interface EditApprovalRequest {
-  chatId: string;
-  toolCallId: string;
-  toolName: string;
-  path: string;
-  diff: string;
-  /** The whole file as it would be after the edit, for a side-by-side diff view. */
-  proposedText: string;
-}
-
-export type EditDecision = { decision: "allow" } | { decision: "allowForChat" } | { decision: "deny"; reason?: string };
-
-/** Asks the user. Rejects (or the signal aborts) when the run is stopped before a decision. */
-export type EditApprover = (request: EditApprovalRequest, signal: AbortSignal | undefined) => Promise<EditDecision>;
+export type { EditApprovalRequest, EditApprover, EditDecision } from "./permissions";
 
 /** A problem that stops a run before the model is called (no API key, unknown model): shown with its fix. */
 export class RunSetupError extends Error {
@@ -53,8 +41,10 @@ export interface ChatSessionOptions {
   workspaceRoot?: string;
   resolveModel: () => Promise<ModelBinding>;
   approver: EditApprover;
-  /** "auto" applies edits without asking (the user chose so in the settings). */
-  approvalMode: () => "ask" | "auto";
+  /** The approval mode, protected files and workspace trust the edit gate reads at each call. */
+  approvalMode: EditPermissionSettings["approvalMode"];
+  protectedFiles?: EditPermissionSettings["protectedFiles"];
+  workspaceTrusted?: EditPermissionSettings["workspaceTrusted"];
   /** Saves one final message. Awaited before the next event, so the transcript order is the event order. */
   persist: (message: AgentMessage) => Promise<void>;
   maxContextTokens?: number;
@@ -80,8 +70,8 @@ export class ChatSession {
   private readonly encoder = new AgentEventEncoder();
   private readonly proposals = new Map<string, EditProposal>();
   private readonly tools: AgentTool[];
+  private readonly gate: EditGate;
   private state: ChatState;
-  private editsAllowedForChat = false;
   private active: Promise<void> | undefined;
 
   constructor(private readonly options: ChatSessionOptions) {
@@ -92,6 +82,19 @@ export class ChatSession {
     const root = options.workspaceRoot !== undefined ? { root: options.workspaceRoot } : {};
     // requireProposal: an edit is written only with the proposal the gate stored for its call.
     this.tools = [createReadFileTool(options.fs, root), createEditFileTool(options.fs, { ...root, proposals: this.proposals, requireProposal: true })];
+    this.gate = new EditGate({
+      chatId: options.id,
+      fs: options.fs,
+      ...(options.workspaceRoot !== undefined ? { workspaceRoot: options.workspaceRoot } : {}),
+      approver: options.approver,
+      approvalMode: options.approvalMode,
+      ...(options.protectedFiles ? { protectedFiles: options.protectedFiles } : {}),
+      ...(options.workspaceTrusted ? { workspaceTrusted: options.workspaceTrusted } : {}),
+      proposals: this.proposals,
+      emit: (event) => this.emit(event),
+      // Steering lands the notice after this batch's tool results, before the next model request.
+      record: (notice) => this.agent?.steer(notice),
+    });
   }
 
   /** The full transcript: what is saved, and what every request is built from. */
@@ -108,7 +111,7 @@ export class ChatSession {
   }
 
   get allowsEditsForChat(): boolean {
-    return this.editsAllowedForChat;
+    return this.gate.allowsEditsForChat;
   }
 
   /** The last turn was cut off or failed: `continue()` picks it up. */
@@ -236,7 +239,8 @@ export class ChatSession {
         maxContextTokens: this.options.maxContextTokens ?? Math.floor(binding.model.contextWindow * 0.75),
         onFallback: (reason) => this.options.log?.(`context policy fell back to the full transcript: ${reason}`),
       }),
-      beforeToolCall: (context, signal) => this.gate(context, signal),
+      beforeToolCall: (context, signal) => this.gate.beforeToolCall(context, signal),
+      afterToolCall: (context) => this.gate.afterToolCall(context),
       sessionId: this.id,
     });
     agent.subscribe((event) => this.onAgentEvent(event));
@@ -254,56 +258,6 @@ export class ChatSession {
       // The session's own run_state brackets the whole run (setup included).
       if (chatEvent.type !== "run_state") this.emit(chatEvent);
     }
-  }
-
-  /** The permission gate: edits wait for the user; the decision is added to the transcript. */
-  private async gate(context: BeforeToolCallContext, signal: AbortSignal | undefined): Promise<BeforeToolCallResult | undefined> {
-    if (context.toolCall.name !== "edit_file") return undefined;
-    const params = asEditFileParams(context.args);
-    if (!params) return { block: true, reason: "edit_file needs a path, and oldText and newText as strings or edits: [{oldText, newText}, …]." };
-    let proposal: EditProposal;
-    try {
-      proposal = await proposeEdit(this.options.fs, this.options.workspaceRoot, params, signal ? { signal } : {});
-    } catch (error) {
-      // Nothing to ask the user about: the model gets the reason (no match, several matches, bad path).
-      return { block: true, reason: error instanceof Error ? error.message : String(error) };
-    }
-    const toolCallId = context.toolCall.id;
-    if (this.options.approvalMode() === "auto" || this.editsAllowedForChat) {
-      this.proposals.set(toolCallId, proposal);
-      return undefined;
-    }
-    const diff = proposal.details.diff;
-    this.emit({ type: "approval_request", toolCallId, toolName: "edit_file", path: proposal.path, diff });
-    let decision: EditDecision;
-    try {
-      const proposedText = new TextDecoder().decode(proposal.newBytes).replace(/^\uFEFF/, "");
-      decision = await this.options.approver({ chatId: this.id, toolCallId, toolName: "edit_file", path: proposal.path, diff, proposedText }, signal);
-    } catch {
-      this.emit({ type: "approval_cancelled", toolCallId });
-      return { block: true, reason: "The edit was cancelled before the user decided. Nothing was changed." };
-    }
-    const denied = decision.decision === "deny";
-    const reason = decision.decision === "deny" ? decision.reason?.trim() : undefined;
-    const notice: ApprovalNoticeMessage = {
-      role: "approvalNotice",
-      toolCallId,
-      toolName: "edit_file",
-      decision: denied ? "denied" : "allowed",
-      path: proposal.path,
-      diff,
-      ...(reason ? { reason } : {}),
-      timestamp: Date.now(),
-    };
-    this.emit({ type: "approval_decided", toolCallId, decision: notice.decision, ...(reason ? { reason } : {}) });
-    // Steering lands the notice after this batch's tool results, before the next model request.
-    this.agent?.steer(notice);
-    if (denied) {
-      return { block: true, reason: `The user denied this edit${reason ? `: "${reason}"` : ""}. Nothing was changed.` };
-    }
-    if (decision.decision === "allowForChat") this.editsAllowedForChat = true;
-    this.proposals.set(toolCallId, proposal);
-    return undefined;
   }
 
   private repairsBeforeContinue(messages: readonly AgentMessage[]): AgentMessage[] {

@@ -13,6 +13,7 @@ import type { ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, Webvi
 import type { ChatViewProvider } from "./chat-view";
 import type { ProposalDiffs } from "./diff-view";
 import { loadProviders, readProviderSettings, SecretKeys } from "./providers-loader";
+import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
 
 /** Which chat is on screen, in the storage folder beside the chats: written at once, so a crash keeps it. */
 const CURRENT_CHAT_FILE = "current-chat.json";
@@ -51,7 +52,9 @@ export class ChatController implements vscode.Disposable {
       resolveModel: () => this.resolveModel(),
       approver: (request, signal) => this.askForApproval(request, signal),
       describeError: (message) => loadProviders().describeProviderError(message),
-      approvalMode: () => (vscode.workspace.getConfiguration("piChat").get<string>("approvalMode") === "auto" ? "auto" : "ask"),
+      approvalMode: approvalModeSetting,
+      protectedFiles: protectedFilesSetting,
+      workspaceTrusted,
       log: options.log,
     });
     this.session = this.service.newChat();
@@ -296,7 +299,8 @@ export class ChatController implements vscode.Disposable {
           reject(new Error("aborted"));
         }
       });
-      void this.options.diffs.show(request);
+      // A secret file's content is shown only when the user asks for it (the card's button).
+      if (!request.secret) void this.options.diffs.show(request);
     });
   }
 

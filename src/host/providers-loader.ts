@@ -4,6 +4,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type * as Providers from "./providers";
 import { isProviderId, PROVIDER_IDS, type ProviderId } from "./providers/catalog";
+import { userSetting } from "./settings";
 
 export type ProvidersModule = typeof Providers;
 export type ProviderSettings = Providers.ProviderSettings;
@@ -19,8 +20,9 @@ export function loadProviders(): ProvidersModule {
 
 export function readProviderSettings(): ProviderSettings {
   const config = vscode.workspace.getConfiguration("piChat");
-  const provider = config.get<string>("provider") ?? "anthropic";
-  const baseUrl = config.get<string>("baseUrl")?.trim();
+  // Where requests go is the user's choice alone: never from a workspace's settings.
+  const provider = userSetting<string>("provider") ?? "anthropic";
+  const baseUrl = userSetting<string>("baseUrl")?.trim();
   return {
     provider: isProviderId(provider) ? provider : "anthropic",
     model: config.get<string>("model")?.trim() ?? "",

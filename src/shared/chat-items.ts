@@ -61,6 +61,10 @@ export interface ApprovalItem {
   toolName: string;
   path?: string;
   diff?: string;
+  /** Why it is asked although the settings would have applied it (a protected file, Restricted Mode). */
+  protection?: string;
+  /** A secret file (.env*): `diff` is only a count of changed lines. */
+  secret?: boolean;
   state: ApprovalState;
   reason?: string;
 }

@@ -23,7 +23,18 @@ export type ChatEvent =
   | { type: "tool_start"; toolCallId: string; toolName: string; args: unknown }
   | { type: "tool_end"; toolCallId: string; isError: boolean }
   /** The permission gate is waiting for the user on this call. Live only: the decision is saved as an approvalNotice. */
-  | { type: "approval_request"; toolCallId: string; toolName: string; path?: string; diff: string }
+  | {
+      type: "approval_request";
+      toolCallId: string;
+      toolName: string;
+      path?: string;
+      /** The unified diff; for a secret file (.env*) only "secret file: N lines changed". */
+      diff: string;
+      /** Why the user is asked although the settings would have applied it (a protected file, Restricted Mode). */
+      protection?: string;
+      /** A secret file: the view offers its diff in VS Code's editor only on request. */
+      secret?: boolean;
+    }
   /** The user decided; the approvalNotice saying so reaches the transcript after the tool result. */
   | { type: "approval_decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string }
   /** The gate stopped waiting without a decision (the run was aborted). */

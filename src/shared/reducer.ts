@@ -63,6 +63,8 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         state: "pending",
         ...(event.path !== undefined ? { path: event.path } : {}),
         diff: event.diff,
+        ...(event.protection !== undefined ? { protection: event.protection } : {}),
+        ...(event.secret ? { secret: true } : {}),
       }));
     case "approval_decided":
       return upsertApproval(event.decision === "allowed" ? setToolStatus(state, event.toolCallId, "running") : state, event.toolCallId, "", (a) => ({
@@ -126,6 +128,7 @@ function endMessage(state: ChatState, message: AgentMessage, elided: readonly nu
         ...(message.path !== undefined ? { path: message.path } : {}),
         ...(message.reason !== undefined ? { reason: message.reason } : {}),
         ...(message.diff !== undefined ? { diff: message.diff } : {}),
+        ...(message.secret ? { secret: true } : {}),
       }));
     default: {
       // user, fileAttachment, localNotice: the whole message came with message_start; take the final one.

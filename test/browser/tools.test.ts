@@ -171,4 +171,32 @@ describe("tool and approval cards", function () {
     await chat.page.keyboard.press("Enter");
     assert.deepEqual(await chat.postedOf("approval"), [{ type: "approval", v: 1, toolCallId: "call-6", decision: "deny" }]);
   });
+
+  it("a protected file's card says why it asks; a secret file's card shows a count, not the diff", async () => {
+    const why = ".vscode/tasks.json is a protected file (**/.vscode/**): files like it can make VS Code, git, a package manager or CI run commands.";
+    await chat.events(
+      new Script()
+        .assistant([toolCall("call-p", "edit_file", { path: ".vscode/tasks.json" })])
+        .toolStart("call-p", "edit_file", { path: ".vscode/tasks.json" })
+        .raw({ type: "approval_request", toolCallId: "call-p", toolName: "edit_file", path: ".vscode/tasks.json", diff: SAMPLE_DIFF, protection: why })
+        .take(),
+    );
+    const card = chat.page.locator('.approval[data-item="approval:call-p"]');
+    assert.equal(await card.locator(".approval-protection").textContent(), why);
+    assert.equal(await card.locator(".diff-add").count(), 1, "an ordinary protected file still shows its diff");
+
+    await chat.events(
+      new Script()
+        .assistant([toolCall("call-s", "edit_file", { path: ".env" })])
+        .toolStart("call-s", "edit_file", { path: ".env" })
+        .raw({ type: "approval_request", toolCallId: "call-s", toolName: "edit_file", path: ".env", diff: "secret file: 1 line changed", protection: ".env is a protected file", secret: true })
+        .take(),
+    );
+    const secret = chat.page.locator('.approval[data-item="approval:call-s"]');
+    assert.match((await secret.locator(".approval-secret").textContent()) ?? "", /^secret file: 1 line changed/);
+    assert.equal(await secret.locator(".diff").count(), 0, "no diff view for a secret file");
+    await chat.clearPosted();
+    await secret.getByRole("button", { name: "Show the change in the editor" }).click();
+    assert.deepEqual(await chat.postedOf("openDiff"), [{ type: "openDiff", v: 1, toolCallId: "call-s" }]);
+  });
 });

@@ -23,7 +23,11 @@ export interface ChatWorld {
   cleanup(): Promise<void>;
 }
 
-export function chatWorld(options: { resolveModel: () => Promise<ModelBinding>; decide?: (request: EditApprovalRequest) => EditDecision }): ChatWorld {
+export function chatWorld(options: {
+  resolveModel: () => Promise<ModelBinding>;
+  decide?: (request: EditApprovalRequest) => EditDecision;
+  approvalMode?: "ask" | "auto";
+}): ChatWorld {
   const ws = tempDir("ws");
   const storage = tempDir("storage");
   mkdirSync(join(ws.path, "src"));
@@ -40,7 +44,7 @@ export function chatWorld(options: { resolveModel: () => Promise<ModelBinding>; 
         approvals.push(request);
         return options.decide?.(request) ?? { decision: "allow" };
       },
-      approvalMode: () => "ask",
+      approvalMode: () => options.approvalMode ?? "ask",
     });
     services.push(service);
     return service;
