@@ -6,6 +6,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem, ToolStatus } from "../src/shared/chat-items";
 import { CheckIcon, CloseIcon, DiffIcon, ErrorIcon, ShieldIcon, Spinner, ToolIcon } from "./icons";
 import { Collapsible, FileLink, rangeLabel } from "./parts";
+import { EditProblems } from "./problems";
 import { post } from "./vscode";
 
 const MAX_RESULT_CHARS = 20_000;
@@ -118,6 +119,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
         )}
       </div>
       {details.diff !== undefined && <DiffView diff={details.diff} />}
+      <EditProblems details={item.details} path={path} />
       {result !== "" && (
         <Collapsible id={`${item.id}:result`} class="tool-result" summary={item.status === "error" ? "Error" : "Result"} defaultOpen={item.status === "error"}>
           <pre>{result.length > MAX_RESULT_CHARS ? `${result.slice(0, MAX_RESULT_CHARS)}\n\u2026 ${result.length - MAX_RESULT_CHARS} more characters` : result}</pre>

@@ -2,9 +2,10 @@
 // session's final messages into the transcript store. Still no VS Code: the host gives the
 // storage directory, the file system, the model resolver and the approver.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { ChatSession, DEFAULT_SYSTEM_PROMPT, type EditApprover, type ModelBinding } from "./session";
+import { ChatSession, DEFAULT_SYSTEM_PROMPT, type EditApprover, type ModelBinding, type RequestContextStep } from "./session";
 import type { EditPermissionSettings } from "./permissions";
 import type { ChatSummary, DamagedLine, TranscriptStore } from "./transcript";
+import type { ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 
 export interface ChatServiceOptions {
@@ -20,6 +21,9 @@ export interface ChatServiceOptions {
   maxContextTokens?: number;
   describeError?: (errorMessage: string) => { text: string; fix?: string };
   log?: (line: string) => void;
+  /** Request-time additions to every chat's context (see ChatSessionOptions.extendContext). */
+  extendContext?: RequestContextStep;
+  problems?: ProblemsWatcher;
 }
 
 export type OpenChatResult =
@@ -98,6 +102,8 @@ export class ChatService {
       ...(this.options.maxContextTokens !== undefined ? { maxContextTokens: this.options.maxContextTokens } : {}),
       ...(this.options.log ? { log: this.options.log } : {}),
       ...(this.options.describeError ? { describeError: this.options.describeError } : {}),
+      ...(this.options.extendContext ? { extendContext: this.options.extendContext } : {}),
+      ...(this.options.problems ? { problems: this.options.problems } : {}),
       persist: (message) => this.persist(id, message),
     });
   }

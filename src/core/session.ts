@@ -10,6 +10,7 @@ import { canContinue, convertToLlm, createTransformContext, interruptedToolResul
 import type { FileAttachmentMessage, LocalNoticeMessage } from "./messages";
 import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
 import { createEditFileTool, createReadFileTool, type EditProposal } from "./tools";
+import { withProblemsAfterEdit, type ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 
 /** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
@@ -51,7 +52,17 @@ export interface ChatSessionOptions {
   /** Explains a provider error (401, 429, network) with its fix, for a notice in the chat. */
   describeError?: (errorMessage: string) => { text: string; fix?: string };
   log?: (line: string) => void;
+  /**
+   * Request-time additions to the context after the policy (project instructions, image bytes):
+   * I/O the pure policy must not do. Returns a new array; a failure falls back to its input.
+   */
+  extendContext?: RequestContextStep;
+  /** The language server's errors, reported after each applied edit. */
+  problems?: ProblemsWatcher;
 }
+
+/** One request-time step over the request view of the transcript; never mutates its input. */
+export type RequestContextStep = (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
 
 export const DEFAULT_SYSTEM_PROMPT = [
   "You are Pi Chat, a coding assistant inside the user's editor.",
@@ -81,7 +92,8 @@ export class ChatSession {
     this.state = stateFromTranscript(this.initialMessages);
     const root = options.workspaceRoot !== undefined ? { root: options.workspaceRoot } : {};
     // requireProposal: an edit is written only with the proposal the gate stored for its call.
-    this.tools = [createReadFileTool(options.fs, root), createEditFileTool(options.fs, { ...root, proposals: this.proposals, requireProposal: true })];
+    const editFile = createEditFileTool(options.fs, { ...root, proposals: this.proposals, requireProposal: true });
+    this.tools = [createReadFileTool(options.fs, root), options.problems ? withProblemsAfterEdit(editFile, options.problems, root) : editFile];
     this.gate = new EditGate({
       chatId: options.id,
       fs: options.fs,
@@ -235,10 +247,12 @@ export class ChatSession {
       streamFn: binding.streamFn,
       getApiKey: binding.getApiKey,
       convertToLlm,
-      transformContext: createTransformContext({
-        maxContextTokens: this.options.maxContextTokens ?? Math.floor(binding.model.contextWindow * 0.75),
-        onFallback: (reason) => this.options.log?.(`context policy fell back to the full transcript: ${reason}`),
-      }),
+      transformContext: this.withRequestSteps(
+        createTransformContext({
+          maxContextTokens: this.options.maxContextTokens ?? Math.floor(binding.model.contextWindow * 0.75),
+          onFallback: (reason) => this.options.log?.(`context policy fell back to the full transcript: ${reason}`),
+        }),
+      ),
       beforeToolCall: (context, signal) => this.gate.beforeToolCall(context, signal),
       afterToolCall: (context) => this.gate.afterToolCall(context),
       sessionId: this.id,
@@ -249,6 +263,21 @@ export class ChatSession {
     // now, and pass it through the reducer so live item ids match those of a replayed transcript.
     for (const m of agent.state.messages) if (!this.persisted.has(m)) await this.persistAndShow(m);
     return agent;
+  }
+
+  /** The policy, then the host's request-time step; a failing step never breaks the request. */
+  private withRequestSteps(policy: RequestContextStep): RequestContextStep {
+    return async (messages, signal) => {
+      const view = await policy(messages, signal);
+      const extend = this.options.extendContext;
+      if (!extend) return view;
+      try {
+        return await extend(view, signal);
+      } catch (error) {
+        this.options.log?.(`request context step failed, sent without it: ${error instanceof Error ? error.message : String(error)}`);
+        return view;
+      }
+    };
   }
 
   private async onAgentEvent(event: AgentEvent): Promise<void> {

@@ -12,6 +12,8 @@ import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript
 import type { ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../shared/protocol";
 import type { ChatViewProvider } from "./chat-view";
 import type { ProposalDiffs } from "./diff-view";
+import { createDiagnosticsWatcher } from "./diagnostics";
+import { projectInstructionsStep } from "./project-instructions";
 import { loadProviders, readProviderSettings, SecretKeys } from "./providers-loader";
 import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
 
@@ -55,6 +57,8 @@ export class ChatController implements vscode.Disposable {
       approvalMode: approvalModeSetting,
       protectedFiles: protectedFilesSetting,
       workspaceTrusted,
+      extendContext: projectInstructionsStep(options.log),
+      problems: createDiagnosticsWatcher(root),
       log: options.log,
     });
     this.session = this.service.newChat();

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService } from "../../src/core/chat-service";
-import type { EditApprovalRequest, EditDecision, ModelBinding } from "../../src/core/session";
+import type { EditApprovalRequest, EditDecision, ModelBinding, RequestContextStep } from "../../src/core/session";
 import { createNodeWorkspaceFs } from "../../src/core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/transcript";
 import { tempDir } from "./temp";
@@ -27,6 +27,8 @@ export function chatWorld(options: {
   resolveModel: () => Promise<ModelBinding>;
   decide?: (request: EditApprovalRequest) => EditDecision;
   approvalMode?: "ask" | "auto";
+  /** Built once the workspace exists (it may read from it). */
+  extendContext?: (workspace: string) => RequestContextStep;
 }): ChatWorld {
   const ws = tempDir("ws");
   const storage = tempDir("storage");
@@ -45,6 +47,7 @@ export function chatWorld(options: {
         return options.decide?.(request) ?? { decision: "allow" };
       },
       approvalMode: () => options.approvalMode ?? "ask",
+      ...(options.extendContext ? { extendContext: options.extendContext(ws.path) } : {}),
     });
     services.push(service);
     return service;
