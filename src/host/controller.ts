@@ -15,6 +15,7 @@ import type { ProposalDiffs } from "./diff-view";
 import { createDiagnosticsWatcher } from "./diagnostics";
 import { projectInstructionsStep } from "./project-instructions";
 import { loadProviders, readProviderSettings, SecretKeys } from "./providers-loader";
+import type { BaseUrlConsent } from "./base-url-consent";
 import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
 
 /** Which chat is on screen, in the storage folder beside the chats: written at once, so a crash keeps it. */
@@ -32,6 +33,7 @@ export interface ControllerOptions {
   workspaceRoot: vscode.Uri | undefined;
   fs: WorkspaceFileSystem;
   secrets: SecretKeys;
+  consent: BaseUrlConsent;
   diffs: ProposalDiffs;
   log: (line: string) => void;
 }
@@ -290,7 +292,7 @@ export class ChatController implements vscode.Disposable {
     this.options.log(`run: provider ${settings.provider}, model ${settings.model || "(default)"}`);
     // providers.js is a separate bundle: hand it this bundle's error class, so the session
     // recognises a setup error and shows its fix.
-    return providers.resolveModelBinding(settings, this.options.secrets, { RunSetupError });
+    return providers.resolveModelBinding(settings, this.options.secrets, { RunSetupError, allowBaseUrl: (override) => this.options.consent.allow(override) });
   }
 
   private askForApproval(request: EditApprovalRequest, signal: AbortSignal | undefined): Promise<EditDecision> {

@@ -7,6 +7,9 @@ import { ChatController } from "./controller";
 import { ProposalDiffs } from "./diff-view";
 import { loadProviders, PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
 import { createVscodeWorkspaceFs } from "./vscode-fs";
+import { apiKeyProblem } from "./providers/catalog";
+import { BaseUrlConsent } from "./base-url-consent";
+import { applyModelChoice, asModelChoice } from "./model-choice";
 
 /** What activate() returns in the extension's own tests: handles on the real objects. */
 export interface PiChatTestApi {
@@ -14,6 +17,7 @@ export interface PiChatTestApi {
   view: ChatViewProvider;
   diffs: ProposalDiffs;
   secrets: SecretKeys;
+  consent: BaseUrlConsent;
   output: vscode.OutputChannel;
   logLines: string[];
 }
@@ -34,6 +38,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   if (storageKind === "globalFallback") log("No folder is open: chats are saved in the global storage, and the tools have no files to read.");
 
   const secrets = new SecretKeys(context.secrets);
+  const consent = new BaseUrlConsent(context.globalState);
   const diffs = new ProposalDiffs(folder?.uri);
   const controller = new ChatController({
     context,
@@ -42,6 +47,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     workspaceRoot: folder?.uri,
     fs: folder ? createVscodeWorkspaceFs(folder.uri) : noFolderFs,
     secrets,
+    consent,
     diffs,
     log,
   });
@@ -65,7 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     }),
     vscode.commands.registerCommand("piChat.stop", () => controller.stop()),
     vscode.commands.registerCommand("piChat.setApiKey", () => setApiKey(secrets)),
-    vscode.commands.registerCommand("piChat.selectModel", () => selectModel()),
+    vscode.commands.registerCommand("piChat.selectModel", (choice?: unknown) => selectModel(choice)),
     vscode.commands.registerCommand("piChat.showHistory", () => showHistory(controller)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("piChat")) view.sendSnapshot();
@@ -74,7 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
 
   await controller.restore();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
-  return testMode ? { controller, view, diffs, secrets, output, logLines } : undefined;
+  return testMode ? { controller, view, diffs, secrets, consent, output, logLines } : undefined;
 }
 
 export function deactivate(): void {
@@ -114,30 +120,43 @@ async function setApiKey(secrets: SecretKeys): Promise<void> {
     prompt: "Stored in VS Code's secret storage. Leave empty to remove the stored key.",
     password: true,
     ignoreFocusOut: true,
+    validateInput: (text) => {
+      const problem = text.trim() === "" ? undefined : apiKeyProblem(text);
+      return problem ? `This is not an API key: ${problem}` : undefined;
+    },
   });
   if (value === undefined) return;
   if (value.trim() === "") {
     await secrets.delete(provider);
     void vscode.window.showInformationMessage(`Pi Chat: removed the ${PROVIDER_LABELS[provider]} API key.`);
   } else {
-    await secrets.set(provider, value.trim());
+    try {
+      await secrets.set(provider, value.trim());
+    } catch (error) {
+      void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
+      return;
+    }
     void vscode.window.showInformationMessage(`Pi Chat: saved the ${PROVIDER_LABELS[provider]} API key.`);
   }
 }
 
-async function selectModel(): Promise<void> {
+async function selectModel(argument: unknown): Promise<void> {
+  // A keybinding may pass { provider, model, baseUrl? }: no questions then.
+  const given = asModelChoice(argument);
+  if (given) return applyModelChoice(given);
   const provider = await pickProvider("Which provider?");
   if (!provider) return;
   const config = vscode.workspace.getConfiguration("piChat");
   let model: string | undefined;
+  let baseUrl: string | undefined;
   if (provider === "openai-compatible") {
-    const baseUrl = await vscode.window.showInputBox({
+    const current = readProviderSettings();
+    baseUrl = await vscode.window.showInputBox({
       title: "Pi Chat: base URL of the OpenAI-compatible server",
-      value: config.get<string>("baseUrl") || "http://localhost:11434/v1",
+      value: (current.provider === "openai-compatible" && current.baseUrl) || "http://localhost:11434/v1",
       ignoreFocusOut: true,
     });
     if (baseUrl === undefined) return;
-    await config.update("baseUrl", baseUrl.trim(), vscode.ConfigurationTarget.Global);
     model = await vscode.window.showInputBox({ title: "Pi Chat: model name the server serves", value: config.get<string>("model") ?? "", ignoreFocusOut: true });
   } else {
     const models = loadProviders().listModels(provider);
@@ -148,8 +167,7 @@ async function selectModel(): Promise<void> {
     model = picked?.id;
   }
   if (model === undefined) return;
-  await config.update("provider", provider, vscode.ConfigurationTarget.Global);
-  await config.update("model", model.trim(), vscode.ConfigurationTarget.Global);
+  await applyModelChoice({ provider, model, ...(baseUrl !== undefined ? { baseUrl } : {}) });
 }
 
 async function showHistory(controller: ChatController): Promise<void> {

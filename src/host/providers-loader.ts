@@ -3,7 +3,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type * as Providers from "./providers";
-import { isProviderId, PROVIDER_IDS, type ProviderId } from "./providers/catalog";
+import { apiKeyProblem, isProviderId, PROVIDER_IDS, type ProviderId } from "./providers/catalog";
 import { userSetting } from "./settings";
 
 export type ProvidersModule = typeof Providers;
@@ -38,8 +38,11 @@ export class SecretKeys implements Providers.SecretSource {
     return Promise.resolve(this.secrets.get(this.key(provider)));
   }
 
+  /** Stores a key; refuses one that could never work (a space or line break inside), saying why. */
   async set(provider: ProviderId, value: string): Promise<void> {
-    await this.secrets.store(this.key(provider), value);
+    const problem = apiKeyProblem(value);
+    if (problem) throw new Error(`Pi Chat did not store this API key: ${problem}`);
+    await this.secrets.store(this.key(provider), value.trim());
   }
 
   async delete(provider: ProviderId): Promise<void> {

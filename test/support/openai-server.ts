@@ -90,6 +90,8 @@ export type ServerStep = (request: ChatCompletionRequest) => ServerReply;
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The whole request target, query included (a key may travel as ?key=…). */
+  url: string;
   /** The Authorization header as received ("Bearer …"), if any. */
   authorization: string | undefined;
   headers: IncomingHttpHeaders;
@@ -163,7 +165,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       }
     }
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
-    requests.push({ method: req.method ?? "GET", path, authorization, headers: { ...req.headers }, body: body ? structuredClone(body) : undefined });
+    requests.push({ method: req.method ?? "GET", path, url: req.url ?? "/", authorization, headers: { ...req.headers }, body: body ? structuredClone(body) : undefined });
 
     if (req.method === "GET" && path === "/v1/models") {
       sendJson(res, 200, { object: "list", data: state.models.map((id) => ({ id, object: "model", created: 0, owned_by: "openai-server" })) });

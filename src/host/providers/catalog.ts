@@ -44,3 +44,13 @@ export const SELECT_MODEL_COMMAND = "Pi Chat: Select Model" satisfies keyof type
 export function isProviderId(value: unknown): value is ProviderId {
   return typeof value === "string" && (PROVIDER_IDS as readonly string[]).includes(value);
 }
+
+/**
+ * Why a key cannot be used, or undefined. Keys are printable ASCII without spaces: a line break
+ * or a space inside (a bad paste) would make the request fail with an error that quotes the key.
+ */
+export function apiKeyProblem(key: string): string | undefined {
+  if (/[\s]/.test(key.trim())) return "it has a space, tab or line break inside. Paste the key alone, on one line.";
+  if (/[^\x21-\x7e]/.test(key.trim())) return "it has characters an API key never has (only printable ASCII letters, digits and symbols). Paste the key alone, on one line.";
+  return undefined;
+}

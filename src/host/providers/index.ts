@@ -9,7 +9,7 @@ import { anthropicProvider } from "@earendil-works/pi-ai/providers/anthropic";
 import { googleProvider } from "@earendil-works/pi-ai/providers/google";
 import { openaiProvider } from "@earendil-works/pi-ai/providers/openai";
 import { RunSetupError, type ModelBinding } from "../../core/session";
-import { DEFAULT_MODELS, ENV_VARS, isProviderId, KEYLESS_API_KEY, PROVIDER_LABELS, SELECT_MODEL_COMMAND, SET_API_KEY_COMMAND, type ProviderId } from "./catalog";
+import { apiKeyProblem, DEFAULT_MODELS, ENV_VARS, isProviderId, KEYLESS_API_KEY, PROVIDER_LABELS, SELECT_MODEL_COMMAND, SET_API_KEY_COMMAND, type ProviderId } from "./catalog";
 import { setKeyFix } from "./errors";
 
 export { DEFAULT_MODELS, ENV_VARS, KEYLESS_API_KEY, PROVIDER_IDS, PROVIDER_LABELS, isProviderId, type ProviderId } from "./catalog";
@@ -41,6 +41,23 @@ export interface ResolveOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Timeout of the GET {baseUrl}/models look-up for an OpenAI-compatible server without a model id. Default 5000 ms. */
   discoveryTimeoutMs?: number;
+  /**
+   * Asked before a built-in provider's key goes anywhere but the provider's own endpoint (a
+   * base URL override): true only when the user allowed this very URL for this provider. Without
+   * it an override is refused.
+   */
+  allowBaseUrl?: (request: BaseUrlOverride) => Promise<boolean>;
+}
+
+/** A base URL that would receive a built-in provider's key instead of the provider's own endpoint. */
+export interface BaseUrlOverride {
+  provider: BuiltinProviderId;
+  /** The provider's name for sentences ("OpenAI"). */
+  label: string;
+  /** The override, normalized (no trailing slash). */
+  url: string;
+  /** The provider's own endpoint. */
+  ownUrl: string;
 }
 
 export type BuiltinProviderId = Exclude<ProviderId, "openai-compatible">;
@@ -99,6 +116,8 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
     throw fail(`Could not read the stored API key for ${label}.`, `Run “${SET_API_KEY_COMMAND}” to store it again.`);
   }
   if (!key) throw fail(`No API key for ${label}.`, setKeyFix(provider));
+  const problem = apiKeyProblem(key);
+  if (problem) throw fail(`The ${label} API key cannot be used: ${problem}`, setKeyFix(provider));
 
   const models = builtinModels();
   const wanted = settings.model.trim() || DEFAULT_MODELS[provider];
@@ -106,7 +125,18 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
   if (!found) {
     throw fail(`Unknown ${label} model “${wanted}”.`, `Choose one with “${SELECT_MODEL_COMMAND}”, for example ${suggestedModelIds(provider).join(", ")}.`);
   }
-  const model = baseUrl ? { ...found, baseUrl } : found;
+  // A key goes only to its own provider: another endpoint needs the user's consent for that URL.
+  const override = baseUrl !== undefined && !sameEndpoint(baseUrl, found.baseUrl) ? baseUrl : undefined;
+  if (override !== undefined) {
+    const allowed = (await options.allowBaseUrl?.({ provider, label, url: override, ownUrl: found.baseUrl })) ?? false;
+    if (!allowed) {
+      throw fail(
+        `Pi Chat did not send your ${label} API key to ${hostOf(override)}: piChat.baseUrl points ${label} requests there, and you have not allowed that URL.`,
+        `Allow it when asked, if you trust that server; or remove piChat.baseUrl from your user settings, or choose ${label} again with “${SELECT_MODEL_COMMAND}” (which clears it).`,
+      );
+    }
+  }
+  const model = override !== undefined ? { ...found, baseUrl: override } : found;
   const initialKey = key;
   return {
     model,
@@ -144,6 +174,8 @@ async function resolveOpenAICompatible(
   } catch {
     throw fail(`Could not read the stored API key for ${PROVIDER_LABELS["openai-compatible"]}.`, `Run “${SET_API_KEY_COMMAND}” to store it again.`);
   }
+  const problem = initialKey !== undefined ? apiKeyProblem(initialKey) : undefined;
+  if (problem) throw fail(`The stored API key for ${PROVIDER_LABELS["openai-compatible"]} cannot be used: ${problem}`, `Run “${SET_API_KEY_COMMAND}” to store it again.`);
   let id = settings.model.trim();
   if (!id) {
     const listed = await fetchServerModelIds(baseUrl, initialKey ?? KEYLESS_API_KEY, options.discoveryTimeoutMs ?? 5000, fail);
@@ -199,6 +231,18 @@ async function resolveOpenAICompatible(
       }
     },
   };
+}
+
+function sameEndpoint(a: string, b: string): boolean {
+  return a.replace(/\/+$/, "").toLowerCase() === b.replace(/\/+$/, "").toLowerCase();
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
 
 async function readStoredOrEnvKey(provider: BuiltinProviderId, secrets: SecretSource, env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {

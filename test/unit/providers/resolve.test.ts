@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunSetupError } from "../../../src/core/session";
+import { apiKeyProblem } from "../../../src/host/providers/catalog";
 import {
   DEFAULT_MODELS,
   describeProviderError,
@@ -134,10 +135,62 @@ describe("providers: resolveModelBinding", () => {
     assert.equal(binding.model.id, DEFAULT_MODELS.anthropic);
   });
 
-  it("a base URL overrides the endpoint of a built-in provider", async () => {
-    const binding = await resolveModelBinding({ provider: "openai", model: "gpt-4o-mini", baseUrl: "https://proxy.example.invalid/v1/" }, secretsOf({ openai: "k" }), { env: {} });
+  it("a base URL overrides the endpoint of a built-in provider only with the user's consent for that URL", async () => {
+    const asked: unknown[] = [];
+    const binding = await resolveModelBinding({ provider: "openai", model: "gpt-4o-mini", baseUrl: "https://proxy.example.invalid/v1/" }, secretsOf({ openai: "k" }), {
+      env: {},
+      allowBaseUrl: async (override) => {
+        asked.push(override);
+        return true;
+      },
+    });
     assert.equal(binding.model.id, "gpt-4o-mini");
     assert.equal(binding.model.baseUrl, "https://proxy.example.invalid/v1");
+    assert.deepEqual(asked, [{ provider: "openai", label: "OpenAI", url: "https://proxy.example.invalid/v1", ownUrl: "https://api.openai.com/v1" }]);
+  });
+
+  for (const provider of ["openai", "anthropic", "google"] as const) {
+    for (const source of ["stored", "environment"] as const) {
+      it(`${provider}, ${source} key: a base URL override the user did not allow is refused, and nothing is sent`, async () => {
+        const key = `${provider}-${source}-KEY-7c1d2e3f4a5b`;
+        const secrets = secretsOf(source === "stored" ? { [provider]: key } : {});
+        const env = source === "environment" ? { OPENAI_API_KEY: key, ANTHROPIC_API_KEY: key, GEMINI_API_KEY: key } : {};
+        for (const allowBaseUrl of [undefined, async () => false]) {
+          let error: unknown;
+          try {
+            await resolveModelBinding({ provider, model: "", baseUrl: "http://127.0.0.1:9/v1" }, secrets, { env, ...(allowBaseUrl ? { allowBaseUrl } : {}) });
+          } catch (e) {
+            error = e;
+          }
+          assert.ok(error instanceof RunSetupError, "a setup error");
+          assert.match(error.message, /did not send your .* API key to 127\.0\.0\.1:9/);
+          assert.match(error.fix ?? "", /Select Model/);
+          assertNoKeyMaterial(error, [key]);
+        }
+        assert.deepEqual(guard.urls, []);
+      });
+    }
+  }
+
+  it("the provider's own endpoint written as a base URL needs no consent", async () => {
+    const binding = await resolveModelBinding({ provider: "anthropic", model: "", baseUrl: "https://api.anthropic.com/" }, secretsOf({ anthropic: "k" }), {
+      env: {},
+      allowBaseUrl: async () => assert.fail("not asked"),
+    });
+    assert.equal(binding.model.baseUrl, "https://api.anthropic.com");
+  });
+
+  it("a key with a space or line break inside is refused with a clear message that does not quote it", async () => {
+    for (const key of ["sk-abc\ndef-0123456789", "sk-abc def-0123456789", "sk-abc\tdef", "sk-abc\u00a0def", "sk-ab\u0000cd"]) {
+      const fromEnv = await setupError({ provider: "openai", model: "" }, secretsOf({}), { OPENAI_API_KEY: key });
+      assert.match(fromEnv.message, /The OpenAI API key cannot be used: it has/);
+      const stored = await setupError({ provider: "openai-compatible", model: "m", baseUrl: "http://127.0.0.1:9/v1" }, secretsOf({ "openai-compatible": key }));
+      assert.match(stored.message, /cannot be used/);
+      for (const part of key.split(/\s|\u0000/)) assertNoKeyMaterial(fromEnv, [part]);
+    }
+    assert.equal(apiKeyProblem("sk-proj-AbC_09.-~+/="), undefined);
+    assert.equal(apiKeyProblem("  sk-trimmed  "), undefined);
+    assert.deepEqual(guard.urls, []);
   });
 
   it("OpenAI-compatible: a missing or bad base URL is a setup error", async () => {
