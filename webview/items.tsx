@@ -8,6 +8,7 @@ import { renderMarkdown, renderMarkdownBlocks } from "./markdown";
 import { memo } from "./memo";
 import { Collapsible, FileLink, rangeLabel } from "./parts";
 import { ApprovalCard, ToolCard } from "./tools";
+import { CommandCard } from "./command-card";
 import { commandsNamedIn } from "../src/shared/protocol";
 import { post } from "./vscode";
 
@@ -20,7 +21,7 @@ export const Item = memo(function Item({ item }: { item: ChatItem }) {
     case "assistant":
       return <AssistantCard item={item} />;
     case "tool":
-      return <ToolCard item={item} />;
+      return item.name === "run_command" ? <CommandCard item={item} /> : <ToolCard item={item} />;
     case "approval":
       return <ApprovalCard item={item} />;
     case "notice":

@@ -2,7 +2,9 @@
 // session's final messages into the transcript store. Still no VS Code: the host gives the
 // storage directory, the file system, the model resolver and the approver.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { ChatSession, DEFAULT_SYSTEM_PROMPT, type EditApprover, type ModelBinding, type RequestContextStep } from "./session";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { ChatSession, DEFAULT_SYSTEM_PROMPT, type CommandOptions, type EditApprover, type ModelBinding, type RequestContextStep } from "./session";
 import type { EditPermissionSettings } from "./permissions";
 import type { ChatSummary, DamagedLine, TranscriptStore } from "./transcript";
 import type { ProblemsWatcher } from "./tools/problems-after-edit";
@@ -24,6 +26,8 @@ export interface ChatServiceOptions {
   /** Request-time additions to every chat's context (see ChatSessionOptions.extendContext). */
   extendContext?: RequestContextStep;
   problems?: ProblemsWatcher;
+  /** Shell commands; each chat keeps its command logs in `<logRoot>/<chat id>/`, deleted with the chat. */
+  commands?: Omit<CommandOptions, "logDir"> & { logRoot?: string };
 }
 
 export type OpenChatResult =
@@ -73,6 +77,13 @@ export class ChatService {
     this.sessions.delete(chatId);
     this.created.delete(chatId);
     await this.options.store.deleteChat(chatId);
+    const logDir = this.commandLogDir(chatId);
+    if (logDir) await rm(logDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  private commandLogDir(chatId: string): string | undefined {
+    const root = this.options.commands?.logRoot;
+    return root !== undefined && /^[A-Za-z0-9_-]+$/.test(chatId) ? join(root, chatId) : undefined;
   }
 
   /** Writes the pending index changes; the chat files themselves are always up to date. */
@@ -105,7 +116,14 @@ export class ChatService {
       ...(this.options.extendContext ? { extendContext: this.options.extendContext } : {}),
       ...(this.options.problems ? { problems: this.options.problems } : {}),
       persist: (message) => this.persist(id, message),
+      ...(this.options.commands ? { commands: this.commandOptions(id, this.options.commands) } : {}),
     });
+  }
+
+  private commandOptions(chatId: string, commands: NonNullable<ChatServiceOptions["commands"]>): CommandOptions {
+    const { logRoot: _root, ...rest } = commands;
+    const logDir = this.commandLogDir(chatId);
+    return logDir ? { ...rest, logDir } : rest;
   }
 
   private async persist(chatId: string, message: AgentMessage): Promise<void> {

@@ -131,10 +131,11 @@ export function convertToLlm(messages: readonly AgentMessage[]): Message[] {
 export function appMessageFact(message: AppMessage): string | null {
   switch (message.role) {
     case "approvalNotice": {
-      const target = message.path ? ` on ${message.path}` : "";
+      const target = message.path ? ` on ${message.path}` : message.command !== undefined ? ` (\`${message.command}\` in ${message.cwd ?? "."})` : "";
       if (message.decision === "denied") {
         const reason = message.reason?.trim() ? ` The user's reason: "${message.reason.trim()}".` : "";
-        return `[The user denied the ${message.toolName} call ${message.toolCallId}${target}. Nothing was changed.${reason} Do not retry it unless the user asks.]`;
+        const nothing = message.command !== undefined ? "Nothing ran." : "Nothing was changed.";
+        return `[The user denied the ${message.toolName} call ${message.toolCallId}${target}. ${nothing}${reason} Do not retry it unless the user asks.]`;
       }
       return `[The user allowed the ${message.toolName} call ${message.toolCallId}${target}.]`;
     }

@@ -18,6 +18,11 @@ export interface ApprovalNoticeMessage {
   diff?: string;
   /** A secret file (.env*): `diff` is only "secret file: N lines changed", never the content. */
   secret?: boolean;
+  /** run_command: the exact command and its workspace-relative folder, as the card showed them. */
+  command?: string;
+  cwd?: string;
+  /** run_command: the allow rule(s) that let it run without asking, or the rule the user added. */
+  rule?: string;
   timestamp: number;
 }
 

@@ -1,7 +1,7 @@
 // One chat: a pi Agent with the workspace tools, the context policy and the permission gate,
 // and the view state its events reduce to. No VS Code here: the host passes in the file
 // system, the approver (the user, through the webview) and the model.
-import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type StreamFn } from "@earendil-works/pi-agent-core";
+import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type BeforeToolCallResult, type StreamFn } from "@earendil-works/pi-agent-core";
 import type { Api, Model, ToolResultMessage } from "@earendil-works/pi-ai";
 import { reduce, stateFromTranscript, type ChatState } from "../shared/reducer";
 import { AgentEventEncoder } from "../shared/event-encoder";
@@ -12,6 +12,10 @@ import { EditGate, type EditApprover, type EditPermissionSettings } from "./perm
 import { createEditFileTool, createReadFileTool, type EditProposal } from "./tools";
 import { withProblemsAfterEdit, type ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
+import { gateCommand, type CommandApprover, type CommandRuleStore } from "./permissions/command-gate";
+import type { CommandRunner } from "./commands/runner";
+import { createRunCommandTool, RUN_COMMAND_TOOL } from "./tools/run-command";
+import { redactSecrets } from "./commands/redact";
 
 /** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
 export interface ModelBinding {
@@ -49,6 +53,8 @@ export interface ChatSessionOptions {
   /** Saves one final message. Awaited before the next event, so the transcript order is the event order. */
   persist: (message: AgentMessage) => Promise<void>;
   maxContextTokens?: number;
+  /** Running shell commands (run_command); absent: the tool is not offered. */
+  commands?: CommandOptions;
   /** Explains a provider error (401, 429, network) with its fix, for a notice in the chat. */
   describeError?: (errorMessage: string) => { text: string; fix?: string };
   log?: (line: string) => void;
@@ -64,11 +70,24 @@ export interface ChatSessionOptions {
 /** One request-time step over the request view of the transcript; never mutates its input. */
 export type RequestContextStep = (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
 
+export interface CommandOptions {
+  /** The terminal when shell integration is there, else a child process: chosen per run. */
+  runner: () => CommandRunner;
+  /** False in restricted mode (untrusted workspace): the tool is not offered and the gate refuses. */
+  enabled: () => boolean;
+  rules: CommandRuleStore;
+  approver: CommandApprover;
+  defaultTimeoutSeconds: () => number;
+  /** Folder for the full-output logs of this chat's commands. */
+  logDir?: string;
+}
+
 export const DEFAULT_SYSTEM_PROMPT = [
   "You are Pi Chat, a coding assistant inside the user's editor.",
   "You can read files of the open workspace with read_file and change them with edit_file.",
   "Paths are relative to the workspace root. Read a file before you edit it; edit_file replaces text copied from the file (oldText, exactly once in the file) with newText, and takes several such replacements of one file at once as edits: [{oldText, newText}, …].",
   "Every edit is shown to the user as a diff and applied only if they allow it.",
+  "When the run_command tool is available, use it to run the project's tests, builds, linters and git commands rather than guessing their results; every run needs the user's yes.",
   "Answer concisely, in Markdown.",
 ].join("\n");
 
@@ -83,6 +102,8 @@ export class ChatSession {
   private readonly tools: AgentTool[];
   private readonly gate: EditGate;
   private state: ChatState;
+  /** The API key of the current model: removed from command output. */
+  private secretsInUse: string[] = [];
   private active: Promise<void> | undefined;
 
   constructor(private readonly options: ChatSessionOptions) {
@@ -107,6 +128,19 @@ export class ChatSession {
       // Steering lands the notice after this batch's tool results, before the next model request.
       record: (notice) => this.agent?.steer(notice),
     });
+    const commands = options.commands;
+    if (commands && options.workspaceRoot !== undefined) {
+      this.tools.push(
+        createRunCommandTool({
+          root: options.workspaceRoot,
+          fs: options.fs,
+          runner: commands.runner,
+          defaultTimeoutSeconds: commands.defaultTimeoutSeconds,
+          redact: (text) => redactSecrets(text, this.secretsInUse),
+          ...(commands.logDir ? { logDir: commands.logDir } : {}),
+        }),
+      );
+    }
   }
 
   /** The full transcript: what is saved, and what every request is built from. */
@@ -229,9 +263,22 @@ export class ChatSession {
     await this.options.persist(message);
   }
 
+  /** The tools of this run: run_command only where commands may run (not in restricted mode). */
+  private availableTools(): AgentTool[] {
+    const commandsOn = this.options.commands?.enabled() === true;
+    return this.tools.filter((t) => t.name !== RUN_COMMAND_TOOL || commandsOn);
+  }
+
   private async ensureAgent(): Promise<Agent> {
     const binding = await this.options.resolveModel();
+    try {
+      const key = await binding.getApiKey(binding.model.provider);
+      this.secretsInUse = key ? [key] : [];
+    } catch {
+      this.secretsInUse = [];
+    }
     if (this.agent) {
+      this.agent.state.tools = this.availableTools();
       this.agent.state.model = binding.model;
       this.agent.streamFunction = binding.streamFn;
       this.agent.getApiKey = binding.getApiKey;
@@ -241,7 +288,7 @@ export class ChatSession {
       initialState: {
         systemPrompt: this.options.systemPrompt,
         model: binding.model,
-        tools: this.tools,
+        tools: this.availableTools(),
         messages: this.initialMessages,
       },
       streamFn: binding.streamFn,
@@ -253,7 +300,8 @@ export class ChatSession {
           onFallback: (reason) => this.options.log?.(`context policy fell back to the full transcript: ${reason}`),
         }),
       ),
-      beforeToolCall: (context, signal) => this.gate.beforeToolCall(context, signal),
+      beforeToolCall: (context, signal) =>
+        context.toolCall.name === RUN_COMMAND_TOOL ? this.gateCommand(context.toolCall.id, context.args, signal) : this.gate.beforeToolCall(context, signal),
       afterToolCall: (context) => this.gate.afterToolCall(context),
       sessionId: this.id,
     });
@@ -287,6 +335,26 @@ export class ChatSession {
       // The session's own run_state brackets the whole run (setup included).
       if (chatEvent.type !== "run_state") this.emit(chatEvent);
     }
+  }
+
+  private gateCommand(toolCallId: string, args: unknown, signal: AbortSignal | undefined): Promise<BeforeToolCallResult | undefined> {
+    const commands = this.options.commands;
+    if (!commands) return Promise.resolve({ block: true, reason: "Commands are not available in this window." });
+    return gateCommand(
+      toolCallId,
+      args,
+      {
+        chatId: this.id,
+        fs: this.options.fs,
+        root: this.options.workspaceRoot,
+        enabled: commands.enabled,
+        rules: commands.rules,
+        approver: commands.approver,
+        emit: (event) => this.emit(event),
+        record: (notice) => this.agent?.steer(notice),
+      },
+      signal,
+    );
   }
 
   private repairsBeforeContinue(messages: readonly AgentMessage[]): AgentMessage[] {

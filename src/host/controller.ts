@@ -17,6 +17,8 @@ import { projectInstructionsStep } from "./project-instructions";
 import { loadProviders, readProviderSettings, SecretKeys } from "./providers-loader";
 import type { BaseUrlConsent } from "./base-url-consent";
 import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
+import type { HostCommands } from "./commands";
+import { findToolDetails } from "./tool-details";
 
 /** Which chat is on screen, in the storage folder beside the chats: written at once, so a crash keeps it. */
 const CURRENT_CHAT_FILE = "current-chat.json";
@@ -35,6 +37,7 @@ export interface ControllerOptions {
   secrets: SecretKeys;
   consent: BaseUrlConsent;
   diffs: ProposalDiffs;
+  commands: HostCommands;
   log: (line: string) => void;
 }
 
@@ -62,6 +65,14 @@ export class ChatController implements vscode.Disposable {
       extendContext: projectInstructionsStep(options.log),
       problems: createDiagnosticsWatcher(root),
       log: options.log,
+      commands: {
+        runner: () => options.commands.runner(),
+        enabled: () => options.commands.enabled(),
+        rules: options.commands.rules,
+        approver: (request, signal) => options.commands.approver(request, signal),
+        defaultTimeoutSeconds: () => options.commands.defaultTimeoutSeconds(),
+        logRoot: options.commands.logRoot,
+      },
     });
     this.session = this.service.newChat();
     this.watch(this.session);
@@ -120,7 +131,11 @@ export class ChatController implements vscode.Disposable {
       case "continue":
         return this.continueChat();
       case "approval":
+        if (this.options.commands.decide(message.toolCallId, message.decision, message.reason, message.rule)) return;
+        if (message.decision === "allowAlways") return; // only commands have rules
         return this.decide(message.toolCallId, message.decision, message.reason);
+      case "openCommandOutput":
+        return this.options.commands.openOutput(findToolDetails(this.session.viewState, message.toolCallId)?.logFile);
       case "newChat":
         return this.newChat();
       case "switchChat":

@@ -4,6 +4,7 @@ import * as vscode from "vscode";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { ChatViewProvider } from "./chat-view";
 import { ChatController } from "./controller";
+import { HostCommands } from "./commands";
 import { ProposalDiffs } from "./diff-view";
 import { loadProviders, PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
 import { createVscodeWorkspaceFs } from "./vscode-fs";
@@ -20,6 +21,7 @@ export interface PiChatTestApi {
   consent: BaseUrlConsent;
   output: vscode.OutputChannel;
   logLines: string[];
+  commands: HostCommands;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<PiChatTestApi | undefined> {
@@ -40,6 +42,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   const secrets = new SecretKeys(context.secrets);
   const consent = new BaseUrlConsent(context.globalState);
   const diffs = new ProposalDiffs(folder?.uri);
+  const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, folder?.uri, log);
   const controller = new ChatController({
     context,
     storageDir: storageUri.fsPath,
@@ -49,6 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     secrets,
     consent,
     diffs,
+    commands,
     log,
   });
   const view = new ChatViewProvider(context.extensionUri, controller, log, { recordPosted: testMode });
@@ -59,6 +63,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     diffs,
     view,
     controller,
+    commands,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
     vscode.commands.registerCommand("piChat.newChat", async () => {
       await controller.newChat();
@@ -80,7 +85,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
 
   await controller.restore();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
-  return testMode ? { controller, view, diffs, secrets, consent, output, logLines } : undefined;
+  return testMode ? { controller, view, diffs, secrets, consent, output, logLines, commands } : undefined;
 }
 
 export function deactivate(): void {

@@ -49,6 +49,10 @@ export interface ToolItem {
   resultText?: string;
   /** Structured data for the UI (diff, file range). Never shown to the model by this layer. */
   details?: unknown;
+  /** While it runs: the tool's latest progress details (run_command's live tail). Live only. */
+  progress?: unknown;
+  /** Tools whose question is asked on their own card (run_command): the approval lives here, not as an item. */
+  approval?: ApprovalItem;
 }
 
 export type ApprovalState = "pending" | "allowed" | "denied";
@@ -65,6 +69,11 @@ export interface ApprovalItem {
   protection?: string;
   /** A secret file (.env*): `diff` is only a count of changed lines. */
   secret?: boolean;
+  /** run_command: the exact command, its folder, the rules the card offers, the rule that allowed it. */
+  command?: string;
+  cwd?: string;
+  suggestedRules?: string[];
+  rule?: string;
   state: ApprovalState;
   reason?: string;
 }

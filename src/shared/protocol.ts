@@ -34,9 +34,15 @@ export type ChatEvent =
       protection?: string;
       /** A secret file: the view offers its diff in VS Code's editor only on request. */
       secret?: boolean;
+      /** run_command: the exact command, its workspace-relative folder and the rules the card may offer. */
+      command?: string;
+      cwd?: string;
+      suggestedRules?: string[];
     }
   /** The user decided; the approvalNotice saying so reaches the transcript after the tool result. */
-  | { type: "approval_decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string }
+  | { type: "approval_decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string; rule?: string }
+  /** A running tool's latest progress (run_command: the last lines of output), at a bounded rate. */
+  | { type: "tool_progress"; toolCallId: string; details: unknown }
   /** The gate stopped waiting without a decision (the run was aborted). */
   | { type: "approval_cancelled"; toolCallId: string }
   | { type: "run_state"; running: boolean };
@@ -144,7 +150,9 @@ export type WebviewMessage =
   | { type: "prompt"; v: typeof PROTOCOL_VERSION; text: string }
   | { type: "stop"; v: typeof PROTOCOL_VERSION }
   | { type: "continue"; v: typeof PROTOCOL_VERSION }
-  | { type: "approval"; v: typeof PROTOCOL_VERSION; toolCallId: string; decision: "allow" | "deny" | "allowForChat"; reason?: string }
+  | { type: "approval"; v: typeof PROTOCOL_VERSION; toolCallId: string; decision: "allow" | "deny" | "allowForChat" | "allowAlways"; reason?: string; rule?: string }
+  /** Open the whole output of a run_command call (its log file) in an editor. */
+  | { type: "openCommandOutput"; v: typeof PROTOCOL_VERSION; toolCallId: string }
   | { type: "newChat"; v: typeof PROTOCOL_VERSION }
   | { type: "switchChat"; v: typeof PROTOCOL_VERSION; chatId: string }
   | { type: "deleteChat"; v: typeof PROTOCOL_VERSION; chatId: string }

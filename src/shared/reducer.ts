@@ -65,18 +65,32 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         diff: event.diff,
         ...(event.protection !== undefined ? { protection: event.protection } : {}),
         ...(event.secret ? { secret: true } : {}),
+        ...(event.command !== undefined ? { command: event.command } : {}),
+        ...(event.cwd !== undefined ? { cwd: event.cwd } : {}),
+        ...(event.suggestedRules !== undefined ? { suggestedRules: event.suggestedRules } : {}),
       }));
     case "approval_decided":
       return upsertApproval(event.decision === "allowed" ? setToolStatus(state, event.toolCallId, "running") : state, event.toolCallId, "", (a) => ({
         ...a,
         state: event.decision,
         ...(event.reason !== undefined ? { reason: event.reason } : {}),
+        ...(event.rule !== undefined ? { rule: event.rule } : {}),
       }));
-    case "approval_cancelled":
-      return {
+    case "tool_progress":
+      return updateLive(state, (i) => i.kind === "tool" && i.id === event.toolCallId, (t) =>
+        t.kind === "tool" && t.status === "running" ? { ...t, progress: event.details } : t,
+      );
+    case "approval_cancelled": {
+      const withoutItem = {
         ...state,
         live: state.live.filter((i) => !(i.kind === "approval" && i.toolCallId === event.toolCallId && i.state === "pending")),
       };
+      return updateLive(withoutItem, (i) => i.kind === "tool" && i.id === event.toolCallId, (t) => {
+        if (t.kind !== "tool" || t.approval?.state !== "pending") return t;
+        const { approval: _cancelled, ...rest } = t;
+        return rest;
+      });
+    }
     case "run_state":
       return state.running === event.running ? state : { ...state, running: event.running };
     default:
@@ -129,6 +143,9 @@ function endMessage(state: ChatState, message: AgentMessage, elided: readonly nu
         ...(message.reason !== undefined ? { reason: message.reason } : {}),
         ...(message.diff !== undefined ? { diff: message.diff } : {}),
         ...(message.secret ? { secret: true } : {}),
+        ...(message.command !== undefined ? { command: message.command } : {}),
+        ...(message.cwd !== undefined ? { cwd: message.cwd } : {}),
+        ...(message.rule !== undefined ? { rule: message.rule } : {}),
       }));
     default: {
       // user, fileAttachment, localNotice: the whole message came with message_start; take the final one.
@@ -216,7 +233,8 @@ function addToolCards(state: ChatState, message: AssistantMessage): ChatState {
 function applyToolResult(state: ChatState, message: ToolResultMessage): ChatState {
   const resultText = message.content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("\n");
   return upsertTool(state, message.toolCallId, message.toolName, undefined, (t) => {
-    const done: ToolItem = { ...t, status: message.isError ? "error" : "success", resultText };
+    const { progress: _live, ...rest } = t;
+    const done: ToolItem = { ...rest, status: message.isError ? "error" : "success", resultText };
     if (message.details !== undefined) done.details = message.details;
     return done;
   });
@@ -230,8 +248,17 @@ function upsertTool(state: ChatState, toolCallId: string, name: string, args: un
   return { ...state, live: [...state.live, update(created)] };
 }
 
+/** Tools whose card carries its own question and decision (one card per command run). */
+const INLINE_APPROVAL_TOOLS = new Set(["run_command"]);
+
 function upsertApproval(state: ChatState, toolCallId: string, toolName: string, update: (a: ApprovalItem) => ApprovalItem): ChatState {
   const id = `approval:${toolCallId}`;
+  const tool = state.live.find((i): i is ToolItem => i.kind === "tool" && i.id === toolCallId);
+  if (tool && INLINE_APPROVAL_TOOLS.has(tool.name)) {
+    return updateLive(state, (i) => i === tool, (t) =>
+      t.kind === "tool" ? { ...t, approval: update(t.approval ?? { kind: "approval", id, toolCallId, toolName: tool.name, state: "pending" }) } : t,
+    );
+  }
   if (state.live.some((i) => i.id === id)) {
     return updateLive(state, (i) => i.id === id, (i) => (i.kind === "approval" ? update(i) : i));
   }
