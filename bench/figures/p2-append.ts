@@ -57,11 +57,11 @@ export async function runP2(dir: string, transcript: readonly AgentMessage[], to
     for (let i = 0; i < savesPerRun; i++) {
       const message = toAppend[k++ % toAppend.length]!;
       if (i % 2 === 0) {
-        b.push(await timed(() => store.append("big", message)));
-        s.push(await timed(() => store.append(smallId, message)));
+        b.push(await timed(async () => void (await store.append("big", message))));
+        s.push(await timed(async () => void (await store.append(smallId, message))));
       } else {
-        s.push(await timed(() => store.append(smallId, message)));
-        b.push(await timed(() => store.append("big", message)));
+        s.push(await timed(async () => void (await store.append(smallId, message))));
+        b.push(await timed(async () => void (await store.append("big", message))));
       }
     }
     ratios.push(median(b) / median(s));

@@ -8,7 +8,8 @@ import { isPlainObject } from "./format";
 import { DEFAULT_TITLE, deriveTitle, lastPreview, previewFromMessage, titleFromMessage } from "./title";
 import type { ChatSummary, LoadFailureCode, StoredMessage } from "./types";
 
-const INDEX_VERSION = 1;
+// 2: entries carry the chat's model (the chosen one, else the last answer's); a version 1 cache is rebuilt.
+const INDEX_VERSION = 2;
 
 export interface IndexEntry {
   id: string;
@@ -20,6 +21,10 @@ export interface IndexEntry {
   /** From the first user message. */
   derivedTitle?: string;
   lastPreview?: string;
+  /** "provider/model" of the chat's saved choice (a model record). */
+  model?: string;
+  /** "provider/model" of the last answer. */
+  answerModel?: string;
   damaged?: boolean;
   unreadable?: { code: LoadFailureCode; reason: string };
   /** Size of the chat file this entry describes; the staleness check. */
@@ -36,10 +41,18 @@ export function entryFromParsed(id: string, parsed: ParsedTranscript<StoredMessa
   };
   const explicit = explicitTitle(parsed.header.title, parsed.metaTitle);
   if (explicit !== undefined) entry.explicitTitle = explicit;
-  const derived = deriveTitle(parsed.messages);
+  const derived = deriveTitle([...parsed.tree.nodes()].map((n) => n.message));
   if (derived !== undefined) entry.derivedTitle = derived;
   const preview = lastPreview(parsed.messages);
   if (preview !== undefined) entry.lastPreview = preview;
+  if (parsed.model) entry.model = `${parsed.model.provider}/${parsed.model.modelId}`;
+  for (let i = parsed.messages.length - 1; i >= 0; i--) {
+    const label = answerModel(parsed.messages[i]!);
+    if (label !== undefined) {
+      entry.answerModel = label;
+      break;
+    }
+  }
   if (parsed.damaged.length > 0) entry.damaged = true;
   return entry;
 }
@@ -66,6 +79,8 @@ export function applyMessages(entry: IndexEntry, messages: readonly StoredMessag
     }
     const preview = previewFromMessage(message);
     if (preview !== undefined) entry.lastPreview = preview;
+    const label = answerModel(message);
+    if (label !== undefined) entry.answerModel = label;
     const ts = (message as StoredMessage & { timestamp?: unknown }).timestamp;
     if (typeof ts === "number" && Number.isFinite(ts)) updatedAt = ts;
   }
@@ -80,7 +95,11 @@ export function toSummary(entry: IndexEntry): ChatSummary {
     createdAt: entry.createdAt,
     updatedAt: entry.updatedAt,
     messageCount: entry.messageCount,
+    sizeBytes: entry.fileSize,
   };
+  if (entry.derivedTitle !== undefined) summary.firstPrompt = entry.derivedTitle;
+  const model = entry.model ?? entry.answerModel;
+  if (model !== undefined) summary.model = model;
   if (entry.lastPreview !== undefined) summary.lastPreview = entry.lastPreview;
   if (entry.damaged) summary.damaged = true;
   if (entry.unreadable) summary.unreadable = { ...entry.unreadable };
@@ -119,6 +138,8 @@ function readEntry(raw: unknown): IndexEntry | undefined {
   if (typeof raw["explicitTitle"] === "string") entry.explicitTitle = raw["explicitTitle"];
   if (typeof raw["derivedTitle"] === "string") entry.derivedTitle = raw["derivedTitle"];
   if (typeof raw["lastPreview"] === "string") entry.lastPreview = raw["lastPreview"];
+  if (typeof raw["model"] === "string") entry.model = raw["model"];
+  if (typeof raw["answerModel"] === "string") entry.answerModel = raw["answerModel"];
   if (raw["damaged"] === true) entry.damaged = true;
   const unreadable = raw["unreadable"];
   if (isPlainObject(unreadable) && typeof unreadable["code"] === "string" && typeof unreadable["reason"] === "string") {
@@ -130,6 +151,13 @@ function readEntry(raw: unknown): IndexEntry | undefined {
 }
 
 const FAILURE_CODES: ReadonlySet<string> = new Set<LoadFailureCode>(["notFound", "invalidId", "empty", "noHeader", "unsupportedVersion", "readError"]);
+
+/** "provider/model" of an assistant message, read defensively (messages are opaque here). */
+function answerModel(message: StoredMessage): string | undefined {
+  if (message.role !== "assistant") return undefined;
+  const { provider, model } = message as StoredMessage & { provider?: unknown; model?: unknown };
+  return typeof provider === "string" && typeof model === "string" ? `${provider}/${model}` : undefined;
+}
 
 function isNumber(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value);

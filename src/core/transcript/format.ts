@@ -1,14 +1,37 @@
 // The JSONL line format: serializing records and parsing a whole file. Pure functions,
 // no I/O. Parsing never throws: every bad line becomes a DamagedLine.
+//
+// Format version 2 (a tree), and how version 1 files (linear) stay readable:
+// - line 1: {"type":"header","version":2,"chatId","createdAt","title"?}
+// - {"type":"message","id","parentId","message"}: one final message, a node of the tree.
+//   `parentId: null` is a root. A record without `id` (every version 1 record) gets the id
+//   `L<line number>` (stable: the file only grows); one without `parentId` continues the
+//   current leaf, so a version 1 file reads as one chain, exactly as before.
+// - {"type":"leaf","id","at"}: the user switched branches; node `id` is the current leaf.
+//   Otherwise the current leaf is the last message saved. Switching appends one short line.
+// - {"type":"model","provider","modelId","thinkingLevel"?,"at"}: the chat's model; last wins.
+// - {"type":"meta","title","at"}: a rename; last wins.
+// - {"type":"version","version":2,"at"}: appended once to a version 1 file before this build
+//   writes its first version 2 record to it. Nothing already on disk is rewritten.
+// - A header or version record with a version newer than TRANSCRIPT_FORMAT_VERSION: the file
+//   is refused (`unsupportedVersion`, with both numbers) rather than misread, and never written.
+// - A message whose parent is unknown (its line was damaged) is kept, attached to the current
+//   leaf, and reported; a second record with an id already used is skipped and reported.
 
+import { ChatTree } from "./tree";
 import {
+  OLDEST_READABLE_VERSION,
   TRANSCRIPT_FORMAT_VERSION,
+  type ChatModelChoice,
   type DamagedLine,
+  type LeafRecord,
   type LoadFailureCode,
   type MessageRecord,
   type MetaRecord,
+  type ModelRecord,
   type StoredMessage,
   type TranscriptHeader,
+  type VersionRecord,
 } from "./types";
 
 const NEWLINE = 0x0a;
@@ -24,23 +47,57 @@ export function metaLine(meta: MetaRecord): string {
   return JSON.stringify(meta) + "\n";
 }
 
-/** Throws TypeError for something that cannot be stored, before anything is written. */
-export function messageLine(message: StoredMessage): string {
+export function leafLine(leaf: LeafRecord): string {
+  return JSON.stringify(leaf) + "\n";
+}
+
+export function modelLine(model: ModelRecord): string {
+  return JSON.stringify(model) + "\n";
+}
+
+export function versionLine(record: VersionRecord): string {
+  return JSON.stringify(record) + "\n";
+}
+
+/**
+ * Throws TypeError for something that cannot be stored, before anything is written.
+ * `parentId` undefined: the record continues whatever the current leaf is when it is read.
+ */
+export function messageLine(message: StoredMessage, id?: string, parentId?: string | null): string {
   if (!isPlainObject(message) || typeof message.role !== "string") {
     throw new TypeError("transcript message must be an object with a string role");
   }
-  const record: MessageRecord = { type: "message", message };
+  const record: MessageRecord = {
+    type: "message",
+    ...(id !== undefined ? { id } : {}),
+    ...(parentId !== undefined ? { parentId } : {}),
+    message,
+  };
   // JSON.stringify escapes newlines inside strings, so one record is always one line.
   return JSON.stringify(record) + "\n";
+}
+
+/** Node ids: short, safe in any file or URL, and never of the `L<line>` form implicit ids take. */
+const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function isValidNodeId(id: unknown): id is string {
+  return typeof id === "string" && NODE_ID.test(id);
 }
 
 export interface ParsedTranscript<M extends StoredMessage> {
   header: TranscriptHeader;
   /** The header line was missing or unusable and `header` was synthesized. */
   headerRecovered: boolean;
+  /** Every message, as a tree, with the current leaf. */
+  tree: ChatTree<M>;
+  /** The path from the root to the current leaf. */
   messages: M[];
+  /** The shape of the file's last records: 1 until a version 2 header or version record. */
+  version: number;
   /** Last meta title (undefined: no meta line; null: cleared). */
   metaTitle: string | null | undefined;
+  /** Last model record. */
+  model: ChatModelChoice | undefined;
   /** Timestamp of the last message that had one. */
   lastActivity: number | undefined;
   damaged: DamagedLine[];
@@ -52,15 +109,29 @@ export type ParseOutcome<M extends StoredMessage> =
   | { ok: true; parsed: ParsedTranscript<M> }
   | { ok: false; code: LoadFailureCode; reason: string };
 
+/** Why a version number cannot be read by this build, or undefined when it can. */
+export function unsupportedVersionReason(version: unknown): string | undefined {
+  if (typeof version !== "number" || !Number.isInteger(version)) {
+    return `chat file has no valid format version (found ${JSON.stringify(version) ?? "nothing"})`;
+  }
+  if (version > TRANSCRIPT_FORMAT_VERSION) {
+    return `chat file format version ${version} is newer than this build of Pi Chat reads (up to ${TRANSCRIPT_FORMAT_VERSION}); update Pi Chat to open it. The file was left as it is.`;
+  }
+  if (version < OLDEST_READABLE_VERSION) return `chat file format version ${version} is not a Pi Chat format`;
+  return undefined;
+}
+
 /** Parses a whole chat file. `chatId` (from the file name) fills in a missing header. */
 export function parseTranscript<M extends StoredMessage>(bytes: Uint8Array, chatId: string): ParseOutcome<M> {
   if (bytes.length === 0) return { ok: false, code: "empty", reason: `chat file ${chatId} is empty` };
 
-  const messages: M[] = [];
+  const tree = new ChatTree<M>();
   const damaged: DamagedLine[] = [];
   let header: TranscriptHeader | undefined;
   let headerRecovered = false;
+  let version = OLDEST_READABLE_VERSION;
   let metaTitle: string | null | undefined;
+  let model: ChatModelChoice | undefined;
   let lastActivity: number | undefined;
   let firstActivity: number | undefined;
   let sawFirstRecord = false;
@@ -92,43 +163,64 @@ export function parseTranscript<M extends StoredMessage>(bytes: Uint8Array, chat
     if (!sawFirstRecord) {
       sawFirstRecord = true;
       if (type === "header") {
-        const version = record["version"];
-        if (version !== TRANSCRIPT_FORMAT_VERSION) {
-          return {
-            ok: false,
-            code: "unsupportedVersion",
-            reason:
-              typeof version === "number"
-                ? `chat file format version ${version} is not supported by this build (it reads version ${TRANSCRIPT_FORMAT_VERSION}); it may come from a newer Pi Chat`
-                : `chat file header has no valid version (found ${JSON.stringify(version) ?? "nothing"})`,
-          };
-        }
-        header = readHeader(record, chatId, (reason) => fail(reason));
+        const refused = unsupportedVersionReason(record["version"]);
+        if (refused !== undefined) return { ok: false, code: "unsupportedVersion", reason: refused };
+        version = record["version"] as number;
+        header = readHeader(record, chatId, version, (reason) => fail(reason));
         continue;
       }
       // No header: keep the records (never lose a chat), report it.
       headerRecovered = true;
-      fail(`missing header; this line was kept and the file read as version ${TRANSCRIPT_FORMAT_VERSION}`);
+      fail(`missing header; this line was kept and the file read as version ${OLDEST_READABLE_VERSION} onwards`);
     }
 
     if (type === "message") {
       const message = record["message"];
-      if (isPlainObject(message) && typeof message["role"] === "string") {
-        // Trust boundary: the envelope is checked; the message is what append() was given.
-        messages.push(message as unknown as M);
-        const ts = message["timestamp"];
-        if (typeof ts === "number" && Number.isFinite(ts)) {
-          lastActivity = ts;
-          firstActivity ??= ts;
-        }
-      } else {
+      if (!isPlainObject(message) || typeof message["role"] !== "string") {
         fail("message record without an object message with a string role");
+        continue;
       }
+      const rawId = record["id"];
+      if (rawId !== undefined && !isValidNodeId(rawId)) {
+        fail("message record with an invalid id");
+        continue;
+      }
+      const id = rawId ?? `L${lineNo}`;
+      if (tree.has(id)) {
+        fail(`message record reuses the id ${id}; skipped`);
+        continue;
+      }
+      const rawParent = record["parentId"];
+      let parentId: string | null = tree.leafId;
+      if (rawParent === null) parentId = null;
+      else if (typeof rawParent === "string") {
+        if (tree.has(rawParent)) parentId = rawParent;
+        else fail(`message record's parent ${JSON.stringify(rawParent).slice(0, 80)} is not in the file (a damaged line?); attached to the message before it`);
+      } else if (rawParent !== undefined) fail("message record with an invalid parentId; attached to the message before it");
+      // Trust boundary: the envelope is checked; the message is what append() was given.
+      tree.add(id, parentId, message as unknown as M);
+      const ts = message["timestamp"];
+      if (typeof ts === "number" && Number.isFinite(ts)) {
+        lastActivity = ts;
+        firstActivity ??= ts;
+      }
+    } else if (type === "leaf") {
+      const id = record["id"];
+      if (typeof id === "string" && tree.has(id)) tree.leafId = id;
+      else fail("leaf record names no message of this file");
+    } else if (type === "model") {
+      const choice = readModel(record);
+      if (choice) model = choice;
+      else fail("model record without provider and modelId");
     } else if (type === "meta") {
       const title = record["title"];
       if (typeof title === "string" || title === null) metaTitle = title;
       else fail("meta record with an invalid title");
       // A rename is not activity: it must not move the chat up the history list.
+    } else if (type === "version") {
+      const refused = unsupportedVersionReason(record["version"]);
+      if (refused !== undefined) return { ok: false, code: "unsupportedVersion", reason: refused };
+      version = Math.max(version, record["version"] as number);
     } else if (type === "header") {
       fail("unexpected header after the first line");
     } else {
@@ -136,23 +228,32 @@ export function parseTranscript<M extends StoredMessage>(bytes: Uint8Array, chat
     }
   }
 
-  if (headerRecovered && messages.length === 0 && metaTitle === undefined) {
+  if (headerRecovered && tree.size === 0 && metaTitle === undefined) {
     return { ok: false, code: "noHeader", reason: `chat file ${chatId} has no header and no readable records` };
   }
-  header ??= { type: "header", version: TRANSCRIPT_FORMAT_VERSION, chatId, createdAt: firstActivity ?? 0 };
+  header ??= { type: "header", version, chatId, createdAt: firstActivity ?? 0 };
   return {
     ok: true,
     parsed: {
       header,
       headerRecovered,
-      messages,
+      tree,
+      messages: tree.pathMessages(),
+      version,
       metaTitle,
+      model,
       lastActivity,
       damaged,
       endsWithNewline: bytes[bytes.length - 1] === NEWLINE,
       byteLength: bytes.length,
     },
   };
+}
+
+function readModel(record: Record<string, unknown>): ChatModelChoice | undefined {
+  const { provider, modelId, thinkingLevel } = record;
+  if (typeof provider !== "string" || provider === "" || typeof modelId !== "string") return undefined;
+  return { provider, modelId, ...(typeof thinkingLevel === "string" ? { thinkingLevel } : {}) };
 }
 
 type LineResult = { kind: "blank" } | { kind: "bad"; reason: string } | { kind: "record"; value: Record<string, unknown> };
@@ -176,12 +277,12 @@ function parseLine(bytes: Uint8Array, start: number, end: number): LineResult {
   return { kind: "record", value };
 }
 
-function readHeader(record: Record<string, unknown>, chatId: string, fail: (reason: string) => void): TranscriptHeader {
+function readHeader(record: Record<string, unknown>, chatId: string, version: number, fail: (reason: string) => void): TranscriptHeader {
   const createdAt = record["createdAt"];
   const title = record["title"];
   const header: TranscriptHeader = {
     type: "header",
-    version: TRANSCRIPT_FORMAT_VERSION,
+    version,
     chatId,
     createdAt: typeof createdAt === "number" && Number.isFinite(createdAt) ? createdAt : 0,
   };
@@ -195,13 +296,13 @@ function readHeader(record: Record<string, unknown>, chatId: string, fail: (reas
  * Reads just the version of a file's first line, for the append path (which must not
  * read the whole file). `head` is the file's first bytes.
  */
-export function probeHeader(head: Uint8Array): "v1" | "none" | { unsupported: string } {
+export function probeHeader(head: Uint8Array): { version: number } | "none" | { unsupported: string } {
   const nl = head.indexOf(NEWLINE);
   const parsed = parseLine(head, 0, nl === -1 ? head.length : nl);
   if (parsed.kind !== "record" || parsed.value["type"] !== "header") return "none";
-  const version = parsed.value["version"];
-  if (version === TRANSCRIPT_FORMAT_VERSION) return "v1";
-  return { unsupported: `chat file format version ${JSON.stringify(version) ?? "(none)"} is not supported; refusing to append` };
+  const refused = unsupportedVersionReason(parsed.value["version"]);
+  if (refused !== undefined) return { unsupported: `${refused}; refusing to append` };
+  return { version: parsed.value["version"] as number };
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,12 +1,15 @@
 // The transcript store: full chat transcripts on disk, append-only JSONL per chat.
 export { TranscriptStore, TranscriptError, isValidChatId } from "./store";
-export type { TranscriptStoreOptions, TranscriptErrorCode } from "./store";
+export type { AppendOptions, TranscriptStoreOptions, TranscriptErrorCode } from "./store";
+export { ChatTree } from "./tree";
+export type { Fork, TreeNode } from "./tree";
 export { createNodeTranscriptStorage } from "./node-storage";
-export { parseTranscript } from "./format";
+export { isValidNodeId, parseTranscript } from "./format";
 export type { ParsedTranscript, ParseOutcome } from "./format";
 export { deriveTitle, messageText, truncateText, DEFAULT_TITLE, TITLE_MAX_CHARS } from "./title";
-export { StorageNotFoundError, TRANSCRIPT_FORMAT_VERSION } from "./types";
+export { OLDEST_READABLE_VERSION, StorageNotFoundError, TRANSCRIPT_FORMAT_VERSION } from "./types";
 export type {
+  ChatModelChoice,
   ChatSummary,
   CreateChatOptions,
   DamagedLine,
@@ -16,7 +19,10 @@ export type {
   LoadFailureCode,
   LoadResult,
   MessageRecord,
+  LeafRecord,
   MetaRecord,
+  ModelRecord,
+  VersionRecord,
   StoredMessage,
   TranscriptHeader,
   TranscriptRecord,

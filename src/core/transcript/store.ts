@@ -35,11 +35,12 @@ import {
   unreadableEntry,
   type IndexEntry,
 } from "./chat-index";
-import { headerLine, messageLine, metaLine, parseTranscript, probeHeader } from "./format";
+import { headerLine, leafLine, messageLine, metaLine, modelLine, parseTranscript, probeHeader, versionLine } from "./format";
 import { DEFAULT_TITLE, deriveTitle } from "./title";
 import {
   StorageNotFoundError,
   TRANSCRIPT_FORMAT_VERSION,
+  type ChatModelChoice,
   type ChatSummary,
   type CreateChatOptions,
   type FileStat,
@@ -58,6 +59,17 @@ export interface TranscriptStoreOptions {
   now?: () => number;
   /** Id generator for createChat; must return a valid chat id. */
   newId?: () => string;
+  /** Id generator for message nodes; must return a valid node id (format.ts). */
+  newNodeId?: () => string;
+}
+
+/** Where an appended message goes in the chat's tree. */
+export interface AppendOptions {
+  /**
+   * The parent of the (first) message: a node id, or null for a root. Omitted: the record
+   * continues the current leaf of the file as it is read.
+   */
+  parentId?: string | null;
 }
 
 export type TranscriptErrorCode = "notFound" | "invalidId" | "exists" | "unsupportedVersion";
@@ -89,6 +101,8 @@ export function isValidChatId(id: string): boolean {
 interface FileState {
   size: number;
   endsWithNewline: boolean;
+  /** The record shape the file is at: a version 1 file gets a version record before its first version 2 record. */
+  version: number;
   /** Set for a file this build must not write to (a newer format). */
   refuse?: string;
 }
@@ -100,6 +114,7 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
   private readonly flushDelay: number;
   private readonly now: () => number;
   private readonly newId: () => string;
+  private readonly newNodeId: () => string;
   private readonly queues = new Map<string, Promise<void>>();
   private readonly files = new Map<string, FileState>();
   private index: Map<string, IndexEntry> | undefined;
@@ -116,6 +131,7 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     this.flushDelay = options.indexFlushDelayMs ?? 1000;
     this.now = options.now ?? Date.now;
     this.newId = options.newId ?? defaultId;
+    this.newNodeId = options.newNodeId ?? defaultNodeId;
   }
 
   /** Creates the chat file (header + optional first messages in one write). */
@@ -132,13 +148,13 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     if (title !== null) header.title = title;
     const messages = options.messages ?? [];
     const headBytes = encoder.encode(headerLine(header));
-    const bodyBytes = encoder.encode(messages.map(messageLine).join(""));
+    const bodyBytes = encoder.encode(this.messageLines(messages, null).text);
     const data = concat(headBytes, bodyBytes);
 
     await this.enqueue(chatId, async () => {
       const created = await this.storage.createExclusive(chatPath(chatId), data, { sync: this.sync });
       if (!created) throw new TranscriptError("exists", chatId, `chat ${chatId} already exists`);
-      this.files.set(chatId, { size: data.length, endsWithNewline: true });
+      this.files.set(chatId, { size: data.length, endsWithNewline: true, version: TRANSCRIPT_FORMAT_VERSION });
       const index = await this.loadIndex();
       const entry: IndexEntry = { id: chatId, createdAt: header.createdAt, updatedAt: header.createdAt, messageCount: 0, fileSize: headBytes.length };
       if (title !== null) entry.explicitTitle = title;
@@ -149,18 +165,44 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     return { ...header };
   }
 
-  /** Appends one final message as one line. */
-  append(chatId: string, message: M): Promise<void> {
-    return this.appendMany(chatId, [message]);
+  /** Appends one final message as one line; resolves to its node id. */
+  async append(chatId: string, message: M, options: AppendOptions = {}): Promise<string> {
+    const [id] = await this.appendMany(chatId, [message], options);
+    return id!;
   }
 
-  /** Appends messages in one write (all lines or, on a crash, a prefix of them). */
-  async appendMany(chatId: string, messages: readonly M[]): Promise<void> {
+  /**
+   * Appends messages in one write (all lines or, on a crash, a prefix of them), each the child
+   * of the one before; resolves to their node ids.
+   */
+  async appendMany(chatId: string, messages: readonly M[], options: AppendOptions = {}): Promise<string[]> {
     checkId(chatId);
-    if (messages.length === 0) return;
+    if (messages.length === 0) return [];
     // Serialize before queueing: an unstorable message rejects with nothing written.
-    const data = encoder.encode(messages.map(messageLine).join(""));
+    const { text, ids } = this.messageLines(messages, options.parentId);
+    const data = encoder.encode(text);
     await this.enqueue(chatId, () => this.write(chatId, data, (entry, bytes) => applyMessages(entry, messages, bytes)));
+    return ids;
+  }
+
+  /** Makes node `nodeId` the chat's current leaf (appends a leaf line). The caller knows the node exists. */
+  async setLeaf(chatId: string, nodeId: string): Promise<void> {
+    checkId(chatId);
+    const data = encoder.encode(leafLine({ type: "leaf", id: nodeId, at: this.now() }));
+    await this.enqueue(chatId, () => this.write(chatId, data, (entry, bytes) => void (entry.fileSize += bytes)));
+  }
+
+  /** Saves the chat's model choice (appends a model line; the last one wins). */
+  async setModel(chatId: string, choice: ChatModelChoice): Promise<void> {
+    checkId(chatId);
+    const record = { type: "model" as const, provider: choice.provider, modelId: choice.modelId, ...(choice.thinkingLevel ? { thinkingLevel: choice.thinkingLevel } : {}), at: this.now() };
+    const data = encoder.encode(modelLine(record));
+    await this.enqueue(chatId, () =>
+      this.write(chatId, data, (entry, bytes) => {
+        entry.fileSize += bytes;
+        entry.model = `${choice.provider}/${choice.modelId}`;
+      }),
+    );
   }
 
   /** Sets the title (appends a meta line); null or blank clears it back to the derived one. */
@@ -251,6 +293,20 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
 
   // --- internals -----------------------------------------------------------------------
 
+  /** Lines for messages that chain from `parentId` (undefined: from the leaf the file has then). */
+  private messageLines(messages: readonly M[], parentId: string | null | undefined): { text: string; ids: string[] } {
+    const ids: string[] = [];
+    let parent = parentId;
+    let text = "";
+    for (const message of messages) {
+      const id = this.newNodeId();
+      text += messageLine(message, id, parent);
+      ids.push(id);
+      parent = id;
+    }
+    return { text, ids };
+  }
+
   private async loadNow(chatId: string): Promise<LoadResult<M>> {
     const path = chatPath(chatId);
     const stat = await this.storage.stat(path);
@@ -262,12 +318,12 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     const outcome = parseTranscript<M>(bytes, chatId);
     if (!outcome.ok) {
       if (outcome.code === "unsupportedVersion") {
-        this.files.set(chatId, { size: bytes.length, endsWithNewline: true, refuse: outcome.reason });
+        this.files.set(chatId, { size: bytes.length, endsWithNewline: true, version: TRANSCRIPT_FORMAT_VERSION, refuse: outcome.reason });
       }
       return { ok: false, chatId, code: outcome.code, reason: outcome.reason };
     }
     const parsed = outcome.parsed;
-    this.files.set(chatId, { size: parsed.byteLength, endsWithNewline: parsed.endsWithNewline });
+    this.files.set(chatId, { size: parsed.byteLength, endsWithNewline: parsed.endsWithNewline, version: parsed.version });
     // The index entry comes free with a load; refresh it if the cache had it wrong.
     if (this.index && this.index.get(chatId)?.fileSize !== parsed.byteLength) {
       this.index.set(chatId, entryFromParsed(chatId, parsed, parsed.byteLength, stat.mtimeMs));
@@ -281,7 +337,9 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       title: explicit ?? deriveTitle(parsed.messages) ?? DEFAULT_TITLE,
       titleIsExplicit: explicit !== undefined,
       messages: parsed.messages,
+      tree: parsed.tree,
     };
+    if (parsed.model) result.model = parsed.model;
     if (parsed.damaged.length > 0) result.damaged = parsed.damaged;
     return result;
   }
@@ -296,8 +354,10 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     if (state.size === 0) {
       // An empty file (a create cut off by a crash): give it its header first.
       data = concat(encoder.encode(headerLine({ type: "header", version: TRANSCRIPT_FORMAT_VERSION, chatId, createdAt: this.now() })), body);
-    } else if (!state.endsWithNewline) {
-      data = concat(NEWLINE_BYTES, body);
+    } else {
+      // An older file is continued, never rewritten: one line says the records after it are newer.
+      if (state.version < TRANSCRIPT_FORMAT_VERSION) data = concat(encoder.encode(versionLine({ type: "version", version: TRANSCRIPT_FORMAT_VERSION, at: this.now() })), data);
+      if (!state.endsWithNewline) data = concat(NEWLINE_BYTES, data);
     }
     // Unknown until the write succeeds: a failed write may have written part of the data.
     this.files.delete(chatId);
@@ -307,7 +367,7 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       if (err instanceof StorageNotFoundError) throw notFound(chatId);
       throw err;
     }
-    this.files.set(chatId, { size: state.size + data.length, endsWithNewline: true });
+    this.files.set(chatId, { size: state.size + data.length, endsWithNewline: true, version: TRANSCRIPT_FORMAT_VERSION });
 
     const index = await this.loadIndex();
     const entry = index.get(chatId);
@@ -325,13 +385,15 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     const path = chatPath(chatId);
     const stat = await this.storage.stat(path);
     if (!stat) throw notFound(chatId);
-    if (stat.size === 0) return { size: 0, endsWithNewline: true };
+    if (stat.size === 0) return { size: 0, endsWithNewline: true, version: TRANSCRIPT_FORMAT_VERSION };
     const head = (await this.storage.readRange(path, 0, Math.min(stat.size, HEAD_PROBE_BYTES))) ?? new Uint8Array();
     const header = probeHeader(head);
     const last = await this.storage.readRange(path, stat.size - 1, 1);
     if (!last) throw notFound(chatId);
-    const state: FileState = { size: stat.size, endsWithNewline: last[0] === NEWLINE_BYTES[0] };
-    if (typeof header === "object") state.refuse = header.unsupported;
+    // A file without a readable header reads as version 1 onwards (format.ts).
+    const version = typeof header === "object" && "version" in header ? header.version : 1;
+    const state: FileState = { size: stat.size, endsWithNewline: last[0] === NEWLINE_BYTES[0], version };
+    if (typeof header === "object" && "unsupported" in header) state.refuse = header.unsupported;
     return state;
   }
 
@@ -451,6 +513,11 @@ function normalizeTitle(title: string | null | undefined): string | null {
 /** Time-ordered (file names sort by creation) and unique enough. */
 function defaultId(): string {
   return `${Date.now().toString(36)}-${globalThis.crypto.randomUUID().slice(0, 8)}`;
+}
+
+/** 48 random bits: a collision among a chat's messages is as likely as a cosmic-ray bit flip. */
+function defaultNodeId(): string {
+  return globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 12);
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -1,13 +1,23 @@
 // Public types of the transcript store: the on-disk records, load results, the chat
 // list, and the minimal storage interface the store runs over.
 
+import type { ChatTree } from "./tree";
+
 /** The store's view of a message: an opaque JSON object with a string `role`. */
 export interface StoredMessage {
   readonly role: string;
 }
 
-/** Current (and only) file format version this build writes and reads. */
-export const TRANSCRIPT_FORMAT_VERSION = 1;
+/**
+ * The file format version this build writes, and the newest it reads.
+ * 1: a linear list of message records (no ids). 2: a tree — every message record has an `id`
+ * and a `parentId`, and `leaf` records say which branch is current. Version 1 files are read
+ * as a chain and continued in the version 2 shape after a `version` record, never rewritten.
+ * Details and the compatibility rules: format.ts.
+ */
+export const TRANSCRIPT_FORMAT_VERSION = 2;
+/** The oldest version this build still reads. */
+export const OLDEST_READABLE_VERSION = 1;
 
 /** First line of every chat file. */
 export interface TranscriptHeader {
@@ -19,10 +29,51 @@ export interface TranscriptHeader {
   title?: string;
 }
 
-/** One final message. */
+/**
+ * One final message: a node of the chat's tree. Version 1 records have neither `id` nor
+ * `parentId`; a missing `id` reads as `L<line number>`, a missing `parentId` as "the current
+ * leaf at this point of the file" (for a version 1 file: the message before).
+ */
 export interface MessageRecord<M extends StoredMessage = StoredMessage> {
   type: "message";
+  id?: string;
+  /** null: a root. */
+  parentId?: string | null;
   message: M;
+}
+
+/** The user moved to another branch: node `id` is the current leaf until a later message or leaf record. */
+export interface LeafRecord {
+  type: "leaf";
+  id: string;
+  /** Unix ms. */
+  at: number;
+}
+
+/** Model and thinking level chosen for this chat; the last one wins. */
+export interface ModelRecord {
+  type: "model";
+  provider: string;
+  modelId: string;
+  /** pi-ai thinking level ("off", "minimal", "low", "medium", "high", "xhigh"). */
+  thinkingLevel?: string;
+  /** Unix ms. */
+  at: number;
+}
+
+/** Appended once to a version 1 file before the first record in a newer shape: what follows is `version`. */
+export interface VersionRecord {
+  type: "version";
+  version: number;
+  /** Unix ms. */
+  at: number;
+}
+
+/** The model choice of a chat, as saved. */
+export interface ChatModelChoice {
+  provider: string;
+  modelId: string;
+  thinkingLevel?: string;
 }
 
 /** Title change; append-only, the last one wins. `title: null` clears it (back to derived). */
@@ -33,7 +84,13 @@ export interface MetaRecord {
   at: number;
 }
 
-export type TranscriptRecord<M extends StoredMessage = StoredMessage> = TranscriptHeader | MessageRecord<M> | MetaRecord;
+export type TranscriptRecord<M extends StoredMessage = StoredMessage> =
+  | TranscriptHeader
+  | MessageRecord<M>
+  | MetaRecord
+  | LeafRecord
+  | ModelRecord
+  | VersionRecord;
 
 /**
  * A problem load found: a skipped line (malformed, cut off, invalid record), or a
@@ -58,7 +115,12 @@ export interface LoadedTranscript<M extends StoredMessage> {
   title: string;
   /** True when `title` came from the header or a rename, not from the messages. */
   titleIsExplicit: boolean;
+  /** The messages on the path from the root to the current leaf: what the chat shows and the model gets. */
   messages: M[];
+  /** Every message of the file as a tree (branches included), with the current leaf. */
+  tree: ChatTree<M>;
+  /** The model chosen for this chat, if one was saved. */
+  model?: ChatModelChoice;
   /** Present only when lines were skipped; the messages from every good line are still returned. */
   damaged?: DamagedLine[];
 }
@@ -92,6 +154,12 @@ export interface ChatSummary {
   /** Unix ms: timestamp of the last message or rename, else the file's mtime. */
   updatedAt: number;
   messageCount: number;
+  /** Size of the chat file in bytes. */
+  sizeBytes: number;
+  /** The first prompt's start (the derived title even when the chat was renamed). */
+  firstPrompt?: string;
+  /** "provider/model" of the chat's saved model choice, or of its last answer. */
+  model?: string;
   /** Start of the last user/assistant text, for the history list. */
   lastPreview?: string;
   /** Some lines were skipped on the last scan. */

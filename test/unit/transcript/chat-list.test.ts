@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChatSummary } from "../../../src/core/transcript";
 import { assistantAnswer, openStore, scenarioMessages, systemMessage, tempDir, userMessage } from "./fixtures";
@@ -23,23 +23,27 @@ describe("TranscriptStore: chat index", () => {
     return list;
   }
 
-  const expected: ChatSummary[] = [
+  const size = (id: string): number => statSync(join(dir, "chats", `${id}.jsonl`)).size;
+  const expected = (): ChatSummary[] => [
     {
       id: "c",
       title: "Read src/config.ts and tell me the default port.",
       createdAt: 300,
       updatedAt: 1_750_000_000_008,
       messageCount: 9,
+      sizeBytes: size("c"),
+      firstPrompt: "Read src/config.ts and tell me the default port.",
+      model: "openai/gpt-5",
       lastPreview: "好的 — you denied the edit ✓ 🎉; the port stays 3000.",
     },
-    { id: "b", title: "Named chat", createdAt: 200, updatedAt: 220, messageCount: 3, lastPreview: "Hi! How can I help?" },
-    { id: "a", title: "First chat about ports", createdAt: 100, updatedAt: 110, messageCount: 2, lastPreview: "First chat about ports" },
+    { id: "b", title: "Named chat", createdAt: 200, updatedAt: 220, messageCount: 3, sizeBytes: size("b"), firstPrompt: "hello", model: "openai/gpt-5", lastPreview: "Hi! How can I help?" },
+    { id: "a", title: "First chat about ports", createdAt: 100, updatedAt: 110, messageCount: 2, sizeBytes: size("a"), firstPrompt: "First chat about ports", lastPreview: "First chat about ports" },
   ];
 
   it("lists chats newest first, and index.json is written atomically after a debounce", async () => {
-    assert.deepStrictEqual(await seed(), expected);
+    assert.deepStrictEqual(await seed(), expected());
     const index = JSON.parse(readFileSync(indexPath(), "utf8"));
-    assert.equal(index.version, 1);
+    assert.equal(index.version, 2);
     assert.equal(index.chats.length, 3);
     // No temp files left behind.
     assert.deepStrictEqual(readdirSync(dir).sort(), ["chats", "index.json"]);
@@ -49,7 +53,7 @@ describe("TranscriptStore: chat index", () => {
     await seed();
     const incremental = JSON.parse(readFileSync(indexPath(), "utf8"));
     const rebuilt = await openStore(dir).rebuildIndex();
-    assert.deepStrictEqual(rebuilt, expected);
+    assert.deepStrictEqual(rebuilt, expected());
     const fromFiles = JSON.parse(readFileSync(indexPath(), "utf8"));
     const byId = (x: { chats: { id: string }[] }) => [...x.chats].sort((p, q) => p.id.localeCompare(q.id));
     assert.deepStrictEqual(byId(incremental), byId(fromFiles));
@@ -58,17 +62,17 @@ describe("TranscriptStore: chat index", () => {
   it("is correct when index.json is missing", async () => {
     await seed();
     rmSync(indexPath());
-    assert.deepStrictEqual(await openStore(dir).listChats(), expected);
+    assert.deepStrictEqual(await openStore(dir).listChats(), expected());
   });
 
   it("is correct when index.json is corrupt or foreign", async () => {
     await seed();
     for (const junk of ["{\"version\":1,\"chats\":[{\"id\":", "null", "[1,2]", '{"version":9,"chats":[]}', '{"version":1,"chats":[{"id":"a"},7]}']) {
       writeFileSync(indexPath(), junk);
-      assert.deepStrictEqual(await openStore(dir).listChats(), expected, junk);
+      assert.deepStrictEqual(await openStore(dir).listChats(), expected(), junk);
     }
     writeFileSync(indexPath(), Buffer.from([0xff, 0x00, 0xfe]));
-    assert.deepStrictEqual(await openStore(dir).listChats(), expected);
+    assert.deepStrictEqual(await openStore(dir).listChats(), expected());
   });
 
   it("is correct when index.json is stale: a file added by hand, one deleted by hand, one appended elsewhere", async () => {
@@ -105,7 +109,17 @@ describe("TranscriptStore: chat index", () => {
     await store.renameChat("a", "Ports");
     const list = await store.listChats();
     const a = list.find((c) => c.id === "a");
-    assert.deepStrictEqual(a, { id: "a", title: "Ports", createdAt: 100, updatedAt: 500, messageCount: 3, lastPreview: "Ports are numbers." });
+    assert.deepStrictEqual(a, {
+      id: "a",
+      title: "Ports",
+      createdAt: 100,
+      updatedAt: 500,
+      messageCount: 3,
+      sizeBytes: size("a"),
+      firstPrompt: "First chat about ports",
+      model: "openai/gpt-5",
+      lastPreview: "Ports are numbers.",
+    });
     assert.deepStrictEqual(list.map((c) => c.id), ["c", "a", "b"]);
     await store.close();
     assert.deepStrictEqual(await openStore(dir).rebuildIndex(), list);

@@ -155,13 +155,13 @@ describe("TranscriptStore: damaged files", () => {
   it("a header from a future version is refused, for load and for append", async () => {
     const { bytes } = await writeScenario();
     const text = bytes.toString("utf8");
-    const v2 = JSON.stringify({ type: "header", version: 2, chatId: "c", createdAt: 1, compression: "zstd" });
-    writeFileSync(file, v2 + text.slice(text.indexOf("\n")));
+    const v3 = JSON.stringify({ type: "header", version: 3, chatId: "c", createdAt: 1, compression: "zstd" });
+    writeFileSync(file, v3 + text.slice(text.indexOf("\n")));
     const store = openStore(dir);
     const loaded = await store.load("c");
     assert.equal(loaded.ok, false);
     assert.equal(!loaded.ok && loaded.code, "unsupportedVersion");
-    assert.match(!loaded.ok ? loaded.reason : "", /version 2 is not supported/);
+    assert.match(!loaded.ok ? loaded.reason : "", /format version 3 is newer than this build of Pi Chat reads \(up to 2\)/);
     const size = readFileSync(file).length;
     await assert.rejects(store.append("c", userMessage("x", 1)), (e: unknown) => e instanceof TranscriptError && e.code === "unsupportedVersion");
     // Also when the append is the first thing a store does with the file.
@@ -177,6 +177,6 @@ describe("TranscriptStore: damaged files", () => {
     writeFileSync(file, JSON.stringify({ type: "header", version: "1", chatId: "c", createdAt: 1 }) + text.slice(text.indexOf("\n")));
     const loaded = await openStore(dir).load("c");
     assert.equal(!loaded.ok && loaded.code, "unsupportedVersion");
-    assert.match(!loaded.ok ? loaded.reason : "", /no valid version/);
+    assert.match(!loaded.ok ? loaded.reason : "", /no valid format version/);
   });
 });

@@ -61,7 +61,8 @@ describe("TranscriptStore at 10,000 messages", function () {
 
   it("appends without reading or rewriting the chat: each message costs one line", async () => {
     const { storage, counts } = countingStorage(dir);
-    const store = new TranscriptStore<TestMessage>(storage, { indexFlushDelayMs: 60_000 });
+    let nextId = 0;
+    const store = new TranscriptStore<TestMessage>(storage, { indexFlushDelayMs: 60_000, newNodeId: () => `n${nextId++}` });
     const message = (i: number): TestMessage => (i % 2 === 0 ? assistantToolCall(`scale_${i}`, i) : toolResult(`scale_${i}`, i, 3000));
     // The first write of a process looks at the file's header and last byte (and the index).
     await store.append("big", message(0));
@@ -69,7 +70,7 @@ describe("TranscriptStore at 10,000 messages", function () {
     let expectedBytes = 0;
     for (let i = 1; i <= 200; i++) {
       const m = message(i);
-      expectedBytes += Buffer.byteLength(JSON.stringify({ type: "message", message: m })) + 1;
+      expectedBytes += Buffer.byteLength(JSON.stringify({ type: "message", id: `n${nextId}`, message: m })) + 1;
       await store.append("big", m);
     }
     assert.equal(counts.bytesRead - afterFirst.bytesRead, 0, "no byte of the chat was read again");

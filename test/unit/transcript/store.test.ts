@@ -23,7 +23,7 @@ describe("TranscriptStore: round trip and chat operations", () => {
     assert.ok(loaded.ok);
     assert.deepStrictEqual(loaded.messages, messages);
     assert.equal(loaded.damaged, undefined);
-    assert.deepStrictEqual(loaded.header, { type: "header", version: 1, chatId: "chat-1", createdAt: 1000 });
+    assert.deepStrictEqual(loaded.header, { type: "header", version: 2, chatId: "chat-1", createdAt: 1000 });
     assert.equal(loaded.title, "Read src/config.ts and tell me the default port.");
     assert.equal(loaded.titleIsExplicit, false);
   });
@@ -36,8 +36,10 @@ describe("TranscriptStore: round trip and chat operations", () => {
     const lines = readFileSync(join(dir, "chats", "fmt.jsonl"), "utf8").split("\n");
     assert.equal(lines.length, 4);
     assert.equal(lines[3], "");
-    assert.deepStrictEqual(JSON.parse(lines[0] ?? ""), { type: "header", version: 1, chatId: "fmt", createdAt: 5, title: "Ports" });
-    assert.deepStrictEqual(JSON.parse(lines[1] ?? ""), { type: "message", message: { role: "user", content: "hi", timestamp: 6 } });
+    assert.deepStrictEqual(JSON.parse(lines[0] ?? ""), { type: "header", version: 2, chatId: "fmt", createdAt: 5, title: "Ports" });
+    const message = JSON.parse(lines[1] ?? "");
+    assert.match(message.id, /^[0-9a-f]{12}$/);
+    assert.deepStrictEqual(message, { type: "message", id: message.id, message: { role: "user", content: "hi", timestamp: 6 } });
     assert.equal(JSON.parse(lines[2] ?? "").type, "meta");
   });
 
