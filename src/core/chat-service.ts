@@ -6,7 +6,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ChatSession, DEFAULT_SYSTEM_PROMPT, type CommandOptions, type EditApprover, type ModelBinding, type RequestContextStep } from "./session";
 import type { EditPermissionSettings } from "./permissions";
-import type { ChatSummary, DamagedLine, TranscriptStore } from "./transcript";
+import type { ChatSummary, ChatTree, DamagedLine, TranscriptStore } from "./transcript";
 import type { ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 
@@ -57,7 +57,7 @@ export class ChatService {
       for (const d of loaded.damaged) this.options.log?.(`chat ${chatId}: skipped line ${d.line} (${d.reason})`);
     }
     this.created.add(chatId);
-    const session = this.createSession(chatId, loaded.messages);
+    const session = this.createSession(chatId, loaded.messages, loaded.tree);
     this.sessions.set(chatId, session);
     return loaded.damaged ? { ok: true, session, damaged: loaded.damaged } : { ok: true, session };
   }
@@ -98,10 +98,11 @@ export class ChatService {
     await this.options.store.flush();
   }
 
-  private createSession(id: string, messages: readonly AgentMessage[]): ChatSession {
+  private createSession(id: string, messages: readonly AgentMessage[], tree?: ChatTree<AgentMessage>): ChatSession {
     return new ChatSession({
       id,
       messages,
+      ...(tree ? { tree } : {}),
       systemPrompt: this.options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       fs: this.options.fs,
       ...(this.options.workspaceRoot !== undefined ? { workspaceRoot: this.options.workspaceRoot } : {}),
@@ -115,7 +116,8 @@ export class ChatService {
       ...(this.options.describeError ? { describeError: this.options.describeError } : {}),
       ...(this.options.extendContext ? { extendContext: this.options.extendContext } : {}),
       ...(this.options.problems ? { problems: this.options.problems } : {}),
-      persist: (message) => this.persist(id, message),
+      persist: (message, parentId) => this.persist(id, message, parentId),
+      persistLeaf: (nodeId) => this.options.store.setLeaf(id, nodeId),
       ...(this.options.commands ? { commands: this.commandOptions(id, this.options.commands) } : {}),
     });
   }
@@ -126,13 +128,11 @@ export class ChatService {
     return logDir ? { ...rest, logDir } : rest;
   }
 
-  private async persist(chatId: string, message: AgentMessage): Promise<void> {
-    if (this.created.has(chatId)) {
-      await this.options.store.append(chatId, message);
-      return;
-    }
+  private async persist(chatId: string, message: AgentMessage, parentId: string | null): Promise<string> {
+    if (this.created.has(chatId)) return this.options.store.append(chatId, message, { parentId });
     this.created.add(chatId);
-    await this.options.store.createChat({ id: chatId, messages: [message] });
+    const created = await this.options.store.createChat({ id: chatId, messages: [message] });
+    return created.nodeIds[0]!;
   }
 }
 

@@ -7,8 +7,10 @@ import { reduce, stateFromTranscript, type ChatState } from "../shared/reducer";
 import { AgentEventEncoder } from "../shared/event-encoder";
 import type { ChatEvent } from "../shared/protocol";
 import { canContinue, convertToLlm, createTransformContext, interruptedToolResult } from "./context-policy";
+import { filesChangedBy, forkMarks, promptBefore, suffixBetween, turnStart } from "./branching";
 import type { FileAttachmentMessage, LocalNoticeMessage } from "./messages";
 import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
+import { ChatTree } from "./transcript/tree";
 import { createEditFileTool, createReadFileTool, type EditProposal } from "./tools";
 import { withProblemsAfterEdit, type ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
@@ -36,10 +38,17 @@ export class RunSetupError extends Error {
   }
 }
 
+/** What a branch operation left behind that the user should know: files changed on the branch left. */
+export interface BranchChange {
+  filesLeftChanged: string[];
+}
+
 export interface ChatSessionOptions {
   id: string;
-  /** The saved transcript, or [] for a new chat. */
+  /** The saved transcript (the path to the current leaf), or [] for a new chat. */
   messages: readonly AgentMessage[];
+  /** The saved chat as a tree (its current path must be `messages`); a new chat starts an empty one. */
+  tree?: ChatTree<AgentMessage>;
   systemPrompt: string;
   fs: WorkspaceFileSystem;
   /** Absolute workspace root, so the tools accept absolute paths inside it. */
@@ -50,8 +59,13 @@ export interface ChatSessionOptions {
   approvalMode: EditPermissionSettings["approvalMode"];
   protectedFiles?: EditPermissionSettings["protectedFiles"];
   workspaceTrusted?: EditPermissionSettings["workspaceTrusted"];
-  /** Saves one final message. Awaited before the next event, so the transcript order is the event order. */
-  persist: (message: AgentMessage) => Promise<void>;
+  /**
+   * Saves one final message as a child of `parentId` and resolves to its node id. Awaited before
+   * the next event, so the transcript order is the event order.
+   */
+  persist: (message: AgentMessage, parentId: string | null) => Promise<string>;
+  /** Saves which leaf is current after a branch switch. */
+  persistLeaf?: (nodeId: string) => Promise<void>;
   maxContextTokens?: number;
   /** Running shell commands (run_command); absent: the tool is not offered. */
   commands?: CommandOptions;
@@ -96,6 +110,9 @@ export class ChatSession {
   private agent: Agent | undefined;
   private readonly initialMessages: AgentMessage[];
   private readonly persisted = new WeakSet<object>();
+  private readonly tree: ChatTree<AgentMessage>;
+  /** Node ids of the current path, index for index with `messages`. */
+  private pathIds: string[];
   private readonly listeners = new Set<(event: ChatEvent) => void>();
   private readonly encoder = new AgentEventEncoder();
   private readonly proposals = new Map<string, EditProposal>();
@@ -110,7 +127,10 @@ export class ChatSession {
     this.id = options.id;
     this.initialMessages = options.messages.slice();
     for (const m of this.initialMessages) this.persisted.add(m);
-    this.state = stateFromTranscript(this.initialMessages);
+    this.tree = options.tree ?? new ChatTree<AgentMessage>();
+    const path = this.tree.path();
+    this.pathIds = path.map((n) => n.id);
+    this.state = reduce(stateFromTranscript(this.initialMessages), { type: "forks", from: 0, forks: forkMarks(this.tree, path, 0) });
     const root = options.workspaceRoot !== undefined ? { root: options.workspaceRoot } : {};
     // requireProposal: an edit is written only with the proposal the gate stored for its call.
     const editFile = createEditFileTool(options.fs, { ...root, proposals: this.proposals, requireProposal: true });
@@ -189,6 +209,56 @@ export class ChatSession {
     }, []);
   }
 
+  /**
+   * Edit: the prompt at path index `messageIndex` is sent again with new text, as a new branch
+   * from the point before its turn (its attachments go along). The old branch stays in the tree.
+   */
+  async editPrompt(messageIndex: number, text: string): Promise<BranchChange> {
+    const messages = this.messages;
+    if (messages[messageIndex]?.role !== "user") throw new Error("That message is not a prompt of this chat.");
+    this.refuseWhileRunning();
+    const start = turnStart(messages, messageIndex);
+    const attachments = messages.slice(start, messageIndex).flatMap((m) => (m.role === "fileAttachment" ? [{ path: m.path, ...(m.range ? { range: { ...m.range } } : {}) }] : []));
+    const change = this.cutPathAt(start);
+    await this.prompt(text, attachments);
+    return change;
+  }
+
+  /** Retry: the answer at `messageIndex` is written again, from the prompt before it, as a new branch. */
+  async retry(messageIndex: number): Promise<BranchChange> {
+    const prompt = promptBefore(this.messages, messageIndex);
+    if (prompt === undefined || messageIndex <= prompt) throw new Error("There is no prompt before that answer to retry from.");
+    this.refuseWhileRunning();
+    const change = this.cutPathAt(prompt + 1);
+    await this.run(async (agent) => agent.continue(), []);
+    return change;
+  }
+
+  /**
+   * Shows another branch: the sibling `to` of the message at path index `messageIndex`, followed
+   * down to its newest leaf. The view drops and replays only the part below the fork.
+   */
+  async switchBranch(messageIndex: number, to: number): Promise<BranchChange> {
+    this.refuseWhileRunning();
+    const nodeId = this.pathIds[messageIndex];
+    const node = nodeId === undefined ? undefined : this.tree.get(nodeId);
+    const target = node && this.tree.childrenOf(node.parentId)[to];
+    if (!node || !target || target === node) return { filesLeftChanged: [] };
+    const leaf = this.tree.newestLeafUnder(target.id);
+    const suffix = suffixBetween(this.tree, node.parentId, leaf);
+    const left = this.messages.slice(messageIndex);
+    this.setPath(
+      this.messages.slice(0, messageIndex).concat(suffix.map((n) => n.message)),
+      this.pathIds.slice(0, messageIndex).concat(suffix.map((n) => n.id)),
+    );
+    this.tree.leafId = leaf;
+    this.emit({ type: "rewind", keep: messageIndex });
+    for (const n of suffix) this.emit({ type: "message_end", message: n.message });
+    this.emitForks(messageIndex);
+    await this.options.persistLeaf?.(leaf);
+    return { filesLeftChanged: filesChangedBy(left) };
+  }
+
   abort(): void {
     this.agent?.abort();
   }
@@ -206,6 +276,30 @@ export class ChatSession {
         this.options.log?.(`chat event listener failed: ${String(error)}`);
       }
     }
+  }
+
+  private refuseWhileRunning(): void {
+    if (this.active) throw new Error("A reply is still being written. Stop it first, then edit, retry or switch branches.");
+  }
+
+  /** The path keeps its first `keep` messages; the next message saved starts a branch there. */
+  private cutPathAt(keep: number): BranchChange {
+    const left = this.messages.slice(keep);
+    this.setPath(this.messages.slice(0, keep), this.pathIds.slice(0, keep));
+    this.tree.leafId = this.pathIds[keep - 1] ?? null;
+    this.emit({ type: "rewind", keep });
+    return { filesLeftChanged: filesChangedBy(left) };
+  }
+
+  private setPath(messages: AgentMessage[], ids: string[]): void {
+    this.pathIds = ids;
+    if (this.agent) this.agent.state.messages = messages;
+    else this.initialMessages.splice(0, this.initialMessages.length, ...messages);
+  }
+
+  private emitForks(from: number): void {
+    const path = this.pathIds.map((id) => this.tree.get(id)!);
+    this.emit({ type: "forks", from, forks: forkMarks(this.tree, path, from) });
   }
 
   private run(start: (agent: Agent) => Promise<void>, pendingMessages: readonly AgentMessage[]): Promise<void> {
@@ -260,7 +354,16 @@ export class ChatSession {
   private async persistOnce(message: AgentMessage): Promise<void> {
     if (this.persisted.has(message)) return;
     this.persisted.add(message);
-    await this.options.persist(message);
+    const parentId = this.tree.leafId;
+    const id = await this.options.persist(message, parentId);
+    this.tree.add(id, parentId, message);
+    this.pathIds.push(id);
+    // A new sibling (the first message of an edit or a retry): its fork gets a switcher, shown
+    // on the prompt of a turn that starts with attachments, so wait for that prompt.
+    if (message.role === "fileAttachment") return;
+    let forkAt = this.pathIds.length - 1;
+    while (forkAt > 0 && this.tree.get(this.pathIds[forkAt - 1]!)?.message.role === "fileAttachment") forkAt--;
+    if (this.tree.childrenOf(this.tree.get(this.pathIds[forkAt]!)!.parentId).length > 1) this.emitForks(forkAt);
   }
 
   /** The tools of this run: run_command only where commands may run (not in restricted mode). */

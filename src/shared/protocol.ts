@@ -45,7 +45,22 @@ export type ChatEvent =
   | { type: "tool_progress"; toolCallId: string; details: unknown }
   /** The gate stopped waiting without a decision (the run was aborted). */
   | { type: "approval_cancelled"; toolCallId: string }
-  | { type: "run_state"; running: boolean };
+  | { type: "run_state"; running: boolean }
+  /** The path changed below message `keep` (an edit, a retry, a branch switch): drop the items of later messages. */
+  | { type: "rewind"; keep: number }
+  /** The forks of the path from message `from` on (earlier ones stay as they are). */
+  | { type: "forks"; from: number; forks: ForkMark[] };
+
+/** Where the path forks: shown as `‹ index+1 / count ›` on an item. */
+export interface ForkMark {
+  /** Index on the path of the message that has siblings (what `switchBranch` names). */
+  messageIndex: number;
+  /** Index of the message whose item shows the switcher (the user message of a turn that starts with attachments). */
+  showAt: number;
+  /** 0-based position among the siblings. */
+  index: number;
+  count: number;
+}
 
 export interface ChatSummary {
   id: string;

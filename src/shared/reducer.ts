@@ -8,7 +8,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import type { ApprovalItem, AssistantBlock, AssistantItem, ChatItem, ToolItem } from "./chat-items";
-import type { ChatEvent } from "./protocol";
+import type { ChatEvent, ForkMark } from "./protocol";
 
 export const SETTLED_CHUNK_SIZE = 64;
 
@@ -22,9 +22,11 @@ export interface ChatState {
   /** Id of the item of the message between its message_start and message_end. */
   readonly openId: string | null;
   readonly running: boolean;
+  /** Where the path forks, by message index, ascending (set by `forks` events; the transcript alone does not know). */
+  readonly forks: readonly ForkMark[];
 }
 
-export const emptyChatState: ChatState = { settled: [], live: [], messageCount: 0, openId: null, running: false };
+export const emptyChatState: ChatState = { settled: [], live: [], messageCount: 0, openId: null, running: false, forks: [] };
 
 export function chatItems(state: ChatState): ChatItem[] {
   const out: ChatItem[] = [];
@@ -93,6 +95,10 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
     }
     case "run_state":
       return state.running === event.running ? state : { ...state, running: event.running };
+    case "rewind":
+      return rewind(state, event.keep);
+    case "forks":
+      return { ...state, forks: [...(state.forks ?? []).filter((f) => f.messageIndex < event.from), ...event.forks] };
     default:
       // An event of a newer protocol: ignored, never an undefined state.
       return state;
@@ -268,6 +274,58 @@ function upsertApproval(state: ChatState, toolCallId: string, toolName: string, 
   const live = [...state.live];
   live.splice(toolIndex === -1 ? live.length : toolIndex + 1, 0, created);
   return { ...state, live };
+}
+
+// ---- branches ----
+
+/** Items that carry the index of their own message in their id (`m<index>`); tool and approval cards belong to the message before them. */
+function messageIndexOf(item: ChatItem): number | undefined {
+  return item.kind === "user" || item.kind === "assistant" || item.kind === "attachment" || item.kind === "notice" ? Number(item.id.slice(1)) : undefined;
+}
+
+/**
+ * Drops the items of messages `keep` and later. Works from the end, so the cost is the number of
+ * items dropped plus the number of chunks, not the length of the chat.
+ */
+function rewind(state: ChatState, keep: number): ChatState {
+  if (keep >= state.messageCount && state.openId === null) return state;
+  const chunks: (readonly ChatItem[])[] = [...state.settled, state.live];
+  let chunk = chunks.length - 1;
+  let cut = chunks[chunk]!.length;
+  // Walk back over whole message groups (a message item and the cards after it).
+  let c = chunk;
+  let i = cut - 1;
+  for (;;) {
+    while (c >= 0 && i < 0) {
+      c--;
+      i = c >= 0 ? chunks[c]!.length - 1 : -1;
+    }
+    if (c < 0) {
+      chunk = 0;
+      cut = 0;
+      break;
+    }
+    const index = messageIndexOf(chunks[c]![i]!);
+    if (index !== undefined) {
+      if (index < keep) break;
+      chunk = c;
+      cut = i;
+    }
+    i--;
+  }
+  const kept = chunks.slice(0, chunk);
+  const partial = chunks[chunk]!.slice(0, cut);
+  if (partial.length > 0) kept.push(partial);
+  const rewound: ChatState = {
+    ...state,
+    settled: [],
+    live: [],
+    messageCount: Math.min(keep, state.messageCount),
+    openId: null,
+    forks: (state.forks ?? []).filter((f) => f.messageIndex < keep && f.showAt < keep),
+  };
+  // Everything kept is final: settle it (in the existing chunks, without copying items).
+  return { ...rewound, settled: kept.filter((k) => k.length > 0) };
 }
 
 // ---- structure ----

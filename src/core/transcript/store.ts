@@ -134,8 +134,8 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     this.newNodeId = options.newNodeId ?? defaultNodeId;
   }
 
-  /** Creates the chat file (header + optional first messages in one write). */
-  async createChat(options: CreateChatOptions<M> = {}): Promise<TranscriptHeader> {
+  /** Creates the chat file (header + optional first messages, a chain from a root, in one write). */
+  async createChat(options: CreateChatOptions<M> = {}): Promise<TranscriptHeader & { nodeIds: string[] }> {
     const chatId = options.id ?? this.newId();
     checkId(chatId);
     const header: TranscriptHeader = {
@@ -148,7 +148,8 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     if (title !== null) header.title = title;
     const messages = options.messages ?? [];
     const headBytes = encoder.encode(headerLine(header));
-    const bodyBytes = encoder.encode(this.messageLines(messages, null).text);
+    const body = this.messageLines(messages, null);
+    const bodyBytes = encoder.encode(body.text);
     const data = concat(headBytes, bodyBytes);
 
     await this.enqueue(chatId, async () => {
@@ -162,7 +163,7 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       index.set(chatId, entry);
       this.scheduleIndexWrite();
     });
-    return { ...header };
+    return { ...header, nodeIds: body.ids };
   }
 
   /** Appends one final message as one line; resolves to its node id. */

@@ -1,0 +1,142 @@
+// Edit and retry as branches, in a real ChatService over the real store, with a scripted model:
+// what the next request holds, what the view shows, and what a reload keeps.
+import assert from "node:assert/strict";
+import { copyFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Message } from "@earendil-works/pi-ai";
+import type { ChatSession } from "../../../src/core/session";
+import { chatItems, reduce, stateFromTranscript, type ChatState } from "../../../src/shared/reducer";
+import type { ChatEvent } from "../../../src/shared/protocol";
+import { chatWorld, type ChatWorld } from "../../support/chat-world";
+import { createScriptedModel, reply, textOf, type ScriptedModel } from "../../support/scripted-model";
+
+interface World extends ChatWorld {
+  model: ScriptedModel;
+}
+
+function world(): World {
+  const model = createScriptedModel();
+  return { ...chatWorld({ resolveModel: async () => model.binding }), model };
+}
+
+/** Texts of the user and assistant messages of a request, in order. */
+function dialogue(request: readonly Message[]): string[] {
+  return request.filter((m) => m.role === "user" || m.role === "assistant").map((m) => `${m.role}: ${textOf(m)}`);
+}
+
+/** What the view shows, as the webview would rebuild it from the session's events. */
+function watchView(session: ChatSession): { state: () => ChatState } {
+  let state = session.viewState;
+  session.onEvent((event: ChatEvent) => (state = reduce(state, event)));
+  return { state: () => state };
+}
+
+function shown(state: ChatState): string[] {
+  return chatItems(state).flatMap((i) => (i.kind === "user" ? [`user: ${i.text}`] : i.kind === "assistant" ? [`assistant: ${i.blocks.map((b) => b.text).join("")}`] : []));
+}
+
+async function fourTurns(w: World): Promise<ChatSession> {
+  const session = w.service.newChat();
+  for (let turn = 1; turn <= 4; turn++) {
+    w.model.push(reply.text(`answer ${turn}`));
+    await session.prompt(`prompt ${turn}`);
+  }
+  return session;
+}
+
+describe("branches: edit, retry, switch (core, scripted model)", () => {
+  let w: World;
+  afterEach(() => w?.cleanup());
+
+  it("edit turn 2 of a 4-turn chat: the request holds turn 1 and the edited turn 2 only; switching back restores the old answers and context", async () => {
+    w = world();
+    const session = await fourTurns(w);
+    const view = watchView(session);
+    const prompt2 = session.messages.findIndex((m) => m.role === "user" && textOf(m as Message) === "prompt 2");
+
+    w.model.push(reply.text("answer 2, edited"));
+    await session.editPrompt(prompt2, "prompt 2, edited");
+    assert.deepStrictEqual(dialogue(w.model.requests[4]!), ["user: prompt 1", "assistant: answer 1", "user: prompt 2, edited"]);
+    assert.deepStrictEqual(shown(view.state()), ["user: prompt 1", "assistant: answer 1", "user: prompt 2, edited", "assistant: answer 2, edited"]);
+    assert.deepStrictEqual(view.state().forks, [{ messageIndex: prompt2, showAt: prompt2, index: 1, count: 2 }]);
+    // The live view equals a fresh rebuild of the same path.
+    assert.deepStrictEqual(chatItems(view.state()), chatItems(stateFromTranscript(session.messages)));
+
+    // Switch back to the first branch: its four turns and their context come back.
+    const change = await session.switchBranch(prompt2, 0);
+    assert.deepStrictEqual(change.filesLeftChanged, []);
+    assert.deepStrictEqual(shown(view.state()), [1, 2, 3, 4].flatMap((t) => [`user: prompt ${t}`, `assistant: answer ${t}`]));
+    assert.deepStrictEqual(view.state().forks, [{ messageIndex: prompt2, showAt: prompt2, index: 0, count: 2 }]);
+    w.model.push(reply.text("answer 5"));
+    await session.prompt("prompt 5");
+    assert.deepStrictEqual(dialogue(w.model.requests[5]!), [...[1, 2, 3, 4].flatMap((t) => [`user: prompt ${t}`, `assistant: answer ${t}`]), "user: prompt 5"]);
+
+    // A reload keeps the chosen leaf (the old branch, continued) and both branches.
+    const reopened = await w.reopen().open(session.id);
+    assert.ok(reopened.ok);
+    assert.deepStrictEqual(shown(reopened.session.viewState), [...[1, 2, 3, 4, 5].flatMap((t) => [`user: prompt ${t}`, `assistant: answer ${t}`])]);
+    assert.deepStrictEqual(reopened.session.viewState.forks, [{ messageIndex: prompt2, showAt: prompt2, index: 0, count: 2 }]);
+  });
+
+  it("switching to a branch and reloading keeps that leaf", async () => {
+    w = world();
+    const session = await fourTurns(w);
+    const prompt3 = session.messages.findIndex((m) => m.role === "user" && textOf(m as Message) === "prompt 3");
+    w.model.push(reply.text("answer 3b"));
+    await session.editPrompt(prompt3, "prompt 3b");
+    await session.switchBranch(prompt3, 0);
+    await session.switchBranch(prompt3, 1);
+    const reopened = await w.reopen().open(session.id);
+    assert.ok(reopened.ok);
+    assert.deepStrictEqual(shown(reopened.session.viewState).slice(-2), ["user: prompt 3b", "assistant: answer 3b"]);
+    await session.switchBranch(prompt3, 0);
+    const again = await w.reopen().open(session.id);
+    assert.ok(again.ok);
+    assert.deepStrictEqual(shown(again.session.viewState).slice(-2), ["user: prompt 4", "assistant: answer 4"]);
+  });
+
+  it("retry re-runs from the prompt before the answer; both answers stay, switchable", async () => {
+    w = world();
+    const session = await fourTurns(w);
+    const view = watchView(session);
+    const answer4 = session.messages.length - 1;
+    w.model.push(reply.text("answer 4, retried"));
+    await session.retry(answer4);
+    assert.deepStrictEqual(dialogue(w.model.requests[4]!).slice(-2), ["assistant: answer 3", "user: prompt 4"]);
+    assert.deepStrictEqual(shown(view.state()).slice(-2), ["user: prompt 4", "assistant: answer 4, retried"]);
+    assert.deepStrictEqual(view.state().forks, [{ messageIndex: answer4, showAt: answer4, index: 1, count: 2 }]);
+    await session.switchBranch(answer4, 0);
+    assert.deepStrictEqual(shown(view.state()).slice(-1), ["assistant: answer 4"]);
+  });
+
+  it("refuses to branch while a reply is written", async () => {
+    w = world();
+    const session = await fourTurns(w);
+    w.model.push(reply.text("slow"));
+    const running = session.prompt("prompt 5");
+    await assert.rejects(session.retry(2), /still being written/);
+    await assert.rejects(session.switchBranch(1, 0), /still being written/);
+    await running;
+  });
+
+  it("a chat saved in format version 1 (the committed fixture) opens, continues and branches", async () => {
+    w = world();
+    mkdirSync(join(w.storageDir, "chats"), { recursive: true });
+    copyFileSync(join(__dirname, "../../../../test/fixtures/transcripts/v1-scenario.jsonl"), join(w.storageDir, "chats", "v1-scenario.jsonl"));
+    const opened = await w.service.open("v1-scenario");
+    assert.ok(opened.ok);
+    const session = opened.session;
+    assert.equal(shown(session.viewState)[0], "user: Read src/config.ts and tell me the default port.");
+    w.model.push(reply.text("Now 9090."));
+    await session.prompt("and now 9090");
+    const changeIndex = session.messages.findIndex((m) => m.role === "user" && textOf(m as Message) === "Change it to 8080.");
+    w.model.push(reply.text("Port 8081 it is."));
+    await session.editPrompt(changeIndex, "Change it to 8081.");
+    assert.deepStrictEqual(dialogue(w.model.requests[1]!).slice(-1), ["user: Change it to 8081."]);
+    const reopened = await w.reopen().open("v1-scenario");
+    assert.ok(reopened.ok);
+    assert.deepStrictEqual(shown(reopened.session.viewState).slice(-2), ["user: Change it to 8081.", "assistant: Port 8081 it is."]);
+    await reopened.session.switchBranch(changeIndex, 0);
+    assert.deepStrictEqual(shown(reopened.session.viewState).slice(-2), ["user: and now 9090", "assistant: Now 9090."]);
+  });
+});
