@@ -3,10 +3,11 @@
 // that skips while its (immutable) array is the same, and is `content-visibility: auto`, so
 // the browser also skips layout and paint of chunks out of view. Chunks far from the view are
 // not drawn until scrolled near (a long chat opens at the bottom).
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { ChatItem } from "../src/shared/chat-items";
 import type { ChatState } from "../src/shared/reducer";
 import type { ChatClient, ViewModel } from "./client";
+import { BranchContext, forksByItem } from "./branch-controls";
 import { Composer } from "./composer";
 import { ArrowDownIcon, Spinner, WarningIcon } from "./icons";
 import { Item } from "./items";
@@ -48,6 +49,12 @@ export function App({ client }: { client: ChatClient }) {
         <div class="banner banner-warning" role="note">
           <WarningIcon class="warn" />
           <span>No folder is open: chats are saved in VS Code's global storage, not in a workspace.</span>
+        </div>
+      )}
+      {status.branchNote && (
+        <div class="banner banner-info" role="status">
+          <WarningIcon class="warn" />
+          <span>{status.branchNote}</span>
         </div>
       )}
       <ChatView key={view.chatId} chat={chat} ready={view.ready} />
@@ -142,7 +149,10 @@ function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
   };
 
   const empty = chat.settled.length === 0 && chat.live.length === 0;
+  const forks = useMemo(() => forksByItem(chat.forks), [chat.forks]);
+  const branchView = useMemo(() => ({ forks, running: chat.running }), [forks, chat.running]);
   return (
+    <BranchContext.Provider value={branchView}>
     <main class="chat" aria-label="Chat">
       <div class="scroller" ref={scroller} onScroll={onScroll} onClick={onMarkdownClick}>
         <div class="chat-content" ref={content}>
@@ -181,6 +191,7 @@ function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
         </button>
       )}
     </main>
+    </BranchContext.Provider>
   );
 }
 

@@ -60,3 +60,14 @@ export const Spinner = (p: IconProps) => (
     <path d="M8 2.5a5.5 5.5 0 0 1 5.5 5.5" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" />
   </svg>
 );
+export const EditIcon = (p: IconProps) => svg(<path {...stroke} d="M10.5 2.8l2.7 2.7-7.7 7.7H2.8v-2.7zM9 4.3l2.7 2.7" />, p);
+export const RetryIcon = (p: IconProps) =>
+  svg(
+    <g {...stroke}>
+      <path d="M13.2 8A5.2 5.2 0 1 1 11.6 4.3" />
+      <path d="M11.8 1.8v2.7H9.1" />
+    </g>,
+    p,
+  );
+export const ChevronLeftIcon = (p: IconProps) => svg(<path {...stroke} d="M10 4l-4 4 4 4" />, p);
+export const ChevronRightIcon = (p: IconProps) => svg(<path {...stroke} d="M6 4l4 4-4 4" />, p);

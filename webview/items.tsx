@@ -9,6 +9,7 @@ import { memo } from "./memo";
 import { Collapsible, FileLink, rangeLabel } from "./parts";
 import { ApprovalCard, ToolCard } from "./tools";
 import { CommandCard } from "./command-card";
+import { AnswerActions, ForkOnly, UserMessage } from "./branch-controls";
 import { commandsNamedIn } from "../src/shared/protocol";
 import { post } from "./vscode";
 
@@ -32,7 +33,7 @@ export const Item = memo(function Item({ item }: { item: ChatItem }) {
 function UserCard({ item }: { item: UserItem }) {
   return (
     <div class="item user" data-item={item.id}>
-      <div class="user-text">{item.text}</div>
+      <UserMessage item={item} />
     </div>
   );
 }
@@ -53,7 +54,7 @@ function AssistantCard({ item }: { item: AssistantItem }) {
   const last = item.blocks[item.blocks.length - 1];
   // A message that only called tools: its tool cards say everything.
   if (!item.isStreaming && item.blocks.every((b) => b.type === "text" && b.text.trim() === "") && item.stopReason !== "error" && item.stopReason !== "aborted" && item.stopReason !== "length") {
-    return null;
+    return <ForkOnly item={item} />;
   }
   return (
     <div class={`item assistant${item.isStreaming ? " streaming" : ""}`} data-item={item.id}>
@@ -82,6 +83,7 @@ function AssistantCard({ item }: { item: AssistantItem }) {
       )}
       {item.stopReason === "aborted" && <div class="stopped">Stopped</div>}
       {item.stopReason === "length" && <div class="stopped">The answer hit the output limit</div>}
+      <AnswerActions item={item} />
     </div>
   );
 }

@@ -6,7 +6,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService } from "../core/chat-service";
-import { RunSetupError, type ChatSession, type EditApprovalRequest, type EditDecision, type ModelBinding } from "../core/session";
+import { RunSetupError, type BranchChange, type ChatSession, type EditApprovalRequest, type EditDecision, type ModelBinding } from "../core/session";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
 import type { ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../shared/protocol";
@@ -49,6 +49,7 @@ export class ChatController implements vscode.Disposable {
   private attachments: PendingAttachment[] = [];
   private readonly approvals = new Map<string, PendingApproval>();
   private chats: ChatSummary[] = [];
+  private branchNote: string | undefined;
 
   constructor(private readonly options: ControllerOptions) {
     const root = options.workspaceRoot;
@@ -117,6 +118,7 @@ export class ChatController implements vscode.Disposable {
       storage: this.options.storageKind,
       canContinue: this.session.canContinue,
       editsAllowedForChat: this.session.allowsEditsForChat,
+      ...(this.branchNote ? { branchNote: this.branchNote } : {}),
     };
   }
 
@@ -156,15 +158,34 @@ export class ChatController implements vscode.Disposable {
       case "command":
         await vscode.commands.executeCommand(`piChat.${message.command}`);
         return;
+      case "editPrompt":
+        return this.branch(() => this.session.editPrompt(message.messageIndex, message.text));
+      case "retry":
+        return this.branch(() => this.session.retry(message.messageIndex));
+      case "switchBranch":
+        return this.branch(() => this.session.switchBranch(message.messageIndex, message.to));
       case "ready":
       case "resync":
         return; // answered by the view itself
     }
   }
 
+  /** Edit, retry or switch: files changed on the branch left stay changed, and the view says so. */
+  private async branch(operation: () => Promise<BranchChange>): Promise<void> {
+    const session = this.session;
+    this.branchNote = undefined;
+    const change = await operation();
+    if (change.filesLeftChanged.length > 0 && session === this.session) {
+      this.branchNote = `Files changed on the branch you left keep their changes (${change.filesLeftChanged.join(", ")}): switching branches does not undo edits.`;
+    }
+    if (session === this.session) this.view?.send({ type: "status", status: this.status() });
+    if (!session.running) await this.writeCurrentChat(session.id);
+  }
+
   async prompt(text: string): Promise<void> {
     // Checked before the attachments are taken, so a refused prompt keeps them.
     if (this.session.running) throw new Error("A reply is still being written. Stop it or wait for it to finish.");
+    this.branchNote = undefined;
     const attachments = this.attachments;
     this.attachments = [];
     this.view?.send({ type: "attachments", attachments: [] });
@@ -246,6 +267,7 @@ export class ChatController implements vscode.Disposable {
   // ---- internals ----
 
   private switchTo(session: ChatSession): void {
+    this.branchNote = undefined;
     // A run left behind could wait forever for an approval nobody sees: stop it first.
     if (session !== this.session) this.session.abort();
     this.unsubscribe?.();

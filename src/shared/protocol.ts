@@ -83,6 +83,8 @@ export interface ViewStatus {
   canContinue: boolean;
   /** Edits are applied without asking for the rest of this chat. */
   editsAllowedForChat: boolean;
+  /** Said once after an edit, retry or switch left a branch whose edits stay in the files. */
+  branchNote?: string;
 }
 
 /**
@@ -174,4 +176,10 @@ export type WebviewMessage =
   | { type: "removeAttachment"; v: typeof PROTOCOL_VERSION; index: number }
   | { type: "openFile"; v: typeof PROTOCOL_VERSION; path: string; line?: number }
   | { type: "openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }
-  | { type: "command"; v: typeof PROTOCOL_VERSION; command: "setApiKey" | "selectModel" | "showHistory" };
+  | { type: "command"; v: typeof PROTOCOL_VERSION; command: "setApiKey" | "selectModel" | "showHistory" }
+  /** Send the prompt at path index `messageIndex` again with new text, as a new branch. */
+  | { type: "editPrompt"; v: typeof PROTOCOL_VERSION; messageIndex: number; text: string }
+  /** Write the answer at path index `messageIndex` again, as a new branch. */
+  | { type: "retry"; v: typeof PROTOCOL_VERSION; messageIndex: number }
+  /** Show sibling `to` of the message at path index `messageIndex`. */
+  | { type: "switchBranch"; v: typeof PROTOCOL_VERSION; messageIndex: number; to: number };

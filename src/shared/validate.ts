@@ -28,6 +28,9 @@ const webviewMessageSchema = union([
   obj({ type: lit("openFile"), v, path: str({ minLength: 1, maxLength: 4096 }), line: opt(int({ minimum: 1 })) }),
   obj({ type: lit("openDiff"), v, toolCallId: id }),
   obj({ type: lit("command"), v, command: oneOf(["setApiKey", "selectModel", "showHistory"]) }),
+  obj({ type: lit("editPrompt"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }), text: str({ minLength: 1, maxLength: 200_000 }) }),
+  obj({ type: lit("retry"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }) }),
+  obj({ type: lit("switchBranch"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }), to: int({ minimum: 0, maximum: 100_000 }) }),
 ]);
 
 // Keep the schema and the hand-written union in step: this fails to compile if they drift.

@@ -1,0 +1,69 @@
+// Edit, Retry and the `‹ 2 / 3 ›` switcher in the real webview bundle: what the user clicks
+// is what reaches the host, and a rewind from the host redraws only the part below the fork.
+import * as assert from "node:assert/strict";
+import { ChatPage, useChatPage } from "./harness";
+import { Script, stateOf } from "./script";
+
+function twoTurns(): Script {
+  const script = new Script();
+  script.message({ role: "system", content: "You are Pi Chat." } as never);
+  return script.user("first prompt").assistant([{ type: "text", text: "first answer" }]).user("second prompt").assistant([{ type: "text", text: "second answer" }]);
+}
+
+describe("branches in the webview", function () {
+  const page = useChatPage({ snapshot: false });
+  let chat: ChatPage;
+  beforeEach(() => {
+    chat = page();
+  });
+
+  it("Edit turns the prompt into a text box; Enter posts editPrompt with its path index; Escape cancels", async () => {
+    await chat.snapshot(stateOf(twoTurns().take()));
+    const prompt = chat.page.locator(".item.user").nth(1);
+    await prompt.hover();
+    await prompt.getByRole("button", { name: "Edit this message" }).click();
+    const box = chat.page.getByRole("textbox", { name: "Edit your message" });
+    assert.equal(await box.inputValue(), "second prompt");
+    await box.press("Escape");
+    assert.equal(await chat.page.getByRole("textbox", { name: "Edit your message" }).count(), 0);
+    await prompt.hover();
+    await prompt.getByRole("button", { name: "Edit this message" }).click();
+    await chat.page.getByRole("textbox", { name: "Edit your message" }).fill("second prompt, better");
+    await chat.clearPosted();
+    await chat.page.keyboard.press("Enter");
+    // system 0, user 1, answer 2, user 3, answer 4
+    assert.deepEqual(await chat.posted(), [{ type: "editPrompt", v: 1, messageIndex: 3, text: "second prompt, better" }]);
+  });
+
+  it("Retry posts the answer's index; the switcher shows the fork and posts the sibling chosen", async () => {
+    const events = [...twoTurns().take(), { type: "forks" as const, from: 0, forks: [{ messageIndex: 4, showAt: 4, index: 1, count: 3 }] }];
+    await chat.snapshot(stateOf(events));
+    const answer = chat.page.locator(".item.assistant").nth(1);
+    const switcher = answer.getByRole("group", { name: "answer 2 of 3" });
+    assert.equal(await switcher.count(), 1);
+    assert.equal((await switcher.textContent())?.replace(/\s+/g, ""), "2/3");
+    await chat.clearPosted();
+    await switcher.getByRole("button", { name: "Next answer" }).click();
+    await switcher.getByRole("button", { name: "Previous answer" }).click();
+    await answer.hover();
+    await answer.getByRole("button", { name: "Retry this answer" }).click();
+    assert.deepEqual(await chat.posted(), [
+      { type: "switchBranch", v: 1, messageIndex: 4, to: 2 },
+      { type: "switchBranch", v: 1, messageIndex: 4, to: 0 },
+      { type: "retry", v: 1, messageIndex: 4 },
+    ]);
+  });
+
+  it("a rewind and the replayed branch replace only the messages below the fork; buttons are off while a run goes", async () => {
+    await chat.snapshot(stateOf(twoTurns().take()));
+    const first = await chat.page.locator(".item.user").first().elementHandle();
+    await chat.events([{ type: "rewind", keep: 3 }, ...new Script().user("other prompt").assistant([{ type: "text", text: "other answer" }]).take(), { type: "forks", from: 3, forks: [{ messageIndex: 3, showAt: 3, index: 0, count: 2 }] }]);
+    assert.deepEqual(await chat.page.locator(".item.user .user-text").allTextContents(), ["first prompt", "other prompt"]);
+    assert.deepEqual((await chat.page.locator(".item.assistant .md").allTextContents()).map((t) => t.trim()), ["first answer", "other answer"]);
+    assert.equal(await first!.evaluate((el) => el.isConnected), true, "the first turn was not redrawn");
+    assert.equal(await chat.page.getByRole("group", { name: "version of this message 1 of 2" }).count(), 1);
+    await chat.events(new Script().start().take());
+    assert.equal(await chat.page.getByRole("button", { name: "Next version of this message" }).isDisabled(), true);
+    assert.equal(await chat.page.getByRole("button", { name: "Edit this message" }).first().isDisabled(), true);
+  });
+});

@@ -1,0 +1,155 @@
+// Edit, Retry and the `‹ 2 / 3 ›` branch switcher on the chat's messages. Which items fork comes
+// from the chat state (`forks`, set by the host); it reaches the memoized items through a
+// context, so a switch re-renders just the items that show a switcher.
+import { createContext } from "preact";
+import { useContext, useEffect, useRef, useState } from "preact/hooks";
+import type { AssistantItem, UserItem } from "../src/shared/chat-items";
+import type { ForkMark } from "../src/shared/protocol";
+import { ChevronLeftIcon, ChevronRightIcon, EditIcon, RetryIcon } from "./icons";
+import { post } from "./vscode";
+
+export interface BranchView {
+  /** Forks by the message index of the item that shows them. */
+  forks: ReadonlyMap<number, ForkMark>;
+  running: boolean;
+}
+
+export const BranchContext = createContext<BranchView>({ forks: new Map(), running: false });
+
+/** Message index of an item whose id is `m<index>`. */
+export function messageIndexOf(itemId: string): number {
+  return Number(itemId.slice(1));
+}
+
+export function forksByItem(forks: readonly ForkMark[] | undefined): ReadonlyMap<number, ForkMark> {
+  return new Map((forks ?? []).map((f) => [f.showAt, f]));
+}
+
+function ForkSwitcher({ fork, what }: { fork: ForkMark; what: string }) {
+  const { running } = useContext(BranchContext);
+  const go = (to: number) => post({ type: "switchBranch", messageIndex: fork.messageIndex, to });
+  return (
+    <span class="fork-switcher" role="group" aria-label={`${what} ${fork.index + 1} of ${fork.count}`}>
+      <button type="button" class="icon-button" aria-label={`Previous ${what}`} title={`Previous ${what}`} disabled={running || fork.index === 0} onClick={() => go(fork.index - 1)}>
+        <ChevronLeftIcon />
+      </button>
+      <span class="fork-position" aria-hidden="true">
+        {fork.index + 1} / {fork.count}
+      </span>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label={`Next ${what}`}
+        title={`Next ${what}`}
+        disabled={running || fork.index >= fork.count - 1}
+        onClick={() => go(fork.index + 1)}
+      >
+        <ChevronRightIcon />
+      </button>
+    </span>
+  );
+}
+
+/** A prompt: its text, Edit (sends the changed text as a new branch) and its switcher. */
+export function UserMessage({ item }: { item: UserItem }) {
+  const { forks, running } = useContext(BranchContext);
+  const index = messageIndexOf(item.id);
+  const fork = forks.get(index);
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(item.text);
+  const input = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (editing) {
+      input.current?.focus();
+      input.current?.select();
+    }
+  }, [editing]);
+
+  if (editing) {
+    const send = () => {
+      if (text.trim() === "" || running) return;
+      post({ type: "editPrompt", messageIndex: index, text });
+      setEditing(false);
+    };
+    return (
+      <div class="edit-prompt">
+        <textarea
+          ref={input}
+          class="input edit-input"
+          value={text}
+          rows={Math.min(8, text.split("\n").length + 1)}
+          aria-label="Edit your message"
+          onInput={(e) => setText(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+              e.preventDefault();
+              send();
+            } else if (e.key === "Escape") {
+              e.preventDefault();
+              e.stopPropagation();
+              setEditing(false);
+            }
+          }}
+        />
+        <div class="edit-actions">
+          <span class="hint">Sending starts a new branch; the old one stays.</span>
+          <button type="button" class="button secondary" onClick={() => setEditing(false)}>
+            Cancel
+          </button>
+          <button type="button" class="button primary" disabled={running || text.trim() === ""} onClick={send}>
+            Send
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <>
+      <div class="user-text">{item.text}</div>
+      <div class="message-actions">
+        {fork && <ForkSwitcher fork={fork} what="version of this message" />}
+        <button
+          type="button"
+          class="icon-button"
+          title="Edit and send again"
+          aria-label="Edit this message"
+          disabled={running}
+          onClick={() => {
+            setText(item.text);
+            setEditing(true);
+          }}
+        >
+          <EditIcon />
+        </button>
+      </div>
+    </>
+  );
+}
+
+/** Under a finished answer: Retry (writes it again from the prompt before it) and its switcher. */
+export function AnswerActions({ item }: { item: AssistantItem }) {
+  const { forks, running } = useContext(BranchContext);
+  if (item.isStreaming) return null;
+  const index = messageIndexOf(item.id);
+  const fork = forks.get(index);
+  return (
+    <div class="message-actions">
+      {fork && <ForkSwitcher fork={fork} what="answer" />}
+      <button type="button" class="icon-button" title="Retry: write this answer again" aria-label="Retry this answer" disabled={running} onClick={() => post({ type: "retry", messageIndex: index })}>
+        <RetryIcon />
+      </button>
+    </div>
+  );
+}
+
+/** The switcher of an answer whose first message only called tools (it has no card of its own). */
+export function ForkOnly({ item }: { item: AssistantItem }) {
+  const { forks } = useContext(BranchContext);
+  const fork = forks.get(messageIndexOf(item.id));
+  if (!fork) return null;
+  return (
+    <div class="message-actions standalone" data-item={item.id}>
+      <ForkSwitcher fork={fork} what="answer" />
+    </div>
+  );
+}
