@@ -8,6 +8,7 @@ import { AgentEventEncoder } from "../shared/event-encoder";
 import type { ChatEvent } from "../shared/protocol";
 import { canContinue, convertToLlm, createTransformContext, interruptedToolResult } from "./context-policy";
 import { filesChangedBy, forkMarks, promptBefore, suffixBetween, turnStart } from "./branching";
+import { InputQueue, promptMessages, type QueueKind } from "./input-queue";
 import type { FileAttachmentMessage, LocalNoticeMessage } from "./messages";
 import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
 import { ChatTree } from "./transcript/tree";
@@ -118,6 +119,7 @@ export class ChatSession {
   private readonly proposals = new Map<string, EditProposal>();
   private readonly tools: AgentTool[];
   private readonly gate: EditGate;
+  private readonly queue: InputQueue;
   private state: ChatState;
   /** The API key of the current model: removed from command output. */
   private secretsInUse: string[] = [];
@@ -146,7 +148,7 @@ export class ChatSession {
       proposals: this.proposals,
       emit: (event) => this.emit(event),
       // Steering lands the notice after this batch's tool results, before the next model request.
-      record: (notice) => this.agent?.steer(notice),
+      record: (notice) => this.queue.steerOwn(notice),
     });
     const commands = options.commands;
     if (commands && options.workspaceRoot !== undefined) {
@@ -161,6 +163,10 @@ export class ChatSession {
         }),
       );
     }
+    this.queue = new InputQueue(
+      () => this.agent,
+      (items, kept) => this.emit({ type: "queue", items, kept }),
+    );
   }
 
   /** The full transcript: what is saved, and what every request is built from. */
@@ -192,12 +198,36 @@ export class ChatSession {
 
   /** Sends a prompt, with the files the user attached. Resolves when the run is over. */
   prompt(text: string, attachments: readonly Omit<FileAttachmentMessage, "role" | "timestamp">[] = []): Promise<void> {
-    const now = Date.now();
-    const messages: AgentMessage[] = [
-      ...attachments.map((a): FileAttachmentMessage => ({ role: "fileAttachment", path: a.path, ...(a.range ? { range: { ...a.range } } : {}), timestamp: now })),
-      { role: "user", content: [{ type: "text", text }], timestamp: now },
-    ];
+    const messages = promptMessages(text, attachments, Date.now());
     return this.run(async (agent) => agent.prompt(messages), messages);
+  }
+
+  /**
+   * While a reply runs, queues a follow-up (delivered when the run would stop) or steering
+   * (delivered after the current tool calls); resolves at once. When idle, sends it as a prompt.
+   */
+  async send(kind: QueueKind, text: string, attachments: readonly Omit<FileAttachmentMessage, "role" | "timestamp">[] = []): Promise<void> {
+    if (this.running) {
+      this.queue.add(kind, text, attachments);
+      return;
+    }
+    await this.prompt(text, attachments);
+  }
+
+  /** Removes a queued message before it is delivered; nothing of it is saved. */
+  unqueue(id: string): void {
+    this.queue.remove(id);
+  }
+
+  /** Sends what a Stop left queued, in order, as the next prompt. */
+  sendQueued(): Promise<void> {
+    if (this.running || this.queue.size === 0) return Promise.resolve();
+    const messages = this.queue.takeAll();
+    return this.run(async (agent) => agent.prompt(messages), messages);
+  }
+
+  clearQueue(): void {
+    this.queue.clear();
   }
 
   /** Continues a turn that a reload, a crash or a provider error cut off. */
@@ -260,6 +290,8 @@ export class ChatSession {
   }
 
   abort(): void {
+    // Stop keeps what the user queued, for them to send or clear: pi must not deliver it.
+    if (this.running) this.queue.hold();
     this.agent?.abort();
   }
 
@@ -306,19 +338,22 @@ export class ChatSession {
     if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
     const run = (async () => {
       this.emit({ type: "run_state", running: true });
+      let failed = true;
       try {
         const agent = await this.ensureAgent();
         await start(agent);
-        await this.explainProviderError(agent);
+        failed = await this.explainProviderError(agent);
       } catch (error) {
         await this.reportRunFailure(error, pendingMessages);
       } finally {
+        // A run that failed keeps the queue for the user; one that ended well sends what came too late for it (below).
+        if (failed && this.queue.size > 0) this.queue.hold();
         this.active = undefined;
         this.emit({ type: "run_state", running: false });
       }
     })();
     this.active = run;
-    return run;
+    return run.then(() => (this.queue.size > 0 && !this.state.queueKept ? this.sendQueued() : undefined));
   }
 
   /** Setup failed before the agent ran: keep the user's words and say what to fix. */
@@ -329,13 +364,15 @@ export class ChatSession {
   }
 
   /** A failed request ends as an assistant message with stopReason "error": say what to do about it. */
-  private async explainProviderError(agent: Agent): Promise<void> {
+  /** True when the run ended in an error. */
+  private async explainProviderError(agent: Agent): Promise<boolean> {
     const last = agent.state.messages[agent.state.messages.length - 1];
-    if (!last || last.role !== "assistant" || last.stopReason !== "error") return;
+    if (!last || last.role !== "assistant" || last.stopReason !== "error") return last?.role === "assistant" && last.stopReason === "aborted";
     const raw = last.errorMessage ?? "The model provider returned an error.";
     this.options.log?.(`provider error: ${raw}`);
     const described = this.options.describeError?.(raw) ?? { text: raw };
     await this.append(errorNotice(described.text, described.fix));
+    return true;
   }
 
   /** Adds a message of the session's own (a notice, a repair) to the transcript: saved and shown. */
@@ -408,6 +445,9 @@ export class ChatSession {
       afterToolCall: (context) => this.gate.afterToolCall(context),
       sessionId: this.id,
     });
+    // A follow-up or steer is its attachments and its prompt: pi must deliver them together.
+    agent.followUpMode = "all";
+    agent.steeringMode = "all";
     agent.subscribe((event) => this.onAgentEvent(event));
     this.agent = agent;
     // A new chat's leading system message (prompt + tool declarations) has no agent event: save it
@@ -432,6 +472,7 @@ export class ChatSession {
   }
 
   private async onAgentEvent(event: AgentEvent): Promise<void> {
+    if (event.type === "message_start") this.queue.delivered(event.message);
     // Only final messages are saved; partial ones never reach the disk.
     if (event.type === "message_end") await this.persistOnce(event.message);
     for (const chatEvent of this.encoder.encode(event)) {

@@ -158,6 +158,15 @@ export class ChatController implements vscode.Disposable {
       case "command":
         await vscode.commands.executeCommand(`piChat.${message.command}`);
         return;
+      case "queueInput":
+        return this.queueInput(message.kind, message.text);
+      case "unqueue":
+        return this.session.unqueue(message.id);
+      case "sendQueued":
+        await this.writeCurrentChat(this.session.id);
+        return this.session.sendQueued();
+      case "clearQueue":
+        return this.session.clearQueue();
       case "editPrompt":
         return this.branch(() => this.session.editPrompt(message.messageIndex, message.text));
       case "retry":
@@ -192,6 +201,14 @@ export class ChatController implements vscode.Disposable {
     // Remember it now: if VS Code dies during this first run, the reload still finds the chat.
     await this.writeCurrentChat(this.session.id);
     await this.session.prompt(text, attachments);
+  }
+
+  /** A follow-up or steer typed while the reply runs; it takes the attached files along (sent as a prompt if the run ended meanwhile). */
+  async queueInput(kind: "followUp" | "steer", text: string): Promise<void> {
+    const attachments = this.attachments;
+    this.attachments = [];
+    this.view?.send({ type: "attachments", attachments: [] });
+    await this.session.send(kind, text, attachments);
   }
 
   stop(): void {

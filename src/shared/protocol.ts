@@ -49,7 +49,18 @@ export type ChatEvent =
   /** The path changed below message `keep` (an edit, a retry, a branch switch): drop the items of later messages. */
   | { type: "rewind"; keep: number }
   /** The forks of the path from message `from` on (earlier ones stay as they are). */
-  | { type: "forks"; from: number; forks: ForkMark[] };
+  | { type: "forks"; from: number; forks: ForkMark[] }
+  /** What the user queued during the run, not delivered yet; `kept`: a Stop left it for the user to send or clear. */
+  | { type: "queue"; items: QueuedInput[]; kept: boolean };
+
+/** A follow-up or steering message waiting for the running reply: a chip above the composer. */
+export interface QueuedInput {
+  id: string;
+  /** followUp: when the run would stop; steer: after the current tool call, before the next step. */
+  kind: "followUp" | "steer";
+  text: string;
+  attachments: PendingAttachment[];
+}
 
 /** Where the path forks: shown as `‹ index+1 / count ›` on an item. */
 export interface ForkMark {
@@ -181,5 +192,12 @@ export type WebviewMessage =
   | { type: "editPrompt"; v: typeof PROTOCOL_VERSION; messageIndex: number; text: string }
   /** Write the answer at path index `messageIndex` again, as a new branch. */
   | { type: "retry"; v: typeof PROTOCOL_VERSION; messageIndex: number }
+  /** While a reply runs: queue a follow-up or steer (with the attached files). */
+  | { type: "queueInput"; v: typeof PROTOCOL_VERSION; kind: "followUp" | "steer"; text: string }
+  /** Remove a queued chip before it is delivered. */
+  | { type: "unqueue"; v: typeof PROTOCOL_VERSION; id: string }
+  /** After Stop: send what is queued now, or drop it. */
+  | { type: "sendQueued"; v: typeof PROTOCOL_VERSION }
+  | { type: "clearQueue"; v: typeof PROTOCOL_VERSION }
   /** Show sibling `to` of the message at path index `messageIndex`. */
   | { type: "switchBranch"; v: typeof PROTOCOL_VERSION; messageIndex: number; to: number };

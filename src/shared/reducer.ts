@@ -8,7 +8,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import type { ApprovalItem, AssistantBlock, AssistantItem, ChatItem, ToolItem } from "./chat-items";
-import type { ChatEvent, ForkMark } from "./protocol";
+import type { ChatEvent, ForkMark, QueuedInput } from "./protocol";
 
 export const SETTLED_CHUNK_SIZE = 64;
 
@@ -24,9 +24,13 @@ export interface ChatState {
   readonly running: boolean;
   /** Where the path forks, by message index, ascending (set by `forks` events; the transcript alone does not know). */
   readonly forks: readonly ForkMark[];
+  /** Follow-ups and steering queued during the run, not delivered yet (never saved: UI state until delivered). */
+  readonly queue: readonly QueuedInput[];
+  /** A Stop kept the queue for the user to send or clear. */
+  readonly queueKept: boolean;
 }
 
-export const emptyChatState: ChatState = { settled: [], live: [], messageCount: 0, openId: null, running: false, forks: [] };
+export const emptyChatState: ChatState = { settled: [], live: [], messageCount: 0, openId: null, running: false, forks: [], queue: [], queueKept: false };
 
 export function chatItems(state: ChatState): ChatItem[] {
   const out: ChatItem[] = [];
@@ -97,6 +101,8 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
       return state.running === event.running ? state : { ...state, running: event.running };
     case "rewind":
       return rewind(state, event.keep);
+    case "queue":
+      return { ...state, queue: event.items, queueKept: event.kept };
     case "forks":
       return { ...state, forks: [...(state.forks ?? []).filter((f) => f.messageIndex < event.from), ...event.forks] };
     default:

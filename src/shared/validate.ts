@@ -29,6 +29,10 @@ const webviewMessageSchema = union([
   obj({ type: lit("openDiff"), v, toolCallId: id }),
   obj({ type: lit("command"), v, command: oneOf(["setApiKey", "selectModel", "showHistory"]) }),
   obj({ type: lit("editPrompt"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }), text: str({ minLength: 1, maxLength: 200_000 }) }),
+  obj({ type: lit("queueInput"), v, kind: oneOf(["followUp", "steer"]), text: str({ minLength: 1, maxLength: 200_000 }) }),
+  obj({ type: lit("unqueue"), v, id }),
+  obj({ type: lit("sendQueued"), v }),
+  obj({ type: lit("clearQueue"), v }),
   obj({ type: lit("retry"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }) }),
   obj({ type: lit("switchBranch"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }), to: int({ minimum: 0, maximum: 100_000 }) }),
 ]);
