@@ -8,6 +8,7 @@ import type { ChatItem } from "../src/shared/chat-items";
 import type { ChatState } from "../src/shared/reducer";
 import type { ChatClient, ViewModel } from "./client";
 import { Composer } from "./composer";
+import { ImageBaseContext } from "./composer-images";
 import { ArrowDownIcon, Spinner, WarningIcon } from "./icons";
 import { Item } from "./items";
 import { onMarkdownClick } from "./markdown";
@@ -42,6 +43,7 @@ export function App({ client }: { client: ChatClient }) {
     forgetOpenSections();
   }
   return (
+    <ImageBaseContext.Provider value={view.imageBase}>
     <div class="app">
       <Toolbar title={view.title} chatId={view.chatId} status={status} chats={view.chats} />
       {status.storage === "globalFallback" && (
@@ -60,9 +62,17 @@ export function App({ client }: { client: ChatClient }) {
           </button>
         </div>
       )}
-      <Composer running={chat.running} attachments={view.attachments} focusRequests={view.focusRequests} editsAllowedForChat={status.editsAllowedForChat} />
+      <Composer
+        running={chat.running}
+        attachments={view.attachments}
+        focusRequests={view.focusRequests}
+        editsAllowedForChat={status.editsAllowedForChat}
+        imageInput={status.imageInput}
+        modelLabel={status.modelLabel}
+      />
       <LiveStatus chat={chat} />
     </div>
+    </ImageBaseContext.Provider>
   );
 }
 

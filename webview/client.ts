@@ -15,6 +15,8 @@ export interface ViewModel {
   readonly status: ViewStatus;
   readonly chats: readonly ChatSummary[];
   readonly attachments: readonly PendingAttachment[];
+  /** Webview URL of this chat's image folder. */
+  readonly imageBase?: string;
   /** Grows by one per `focus` message: the composer focuses itself when it changes. */
   readonly focusRequests: number;
 }
@@ -116,6 +118,7 @@ export class ChatClient {
       status: { ...initialStatus, ...message.status },
       chats: Array.isArray(message.chats) ? message.chats : [],
       attachments: Array.isArray(message.attachments) ? message.attachments : [],
+      ...(typeof message.imageBase === "string" ? { imageBase: message.imageBase } : {}),
       focusRequests: this.view.focusRequests,
     });
   }

@@ -45,6 +45,7 @@ export const InfoIcon = (p: IconProps) =>
     </g>,
     p,
   );
+export const ImageIcon = (p: IconProps) => svg(<path {...stroke} d="M2.5 3.5h11v9h-11zM2.5 10.5l3-3 3 3 2-2 3 3M10.5 6.2v.1" />, p);
 export const FileIcon = (p: IconProps) => svg(<path {...stroke} d="M4 2h5l3 3v9H4zM9 2v3h3" />, p);
 export const ToolIcon = (p: IconProps) =>
   svg(<path {...stroke} d="M10.2 2.6a3 3 0 0 0-3.6 3.9L2.7 10.4a1.3 1.3 0 0 0 1.9 1.9l3.9-3.9a3 3 0 0 0 3.9-3.6l-1.8 1.8-1.6-.3-.3-1.6z" />, p);

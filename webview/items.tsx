@@ -1,7 +1,8 @@
 // One component per ChatItem kind. Every item is memoized on its (immutable) object, so a
 // streamed delta re-renders only the item it changed; markdown of a finished block is cached
 // on the block object, so moving an item from the live part into a settled chunk costs no parse.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useContext, useEffect, useRef, useState } from "preact/hooks";
+import { ImageBaseContext, MessageImages } from "./composer-images";
 import type { AssistantBlock, AssistantItem, AttachmentItem, ChatItem, NoticeItem, UserItem } from "../src/shared/chat-items";
 import { ErrorIcon, FileIcon, InfoIcon, Spinner, WarningIcon } from "./icons";
 import { renderMarkdown, renderMarkdownBlocks } from "./markdown";
@@ -30,9 +31,11 @@ export const Item = memo(function Item({ item }: { item: ChatItem }) {
 });
 
 function UserCard({ item }: { item: UserItem }) {
+  const imageBase = useContext(ImageBaseContext);
   return (
     <div class="item user" data-item={item.id}>
-      <div class="user-text">{item.text}</div>
+      {item.images && <MessageImages images={item.images} base={imageBase} />}
+      {item.text !== "" && <div class="user-text">{item.text}</div>}
     </div>
   );
 }

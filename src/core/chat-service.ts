@@ -6,7 +6,9 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ChatSession, DEFAULT_SYSTEM_PROMPT, type CommandOptions, type EditApprover, type ModelBinding, type RequestContextStep } from "./session";
 import type { EditPermissionSettings } from "./permissions";
+import { externalizeImages, hydrateImages } from "./images/stored-images";
 import type { ChatSummary, DamagedLine, TranscriptStore } from "./transcript";
+import type { ImageBlobStore } from "./transcript/image-blobs";
 import type { ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 
@@ -28,6 +30,8 @@ export interface ChatServiceOptions {
   problems?: ProblemsWatcher;
   /** Shell commands; each chat keeps its command logs in `<logRoot>/<chat id>/`, deleted with the chat. */
   commands?: Omit<CommandOptions, "logDir"> & { logRoot?: string };
+  /** Where attached images are kept, beside the chats. Without it, images are saved inline. */
+  images?: ImageBlobStore;
 }
 
 export type OpenChatResult =
@@ -77,8 +81,15 @@ export class ChatService {
     this.sessions.delete(chatId);
     this.created.delete(chatId);
     await this.options.store.deleteChat(chatId);
+    await this.options.images?.deleteChat(chatId);
     const logDir = this.commandLogDir(chatId);
     if (logDir) await rm(logDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  /** Keeps an attached image beside the chat; returns the hash its messages refer to. */
+  storeImage(chatId: string, bytes: Uint8Array, mimeType: string): Promise<string> {
+    if (!this.options.images) throw new Error("This chat service keeps no images.");
+    return this.options.images.put(chatId, bytes, mimeType);
   }
 
   private commandLogDir(chatId: string): string | undefined {
@@ -113,7 +124,7 @@ export class ChatService {
       ...(this.options.maxContextTokens !== undefined ? { maxContextTokens: this.options.maxContextTokens } : {}),
       ...(this.options.log ? { log: this.options.log } : {}),
       ...(this.options.describeError ? { describeError: this.options.describeError } : {}),
-      ...(this.options.extendContext ? { extendContext: this.options.extendContext } : {}),
+      ...this.requestSteps(id),
       ...(this.options.problems ? { problems: this.options.problems } : {}),
       persist: (message) => this.persist(id, message),
       ...(this.options.commands ? { commands: this.commandOptions(id, this.options.commands) } : {}),
@@ -126,7 +137,23 @@ export class ChatService {
     return logDir ? { ...rest, logDir } : rest;
   }
 
-  private async persist(chatId: string, message: AgentMessage): Promise<void> {
+  /** Saved images get their bytes back first, then the host's steps (project instructions). */
+  private requestSteps(chatId: string): { extendContext?: RequestContextStep } {
+    const images = this.options.images;
+    const extend = this.options.extendContext;
+    if (!images) return extend ? { extendContext: extend } : {};
+    return {
+      extendContext: async (messages, signal) => {
+        const hydrated = await hydrateImages(messages, chatId, images);
+        return extend ? extend(hydrated, signal) : hydrated;
+      },
+    };
+  }
+
+  private async persist(chatId: string, original: AgentMessage): Promise<void> {
+    const images = this.options.images;
+    // The line refers to each image by hash; the bytes live in the blob beside the chat.
+    const message = images ? await externalizeImages(original, (bytes, mimeType) => images.put(chatId, bytes, mimeType)) : original;
     if (this.created.has(chatId)) {
       await this.options.store.append(chatId, message);
       return;

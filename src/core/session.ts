@@ -10,6 +10,7 @@ import { canContinue, convertToLlm, createTransformContext, interruptedToolResul
 import type { FileAttachmentMessage, LocalNoticeMessage } from "./messages";
 import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
 import { createEditFileTool, createReadFileTool, type EditProposal } from "./tools";
+import type { StoredImageContent } from "../shared/images";
 import { withProblemsAfterEdit, type ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 import { gateCommand, type CommandApprover, type CommandRuleStore } from "./permissions/command-gate";
@@ -171,11 +172,16 @@ export class ChatSession {
   }
 
   /** Sends a prompt, with the files the user attached. Resolves when the run is over. */
-  prompt(text: string, attachments: readonly Omit<FileAttachmentMessage, "role" | "timestamp">[] = []): Promise<void> {
+  prompt(
+    text: string,
+    attachments: readonly Omit<FileAttachmentMessage, "role" | "timestamp">[] = [],
+    images: readonly StoredImageContent[] = [],
+  ): Promise<void> {
     const now = Date.now();
     const messages: AgentMessage[] = [
       ...attachments.map((a): FileAttachmentMessage => ({ role: "fileAttachment", path: a.path, ...(a.range ? { range: { ...a.range } } : {}), timestamp: now })),
-      { role: "user", content: [{ type: "text", text }], timestamp: now },
+      // The images beside the text, as ImageContent: sent to the model exactly as attached.
+      { role: "user", content: [...(text !== "" || images.length === 0 ? [{ type: "text" as const, text }] : []), ...images.map((i) => ({ ...i }))], timestamp: now },
     ];
     return this.run(async (agent) => agent.prompt(messages), messages);
   }

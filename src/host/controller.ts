@@ -9,12 +9,14 @@ import { ChatService } from "../core/chat-service";
 import { RunSetupError, type ChatSession, type EditApprovalRequest, type EditDecision, type ModelBinding } from "../core/session";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
-import type { ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../shared/protocol";
+import { ImageBlobStore } from "../core/transcript/image-blobs";
+import type { ChatSummary, HostMessageBody, PendingAttachment, PromptImage, ViewStatus, WebviewMessage } from "../shared/protocol";
 import type { ChatViewProvider } from "./chat-view";
 import type { ProposalDiffs } from "./diff-view";
 import { createDiagnosticsWatcher } from "./diagnostics";
 import { projectInstructionsStep } from "./project-instructions";
-import { loadProviders, readProviderSettings, SecretKeys } from "./providers-loader";
+import { attachImages, imageInputStatus } from "./images";
+import { loadProviders, providersIfLoaded, readProviderSettings, SecretKeys } from "./providers-loader";
 import type { BaseUrlConsent } from "./base-url-consent";
 import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
 import type { HostCommands } from "./commands";
@@ -53,6 +55,7 @@ export class ChatController implements vscode.Disposable {
   constructor(private readonly options: ControllerOptions) {
     const root = options.workspaceRoot;
     this.service = new ChatService({
+      images: new ImageBlobStore(options.storageDir),
       store: new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(options.storageDir)),
       fs: options.fs,
       ...(root?.scheme === "file" ? { workspaceRoot: root.fsPath } : {}),
@@ -117,6 +120,7 @@ export class ChatController implements vscode.Disposable {
       storage: this.options.storageKind,
       canContinue: this.session.canContinue,
       editsAllowedForChat: this.session.allowsEditsForChat,
+      ...imageInputStatus(this.imageInput(false)),
     };
   }
 
@@ -125,7 +129,13 @@ export class ChatController implements vscode.Disposable {
   async onMessage(message: WebviewMessage): Promise<void> {
     switch (message.type) {
       case "prompt":
-        return this.prompt(message.text);
+        return this.prompt(message.text, message.images ?? []);
+      case "checkImageInput":
+        // Images were attached: the bundle is about to be needed anyway, and the composer must
+        // say before sending whether the model can see them.
+        loadProviders();
+        this.view?.send({ type: "status", status: this.status() });
+        return;
       case "stop":
         return this.stop();
       case "continue":
@@ -162,15 +172,17 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
-  async prompt(text: string): Promise<void> {
+  async prompt(text: string, images: readonly PromptImage[] = []): Promise<void> {
     // Checked before the attachments are taken, so a refused prompt keeps them.
     if (this.session.running) throw new Error("A reply is still being written. Stop it or wait for it to finish.");
+    if (text.trim() === "" && images.length === 0) return;
+    const stored = await attachImages(this.service, this.session.id, images, () => this.imageInput(true));
     const attachments = this.attachments;
     this.attachments = [];
     this.view?.send({ type: "attachments", attachments: [] });
     // Remember it now: if VS Code dies during this first run, the reload still finds the chat.
     await this.writeCurrentChat(this.session.id);
-    await this.session.prompt(text, attachments);
+    await this.session.prompt(text, attachments, stored);
   }
 
   stop(): void {
@@ -299,6 +311,12 @@ export class ChatController implements vscode.Disposable {
   private async refreshChats(): Promise<void> {
     this.chats = await this.service.listChats();
     this.view?.send({ type: "chats", chats: this.chatList() });
+  }
+
+  /** Whether the model accepts images; `load` allows loading the provider bundle to find out. */
+  private imageInput(load: boolean): boolean | undefined {
+    const providers = load ? loadProviders() : providersIfLoaded();
+    return providers?.modelAcceptsImages(readProviderSettings());
   }
 
   private async resolveModel(): Promise<ModelBinding> {

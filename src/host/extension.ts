@@ -2,6 +2,7 @@
 // SDKs (out/providers.js) load on the first prompt.
 import * as vscode from "vscode";
 import type { WorkspaceFileSystem } from "../core/tools";
+import { IMAGES_DIR } from "../core/transcript/image-blobs";
 import { ChatViewProvider } from "./chat-view";
 import { ChatController } from "./controller";
 import { HostCommands } from "./commands";
@@ -55,7 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     commands,
     log,
   });
-  const view = new ChatViewProvider(context.extensionUri, controller, log, { recordPosted: testMode });
+  const view = new ChatViewProvider(context.extensionUri, controller, log, { recordPosted: testMode, imagesRoot: vscode.Uri.joinPath(storageUri, IMAGES_DIR) });
   controller.attachView(view);
 
   context.subscriptions.push(

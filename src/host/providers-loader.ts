@@ -27,7 +27,14 @@ export function readProviderSettings(): ProviderSettings {
     provider: isProviderId(provider) ? provider : "anthropic",
     model: config.get<string>("model")?.trim() ?? "",
     ...(baseUrl ? { baseUrl } : {}),
+    // Only says what the local server's model can do; it cannot send anything anywhere.
+    ...(config.get<boolean>("imageInput") === true ? { imageInput: true } : {}),
   };
+}
+
+/** The provider bundle if a prompt already loaded it (the view's status must not load it). */
+export function providersIfLoaded(): ProvidersModule | undefined {
+  return loaded;
 }
 
 /** API keys in VS Code's SecretStorage, one per provider. Never in settings, logs or transcripts. */

@@ -1,11 +1,14 @@
 // The view layer: what the webview draws. Built only by the reducer (reducer.ts) from
 // ChatEvents; never sent to the model, never saved (the transcript is the source of truth).
+import type { ImageRef } from "./images";
 
 export interface UserItem {
   kind: "user";
   id: string;
   text: string;
   timestamp: number;
+  /** Attached images, shown as thumbnails from their blob files beside the chat. */
+  images?: ImageRef[];
 }
 
 /** "Ask about this file": shown as a chip above the message it was attached to. */

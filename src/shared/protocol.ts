@@ -68,6 +68,8 @@ export interface ViewStatus {
   canContinue: boolean;
   /** Edits are applied without asking for the rest of this chat. */
   editsAllowedForChat: boolean;
+  /** Whether the current model accepts images; absent while not known (the view asks with `checkImageInput`). */
+  imageInput?: boolean;
 }
 
 /**
@@ -94,6 +96,8 @@ export type HostMessage =
       status: ViewStatus;
       chats: ChatSummary[];
       attachments: PendingAttachment[];
+      /** Webview URL of the folder holding this chat's images (`<imageBase>/<sha256>.<ext>`). */
+      imageBase?: string;
     })
   | (Sequenced & { type: "event"; event: ChatEvent })
   | (Sequenced & { type: "chats"; chats: ChatSummary[] })
@@ -144,10 +148,26 @@ export class DeltaFrameReader {
 
 export type HostMessageBody = HostMessage extends infer M ? (M extends HostMessage ? Omit<M, "v" | "seq"> : never) : never;
 
+/** An image attached in the composer, already scaled there (long side at most 2,000 px). */
+export interface PromptImage {
+  /** What the webview believes; the host decides from the bytes. */
+  mimeType: string;
+  /** Base64 of the bytes. */
+  data: string;
+}
+
+/** At most this many images per message, each at most this many bytes once decoded. */
+export const MAX_PROMPT_IMAGES = 10;
+export const MAX_PROMPT_IMAGE_BYTES = 8 * 1024 * 1024;
+/** The long side an attached or read image is scaled down to (what pi's read tool does). */
+export const MAX_IMAGE_SIDE_PX = 2000;
+
 export type WebviewMessage =
   | { type: "ready"; v: typeof PROTOCOL_VERSION }
   | { type: "resync"; v: typeof PROTOCOL_VERSION; lastSeq: number }
-  | { type: "prompt"; v: typeof PROTOCOL_VERSION; text: string }
+  | { type: "prompt"; v: typeof PROTOCOL_VERSION; text: string; images?: PromptImage[] }
+  /** Images were attached: the view needs to know whether the model accepts them before sending. */
+  | { type: "checkImageInput"; v: typeof PROTOCOL_VERSION }
   | { type: "stop"; v: typeof PROTOCOL_VERSION }
   | { type: "continue"; v: typeof PROTOCOL_VERSION }
   | { type: "approval"; v: typeof PROTOCOL_VERSION; toolCallId: string; decision: "allow" | "deny" | "allowForChat" | "allowAlways"; reason?: string; rule?: string }

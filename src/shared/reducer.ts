@@ -5,6 +5,7 @@
 // Cost per streamed delta must not grow with the length of the chat, so items are kept in
 // two parts: `settled` (finished turns, in immutable chunks that are shared between states)
 // and `live` (the items of the message being produced, a short array copied per change).
+import { imageRefs } from "./images";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import type { ApprovalItem, AssistantBlock, AssistantItem, ChatItem, ToolItem } from "./chat-items";
@@ -164,8 +165,10 @@ function startsUserTurn(state: ChatState, message: AgentMessage): boolean {
 
 function itemForMessage(id: string, message: AgentMessage): ChatItem | null {
   switch (message.role) {
-    case "user":
-      return { kind: "user", id, text: userText(message), timestamp: message.timestamp };
+    case "user": {
+      const images = imageRefs(message);
+      return { kind: "user", id, text: userText(message), timestamp: message.timestamp, ...(images.length > 0 ? { images } : {}) };
+    }
     case "assistant":
       return {
         kind: "assistant",
@@ -189,8 +192,9 @@ function itemForMessage(id: string, message: AgentMessage): ChatItem | null {
 
 function userText(message: UserMessage): string {
   if (typeof message.content === "string") return message.content;
+  // Images with a blob are shown as thumbnails; one without (an old transcript) is named.
   return message.content
-    .map((c) => (c.type === "text" ? c.text : "[image]"))
+    .flatMap((c) => (c.type === "text" ? [c.text] : imageRefs({ ...message, content: [c] }).length > 0 ? [] : ["[image]"]))
     .join("\n");
 }
 

@@ -1,7 +1,7 @@
 // Validation of what the webview sends. The webview renders model output, so it is treated
 // as untrusted: every message is checked against a closed schema before the host acts on it.
-import { compile, int, lit, obj, oneOf, opt, str, union, type Static } from "@earendil-works/pi-schema";
-import { PROTOCOL_VERSION, type WebviewMessage } from "./protocol";
+import { arr, compile, int, lit, obj, oneOf, opt, str, union, type Static } from "@earendil-works/pi-schema";
+import { MAX_PROMPT_IMAGE_BYTES, MAX_PROMPT_IMAGES, PROTOCOL_VERSION, type WebviewMessage } from "./protocol";
 
 const v = lit(PROTOCOL_VERSION);
 const id = str({ minLength: 1, maxLength: 200 });
@@ -9,7 +9,18 @@ const id = str({ minLength: 1, maxLength: 200 });
 const webviewMessageSchema = union([
   obj({ type: lit("ready"), v }),
   obj({ type: lit("resync"), v, lastSeq: int({ minimum: -1 }) }),
-  obj({ type: lit("prompt"), v, text: str({ minLength: 1, maxLength: 200_000 }) }),
+  obj({
+    type: lit("prompt"),
+    v,
+    // Empty only with images (the host checks): a screenshot can be the whole question.
+    text: str({ maxLength: 200_000 }),
+    images: opt(
+      arr(obj({ mimeType: str({ minLength: 1, maxLength: 100 }), data: str({ minLength: 1, maxLength: Math.ceil(MAX_PROMPT_IMAGE_BYTES / 3) * 4 }) }), {
+        maxItems: MAX_PROMPT_IMAGES,
+      }),
+    ),
+  }),
+  obj({ type: lit("checkImageInput"), v }),
   obj({ type: lit("stop"), v }),
   obj({ type: lit("continue"), v }),
   obj({

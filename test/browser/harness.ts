@@ -103,6 +103,7 @@ export const defaultStatus: ViewStatus = { modelLabel: "anthropic/claude-sonnet-
 
 export interface SnapshotOptions {
   chatId?: string;
+  imageBase?: string;
   title?: string;
   status?: Partial<ViewStatus>;
   chats?: ChatSummary[];
@@ -169,6 +170,7 @@ export class ChatPage {
         status: { ...defaultStatus, ...options.status },
         chats: options.chats ?? [],
         attachments: options.attachments ?? [],
+        ...(options.imageBase ? { imageBase: options.imageBase } : {}),
       },
     ]);
     await this.settle();

@@ -24,6 +24,8 @@ export interface ProviderSettings {
   /** OpenAI-compatible only: the server model's context window (default 32768) and output cap (default 8192). */
   contextWindow?: number;
   maxTokens?: number;
+  /** OpenAI-compatible only: the server's model accepts images (servers do not say; piChat.imageInput). */
+  imageInput?: boolean;
 }
 
 /** Stored keys (VS Code SecretStorage in the product). */
@@ -91,6 +93,20 @@ export function listModels(provider: ProviderId): { id: string; name: string }[]
   return builtinModels()
     .getModels(provider)
     .map((m) => ({ id: m.id, name: m.name }));
+}
+
+/**
+ * Whether the configured model accepts images (pi-ai's `model.input`); for OpenAI-compatible
+ * servers the setting says. Undefined for a model id the catalog does not know.
+ */
+export function modelAcceptsImages(settings: ProviderSettings): boolean | undefined {
+  if (settings.provider === "openai-compatible") return settings.imageInput === true;
+  if (!isProviderId(settings.provider)) return undefined;
+  const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
+  const model = builtinModels()
+    .getModels(settings.provider)
+    .find((m) => m.id === id);
+  return model ? model.input.includes("image") : undefined;
 }
 
 /**
@@ -194,7 +210,7 @@ async function resolveOpenAICompatible(
     provider: "openai-compatible",
     baseUrl,
     reasoning: false,
-    input: ["text"],
+    input: settings.imageInput ? ["text", "image"] : ["text"],
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     contextWindow: positiveInt(settings.contextWindow) ?? 32768,
     maxTokens: positiveInt(settings.maxTokens) ?? 8192,
