@@ -67,7 +67,7 @@ export function App({ client }: { client: ChatClient }) {
 }
 
 /** Rough heights (px) for a chunk not drawn yet, so the scrollbar is about right. */
-const ESTIMATED_HEIGHT: Record<ChatItem["kind"], number> = { user: 48, attachment: 28, assistant: 140, tool: 44, approval: 60, notice: 48 };
+const ESTIMATED_HEIGHT: Record<ChatItem["kind"], number> = { user: 48, attachment: 28, assistant: 140, tool: 44, approval: 60, notice: 48, userCommand: 90 };
 
 /** A chunk is drawn once it comes within this distance of the visible part of the chat. */
 const DRAW_AHEAD = "1500px 0px";

@@ -83,7 +83,7 @@ export const Composer = memo(function Composer(props: {
           }}
         />
         <div class="input-footer">
-          <span class="hint">{props.editsAllowedForChat ? "Edits are allowed for this chat" : ""}</span>
+          <span class="hint">{commandHint(draft) ?? (props.editsAllowedForChat ? "Edits are allowed for this chat" : "")}</span>
           {props.running ? (
             <button type="button" class="button stop-button" title="Stop (Escape)" aria-label="Stop" onClick={() => post({ type: "stop" })}>
               <StopIcon /> Stop
@@ -98,3 +98,11 @@ export const Composer = memo(function Composer(props: {
     </div>
   );
 });
+
+/** What Enter will do with a `!cmd` / `!!cmd` draft (the host decides; this only says it). */
+function commandHint(draft: string): string | undefined {
+  const text = draft.trimStart();
+  if (text.startsWith("!!") && text.slice(2).trim() !== "") return "Runs in the workspace now; the output is not sent to Pi";
+  if (text.startsWith("!") && text.slice(1).trim() !== "") return "Runs in the workspace now; Pi sees the output with your next message";
+  return undefined;
+}

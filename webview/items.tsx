@@ -8,7 +8,7 @@ import { renderMarkdown, renderMarkdownBlocks } from "./markdown";
 import { memo } from "./memo";
 import { Collapsible, FileLink, rangeLabel } from "./parts";
 import { ApprovalCard, ToolCard } from "./tools";
-import { CommandCard } from "./command-card";
+import { CommandCard, UserCommandCard } from "./command-card";
 import { commandsNamedIn } from "../src/shared/protocol";
 import { post } from "./vscode";
 
@@ -26,6 +26,8 @@ export const Item = memo(function Item({ item }: { item: ChatItem }) {
       return <ApprovalCard item={item} />;
     case "notice":
       return <NoticeCard item={item} />;
+    case "userCommand":
+      return <UserCommandCard item={item} />;
   }
 });
 

@@ -4,7 +4,7 @@
 // agent.state.messages) and never throw: on any failure they fall back to a safe value.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
-import { APP_MESSAGE_KINDS, isAppMessage, type AppMessage } from "./messages";
+import { APP_MESSAGE_KINDS, isAppMessage, type AppMessage, type BashExecutionMessage } from "./messages";
 
 export interface ContextPolicyOptions {
   /** Rough token budget for the messages of one request (system prompt and tools included). */
@@ -87,7 +87,7 @@ function trimToBudget(messages: AgentMessage[], maxTokens: number): AgentMessage
   for (let i = head + 1; i < messages.length; i++) {
     const m = messages[i]!;
     const prev = messages[i - 1]!;
-    if ((m.role === "user" || m.role === "fileAttachment") && prev.role !== "fileAttachment") turnStarts.push(i);
+    if ((m.role === "user" || m.role === "fileAttachment" || m.role === "bashExecution") && prev.role !== "fileAttachment" && prev.role !== "bashExecution") turnStarts.push(i);
   }
   let cut = head;
   for (const start of turnStarts) {
@@ -118,6 +118,7 @@ export function convertToLlm(messages: readonly AgentMessage[]): Message[] {
         continue;
       }
       if (!APP_MESSAGE_KINDS[message.role].includeInModelContext) continue;
+      if (message.role === "bashExecution" && message.excludeFromContext !== false) continue;
       const fact = appMessageFact(message);
       if (fact !== null) out.push({ role: "user", content: fact, timestamp: message.timestamp });
     } catch {
@@ -145,7 +146,17 @@ export function appMessageFact(message: AppMessage): string | null {
     }
     case "localNotice":
       return null;
+    case "bashExecution":
+      return bashExecutionFact(message);
   }
+}
+
+/** A `!cmd` the user ran, as the model reads it: the command, how it ended, the output. */
+export function bashExecutionFact(message: BashExecutionMessage): string {
+  const ended = message.cancelled ? "It was stopped before it finished." : message.exitCode === null ? "It was ended by a signal." : `Exit code: ${message.exitCode}.`;
+  const cut = message.truncated ? " (the middle of the output was cut)" : "";
+  const output = message.output === "" ? "(no output)" : message.output;
+  return `[The user ran this command in the workspace folder themselves.]\n$ ${message.command}\n${ended}\nOutput${cut}:\n${output}`;
 }
 
 /** True when the transcript ends in the middle of a turn: the next step is the model's. */

@@ -46,15 +46,41 @@ export interface LocalNoticeMessage {
   timestamp: number;
 }
 
+/**
+ * A command the user ran from the composer: `!cmd` (the model gets it with the next request, as
+ * a user message stating the command, exit code and output) or `!!cmd` (`excludeFromContext`:
+ * shown, saved, restored, never in any request). The user typed it, so it was not approved.
+ */
+export interface BashExecutionMessage {
+  role: "bashExecution";
+  command: string;
+  /** Cleaned and capped like run_command's (2,000 lines / 50 KB, head and tail). */
+  output: string;
+  exitCode: number | null;
+  /** Stopped by the user or by the time-out. */
+  cancelled: boolean;
+  /** Lines were cut from the middle of `output`. */
+  truncated: boolean;
+  /** `!!`: never part of a model request. */
+  excludeFromContext: boolean;
+  durationMs?: number;
+  /** The whole output, for the card. UI only. */
+  logFile?: string;
+  /** Which path ran it: a VS Code terminal or a child process. */
+  via?: "terminal" | "process";
+  timestamp: number;
+}
+
 declare module "@earendil-works/pi-agent-core" {
   interface CustomAgentMessages {
     approvalNotice: ApprovalNoticeMessage;
     fileAttachment: FileAttachmentMessage;
     localNotice: LocalNoticeMessage;
+    bashExecution: BashExecutionMessage;
   }
 }
 
-export type AppMessage = ApprovalNoticeMessage | FileAttachmentMessage | LocalNoticeMessage;
+export type AppMessage = ApprovalNoticeMessage | FileAttachmentMessage | LocalNoticeMessage | BashExecutionMessage;
 export type AppMessageRole = AppMessage["role"];
 
 /**
@@ -65,6 +91,8 @@ export const APP_MESSAGE_KINDS: Readonly<Record<AppMessageRole, { visibleInUI: b
   approvalNotice: { visibleInUI: true, includeInModelContext: true },
   fileAttachment: { visibleInUI: true, includeInModelContext: true },
   localNotice: { visibleInUI: true, includeInModelContext: false },
+  // Per message, `excludeFromContext` (`!!cmd`) leaves it out as well: see convertToLlm.
+  bashExecution: { visibleInUI: true, includeInModelContext: true },
 };
 
 const STANDARD_ROLES = new Set<string>(["system", "user", "assistant", "toolResult"]);

@@ -16,6 +16,7 @@ import { gateCommand, type CommandApprover, type CommandRuleStore } from "./perm
 import type { CommandRunner } from "./commands/runner";
 import { createRunCommandTool, RUN_COMMAND_TOOL } from "./tools/run-command";
 import { redactSecrets } from "./commands/redact";
+import { runUserCommand, type UserCommandText } from "./commands/user-command";
 
 /** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
 export interface ModelBinding {
@@ -104,11 +105,13 @@ export class ChatSession {
   private state: ChatState;
   /** The API key of the current model: removed from command output. */
   private secretsInUse: string[] = [];
+  /** Stops the `!cmd` that is running, if one is. */
+  private userCommandStop: AbortController | undefined;
   private active: Promise<void> | undefined;
 
   constructor(private readonly options: ChatSessionOptions) {
     this.id = options.id;
-    this.initialMessages = options.messages.slice();
+    this.initialMessages = systemMessageFirst(options.messages);
     for (const m of this.initialMessages) this.persisted.add(m);
     this.state = stateFromTranscript(this.initialMessages);
     const root = options.workspaceRoot !== undefined ? { root: options.workspaceRoot } : {};
@@ -189,7 +192,50 @@ export class ChatSession {
     }, []);
   }
 
+  /**
+   * `!cmd` / `!!cmd`: runs in the workspace folder without asking (the user typed it) and saves a
+   * bashExecution message. No model is needed. Refused in restricted mode, with the reason shown.
+   */
+  runUserCommand(text: UserCommandText): Promise<void> {
+    if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
+    const commands = this.options.commands;
+    const root = this.options.workspaceRoot;
+    if (!commands || root === undefined || !commands.enabled()) {
+      const why = "Commands cannot run here: this folder is open in Restricted Mode (not trusted), or no folder is open. Trust the folder (Manage Workspace Trust) to run commands.";
+      return this.append(errorNotice(why, undefined));
+    }
+    const controller = new AbortController();
+    const run = (async () => {
+      this.userCommandStop = controller;
+      this.emit({ type: "run_state", running: true });
+      const started: AgentMessage = { role: "bashExecution", command: text.command, output: "", exitCode: null, cancelled: false, truncated: false, excludeFromContext: text.excludeFromContext, timestamp: Date.now() };
+      try {
+        this.emit({ type: "message_start", message: started });
+        const message = await runUserCommand(text, {
+          runner: commands.runner(),
+          cwd: root,
+          timeoutMs: commands.defaultTimeoutSeconds() * 1000,
+          signal: controller.signal,
+          redact: (t) => redactSecrets(t, this.secretsInUse),
+          ...(commands.logDir ? { logFile: `${commands.logDir}/user-${Date.now().toString(36)}.log` } : {}),
+          onProgress: (p) => this.emit({ type: "command_progress", tail: p.tail, elapsedMs: p.elapsedMs }),
+        });
+        if (this.agent) this.agent.state.messages = [...this.agent.state.messages, message];
+        else this.initialMessages.push(message);
+        await this.persistOnce(message);
+        this.emit({ type: "message_end", message });
+      } finally {
+        this.userCommandStop = undefined;
+        this.active = undefined;
+        this.emit({ type: "run_state", running: false });
+      }
+    })();
+    this.active = run;
+    return run;
+  }
+
   abort(): void {
+    this.userCommandStop?.abort();
     this.agent?.abort();
   }
 
@@ -376,4 +422,15 @@ export class ChatSession {
 
 function errorNotice(text: string, fix: string | undefined): LocalNoticeMessage {
   return { role: "localNotice", level: "error", text, ...(fix ? { fix } : {}), timestamp: Date.now() };
+}
+
+/**
+ * Messages saved before the agent existed (a `!cmd`, a setup error) precede the system message
+ * on disk; the agent wants it first, or it adds a second one. The request view only: the file
+ * keeps its order.
+ */
+function systemMessageFirst(messages: readonly AgentMessage[]): AgentMessage[] {
+  const index = messages.findIndex((m) => m.role === "system");
+  if (index <= 0) return messages.slice();
+  return [messages[index]!, ...messages.slice(0, index), ...messages.slice(index + 1)];
 }

@@ -19,6 +19,7 @@ import type { BaseUrlConsent } from "./base-url-consent";
 import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
 import type { HostCommands } from "./commands";
 import { findToolDetails } from "./tool-details";
+import { parseUserCommand } from "../core/commands/user-command";
 
 /** Which chat is on screen, in the storage folder beside the chats: written at once, so a crash keeps it. */
 const CURRENT_CHAT_FILE = "current-chat.json";
@@ -165,6 +166,12 @@ export class ChatController implements vscode.Disposable {
   async prompt(text: string): Promise<void> {
     // Checked before the attachments are taken, so a refused prompt keeps them.
     if (this.session.running) throw new Error("A reply is still being written. Stop it or wait for it to finish.");
+    // `!cmd` / `!!cmd`: the user runs it; attachments wait for the next prompt.
+    const userCommand = parseUserCommand(text);
+    if (userCommand) {
+      await this.writeCurrentChat(this.session.id);
+      return this.session.runUserCommand(userCommand);
+    }
     const attachments = this.attachments;
     this.attachments = [];
     this.view?.send({ type: "attachments", attachments: [] });

@@ -86,5 +86,24 @@ export interface NoticeItem {
   fix?: string;
 }
 
-export type ChatItem = UserItem | AttachmentItem | AssistantItem | ToolItem | ApprovalItem | NoticeItem;
+/** A command the user ran from the composer (`!cmd`, or `!!cmd` kept from Pi). */
+export interface UserCommandItem {
+  kind: "userCommand";
+  id: string;
+  command: string;
+  /** Between start and end: the last lines so far. */
+  running: boolean;
+  output: string;
+  exitCode: number | null;
+  cancelled: boolean;
+  truncated: boolean;
+  excludeFromContext: boolean;
+  durationMs?: number;
+  /** The whole output's log file (the host opens it; the view only shows the button). */
+  logFile?: string;
+  via?: "terminal" | "process";
+  elapsedMs?: number;
+}
+
+export type ChatItem = UserItem | AttachmentItem | AssistantItem | ToolItem | ApprovalItem | NoticeItem | UserCommandItem;
 export type ChatItemKind = ChatItem["kind"];

@@ -41,6 +41,8 @@ export type ChatEvent =
     }
   /** The user decided; the approvalNotice saying so reaches the transcript after the tool result. */
   | { type: "approval_decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string; rule?: string }
+  /** The user's running `!cmd` (the open bashExecution message): its last lines, at a bounded rate. */
+  | { type: "command_progress"; tail: string[]; elapsedMs: number }
   /** A running tool's latest progress (run_command: the last lines of output), at a bounded rate. */
   | { type: "tool_progress"; toolCallId: string; details: unknown }
   /** The gate stopped waiting without a decision (the run was aborted). */

@@ -76,6 +76,11 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         ...(event.reason !== undefined ? { reason: event.reason } : {}),
         ...(event.rule !== undefined ? { rule: event.rule } : {}),
       }));
+    case "command_progress": {
+      const id = state.openId;
+      if (id === null) return state;
+      return updateLive(state, (i) => i.id === id, (i) => (i.kind === "userCommand" && i.running ? { ...i, output: event.tail.join("\n"), elapsedMs: event.elapsedMs } : i));
+    }
     case "tool_progress":
       return updateLive(state, (i) => i.kind === "tool" && i.id === event.toolCallId, (t) =>
         t.kind === "tool" && t.status === "running" ? { ...t, progress: event.details } : t,
@@ -116,7 +121,7 @@ function startMessage(state: ChatState, message: AgentMessage): ChatState {
   const id = `m${state.messageCount}`;
   let next: ChatState = { ...state, messageCount: state.messageCount + 1, openId: id };
   if (message.role === "assistant" || startsUserTurn(next, message)) next = settleLive(next);
-  const item = itemForMessage(id, message);
+  const item = itemForMessage(id, message, true);
   return item ? { ...next, live: [...next.live, item] } : next;
 }
 
@@ -149,7 +154,7 @@ function endMessage(state: ChatState, message: AgentMessage, elided: readonly nu
       }));
     default: {
       // user, fileAttachment, localNotice: the whole message came with message_start; take the final one.
-      const item = itemForMessage(id, message);
+      const item = itemForMessage(id, message, false);
       return item ? updateLive(closed, (i) => i.id === id, () => item) : closed;
     }
   }
@@ -157,12 +162,13 @@ function endMessage(state: ChatState, message: AgentMessage, elided: readonly nu
 
 /** A user turn begins with its attachments; keep those together with the user message that follows. */
 function startsUserTurn(state: ChatState, message: AgentMessage): boolean {
+  if (message.role === "bashExecution") return true;
   if (message.role !== "user" && message.role !== "fileAttachment") return false;
   const last = state.live[state.live.length - 1];
   return last === undefined || last.kind !== "attachment";
 }
 
-function itemForMessage(id: string, message: AgentMessage): ChatItem | null {
+function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatItem | null {
   switch (message.role) {
     case "user":
       return { kind: "user", id, text: userText(message), timestamp: message.timestamp };
@@ -177,6 +183,22 @@ function itemForMessage(id: string, message: AgentMessage): ChatItem | null {
       };
     case "fileAttachment":
       return { kind: "attachment", id, path: message.path, ...(message.range ? { range: { ...message.range } } : {}) };
+    case "bashExecution":
+      return {
+        kind: "userCommand",
+        id,
+        command: message.command,
+        // Live, message_start carries the message before it ran; message_end the final one.
+        running: open,
+        output: message.output,
+        exitCode: message.exitCode,
+        cancelled: message.cancelled,
+        truncated: message.truncated,
+        excludeFromContext: message.excludeFromContext !== false,
+        ...(message.durationMs !== undefined ? { durationMs: message.durationMs } : {}),
+        ...(message.logFile !== undefined ? { logFile: message.logFile } : {}),
+        ...(message.via !== undefined ? { via: message.via } : {}),
+      };
     case "localNotice":
       return { kind: "notice", id, level: message.level, text: message.text, ...(message.fix !== undefined ? { fix: message.fix } : {}) };
     // The system prompt, tool results and approval notices are not items of their own.

@@ -84,4 +84,26 @@ describe("Pi Chat commands in the extension host", function () {
     const properties = Object.keys(vscode.extensions.getExtension("pi-chat.pi-chat")!.packageJSON.contributes.configuration.properties as object);
     assert.ok(!properties.some((k) => /rule|allow/i.test(k)), properties.join(", "));
   });
+
+  it("!cmd from the composer runs without asking and shows its card; !! is kept from the model", async () => {
+    await api.view.receive({ type: "prompt", v: 1, text: "!echo visible-$((6*7)) && test -f src/config.ts && echo in-workspace" });
+    await api.view.receive({ type: "prompt", v: 1, text: "!!echo host-private-5521" });
+    const items = chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "userCommand");
+    assert.deepEqual(
+      items.map((i) => (i.kind === "userCommand" ? [i.command, i.exitCode, i.output, i.excludeFromContext, i.via] : [])),
+      [
+        ["echo visible-$((6*7)) && test -f src/config.ts && echo in-workspace", 0, "visible-42\nin-workspace", false, "process"],
+        ["echo host-private-5521", 0, "host-private-5521", true, "process"],
+      ],
+    );
+    console.log(`[commands] !cmd ran via: ${items[0]?.kind === "userCommand" ? items[0].via : "?"}`);
+    server.push((body) => {
+      const text = JSON.stringify(body.messages);
+      assert.match(text, /visible-42/);
+      assert.doesNotMatch(text, /host-private-5521/);
+      return { text: "One line." };
+    });
+    await api.view.receive({ type: "prompt", v: 1, text: "How many?" });
+    assert.equal(server.pending(), 0);
+  });
 });
