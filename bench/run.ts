@@ -16,6 +16,7 @@ import { runP3, type P3Result } from "./figures/p3-restore";
 import { CHROMIUM, P4_BIG, P4_SMALL, runP4, type P4Result } from "./figures/p4-render";
 import { runP5, type P5Result } from "./figures/p5-activation";
 import { P6_BIG, P6_SMALL, runP6, type P6Result } from "./figures/p6-reducer";
+import { runP13, type P13Result } from "./figures/p13-command-output";
 import { describe, generateTranscript, generateTranscriptWithItems } from "./lib/data";
 import { fmt, fmtNum, round, type Summary } from "./lib/stats";
 
@@ -47,7 +48,7 @@ function sizes(messages: readonly AgentMessage[]): ReturnType<typeof describe> &
 }
 
 // Order of the child processes: cheap and CPU-timed first, the browser and P1's ~1 GB baseline last.
-const ORDER = ["P6", "P2", "P3", "P4", "P1", "P5"] as const;
+const ORDER = ["P6", "P2", "P3", "P4", "P1", "P5", "P13"] as const;
 
 interface FigureOutput {
   rows: Row[];
@@ -251,6 +252,21 @@ async function runFigure(figure: string): Promise<FigureOutput> {
       notes.push(`P5: measured on the non-minified build \`npm run bench\` makes (the --production build ships smaller); ${p5.activated ? "activate() ran to the end" : "activate() threw"} under a stub vscode, generic stand-ins used for: ${p5.genericStubUses!.length ? p5.genericStubUses!.join(", ") : "nothing"}.`);
       if (!p5.activated) notes.push(`P5: activate() threw under the stub vscode (${p5.reason ?? "?"}); the figure is the files loaded up to then (at least the static require graph).`);
     }
+  }
+
+  if (wanted("P13")) {
+    log("P13 command output …");
+    const p13: P13Result = await runP13(log, quick ? 2 : 5);
+    results["P13"] = p13;
+    const verdict = verdictOf(p13.viewRatio.max >= p13.modelRatio.max ? p13.viewRatio : p13.modelRatio, p13.goal);
+    rows.push({
+      figure: "P13 command output (10 MB ÷ 100 KB printed)",
+      measured: `view bytes ${fmt(p13.viewRatio)}; model tokens ${fmt(p13.modelRatio)}; ${fmtNum(p13.big.viewBytes.median / 1000, 1)} / ${fmtNum(p13.small.viewBytes.median / 1000, 1)} KB posted, ${fmtNum(p13.big.modelTokens.median, 0)} / ${fmtNum(p13.small.modelTokens.median, 0)} tokens`,
+      baseline: `card updates ${fmtNum(p13.big.postsPerSecond.median, 1)} / ${fmtNum(p13.small.postsPerSecond.median, 1)} per s while streaming (longest gap ${fmtNum(p13.big.maxGapMs.median, 0)} / ${fmtNum(p13.small.maxGapMs.median, 0)} ms); uncapped the model would get ×100`,
+      goal: "≤ 1.5",
+      verdict,
+    });
+    notes.push(`P13: both commands print in ${20} bursts 100 ms apart through the real run_command tool (bash child process) and the real encoder + HostChannel; view bytes = UTF-8 of every posted message (live tail updates and the final result); model tokens = the policy's estimate (~4 chars a token) of the tool result text. Run time ${fmtNum(p13.big.durationMs.median / 1000, 1)} / ${fmtNum(p13.small.durationMs.median / 1000, 1)} s.`);
   }
 
   for (const [name, d] of Object.entries(data)) log(`  data ${name}: ${d.messages} messages, ${d.items} items, ${d.mb} MB`);
