@@ -2,7 +2,7 @@
 // session's final messages into the transcript store. Still no VS Code: the host gives the
 // storage directory, the file system, the model resolver and the approver.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { ChatSession, DEFAULT_SYSTEM_PROMPT, type EditApprover, type ModelBinding, type RequestContextStep } from "./session";
+import { ChatSession, DEFAULT_SYSTEM_PROMPT, type ChatSessionOptions, type EditApprover, type ModelBinding, type RequestContextStep } from "./session";
 import type { EditPermissionSettings } from "./permissions";
 import type { ChatSummary, DamagedLine, TranscriptStore } from "./transcript";
 import type { ProblemsWatcher } from "./tools/problems-after-edit";
@@ -12,6 +12,7 @@ export interface ChatServiceOptions {
   store: TranscriptStore<AgentMessage>;
   fs: WorkspaceFileSystem;
   workspaceRoot?: string;
+  discovery?: ChatSessionOptions["discovery"];
   resolveModel: () => Promise<ModelBinding>;
   approver: EditApprover;
   approvalMode: EditPermissionSettings["approvalMode"];
@@ -94,6 +95,7 @@ export class ChatService {
       systemPrompt: this.options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       fs: this.options.fs,
       ...(this.options.workspaceRoot !== undefined ? { workspaceRoot: this.options.workspaceRoot } : {}),
+      ...(this.options.discovery ? { discovery: this.options.discovery } : {}),
       resolveModel: this.options.resolveModel,
       approver: this.options.approver,
       approvalMode: this.options.approvalMode,

@@ -9,8 +9,9 @@ import type { ChatEvent } from "../shared/protocol";
 import { canContinue, convertToLlm, createTransformContext, interruptedToolResult } from "./context-policy";
 import type { FileAttachmentMessage, LocalNoticeMessage } from "./messages";
 import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
-import { createEditFileTool, createReadFileTool, type EditProposal } from "./tools";
+import type { EditProposal, SearchBackend, WalkRules } from "./tools";
 import { withProblemsAfterEdit, type ProblemsWatcher } from "./tools/problems-after-edit";
+import { createWorkspaceTools, WORKSPACE_TOOLS_PROMPT } from "./tools/toolset";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 
 /** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
@@ -40,6 +41,8 @@ export interface ChatSessionOptions {
   fs: WorkspaceFileSystem;
   /** Absolute workspace root, so the tools accept absolute paths inside it. */
   workspaceRoot?: string;
+  /** The discovery tools' engine and VS Code's excludes (defaults: portable search, no excludes). */
+  discovery?: { searchBackend?: SearchBackend; rules?: () => WalkRules; searchRules?: () => WalkRules };
   resolveModel: () => Promise<ModelBinding>;
   approver: EditApprover;
   /** The approval mode, protected files and workspace trust the edit gate reads at each call. */
@@ -66,10 +69,8 @@ export type RequestContextStep = (messages: AgentMessage[], signal?: AbortSignal
 
 export const DEFAULT_SYSTEM_PROMPT = [
   "You are Pi Chat, a coding assistant inside the user's editor.",
-  "You can read files of the open workspace with read_file and change them with edit_file.",
-  "Paths are relative to the workspace root. Read a file before you edit it; edit_file replaces text copied from the file (oldText, exactly once in the file) with newText, and takes several such replacements of one file at once as edits: [{oldText, newText}, …].",
-  "Every edit is shown to the user as a diff and applied only if they allow it.",
-  "Answer concisely, in Markdown.",
+  WORKSPACE_TOOLS_PROMPT,
+  "Read a file before you edit it. Answer concisely, in Markdown.",
 ].join("\n");
 
 export class ChatSession {
@@ -91,9 +92,14 @@ export class ChatSession {
     for (const m of this.initialMessages) this.persisted.add(m);
     this.state = stateFromTranscript(this.initialMessages);
     const root = options.workspaceRoot !== undefined ? { root: options.workspaceRoot } : {};
-    // requireProposal: an edit is written only with the proposal the gate stored for its call.
-    const editFile = createEditFileTool(options.fs, { ...root, proposals: this.proposals, requireProposal: true });
-    this.tools = [createReadFileTool(options.fs, root), options.problems ? withProblemsAfterEdit(editFile, options.problems, root) : editFile];
+    const problems = options.problems;
+    this.tools = createWorkspaceTools({
+      fs: options.fs,
+      ...root,
+      proposals: this.proposals,
+      ...options.discovery,
+      ...(problems ? { wrapEditFile: (editFile) => withProblemsAfterEdit(editFile, problems, root) } : {}),
+    });
     this.gate = new EditGate({
       chatId: options.id,
       fs: options.fs,

@@ -5,7 +5,7 @@ import { readFile, rename, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { ChatService } from "../core/chat-service";
+import { ChatService, type ChatServiceOptions } from "../core/chat-service";
 import { RunSetupError, type ChatSession, type EditApprovalRequest, type EditDecision, type ModelBinding } from "../core/session";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
@@ -32,6 +32,8 @@ export interface ControllerOptions {
   storageKind: ViewStatus["storage"];
   workspaceRoot: vscode.Uri | undefined;
   fs: WorkspaceFileSystem;
+  /** The search engine and VS Code's excludes for the discovery tools. */
+  discovery?: ChatServiceOptions["discovery"];
   secrets: SecretKeys;
   consent: BaseUrlConsent;
   diffs: ProposalDiffs;
@@ -52,6 +54,7 @@ export class ChatController implements vscode.Disposable {
     this.service = new ChatService({
       store: new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(options.storageDir)),
       fs: options.fs,
+      ...(options.discovery ? { discovery: options.discovery } : {}),
       ...(root?.scheme === "file" ? { workspaceRoot: root.fsPath } : {}),
       resolveModel: () => this.resolveModel(),
       approver: (request, signal) => this.askForApproval(request, signal),

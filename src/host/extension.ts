@@ -6,6 +6,7 @@ import { ChatViewProvider } from "./chat-view";
 import { ChatController } from "./controller";
 import { ProposalDiffs } from "./diff-view";
 import { loadProviders, PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
+import { createDiscovery } from "./discovery";
 import { createVscodeWorkspaceFs } from "./vscode-fs";
 import { apiKeyProblem } from "./providers/catalog";
 import { BaseUrlConsent } from "./base-url-consent";
@@ -40,12 +41,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   const secrets = new SecretKeys(context.secrets);
   const consent = new BaseUrlConsent(context.globalState);
   const diffs = new ProposalDiffs(folder?.uri);
+  const fs = folder ? createVscodeWorkspaceFs(folder.uri) : noFolderFs;
   const controller = new ChatController({
     context,
     storageDir: storageUri.fsPath,
     storageKind,
     workspaceRoot: folder?.uri,
-    fs: folder ? createVscodeWorkspaceFs(folder.uri) : noFolderFs,
+    fs,
+    discovery: createDiscovery(folder?.uri, fs, log),
     secrets,
     consent,
     diffs,
@@ -93,6 +96,7 @@ const noFolderFs: WorkspaceFileSystem = {
   readFile: () => Promise.reject(new Error("No folder is open in VS Code.")),
   writeFile: () => Promise.reject(new Error("No folder is open in VS Code.")),
   realPath: () => Promise.resolve({ inside: false }),
+  readDirectory: () => Promise.reject(new Error("No folder is open in VS Code.")),
 };
 
 /** Names for pickers; the catalog's are worded for sentences ("No API key for Anthropic."). */

@@ -2,7 +2,7 @@
 // changes included), and writes go through a WorkspaceEdit, so an edit appears in the
 // editor, can be undone with Ctrl+Z, and is then saved.
 import * as vscode from "vscode";
-import { createNodeWorkspaceFs, type WorkspaceFileSystem, type WorkspaceRealPath, type WorkspaceStat } from "../core/tools";
+import { createNodeWorkspaceFs, type WorkspaceDirEntry, type WorkspaceFileSystem, type WorkspaceRealPath, type WorkspaceStat } from "../core/tools";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8");
@@ -52,6 +52,17 @@ export function createVscodeWorkspaceFs(root: vscode.Uri): WorkspaceFileSystem {
 
     async realPath(path): Promise<WorkspaceRealPath> {
       return disk ? disk.realPath(path) : { inside: true, path };
+    },
+
+    async readDirectory(path): Promise<WorkspaceDirEntry[]> {
+      // The disk itself when there is one: VS Code's readDirectory reports a symlink to a folder
+      // as a folder too, and the walk must not go through links.
+      if (disk) return disk.readDirectory(path);
+      const entries = await vscode.workspace.fs.readDirectory(uriOf(path));
+      return entries.map(([name, type]) => ({
+        name,
+        type: type & vscode.FileType.SymbolicLink ? "symlink" : type & vscode.FileType.Directory ? "directory" : type & vscode.FileType.File ? "file" : "other",
+      }));
     },
   };
 }

@@ -1,6 +1,7 @@
 // Helpers shared by the workspace tools: the error type they throw and the common
 // "resolve the path, check it, read the file" step.
 import { createHash } from "node:crypto";
+import { isInsideGitDir } from "../permissions/protected-paths";
 import { checkRealPath, resolveWorkspacePath } from "./paths";
 import type { WorkspaceFileSystem } from "./workspace-fs";
 
@@ -14,6 +15,7 @@ export type WorkspaceToolErrorCode =
   | "not_utf8"
   | "offset_out_of_range"
   | "invalid_edit"
+  | "invalid_query"
   | "no_match"
   | "ambiguous_match"
   | "overlapping_edits"
@@ -130,4 +132,41 @@ export async function openTextFile(
     throw new WorkspaceToolError("binary", `${path} looks like a binary file (it contains NUL bytes); only text files can be read or edited.`);
   }
   return { path, realPath, bytes };
+}
+
+/** A file or folder a discovery tool starts from, after the same checks read_file makes. */
+export interface DiscoveryTarget {
+  /** Normalized workspace-relative path as asked ("." for the whole workspace). */
+  readonly path: string;
+  /** Real workspace-relative path (after symlinks) to walk or search. */
+  readonly realPath: string;
+  readonly type: "file" | "directory";
+}
+
+/**
+ * Resolve the optional `path` argument of list_files/find_files/search: contained in the workspace,
+ * symlinks resolved, `.git` refused (git's data is never the answer and may hold credentials).
+ */
+export async function resolveDiscoveryTarget(
+  fs: WorkspaceFileSystem,
+  root: string | undefined,
+  input: string | undefined,
+  signal?: AbortSignal,
+): Promise<DiscoveryTarget> {
+  const { path, realPath } = await resolveToolPath(fs, root, input === undefined || input.trim() === "" ? "." : input);
+  throwIfAborted(signal);
+  if (isInsideGitDir(realPath) || isInsideGitDir(path)) {
+    throw new WorkspaceToolError("invalid_path", `${path} is inside .git, which the tools do not read.`);
+  }
+  const info = await fs.stat(realPath);
+  if (info === undefined) throw new WorkspaceToolError("not_found", `Not found: ${path}`);
+  if (info.type === "other") throw new WorkspaceToolError("not_a_file", `${path} is not a regular file or folder.`);
+  return { path, realPath, type: info.type };
+}
+
+/** Maps a real path found under `target.realPath` back to the path the model asked through. */
+export function displayPath(target: DiscoveryTarget, realPath: string): string {
+  if (target.path === target.realPath) return realPath;
+  const rest = target.realPath === "." ? realPath : realPath.slice(target.realPath.length + 1);
+  return target.path === "." ? rest : rest === "" ? target.path : `${target.path}/${rest}`;
 }

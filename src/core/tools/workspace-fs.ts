@@ -3,7 +3,7 @@
 // Tools never touch the disk themselves: they get a WorkspaceFileSystem. Unit tests use
 // createNodeWorkspaceFs over a temp dir; the extension uses an adapter over vscode.workspace.fs
 // (which can read unsaved editor text and write through a WorkspaceEdit).
-import { lstat, readFile, readlink, realpath, stat, writeFile } from "node:fs/promises";
+import { lstat, readdir, readFile, readlink, realpath, stat, writeFile } from "node:fs/promises";
 import * as nodePath from "node:path";
 
 /** What a path names, after following symlinks. */
@@ -14,6 +14,12 @@ export interface WorkspaceStat {
   readonly type: WorkspaceEntryType;
   /** Size in bytes (of the content readFile would return, as far as the implementation knows). */
   readonly size: number;
+}
+
+/** One entry of a directory, as it is (a symlink is reported as one, not followed). */
+export interface WorkspaceDirEntry {
+  readonly name: string;
+  readonly type: "file" | "directory" | "symlink" | "other";
 }
 
 /** Where a path really leads once every symlink in it is followed. */
@@ -60,6 +66,12 @@ export interface WorkspaceFileSystem {
    * An implementation without symlinks (a virtual file system) returns `{ inside: true, path }`.
    */
   realPath(path: string): Promise<WorkspaceRealPath>;
+
+  /**
+   * The entries of a directory, in any order, without "." and "..". Symlinks are reported as
+   * "symlink" and not followed: the discovery tools never walk through them (neither does ripgrep).
+   */
+  readDirectory(path: string): Promise<WorkspaceDirEntry[]>;
 }
 
 /** On POSIX a backslash is an ordinary file name character, so only Windows splits on it. */
@@ -193,6 +205,13 @@ export function createNodeWorkspaceFs(root: string): WorkspaceFileSystem {
     },
     async realPath(path) {
       return (await locate(path)).real;
+    },
+    async readDirectory(path) {
+      const entries = await readdir(await insideAbs(path), { withFileTypes: true });
+      return entries.map((e) => ({
+        name: e.name,
+        type: e.isSymbolicLink() ? "symlink" : e.isDirectory() ? "directory" : e.isFile() ? "file" : "other",
+      }));
     },
   };
 }
