@@ -5,6 +5,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem, ToolStatus } from "../src/shared/chat-items";
 import { CheckIcon, CloseIcon, DiffIcon, ErrorIcon, ShieldIcon, Spinner, ToolIcon } from "./icons";
+import { DiscoveryHead, DiscoveryResults, readDiscovery } from "./discovery-cards";
 import { Collapsible, FileLink, rangeLabel } from "./parts";
 import { EditProblems } from "./problems";
 import { post } from "./vscode";
@@ -91,8 +92,10 @@ function StatusIcon({ status }: { status: ToolStatus }) {
 
 export function ToolCard({ item }: { item: ToolItem }) {
   const details = readDetails(item.details);
-  const path = details.path ?? argPath(item.args);
-  const summary = path === undefined ? argSummary(item.args) : "";
+  const discovery = readDiscovery(item);
+  // A discovery tool's path is a folder to look in, not a file to open.
+  const path = discovery ? undefined : (details.path ?? argPath(item.args));
+  const summary = discovery ? discovery.asked : path === undefined ? argSummary(item.args) : "";
   const result = item.resultText ?? "";
   return (
     <article class={`item card tool tool-${item.status}`} data-item={item.id} aria-label={`${item.name} ${path ?? summary}: ${STATUS_TEXT[item.status]}`}>
@@ -100,7 +103,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
         <StatusIcon status={item.status} />
         <ToolIcon class="muted" />
         <span class="tool-name">{item.name}</span>
-        {path !== undefined ? <FileLink path={path} class="tool-path" /> : summary && <code class="tool-arg">{summary}</code>}
+        {discovery ? <DiscoveryHead discovery={discovery} /> : path !== undefined ? <FileLink path={path} class="tool-path" /> : summary && <code class="tool-arg">{summary}</code>}
         {path !== undefined && details.startLine !== undefined && (
           <FileLink path={path} line={details.startLine} label={rangeLabel(details.startLine, details.endLine)} class="tool-range" />
         )}
@@ -120,6 +123,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
       </div>
       {details.diff !== undefined && <DiffView diff={details.diff} />}
       <EditProblems details={item.details} path={path} />
+      {discovery && item.status === "success" && <DiscoveryResults discovery={discovery} />}
       {result !== "" && (
         <Collapsible id={`${item.id}:result`} class="tool-result" summary={item.status === "error" ? "Error" : "Result"} defaultOpen={item.status === "error"}>
           <pre>{result.length > MAX_RESULT_CHARS ? `${result.slice(0, MAX_RESULT_CHARS)}\n\u2026 ${result.length - MAX_RESULT_CHARS} more characters` : result}</pre>
