@@ -12,6 +12,7 @@ import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript
 import type { ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../shared/protocol";
 import type { ChatViewProvider } from "./chat-view";
 import type { ProposalDiffs } from "./diff-view";
+import type { WorkspacePaths } from "./workspace-paths";
 import { createDiagnosticsWatcher } from "./diagnostics";
 import { projectInstructionsStep } from "./project-instructions";
 import { loadProviders, readProviderSettings, SecretKeys } from "./providers-loader";
@@ -30,7 +31,12 @@ export interface ControllerOptions {
   context: vscode.ExtensionContext;
   storageDir: string;
   storageKind: ViewStatus["storage"];
+  /** The one folder's root, so the tools accept absolute paths inside it (undefined with several folders). */
   workspaceRoot: vscode.Uri | undefined;
+  /** Tool paths ↔ URIs for the open folders. */
+  paths: WorkspacePaths;
+  /** The system prompt, when the workspace adds to the default one (the folders of a multi-root workspace). */
+  systemPrompt?: string;
   fs: WorkspaceFileSystem;
   /** The search engine and VS Code's excludes for the discovery tools. */
   discovery?: ChatServiceOptions["discovery"];
@@ -56,6 +62,7 @@ export class ChatController implements vscode.Disposable {
       fs: options.fs,
       ...(options.discovery ? { discovery: options.discovery } : {}),
       ...(root?.scheme === "file" ? { workspaceRoot: root.fsPath } : {}),
+      ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
       resolveModel: () => this.resolveModel(),
       approver: (request, signal) => this.askForApproval(request, signal),
       describeError: (message) => loadProviders().describeProviderError(message),
@@ -63,7 +70,7 @@ export class ChatController implements vscode.Disposable {
       protectedFiles: protectedFilesSetting,
       workspaceTrusted,
       extendContext: projectInstructionsStep(options.log),
-      problems: createDiagnosticsWatcher(root),
+      problems: createDiagnosticsWatcher((p) => options.paths.uriOf(p)),
       log: options.log,
     });
     this.session = this.service.newChat();
@@ -205,7 +212,7 @@ export class ChatController implements vscode.Disposable {
     }
     const relative = this.relativePath(target);
     if (relative === undefined) {
-      void vscode.window.showWarningMessage("Pi Chat can only read files inside the open workspace folder.");
+      void vscode.window.showWarningMessage("Pi Chat can only read files inside the open workspace folders.");
       return;
     }
     const attachment: PendingAttachment = { path: relative };
@@ -323,18 +330,12 @@ export class ChatController implements vscode.Disposable {
   }
 
   private relativePath(uri: vscode.Uri): string | undefined {
-    const root = this.options.workspaceRoot;
-    if (!root) return undefined;
-    const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (!folder || folder.uri.toString() !== root.toString()) return undefined;
-    const rel = path.posix.relative(root.path, uri.path);
-    return rel && !rel.startsWith("..") ? rel : undefined;
+    return this.options.paths.pathOf(uri);
   }
 
   private async openFile(relative: string, line: number | undefined): Promise<void> {
-    const root = this.options.workspaceRoot;
-    if (!root || relative.split("/").includes("..") || relative.startsWith("/")) return;
-    const uri = vscode.Uri.joinPath(root, ...relative.split("/"));
+    const uri = this.options.paths.uriOf(relative);
+    if (!uri) return;
     const doc = await vscode.workspace.openTextDocument(uri);
     const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
     await vscode.window.showTextDocument(doc, { selection: new vscode.Range(position, position), preview: true });

@@ -6,7 +6,10 @@ import { ChatViewProvider } from "./chat-view";
 import { ChatController } from "./controller";
 import { ProposalDiffs } from "./diff-view";
 import { loadProviders, PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
-import { createDiscovery } from "./discovery";
+import { DEFAULT_SYSTEM_PROMPT } from "../core/session";
+import { multiRootPrompt } from "../core/tools/multi-root";
+import { createWorkspaceTools } from "./discovery";
+import { WorkspacePaths } from "./workspace-paths";
 import { createVscodeWorkspaceFs } from "./vscode-fs";
 import { apiKeyProblem } from "./providers/catalog";
 import { BaseUrlConsent } from "./base-url-consent";
@@ -40,15 +43,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
 
   const secrets = new SecretKeys(context.secrets);
   const consent = new BaseUrlConsent(context.globalState);
-  const diffs = new ProposalDiffs(folder?.uri);
-  const fs = folder ? createVscodeWorkspaceFs(folder.uri) : noFolderFs;
+  // The folders as they are at activation: adding or removing one reloads the extension host.
+  const paths = new WorkspacePaths(vscode.workspace.workspaceFolders);
+  const diffs = new ProposalDiffs((p) => paths.uriOf(p));
+  const tools = createWorkspaceTools(
+    paths.folders.map((f) => ({ ...f, fs: createVscodeWorkspaceFs(f.uri) })),
+    log,
+  );
   const controller = new ChatController({
     context,
     storageDir: storageUri.fsPath,
     storageKind,
-    workspaceRoot: folder?.uri,
-    fs,
-    discovery: createDiscovery(folder?.uri, fs, log),
+    // Absolute paths are accepted inside the one folder; with several, paths name their folder.
+    workspaceRoot: paths.multiRoot ? undefined : folder?.uri,
+    paths,
+    ...(paths.multiRoot
+      ? { systemPrompt: `${DEFAULT_SYSTEM_PROMPT}\n${multiRootPrompt(paths.folders.map((f) => ({ name: f.name, location: f.uri.scheme === "file" ? f.uri.fsPath : f.uri.toString() })))}` }
+      : {}),
+    fs: tools?.fs ?? noFolderFs,
+    ...(tools ? { discovery: tools.discovery } : {}),
     secrets,
     consent,
     diffs,
