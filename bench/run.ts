@@ -16,6 +16,7 @@ import { runP3, type P3Result } from "./figures/p3-restore";
 import { CHROMIUM, P4_BIG, P4_SMALL, runP4, type P4Result } from "./figures/p4-render";
 import { runP5, type P5Result } from "./figures/p5-activation";
 import { P6_BIG, P6_SMALL, runP6, type P6Result } from "./figures/p6-reducer";
+import { P9_QUERY, RG, runP10, runP9 } from "./figures/p9-p10-search";
 import { describe, generateTranscript, generateTranscriptWithItems } from "./lib/data";
 import { fmt, fmtNum, round, type Summary } from "./lib/stats";
 
@@ -47,7 +48,7 @@ function sizes(messages: readonly AgentMessage[]): ReturnType<typeof describe> &
 }
 
 // Order of the child processes: cheap and CPU-timed first, the browser and P1's ~1 GB baseline last.
-const ORDER = ["P6", "P2", "P3", "P4", "P1", "P5"] as const;
+const ORDER = ["P6", "P2", "P3", "P9", "P10", "P4", "P1", "P5"] as const;
 
 interface FigureOutput {
   rows: Row[];
@@ -229,6 +230,48 @@ async function runFigure(figure: string): Promise<FigureOutput> {
         `Bytes and posts/s come from a virtual clock (20,000 tokens, 5 seeds); painted updates/s and token→paint latency from ${paint ? `${paint.runs[0]?.tokens ?? 0}+ tokens per rate in headless Chromium at its 60 Hz frame clock, the channel running in the page (the host's IPC hop, ~1 ms, is not in it)` : "Chromium (not measured in this run)"}. ` +
         `Other pacings, real HostChannel at ${P1_VERDICT_RATE} tok/s: ${sweepText}.`,
     );
+  }
+
+  if (wanted("P9")) {
+    if (!existsSync(RG)) {
+      rows.push({ figure: "P9 search", measured: `n/a (${RG} missing)`, baseline: "—", goal: "≤ 1.5", verdict: "n/a" });
+    } else {
+      log("P9 search …");
+      const p9 = await runP9(scratch, log, quick ? 3 : 9);
+      results["P9"] = p9;
+      rows.push({
+        figure: `P9 search (${p9.files.toLocaleString("en-US")} files, "${P9_QUERY}")`,
+        measured: `${fmt(p9.ratio, 2)}; ${fmtNum(p9.toolMs.median, 0)} / ${fmtNum(p9.rgMs.median, 0)} ms; ${p9.matches.toLocaleString("en-US")} matching lines, 100 shown`,
+        baseline: `portable engine ÷ rg: ${fmt(p9.portableRatio, 2)} (${fmtNum(p9.portableMs.median, 0)} ms)`,
+        goal: `≤ ${p9.goal}`,
+        verdict: verdictOf(p9.ratio, p9.goal),
+      });
+      notes.push(
+        `P9: the search tool with the extension's engine (VS Code's ripgrep through src/host/ripgrep-search.ts: spawn without a shell, --json parsed, sorted, capped, formatted) ÷ \`rg -i -F ${P9_QUERY} .\` run directly with its plain output drained; both over the same generated tree (test/support/workspace-tree.ts) with a warm page cache, alternating. The portable engine (used when VS Code has no ripgrep) is timed in the same runs.`,
+      );
+    }
+  }
+
+  if (wanted("P10")) {
+    if (!existsSync(RG)) {
+      rows.push({ figure: "P10 bounded output", measured: `n/a (${RG} missing)`, baseline: "—", goal: "≤ 1.2", verdict: "n/a" });
+    } else {
+      log("P10 bounded output …");
+      const p10 = await runP10(scratch, log);
+      results["P10"] = p10;
+      for (const [name, v] of [["list_files (depth 20)", p10.list], ['search "port"', p10.search]] as const) {
+        rows.push({
+          figure: `P10 ${name} (${p10.files.big.toLocaleString("en-US")} ÷ ${p10.files.small} files)`,
+          measured: `${fmtNum(v.ratio, 2)}; ${v.big.toLocaleString("en-US")} / ${v.small.toLocaleString("en-US")} tokens`,
+          baseline: name.startsWith("list") ? `default depth: ×${fmtNum(p10.listDefault.ratio, 2)} (${p10.listDefault.big} / ${p10.listDefault.small} tokens)` : "—",
+          goal: `≤ ${p10.goal}`,
+          verdict: v.ratio <= p10.goal ? "pass" : "MISS",
+        });
+      }
+      notes.push(
+        "P10: tokens ≈ characters / 4 of the text the model gets. The requests are the ones whose answers would grow with the tree: a listing of everything (depth 20) and a common word (\"port\" is in every import/export line). On the small tree the listing is whole (≈100 entries), on the big one it stops at 100 entries with the folders' counts; the default-depth listing of the small tree is shorter than the cap, so its ratio (beside it) measures the tree, not the cap.",
+      );
+    }
   }
 
   let p5: P5Result | undefined;

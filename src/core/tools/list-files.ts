@@ -11,7 +11,7 @@ import type { WorkspaceFileSystem } from "./workspace-fs";
  * listing of a 10,000-file repository costs the model about what a 100-file one does, and the
  * folders cut short say how much they hold.
  */
-export const LIST_CAPS: OutputCaps = { maxLines: 150, maxBytes: 8 * 1024 };
+export const LIST_CAPS: OutputCaps = { maxLines: 100, maxBytes: 2000 };
 export const DEFAULT_LIST_DEPTH = 3;
 export const MAX_LIST_DEPTH = 20;
 
@@ -53,7 +53,7 @@ export function createListFilesTool(fs: WorkspaceFileSystem, options: ListFilesT
     label: "List files",
     description:
       "List a folder of the workspace as a tree (folders first, ending in /), leaving out what .gitignore and the editor exclude, .git and node_modules. " +
-      `At most ${caps.maxLines} entries; folders cut short show how many entries they hold: list them with path to see inside.`,
+      `At most ${caps.maxLines} entries; a folder cut short shows (+N), the entries it holds beyond those shown: list it with path to see inside.`,
     parameters: listFilesParameters,
     async execute(_toolCallId, params, signal): Promise<AgentToolResult<ListFilesDetails>> {
       throwIfAborted(signal);
@@ -85,14 +85,38 @@ export function createListFilesTool(fs: WorkspaceFileSystem, options: ListFilesT
         const indent = "  ".repeat(node.entry.depth - 1);
         const name = node.entry.type === "directory" ? `${node.entry.name}/` : node.entry.type === "symlink" ? `${node.entry.name}@` : node.entry.name;
         const hidden = cut ? hiddenBelow(node) : 0;
-        const held = hidden > 0 ? ` (${hidden} more ${hidden === 1 ? "entry" : "entries"} inside)` : "";
+        const held = hidden > 0 ? ` (+${hidden})` : "";
         return `${indent}${name}${held}`;
       };
       const budget = capLines(
         order.map((n) => lineOf(n, false)),
         caps,
       ).shown;
-      const shownSet = new Set(order.slice(0, budget));
+      // Whole levels while they fit; the level that does not is shared out among its folders one
+      // entry at a time, so a folder of 100 images cannot crowd out its siblings.
+      const chosen: Node[] = [];
+      for (let depth = 1; chosen.length < budget; depth++) {
+        const level = order.filter((n) => n.entry.depth === depth);
+        if (level.length === 0) break;
+        if (chosen.length + level.length <= budget) {
+          chosen.push(...level);
+          continue;
+        }
+        const byParent = new Map<string, Node[]>();
+        for (const n of level) {
+          const parent = n.entry.path.slice(0, Math.max(0, n.entry.path.lastIndexOf("/")));
+          byParent.set(parent, [...(byParent.get(parent) ?? []), n]);
+        }
+        const queues = [...byParent.values()];
+        for (let i = 0; chosen.length < budget; i++) {
+          const queue = queues[i % queues.length]!;
+          const next = queue.shift();
+          if (next) chosen.push(next);
+          if (queues.every((q) => q.length === 0)) break;
+        }
+        break;
+      }
+      const shownSet = new Set(chosen);
       const hiddenBelow = (node: Node): number => node.children.reduce((sum, c) => sum + (shownSet.has(c) ? hiddenBelow(c) : 1 + c.below), 0);
       const lines: string[] = [];
       const entries: ListFilesDetails["entries"] = [];
@@ -112,7 +136,7 @@ export function createListFilesTool(fs: WorkspaceFileSystem, options: ListFilesT
       let text = total === 0 ? `${where} is empty (or everything in it is ignored; includeIgnored lists it all).` : lines.join("\n");
       if (budget < total) {
         const capped = capLines(order.map((n) => lineOf(n, false)), caps);
-        text += `\n\n[${total - budget} more entries not shown (${capReason(capped, caps, "entry")}). List a subfolder with path to see inside it.]`;
+        text += `\n\n[${total - budget} more entries not shown (${capReason(capped, caps, "entry")}); (+N) is what a folder holds beyond those shown. List a subfolder with path to see inside it.]`;
       }
       if (state.truncated) text += `\n[The walk stopped after ${MAX_WALK_ENTRIES} entries.]`;
       return {

@@ -52,7 +52,10 @@ describe("discovery tools", () => {
     it("depth, a subfolder, includeIgnored, and a cap that says what folders hold", async () => {
       const tool = createListFilesTool(fs(), { root: s.ws, caps: { maxLines: 3, maxBytes: 10_000 } });
       const capped = textOf(await tool.execute("c", { depth: 2 }));
-      assert.equal(capped, ["empty/ (1 more entry inside)", "src/ (4 more entries inside)", ".gitignore", "", "[6 more entries not shown (the 3 entry limit). List a subfolder with path to see inside it.]"].join("\n"));
+      assert.equal(
+        capped,
+        ["empty/ (+1)", "src/ (+4)", ".gitignore", "", "[6 more entries not shown (the 3 entry limit); (+N) is what a folder holds beyond those shown. List a subfolder with path to see inside it.]"].join("\n"),
+      );
       const sub = textOf(await createListFilesTool(fs(), { root: s.ws }).execute("c", { path: "src/lib", depth: 1 }));
       assert.equal(sub, [".gitignore", "keep.gen.ts", "util.ts"].join("\n"));
       const all = await createListFilesTool(fs(), { root: s.ws }).execute("c", { depth: 1, includeIgnored: true });

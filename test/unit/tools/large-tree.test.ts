@@ -50,16 +50,17 @@ describe("discovery tools on a generated 10,000-file tree", function () {
     const depthOf = (p: string) => p.split("/").length;
     const expectedTotal = tree.visibleFiles.filter((f) => depthOf(f) <= 3).length + tree.visibleDirs.filter((d) => depthOf(d) <= 3).length;
     assert.equal(result.details.total, expectedTotal);
-    assert.equal(result.details.entries.length, LIST_CAPS.maxLines);
+    const shown = result.details.entries.length;
+    assert.ok(shown > 40 && shown <= LIST_CAPS.maxLines, String(shown));
     const text = textOf(result);
-    assert.match(text, new RegExp(`\\[${expectedTotal - LIST_CAPS.maxLines} more entries not shown \\(the ${LIST_CAPS.maxLines} entry limit\\)`));
+    assert.match(text, new RegExp(`\\[${expectedTotal - shown} more entries not shown \\(the (${LIST_CAPS.maxLines} entry|2 KB output) limit\\)`));
     // Folders first; ignored and skipped entries never listed.
     const top = text.split("\n").filter((l) => /^\S/.test(l) && !l.startsWith("["));
     assert.deepEqual(
-      top.map((l) => l.replace(/ \(\d+ more entr(y|ies) inside\)$/, "")),
+      top.map((l) => l.replace(/ \(\+\d+\)$/, "")),
       ["assets/", "config/", "packages/", ".gitignore", "README.md", "keep.log"],
     );
-    assert.match(top[2]!, /^packages\/ \(\d+ more entries inside\)$/);
+    assert.match(top[2]!, /^packages\/ \(\+\d+\)$/);
     assert.doesNotMatch(text, /node_modules|debug\.log|coverage|dist\//);
     assert.match(text, /^keep\.log$/m);
     assert.ok(Buffer.byteLength(text) <= LIST_CAPS.maxBytes + 200);
