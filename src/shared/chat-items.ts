@@ -88,3 +88,16 @@ export interface NoticeItem {
 
 export type ChatItem = UserItem | AttachmentItem | AssistantItem | ToolItem | ApprovalItem | NoticeItem;
 export type ChatItemKind = ChatItem["kind"];
+
+/** The view model of one chat: what the reducer builds from chat events and the webview draws. */
+export interface ChatState {
+  /** Items that no later event can change, in chunks of at most SETTLED_CHUNK_SIZE; never edited in place. */
+  readonly settled: readonly (readonly ChatItem[])[];
+  /** Items of the current step (a user turn starting, or one assistant message with its tool calls). */
+  readonly live: readonly ChatItem[];
+  /** Messages seen so far, system included: item ids derive from it, so live and replayed ids agree. */
+  readonly messageCount: number;
+  /** Id of the item of the message between its message_start and message_end. */
+  readonly openId: string | null;
+  readonly running: boolean;
+}

@@ -3,7 +3,8 @@
 // detect a gap and ask for a full resync. Streaming sends deltas, never the whole message again.
 // Webview → host: untrusted input, validated with `parseWebviewMessage` before anything reads it.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { ChatState } from "./reducer";
+import type {} from "./app-messages"; // the app message kinds in AgentMessage
+import type { ChatState } from "./chat-items";
 
 export const PROTOCOL_VERSION = 1;
 

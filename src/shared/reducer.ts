@@ -7,22 +7,13 @@
 // and `live` (the items of the message being produced, a short array copied per change).
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
-import type { ApprovalItem, AssistantBlock, AssistantItem, ChatItem, ToolItem } from "./chat-items";
+import type {} from "./app-messages"; // the app message kinds in AgentMessage
+import type { ApprovalItem, AssistantBlock, AssistantItem, ChatItem, ChatState, ToolItem } from "./chat-items";
 import type { ChatEvent } from "./protocol";
 
-export const SETTLED_CHUNK_SIZE = 64;
+export type { ChatState } from "./chat-items";
 
-export interface ChatState {
-  /** Items that no later event can change, in chunks of at most SETTLED_CHUNK_SIZE; never edited in place. */
-  readonly settled: readonly (readonly ChatItem[])[];
-  /** Items of the current step (a user turn starting, or one assistant message with its tool calls). */
-  readonly live: readonly ChatItem[];
-  /** Messages seen so far, system included: item ids derive from it, so live and replayed ids agree. */
-  readonly messageCount: number;
-  /** Id of the item of the message between its message_start and message_end. */
-  readonly openId: string | null;
-  readonly running: boolean;
-}
+export const SETTLED_CHUNK_SIZE = 64;
 
 export const emptyChatState: ChatState = { settled: [], live: [], messageCount: 0, openId: null, running: false };
 
