@@ -14,7 +14,7 @@ import type { ChatViewProvider } from "./chat-view";
 import type { ProposalDiffs } from "./diff-view";
 import { createDiagnosticsWatcher } from "./diagnostics";
 import { projectInstructionsStep } from "./project-instructions";
-import { loadProviders, readProviderSettings, SecretKeys } from "./providers-loader";
+import { loadProviders, readProviderSettings, type SecretKeys } from "./providers-loader";
 import type { BaseUrlConsent } from "./base-url-consent";
 import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
 import type { HostCommands } from "./commands";

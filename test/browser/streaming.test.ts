@@ -4,7 +4,7 @@ import * as assert from "node:assert/strict";
 import { HostChannel } from "../../src/shared/host-channel";
 import type { HostPost } from "../../src/shared/protocol";
 import { emptyChatState } from "../../src/shared/reducer";
-import { ChatPage, defaultStatus, useChatPage } from "./harness";
+import { type ChatPage, defaultStatus, useChatPage } from "./harness";
 import { assistantMessage, Script } from "./script";
 
 const ANSWER = [

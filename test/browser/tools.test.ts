@@ -1,7 +1,7 @@
 // Tool cards go running → success|error with the tool's diff and file range; approval cards
 // post the user's decision (with a reason for a denial) and show it once the host records it.
 import * as assert from "node:assert/strict";
-import { ChatPage, useChatPage } from "./harness";
+import { type ChatPage, useChatPage } from "./harness";
 import { SAMPLE_DIFF, Script, toolCall } from "./script";
 
 describe("tool and approval cards", function () {

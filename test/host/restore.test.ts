@@ -71,7 +71,7 @@ describe(`restore across a restart (phase ${phase})`, function () {
       assert.equal(session.canContinue, true);
       const snapshot = [...(api.view.posted as HostMessage[])].reverse().find((m) => m.type === "snapshot");
       assert.ok(snapshot && snapshot.type === "snapshot" && snapshot.status.canContinue, "the webview is offered Continue");
-      assert.match(await diskText(workspaceUri("src", "config.ts")), /host: "localhost",\n  port: 8080,/, "the pending edit was never written");
+      assert.match(await diskText(workspaceUri("src", "config.ts")), /host: "localhost",\n {2}port: 8080,/, "the pending edit was never written");
 
       server.push((body) => {
         const result = body.messages.find((m) => m.role === "tool" && m.tool_call_id === "e2");
