@@ -3,7 +3,7 @@
 // on the block object, so moving an item from the live part into a settled chunk costs no parse.
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { AssistantBlock, AssistantItem, AttachmentItem, ChatItem, NoticeItem, UserItem } from "../src/shared/chat-items";
-import { ErrorIcon, FileIcon, InfoIcon, Spinner, WarningIcon } from "./icons";
+import { ErrorIcon, FileIcon, InfoIcon, Spinner } from "./icons";
 import { renderMarkdown, renderMarkdownBlocks } from "./markdown";
 import { memo } from "./memo";
 import { Collapsible, FileLink, rangeLabel } from "./parts";
@@ -164,10 +164,10 @@ function StreamingMarkdown({ text }: { text: string }) {
 }
 
 function NoticeCard({ item }: { item: NoticeItem }) {
-  const Icon = item.level === "error" ? ErrorIcon : item.level === "interrupted" ? WarningIcon : InfoIcon;
+  const Icon = item.level === "error" ? ErrorIcon : InfoIcon;
   return (
     <div class={`item notice notice-${item.level}`} data-item={item.id}>
-      <Icon class={item.level === "error" ? "bad" : item.level === "interrupted" ? "warn" : "muted"} />
+      <Icon class={item.level === "error" ? "bad" : "muted"} />
       <div>
         <div class="notice-text">{item.text}</div>
         {item.fix !== undefined && <div class="notice-fix">{item.fix}</div>}

@@ -269,7 +269,12 @@ export class ChatController implements vscode.Disposable {
   private async afterRun(session: ChatSession): Promise<void> {
     if (session === this.session && session.messages.length > 1) await this.writeCurrentChat(session.id);
     await this.refreshChats();
-    if (session === this.session) this.view?.send({ type: "status", status: this.status() });
+    if (session === this.session) this.refreshStatus();
+  }
+
+  /** Posts the facts around the chat (model, storage, Continue) after they may have changed: a settings change, a finished run. */
+  refreshStatus(): void {
+    this.view?.send({ type: "status", status: this.status() });
   }
 
   private async readCurrentChat(): Promise<string | undefined> {

@@ -79,7 +79,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     vscode.commands.registerCommand("piChat.selectModel", (choice?: unknown) => selectModel(choice)),
     vscode.commands.registerCommand("piChat.showHistory", () => showHistory(controller)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration("piChat")) view.sendSnapshot();
+      if (e.affectsConfiguration("piChat")) controller.refreshStatus();
     }),
   );
 

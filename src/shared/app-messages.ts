@@ -38,7 +38,7 @@ export interface FileAttachmentMessage {
 /** Something the user should see that the model must not: an error explained, a turn cut off by a reload. */
 export interface LocalNoticeMessage {
   role: "localNotice";
-  level: "error" | "info" | "interrupted";
+  level: "error" | "info";
   text: string;
   /** A hint the UI can show as the fix ("Run Pi Chat: Set API Key"). */
   fix?: string;

@@ -81,7 +81,7 @@ export interface ApprovalItem {
 export interface NoticeItem {
   kind: "notice";
   id: string;
-  level: "error" | "info" | "interrupted";
+  level: "error" | "info";
   text: string;
   fix?: string;
 }

@@ -19,6 +19,8 @@ function lastUserText(body: { messages: { role: string; content?: unknown }[] })
   return typeof content === "string" ? content : JSON.stringify(content);
 }
 
+const isHostMessage = (m: unknown): m is HostMessage => typeof m === "object" && m !== null && !Array.isArray(m);
+
 describe("Pi Chat in the extension host", function () {
   this.timeout(120_000);
   let server: OpenAIServer;
@@ -48,6 +50,22 @@ describe("Pi Chat in the extension host", function () {
     const commands = await vscode.commands.getCommands(true);
     for (const id of ["piChat.newChat", "piChat.askAboutFile", "piChat.stop", "piChat.setApiKey", "piChat.selectModel", "piChat.showHistory"]) {
       assert.ok(commands.includes(id), `${id} is registered`);
+    }
+  });
+
+  it("a settings change posts the new status, not a whole snapshot", async () => {
+    const posted = api.view.posted!;
+    const before = posted.length;
+    const config = vscode.workspace.getConfiguration("piChat");
+    await config.update("model", "another-local-model", vscode.ConfigurationTarget.Global);
+    try {
+      const status = await waitFor("a status message", () =>
+        posted.slice(before).find((m): m is Extract<HostMessage, { type: "status" }> => isHostMessage(m) && m.type === "status"),
+      );
+      assert.match(status.status.modelLabel, /another-local-model/);
+      assert.ok(!posted.slice(before).some((m) => isHostMessage(m) && m.type === "snapshot"), "no snapshot for a settings change");
+    } finally {
+      await config.update("model", "local-model", vscode.ConfigurationTarget.Global);
     }
   });
 
