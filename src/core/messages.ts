@@ -4,7 +4,6 @@
 // sees. Their shapes are declared in src/shared/app-messages.ts (the view reads them too): a new
 // kind gets its interface and its `CustomAgentMessages` entry there, and its two flags below.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { Message } from "@earendil-works/pi-ai";
 import type { AppMessage, AppMessageRole } from "../shared/app-messages";
 
 export type { AppMessage, AppMessageRole, ApprovalNoticeMessage, FileAttachmentMessage, LocalNoticeMessage } from "../shared/app-messages";
@@ -19,12 +18,6 @@ export const APP_MESSAGE_KINDS: Readonly<Record<AppMessageRole, { visibleInUI: b
   localNotice: { visibleInUI: true, includeInModelContext: false },
 };
 
-const STANDARD_ROLES = new Set<string>(["system", "user", "assistant", "toolResult"]);
-
-export function isStandardMessage(message: AgentMessage): message is Message {
-  return STANDARD_ROLES.has(message.role);
-}
-
 export function isAppMessage(message: AgentMessage): message is AppMessage {
-  return  Object.hasOwn(APP_MESSAGE_KINDS, message.role);
+  return Object.hasOwn(APP_MESSAGE_KINDS, message.role);
 }

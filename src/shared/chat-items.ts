@@ -87,7 +87,6 @@ export interface NoticeItem {
 }
 
 export type ChatItem = UserItem | AttachmentItem | AssistantItem | ToolItem | ApprovalItem | NoticeItem;
-export type ChatItemKind = ChatItem["kind"];
 
 /** The view model of one chat: what the reducer builds from chat events and the webview draws. */
 export interface ChatState {
