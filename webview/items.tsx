@@ -9,7 +9,7 @@ import { memo } from "./memo";
 import { Collapsible, FileLink, rangeLabel } from "./parts";
 import { ApprovalCard, ToolCard } from "./tools";
 import { CommandCard } from "./command-card";
-import { commandsNamedIn } from "../src/shared/protocol";
+import type { FixCommandId } from "../src/shared/app-messages";
 import { post } from "./vscode";
 
 export const Item = memo(function Item({ item }: { item: ChatItem }) {
@@ -163,6 +163,8 @@ function StreamingMarkdown({ text }: { text: string }) {
   );
 }
 
+const FIX_COMMAND_LABELS: Record<FixCommandId, string> = { setApiKey: "Set API Key", selectModel: "Select Model" };
+
 function NoticeCard({ item }: { item: NoticeItem }) {
   const Icon = item.level === "error" ? ErrorIcon : InfoIcon;
   return (
@@ -171,13 +173,11 @@ function NoticeCard({ item }: { item: NoticeItem }) {
       <div>
         <div class="notice-text">{item.text}</div>
         {item.fix !== undefined && <div class="notice-fix">{item.fix}</div>}
-        {item.fix !== undefined && commandsNamedIn(item.fix).length > 0 && (
+        {item.fixCommand !== undefined && (
           <div class="notice-actions">
-            {commandsNamedIn(item.fix).map((command) => (
-              <button type="button" class="button secondary" onClick={() => post({ type: "command", command })}>
-                {command === "setApiKey" ? "Set API Key" : "Select Model"}
-              </button>
-            ))}
+            <button type="button" class="button secondary" onClick={() => post({ type: "command", command: item.fixCommand! })}>
+              {FIX_COMMAND_LABELS[item.fixCommand]}
+            </button>
           </div>
         )}
       </div>

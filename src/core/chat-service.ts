@@ -1,6 +1,7 @@
 // The chats of one workspace: creates, opens (restores) and deletes them, and wires each
 // session's final messages into the transcript store. Still no VS Code: the host gives the
 // storage directory, the file system, the model resolver and the approver.
+import type { FixCommandId } from "../shared/app-messages";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -21,7 +22,7 @@ export interface ChatServiceOptions {
   workspaceTrusted?: EditPermissionSettings["workspaceTrusted"];
   systemPrompt?: string;
   maxContextTokens?: number;
-  describeError?: (errorMessage: string) => { text: string; fix?: string };
+  describeError?: (errorMessage: string) => { text: string; fix?: string; fixCommand?: FixCommandId };
   log?: (line: string) => void;
   /** Request-time additions to every chat's context (see ChatSessionOptions.extendContext). */
   extendContext?: RequestContextStep;

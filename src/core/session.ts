@@ -5,6 +5,7 @@ import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type BeforeT
 import type { Api, Model, ToolResultMessage } from "@earendil-works/pi-ai";
 import { reduce, stateFromTranscript, type ChatState } from "../shared/reducer";
 import { AgentEventEncoder } from "../shared/event-encoder";
+import type { FixCommandId } from "../shared/app-messages";
 import type { ChatEvent } from "../shared/protocol";
 import { canContinue, convertToLlm, createTransformContext, interruptedToolResult } from "./context-policy";
 import type { FileAttachmentMessage, LocalNoticeMessage } from "./messages";
@@ -26,14 +27,29 @@ export interface ModelBinding {
 
 export type { EditApprovalRequest, EditApprover, EditDecision } from "./permissions";
 
+/** Marks a RunSetupError. Recognised by this code, not by its class: out/providers.js is a separate bundle with its own copy of the class. */
+export const RUN_SETUP_ERROR_CODE = "PI_CHAT_RUN_SETUP";
+
 /** A problem that stops a run before the model is called (no API key, unknown model): shown with its fix. */
 export class RunSetupError extends Error {
+  readonly code = RUN_SETUP_ERROR_CODE;
   constructor(
     message: string,
     readonly fix?: string,
+    readonly fixCommand?: FixCommandId,
   ) {
     super(message);
   }
+}
+
+/** The fix a setup error carries, from whichever bundle threw it. */
+export function runSetupFix(error: unknown): { fix?: string; fixCommand?: FixCommandId } | undefined {
+  if (typeof error !== "object" || error === null || (error as { code?: unknown }).code !== RUN_SETUP_ERROR_CODE) return undefined;
+  const { fix, fixCommand } = error as { fix?: unknown; fixCommand?: unknown };
+  return {
+    ...(typeof fix === "string" ? { fix } : {}),
+    ...(fixCommand === "setApiKey" || fixCommand === "selectModel" ? { fixCommand } : {}),
+  };
 }
 
 export interface ChatSessionOptions {
@@ -56,7 +72,7 @@ export interface ChatSessionOptions {
   /** Running shell commands (run_command); absent: the tool is not offered. */
   commands?: CommandOptions;
   /** Explains a provider error (401, 429, network) with its fix, for a notice in the chat. */
-  describeError?: (errorMessage: string) => { text: string; fix?: string };
+  describeError?: (errorMessage: string) => { text: string; fix?: string; fixCommand?: FixCommandId };
   log?: (line: string) => void;
   /**
    * Request-time additions to the context after the policy (project instructions, image bytes):
@@ -231,7 +247,7 @@ export class ChatSession {
   private async reportRunFailure(error: unknown, pendingMessages: readonly AgentMessage[]): Promise<void> {
     const agentHasThem = pendingMessages.length > 0 && this.agent?.state.messages.includes(pendingMessages[0]!);
     if (!agentHasThem) for (const m of pendingMessages) await this.append(m);
-    await this.append(errorNotice(error instanceof Error ? error.message : String(error), error instanceof RunSetupError ? error.fix : undefined));
+    await this.append(errorNotice(error instanceof Error ? error.message : String(error), runSetupFix(error)));
   }
 
   /** A failed request ends as an assistant message with stopReason "error": say what to do about it. */
@@ -241,7 +257,7 @@ export class ChatSession {
     const raw = last.errorMessage ?? "The model provider returned an error.";
     this.options.log?.(`provider error: ${raw}`);
     const described = this.options.describeError?.(raw) ?? { text: raw };
-    await this.append(errorNotice(described.text, described.fix));
+    await this.append(errorNotice(described.text, described));
   }
 
   /** Adds a message of the session's own (a notice, a repair) to the transcript: saved and shown. */
@@ -374,6 +390,13 @@ export class ChatSession {
   }
 }
 
-function errorNotice(text: string, fix: string | undefined): LocalNoticeMessage {
-  return { role: "localNotice", level: "error", text, ...(fix ? { fix } : {}), timestamp: Date.now() };
+function errorNotice(text: string, fix: { fix?: string; fixCommand?: FixCommandId } | undefined): LocalNoticeMessage {
+  return {
+    role: "localNotice",
+    level: "error",
+    text,
+    ...(fix?.fix ? { fix: fix.fix } : {}),
+    ...(fix?.fixCommand ? { fixCommand: fix.fixCommand } : {}),
+    timestamp: Date.now(),
+  };
 }

@@ -6,7 +6,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService } from "../core/chat-service";
-import { RunSetupError, type ChatSession, type EditApprovalRequest, type EditDecision, type ModelBinding } from "../core/session";
+import { type ChatSession, type EditApprovalRequest, type EditDecision, type ModelBinding } from "../core/session";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
 import type { ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../shared/protocol";
@@ -310,9 +310,9 @@ export class ChatController implements vscode.Disposable {
     const providers = loadProviders();
     const settings = readProviderSettings();
     this.options.log(`run: provider ${settings.provider}, model ${settings.model || "(default)"}`);
-    // providers.js is a separate bundle: hand it this bundle's error class, so the session
-    // recognises a setup error and shows its fix.
-    return providers.resolveModelBinding(settings, this.options.secrets, { RunSetupError, allowBaseUrl: (override) => this.options.consent.allow(override) });
+    // providers.js is a separate bundle with its own RunSetupError class: the session recognises
+    // its setup errors by their code (runSetupFix), not by class.
+    return providers.resolveModelBinding(settings, this.options.secrets, { allowBaseUrl: (override) => this.options.consent.allow(override) });
   }
 
   private askForApproval(request: EditApprovalRequest, signal: AbortSignal | undefined): Promise<EditDecision> {

@@ -40,10 +40,15 @@ export interface LocalNoticeMessage {
   role: "localNotice";
   level: "error" | "info";
   text: string;
-  /** A hint the UI can show as the fix ("Run Pi Chat: Set API Key"). */
+  /** What to do about it, in words ("Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY."). */
   fix?: string;
+  /** The command that does the fix, offered as a button beside the words. */
+  fixCommand?: FixCommandId;
   timestamp: number;
 }
+
+/** Commands a notice may offer as its fix (the webview's `command` message runs them). */
+export type FixCommandId = "setApiKey" | "selectModel";
 
 declare module "@earendil-works/pi-agent-core" {
   interface CustomAgentMessages {

@@ -1,6 +1,8 @@
 // The view layer: what the webview draws. Built only by the reducer (reducer.ts) from
 // ChatEvents; never sent to the model, never saved (the transcript is the source of truth).
 
+import type { FixCommandId } from "./app-messages";
+
 export interface UserItem {
   kind: "user";
   id: string;
@@ -84,6 +86,8 @@ export interface NoticeItem {
   level: "error" | "info";
   text: string;
   fix?: string;
+  /** Offered as a button: the command that does the fix. */
+  fixCommand?: FixCommandId;
 }
 
 export type ChatItem = UserItem | AttachmentItem | AssistantItem | ToolItem | ApprovalItem | NoticeItem;

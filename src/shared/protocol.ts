@@ -3,7 +3,7 @@
 // detect a gap and ask for a full resync. Streaming sends deltas, never the whole message again.
 // Webview → host: untrusted input, validated with `parseWebviewMessage` before anything reads it.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type {} from "./app-messages"; // the app message kinds in AgentMessage
+import type { FixCommandId } from "./app-messages";
 import type { ChatState } from "./chat-items";
 
 export const PROTOCOL_VERSION = 1;
@@ -69,19 +69,6 @@ export interface ViewStatus {
   canContinue: boolean;
   /** Edits are applied without asking for the rest of this chat. */
   editsAllowedForChat: boolean;
-}
-
-/**
- * Commands a notice's fix may name by their palette title ("Run “Pi Chat: Set API Key”"):
- * the notice card offers each one it names as a button.
- */
-export const FIX_COMMANDS = {
-  "Pi Chat: Set API Key": "setApiKey",
-  "Pi Chat: Select Model": "selectModel",
-} as const satisfies Record<string, Extract<WebviewMessage, { type: "command" }>["command"]>;
-
-export function commandsNamedIn(fix: string): (typeof FIX_COMMANDS)[keyof typeof FIX_COMMANDS][] {
-  return Object.entries(FIX_COMMANDS).flatMap(([title, command]) => (fix.includes(title) ? [command] : []));
 }
 
 type Sequenced = { v: typeof PROTOCOL_VERSION; seq: number };
@@ -160,4 +147,4 @@ export type WebviewMessage =
   | { type: "removeAttachment"; v: typeof PROTOCOL_VERSION; index: number }
   | { type: "openFile"; v: typeof PROTOCOL_VERSION; path: string; line?: number }
   | { type: "openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }
-  | { type: "command"; v: typeof PROTOCOL_VERSION; command: "setApiKey" | "selectModel" | "showHistory" };
+  | { type: "command"; v: typeof PROTOCOL_VERSION; command: FixCommandId | "showHistory" };

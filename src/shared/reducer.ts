@@ -169,7 +169,14 @@ function itemForMessage(id: string, message: AgentMessage): ChatItem | null {
     case "fileAttachment":
       return { kind: "attachment", id, path: message.path, ...(message.range ? { range: { ...message.range } } : {}) };
     case "localNotice":
-      return { kind: "notice", id, level: message.level, text: message.text, ...(message.fix !== undefined ? { fix: message.fix } : {}) };
+      return {
+        kind: "notice",
+        id,
+        level: message.level,
+        text: message.text,
+        ...(message.fix !== undefined ? { fix: message.fix } : {}),
+        ...(message.fixCommand !== undefined ? { fixCommand: message.fixCommand } : {}),
+      };
     // The system prompt, tool results and approval notices are not items of their own.
     case "system":
     case "toolResult":

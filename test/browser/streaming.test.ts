@@ -122,8 +122,8 @@ describe("streaming answer", function () {
       ])
       .user("And now?")
       .assistant([{ type: "text", text: "Partial" }], { extra: { stopReason: "error", errorMessage: "429 rate limited: try again in 20s" } })
-      .message({ role: "localNotice", level: "error", text: "No API key for anthropic.", fix: "Run “Pi Chat: Set API Key”.", timestamp: 1 })
-      .message({ role: "localNotice", level: "info", text: "The last turn was cut off by a reload.", timestamp: 2 })
+      .message({ role: "localNotice", level: "error", text: "No API key for anthropic.", fix: "Run “Pi Chat: Set API Key”.", fixCommand: "setApiKey", timestamp: 1 })
+      .message({ role: "localNotice", level: "info", text: "Mentions “Pi Chat: Select Model” in its words only.", timestamp: 2 })
       .end();
     await chat.events(script.take());
 
@@ -147,7 +147,7 @@ describe("streaming answer", function () {
     await notice.getByRole("button", { name: "Set API Key" }).click();
     assert.ok((await chat.posted()).some((m) => m.type === "command" && m.command === "setApiKey"));
     assert.equal(await chat.page.locator(".notice-info").count(), 1);
-    assert.equal(await chat.page.locator(".notice-info button").count(), 0, "no fix, no button");
+    assert.equal(await chat.page.locator(".notice-info button").count(), 0, "no fix command, no button: the words are not scanned for command titles");
   });
 
   it("shows a working indicator while a run has nothing else to show, and announces status politely", async () => {

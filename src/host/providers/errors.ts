@@ -1,12 +1,15 @@
 // Turns a provider's error text (AssistantMessage.errorMessage) into what the chat shows:
 // one plain sentence and, where there is one, the fix. No VS Code here.
 import { isContextOverflow, type AssistantMessage } from "@earendil-works/pi-ai";
+import type { FixCommandId } from "../../shared/app-messages";
 import type { ProviderId } from "./catalog";
 import { ENV_VARS, SET_API_KEY_COMMAND, SELECT_MODEL_COMMAND } from "./catalog";
 
 export interface ProviderErrorDescription {
   text: string;
   fix?: string;
+  /** The command that does the fix, offered as a button. */
+  fixCommand?: FixCommandId;
 }
 
 /**
@@ -36,7 +39,7 @@ export function describeProviderError(errorMessage: string | undefined, provider
       lower,
     )
   ) {
-    return { text: "The provider rejected the API key.", fix: setKeyFix(provider) };
+    return { text: "The provider rejected the API key.", fix: setKeyFix(provider), fixCommand: "setApiKey" };
   }
 
   if (status === 403 || /permission_denied|permission denied|forbidden/.test(lower)) {
@@ -74,7 +77,7 @@ export function describeProviderError(errorMessage: string | undefined, provider
   }
 
   if (/model_not_found|model not found|does not exist|unknown model|no such model|not_found_error.*model/.test(lower)) {
-    return { text: "The provider does not know this model.", fix: `Choose another model with “${SELECT_MODEL_COMMAND}”.` };
+    return { text: "The provider does not know this model.", fix: `Choose another model with “${SELECT_MODEL_COMMAND}”.`, fixCommand: "selectModel" };
   }
 
   if (status === 404) {
