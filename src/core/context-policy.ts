@@ -41,8 +41,7 @@ export function transformContext(messages: readonly AgentMessage[], options: Con
 }
 
 function closeDanglingToolCalls(messages: readonly AgentMessage[]): AgentMessage[] {
-  const answered = new Set<string>();
-  for (const m of messages) if (m.role === "toolResult") answered.add(m.toolCallId);
+  const answered = answeredToolCalls(messages);
   const out: AgentMessage[] = [];
   let pending: { id: string; name: string }[] = [];
   const flush = () => {
@@ -52,12 +51,20 @@ function closeDanglingToolCalls(messages: readonly AgentMessage[]): AgentMessage
   for (const m of messages) {
     if (m.role === "assistant" || m.role === "user") flush();
     out.push(m);
-    if (m.role === "assistant" && m.stopReason !== "error" && m.stopReason !== "aborted") {
-      pending = m.content.flatMap((c) => (c.type === "toolCall" && !answered.has(c.id) ? [{ id: c.id, name: c.name }] : []));
-    }
+    if (m.role === "assistant" && m.stopReason !== "error" && m.stopReason !== "aborted") pending = unansweredToolCalls(m, answered);
   }
   // Calls of the last message may still be running in this very run: only close earlier ones.
   return out;
+}
+
+function answeredToolCalls(messages: readonly AgentMessage[]): Set<string> {
+  const answered = new Set<string>();
+  for (const m of messages) if (m.role === "toolResult") answered.add(m.toolCallId);
+  return answered;
+}
+
+function unansweredToolCalls(message: AssistantMessage, answered: ReadonlySet<string>): { id: string; name: string }[] {
+  return message.content.flatMap((c) => (c.type === "toolCall" && !answered.has(c.id) ? [{ id: c.id, name: c.name }] : []));
 }
 
 /** The result of a tool call that a crash, a reload or a stop left without one. */
@@ -150,14 +157,38 @@ export function appMessageFact(message: AppMessage): string | null {
 
 /** True when the transcript ends in the middle of a turn: the next step is the model's. */
 export function canContinue(messages: readonly AgentMessage[]): boolean {
+  const last = lastTurnMessage(messages);
+  if (!last) return false;
+  if (last.role === "user" || last.role === "toolResult" || last.role === "fileAttachment") return true;
+  return last.role === "assistant" && isCutOff(last);
+}
+
+/**
+ * What `continue()` appends before the agent picks a cut-off turn up (pure: only new messages):
+ * a result for each tool call a reload or crash left without one; after a provider error, an info
+ * notice marking the retry (never sent to the model), and the model retries from the last user turn.
+ */
+export function repairsBeforeContinue(messages: readonly AgentMessage[], now: number): AgentMessage[] {
+  // The turn's assistant message: results that did arrive (a first call done, a second cut off) come after it.
+  let last: AssistantMessage | undefined;
+  for (let i = messages.length - 1; i >= 0 && !last; i--) {
+    const m = messages[i]!;
+    if (m.role === "assistant") last = m;
+    else if (m.role !== "toolResult" && m.role !== "localNotice" && m.role !== "approvalNotice") return [];
+  }
+  if (!last) return [];
+  if (last.stopReason === "toolUse") return unansweredToolCalls(last, answeredToolCalls(messages)).map((call) => interruptedToolResult(call.id, call.name, now));
+  if (last.stopReason === "error") return [{ role: "localNotice", level: "info", text: "Retrying after the error.", timestamp: now }];
+  return [];
+}
+
+/** The newest message that is not a notice: notices never change what comes next. */
+function lastTurnMessage(messages: readonly AgentMessage[]): AgentMessage | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role === "localNotice" || m.role === "approvalNotice") continue;
-    if (m.role === "user" || m.role === "toolResult" || m.role === "fileAttachment") return true;
-    if (m.role === "assistant") return isCutOff(m);
-    return false;
+    if (m.role !== "localNotice" && m.role !== "approvalNotice") return m;
   }
-  return false;
+  return undefined;
 }
 
 /**

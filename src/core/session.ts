@@ -2,12 +2,12 @@
 // and the view state its events reduce to. No VS Code here: the host passes in the file
 // system, the approver (the user, through the webview) and the model.
 import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type BeforeToolCallResult, type StreamFn } from "@earendil-works/pi-agent-core";
-import type { Api, Model, ToolResultMessage } from "@earendil-works/pi-ai";
+import type { Api, Model } from "@earendil-works/pi-ai";
 import { reduce, stateFromTranscript, type ChatState } from "../shared/reducer";
 import { AgentEventEncoder } from "../shared/event-encoder";
 import type { FixCommandId } from "../shared/app-messages";
 import type { ChatEvent } from "../shared/protocol";
-import { canContinue, convertToLlm, createTransformContext, interruptedToolResult } from "./context-policy";
+import { canContinue, convertToLlm, createTransformContext, repairsBeforeContinue } from "./context-policy";
 import type { FileAttachmentMessage, LocalNoticeMessage } from "./messages";
 import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
 import { createEditFileTool, createReadFileTool, type EditProposal } from "./tools";
@@ -200,7 +200,7 @@ export class ChatSession {
   continue(): Promise<void> {
     return this.run(async (agent) => {
       // Saved as real messages, so the transcript itself has no tool call without a result.
-      for (const m of this.repairsBeforeContinue(agent.state.messages)) await this.append(m);
+      for (const m of repairsBeforeContinue(agent.state.messages, Date.now())) await this.append(m);
       await agent.continue();
     }, []);
   }
@@ -371,22 +371,6 @@ export class ChatSession {
       },
       signal,
     );
-  }
-
-  private repairsBeforeContinue(messages: readonly AgentMessage[]): AgentMessage[] {
-    const last = [...messages].reverse().find((m) => m.role !== "localNotice" && m.role !== "approvalNotice");
-    if (!last || last.role !== "assistant") return [];
-    if (last.stopReason === "toolUse") {
-      const answered = new Set(messages.filter((m): m is ToolResultMessage => m.role === "toolResult").map((m) => m.toolCallId));
-      return last.content.flatMap((c) => (c.type === "toolCall" && !answered.has(c.id) ? [interruptedToolResult(c.id, c.name, Date.now())] : []));
-    }
-    // After a provider error the agent cannot continue from an assistant message: a notice
-    // (never sent to the model) marks the retry, and the model retries from the last user turn.
-    if (last.stopReason === "error") {
-      const retry: LocalNoticeMessage = { role: "localNotice", level: "info", text: "Retrying after the error.", timestamp: Date.now() };
-      return [retry];
-    }
-    return [];
   }
 }
 
