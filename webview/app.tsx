@@ -43,7 +43,7 @@ export function App({ client }: { client: ChatClient }) {
   }
   return (
     <div class="app">
-      <Toolbar title={view.title} chatId={view.chatId} status={status} chats={view.chats} />
+      <Toolbar title={view.title} chatId={view.chatId} status={status} chats={view.chats} meter={chat.meter} running={chat.running} />
       {status.storage === "globalFallback" && (
         <div class="banner banner-warning" role="note">
           <WarningIcon class="warn" />
@@ -67,7 +67,7 @@ export function App({ client }: { client: ChatClient }) {
 }
 
 /** Rough heights (px) for a chunk not drawn yet, so the scrollbar is about right. */
-const ESTIMATED_HEIGHT: Record<ChatItem["kind"], number> = { user: 48, attachment: 28, assistant: 140, tool: 44, approval: 60, notice: 48 };
+const ESTIMATED_HEIGHT: Record<ChatItem["kind"], number> = { user: 48, attachment: 28, assistant: 140, tool: 44, approval: 60, notice: 48, summary: 40 };
 
 /** A chunk is drawn once it comes within this distance of the visible part of the chat. */
 const DRAW_AHEAD = "1500px 0px";
@@ -187,7 +187,7 @@ function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
 /** Something in the live part already shows progress (a streaming answer, a running tool, a pending approval). */
 function hasActiveItem(live: readonly ChatItem[]): boolean {
   return live.some(
-    (i) => (i.kind === "assistant" && i.isStreaming) || (i.kind === "tool" && i.status === "running") || (i.kind === "approval" && i.state === "pending"),
+    (i) => (i.kind === "assistant" && i.isStreaming) || (i.kind === "tool" && i.status === "running") || (i.kind === "summary" && i.state === "running") || (i.kind === "approval" && i.state === "pending"),
   );
 }
 

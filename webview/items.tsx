@@ -2,7 +2,7 @@
 // streamed delta re-renders only the item it changed; markdown of a finished block is cached
 // on the block object, so moving an item from the live part into a settled chunk costs no parse.
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { AssistantBlock, AssistantItem, AttachmentItem, ChatItem, NoticeItem, UserItem } from "../src/shared/chat-items";
+import type { AssistantBlock, AssistantItem, AttachmentItem, ChatItem, NoticeItem, SummaryItem, UserItem } from "../src/shared/chat-items";
 import { ErrorIcon, FileIcon, InfoIcon, Spinner } from "./icons";
 import { renderMarkdown, renderMarkdownBlocks } from "./markdown";
 import { memo } from "./memo";
@@ -13,6 +13,18 @@ import type { FixCommandId } from "../src/shared/app-messages";
 import { post } from "./vscode";
 
 export const Item = memo(function Item({ item }: { item: ChatItem }) {
+  if (item.summarized) {
+    // Still shown as it was; marked, because the model now gets the summary below instead.
+    return (
+      <div class="summarized" data-summarized="true" title="Summarized: the model gets the summary below instead of this">
+        <ItemCard item={item} />
+      </div>
+    );
+  }
+  return <ItemCard item={item} />;
+});
+
+function ItemCard({ item }: { item: ChatItem }) {
   switch (item.kind) {
     case "user":
       return <UserCard item={item} />;
@@ -26,8 +38,78 @@ export const Item = memo(function Item({ item }: { item: ChatItem }) {
       return <ApprovalCard item={item} />;
     case "notice":
       return <NoticeCard item={item} />;
+    case "summary":
+      return <SummaryCard item={item} />;
   }
-});
+}
+
+const TRIGGER_LABEL: Record<SummaryItem["trigger"], string> = {
+  threshold: "the context was nearly full",
+  overflow: "the model said the context was too long",
+  manual: "compacted by hand",
+};
+
+function SummaryCard({ item }: { item: SummaryItem }) {
+  if (item.state === "running") {
+    return (
+      <div class="item summary summary-running" data-item={item.id} role="status">
+        <Spinner /> <span class="summary-title">Compacting… writing a summary of the earlier conversation</span>
+        <button type="button" class="button secondary summary-stop" onClick={() => post({ type: "stop" })}>
+          Stop
+        </button>
+      </div>
+    );
+  }
+  const title = `Compacted ${(item.tokensBefore ?? 0).toLocaleString("en-US")} → ${(item.tokensAfter ?? 0).toLocaleString("en-US")} tokens · ${item.summarizedMessageCount ?? 0} messages`;
+  return (
+    <div class="item summary" data-item={item.id}>
+      <Collapsible
+        id={`${item.id}:summary`}
+        class="summary-details"
+        summary={
+          <>
+            <span class="summary-title">{title}</span>
+            <span class="summary-why"> · {TRIGGER_LABEL[item.trigger]}</span>
+          </>
+        }
+      >
+        {item.instructions !== undefined && <div class="summary-instructions">Asked to keep: {item.instructions}</div>}
+        <FinalMarkdown block={summaryBlock(item)} />
+        <FileList title="Files read" files={item.readFiles ?? []} />
+        <FileList title="Files modified" files={item.modifiedFiles ?? []} />
+        {item.cost !== undefined && <div class="summary-cost">Summary request: ${item.cost.toFixed(4)}</div>}
+      </Collapsible>
+    </div>
+  );
+}
+
+const summaryBlocks = new WeakMap<SummaryItem, AssistantBlock>();
+
+function summaryBlock(item: SummaryItem): AssistantBlock {
+  let block = summaryBlocks.get(item);
+  if (!block) {
+    block = { index: 0, type: "text", text: item.summary ?? "" };
+    summaryBlocks.set(item, block);
+  }
+  return block;
+}
+
+function FileList({ title, files }: { title: string; files: readonly string[] }) {
+  if (files.length === 0) return null;
+  return (
+    <div class="summary-files">
+      <div class="summary-files-title">{title}</div>
+      <ul>
+        {files.map((file) => (
+          <li key={file}>
+            <FileLink path={file} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 
 function UserCard({ item }: { item: UserItem }) {
   return (
@@ -163,7 +245,7 @@ function StreamingMarkdown({ text }: { text: string }) {
   );
 }
 
-const FIX_COMMAND_LABELS: Record<FixCommandId, string> = { setApiKey: "Set API Key", selectModel: "Select Model" };
+const FIX_COMMAND_LABELS: Record<FixCommandId, string> = { setApiKey: "Set API Key", selectModel: "Select Model", compact: "Compact Chat", newChatFromSummary: "New Chat from Summary" };
 
 function NoticeCard({ item }: { item: NoticeItem }) {
   const Icon = item.level === "error" ? ErrorIcon : InfoIcon;

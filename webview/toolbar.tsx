@@ -1,12 +1,14 @@
 // The bar above the chat: title, model (VS Code's quick pick chooses it), history, new chat.
 // The history menu is a popover over the chat list; Escape or a click outside closes it.
 import { useEffect, useRef, useState } from "preact/hooks";
+import type { ContextMeter } from "../src/shared/context-meter";
 import type { ChatSummary, ViewStatus } from "../src/shared/protocol";
+import { ContextMeterButton } from "./context-meter";
 import { ChevronDownIcon, HistoryIcon, PlusIcon, TrashIcon } from "./icons";
 import { memo } from "./memo";
 import { post } from "./vscode";
 
-export const Toolbar = memo(function Toolbar(props: { title: string; chatId: string; status: ViewStatus; chats: readonly ChatSummary[] }) {
+export const Toolbar = memo(function Toolbar(props: { title: string; chatId: string; status: ViewStatus; chats: readonly ChatSummary[]; meter?: ContextMeter | undefined; running?: boolean }) {
   const [historyOpen, setHistoryOpen] = useState(false);
   const historyButton = useRef<HTMLButtonElement>(null);
   const close = (refocus: boolean) => {
@@ -19,6 +21,7 @@ export const Toolbar = memo(function Toolbar(props: { title: string; chatId: str
       <div class="toolbar-title" title={props.title}>
         {props.title || "New chat"}
       </div>
+      <ContextMeterButton meter={props.meter} running={props.running ?? false} />
       <button
         type="button"
         class="model-button"

@@ -5,6 +5,8 @@ import type { FixCommandId } from "../shared/app-messages";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import type { RequestCapture } from "./context/chat-context";
+import { latestCompaction, type CompactionSettings } from "./context/compaction";
 import { ChatSession, DEFAULT_SYSTEM_PROMPT, type CommandOptions, type EditApprover, type ModelBinding, type RequestContextStep } from "./session";
 import type { EditPermissionSettings } from "./permissions";
 import type { ChatSummary, DamagedLine, TranscriptStore } from "./transcript";
@@ -23,6 +25,8 @@ export interface ChatServiceOptions {
   systemPrompt?: string;
   maxContextTokens?: number;
   describeError?: (errorMessage: string) => { text: string; fix?: string; fixCommand?: FixCommandId };
+  compaction?: () => Partial<CompactionSettings>;
+  onRequest?: (capture: RequestCapture) => void;
   log?: (line: string) => void;
   /** Request-time additions to every chat's context (see ChatSessionOptions.extendContext). */
   extendContext?: RequestContextStep;
@@ -47,6 +51,16 @@ export class ChatService {
     const session = this.createSession(id, []);
     this.sessions.set(id, session);
     return session;
+  }
+
+  /** A new chat that goes on from the latest summary of `chatId` (after it outgrew its model's window). */
+  async newChatFromSummary(chatId: string): Promise<{ ok: true; session: ChatSession } | { ok: false; reason: string }> {
+    const source = this.sessions.get(chatId);
+    const latest = source ? latestCompaction(source.messages) : undefined;
+    if (!latest) return { ok: false, reason: "This chat has no summary yet: compact it first (Pi Chat: Compact Chat)." };
+    const session = this.newChat();
+    await session.startFromSummary(latest.message);
+    return { ok: true, session };
   }
 
   async open(chatId: string): Promise<OpenChatResult> {
@@ -116,6 +130,8 @@ export class ChatService {
       ...(this.options.describeError ? { describeError: this.options.describeError } : {}),
       ...(this.options.extendContext ? { extendContext: this.options.extendContext } : {}),
       ...(this.options.problems ? { problems: this.options.problems } : {}),
+      ...(this.options.compaction ? { compaction: this.options.compaction } : {}),
+      ...(this.options.onRequest ? { onRequest: this.options.onRequest } : {}),
       persist: (message) => this.persist(id, message),
       ...(this.options.commands ? { commands: this.commandOptions(id, this.options.commands) } : {}),
     });

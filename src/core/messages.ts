@@ -6,7 +6,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AppMessage, AppMessageRole } from "../shared/app-messages";
 
-export type { AppMessage, AppMessageRole, ApprovalNoticeMessage, FileAttachmentMessage, LocalNoticeMessage } from "../shared/app-messages";
+export type { AppMessage, AppMessageRole, ApprovalNoticeMessage, CompactionSummaryMessage, CompactionTrigger, FileAttachmentMessage, LocalNoticeMessage } from "../shared/app-messages";
 
 /**
  * Two separate questions per kind: does the user see it, does the model get it.
@@ -16,6 +16,7 @@ export const APP_MESSAGE_KINDS: Readonly<Record<AppMessageRole, { visibleInUI: b
   approvalNotice: { visibleInUI: true, includeInModelContext: true },
   fileAttachment: { visibleInUI: true, includeInModelContext: true },
   localNotice: { visibleInUI: true, includeInModelContext: false },
+  compactionSummary: { visibleInUI: true, includeInModelContext: true },
 };
 
 export function isAppMessage(message: AgentMessage): message is AppMessage {

@@ -8,7 +8,10 @@ import { AgentEventEncoder } from "../shared/event-encoder";
 import type { FixCommandId } from "../shared/app-messages";
 import type { ChatEvent } from "../shared/protocol";
 import { canContinue, convertToLlm, createTransformContext, repairsBeforeContinue } from "./context-policy";
-import type { FileAttachmentMessage, LocalNoticeMessage } from "./messages";
+import { ChatContext, type RequestCapture } from "./context/chat-context";
+import type { CompactionSettings } from "./context/compaction";
+import type { CompactionOutcome } from "./context/compactor";
+import type { CompactionSummaryMessage, FileAttachmentMessage, LocalNoticeMessage } from "./messages";
 import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
 import { createEditFileTool, createReadFileTool, type EditProposal } from "./tools";
 import { withProblemsAfterEdit, type ProblemsWatcher } from "./tools/problems-after-edit";
@@ -73,6 +76,10 @@ export interface ChatSessionOptions {
   commands?: CommandOptions;
   /** Explains a provider error (401, 429, network) with its fix, for a notice in the chat. */
   describeError?: (errorMessage: string) => { text: string; fix?: string; fixCommand?: FixCommandId };
+  /** Compaction settings, read when they are needed (the user may change them). */
+  compaction?: () => Partial<CompactionSettings>;
+  /** Called with every chat request as it is sent ("what the model sees"). */
+  onRequest?: (capture: RequestCapture) => void;
   log?: (line: string) => void;
   /**
    * Request-time additions to the context after the policy (project instructions, image bytes):
@@ -121,12 +128,23 @@ export class ChatSession {
   /** The API key of the current model: removed from command output. */
   private secretsInUse: string[] = [];
   private active: Promise<void> | undefined;
+  /** Compaction, the meter, the capture of what was sent: what this chat keeps for the model. */
+  readonly context: ChatContext;
 
   constructor(private readonly options: ChatSessionOptions) {
     this.id = options.id;
     this.initialMessages = options.messages.slice();
     for (const m of this.initialMessages) this.persisted.add(m);
-    this.state = stateFromTranscript(this.initialMessages);
+    this.context = new ChatContext({
+      chatId: options.id,
+      messages: () => this.messages,
+      append: (message) => this.append(message),
+      emit: (event) => this.emit(event),
+      settings: () => ({ ...options.compaction?.() }) as CompactionSettings,
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    });
+    this.state = { ...stateFromTranscript(this.initialMessages), meter: this.context.meter() };
     const root = options.workspaceRoot !== undefined ? { root: options.workspaceRoot } : {};
     // requireProposal: an edit is written only with the proposal the gate stored for its call.
     const editFile = createEditFileTool(options.fs, { ...root, proposals: this.proposals, requireProposal: true });
@@ -206,7 +224,23 @@ export class ChatSession {
   }
 
   abort(): void {
+    this.context.abort();
     this.agent?.abort();
+  }
+
+  /** Summarizes the earlier conversation now ("Pi Chat: Compact Chat"), with the user's words on what to keep. */
+  compact(instructions?: string): Promise<CompactionOutcome> {
+    let outcome: CompactionOutcome = { status: "nothing", reason: "There is nothing to compact yet." };
+    return this.run(async () => {
+      outcome = await this.context.compact("manual", instructions?.trim() ? { instructions: instructions.trim() } : {});
+    }, [], { afterRun: false }).then(() => outcome);
+  }
+
+  /** Starts this (new, empty) chat from another chat's summary: the model gets the summary and nothing else of it. */
+  startFromSummary(summary: CompactionSummaryMessage): Promise<void> {
+    return this.run(async () => {
+      await this.append({ ...summary, keptMessageCount: 0, trigger: "manual", timestamp: Date.now() });
+    }, [], { afterRun: false });
   }
 
   async waitForIdle(): Promise<void> {
@@ -215,6 +249,7 @@ export class ChatSession {
 
   private emit(event: ChatEvent): void {
     this.state = reduce(this.state, event);
+    if (event.type === "message_end") this.emitMeterAfter(event);
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -224,14 +259,17 @@ export class ChatSession {
     }
   }
 
-  private run(start: (agent: Agent) => Promise<void>, pendingMessages: readonly AgentMessage[]): Promise<void> {
+  private run(start: (agent: Agent) => Promise<void>, pendingMessages: readonly AgentMessage[], options: { afterRun?: boolean } = {}): Promise<void> {
     if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
     const run = (async () => {
       this.emit({ type: "run_state", running: true });
       try {
         const agent = await this.ensureAgent();
+        this.context.startRun();
         await start(agent);
-        await this.explainProviderError(agent);
+        // An overflow is compacted and retried once; a full context is compacted for the next prompt.
+        const handled = options.afterRun === false ? false : await this.context.afterRun(agent);
+        if (!handled) await this.explainProviderError(agent);
       } catch (error) {
         await this.reportRunFailure(error, pendingMessages);
       } finally {
@@ -285,6 +323,12 @@ export class ChatSession {
     return this.tools.filter((t) => t.name !== RUN_COMMAND_TOOL || commandsOn);
   }
 
+  /** The meter follows every final message (a request's usage, a summary, a new prompt). */
+  private emitMeterAfter(event: Extract<ChatEvent, { type: "message_end" }>): void {
+    if (event.message.role === "system") return;
+    this.emit({ type: "meter", meter: this.context.meter() });
+  }
+
   private async ensureAgent(): Promise<Agent> {
     const binding = await this.options.resolveModel();
     try {
@@ -293,13 +337,18 @@ export class ChatSession {
     } catch {
       this.secretsInUse = [];
     }
+    this.context.bind(binding);
+    // The window is known now: the meter can show "used / window".
+    this.emit({ type: "meter", meter: this.context.meter() });
     if (this.agent) {
       this.agent.state.tools = this.availableTools();
       this.agent.state.model = binding.model;
-      this.agent.streamFunction = binding.streamFn;
+      this.agent.streamFunction = this.context.wrapStreamFn(binding.streamFn);
       this.agent.getApiKey = binding.getApiKey;
       return this.agent;
     }
+    const options = this.options;
+    const context = this.context;
     const agent = new Agent({
       initialState: {
         systemPrompt: this.options.systemPrompt,
@@ -307,15 +356,20 @@ export class ChatSession {
         tools: this.availableTools(),
         messages: this.initialMessages,
       },
-      streamFn: binding.streamFn,
+      streamFn: this.context.wrapStreamFn(binding.streamFn),
       getApiKey: binding.getApiKey,
       convertToLlm,
       transformContext: this.withRequestSteps(
         createTransformContext({
-          maxContextTokens: this.options.maxContextTokens ?? Math.floor(binding.model.contextWindow * 0.75),
+          // Trimming is the fallback when no summary could be made: at the same threshold.
+          get maxContextTokens() {
+            return options.maxContextTokens ?? context.budget()?.threshold ?? Math.floor(binding.model.contextWindow * 0.75);
+          },
           onFallback: (reason) => this.options.log?.(`context policy fell back to the full transcript: ${reason}`),
+          onView: (view) => this.context.noteView(view),
         }),
       ),
+      prepareRequest: (request, signal) => this.context.beforeRequest(request, signal),
       beforeToolCall: (context, signal) =>
         context.toolCall.name === RUN_COMMAND_TOOL ? this.gateCommand(context.toolCall.id, context.args, signal) : this.gate.beforeToolCall(context, signal),
       afterToolCall: (context) => this.gate.afterToolCall(context),

@@ -6,6 +6,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService } from "../core/chat-service";
+import type { RequestCapture } from "../core/context/chat-context";
 import { type ChatSession, type EditApprovalRequest, type EditDecision, type ModelBinding } from "../core/session";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
@@ -14,6 +15,7 @@ import type { ChatViewProvider } from "./chat-view";
 import type { ProposalDiffs } from "./diff-view";
 import { createDiagnosticsWatcher } from "./diagnostics";
 import { projectInstructionsStep } from "./project-instructions";
+import { readCompactionSettings } from "./context-commands";
 import { loadProviders, readProviderSettings, type SecretKeys } from "./providers-loader";
 import type { BaseUrlConsent } from "./base-url-consent";
 import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
@@ -39,6 +41,8 @@ export interface ControllerOptions {
   diffs: ProposalDiffs;
   commands: HostCommands;
   log: (line: string) => void;
+  /** Every chat request as it is sent ("what the model sees"). */
+  onRequest?: (capture: RequestCapture) => void;
 }
 
 export class ChatController implements vscode.Disposable {
@@ -64,6 +68,8 @@ export class ChatController implements vscode.Disposable {
       workspaceTrusted,
       extendContext: projectInstructionsStep(options.log),
       problems: createDiagnosticsWatcher(root),
+      compaction: () => readCompactionSettings(),
+      onRequest: (capture) => options.onRequest?.(capture),
       log: options.log,
       commands: {
         runner: () => options.commands.runner(),
@@ -84,6 +90,10 @@ export class ChatController implements vscode.Disposable {
 
   get currentSession(): ChatSession {
     return this.session;
+  }
+
+  chatTitle(chatId: string): string {
+    return this.chats.find((c) => c.id === chatId)?.title ?? "New chat";
   }
 
   /** Reopens the chat that was on screen last time (the window was reloaded or VS Code restarted). */

@@ -3,8 +3,10 @@
 import * as vscode from "vscode";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { ChatViewProvider } from "./chat-view";
+import { registerContextCommands } from "./context-commands";
 import { ChatController } from "./controller";
 import { HostCommands } from "./commands";
+import { ModelContextDocuments } from "./model-context-view";
 import { ProposalDiffs } from "./diff-view";
 import { loadProviders, PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
 import { createVscodeWorkspaceFs } from "./vscode-fs";
@@ -17,6 +19,7 @@ export interface PiChatTestApi {
   controller: ChatController;
   view: ChatViewProvider;
   diffs: ProposalDiffs;
+  modelContext: ModelContextDocuments;
   secrets: SecretKeys;
   consent: BaseUrlConsent;
   output: vscode.OutputChannel;
@@ -43,6 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   const consent = new BaseUrlConsent(context.globalState);
   const diffs = new ProposalDiffs(folder?.uri);
   const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, folder?.uri, log);
+  let modelContext: ModelContextDocuments | undefined;
   const controller = new ChatController({
     context,
     storageDir: storageUri.fsPath,
@@ -54,6 +58,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     diffs,
     commands,
     log,
+    onRequest: (capture) => modelContext?.requestSent(capture),
+  });
+  modelContext = new ModelContextDocuments((chatId) => {
+    const session = controller.service.get(chatId);
+    return session ? { session, title: controller.chatTitle(chatId) } : undefined;
   });
   const view = new ChatViewProvider(context.extensionUri, controller, log, { recordPosted: testMode });
   controller.attachView(view);
@@ -61,6 +70,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   context.subscriptions.push(
     output,
     diffs,
+    modelContext,
     view,
     controller,
     commands,
@@ -78,6 +88,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     vscode.commands.registerCommand("piChat.setApiKey", () => setApiKey(secrets)),
     vscode.commands.registerCommand("piChat.selectModel", (choice?: unknown) => selectModel(choice)),
     vscode.commands.registerCommand("piChat.showHistory", () => showHistory(controller)),
+    ...registerContextCommands(controller, modelContext),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("piChat")) controller.refreshStatus();
     }),
@@ -85,7 +96,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
 
   await controller.restore();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
-  return testMode ? { controller, view, diffs, secrets, consent, output, logLines, commands } : undefined;
+  return testMode ? { controller, view, diffs, modelContext, secrets, consent, output, logLines, commands } : undefined;
 }
 
 export function deactivate(): void {

@@ -48,16 +48,52 @@ export interface LocalNoticeMessage {
 }
 
 /** Commands a notice may offer as its fix (the webview's `command` message runs them). */
-export type FixCommandId = "setApiKey" | "selectModel";
+export type FixCommandId = "setApiKey" | "selectModel" | "compact" | "newChatFromSummary";
+
+/** What started a compaction. */
+export type CompactionTrigger = "threshold" | "overflow" | "manual";
+
+/**
+ * A summary of the earlier conversation, written by the model in a separate request. Appended
+ * like every other message: nothing before it is removed from disk or from the view. From here
+ * on the model gets the system prompt, this summary, the `keptMessageCount` messages right
+ * before it verbatim, then what came after (context/compaction.ts, `applyCompaction`).
+ */
+export interface CompactionSummaryMessage {
+  role: "compactionSummary";
+  /** The structured summary (goal, constraints, progress, decisions, files, next steps, facts). */
+  summary: string;
+  /**
+   * How many messages right before this one the model still gets verbatim. Counted back from
+   * this message, so it means the same on any branch of a chat tree and in a chat that starts
+   * from a summary.
+   */
+  keptMessageCount: number;
+  /** Messages the summary replaces in the model's context (system messages are never among them). */
+  summarizedMessageCount: number;
+  /** Estimated tokens of the model's context before and after (system prompt and tools included). */
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Files read and files modified, from the tool calls (not from the model's memory), earlier summaries included. */
+  readFiles: string[];
+  modifiedFiles: string[];
+  trigger: CompactionTrigger;
+  /** The user's words on what to keep, for a compaction by hand. */
+  instructions?: string;
+  /** The summary request's own usage (what the compaction cost). */
+  usage?: { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number };
+  timestamp: number;
+}
 
 declare module "@earendil-works/pi-agent-core" {
   interface CustomAgentMessages {
     approvalNotice: ApprovalNoticeMessage;
     fileAttachment: FileAttachmentMessage;
     localNotice: LocalNoticeMessage;
+    compactionSummary: CompactionSummaryMessage;
   }
 }
 
-export type AppMessage = ApprovalNoticeMessage | FileAttachmentMessage | LocalNoticeMessage;
+export type AppMessage = ApprovalNoticeMessage | FileAttachmentMessage | LocalNoticeMessage | CompactionSummaryMessage;
 export type AppMessageRole = AppMessage["role"];
 

@@ -2,8 +2,15 @@
 // ChatEvents; never sent to the model, never saved (the transcript is the source of truth).
 
 import type { FixCommandId } from "./app-messages";
+import type { ContextMeter } from "./context-meter";
 
-export interface UserItem {
+/** Marks any item can carry. */
+export interface ItemMarks {
+  /** A compaction summary stands for this item's message in the model's context (it is still shown). */
+  summarized?: boolean;
+}
+
+export interface UserItem extends ItemMarks {
   kind: "user";
   id: string;
   text: string;
@@ -11,7 +18,7 @@ export interface UserItem {
 }
 
 /** "Ask about this file": shown as a chip above the message it was attached to. */
-export interface AttachmentItem {
+export interface AttachmentItem extends ItemMarks {
   kind: "attachment";
   id: string;
   path: string;
@@ -27,7 +34,7 @@ export interface AssistantBlock {
   redacted?: boolean;
 }
 
-export interface AssistantItem {
+export interface AssistantItem extends ItemMarks {
   kind: "assistant";
   id: string;
   blocks: AssistantBlock[];
@@ -40,7 +47,7 @@ export interface AssistantItem {
 
 export type ToolStatus = "pending" | "running" | "success" | "error";
 
-export interface ToolItem {
+export interface ToolItem extends ItemMarks {
   kind: "tool";
   /** The toolCallId: tool cards are keyed by it. */
   id: string;
@@ -59,7 +66,7 @@ export interface ToolItem {
 
 export type ApprovalState = "pending" | "allowed" | "denied";
 
-export interface ApprovalItem {
+export interface ApprovalItem extends ItemMarks {
   kind: "approval";
   /** `approval:<toolCallId>` */
   id: string;
@@ -80,7 +87,7 @@ export interface ApprovalItem {
   reason?: string;
 }
 
-export interface NoticeItem {
+export interface NoticeItem extends ItemMarks {
   kind: "notice";
   id: string;
   level: "error" | "info";
@@ -90,7 +97,27 @@ export interface NoticeItem {
   fixCommand?: FixCommandId;
 }
 
-export type ChatItem = UserItem | AttachmentItem | AssistantItem | ToolItem | ApprovalItem | NoticeItem;
+/**
+ * A compaction: "Compacting…" while the summary is written, then the figures, expandable to the
+ * summary and the two file lists.
+ */
+export interface SummaryItem extends ItemMarks {
+  kind: "summary";
+  id: string;
+  state: "running" | "done";
+  trigger: "threshold" | "overflow" | "manual";
+  summary?: string;
+  tokensBefore?: number;
+  tokensAfter?: number;
+  summarizedMessageCount?: number;
+  readFiles?: string[];
+  modifiedFiles?: string[];
+  instructions?: string;
+  /** What the summary request cost, when the model has prices. */
+  cost?: number;
+}
+
+export type ChatItem = UserItem | AttachmentItem | AssistantItem | ToolItem | ApprovalItem | NoticeItem | SummaryItem;
 
 /** The view model of one chat: what the reducer builds from chat events and the webview draws. */
 export interface ChatState {
@@ -103,4 +130,6 @@ export interface ChatState {
   /** Id of the item of the message between its message_start and message_end. */
   readonly openId: string | null;
   readonly running: boolean;
+  /** The context meter's figures (set by the host from the transcript; absent until it sends them). */
+  readonly meter?: ContextMeter;
 }

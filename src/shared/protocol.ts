@@ -5,6 +5,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { FixCommandId } from "./app-messages";
 import type { ChatState } from "./chat-items";
+import type { ContextMeter } from "./context-meter";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -46,7 +47,13 @@ export type ChatEvent =
   | { type: "tool_progress"; toolCallId: string; details: unknown }
   /** The gate stopped waiting without a decision (the run was aborted). */
   | { type: "approval_cancelled"; toolCallId: string }
-  | { type: "run_state"; running: boolean };
+  | { type: "run_state"; running: boolean }
+  /** A summary of the earlier conversation is being written ("Compacting…"). */
+  | { type: "compaction_start"; trigger: "threshold" | "overflow" | "manual" }
+  /** The summary request is over; when done, the compactionSummary message follows as message_start/end. */
+  | { type: "compaction_end"; status: "done" | "nothing" | "cancelled" | "failed"; error?: string }
+  /** New figures for the context meter (after every final message, and after a request). */
+  | { type: "meter"; meter: ContextMeter };
 
 export interface ChatSummary {
   id: string;
@@ -147,4 +154,8 @@ export type WebviewMessage =
   | { type: "removeAttachment"; v: typeof PROTOCOL_VERSION; index: number }
   | { type: "openFile"; v: typeof PROTOCOL_VERSION; path: string; line?: number }
   | { type: "openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }
-  | { type: "command"; v: typeof PROTOCOL_VERSION; command: FixCommandId | "showHistory" };
+  | { type: "command"; v: typeof PROTOCOL_VERSION; command: WebviewCommand };
+
+/** Commands the webview may ask the host to run (buttons in the view run the same commands as the palette). */
+export const WEBVIEW_COMMANDS = ["setApiKey", "selectModel", "showHistory", "compact", "showModelContext", "newChatFromSummary"] as const;
+export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];

@@ -8,12 +8,15 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import type {} from "./app-messages"; // the app message kinds in AgentMessage
-import type { ApprovalItem, AssistantBlock, AssistantItem, ChatItem, ChatState, ToolItem } from "./chat-items";
+import type { ApprovalItem, AssistantBlock, AssistantItem, ChatItem, ChatState, SummaryItem, ToolItem } from "./chat-items";
 import type { ChatEvent } from "./protocol";
 
 export type { ChatState } from "./chat-items";
 
 export const SETTLED_CHUNK_SIZE = 64;
+
+/** Id of the "Compacting…" item while a summary is written; the summary message's item replaces it. */
+export const COMPACTING_ITEM_ID = "compacting";
 
 export const emptyChatState: ChatState = { settled: [], live: [], messageCount: 0, openId: null, running: false };
 
@@ -84,6 +87,15 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
     }
     case "run_state":
       return state.running === event.running ? state : { ...state, running: event.running };
+    case "compaction_start": {
+      const running: SummaryItem = { kind: "summary", id: COMPACTING_ITEM_ID, state: "running", trigger: event.trigger };
+      const settled = settleLive(withoutCompacting(state));
+      return { ...settled, live: [running] };
+    }
+    case "compaction_end":
+      return event.status === "done" ? state : withoutCompacting(state);
+    case "meter":
+      return { ...state, meter: event.meter };
     default:
       // An event of a newer protocol: ignored, never an undefined state.
       return state;
@@ -105,7 +117,8 @@ export function stateFromTranscript(messages: readonly AgentMessage[]): ChatStat
 
 function startMessage(state: ChatState, message: AgentMessage): ChatState {
   const id = `m${state.messageCount}`;
-  let next: ChatState = { ...state, messageCount: state.messageCount + 1, openId: id };
+  let next: ChatState = { ...(message.role === "compactionSummary" ? withoutCompacting(state) : state), messageCount: state.messageCount + 1, openId: id };
+  if (message.role === "compactionSummary") next = settleLive(next);
   if (message.role === "assistant" || startsUserTurn(next, message)) next = settleLive(next);
   const item = itemForMessage(id, message);
   return item ? { ...next, live: [...next.live, item] } : next;
@@ -138,6 +151,12 @@ function endMessage(state: ChatState, message: AgentMessage, elided: readonly nu
         ...(message.cwd !== undefined ? { cwd: message.cwd } : {}),
         ...(message.rule !== undefined ? { rule: message.rule } : {}),
       }));
+    case "compactionSummary": {
+      const item = itemForMessage(id, message);
+      const replaced = item ? updateLive(closed, (i) => i.id === id, () => item) : closed;
+      const index = Number(id.slice(1));
+      return markSummarized(replaced, index - Math.max(0, Math.floor(message.keptMessageCount) || 0));
+    }
     default: {
       // user, fileAttachment, localNotice: the whole message came with message_start; take the final one.
       const item = itemForMessage(id, message);
@@ -176,6 +195,21 @@ function itemForMessage(id: string, message: AgentMessage): ChatItem | null {
         text: message.text,
         ...(message.fix !== undefined ? { fix: message.fix } : {}),
         ...(message.fixCommand !== undefined ? { fixCommand: message.fixCommand } : {}),
+      };
+    case "compactionSummary":
+      return {
+        kind: "summary",
+        id,
+        state: "done",
+        trigger: message.trigger,
+        summary: message.summary,
+        tokensBefore: message.tokensBefore,
+        tokensAfter: message.tokensAfter,
+        summarizedMessageCount: message.summarizedMessageCount,
+        readFiles: Array.isArray(message.readFiles) ? message.readFiles : [],
+        modifiedFiles: Array.isArray(message.modifiedFiles) ? message.modifiedFiles : [],
+        ...(message.instructions ? { instructions: message.instructions } : {}),
+        ...(message.usage && message.usage.cost > 0 ? { cost: message.usage.cost } : {}),
       };
     // The system prompt, tool results and approval notices are not items of their own.
     case "system":
@@ -266,6 +300,36 @@ function upsertApproval(state: ChatState, toolCallId: string, toolName: string, 
   const live = [...state.live];
   live.splice(toolIndex === -1 ? live.length : toolIndex + 1, 0, created);
   return { ...state, live };
+}
+
+// ---- compaction ----
+
+function withoutCompacting(state: ChatState): ChatState {
+  return state.live.some((i) => i.id === COMPACTING_ITEM_ID) ? { ...state, live: state.live.filter((i) => i.id !== COMPACTING_ITEM_ID) } : state;
+}
+
+/**
+ * Marks the items of messages before `firstKept` (a message index) as summarized. Tool and
+ * approval cards follow the message they belong to. Chunks that do not change are kept as they are.
+ */
+function markSummarized(state: ChatState, firstKept: number): ChatState {
+  let current = false;
+  const mark = (items: readonly ChatItem[]): readonly ChatItem[] => {
+    let out: ChatItem[] | undefined;
+    items.forEach((item, index) => {
+      const match = /^m(\d+)$/.exec(item.id);
+      if (match) current = Number(match[1]) < firstKept;
+      if (current && !item.summarized && item.kind !== "summary") {
+        out ??= items.slice();
+        out[index] = { ...item, summarized: true };
+      }
+    });
+    return out ?? items;
+  };
+  const settled = state.settled.map(mark);
+  const live = mark(state.live);
+  const changed = live !== state.live || settled.some((chunk, i) => chunk !== state.settled[i]);
+  return changed ? { ...state, settled, live } : state;
 }
 
 // ---- structure ----

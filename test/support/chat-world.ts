@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService } from "../../src/core/chat-service";
+import type { CompactionSettings } from "../../src/core/context/compaction";
 import type { EditApprovalRequest, EditDecision, ModelBinding, RequestContextStep } from "../../src/core/session";
 import { createNodeWorkspaceFs } from "../../src/core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/transcript";
@@ -29,6 +30,7 @@ export function chatWorld(options: {
   approvalMode?: "ask" | "auto";
   /** Built once the workspace exists (it may read from it). */
   extendContext?: (workspace: string) => RequestContextStep;
+  compaction?: () => Partial<CompactionSettings>;
 }): ChatWorld {
   const ws = tempDir("ws");
   const storage = tempDir("storage");
@@ -48,6 +50,7 @@ export function chatWorld(options: {
       },
       approvalMode: () => options.approvalMode ?? "ask",
       ...(options.extendContext ? { extendContext: options.extendContext(ws.path) } : {}),
+      ...(options.compaction ? { compaction: options.compaction } : {}),
     });
     services.push(service);
     return service;

@@ -72,13 +72,22 @@ describe("context policy: transformContext", () => {
     const circular: Record<string, unknown> = { role: "user", content: "loop", timestamp: 1 };
     circular.self = circular;
     const input = [system, circular as unknown as AgentMessage];
+    // A circular (damaged) message is estimated without JSON and passed through.
+    assert.deepEqual(transformContext(input, { maxContextTokens: 100_000 }), input);
+    // Anything that throws inside the policy (here: the budget itself) ends in the fallback.
     const reasons: string[] = [];
-    const out = transformContext(input, { maxContextTokens: 10, onFallback: (r) => reasons.push(r) });
+    const options = {
+      onFallback: (r: string) => void reasons.push(r),
+      get maxContextTokens(): number {
+        throw new Error("budget unavailable");
+      },
+    };
+    const out = transformContext(input, options);
     assert.deepEqual(out, input);
     assert.notEqual(out, input);
-    assert.equal(reasons.length, 1);
+    assert.deepEqual(reasons, ["budget unavailable"]);
     // A throwing logger is survived too.
-    assert.doesNotThrow(() => transformContext(input, { maxContextTokens: 10, onFallback: () => { throw new Error("logger down"); } }));
+    assert.doesNotThrow(() => transformContext(input, { get maxContextTokens(): number { throw new Error("x"); }, onFallback: () => { throw new Error("logger down"); } }));
   });
 });
 
