@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService } from "../core/chat-service";
 import type { RequestCapture } from "../core/context/chat-context";
-import { type ChatSession, type EditApprovalRequest, type EditDecision, type ModelBinding } from "../core/session";
+import type { ChatSession, EditApprovalRequest, EditDecision, ModelBinding } from "../core/session";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
 import type { ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../shared/protocol";

@@ -4,7 +4,7 @@
 import * as assert from "node:assert/strict";
 import type { CompactionSummaryMessage } from "../../src/core/messages";
 import type { ContextMeter } from "../../src/shared/context-meter";
-import { ChatPage, useChatPage } from "./harness";
+import { type ChatPage, useChatPage } from "./harness";
 import { Script } from "./script";
 
 const summaryMessage: CompactionSummaryMessage = {
