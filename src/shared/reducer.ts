@@ -106,12 +106,63 @@ function setToolStatus(state: ChatState, toolCallId: string, status: ToolItem["s
   return updateLive(state, (i) => i.kind === "tool" && i.id === toolCallId, (t) => (t.kind === "tool" && t.status !== status ? { ...t, status } : t));
 }
 
-/** Rebuilds the view of a saved transcript through the same reducer the live events use. */
+/**
+ * Rebuilds the view of a saved transcript: what folding `reduce` over a `message_end` per message
+ * gives (`replayWithReducer`), in one mutable pass. Restoring a long chat is on the user's path
+ * when VS Code starts; the fold copies the state, the settled chunks and the live items per
+ * message, this pass appends to one array and chunks it at the end. Items are made by the
+ * reducer's own functions, and a test holds the two equal.
+ */
 export function stateFromTranscript(messages: readonly AgentMessage[]): ChatState {
+  const settled: ChatItem[] = [];
+  let live: ChatItem[] = [];
+  let count = 0;
+  // The reducer's helpers work on a state: give them one with only the live part.
+  const withLive = (update: (state: ChatState) => ChatState) => {
+    live = update({ settled: [], live, messageCount: count, openId: null, running: false }).live as ChatItem[];
+  };
+  for (const message of messages) {
+    const id = `m${count++}`;
+    // Where startMessage settles the live part.
+    if (message.role === "compactionSummary" || message.role === "assistant" || startsUserTurn({ ...emptyChatState, live }, message)) {
+      for (const item of live) settled.push(item);
+      live = [];
+    }
+    switch (message.role) {
+      case "assistant":
+        live.push(finalAssistant(itemForMessage(id, message) as AssistantItem, message, undefined));
+        withLive((state) => addToolCards(state, message));
+        break;
+      case "toolResult":
+        withLive((state) => applyToolResult(state, message));
+        break;
+      case "approvalNotice":
+        withLive((state) => upsertApproval(state, message.toolCallId, message.toolName, (a) => approvalFromNotice(a, message)));
+        break;
+      default: {
+        const item = itemForMessage(id, message);
+        if (item) live.push(item);
+        if (message.role === "compactionSummary") {
+          const marked = markSummarized({ ...emptyChatState, settled: [settled], live }, count - 1 - Math.max(0, Math.floor(message.keptMessageCount) || 0));
+          const flat = marked.settled[0] ?? [];
+          if (flat !== settled) settled.splice(0, settled.length, ...flat);
+          live = marked.live.slice();
+        }
+      }
+    }
+  }
+  const chunks: ChatItem[][] = [];
+  for (let i = 0; i < settled.length; i += SETTLED_CHUNK_SIZE) chunks.push(settled.slice(i, i + SETTLED_CHUNK_SIZE));
+  return { settled: chunks, live, messageCount: count, openId: null, running: false };
+}
+
+/** The view of a transcript by folding the reducer over it: what `stateFromTranscript` must equal. */
+export function replayWithReducer(messages: readonly AgentMessage[]): ChatState {
   let state = emptyChatState;
   for (const message of messages) state = reduce(state, { type: "message_end", message });
   return state;
 }
+
 
 // ---- messages ----
 
@@ -140,17 +191,7 @@ function endMessage(state: ChatState, message: AgentMessage, elided: readonly nu
     case "toolResult":
       return applyToolResult(closed, message);
     case "approvalNotice":
-      return upsertApproval(closed, message.toolCallId, message.toolName, (a) => ({
-        ...a,
-        state: message.decision,
-        ...(message.path !== undefined ? { path: message.path } : {}),
-        ...(message.reason !== undefined ? { reason: message.reason } : {}),
-        ...(message.diff !== undefined ? { diff: message.diff } : {}),
-        ...(message.secret ? { secret: true } : {}),
-        ...(message.command !== undefined ? { command: message.command } : {}),
-        ...(message.cwd !== undefined ? { cwd: message.cwd } : {}),
-        ...(message.rule !== undefined ? { rule: message.rule } : {}),
-      }));
+      return upsertApproval(closed, message.toolCallId, message.toolName, (a) => approvalFromNotice(a, message));
     case "compactionSummary": {
       const item = itemForMessage(id, message);
       const replaced = item ? updateLive(closed, (i) => i.id === id, () => item) : closed;
@@ -263,13 +304,29 @@ function addToolCards(state: ChatState, message: AssistantMessage): ChatState {
 }
 
 function applyToolResult(state: ChatState, message: ToolResultMessage): ChatState {
+  return upsertTool(state, message.toolCallId, message.toolName, undefined, (t) => toolDone(t, message));
+}
+
+function toolDone(t: ToolItem, message: ToolResultMessage): ToolItem {
   const resultText = message.content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("\n");
-  return upsertTool(state, message.toolCallId, message.toolName, undefined, (t) => {
-    const { progress: _live, ...rest } = t;
-    const done: ToolItem = { ...rest, status: message.isError ? "error" : "success", resultText };
-    if (message.details !== undefined) done.details = message.details;
-    return done;
-  });
+  const { progress: _live, ...rest } = t;
+  const done: ToolItem = { ...rest, status: message.isError ? "error" : "success", resultText };
+  if (message.details !== undefined) done.details = message.details;
+  return done;
+}
+
+function approvalFromNotice(a: ApprovalItem, message: Extract<AgentMessage, { role: "approvalNotice" }>): ApprovalItem {
+  return {
+    ...a,
+    state: message.decision,
+    ...(message.path !== undefined ? { path: message.path } : {}),
+    ...(message.reason !== undefined ? { reason: message.reason } : {}),
+    ...(message.diff !== undefined ? { diff: message.diff } : {}),
+    ...(message.secret ? { secret: true } : {}),
+    ...(message.command !== undefined ? { command: message.command } : {}),
+    ...(message.cwd !== undefined ? { cwd: message.cwd } : {}),
+    ...(message.rule !== undefined ? { rule: message.rule } : {}),
+  };
 }
 
 function upsertTool(state: ChatState, toolCallId: string, name: string, args: unknown, update: (t: ToolItem) => ToolItem): ChatState {
