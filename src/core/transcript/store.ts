@@ -38,6 +38,7 @@ import {
 import { headerLine, messageLine, metaLine, parseTranscript, probeHeader } from "./format";
 import { DEFAULT_TITLE, deriveTitle } from "./title";
 import {
+  isValidChatId,
   StorageNotFoundError,
   TRANSCRIPT_FORMAT_VERSION,
   type ChatSummary,
@@ -73,17 +74,11 @@ export class TranscriptError extends Error {
   }
 }
 
-const CHAT_ID = /^[a-z0-9][a-z0-9_-]{0,127}$/;
 const INDEX_PATH = "index.json";
 const CHATS_DIR = "chats";
 const HEAD_PROBE_BYTES = 64 * 1024;
 const SCAN_CONCURRENCY = 8;
 const TITLE_MAX_STORED = 200;
-
-/** Lowercase only: chat ids are file names, and Windows/macOS file names ignore case. */
-export function isValidChatId(id: string): boolean {
-  return CHAT_ID.test(id);
-}
 
 /** What this process knows about a chat file's end, so appends need not look. */
 interface FileState {
