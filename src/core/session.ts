@@ -214,8 +214,9 @@ export class ChatSession {
     return this.run(async (agent) => agent.prompt(messages), messages);
   }
 
-  /** Continues a turn that a reload, a crash or a provider error cut off. */
+  /** Continues a turn that a reload, a crash or a provider error cut off; with nothing to continue (a stale button), does nothing. */
   continue(): Promise<void> {
+    if (!this.canContinue) return Promise.resolve();
     return this.run(async (agent) => {
       // Saved as real messages, so the transcript itself has no tool call without a result.
       for (const m of repairsBeforeContinue(agent.state.messages, Date.now())) await this.append(m);

@@ -8,7 +8,7 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService } from "../core/chat-service";
 import type { RequestCapture } from "../core/context/chat-context";
 import type { ChatSession, EditApprovalRequest, EditDecision, ModelBinding } from "../core/session";
-import type { WorkspaceFileSystem } from "../core/tools";
+import { resolveToolPath, type WorkspaceFileSystem } from "../core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
 import type { ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../shared/protocol";
 import type { ChatViewProvider } from "./chat-view";
@@ -148,10 +148,11 @@ export class ChatController implements vscode.Disposable {
         return this.options.commands.openOutput(findToolDetails(this.session.viewState, message.toolCallId)?.logFile);
       case "newChat":
         return this.newChat();
+      // Ids from the webview are only requests: one naming no saved chat is dropped quietly.
       case "switchChat":
-        return this.switchChat(message.chatId);
+        return this.isKnownChat(message.chatId) ? this.switchChat(message.chatId) : this.ignore(message);
       case "deleteChat":
-        return this.deleteChat(message.chatId);
+        return this.isKnownChat(message.chatId) ? this.deleteChat(message.chatId) : this.ignore(message);
       case "removeAttachment":
         this.attachments = this.attachments.filter((_, i) => i !== message.index);
         this.view?.send({ type: "attachments", attachments: this.attachments });
@@ -254,6 +255,14 @@ export class ChatController implements vscode.Disposable {
   }
 
   // ---- internals ----
+
+  private isKnownChat(chatId: string): boolean {
+    return chatId === this.session.id || this.chats.some((c) => c.id === chatId);
+  }
+
+  private ignore(message: WebviewMessage): void {
+    this.options.log(`ignored ${message.type} for an unknown chat`);
+  }
 
   private switchTo(session: ChatSession): void {
     // A run left behind could wait forever for an approval nobody sees: stop it first.
@@ -358,10 +367,19 @@ export class ChatController implements vscode.Disposable {
     return rel && !rel.startsWith("..") ? rel : undefined;
   }
 
-  private async openFile(relative: string, line: number | undefined): Promise<void> {
+  /** A file link the webview asked to open: through the same path guard as the tools (the link came from the model). */
+  private async openFile(requested: string, line: number | undefined): Promise<void> {
     const root = this.options.workspaceRoot;
-    if (!root || relative.split("/").includes("..") || relative.startsWith("/")) return;
-    const uri = vscode.Uri.joinPath(root, ...relative.split("/"));
+    if (!root) return;
+    let relative: string;
+    try {
+      relative = (await resolveToolPath(this.options.fs, root.scheme === "file" ? root.fsPath : undefined, requested)).realPath;
+    } catch (error) {
+      this.options.log(`not opening ${JSON.stringify(requested)}: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showWarningMessage(`Pi Chat opens only files inside the workspace: ${JSON.stringify(requested.slice(0, 200))} is not one.`);
+      return;
+    }
+    const uri = relative === "." ? root : vscode.Uri.joinPath(root, ...relative.split("/"));
     const doc = await vscode.workspace.openTextDocument(uri);
     const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
     await vscode.window.showTextDocument(doc, { selection: new vscode.Range(position, position), preview: true });
