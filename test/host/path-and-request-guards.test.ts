@@ -2,6 +2,7 @@
 // operation and reports hard links; a file link from the webview (model output) goes through the
 // tools' path guard; a webview message naming a chat or tool call that does not exist, or a
 // Continue with nothing to continue, is dropped quietly (no dialog, no error popup, no request).
+// (Runs before restore.test.ts: the restart test's phase 1 must be the last to touch the chat.)
 import * as assert from "node:assert/strict";
 import { linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
