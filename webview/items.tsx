@@ -1,10 +1,11 @@
 // One component per ChatItem kind. Every item is memoized on its (immutable) object, so a
 // streamed delta re-renders only the item it changed; markdown of a finished block is cached
 // on the block object, so moving an item from the live part into a settled chunk costs no parse.
+import { Component, type ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { AssistantBlock, AssistantItem, AttachmentItem, ChatItem, NoticeItem, SummaryItem, UserItem } from "../src/shared/chat-items";
 import { ErrorIcon, FileIcon, InfoIcon, Spinner } from "./icons";
-import { renderMarkdown, renderMarkdownBlocks } from "./markdown";
+import { MarkdownStream, renderMarkdown } from "./markdown";
 import { memo } from "./memo";
 import { Collapsible, FileLink, rangeLabel } from "./parts";
 import { ApprovalCard, ToolCard } from "./tools";
@@ -13,15 +14,18 @@ import type { FixCommandId } from "../src/shared/app-messages";
 import { post } from "./vscode";
 
 export const Item = memo(function Item({ item }: { item: ChatItem }) {
-  if (item.summarized) {
-    // Still shown as it was; marked, because the model now gets the summary below instead.
-    return (
-      <div class="summarized" data-summarized="true" title="Summarized: the model gets the summary below instead of this">
+  return (
+    <ItemBoundary item={item}>
+      {item.summarized ? (
+        // Still shown as it was; marked, because the model now gets the summary below instead.
+        <div class="summarized" data-summarized="true" title="Summarized: the model gets the summary below instead of this">
+          <ItemCard item={item} />
+        </div>
+      ) : (
         <ItemCard item={item} />
-      </div>
-    );
-  }
-  return <ItemCard item={item} />;
+      )}
+    </ItemBoundary>
+  );
 });
 
 function ItemCard({ item }: { item: ChatItem }) {
@@ -219,8 +223,9 @@ function requestFrame(run: () => void): () => void {
 }
 
 function StreamingMarkdown({ text }: { text: string }) {
-  const cache = useRef(new Map<string, string>()).current;
-  const [blocks, setBlocks] = useState(() => renderMarkdownBlocks(text, cache));
+  const stream = useRef<MarkdownStream | null>(null);
+  stream.current ??= new MarkdownStream();
+  const [view, setView] = useState(() => stream.current!.update(text));
   const latest = useRef(text);
   const rendered = useRef(text);
   const cancel = useRef<(() => void) | null>(null);
@@ -231,18 +236,121 @@ function StreamingMarkdown({ text }: { text: string }) {
     cancel.current = requestFrame(() => {
       cancel.current = null;
       rendered.current = latest.current;
-      setBlocks(renderMarkdownBlocks(latest.current, cache));
+      setView(stream.current!.update(latest.current));
     });
   }, [text]);
   useEffect(() => () => cancel.current?.(), []);
 
+  const groups: string[][] = [];
+  for (let i = 0; i < view.settled.length; i += SETTLED_GROUP) groups.push(view.settled.slice(i, i + SETTLED_GROUP));
   return (
     <div class="md">
-      {blocks.map((html, i) => (
-        <div key={i} class="md-block" dangerouslySetInnerHTML={{ __html: html }} />
+      {groups.map((group, i) => (
+        <SettledBlocks key={i} blocks={group} />
+      ))}
+      {view.open && ("html" in view.open ? <div class="md-block" dangerouslySetInnerHTML={{ __html: view.open.html }} /> : <StreamingPlainText text={view.open.plain} />)}
+    </div>
+  );
+}
+
+/** Settled blocks are drawn in groups, each skipped while its blocks are the same strings. */
+const SETTLED_GROUP = 64;
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+class SettledBlocks extends Component<{ blocks: readonly string[] }> {
+  override shouldComponentUpdate(next: { blocks: readonly string[] }): boolean {
+    return !sameStrings(this.props.blocks, next.blocks);
+  }
+  override render() {
+    return (
+      <>
+        {this.props.blocks.map((html, i) => (
+          <div key={i} class="md-block" dangerouslySetInnerHTML={{ __html: html }} />
+        ))}
+      </>
+    );
+  }
+}
+
+/** Plain text of a long open block, in pieces that stay the same as it grows (only the last one changes). */
+const PLAIN_PIECE = 4096;
+
+function StreamingPlainText({ text }: { text: string }) {
+  const pieces: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + PLAIN_PIECE);
+    if (end < text.length) {
+      const newline = text.lastIndexOf("\n", end);
+      if (newline > at) end = newline + 1;
+    }
+    pieces.push(text.slice(at, end));
+    at = end;
+  }
+  return (
+    <div class="md-plain">
+      {pieces.map((piece, i) => (
+        <PlainPiece key={i} text={piece} />
       ))}
     </div>
   );
+}
+
+const PlainPiece = memo(function PlainPiece({ text }: { text: string }) {
+  return <span>{text}</span>;
+});
+
+/**
+ * One item whose rendering fails (a malformed item, a bug, markdown that breaks something) shows
+ * as plain text with a note; every other item, and the next message, render as usual. Tried
+ * again when the item changes (a streamed message goes on).
+ */
+class ItemBoundary extends Component<{ item: ChatItem; children: ComponentChildren }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static override getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override componentDidUpdate(previous: { item: ChatItem }): void {
+    if (this.state.failed && previous.item !== this.props.item) this.setState({ failed: false });
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    const item = this.props.item as unknown as { id?: unknown };
+    return (
+      <div class="item item-fallback" data-item={typeof item?.id === "string" ? item.id : undefined}>
+        <div class="md-plain">{plainTextOf(this.props.item)}</div>
+        <div class="md-note">This message could not be displayed normally, so it is shown as plain text.</div>
+      </div>
+    );
+  }
+}
+
+/** Whatever readable text an item holds, read defensively: the item itself may be what broke. */
+function plainTextOf(item: unknown): string {
+  try {
+    if (typeof item !== "object" || item === null) return "";
+    const fields = item as Record<string, unknown>;
+    const parts: string[] = [];
+    for (const key of ["text", "toolName", "path", "errorMessage", "reason"]) {
+      const value = fields[key];
+      if (typeof value === "string") parts.push(value);
+    }
+    const blocks = fields["blocks"];
+    if (Array.isArray(blocks)) {
+      for (const block of blocks) {
+        const text = typeof block === "object" && block !== null ? (block as { text?: unknown }).text : undefined;
+        if (typeof text === "string") parts.push(text);
+      }
+    }
+    return parts.join("\n\n");
+  } catch {
+    return "";
+  }
 }
 
 const FIX_COMMAND_LABELS: Record<FixCommandId, string> = { setApiKey: "Set API Key", selectModel: "Select Model", compact: "Compact Chat", newChatFromSummary: "New Chat from Summary" };
