@@ -16,7 +16,7 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 // joiner U+2060, tags U+E0000…), the line and paragraph separators U+2028/U+2029, and the
 // invisible letters and marks that are not Cf (Hangul fillers, combining grapheme joiner,
 // variation selectors, Mongolian free variation selectors).
-const INVISIBLE_CHARS = /[\p{Cf}\p{Zl}\p{Zp}\u034f\u115f\u1160\u180b-\u180d\u3164\ufe00-\ufe0f\uffa0\u{e0100}-\u{e01ef}]/u;
+const INVISIBLE_CHARS = /\p{Cf}|\p{Zl}|\p{Zp}|\p{Variation_Selector}|\u034f|[\u115f\u1160\u3164\uffa0]/u;
 const URL_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 const WINDOWS_DRIVE_ABSOLUTE = /^[a-z]:\//i;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
