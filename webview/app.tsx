@@ -50,8 +50,14 @@ export function App({ client }: { client: ChatClient }) {
           <span>No folder is open: chats are saved in VS Code's global storage, not in a workspace.</span>
         </div>
       )}
+      {status.writtenElsewhere === true && (
+        <div class="banner banner-warning written-elsewhere" role="status">
+          <WarningIcon class="warn" />
+          <span>Open in another window: this chat is being written there, so it is read-only here. It reloads when that window is done.</span>
+        </div>
+      )}
       <ChatView key={view.chatId} chat={chat} ready={view.ready} />
-      {status.canContinue && !chat.running && (
+      {status.canContinue && !chat.running && status.writtenElsewhere !== true && (
         <div class="continue-bar">
           <WarningIcon class="warn" />
           <span class="grow">Interrupted — the last turn did not finish.</span>
@@ -60,7 +66,7 @@ export function App({ client }: { client: ChatClient }) {
           </button>
         </div>
       )}
-      <Composer running={chat.running} attachments={view.attachments} focusRequests={view.focusRequests} editsAllowedForChat={status.editsAllowedForChat} />
+      <Composer running={chat.running} attachments={view.attachments} focusRequests={view.focusRequests} editsAllowedForChat={status.editsAllowedForChat} readOnly={status.writtenElsewhere === true} />
       <LiveStatus chat={chat} />
     </div>
   );

@@ -15,6 +15,8 @@ export const Composer = memo(function Composer(props: {
   attachments: readonly PendingAttachment[];
   focusRequests: number;
   editsAllowedForChat: boolean;
+  /** The chat is being written in another window: nothing can be sent from here. */
+  readOnly?: boolean;
 }) {
   const [draft, setDraft] = useState(() => loadUiState().draft);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -36,7 +38,7 @@ export const Composer = memo(function Composer(props: {
     if (props.focusRequests > 0) input.current?.focus();
   }, [props.focusRequests]);
 
-  const canSend = !props.running && draft.trim() !== "";
+  const canSend = !props.running && !props.readOnly && draft.trim() !== "";
   const send = () => {
     if (!canSend) return;
     post({ type: "prompt", text: draft });
@@ -70,7 +72,8 @@ export const Composer = memo(function Composer(props: {
           rows={1}
           value={draft}
           aria-label="Message to Pi"
-          placeholder={props.running ? "Pi is working… (Escape to stop)" : "Ask Pi about your code"}
+          readOnly={props.readOnly === true}
+          placeholder={props.readOnly ? "Open in another window: read-only here" : props.running ? "Pi is working… (Escape to stop)" : "Ask Pi about your code"}
           onInput={(e) => changeDraft(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {

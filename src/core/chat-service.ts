@@ -9,7 +9,7 @@ import type { RequestCapture } from "./context/chat-context";
 import { latestCompaction, type CompactionSettings } from "./context/compaction";
 import { ChatSession, DEFAULT_SYSTEM_PROMPT, type CommandOptions, type EditApprover, type ModelBinding, type RequestContextStep } from "./session";
 import type { EditPermissionSettings } from "./permissions";
-import type { ChatSummary, DamagedLine, TranscriptStore } from "./transcript";
+import type { ChatLocks, ChatSummary, DamagedLine, LockOwner, TranscriptStore } from "./transcript";
 import type { ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 
@@ -33,6 +33,19 @@ export interface ChatServiceOptions {
   problems?: ProblemsWatcher;
   /** Shell commands; each chat keeps its command logs in `<logRoot>/<chat id>/`, deleted with the chat. */
   commands?: Omit<CommandOptions, "logDir"> & { logRoot?: string };
+  /** One writer per chat across windows sharing the storage folder (see transcript/chat-lock.ts). */
+  locks?: ChatLocks;
+}
+
+/** A run refused because another window writes the chat, or wrote it since this one loaded it. */
+export class ChatBusyError extends Error {
+  constructor(
+    readonly chatId: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ChatBusyError";
+  }
 }
 
 export type OpenChatResult =
@@ -75,6 +88,25 @@ export class ChatService {
     const session = this.createSession(chatId, loaded.messages);
     this.sessions.set(chatId, session);
     return loaded.damaged ? { ok: true, session, damaged: loaded.damaged } : { ok: true, session };
+  }
+
+  /** Reads the chat from disk again (another window wrote it). Refused while it runs here. */
+  async reload(chatId: string): Promise<OpenChatResult> {
+    const open = this.sessions.get(chatId);
+    if (open?.running) return { ok: false, reason: "it is running in this window" };
+    this.sessions.delete(chatId);
+    return this.open(chatId);
+  }
+
+  /** The other window writing this chat now, if any. */
+  async writerElsewhere(chatId: string): Promise<LockOwner | undefined> {
+    return this.options.locks?.holder(chatId);
+  }
+
+  /** False when the chat's file changed since this window last read or wrote it (another window wrote it). */
+  async isCurrent(chatId: string): Promise<boolean> {
+    if (!this.created.has(chatId)) return true;
+    return this.options.store.isCurrent(chatId);
   }
 
   get(chatId: string): ChatSession | undefined {
@@ -134,7 +166,23 @@ export class ChatService {
       ...(this.options.onRequest ? { onRequest: this.options.onRequest } : {}),
       persist: (message) => this.persist(id, message),
       ...(this.options.commands ? { commands: this.commandOptions(id, this.options.commands) } : {}),
+      ...(this.options.locks ? { claimWriter: () => this.claimWriter(id) } : {}),
     });
+  }
+
+  /** Before a run: this window becomes the chat's only writer, and its transcript must be the one on disk. */
+  private async claimWriter(chatId: string): Promise<() => Promise<void>> {
+    const locks = this.options.locks;
+    if (!locks) return async () => undefined;
+    const result = await locks.acquire(chatId);
+    if (!result.ok) {
+      throw new ChatBusyError(chatId, "This chat is being written in another VS Code window, so it is read-only here. It reloads when that window is done.");
+    }
+    if (!(await this.isCurrent(chatId))) {
+      await result.lock.release();
+      throw new ChatBusyError(chatId, "This chat was changed in another VS Code window. It has been reloaded here: send your message again.");
+    }
+    return () => result.lock.release();
   }
 
   private commandOptions(chatId: string, commands: NonNullable<ChatServiceOptions["commands"]>): CommandOptions {

@@ -71,6 +71,12 @@ export interface ChatSessionOptions {
   workspaceTrusted?: EditPermissionSettings["workspaceTrusted"];
   /** Saves one final message. Awaited before the next event, so the transcript order is the event order. */
   persist: (message: AgentMessage) => Promise<void>;
+  /**
+   * Makes this window the chat's only writer before a run starts (another VS Code window may be
+   * writing it); resolves to the release, called when the run ends. Rejects, with the reason the
+   * user reads, when the run must not start: then nothing is shown or saved.
+   */
+  claimWriter?: () => Promise<() => Promise<void>>;
   maxContextTokens?: number;
   /** Running shell commands (run_command); absent: the tool is not offered. */
   commands?: CommandOptions;
@@ -263,6 +269,13 @@ export class ChatSession {
   private run(start: (agent: Agent) => Promise<void>, pendingMessages: readonly AgentMessage[], options: { afterRun?: boolean } = {}): Promise<void> {
     if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
     const run = (async () => {
+      let release: (() => Promise<void>) | undefined;
+      try {
+        release = await this.options.claimWriter?.();
+      } catch (error) {
+        this.active = undefined;
+        throw error;
+      }
       this.emit({ type: "run_state", running: true });
       try {
         const agent = await this.ensureAgent();
@@ -276,6 +289,7 @@ export class ChatSession {
       } finally {
         this.active = undefined;
         this.emit({ type: "run_state", running: false });
+        await release?.().catch((error: unknown) => this.options.log?.(`could not release the chat lock: ${String(error)}`));
       }
     })();
     this.active = run;

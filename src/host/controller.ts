@@ -12,6 +12,7 @@ import { resolveToolPath, type WorkspaceFileSystem } from "../core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
 import type { ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../shared/protocol";
 import type { ChatViewProvider } from "./chat-view";
+import { OtherWindows } from "./other-windows";
 import type { ProposalDiffs } from "./diff-view";
 import { createDiagnosticsWatcher } from "./diagnostics";
 import { projectInstructionsStep } from "./project-instructions";
@@ -52,9 +53,12 @@ export class ChatController implements vscode.Disposable {
   private unsubscribe: (() => void) | undefined;
   private attachments: PendingAttachment[] = [];
   private readonly approvals = new Map<string, PendingApproval>();
+  /** Chats shared with other VS Code windows on this folder: one writer, the rest read-only. */
+  private readonly otherWindows: OtherWindows;
   private chats: ChatSummary[] = [];
 
   constructor(private readonly options: ControllerOptions) {
+    this.otherWindows = new OtherWindows(options.storageDir);
     const root = options.workspaceRoot;
     this.service = new ChatService({
       store: new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(options.storageDir)),
@@ -79,9 +83,17 @@ export class ChatController implements vscode.Disposable {
         defaultTimeoutSeconds: () => options.commands.defaultTimeoutSeconds(),
         logRoot: options.commands.logRoot,
       },
+      locks: this.otherWindows.locks,
     });
     this.session = this.service.newChat();
     this.watch(this.session);
+    this.otherWindows.start({
+      service: this.service,
+      current: () => this.session,
+      reloaded: (session) => this.switchTo(session),
+      statusChanged: () => this.view?.send({ type: "status", status: this.status() }),
+      log: options.log,
+    });
   }
 
   attachView(view: ChatViewProvider): void {
@@ -127,6 +139,7 @@ export class ChatController implements vscode.Disposable {
       storage: this.options.storageKind,
       canContinue: this.session.canContinue,
       editsAllowedForChat: this.session.allowsEditsForChat,
+      writtenElsewhere: this.otherWindows.writtenElsewhere,
     };
   }
 
@@ -251,6 +264,7 @@ export class ChatController implements vscode.Disposable {
     // A run is not stopped when VS Code closes or reloads: a stop would be saved as the user's
     // choice. Left as it is, the transcript ends mid-turn and the reopened chat offers Continue.
     this.unsubscribe?.();
+    this.otherWindows.dispose();
     void this.service.flush();
   }
 
@@ -272,6 +286,7 @@ export class ChatController implements vscode.Disposable {
     this.watch(session);
     void vscode.commands.executeCommand("setContext", "piChat.running", session.running);
     this.view?.sendSnapshot();
+    void this.otherWindows.check(); // is the chat now on screen written in another window?
   }
 
   private watch(session: ChatSession): void {

@@ -76,6 +76,8 @@ export interface ViewStatus {
   canContinue: boolean;
   /** Edits are applied without asking for the rest of this chat. */
   editsAllowedForChat: boolean;
+  /** Another VS Code window is writing this chat (a run): read-only here until it is done. */
+  writtenElsewhere?: boolean;
 }
 
 type Sequenced = { v: typeof PROTOCOL_VERSION; seq: number };

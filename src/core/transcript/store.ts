@@ -100,6 +100,8 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
   private index: Map<string, IndexEntry> | undefined;
   private indexLoading: Promise<Map<string, IndexEntry>> | undefined;
   private indexDirty = false;
+  /** Chats this store saw deleted: an index another window wrote must not bring them back. */
+  private readonly gone = new Set<string>();
   private indexWrite: Promise<void> | undefined;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -134,6 +136,7 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       const created = await this.storage.createExclusive(chatPath(chatId), data, { sync: this.sync });
       if (!created) throw new TranscriptError("exists", chatId, `chat ${chatId} already exists`);
       this.files.set(chatId, { size: data.length, endsWithNewline: true });
+      this.gone.delete(chatId);
       const index = await this.loadIndex();
       const entry: IndexEntry = { id: chatId, createdAt: header.createdAt, updatedAt: header.createdAt, messageCount: 0, fileSize: headBytes.length };
       if (title !== null) entry.explicitTitle = title;
@@ -179,9 +182,27 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       const existed = (await this.storage.stat(chatPath(chatId))) !== undefined;
       await this.storage.remove(chatPath(chatId));
       this.files.delete(chatId);
+      this.gone.add(chatId);
       const index = await this.loadIndex();
-      if (index.delete(chatId)) this.scheduleIndexWrite();
+      index.delete(chatId);
+      // Written even when this window's index did not have it: another window's index.json may.
+      this.scheduleIndexWrite();
       return existed;
+    });
+  }
+
+  /**
+   * Whether the chat file is exactly what this store last read or wrote (same size: chat files
+   * only grow). False after another process (another VS Code window) appended to it, or when
+   * this store has not read it.
+   */
+  isCurrent(chatId: string): Promise<boolean> {
+    if (!isValidChatId(chatId)) return Promise.resolve(false);
+    return this.enqueue(chatId, async () => {
+      const known = this.files.get(chatId);
+      if (!known) return false;
+      const stat = await this.storage.stat(chatPath(chatId));
+      return stat !== undefined && stat.size === known.size;
     });
   }
 
@@ -210,12 +231,12 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
   /** Rebuilds index.json from the chat files alone and writes it now. */
   async rebuildIndex(): Promise<ChatSummary[]> {
     const summaries = await this.refreshIndex(true);
-    await this.flush();
+    await this.flush({ fromFilesOnly: true });
     return summaries;
   }
 
   /** Writes index.json now if it has pending changes. */
-  async flush(): Promise<void> {
+  async flush(options: { fromFilesOnly?: boolean } = {}): Promise<void> {
     if (this.flushTimer !== undefined) {
       clearTimeout(this.flushTimer);
       this.flushTimer = undefined;
@@ -227,8 +248,11 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       }
       if (!this.indexDirty || !this.index) return;
       this.indexDirty = false;
-      const data = encoder.encode(serializeIndex(this.index.values()));
-      this.indexWrite = this.storage.writeAtomic(INDEX_PATH, data).finally(() => (this.indexWrite = undefined));
+      const index = this.index;
+      this.indexWrite = (async () => {
+        if (!options.fromFilesOnly) await this.mergeIndexOnDisk(index);
+        await this.storage.writeAtomic(INDEX_PATH, encoder.encode(serializeIndex(index.values())));
+      })().finally(() => (this.indexWrite = undefined));
       try {
         await this.indexWrite;
       } catch (err) {
@@ -245,6 +269,21 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
   }
 
   // --- internals -----------------------------------------------------------------------
+
+  /**
+   * Another VS Code window on this folder writes index.json too. Before writing it, take in what
+   * that window knows and this one does not: chats it created, and newer states (bigger files) of
+   * chats both know. Without this the last writer's index dropped the other's new chats (the
+   * files stayed, so listing found them again, but only by reading them).
+   */
+  private async mergeIndexOnDisk(index: Map<string, IndexEntry>): Promise<void> {
+    const onDisk = parseIndex(await this.storage.read(INDEX_PATH).catch(() => undefined));
+    for (const [id, theirs] of onDisk) {
+      if (this.gone.has(id)) continue;
+      const mine = index.get(id);
+      if (mine === undefined || theirs.fileSize > mine.fileSize) index.set(id, theirs);
+    }
+  }
 
   private async loadNow(chatId: string): Promise<LoadResult<M>> {
     const path = chatPath(chatId);
@@ -347,6 +386,7 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       this.enqueue(id, async () => {
         const entry = await this.freshEntry(id, index.get(id));
         if (entry === undefined) {
+          this.gone.add(id);
           if (index.delete(id)) this.scheduleIndexWrite();
           return;
         }
