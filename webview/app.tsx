@@ -73,7 +73,7 @@ export function App({ client }: { client: ChatClient }) {
 }
 
 /** Rough heights (px) for a chunk not drawn yet, so the scrollbar is about right. */
-const ESTIMATED_HEIGHT: Record<ChatItem["kind"], number> = { user: 48, attachment: 28, assistant: 140, tool: 44, approval: 60, notice: 48, summary: 40 };
+const ESTIMATED_HEIGHT: Record<ChatItem["kind"], number> = { user: 48, attachment: 28, assistant: 140, tool: 44, notice: 48, summary: 40 };
 
 /** A chunk is drawn once it comes within this distance of the visible part of the chat. */
 const DRAW_AHEAD = "1500px 0px";
@@ -193,7 +193,7 @@ function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
 /** Something in the live part already shows progress (a streaming answer, a running tool, a pending approval). */
 function hasActiveItem(live: readonly ChatItem[]): boolean {
   return live.some(
-    (i) => (i.kind === "assistant" && i.isStreaming) || (i.kind === "tool" && i.status === "running") || (i.kind === "summary" && i.state === "running") || (i.kind === "approval" && i.state === "pending"),
+    (i) => (i.kind === "assistant" && i.isStreaming) || (i.kind === "tool" && (i.status === "running" || i.approval?.state === "pending")) || (i.kind === "summary" && i.state === "running"),
   );
 }
 
@@ -202,9 +202,9 @@ function LiveStatus({ chat }: { chat: ChatState }) {
   const sawRun = useRef(false);
   if (chat.running) sawRun.current = true;
   let text = "";
-  const approval = chat.live.find((i) => i.kind === "approval" && i.state === "pending");
+  const approval = chat.live.find((i) => i.kind === "tool" && i.approval?.state === "pending");
   const streaming = chat.live.some((i) => i.kind === "assistant" && i.isStreaming);
-  if (approval && approval.kind === "approval") text = `Approval needed: ${approval.toolName}${approval.path ? ` ${approval.path}` : ""}`;
+  if (approval && approval.kind === "tool") text = `Approval needed: ${approval.name}${approval.approval?.path ? ` ${approval.approval.path}` : ""}`;
   else if (chat.running) text = streaming ? "Pi is responding" : "Pi is working";
   else if (sawRun.current) {
     const last = [...chat.live].reverse().find((i) => i.kind === "assistant");

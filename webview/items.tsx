@@ -8,7 +8,7 @@ import { ErrorIcon, FileIcon, InfoIcon, Spinner } from "./icons";
 import { MarkdownStream, renderMarkdown } from "./markdown";
 import { memo } from "./memo";
 import { Collapsible, FileLink, rangeLabel } from "./parts";
-import { ApprovalCard, ToolCard } from "./tools";
+import { ToolCard } from "./tools";
 import { CommandCard } from "./command-card";
 import type { FixCommandId } from "../src/shared/app-messages";
 import { post } from "./vscode";
@@ -38,8 +38,6 @@ function ItemCard({ item }: { item: ChatItem }) {
       return <AssistantCard item={item} />;
     case "tool":
       return item.name === "run_command" ? <CommandCard item={item} /> : <ToolCard item={item} />;
-    case "approval":
-      return <ApprovalCard item={item} />;
     case "notice":
       return <NoticeCard item={item} />;
     case "summary":

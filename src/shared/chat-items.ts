@@ -60,18 +60,24 @@ export interface ToolItem extends ItemMarks {
   details?: unknown;
   /** While it runs: the tool's latest progress details (run_command's live tail). Live only. */
   progress?: unknown;
-  /** Tools whose question is asked on their own card (run_command): the approval lives here, not as an item. */
+  /**
+   * The permission gate's question and the user's answer, on the card of the call it is about:
+   * one edit (or command) is one card: running → waiting for your decision → applied or denied.
+   * Live from approval_request/approval_decided, restored from the transcript's approvalNotice.
+   */
   approval?: ApprovalItem;
 }
 
 export type ApprovalState = "pending" | "allowed" | "denied";
 
-export interface ApprovalItem extends ItemMarks {
+/** The question on a tool's card and its answer (carried by the ToolItem; not an item of its own). */
+export interface ApprovalItem {
   kind: "approval";
   /** `approval:<toolCallId>` */
   id: string;
   toolCallId: string;
   toolName: string;
+  state: ApprovalState;
   path?: string;
   diff?: string;
   /** Why it is asked although the settings would have applied it (a protected file, Restricted Mode). */
@@ -83,9 +89,10 @@ export interface ApprovalItem extends ItemMarks {
   cwd?: string;
   suggestedRules?: string[];
   rule?: string;
-  state: ApprovalState;
   reason?: string;
 }
+
+export type ToolApproval = ApprovalItem;
 
 export interface NoticeItem extends ItemMarks {
   kind: "notice";
@@ -117,7 +124,8 @@ export interface SummaryItem extends ItemMarks {
   cost?: number;
 }
 
-export type ChatItem = UserItem | AttachmentItem | AssistantItem | ToolItem | ApprovalItem | NoticeItem | SummaryItem;
+export type ChatItem = UserItem | AttachmentItem | AssistantItem | ToolItem | NoticeItem | SummaryItem;
+export type ChatItemKind = ChatItem["kind"];
 
 /** The view model of one chat: what the reducer builds from chat events and the webview draws. */
 export interface ChatState {

@@ -8,7 +8,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import type {} from "./app-messages"; // the app message kinds in AgentMessage
-import type { ApprovalItem, AssistantBlock, AssistantItem, ChatItem, ChatState, SummaryItem, ToolItem } from "./chat-items";
+import type { AssistantBlock, AssistantItem, ChatItem, ChatState, SummaryItem, ToolApproval, ToolItem } from "./chat-items";
 import type { ChatEvent } from "./protocol";
 
 export type { ChatState } from "./chat-items";
@@ -74,17 +74,13 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
       return updateLive(state, (i) => i.kind === "tool" && i.id === event.toolCallId, (t) =>
         t.kind === "tool" && t.status === "running" ? { ...t, progress: event.details } : t,
       );
-    case "approval_cancelled": {
-      const withoutItem = {
-        ...state,
-        live: state.live.filter((i) => !(i.kind === "approval" && i.toolCallId === event.toolCallId && i.state === "pending")),
-      };
-      return updateLive(withoutItem, (i) => i.kind === "tool" && i.id === event.toolCallId, (t) => {
-        if (t.kind !== "tool" || t.approval?.state !== "pending") return t;
-        const { approval: _cancelled, ...rest } = t;
+    case "approval_cancelled":
+      // Nobody decided: the card goes back to being a plain tool call (its result says it was cancelled).
+      return updateTool(state, event.toolCallId, (t) => {
+        if (t.approval?.state !== "pending") return t;
+        const { approval: _dropped, ...rest } = t;
         return rest;
       });
-    }
     case "run_state":
       return state.running === event.running ? state : { ...state, running: event.running };
     case "compaction_start": {
@@ -315,7 +311,7 @@ function toolDone(t: ToolItem, message: ToolResultMessage): ToolItem {
   return done;
 }
 
-function approvalFromNotice(a: ApprovalItem, message: Extract<AgentMessage, { role: "approvalNotice" }>): ApprovalItem {
+function approvalFromNotice(a: ToolApproval, message: Extract<AgentMessage, { role: "approvalNotice" }>): ToolApproval {
   return {
     ...a,
     state: message.decision,
@@ -337,26 +333,43 @@ function upsertTool(state: ChatState, toolCallId: string, name: string, args: un
   return { ...state, live: [...state.live, update(created)] };
 }
 
-/** Tools whose card carries its own question and decision (one card per command run). */
-const INLINE_APPROVAL_TOOLS = new Set(["run_command"]);
+/**
+ * Sets the approval on the card of its call. The card is normally in the live part (the notice
+ * follows the tool result in the same step); if a user turn settled it first, it is found in
+ * the settled chunks, and a call without any card gets one.
+ */
+function upsertApproval(state: ChatState, toolCallId: string, toolName: string, update: (a: ToolApproval) => ToolApproval): ChatState {
+  const apply = (t: ToolItem): ToolItem => ({
+    ...t,
+    approval: update(t.approval ?? { kind: "approval", id: `approval:${toolCallId}`, toolCallId, toolName: t.name || toolName, state: "pending" }),
+  });
+  if (hasTool(state, toolCallId)) return updateTool(state, toolCallId, apply);
+  return upsertTool(state, toolCallId, toolName, undefined, apply);
+}
 
-function upsertApproval(state: ChatState, toolCallId: string, toolName: string, update: (a: ApprovalItem) => ApprovalItem): ChatState {
-  const id = `approval:${toolCallId}`;
-  const tool = state.live.find((i): i is ToolItem => i.kind === "tool" && i.id === toolCallId);
-  if (tool && INLINE_APPROVAL_TOOLS.has(tool.name)) {
-    return updateLive(state, (i) => i === tool, (t) =>
-      t.kind === "tool" ? { ...t, approval: update(t.approval ?? { kind: "approval", id, toolCallId, toolName: tool.name, state: "pending" }) } : t,
-    );
+function hasTool(state: ChatState, toolCallId: string): boolean {
+  const isCall = (i: ChatItem) => i.kind === "tool" && i.id === toolCallId;
+  return state.live.some(isCall) || state.settled.some((chunk) => chunk.some(isCall));
+}
+
+/** Updates the card of a call wherever it is; a settled chunk is copied, never edited in place. */
+function updateTool(state: ChatState, toolCallId: string, update: (t: ToolItem) => ToolItem): ChatState {
+  const isCall = (i: ChatItem) => i.kind === "tool" && i.id === toolCallId;
+  const apply = (i: ChatItem) => (i.kind === "tool" ? update(i) : i);
+  if (state.live.some(isCall)) return updateLive(state, isCall, apply);
+  for (let c = state.settled.length - 1; c >= 0; c--) {
+    const chunk = state.settled[c]!;
+    const index = chunk.findIndex(isCall);
+    if (index === -1) continue;
+    const updated = apply(chunk[index]!);
+    if (updated === chunk[index]) return state;
+    const settled = state.settled.slice();
+    const copy = chunk.slice();
+    copy[index] = updated;
+    settled[c] = copy;
+    return { ...state, settled };
   }
-  if (state.live.some((i) => i.id === id)) {
-    return updateLive(state, (i) => i.id === id, (i) => (i.kind === "approval" ? update(i) : i));
-  }
-  const created = update({ kind: "approval", id, toolCallId, toolName, state: "pending" });
-  // Right after its tool card, wherever the request or the notice arrives from.
-  const toolIndex = state.live.findIndex((i) => i.kind === "tool" && i.id === toolCallId);
-  const live = [...state.live];
-  live.splice(toolIndex === -1 ? live.length : toolIndex + 1, 0, created);
-  return { ...state, live };
+  return state;
 }
 
 // ---- compaction ----

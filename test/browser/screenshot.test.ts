@@ -74,7 +74,7 @@ describe("screenshot", function () {
       assert.equal(overflow, 0, "no horizontal overflow");
       const composer = await chat.page.locator(".composer").boundingBox();
       assert.ok(composer && composer.y + composer.height <= 1180 && composer.y + composer.height > 1100, "composer at the bottom");
-      assert.equal(await chat.page.locator(".approval-pending").isVisible(), true);
+      assert.equal(await chat.page.locator(".tool-waiting").isVisible(), true);
       const bg = await chat.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       assert.equal(bg, "rgb(24, 24, 24)", "the theme's sidebar background shows through");
 

@@ -115,7 +115,7 @@ describe("Pi Chat in the extension host", function () {
     );
     void api.view.receive({ type: "prompt", v: 1, text: "Change it to 8080." });
     const toolCallId = await waitFor("the approval request", () =>
-      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "approval" && i.state === "pending")?.id.replace("approval:", ""),
+      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
     );
     // The proposed change is open in VS Code's diff editor, and nothing is written yet.
     await waitFor("the diff editor", () =>
@@ -152,7 +152,7 @@ describe("Pi Chat in the extension host", function () {
     );
     void api.view.receive({ type: "prompt", v: 1, text: "Change the port to 8080." });
     const toolCallId = await waitFor("the approval request", () =>
-      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "approval" && i.state === "pending")?.id.replace("approval:", ""),
+      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
     );
     await api.view.receive({ type: "approval", v: 1, toolCallId, decision: "deny", reason: "not today" });
     await api.controller.currentSession.waitForIdle();

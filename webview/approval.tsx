@@ -1,0 +1,72 @@
+// The question part of a tool card whose call waits for the user: the reason box and Allow /
+// Deny / Allow edits for this chat. Alt+A and Alt+D answer from anywhere in the card; after an
+// answer the focus moves to the next approval waiting, or back to the composer.
+import { useEffect, useState } from "preact/hooks";
+import { focusAfterDecision } from "./focus";
+import { post } from "./vscode";
+
+type Decision = "allow" | "deny" | "allowForChat";
+
+/**
+ * Alt+A / Alt+D anywhere in a waiting card press its Allow / Deny button (matched on
+ * KeyboardEvent.code, so they work with any keyboard layout). For the card's onKeyDown.
+ */
+export function onApprovalShortcut(e: KeyboardEvent): void {
+  if (!e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  const decision = e.code === "KeyA" ? "allow" : e.code === "KeyD" ? "deny" : null;
+  if (decision === null || !(e.currentTarget instanceof HTMLElement)) return;
+  const button = e.currentTarget.querySelector<HTMLButtonElement>(`button[data-decision="${decision}"]`);
+  if (!button) return;
+  e.preventDefault();
+  e.stopPropagation();
+  button.click();
+}
+
+export function ApprovalForm({ toolCallId, cardId }: { toolCallId: string; cardId: string }) {
+  const [reason, setReason] = useState("");
+  const [sent, setSent] = useState<Decision | null>(null);
+  // The host answers with a new item state; if it does not, let the user try again.
+  useEffect(() => {
+    if (sent === null) return;
+    const timer = setTimeout(() => setSent(null), 4000);
+    return () => clearTimeout(timer);
+  }, [sent]);
+
+  const decide = (decision: Decision) => {
+    if (sent !== null) return;
+    setSent(decision);
+    const why = reason.trim();
+    post(decision === "deny" && why !== "" ? { type: "approval", toolCallId, decision, reason: why } : { type: "approval", toolCallId, decision });
+    focusAfterDecision(cardId);
+  };
+  return (
+    <div class="approval-form" role="group" aria-label="Your decision">
+      <input
+        class="reason-input"
+        type="text"
+        maxLength={2000}
+        placeholder="Reason for denying (optional, sent to Pi)"
+        aria-label="Reason for denying (optional)"
+        value={reason}
+        onInput={(e) => setReason(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && !e.isComposing) {
+            e.preventDefault();
+            decide("deny");
+          }
+        }}
+      />
+      <div class="approval-actions">
+        <button type="button" class="button primary" data-decision="allow" aria-keyshortcuts="Alt+A" disabled={sent !== null} onClick={() => decide("allow")}>
+          Allow <kbd aria-hidden="true">Alt+A</kbd>
+        </button>
+        <button type="button" class="button secondary" data-decision="deny" aria-keyshortcuts="Alt+D" disabled={sent !== null} onClick={() => decide("deny")}>
+          Deny <kbd aria-hidden="true">Alt+D</kbd>
+        </button>
+        <button type="button" class="button secondary" data-decision="allowForChat" disabled={sent !== null} onClick={() => decide("allowForChat")}>
+          Allow edits for this chat
+        </button>
+      </div>
+    </div>
+  );
+}
