@@ -1,4 +1,4 @@
-// The whole view: toolbar, banners, the chat (settled chunks + live items), the composer.
+// The whole view: header, banners, the chat (settled chunks + live items), the composer.
 // Per streamed delta only the live part changes: each settled chunk is a memoized component
 // that skips while its (immutable) array is the same, and is `content-visibility: auto`, so
 // the browser also skips layout and paint of chunks out of view. Chunks far from the view are
@@ -8,13 +8,16 @@ import type { ChatItem } from "../src/shared/chat-items";
 import type { ChatState } from "../src/shared/reducer";
 import type { ChatClient, ViewModel } from "./client";
 import { Composer } from "./composer";
+import { ContextMeterButton } from "./context-meter";
 import { ArrowDownIcon, Spinner, WarningIcon } from "./icons";
 import { Item } from "./items";
 import { onMarkdownClick } from "./markdown";
 import { memo } from "./memo";
 import { forgetOpenSections } from "./parts";
-import { Toolbar } from "./toolbar";
 import { paceByFrame, renderedSeq } from "./frame-pacing";
+import { focusComposer, focusPendingApproval } from "./focus";
+import { Header } from "./header";
+import { History } from "./history";
 import { post } from "./vscode";
 
 /** The client's view, rendered at most once per animation frame (see frame-pacing.ts). */
@@ -33,17 +36,48 @@ function useView(client: ChatClient): ViewModel {
   return shown.view;
 }
 
+/** Alt+Shift+A from anywhere in the view: to the first approval waiting (KeyboardEvent.code: any layout). */
+function isGoToApprovalKey(e: KeyboardEvent): boolean {
+  return e.altKey && e.shiftKey && !e.ctrlKey && !e.metaKey && e.code === "KeyA";
+}
+
 export function App({ client }: { client: ChatClient }) {
   const view = useView(client);
   const { status, chat } = view;
+  const [historyOpen, setHistoryOpen] = useState(false);
   const chatIdRef = useRef(view.chatId);
   if (chatIdRef.current !== view.chatId) {
     chatIdRef.current = view.chatId;
     forgetOpenSections();
   }
+  // A chat switch or a new chat replaces everything on screen: start again in the composer.
+  const shownChat = useRef(view.chatId);
+  useEffect(() => {
+    if (shownChat.current !== "" && shownChat.current !== view.chatId) focusComposer();
+    shownChat.current = view.chatId;
+  }, [view.chatId]);
+  useEffect(() => {
+    if (view.focusRequests === 0) return;
+    if (view.focusTarget !== "approval" || !focusPendingApproval()) focusComposer();
+  }, [view.focusRequests]);
+  useEffect(() => {
+    if (view.historyRequests > 0) setHistoryOpen(true);
+  }, [view.historyRequests]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!isGoToApprovalKey(e)) return;
+      e.preventDefault();
+      focusPendingApproval();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
   return (
     <div class="app">
-      <Toolbar title={view.title} chatId={view.chatId} status={status} chats={view.chats} meter={chat.meter} running={chat.running} />
+      <Header title={view.title} status={status}>
+        <ContextMeterButton meter={chat.meter} running={chat.running} />
+      </Header>
+      {historyOpen && <History chats={view.chats} currentId={view.chatId} onClose={() => setHistoryOpen(false)} />}
       {status.storage === "globalFallback" && (
         <div class="banner banner-warning" role="note">
           <WarningIcon class="warn" />
@@ -66,7 +100,7 @@ export function App({ client }: { client: ChatClient }) {
           </button>
         </div>
       )}
-      <Composer running={chat.running} attachments={view.attachments} focusRequests={view.focusRequests} editsAllowedForChat={status.editsAllowedForChat} readOnly={status.writtenElsewhere === true} />
+      <Composer running={chat.running} attachments={view.attachments} editsAllowedForChat={status.editsAllowedForChat} readOnly={status.writtenElsewhere === true} />
       <LiveStatus chat={chat} />
     </div>
   );

@@ -2,6 +2,7 @@
 // Wires the protocol client to window messages and renders the app. No inline script or style
 // is ever needed: the host page's CSP allows only this nonce'd script and the stylesheet.
 import { render } from "preact";
+import "@vscode/codicons/dist/codicon.css";
 import "./styles.css";
 import { App } from "./app";
 import { ChatClient, itemCount } from "./client";

@@ -87,7 +87,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     vscode.commands.registerCommand("piChat.stop", () => controller.stop()),
     vscode.commands.registerCommand("piChat.setApiKey", () => setApiKey(secrets)),
     vscode.commands.registerCommand("piChat.selectModel", (choice?: unknown) => selectModel(choice)),
-    vscode.commands.registerCommand("piChat.showHistory", () => showHistory(controller)),
+    vscode.commands.registerCommand("piChat.showHistory", async () => {
+      // The view's own history (search, delete) when it can show it; the quick pick otherwise.
+      await view.reveal();
+      if (view.isReady) view.send({ type: "showHistory" });
+      else await showHistory(controller);
+    }),
+    vscode.commands.registerCommand("piChat.focusApproval", async () => {
+      await view.reveal();
+      view.send({ type: "focus", target: "approval" });
+    }),
     ...registerContextCommands(controller, modelContext),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("piChat")) controller.refreshStatus();

@@ -96,8 +96,13 @@ export type HostMessage =
   | (Sequenced & { type: "chats"; chats: ChatSummary[] })
   | (Sequenced & { type: "status"; status: ViewStatus })
   | (Sequenced & { type: "attachments"; attachments: PendingAttachment[] })
-  /** Ask the webview to put the focus in the composer ("Ask about this file"). */
-  | (Sequenced & { type: "focus" });
+  /**
+   * Ask the webview to move the focus: to the composer ("Ask about this file"), or to the first
+   * approval waiting (Pi Chat: Go to Pending Approval; the composer when none waits).
+   */
+  | (Sequenced & { type: "focus"; target?: "composer" | "approval" })
+  /** Open the chat history in the view (the view title's History action). */
+  | (Sequenced & { type: "showHistory" });
 
 /**
  * A streamed delta on the wire, as small as it can be: at 60 tokens a second the view wants a

@@ -40,6 +40,7 @@ const STATIC: Record<string, { file: string; type: string }> = {
   "/webview.js.map": { file: "out/webview.js.map", type: "application/json" },
   "/webview.css": { file: "out/webview.css", type: "text/css" },
   "/webview.css.map": { file: "out/webview.css.map", type: "application/json" },
+  "/codicon.ttf": { file: "out/codicon.ttf", type: "font/ttf" },
   "/fake-vscode.js": { file: "test/browser/fixtures/fake-vscode.js", type: "text/javascript" },
   "/theme-dark.css": { file: "test/browser/fixtures/theme-dark.css", type: "text/css" },
 };
