@@ -18,6 +18,8 @@ import { paceByFrame, renderedSeq } from "./frame-pacing";
 import { focusComposer, focusPendingApproval } from "./focus";
 import { Header } from "./header";
 import { History } from "./history";
+import { Announcer } from "./announce";
+import { announce, LiveRegions } from "./live-region";
 import { post } from "./vscode";
 
 /** The client's view, rendered at most once per animation frame (see frame-pacing.ts). */
@@ -101,7 +103,8 @@ export function App({ client }: { client: ChatClient }) {
         </div>
       )}
       <Composer running={chat.running} attachments={view.attachments} editsAllowedForChat={status.editsAllowedForChat} readOnly={status.writtenElsewhere === true} />
-      <LiveStatus chat={chat} />
+      <Announcements chat={chat} chatId={view.chatId} />
+      <LiveRegions />
     </div>
   );
 }
@@ -185,7 +188,7 @@ function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
   return (
     <main class="chat" aria-label="Chat">
       <div class="scroller" ref={scroller} onScroll={onScroll} onClick={onMarkdownClick}>
-        <div class="chat-content" ref={content}>
+        <div class="chat-content" ref={content} role="log" aria-label="Messages" aria-live="off">
           {empty && ready && !chat.running && (
             <div class="empty">
               <div class="empty-title">Ask Pi about your code</div>
@@ -231,22 +234,12 @@ function hasActiveItem(live: readonly ChatItem[]): boolean {
   );
 }
 
-/** A visually hidden polite live region: announces what the run is doing, not every token. */
-function LiveStatus({ chat }: { chat: ChatState }) {
-  const sawRun = useRef(false);
-  if (chat.running) sawRun.current = true;
-  let text = "";
-  const approval = chat.live.find((i) => i.kind === "tool" && i.approval?.state === "pending");
-  const streaming = chat.live.some((i) => i.kind === "assistant" && i.isStreaming);
-  if (approval && approval.kind === "tool") text = `Approval needed: ${approval.name}${approval.approval?.path ? ` ${approval.approval.path}` : ""}`;
-  else if (chat.running) text = streaming ? "Pi is responding" : "Pi is working";
-  else if (sawRun.current) {
-    const last = [...chat.live].reverse().find((i) => i.kind === "assistant");
-    text = last && last.kind === "assistant" && last.stopReason === "error" ? "Pi's request failed" : "Pi finished";
-  }
-  return (
-    <div class="sr-only" role="status" aria-live="polite">
-      {text}
-    </div>
-  );
+/** Speaks what changed in meaning (see announce.ts); a chat switched to is not news. */
+function Announcements({ chat, chatId }: { chat: ChatState; chatId: string }) {
+  const announcer = useRef({ chatId, announcer: new Announcer() });
+  if (announcer.current.chatId !== chatId) announcer.current = { chatId, announcer: new Announcer() };
+  useEffect(() => {
+    for (const a of announcer.current.announcer.next(chat)) announce(a.text, a.assertive);
+  }, [chat, chatId]);
+  return null;
 }

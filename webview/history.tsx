@@ -66,10 +66,13 @@ export function History(props: { chats: readonly ChatSummary[]; currentId: strin
     else if (e.key === "End") next = items[items.length - 1];
     else if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey && e.key !== " ") {
       // Type-ahead: the next chat whose title starts with what was typed.
+      // The same letter again moves on to the next chat starting with it.
       const now = Date.now();
-      typed.current = { text: (now - typed.current.at > TYPE_AHEAD_RESET_MS ? "" : typed.current.text) + e.key.toLowerCase(), at: now };
-      const prefix = typed.current.text;
-      const ordered = [...items.slice(index + (prefix.length === 1 ? 1 : 0)), ...items.slice(0, index + (prefix.length === 1 ? 1 : 0))];
+      const text = (now - typed.current.at > TYPE_AHEAD_RESET_MS ? "" : typed.current.text) + e.key.toLowerCase();
+      typed.current = { text, at: now };
+      const prefix = /^(.)\1*$/.test(text) ? text.charAt(0) : text;
+      const from = prefix.length === 1 ? index + 1 : Math.max(index, 0);
+      const ordered = [...items.slice(from), ...items.slice(0, from)];
       next = ordered.find((b) => (b.dataset.title ?? "").toLowerCase().startsWith(prefix));
     } else return;
     e.preventDefault();

@@ -113,11 +113,29 @@ function FileList({ title, files }: { title: string; files: readonly string[] })
 }
 
 
-function UserCard({ item }: { item: UserItem }) {
+/** "10:42": the time a message was written, in the user's locale. */
+function clockTime(ms: number): string {
+  return Number.isFinite(ms) && ms > 0 ? new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) : "";
+}
+
+/** The heading that names a message ("You, 10:42"): hidden on screen, where the layout says who wrote it. */
+function MessageHeading({ id, level, who, timestamp }: { id: string; level: 2 | 3; who: string; timestamp: number }) {
+  const time = clockTime(timestamp);
+  const Tag = level === 2 ? "h2" : "h3";
   return (
-    <div class="item user" data-item={item.id}>
+    <Tag id={`heading-${id}`} class="sr-only">
+      {time ? `${who}, ${time}` : who}
+    </Tag>
+  );
+}
+
+function UserCard({ item }: { item: UserItem }) {
+  // Each user message starts a turn: its heading (h2) is where a screen-reader user jumps to.
+  return (
+    <article class="item user" data-item={item.id} aria-labelledby={`heading-${item.id}`}>
+      <MessageHeading id={item.id} level={2} who="You" timestamp={item.timestamp} />
       <div class="user-text">{item.text}</div>
-    </div>
+    </article>
   );
 }
 
@@ -140,7 +158,8 @@ function AssistantCard({ item }: { item: AssistantItem }) {
     return null;
   }
   return (
-    <div class={`item assistant${item.isStreaming ? " streaming" : ""}`} data-item={item.id}>
+    <article class={`item assistant${item.isStreaming ? " streaming" : ""}`} data-item={item.id} aria-labelledby={`heading-${item.id}`} aria-busy={item.isStreaming ? "true" : undefined}>
+      <MessageHeading id={item.id} level={3} who="Pi" timestamp={item.timestamp} />
       {item.blocks.map((block) =>
         block.type === "thinking" ? (
           <Thinking key={block.index} id={`${item.id}:${block.index}`} block={block} active={item.isStreaming && block === last} />
@@ -166,7 +185,7 @@ function AssistantCard({ item }: { item: AssistantItem }) {
       )}
       {item.stopReason === "aborted" && <div class="stopped">Stopped</div>}
       {item.stopReason === "length" && <div class="stopped">The answer hit the output limit</div>}
-    </div>
+    </article>
   );
 }
 
@@ -356,7 +375,7 @@ const FIX_COMMAND_LABELS: Record<FixCommandId, string> = { setApiKey: "Set API K
 function NoticeCard({ item }: { item: NoticeItem }) {
   const Icon = item.level === "error" ? ErrorIcon : InfoIcon;
   return (
-    <div class={`item notice notice-${item.level}`} data-item={item.id}>
+    <div class={`item notice notice-${item.level}`} data-item={item.id} role="note" aria-label={item.level === "error" ? "Error" : "Note"}>
       <Icon class={item.level === "error" ? "bad" : "muted"} />
       <div>
         <div class="notice-text">{item.text}</div>

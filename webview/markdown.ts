@@ -7,6 +7,7 @@
 // any inline script or style for the CSP to block.
 import DOMPurify from "dompurify";
 import { Marked, type Token, type Tokens } from "marked";
+import { announce } from "./live-region";
 import { checkMarkdownBudget, MAX_MARKDOWN_CHARS } from "./markdown-budget";
 import { post } from "./vscode";
 
@@ -30,7 +31,7 @@ marked.use({
       const cls = language ? ` class="language-${escapeHtml(language)}"` : "";
       return (
         `<div class="md-code"><div class="md-code-head"><span class="md-code-lang">${escapeHtml(language)}</span>` +
-        `<button type="button" class="md-copy" aria-label="Copy code">Copy</button></div>` +
+        `<button type="button" class="md-copy">Copy</button></div>` +
         `<pre><code${cls}>${body}</code></pre></div>`
       );
     },
@@ -234,9 +235,11 @@ export function onMarkdownClick(event: MouseEvent): void {
   if (!link.hasAttribute("href")) event.preventDefault();
 }
 
+/** The button says what happened (its name changes with its text) and the live region says it too. */
 function flash(button: Element, text: string): void {
   button.textContent = text;
-  setTimeout(() => (button.textContent = "Copy"), 1200);
+  announce(text);
+  setTimeout(() => (button.textContent = "Copy"), 1500);
 }
 
 export function escapeHtml(text: string): string {

@@ -85,7 +85,7 @@ describe("long chats", function () {
       ({ ids, streamingId }) => ({
         same: ids.map((id) => document.querySelector(`[data-item="${id}"]`)?.__marker === id),
         outside: (window as unknown as { __outside: string[] }).__outside,
-        streamingText: document.querySelector(`[data-item="${streamingId}"]`)?.textContent ?? "",
+        streamingText: document.querySelector(`[data-item="${streamingId}"] .md`)?.textContent ?? "",
         cards: document.querySelectorAll(".assistant.streaming").length,
       }),
       { ids: markedIds, streamingId },

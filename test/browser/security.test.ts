@@ -100,7 +100,7 @@ describe("hostile model output", function () {
 
   it("keeps user text as plain text", async () => {
     await chat.events(new Script().start().user('<img src=x onerror="window.__pwned=1"> **not bold**').take());
-    const user = chat.page.locator(".user");
+    const user = chat.page.locator(".user .user-text");
     assert.equal(await user.innerText(), '<img src=x onerror="window.__pwned=1"> **not bold**');
     assert.equal(await user.locator("img, strong").count(), 0);
     await chat.page.waitForTimeout(100);

@@ -150,14 +150,16 @@ describe("streaming answer", function () {
     assert.equal(await chat.page.locator(".notice-info button").count(), 0, "no fix command, no button: the words are not scanned for command titles");
   });
 
-  it("shows a working indicator while a run has nothing else to show, and announces status politely", async () => {
+  it("shows a working indicator while a run has nothing else to show, and announces the run once, politely", async () => {
     await chat.events(new Script().start().user("Hello").take());
     assert.equal(await chat.page.locator(".working").count(), 1);
     const live = chat.page.locator("[aria-live=polite]");
-    assert.equal(await live.innerText(), "Pi is working");
+    await chat.frames(2);
+    assert.equal(await live.innerText(), "Pi is answering");
     await chat.events(new Script().assistant([{ type: "text", text: "Hi" }], { open: true }).take());
     assert.equal(await chat.page.locator(".working").count(), 0);
-    assert.equal(await live.innerText(), "Pi is responding");
+    assert.equal(await live.innerText(), "Pi is answering", "no second announcement while the answer streams");
+    assert.equal(await chat.page.locator(".assistant").getAttribute("aria-busy"), "true");
   });
 
   it("follows the stream at the bottom, stops following when the user scrolls up, and jumps back", async () => {
