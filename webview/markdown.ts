@@ -31,7 +31,8 @@ marked.use({
       const cls = language ? ` class="language-${escapeHtml(language)}"` : "";
       return (
         `<div class="md-code"><div class="md-code-head"><span class="md-code-lang">${escapeHtml(language)}</span>` +
-        `<button type="button" class="md-copy">Copy</button></div>` +
+        `<span class="md-code-actions"><button type="button" class="md-insert">Insert at cursor</button>` +
+        `<button type="button" class="md-copy">Copy</button></span></div>` +
         `<pre><code${cls}>${body}</code></pre></div>`
       );
     },
@@ -213,6 +214,12 @@ export class MarkdownStream {
 export function onMarkdownClick(event: MouseEvent): void {
   const target = event.target instanceof Element ? event.target : null;
   if (!target) return;
+  const insert = target.closest("button.md-insert");
+  if (insert) {
+    // The host puts it in the editor and moves the focus there (or says why it could not).
+    post({ type: "insertCode", code: insert.closest(".md-code")?.querySelector("pre")?.textContent ?? "" });
+    return;
+  }
   const copy = target.closest("button.md-copy");
   if (copy) {
     const code = copy.closest(".md-code")?.querySelector("pre")?.textContent ?? "";

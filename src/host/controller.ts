@@ -1,6 +1,7 @@
 // The host's conductor: one ChatService for the workspace, the chat on screen, the files
 // attached for the next prompt, and the approvals waiting for the user. It turns webview
 // messages and commands into session calls, and session events into view updates.
+import { insertAtCursor } from "./insert-code";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -172,6 +173,8 @@ export class ChatController implements vscode.Disposable {
         return;
       case "openFile":
         return this.openFile(message.path, message.line);
+      case "insertCode":
+        return insertAtCursor(message.code);
       case "openDiff": {
         const pending = this.approvals.get(message.toolCallId);
         if (pending) await this.options.diffs.show(pending.request);

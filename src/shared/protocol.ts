@@ -161,6 +161,8 @@ export type WebviewMessage =
   | { type: "removeAttachment"; v: typeof PROTOCOL_VERSION; index: number }
   | { type: "openFile"; v: typeof PROTOCOL_VERSION; path: string; line?: number }
   | { type: "openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }
+  /** "Insert at cursor" on a code block: the block's text, into the active editor. */
+  | { type: "insertCode"; v: typeof PROTOCOL_VERSION; code: string }
   | { type: "command"; v: typeof PROTOCOL_VERSION; command: WebviewCommand };
 
 /** Commands the webview may ask the host to run (buttons in the view run the same commands as the palette). */

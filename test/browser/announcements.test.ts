@@ -78,4 +78,12 @@ describe("announcements", function () {
     assert.deepEqual(await heard(chat), ["polite: Copied"]);
     assert.equal(await chat.page.evaluate(() => navigator.clipboard.readText()), "const a = 1;");
   });
+
+  it("Insert at cursor posts the code block's text (the host puts it in the editor)", async () => {
+    const chat = page();
+    await chat.events(new Script().start().user("Show me").assistant([{ type: "text", text: "```ts\nconst a = 1;\n```" }]).end().take());
+    await chat.clearPosted();
+    await chat.page.getByRole("button", { name: "Insert at cursor", exact: true }).click();
+    assert.deepEqual(await chat.postedOf("insertCode"), [{ type: "insertCode", v: 1, code: "const a = 1;" }]);
+  });
 });

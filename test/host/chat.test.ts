@@ -204,4 +204,15 @@ describe("Pi Chat in the extension host", function () {
     await api.view.receive({ type: "continue", v: 1 });
     assert.match(JSON.stringify(api.controller.currentSession.messages.at(-1)), /Recovered\./);
   });
+
+  it("Insert at cursor puts a code block's text at the cursor of the active editor, as one undoable edit", async () => {
+    const doc = await vscode.workspace.openTextDocument({ language: "typescript", content: "const a = 1;\n" });
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(1, 0, 1, 0);
+    await api.view.receive({ type: "insertCode", v: 1, code: "const b = 2;\n" });
+    await waitFor("the inserted code", () => doc.getText() === "const a = 1;\nconst b = 2;\n");
+    await vscode.commands.executeCommand("undo");
+    await waitFor("the undo", () => doc.getText() === "const a = 1;\n");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
 });
