@@ -81,10 +81,10 @@ export function App({ client }: { client: ChatClient }) {
       </Header>
       {historyOpen && <History chats={view.chats} currentId={view.chatId} onClose={() => setHistoryOpen(false)} />}
       {status.storage === "globalFallback" && (
-        <div class="banner banner-warning" role="note">
+        <section class="banner banner-warning" aria-label="Where chats are saved">
           <WarningIcon class="warn" />
           <span>No folder is open: chats are saved in VS Code's global storage, not in a workspace.</span>
-        </div>
+        </section>
       )}
       {status.writtenElsewhere === true && (
         <div class="banner banner-warning written-elsewhere" role="status">
@@ -94,13 +94,13 @@ export function App({ client }: { client: ChatClient }) {
       )}
       <ChatView key={view.chatId} chat={chat} ready={view.ready} />
       {status.canContinue && !chat.running && status.writtenElsewhere !== true && (
-        <div class="continue-bar">
+        <section class="continue-bar" aria-label="Interrupted turn">
           <WarningIcon class="warn" />
           <span class="grow">Interrupted — the last turn did not finish.</span>
           <button type="button" class="button primary" onClick={() => post({ type: "continue" })}>
             Continue
           </button>
-        </div>
+        </section>
       )}
       <Composer running={chat.running} attachments={view.attachments} editsAllowedForChat={status.editsAllowedForChat} readOnly={status.writtenElsewhere === true} />
       <Announcements chat={chat} chatId={view.chatId} />

@@ -4,6 +4,7 @@
 import { render } from "preact";
 import "@vscode/codicons/dist/codicon.css";
 import "./styles.css";
+import "./high-contrast.css";
 import { App } from "./app";
 import { ChatClient, itemCount } from "./client";
 import { renderedSeq } from "./frame-pacing";
