@@ -58,10 +58,10 @@ export function ApprovalForm({ toolCallId, cardId }: { toolCallId: string; cardI
       />
       <div class="approval-actions">
         <button type="button" class="button primary" data-decision="allow" aria-keyshortcuts="Alt+A" disabled={sent !== null} onClick={() => decide("allow")}>
-          Allow <kbd aria-hidden="true">Alt+A</kbd>
+          Allow <span class="kbd" aria-hidden="true">Alt+A</span>
         </button>
         <button type="button" class="button secondary" data-decision="deny" aria-keyshortcuts="Alt+D" disabled={sent !== null} onClick={() => decide("deny")}>
-          Deny <kbd aria-hidden="true">Alt+D</kbd>
+          Deny <span class="kbd" aria-hidden="true">Alt+D</span>
         </button>
         <button type="button" class="button secondary" data-decision="allowForChat" disabled={sent !== null} onClick={() => decide("allowForChat")}>
           Allow edits for this chat

@@ -98,7 +98,7 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
             .user("Hello?")
             .assistant([], { extra: { stopReason: "error", errorMessage: "401 Unauthorized: invalid x-api-key" } })
             .message({ role: "localNotice", level: "error", text: "No API key for Anthropic.", fix: "Run “Pi Chat: Set API Key” and paste your key.", timestamp: 3 })
-            .message({ role: "localNotice", level: "interrupted", text: "The last turn did not finish.", timestamp: 4 })
+            .message({ role: "localNotice", level: "info", text: "Retrying after the error.", timestamp: 4 })
             .end()
             .take(),
         ),

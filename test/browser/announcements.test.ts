@@ -2,7 +2,7 @@
 // the answer, then a run that fails) produces exactly this sequence of live-region texts —
 // nothing per token, one announcement per change of meaning, the failure assertive.
 import * as assert from "node:assert/strict";
-import { ChatPage, useChatPage } from "./harness";
+import { type ChatPage, useChatPage } from "./harness";
 import { SAMPLE_DIFF, Script, toolCall } from "./script";
 
 declare global {

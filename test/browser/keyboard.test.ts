@@ -3,7 +3,7 @@
 // keystroke (or one command) away, Allow/Deny have shortcuts, and the history dialog keeps
 // the focus inside and answers arrow keys, Home/End and type-ahead.
 import * as assert from "node:assert/strict";
-import { ChatPage, useChatPage } from "./harness";
+import { type ChatPage, useChatPage } from "./harness";
 import { SAMPLE_DIFF, Script, toolCall } from "./script";
 
 const focused = (chat: ChatPage) =>
