@@ -97,7 +97,7 @@ describe("reducer", () => {
     assert.deepEqual(items.map((i) => i.kind), ["user", "assistant", "tool"], "one card for the edit; the system message never becomes an item");
     const tool = items[2]!;
     assert.ok(tool.kind === "tool" && tool.approval?.state === "allowed" && tool.status === "running");
-    assert.deepEqual(tool.kind === "tool" && tool.approval, { state: "allowed", path: "a", diff: "@@" });
+    assert.deepEqual(tool.kind === "tool" && tool.approval, { kind: "approval", id: "approval:t1", toolCallId: "t1", toolName: "edit_file", state: "allowed", path: "a", diff: "@@" });
   });
 
   it("replaying a saved transcript gives the same items as the live run (tools, approval, denial)", async () => {
@@ -161,7 +161,7 @@ describe("reducer", () => {
     );
     const card = () => chatItems(state).filter((i) => i.kind === "tool");
     assert.equal(card().length, 1);
-    assert.deepEqual(card()[0]!.kind === "tool" && [card()[0]!.status, card()[0]!.approval], ["pending", { state: "pending", path: "a.ts", diff: "@@ -1 +1 @@" }]);
+    assert.deepEqual(card()[0]!.kind === "tool" && [card()[0]!.status, card()[0]!.approval], ["pending", { kind: "approval", id: "approval:t1", toolCallId: "t1", toolName: "edit_file", state: "pending", path: "a.ts", diff: "@@ -1 +1 @@" }]);
     // A follow-up user turn settles the card before the notice is saved: the notice still finds it.
     state = deepFreeze(
       reduceAll(
@@ -176,7 +176,7 @@ describe("reducer", () => {
     );
     assert.equal(card().length, 1, "still one card");
     assert.equal(state.live.some((i) => i.kind === "tool"), false, "the settled card was updated, not a new one added");
-    assert.deepEqual(card()[0]!.kind === "tool" && card()[0]!.approval, { state: "denied", path: "a.ts", diff: "@@ -1 +1 @@", reason: "no" });
+    assert.deepEqual(card()[0]!.kind === "tool" && card()[0]!.approval, { kind: "approval", id: "approval:t1", toolCallId: "t1", toolName: "edit_file", state: "denied", path: "a.ts", diff: "@@ -1 +1 @@", reason: "no" });
   });
 
   it("a cancelled request leaves the call's card without a question", () => {
