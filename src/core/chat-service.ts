@@ -7,7 +7,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { RequestCapture } from "./context/chat-context";
 import { latestCompaction, type CompactionSettings } from "./context/compaction";
-import { ChatSession, DEFAULT_SYSTEM_PROMPT, type CommandOptions, type EditApprover, type ModelBinding, type RequestContextStep } from "./session";
+import { ChatSession, DEFAULT_SYSTEM_PROMPT, type CommandOptions, type EditApprover, type ModelBinding, type Redactor, type RequestContextStep } from "./session";
 import type { EditPermissionSettings } from "./permissions";
 import type { ChatLocks, ChatSummary, DamagedLine, LockOwner, TranscriptStore } from "./transcript";
 import type { ProblemsWatcher } from "./tools/problems-after-edit";
@@ -28,6 +28,8 @@ export interface ChatServiceOptions {
   compaction?: () => Partial<CompactionSettings>;
   onRequest?: (capture: RequestCapture) => void;
   log?: (line: string) => void;
+  /** Removes the API keys in use from everything saved or shown. */
+  redactor?: Redactor;
   /** Request-time additions to every chat's context (see ChatSessionOptions.extendContext). */
   extendContext?: RequestContextStep;
   problems?: ProblemsWatcher;
@@ -159,6 +161,7 @@ export class ChatService {
       ...(this.options.workspaceTrusted ? { workspaceTrusted: this.options.workspaceTrusted } : {}),
       ...(this.options.maxContextTokens !== undefined ? { maxContextTokens: this.options.maxContextTokens } : {}),
       ...(this.options.log ? { log: this.options.log } : {}),
+      ...(this.options.redactor ? { redactor: this.options.redactor } : {}),
       ...(this.options.describeError ? { describeError: this.options.describeError } : {}),
       ...(this.options.extendContext ? { extendContext: this.options.extendContext } : {}),
       ...(this.options.problems ? { problems: this.options.problems } : {}),

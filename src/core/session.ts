@@ -12,6 +12,7 @@ import { ChatContext, type RequestCapture } from "./context/chat-context";
 import type { CompactionSettings } from "./context/compaction";
 import type { CompactionOutcome } from "./context/compactor";
 import type { CompactionSummaryMessage, FileAttachmentMessage, LocalNoticeMessage } from "./messages";
+import { StreamRedaction } from "./redaction";
 import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
 import { createEditFileTool, createReadFileTool, type EditProposal } from "./tools";
 import { withProblemsAfterEdit, type ProblemsWatcher } from "./tools/problems-after-edit";
@@ -32,6 +33,16 @@ export type { EditApprovalRequest, EditApprover, EditDecision } from "./permissi
 
 /** Marks a RunSetupError. Recognised by this code, not by its class: out/providers.js is a separate bundle with its own copy of the class. */
 export const RUN_SETUP_ERROR_CODE = "PI_CHAT_RUN_SETUP";
+
+/** What the session needs of the SecretRedactor (redaction.ts): text and whole values. */
+export interface Redactor {
+  text(text: string): string;
+  /** Keys by value only (for streamed text, see StreamRedaction). */
+  values(text: string): string;
+  readonly longest: number;
+  /** The same object when nothing in it changed. */
+  deep<T>(value: T): T;
+}
 
 /** A problem that stops a run before the model is called (no API key, unknown model): shown with its fix. */
 export class RunSetupError extends Error {
@@ -77,6 +88,8 @@ export interface ChatSessionOptions {
    * user reads, when the run must not start: then nothing is shown or saved.
    */
   claimWriter?: () => Promise<() => Promise<void>>;
+  /** Removes the API keys in use (and key shapes) from everything saved or shown. */
+  redactor?: Redactor;
   maxContextTokens?: number;
   /** Running shell commands (run_command); absent: the tool is not offered. */
   commands?: CommandOptions;
@@ -130,6 +143,8 @@ export class ChatSession {
   private readonly proposals = new Map<string, EditProposal>();
   private readonly tools: AgentTool[];
   private readonly gate: EditGate;
+  /** Holds back streamed text that could be the start of a key (only with a redactor). */
+  private readonly stream: StreamRedaction | undefined;
   private state: ChatState;
   /** The API key of the current model: removed from command output. */
   private secretsInUse: string[] = [];
@@ -155,6 +170,7 @@ export class ChatSession {
     // requireProposal: an edit is written only with the proposal the gate stored for its call.
     const editFile = createEditFileTool(options.fs, { ...root, proposals: this.proposals, requireProposal: true });
     this.tools = [createReadFileTool(options.fs, root), options.problems ? withProblemsAfterEdit(editFile, options.problems, root) : editFile];
+    this.stream = options.redactor ? new StreamRedaction(options.redactor) : undefined;
     this.gate = new EditGate({
       chatId: options.id,
       fs: options.fs,
@@ -254,7 +270,9 @@ export class ChatSession {
     await this.active;
   }
 
-  private emit(event: ChatEvent): void {
+  private emit(raw: ChatEvent): void {
+    // A provider's words may quote the key it was sent: nothing reaches the view unredacted.
+    const event = this.options.redactor ? this.options.redactor.deep(raw) : raw;
     this.state = reduce(this.state, event);
     if (event.type === "message_end") this.emitMeterAfter(event);
     for (const listener of this.listeners) {
@@ -329,7 +347,7 @@ export class ChatSession {
   private async persistOnce(message: AgentMessage): Promise<void> {
     if (this.persisted.has(message)) return;
     this.persisted.add(message);
-    await this.options.persist(message);
+    await this.options.persist(this.options.redactor ? this.options.redactor.deep(message) : message);
   }
 
   /** The tools of this run: run_command only where commands may run (not in restricted mode). */
@@ -418,7 +436,26 @@ export class ChatSession {
     if (event.type === "message_end") await this.persistOnce(event.message);
     for (const chatEvent of this.encoder.encode(event)) {
       // The session's own run_state brackets the whole run (setup included).
-      if (chatEvent.type !== "run_state") this.emit(chatEvent);
+      if (chatEvent.type === "run_state") continue;
+      if (this.stream) {
+        if (chatEvent.type === "delta") {
+          const safe = this.stream.delta(chatEvent.index, chatEvent.text);
+          if (safe !== "") this.emit({ ...chatEvent, text: safe });
+          continue;
+        }
+        // What a stream held back is shown before anything that follows it.
+        for (const [index, text] of this.stream.flush()) this.emit({ type: "delta", index, text });
+      }
+      // A key split across two streamed deltas escapes their redaction: if the final text had
+      // something to redact, send it whole instead of leaving the view the streamed text.
+      if (chatEvent.type === "message_end" && chatEvent.elided && event.type === "message_end" && this.options.redactor) {
+        const redacted = this.options.redactor.deep(event.message);
+        if (redacted !== event.message) {
+          this.emit({ type: "message_end", message: redacted });
+          continue;
+        }
+      }
+      this.emit(chatEvent);
     }
   }
 

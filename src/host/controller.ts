@@ -20,6 +20,7 @@ import { projectInstructionsStep } from "./project-instructions";
 import { readCompactionSettings } from "./context-commands";
 import { loadProviders, readProviderSettings, type SecretKeys } from "./providers-loader";
 import type { BaseUrlConsent } from "./base-url-consent";
+import { keyRedactor } from "./key-redaction";
 import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
 import type { HostCommands } from "./commands";
 import { findToolDetails } from "./tool-details";
@@ -85,6 +86,7 @@ export class ChatController implements vscode.Disposable {
         logRoot: options.commands.logRoot,
       },
       locks: this.otherWindows.locks,
+      redactor: keyRedactor,
     });
     this.session = this.service.newChat();
     this.watch(this.session);
@@ -349,7 +351,10 @@ export class ChatController implements vscode.Disposable {
     this.options.log(`run: provider ${settings.provider}, model ${settings.model || "(default)"}`);
     // providers.js is a separate bundle with its own RunSetupError class: the session recognises
     // its setup errors by their code (runSetupFix), not by class.
-    return providers.resolveModelBinding(settings, this.options.secrets, { allowBaseUrl: (override) => this.options.consent.allow(override) });
+    return providers.resolveModelBinding(settings, this.options.secrets, {
+      allowBaseUrl: (override) => this.options.consent.allow(override),
+      onKeyUsed: (key) => keyRedactor.add(key),
+    });
   }
 
   private askForApproval(request: EditApprovalRequest, signal: AbortSignal | undefined): Promise<EditDecision> {

@@ -12,6 +12,7 @@ import { loadProviders, PROVIDER_IDS, readProviderSettings, SecretKeys, type Pro
 import { createVscodeWorkspaceFs } from "./vscode-fs";
 import { apiKeyProblem } from "./providers/catalog";
 import { BaseUrlConsent } from "./base-url-consent";
+import { addEnvironmentKeys, keyRedactor, redact } from "./key-redaction";
 import { applyModelChoice, asModelChoice } from "./model-choice";
 
 /** What activate() returns in the extension's own tests: handles on the real objects. */
@@ -22,6 +23,7 @@ export interface PiChatTestApi {
   modelContext: ModelContextDocuments;
   secrets: SecretKeys;
   consent: BaseUrlConsent;
+  redactor: typeof keyRedactor;
   output: vscode.OutputChannel;
   logLines: string[];
   commands: HostCommands;
@@ -31,7 +33,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   const output = vscode.window.createOutputChannel("Pi Chat", { log: true });
   const testMode = context.extensionMode === vscode.ExtensionMode.Test;
   const logLines: string[] = [];
-  const log = (line: string) => {
+  // Every line is redacted: errors quote what providers said, and a provider may quote the key.
+  addEnvironmentKeys();
+  const log = (raw: string) => {
+    const line = redact(raw);
     output.info(line);
     if (testMode) logLines.push(line);
   };
@@ -44,6 +49,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
 
   const secrets = new SecretKeys(context.secrets);
   const consent = new BaseUrlConsent(context.globalState);
+  // Known before any request, so even a first error that quotes one is redacted.
+  void Promise.all(PROVIDER_IDS.map((p) => secrets.get(p).catch(() => undefined)));
   const diffs = new ProposalDiffs(folder?.uri);
   const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, folder?.uri, log);
   let modelContext: ModelContextDocuments | undefined;
@@ -105,7 +112,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
 
   await controller.restore();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
-  return testMode ? { controller, view, diffs, modelContext, secrets, consent, output, logLines, commands } : undefined;
+  return testMode ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands } : undefined;
 }
 
 export function deactivate(): void {

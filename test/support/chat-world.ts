@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService } from "../../src/core/chat-service";
 import type { CompactionSettings } from "../../src/core/context/compaction";
-import type { EditApprovalRequest, EditDecision, ModelBinding, RequestContextStep } from "../../src/core/session";
+import type { EditApprovalRequest, EditDecision, ModelBinding, Redactor, RequestContextStep } from "../../src/core/session";
 import { createNodeWorkspaceFs } from "../../src/core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/transcript";
 import { tempDir } from "./temp";
@@ -28,6 +28,7 @@ export function chatWorld(options: {
   resolveModel: () => Promise<ModelBinding>;
   decide?: (request: EditApprovalRequest) => EditDecision;
   approvalMode?: "ask" | "auto";
+  redactor?: Redactor;
   /** Built once the workspace exists (it may read from it). */
   extendContext?: (workspace: string) => RequestContextStep;
   compaction?: () => Partial<CompactionSettings>;
@@ -49,6 +50,7 @@ export function chatWorld(options: {
         return options.decide?.(request) ?? { decision: "allow" };
       },
       approvalMode: () => options.approvalMode ?? "ask",
+      ...(options.redactor ? { redactor: options.redactor } : {}),
       ...(options.extendContext ? { extendContext: options.extendContext(ws.path) } : {}),
       ...(options.compaction ? { compaction: options.compaction } : {}),
     });

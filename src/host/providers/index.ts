@@ -46,6 +46,8 @@ export interface ResolveOptions {
    * it an override is refused.
    */
   allowBaseUrl?: (request: BaseUrlOverride) => Promise<boolean>;
+  /** Told every real key that is about to be sent (never the keyless placeholder), so it can be redacted everywhere. */
+  onKeyUsed?: (key: string) => void;
 }
 
 /** A base URL that would receive a built-in provider's key instead of the provider's own endpoint. */
@@ -107,7 +109,11 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
 
   const label = PROVIDER_LABELS[provider];
   const baseUrl = settings.baseUrl?.trim() ? parseBaseUrl(settings.baseUrl, fail) : undefined;
-  const readKey = () => readStoredOrEnvKey(provider, secrets, env);
+  const readKey = async () => {
+    const found = await readStoredOrEnvKey(provider, secrets, env);
+    if (found) options.onKeyUsed?.(found);
+    return found;
+  };
   let key: string | undefined;
   try {
     key = await readKey();
@@ -157,6 +163,7 @@ export async function listServerModels(settings: ProviderSettings, secrets: Secr
   const fail: Fail = (message, fix, command) => new RunSetupError(message, fix, command);
   const baseUrl = requireBaseUrl(settings, fail);
   const key = await readCompatibleKey(secrets);
+  if (key) options.onKeyUsed?.(key);
   const ids = await fetchServerModelIds(baseUrl, key ?? KEYLESS_API_KEY, options.discoveryTimeoutMs ?? 5000, fail);
   return ids.map((id) => ({ id, name: id }));
 }
@@ -171,6 +178,7 @@ async function resolveOpenAICompatible(
   let initialKey: string | undefined;
   try {
     initialKey = await readCompatibleKey(secrets);
+    if (initialKey) options.onKeyUsed?.(initialKey);
   } catch {
     throw fail(`Could not read the stored API key for ${PROVIDER_LABELS["openai-compatible"]}.`, `Run “${SET_API_KEY_COMMAND}” to store it again.`, "setApiKey");
   }
@@ -226,7 +234,9 @@ async function resolveOpenAICompatible(
     // pi-ai's adapter refuses to send without a key, so keyless servers get a placeholder.
     getApiKey: async () => {
       try {
-        return (await readCompatibleKey(secrets)) ?? initialKey ?? KEYLESS_API_KEY;
+        const key = await readCompatibleKey(secrets);
+        if (key) options.onKeyUsed?.(key);
+        return key ?? initialKey ?? KEYLESS_API_KEY;
       } catch {
         return initialKey ?? KEYLESS_API_KEY;
       }
