@@ -65,6 +65,16 @@ describe("announcements", function () {
       "polite: Pi is answering",
       "assertive: No API key for Anthropic.",
     ]);
+
+    // Structure a screen reader navigates by: the messages are a named log, each prompt an
+    // article "You, <time>" under a level-2 heading (one per turn), each answer an article "Pi, <time>",
+    // the composer a labelled region.
+    const log = chat.page.getByRole("log", { name: "Messages" });
+    assert.equal(await log.count(), 1);
+    assert.equal(await log.getByRole("article", { name: /^You(, \d{1,2}:\d{2}.*)?$/ }).count(), 2, "one article per prompt, named You");
+    assert.equal(await log.getByRole("heading", { level: 2 }).count(), 2, "a level-2 heading per turn");
+    assert.ok((await log.getByRole("article", { name: /^Pi(, \d{1,2}:\d{2}.*)?$/ }).count()) >= 1, "answers are articles named Pi");
+    assert.equal(await chat.page.getByRole("region", { name: "Message Pi" }).count(), 1, "the composer is a labelled region");
   });
 
   it("Copy on a code block says Copied, by name and in the live region", async () => {
