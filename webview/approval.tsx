@@ -22,15 +22,44 @@ export function onApprovalShortcut(e: KeyboardEvent): void {
   button.click();
 }
 
-export function ApprovalForm({ toolCallId, cardId }: { toolCallId: string; cardId: string }) {
-  const [reason, setReason] = useState("");
-  const [sent, setSent] = useState<Decision | null>(null);
-  // The host answers with a new item state; if it does not, let the user try again.
+/**
+ * The decision a card has posted, cleared after 4 s: the host answers with a new item state, and
+ * if it does not, the user can try again.
+ */
+export function useSentDecision<D extends string>(): [D | null, (decision: D | null) => void] {
+  const [sent, setSent] = useState<D | null>(null);
   useEffect(() => {
     if (sent === null) return;
     const timer = setTimeout(() => setSent(null), 4000);
     return () => clearTimeout(timer);
   }, [sent]);
+  return [sent, setSent];
+}
+
+/** The optional reason sent with a denial; Enter denies. */
+export function DenyReasonInput(props: { value: string; onInput: (value: string) => void; onDeny: () => void }) {
+  return (
+    <input
+      class="reason-input"
+      type="text"
+      maxLength={2000}
+      placeholder="Reason for denying (optional, sent to Pi)"
+      aria-label="Reason for denying (optional)"
+      value={props.value}
+      onInput={(e) => props.onInput(e.currentTarget.value)}
+      onKeyDown={(e) => {
+        if (e.key === "Enter" && !e.isComposing) {
+          e.preventDefault();
+          props.onDeny();
+        }
+      }}
+    />
+  );
+}
+
+export function ApprovalForm({ toolCallId, cardId }: { toolCallId: string; cardId: string }) {
+  const [reason, setReason] = useState("");
+  const [sent, setSent] = useSentDecision<Decision>();
 
   const decide = (decision: Decision) => {
     if (sent !== null) return;
@@ -41,21 +70,7 @@ export function ApprovalForm({ toolCallId, cardId }: { toolCallId: string; cardI
   };
   return (
     <div class="approval-form" role="group" aria-label="Your decision">
-      <input
-        class="reason-input"
-        type="text"
-        maxLength={2000}
-        placeholder="Reason for denying (optional, sent to Pi)"
-        aria-label="Reason for denying (optional)"
-        value={reason}
-        onInput={(e) => setReason(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key === "Enter" && !e.isComposing) {
-            e.preventDefault();
-            decide("deny");
-          }
-        }}
-      />
+      <DenyReasonInput value={reason} onInput={setReason} onDeny={() => decide("deny")} />
       <div class="approval-actions">
         <button type="button" class="button primary" data-decision="allow" aria-keyshortcuts="Alt+A" disabled={sent !== null} onClick={() => decide("allow")}>
           Allow <span class="kbd" aria-hidden="true">Alt+A</span>

@@ -2,8 +2,9 @@
 // Deny with a reason, Always allow a rule for this workspace), the live tail while it runs with
 // Stop, then exit code, duration and the capped output, with the whole output one click away.
 // `details`/`progress` come from the tool (untrusted shapes): read defensively.
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem } from "../src/shared/chat-items";
+import { DenyReasonInput, useSentDecision } from "./approval";
 import { CheckIcon, CloseIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "./icons";
 import { Collapsible } from "./parts";
 import { post } from "./vscode";
@@ -154,12 +155,7 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
   const [reason, setReason] = useState("");
   const suggested = (approval.suggestedRules ?? []).join("\n");
   const [rule, setRule] = useState(suggested);
-  const [sent, setSent] = useState<Decision | null>(null);
-  useEffect(() => {
-    if (sent === null) return;
-    const timer = setTimeout(() => setSent(null), 4000);
-    return () => clearTimeout(timer);
-  }, [sent]);
+  const [sent, setSent] = useSentDecision<Decision>();
   const decide = (decision: Decision) => {
     if (sent !== null) return;
     setSent(decision);
@@ -172,21 +168,7 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
   return (
     <div class="approval-form">
       <p class="approval-question">Run this command?</p>
-      <input
-        class="reason-input"
-        type="text"
-        maxLength={2000}
-        placeholder="Reason for denying (optional, sent to Pi)"
-        aria-label="Reason for denying (optional)"
-        value={reason}
-        onInput={(e) => setReason(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key === "Enter" && !e.isComposing) {
-            e.preventDefault();
-            decide("deny");
-          }
-        }}
-      />
+      <DenyReasonInput value={reason} onInput={setReason} onDeny={() => decide("deny")} />
       <div class="approval-actions">
         <button type="button" class="button primary" disabled={sent !== null} onClick={() => decide("allow")}>
           Allow
