@@ -1,23 +1,30 @@
 // The host's conductor: one ChatService for the workspace, the chat on screen, the files
 // attached for the next prompt, and the approvals waiting for the user. It turns webview
 // messages and commands into session calls, and session events into view updates.
+import { insertAtCursor } from "./insert-code";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService, type ChatServiceOptions } from "../core/chat-service";
-import { RunSetupError, type ChatSession, type EditApprovalRequest, type EditDecision, type ModelBinding } from "../core/session";
-import type { WorkspaceFileSystem } from "../core/tools";
+import type { RequestCapture } from "../core/context/chat-context";
+import type { ChatSession, EditApprovalRequest, EditDecision, ModelBinding } from "../core/session";
+import { resolveToolPath, type WorkspaceFileSystem } from "../core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
 import type { ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../shared/protocol";
 import type { ChatViewProvider } from "./chat-view";
+import { OtherWindows } from "./other-windows";
 import type { ProposalDiffs } from "./diff-view";
 import type { WorkspacePaths } from "./workspace-paths";
 import { createDiagnosticsWatcher } from "./diagnostics";
 import { projectInstructionsStep } from "./project-instructions";
-import { loadProviders, readProviderSettings, SecretKeys } from "./providers-loader";
+import { readCompactionSettings } from "./context-commands";
+import { loadProviders, readProviderSettings, type SecretKeys } from "./providers-loader";
 import type { BaseUrlConsent } from "./base-url-consent";
+import { keyRedactor } from "./key-redaction";
 import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
+import type { HostCommands } from "./commands";
+import { findToolDetails } from "./tool-details";
 
 /** Which chat is on screen, in the storage folder beside the chats: written at once, so a crash keeps it. */
 const CURRENT_CHAT_FILE = "current-chat.json";
@@ -43,7 +50,10 @@ export interface ControllerOptions {
   secrets: SecretKeys;
   consent: BaseUrlConsent;
   diffs: ProposalDiffs;
+  commands: HostCommands;
   log: (line: string) => void;
+  /** Every chat request as it is sent ("what the model sees"). */
+  onRequest?: (capture: RequestCapture) => void;
 }
 
 export class ChatController implements vscode.Disposable {
@@ -53,9 +63,12 @@ export class ChatController implements vscode.Disposable {
   private unsubscribe: (() => void) | undefined;
   private attachments: PendingAttachment[] = [];
   private readonly approvals = new Map<string, PendingApproval>();
+  /** Chats shared with other VS Code windows on this folder: one writer, the rest read-only. */
+  private readonly otherWindows: OtherWindows;
   private chats: ChatSummary[] = [];
 
   constructor(private readonly options: ControllerOptions) {
+    this.otherWindows = new OtherWindows(options.storageDir);
     const root = options.workspaceRoot;
     this.service = new ChatService({
       store: new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(options.storageDir)),
@@ -71,10 +84,29 @@ export class ChatController implements vscode.Disposable {
       workspaceTrusted,
       extendContext: projectInstructionsStep(options.log),
       problems: createDiagnosticsWatcher((p) => options.paths.uriOf(p)),
+      compaction: () => readCompactionSettings(),
+      onRequest: (capture) => options.onRequest?.(capture),
       log: options.log,
+      commands: {
+        runner: () => options.commands.runner(),
+        enabled: () => options.commands.enabled(),
+        rules: options.commands.rules,
+        approver: (request, signal) => options.commands.approver(request, signal),
+        defaultTimeoutSeconds: () => options.commands.defaultTimeoutSeconds(),
+        logRoot: options.commands.logRoot,
+      },
+      locks: this.otherWindows.locks,
+      redactor: keyRedactor,
     });
     this.session = this.service.newChat();
     this.watch(this.session);
+    this.otherWindows.start({
+      service: this.service,
+      current: () => this.session,
+      reloaded: (session) => this.switchTo(session),
+      statusChanged: () => this.view?.send({ type: "status", status: this.status() }),
+      log: options.log,
+    });
   }
 
   attachView(view: ChatViewProvider): void {
@@ -83,6 +115,10 @@ export class ChatController implements vscode.Disposable {
 
   get currentSession(): ChatSession {
     return this.session;
+  }
+
+  chatTitle(chatId: string): string {
+    return this.chats.find((c) => c.id === chatId)?.title ?? "New chat";
   }
 
   /** Reopens the chat that was on screen last time (the window was reloaded or VS Code restarted). */
@@ -116,6 +152,7 @@ export class ChatController implements vscode.Disposable {
       storage: this.options.storageKind,
       canContinue: this.session.canContinue,
       editsAllowedForChat: this.session.allowsEditsForChat,
+      writtenElsewhere: this.otherWindows.writtenElsewhere,
     };
   }
 
@@ -130,19 +167,26 @@ export class ChatController implements vscode.Disposable {
       case "continue":
         return this.continueChat();
       case "approval":
+        if (this.options.commands.decide(message.toolCallId, message.decision, message.reason, message.rule)) return;
+        if (message.decision === "allowAlways") return; // only commands have rules
         return this.decide(message.toolCallId, message.decision, message.reason);
+      case "openCommandOutput":
+        return this.options.commands.openOutput(findToolDetails(this.session.viewState, message.toolCallId)?.logFile);
       case "newChat":
         return this.newChat();
+      // Ids from the webview are only requests: one naming no saved chat is dropped quietly.
       case "switchChat":
-        return this.switchChat(message.chatId);
+        return this.isKnownChat(message.chatId) ? this.switchChat(message.chatId) : this.ignore(message);
       case "deleteChat":
-        return this.deleteChat(message.chatId);
+        return this.isKnownChat(message.chatId) ? this.deleteChat(message.chatId) : this.ignore(message);
       case "removeAttachment":
         this.attachments = this.attachments.filter((_, i) => i !== message.index);
         this.view?.send({ type: "attachments", attachments: this.attachments });
         return;
       case "openFile":
         return this.openFile(message.path, message.line);
+      case "insertCode":
+        return insertAtCursor(message.code);
       case "openDiff": {
         const pending = this.approvals.get(message.toolCallId);
         if (pending) await this.options.diffs.show(pending.request);
@@ -235,10 +279,19 @@ export class ChatController implements vscode.Disposable {
     // A run is not stopped when VS Code closes or reloads: a stop would be saved as the user's
     // choice. Left as it is, the transcript ends mid-turn and the reopened chat offers Continue.
     this.unsubscribe?.();
+    this.otherWindows.dispose();
     void this.service.flush();
   }
 
   // ---- internals ----
+
+  private isKnownChat(chatId: string): boolean {
+    return chatId === this.session.id || this.chats.some((c) => c.id === chatId);
+  }
+
+  private ignore(message: WebviewMessage): void {
+    this.options.log(`ignored ${message.type} for an unknown chat`);
+  }
 
   private switchTo(session: ChatSession): void {
     // A run left behind could wait forever for an approval nobody sees: stop it first.
@@ -248,6 +301,7 @@ export class ChatController implements vscode.Disposable {
     this.watch(session);
     void vscode.commands.executeCommand("setContext", "piChat.running", session.running);
     this.view?.sendSnapshot();
+    void this.otherWindows.check(); // is the chat now on screen written in another window?
   }
 
   private watch(session: ChatSession): void {
@@ -264,7 +318,12 @@ export class ChatController implements vscode.Disposable {
   private async afterRun(session: ChatSession): Promise<void> {
     if (session === this.session && session.messages.length > 1) await this.writeCurrentChat(session.id);
     await this.refreshChats();
-    if (session === this.session) this.view?.send({ type: "status", status: this.status() });
+    if (session === this.session) this.refreshStatus();
+  }
+
+  /** Posts the facts around the chat (model, storage, Continue) after they may have changed: a settings change, a finished run. */
+  refreshStatus(): void {
+    this.view?.send({ type: "status", status: this.status() });
   }
 
   private async readCurrentChat(): Promise<string | undefined> {
@@ -300,9 +359,12 @@ export class ChatController implements vscode.Disposable {
     const providers = loadProviders();
     const settings = readProviderSettings();
     this.options.log(`run: provider ${settings.provider}, model ${settings.model || "(default)"}`);
-    // providers.js is a separate bundle: hand it this bundle's error class, so the session
-    // recognises a setup error and shows its fix.
-    return providers.resolveModelBinding(settings, this.options.secrets, { RunSetupError, allowBaseUrl: (override) => this.options.consent.allow(override) });
+    // providers.js is a separate bundle with its own RunSetupError class: the session recognises
+    // its setup errors by their code (runSetupFix), not by class.
+    return providers.resolveModelBinding(settings, this.options.secrets, {
+      allowBaseUrl: (override) => this.options.consent.allow(override),
+      onKeyUsed: (key) => keyRedactor.add(key),
+    });
   }
 
   private askForApproval(request: EditApprovalRequest, signal: AbortSignal | undefined): Promise<EditDecision> {
@@ -333,7 +395,17 @@ export class ChatController implements vscode.Disposable {
     return this.options.paths.pathOf(uri);
   }
 
-  private async openFile(relative: string, line: number | undefined): Promise<void> {
+  /** A file link the webview asked to open: through the same path guard as the tools (the link came from the model). */
+  private async openFile(requested: string, line: number | undefined): Promise<void> {
+    const root = this.options.workspaceRoot;
+    let relative: string;
+    try {
+      relative = (await resolveToolPath(this.options.fs, root?.scheme === "file" ? root.fsPath : undefined, requested)).realPath;
+    } catch (error) {
+      this.options.log(`not opening ${JSON.stringify(requested)}: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showWarningMessage(`Pi Chat opens only files inside the workspace: ${JSON.stringify(requested.slice(0, 200))} is not one.`);
+      return;
+    }
     const uri = this.options.paths.uriOf(relative);
     if (!uri) return;
     const doc = await vscode.workspace.openTextDocument(uri);

@@ -33,6 +33,8 @@ export class AgentEventEncoder {
       case "tool_execution_end":
         return [{ type: "tool_end", toolCallId: event.toolCallId, isError: event.isError }];
       case "tool_execution_update":
+        // Tools rate-limit their own updates (run_command: every 250 ms at most).
+        return event.partialResult?.details !== undefined ? [{ type: "tool_progress", toolCallId: event.toolCallId, details: event.partialResult.details }] : [];
       case "turn_start":
       case "turn_end":
         return [];

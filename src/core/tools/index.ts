@@ -1,11 +1,11 @@
 // Workspace tools for the agent over an injected WorkspaceFileSystem: read_file, edit_file, and the
 // read-only discovery tools list_files, find_files, search (with an injected search engine).
-export type { WorkspaceDirEntry, WorkspaceEntryType, WorkspaceFileSystem, WorkspaceRealPath, WorkspaceStat } from "./workspace-fs";
-export { createNodeWorkspaceFs } from "./workspace-fs";
+export type { ReadFileOptions, WorkspaceDirEntry, WorkspaceEntryType, WorkspaceFileSystem, WorkspaceRealPath, WorkspaceStat } from "./workspace-fs";
+export { createNodeWorkspaceFs, readRegularFile } from "./workspace-fs";
 export type { PathResult } from "./paths";
 export { checkRealPath, MAX_PATH_LENGTH, resolveWorkspacePath } from "./paths";
 export type { OpenedFile, WorkspaceToolErrorCode } from "./shared";
-export { DEFAULT_MAX_FILE_BYTES, resolveToolPath, WorkspaceToolError } from "./shared";
+export { abortable, DEFAULT_MAX_EDIT_FILE_BYTES, DEFAULT_MAX_FILE_BYTES, DEFAULT_READ_TIMEOUT_MS, resolveToolPath, WorkspaceToolError } from "./shared";
 export type { ReadFileDetails, ReadFileParams, ReadFileToolOptions } from "./read-file";
 export { createReadFileTool, DEFAULT_READ_MAX_BYTES, DEFAULT_READ_MAX_LINES, readFileParameters } from "./read-file";
 export type {

@@ -99,7 +99,7 @@ describe("providers: OpenAI-compatible server through the core (real pi-ai adapt
     assert.equal(lastAssistant(session.messages).stopReason, "stop");
     assert.equal(readFileSync(join(w.workspace, "src/config.ts"), "utf8"), CONFIG.replace("3000", "8080"));
     assert.equal(w.approvals.length, 1);
-    assert.match(w.approvals[0]!.diff, /-  port: 3000,\n\+  port: 8080,/);
+    assert.match(w.approvals[0]!.diff, /- {2}port: 3000,\n\+ {2}port: 8080,/);
 
     const bodies = server.chatRequests();
     assert.equal(bodies.length, 4);

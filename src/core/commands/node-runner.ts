@@ -1,0 +1,105 @@
+// The child-process path: `bash -c` (or `sh -c`) in its own process group, standard input
+// closed, output of stdout and stderr interleaved as it arrives. Used where VS Code's terminal
+// shell integration is not there, and by the unit tests and benchmarks.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { killTree } from "./process-tree";
+import { NON_INTERACTIVE_ENV, type CommandExit, type CommandRunner, type CommandStart, type RunningCommand } from "./runner";
+
+/** After the shell exits, how long to wait for its pipes to drain before closing them. */
+const DRAIN_MS = 250;
+
+export interface NodeCommandRunnerOptions {
+  /** Extra environment (tests); the non-interactive variables always win. */
+  env?: Record<string, string | undefined>;
+  /** The shell; default bash where it exists, else /bin/sh. */
+  shell?: string;
+}
+
+export function defaultShell(): string {
+  if (process.platform === "win32") return process.env.ComSpec ?? "cmd.exe";
+  return ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p)) ?? "/bin/sh";
+}
+
+export class NodeCommandRunner implements CommandRunner {
+  private readonly running = new Set<RunningCommand>();
+
+  constructor(private readonly options: NodeCommandRunnerOptions = {}) {}
+
+  async start(spec: CommandStart): Promise<RunningCommand> {
+    const shell = this.options.shell ?? defaultShell();
+    const args = process.platform === "win32" ? ["/d", "/s", "/c", spec.command] : ["-c", spec.command];
+    const child = spawn(shell, args, {
+      cwd: spec.cwd,
+      env: { ...process.env, ...this.options.env, ...NON_INTERACTIVE_ENV },
+      // stdin is /dev/null: a command that reads it gets end-of-file at once.
+      stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group, so Stop reaches everything it starts.
+      detached: process.platform !== "win32",
+      windowsHide: true,
+    });
+    const pid = child.pid;
+    child.stdout?.on("data", (chunk: Buffer) => spec.onOutput(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => spec.onOutput(chunk));
+
+    let killing: Promise<void> | undefined;
+    const exited = new Promise<CommandExit>((resolve) => {
+      let settled = false;
+      const finish = (exit: CommandExit) => {
+        if (settled) return;
+        settled = true;
+        resolve(exit);
+      };
+      child.on("error", (error) => {
+        spec.onOutput(`Could not start the shell ${shell}: ${error.message}\n`);
+        finish({ exitCode: null });
+      });
+      child.on("close", (code, signal) => finish({ exitCode: code, ...(signal ? { signal } : {}) }));
+      child.on("exit", (code, signal) => {
+        // A background child (`server &`) may hold the pipes open long after the shell is gone:
+        // read what is there, then stop waiting for it — and end whatever it left running.
+        setTimeout(() => {
+          if (settled) return;
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          finish({ exitCode: code, ...(signal ? { signal } : {}) });
+        }, DRAIN_MS);
+      });
+    });
+    const handle: RunningCommand = {
+      pid,
+      via: "process",
+      exited: exited.then(async (exit) => {
+        // Whatever the command left behind in its group (a `&` child) ends with it.
+        if (pid !== undefined && !killing) endGroup(pid);
+        this.running.delete(handle);
+        return exit;
+      }),
+      kill: () => {
+        if (pid === undefined) return Promise.resolve();
+        killing ??= killTree(pid, { group: true }).then(() => undefined);
+        return killing.then(() => exited).then(() => undefined);
+      },
+    };
+    this.running.add(handle);
+    return handle;
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all([...this.running].map((r) => r.kill()));
+  }
+}
+
+/** Ends what a finished shell left in its process group (the shell itself is gone and reaped). */
+function endGroup(pgid: number): void {
+  if (process.platform === "win32") return;
+  const send = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-pgid, sig);
+      return true;
+    } catch {
+      return false; // the group is empty
+    }
+  };
+  if (send("SIGTERM")) setTimeout(() => send("SIGKILL"), 500).unref();
+}

@@ -1,0 +1,54 @@
+// How a command is run, whatever runs it: a child process in its own process group (Node,
+// node-runner.ts) or a VS Code terminal with shell integration (src/host/terminal-runner.ts).
+// The run-command tool and the `!cmd` composer commands only see this interface.
+
+export interface CommandStart {
+  command: string;
+  /** Absolute folder, already checked to be inside the workspace. */
+  cwd: string;
+  /** Receives output as it arrives: bytes from a process, text from a terminal. */
+  onOutput: (chunk: Uint8Array | string) => void;
+  /** A label for where it runs (the terminal's name). */
+  title?: string;
+}
+
+export interface CommandExit {
+  /** null when a signal ended it or the runner could not tell. */
+  exitCode: number | null;
+  signal?: string;
+}
+
+export interface RunningCommand {
+  /** The process id of the shell that runs the command, when known. */
+  readonly pid: number | undefined;
+  /** "terminal" or "process": which path ran it (the card and the tests say so). */
+  readonly via: CommandRunnerKind;
+  /** Settles when the command has ended and its output is read. Never rejects. */
+  readonly exited: Promise<CommandExit>;
+  /** Ends the command and everything it started (the whole process tree); resolves when it is gone. */
+  kill(): Promise<void>;
+}
+
+export type CommandRunnerKind = "terminal" | "process";
+
+export interface CommandRunner {
+  start(spec: CommandStart): Promise<RunningCommand>;
+  /** Ends every command still running (VS Code closing). */
+  dispose?(): Promise<void>;
+}
+
+/**
+ * The environment of every command: nothing waits for a person. Standard input is closed as
+ * well (by each runner), so a command that reads it ends instead of hanging.
+ */
+export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
+  CI: "1",
+  PAGER: "cat",
+  GIT_PAGER: "cat",
+  MANPAGER: "cat",
+  GIT_TERMINAL_PROMPT: "0",
+  GIT_EDITOR: "true",
+  EDITOR: "true",
+  VISUAL: "true",
+  DEBIAN_FRONTEND: "noninteractive",
+};

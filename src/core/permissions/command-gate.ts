@@ -1,0 +1,91 @@
+// The permission gate for run_command: every run asks the user on one card (the exact command,
+// the folder, the decision), whatever the approval mode and "allow edits for this chat" said,
+// unless a rule the user made for this workspace covers every part of the command. Rules come
+// from workspace state through `CommandRuleStore`, never from settings a repository could ship.
+import type { BeforeToolCallResult } from "@earendil-works/pi-agent-core";
+import type { ChatEvent } from "../../shared/protocol";
+import type { ApprovalNoticeMessage } from "../messages";
+import { asRunCommandParams, resolveCommandFolder, RUN_COMMAND_TOOL } from "../tools/run-command";
+import type { WorkspaceFileSystem } from "../tools/workspace-fs";
+import { matchAllowRules, parseRule, suggestRules } from "./command-rules";
+
+export interface CommandApprovalRequest {
+  chatId: string;
+  toolCallId: string;
+  command: string;
+  /** Workspace-relative folder the command runs in. */
+  cwd: string;
+  /** Rules the card offers for "always allow" (none when the command can never match a rule). */
+  suggestedRules: string[];
+}
+
+export type CommandDecision = { decision: "allow" } | { decision: "deny"; reason?: string } | { decision: "allowAlways"; rule: string };
+
+/** Asks the user. Rejects (or the signal aborts) when the run is stopped before a decision. */
+export type CommandApprover = (request: CommandApprovalRequest, signal: AbortSignal | undefined) => Promise<CommandDecision>;
+
+/** The user's allow rules for this workspace. */
+export interface CommandRuleStore {
+  list(): readonly string[];
+  add(rule: string): Promise<void>;
+}
+
+export interface CommandGateDeps {
+  chatId: string;
+  fs: WorkspaceFileSystem;
+  root: string | undefined;
+  /** False in restricted mode (an untrusted workspace): nothing runs at all. */
+  enabled: () => boolean;
+  rules: CommandRuleStore;
+  approver: CommandApprover;
+  emit: (event: ChatEvent) => void;
+  /** Adds the decision to the transcript (it lands after the tool results of this step). */
+  record: (notice: ApprovalNoticeMessage) => void;
+}
+
+export async function gateCommand(toolCallId: string, args: unknown, deps: CommandGateDeps, signal: AbortSignal | undefined): Promise<BeforeToolCallResult | undefined> {
+  if (!deps.enabled() || deps.root === undefined) {
+    return { block: true, reason: "Commands cannot run here: the workspace is not trusted (restricted mode) or no folder is open." };
+  }
+  const params = asRunCommandParams(args);
+  if (!params) return { block: true, reason: "run_command needs a non-empty command string (and optionally cwd and timeoutSeconds)." };
+  let cwd: string;
+  try {
+    cwd = (await resolveCommandFolder(deps.fs, deps.root, params.cwd)).relative;
+  } catch (error) {
+    return { block: true, reason: error instanceof Error ? error.message : String(error) };
+  }
+  const base = { role: "approvalNotice" as const, toolCallId, toolName: RUN_COMMAND_TOOL, command: params.command, cwd };
+  const byRule = matchAllowRules(params.command, deps.rules.list());
+  if (byRule.allowed) {
+    const rule = byRule.rules.join(", ");
+    deps.record({ ...base, decision: "allowed", rule, timestamp: Date.now() });
+    return undefined;
+  }
+  // Offer rules only for the parts no rule covers yet.
+  const existing = deps.rules.list();
+  const suggestedRules = (suggestRules(params.command) ?? []).filter((r) => !matchAllowRules(r, existing).allowed);
+  deps.emit({ type: "approval_request", toolCallId, toolName: RUN_COMMAND_TOOL, diff: "", command: params.command, cwd, suggestedRules });
+  let decision: CommandDecision;
+  try {
+    decision = await deps.approver({ chatId: deps.chatId, toolCallId, command: params.command, cwd, suggestedRules }, signal);
+  } catch {
+    deps.emit({ type: "approval_cancelled", toolCallId });
+    return { block: true, reason: "The command was cancelled before the user decided. Nothing ran." };
+  }
+  let rule: string | undefined;
+  if (decision.decision === "allowAlways") {
+    // One rule a line. Rules that would not even cover this command are a mistake: run it this once, save nothing.
+    const added = decision.rule.split("\n").map((r) => r.trim()).filter((r) => r !== "");
+    if (added.length > 0 && added.every((r) => parseRule(r).ok) && matchAllowRules(params.command, [...deps.rules.list(), ...added]).allowed) {
+      for (const r of added) await deps.rules.add(r);
+      rule = added.join(", ");
+    }
+  }
+  const denied = decision.decision === "deny";
+  const reason = decision.decision === "deny" ? decision.reason?.trim() : undefined;
+  deps.emit({ type: "approval_decided", toolCallId, decision: denied ? "denied" : "allowed", ...(reason ? { reason } : {}), ...(rule ? { rule } : {}) });
+  deps.record({ ...base, decision: denied ? "denied" : "allowed", ...(reason ? { reason } : {}), ...(rule ? { rule } : {}), timestamp: Date.now() });
+  if (denied) return { block: true, reason: `The user denied this command${reason ? `: "${reason}"` : ""}. Nothing ran.` };
+  return undefined;
+}

@@ -1,0 +1,104 @@
+// The host side of shell commands: which runner runs them, the user's allow rules (workspace
+// state, never settings: a cloned repository cannot allow itself anything), the approvals
+// waiting on command cards, restricted mode, and opening a command's whole output.
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { NodeCommandRunner } from "../core/commands/node-runner";
+import type { CommandRunner } from "../core/commands/runner";
+import type { CommandApprovalRequest, CommandDecision, CommandRuleStore } from "../core/permissions/command-gate";
+import { parseRule } from "../core/permissions/command-rules";
+import { DEFAULT_COMMAND_TIMEOUT_SECONDS, MAX_COMMAND_TIMEOUT_SECONDS } from "../core/tools/run-command";
+
+const RULES_KEY = "piChat.commandAllowRules";
+
+interface PendingCommandApproval {
+  request: CommandApprovalRequest;
+  resolve: (decision: CommandDecision) => void;
+}
+
+export class HostCommands implements vscode.Disposable {
+  readonly processRunner = new NodeCommandRunner();
+  private readonly approvals = new Map<string, PendingCommandApproval>();
+  readonly rules: CommandRuleStore;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    /** Folder of the command logs (`<storage>/command-output`). */
+    readonly logRoot: string,
+    private readonly workspaceRoot: vscode.Uri | undefined,
+    private readonly log: (line: string) => void,
+  ) {
+    const state = context.workspaceState;
+    this.rules = {
+      list: () => {
+        const saved = state.get<unknown>(RULES_KEY);
+        return Array.isArray(saved) ? saved.filter((r): r is string => typeof r === "string" && parseRule(r).ok) : [];
+      },
+      add: async (rule) => {
+        const current = this.rules.list();
+        if (current.includes(rule)) return;
+        await state.update(RULES_KEY, [...current, rule]);
+        this.log(`command allow rule added for this workspace: ${rule}`);
+      },
+    };
+  }
+
+  /** Commands run only in a trusted workspace with a folder on disk. */
+  enabled(): boolean {
+    return vscode.workspace.isTrusted && this.workspaceRoot?.scheme === "file";
+  }
+
+  runner(): CommandRunner {
+    return this.processRunner;
+  }
+
+  defaultTimeoutSeconds(): number {
+    const value = vscode.workspace.getConfiguration("piChat").get<number>("commands.timeoutSeconds");
+    return typeof value === "number" && value >= 1 ? Math.min(value, MAX_COMMAND_TIMEOUT_SECONDS) : DEFAULT_COMMAND_TIMEOUT_SECONDS;
+  }
+
+  approver(request: CommandApprovalRequest, signal: AbortSignal | undefined): Promise<CommandDecision> {
+    return new Promise<CommandDecision>((resolve, reject) => {
+      if (signal?.aborted) return reject(new Error("aborted"));
+      this.approvals.set(request.toolCallId, { request, resolve });
+      signal?.addEventListener("abort", () => {
+        if (this.approvals.delete(request.toolCallId)) reject(new Error("aborted"));
+      });
+    });
+  }
+
+  get pendingApprovals(): readonly CommandApprovalRequest[] {
+    return [...this.approvals.values()].map((p) => p.request);
+  }
+
+  /** The user's answer on a command card; false when the id is not a command waiting here. */
+  decide(toolCallId: string, decision: string, reason: string | undefined, rule: string | undefined): boolean {
+    const pending = this.approvals.get(toolCallId);
+    if (!pending) return false;
+    this.approvals.delete(toolCallId);
+    if (decision === "deny") pending.resolve({ decision: "deny", ...(reason ? { reason } : {}) });
+    else if (decision === "allowAlways" && rule) pending.resolve({ decision: "allowAlways", rule });
+    else pending.resolve({ decision: "allow" });
+    return true;
+  }
+
+  /** Opens a command's whole output. The path comes from a tool result: only files under logRoot. */
+  async openOutput(file: string | undefined): Promise<void> {
+    if (!file) {
+      void vscode.window.showInformationMessage("Pi Chat: this command's whole output was not kept.");
+      return;
+    }
+    const relative = path.relative(this.logRoot, file);
+    if (relative.startsWith("..") || path.isAbsolute(relative) || !file.endsWith(".log")) return;
+    try {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      await vscode.window.showTextDocument(doc, { preview: true });
+    } catch {
+      void vscode.window.showWarningMessage("Pi Chat: the output of this command is no longer there (logs go with their chat).");
+    }
+  }
+
+  dispose(): void {
+    void this.processRunner.dispose();
+  }
+}

@@ -1,0 +1,87 @@
+// The run_command card in the real webview bundle: one card that asks (command, folder,
+// Allow / Deny / Always allow with an editable rule), streams a tail with Stop while running,
+// then shows the exit code, duration and output with "Open the whole output".
+import * as assert from "node:assert/strict";
+import { ChatPage, useChatPage } from "./harness";
+import { Script, toolCall } from "./script";
+
+describe("command cards", function () {
+  const page = useChatPage();
+  let chat: ChatPage;
+  beforeEach(() => {
+    chat = page();
+  });
+
+  it("asks on the card, posts the decision and the rule, then streams and shows the result", async () => {
+    const command = "npm test -- --grep parser && git status";
+    const script = new Script()
+      .start()
+      .user("Run the tests.")
+      .assistant([toolCall("cmd-1", "run_command", { command, cwd: "pkg" })])
+      .toolStart("cmd-1", "run_command", { command, cwd: "pkg" })
+      .raw({ type: "approval_request", toolCallId: "cmd-1", toolName: "run_command", diff: "", command, cwd: "pkg", suggestedRules: ["npm test", "git status"] });
+    await chat.events(script.take());
+    const card = chat.page.locator('.command-card[data-item="cmd-1"]');
+    assert.equal(await card.count(), 1);
+    assert.equal(await chat.page.locator(".item.approval").count(), 0, "no second card for the question");
+    assert.equal(await card.locator(".command-line").innerText(), `$ ${command}`);
+    assert.equal(await card.locator(".command-folder").innerText(), "pkg");
+    assert.match(await card.locator(".command-outcome").innerText(), /Waiting for your approval/);
+    assert.equal(await card.locator(".rule-input").inputValue(), "npm test\ngit status");
+
+    await chat.clearPosted();
+    await card.locator(".rule-input").fill("npm test\ngit");
+    await card.getByRole("button", { name: "Always allow in this workspace" }).click();
+    assert.deepEqual(await chat.posted(), [{ type: "approval", v: 1, toolCallId: "cmd-1", decision: "allowAlways", rule: "npm test\ngit" }]);
+
+    await chat.events(
+      script
+        .raw({ type: "approval_decided", toolCallId: "cmd-1", decision: "allowed", rule: "npm test, git" })
+        .raw({ type: "tool_progress", toolCallId: "cmd-1", details: { progress: { tail: ["> test", "\u2713 parser 1", "\u2713 parser 2"], lines: 3, elapsedMs: 1500 } } })
+        .take(),
+    );
+    assert.match(await card.locator(".command-decision").innerText(), /Allowed by your rule npm test, git/);
+    assert.equal(await card.locator(".command-tail").innerText(), "> test\n\u2713 parser 1\n\u2713 parser 2");
+    assert.match(await card.locator(".command-outcome").innerText(), /Running · 1\.5 s/);
+    await chat.clearPosted();
+    await card.getByRole("button", { name: "Stop the command" }).click();
+    assert.deepEqual(await chat.posted(), [{ type: "stop", v: 1 }]);
+
+    await chat.events(
+      script
+        .toolEnd("cmd-1", "run_command", {
+          text: `$ ${command}\nExit code 1 after 2.1 s.\n1 failing`,
+          details: { command, cwd: "pkg", via: "process", end: "exited", exitCode: 1, durationMs: 2100, totalLines: 1, totalBytes: 10, cutLines: 0, cutBytes: 0, invalidUtf8: false, logFile: "/tmp/x.log" },
+          isError: false,
+        })
+        .take(),
+    );
+    assert.equal(await card.locator(".command-tail").count(), 0);
+    assert.equal(await card.locator(".command-outcome").innerText(), "Exit code 1 · 2.1 s");
+    assert.equal(await card.locator("details.tool-result").getAttribute("open"), "", "a failing command shows its output");
+    assert.match(await card.locator("details.tool-result pre").innerText(), /1 failing/);
+    await chat.clearPosted();
+    await card.getByRole("button", { name: "Open the whole output" }).click();
+    assert.deepEqual(await chat.posted(), [{ type: "openCommandOutput", v: 1, toolCallId: "cmd-1" }]);
+  });
+
+  it("a command no rule can allow says so and offers no rule; a denial posts the reason", async () => {
+    const script = new Script()
+      .start()
+      .user("Go")
+      .assistant([toolCall("cmd-2", "run_command", { command: "echo $(id) > out" })])
+      .toolStart("cmd-2", "run_command", { command: "echo $(id) > out" })
+      .raw({ type: "approval_request", toolCallId: "cmd-2", toolName: "run_command", diff: "", command: "echo $(id) > out", cwd: ".", suggestedRules: [] });
+    await chat.events(script.take());
+    const card = chat.page.locator('.command-card[data-item="cmd-2"]');
+    assert.equal(await card.locator(".command-folder").innerText(), "workspace root");
+    assert.equal(await card.locator(".rule-input").count(), 0);
+    assert.match(await card.innerText(), /No rule can allow this command/);
+    await chat.clearPosted();
+    await card.locator(".reason-input").fill("no redirection please");
+    await card.getByRole("button", { name: "Deny" }).click();
+    assert.deepEqual(await chat.posted(), [{ type: "approval", v: 1, toolCallId: "cmd-2", decision: "deny", reason: "no redirection please" }]);
+    await chat.events(script.raw({ type: "approval_decided", toolCallId: "cmd-2", decision: "denied", reason: "no redirection please" }).take());
+    assert.match(await card.locator(".command-decision").innerText(), /Denied: no redirection please/);
+  });
+});

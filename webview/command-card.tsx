@@ -1,0 +1,202 @@
+// The card of one run_command call: the exact command and its folder, the question (Allow,
+// Deny with a reason, Always allow a rule for this workspace), the live tail while it runs with
+// Stop, then exit code, duration and the capped output, with the whole output one click away.
+// `details`/`progress` come from the tool (untrusted shapes): read defensively.
+import { useState } from "preact/hooks";
+import type { ApprovalItem, ToolItem } from "../src/shared/chat-items";
+import { DenyReasonInput, useSentDecision } from "./approval";
+import { CheckIcon, CloseIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "./icons";
+import { Collapsible } from "./parts";
+import { post } from "./vscode";
+
+/** The tool caps what it returns at 50 KB; anything longer here was not made by it. */
+const MAX_OUTPUT_CHARS = 60_000;
+
+interface CommandFacts {
+  command?: string;
+  cwd?: string;
+  via?: string;
+  end?: string;
+  exitCode?: number | null;
+  durationMs?: number;
+  totalLines?: number;
+  cutLines?: number;
+  logFile?: boolean;
+  tail?: string[];
+  elapsedMs?: number;
+}
+
+function readFacts(args: unknown, details: unknown, progress: unknown): CommandFacts {
+  const out: CommandFacts = {};
+  const a = record(args);
+  if (typeof a.command === "string") out.command = a.command;
+  if (typeof a.cwd === "string" && a.cwd !== "") out.cwd = a.cwd;
+  const d = record(details);
+  if (typeof d.command === "string") out.command = d.command;
+  if (typeof d.cwd === "string") out.cwd = d.cwd;
+  if (d.via === "terminal" || d.via === "process") out.via = d.via;
+  if (typeof d.end === "string") out.end = d.end;
+  if (typeof d.exitCode === "number" || d.exitCode === null) out.exitCode = d.exitCode;
+  if (typeof d.durationMs === "number") out.durationMs = d.durationMs;
+  if (typeof d.totalLines === "number") out.totalLines = d.totalLines;
+  if (typeof d.cutLines === "number") out.cutLines = d.cutLines;
+  if (typeof d.logFile === "string") out.logFile = true;
+  const p = record(record(progress).progress);
+  if (Array.isArray(p.tail)) out.tail = p.tail.filter((l): l is string => typeof l === "string").slice(-50);
+  if (typeof p.elapsedMs === "number") out.elapsedMs = p.elapsedMs;
+  return out;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  return s < 60 ? `${s < 10 ? s.toFixed(1) : Math.round(s)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
+
+function outcome(item: ToolItem, facts: CommandFacts): { text: string; tone: "ok" | "bad" | "muted" } {
+  if (item.approval?.state === "pending") return { text: "Waiting for your approval", tone: "muted" };
+  if (item.approval?.state === "denied") return { text: "Denied", tone: "bad" };
+  if (item.status === "running" || item.status === "pending") return { text: facts.elapsedMs !== undefined ? `Running · ${formatMs(facts.elapsedMs)}` : "Running", tone: "muted" };
+  const took = facts.durationMs !== undefined ? ` · ${formatMs(facts.durationMs)}` : "";
+  switch (facts.end) {
+    case "stopped":
+      return { text: `Stopped${took}`, tone: "bad" };
+    case "timeout":
+      return { text: `Timed out${took}`, tone: "bad" };
+    case "failedToStart":
+      return { text: "Could not start", tone: "bad" };
+    case "exited":
+      if (facts.exitCode === null || facts.exitCode === undefined) return { text: `Ended by a signal${took}`, tone: "bad" };
+      return { text: `Exit code ${facts.exitCode}${took}`, tone: facts.exitCode === 0 ? "ok" : "bad" };
+    default:
+      return { text: item.status === "error" ? "Failed" : "Done", tone: item.status === "error" ? "bad" : "ok" };
+  }
+}
+
+export function CommandCard({ item }: { item: ToolItem }) {
+  const facts = readFacts(item.args, item.details, item.progress);
+  const command = facts.command ?? "";
+  const cwd = facts.cwd ?? item.approval?.cwd ?? ".";
+  const state = outcome(item, facts);
+  const running = item.status === "running" && item.approval?.state !== "pending";
+  const result = item.resultText ?? "";
+  const pending = item.approval?.state === "pending";
+  return (
+    <article
+      class={`item card tool command-card tool-${item.status}${pending ? " tool-waiting" : ""}`}
+      data-item={item.id}
+      aria-label={`Command ${command} in ${cwd}: ${state.text}`}
+    >
+      <div class="card-head">
+        {pending ? <ShieldIcon class="accent" /> : running ? <Spinner /> : state.tone === "ok" ? <CheckIcon class="ok" /> : state.tone === "bad" ? <ErrorIcon class="bad" /> : <span class="status-dot" aria-hidden="true" />}
+        <span class="command-folder" title="Runs in this folder of the workspace">
+          {cwd === "." ? "workspace root" : cwd}
+        </span>
+        <span class="grow" />
+        <span class={`tool-status command-outcome command-${state.tone}`}>{state.text}</span>
+        {facts.via !== undefined && !pending && <span class="tool-note">{facts.via === "terminal" ? "in terminal" : "child process"}</span>}
+        {running && (
+          <button type="button" class="button stop-button" aria-label="Stop the command" onClick={() => post({ type: "stop" })}>
+            <StopIcon /> Stop
+          </button>
+        )}
+      </div>
+      <pre class="command-line">
+        <span class="command-prompt" aria-hidden="true">$ </span>
+        {command}
+      </pre>
+      {item.approval && item.approval.state !== "pending" && <CommandDecision approval={item.approval} />}
+      {pending && item.approval && <CommandQuestion approval={item.approval} />}
+      {running && facts.tail !== undefined && facts.tail.length > 0 && (
+        <pre class="command-tail" aria-live="off">
+          {facts.tail.join("\n")}
+        </pre>
+      )}
+      {!running && result !== "" && (
+        <Collapsible id={`${item.id}:output`} class="tool-result" summary={`Output${facts.totalLines !== undefined ? ` (${facts.totalLines.toLocaleString()} lines${facts.cutLines ? `, ${facts.cutLines.toLocaleString()} cut for Pi` : ""})` : ""}`} defaultOpen={item.status === "error" || (facts.exitCode ?? 0) !== 0}>
+          <pre>{result.length > MAX_OUTPUT_CHARS ? `${result.slice(0, MAX_OUTPUT_CHARS)}\n\u2026` : result}</pre>
+          {facts.logFile && (
+            <button type="button" class="text-button" onClick={() => post({ type: "openCommandOutput", toolCallId: item.id })}>
+              Open the whole output
+            </button>
+          )}
+        </Collapsible>
+      )}
+    </article>
+  );
+}
+
+function CommandDecision({ approval }: { approval: ApprovalItem }) {
+  const allowed = approval.state === "allowed";
+  return (
+    <p class={`command-decision approval-${approval.state}`}>
+      {allowed ? <CheckIcon class="ok" /> : <CloseIcon class="bad" />}{" "}
+      <span class="decision">{allowed ? "Allowed" : "Denied"}</span>
+      {approval.rule ? (
+        <>
+          {" "}
+          by your rule <code>{approval.rule}</code>
+        </>
+      ) : allowed ? (
+        " by you"
+      ) : null}
+      {approval.reason ? <span class="approval-reason-inline">: {approval.reason}</span> : null}
+    </p>
+  );
+}
+
+type Decision = "allow" | "deny" | "allowAlways";
+
+function CommandQuestion({ approval }: { approval: ApprovalItem }) {
+  const [reason, setReason] = useState("");
+  const suggested = (approval.suggestedRules ?? []).join("\n");
+  const [rule, setRule] = useState(suggested);
+  const [sent, setSent] = useSentDecision<Decision>();
+  const decide = (decision: Decision) => {
+    if (sent !== null) return;
+    setSent(decision);
+    const why = reason.trim();
+    if (decision === "deny") post(why !== "" ? { type: "approval", toolCallId: approval.toolCallId, decision, reason: why } : { type: "approval", toolCallId: approval.toolCallId, decision });
+    else if (decision === "allowAlways") post({ type: "approval", toolCallId: approval.toolCallId, decision, rule: rule.trim() });
+    else post({ type: "approval", toolCallId: approval.toolCallId, decision });
+  };
+  const canRule = suggested !== "";
+  return (
+    <div class="approval-form">
+      <p class="approval-question">Run this command?</p>
+      <DenyReasonInput value={reason} onInput={setReason} onDeny={() => decide("deny")} />
+      <div class="approval-actions">
+        <button type="button" class="button primary" disabled={sent !== null} onClick={() => decide("allow")}>
+          Allow
+        </button>
+        <button type="button" class="button secondary" disabled={sent !== null} onClick={() => decide("deny")}>
+          Deny
+        </button>
+      </div>
+      {canRule ? (
+        <div class="rule-form">
+          <label class="rule-label">
+            Always allow commands starting with (one prefix a line)
+            <textarea
+              class="reason-input rule-input"
+              rows={Math.min(4, Math.max(1, rule.split("\n").length))}
+              maxLength={500}
+              value={rule}
+              aria-label="Allow rules (command prefixes, one a line)"
+              onInput={(e) => setRule(e.currentTarget.value)}
+            />
+          </label>
+          <button type="button" class="button secondary" disabled={sent !== null || rule.trim() === ""} onClick={() => decide("allowAlways")}>
+            Always allow in this workspace
+          </button>
+        </div>
+      ) : (
+        <p class="tool-note">No rule can allow this command (it uses substitution, redirection to a file or other syntax that always asks).</p>
+      )}
+    </div>
+  );
+}
