@@ -17,6 +17,10 @@ export interface ViewModel {
   readonly attachments: readonly PendingAttachment[];
   /** Grows by one per `focus` message: the composer focuses itself when it changes. */
   readonly focusRequests: number;
+  /** Where the last `focus` message asked the focus to go. */
+  readonly focusTarget: "composer" | "approval";
+  /** Grows by one per `showHistory` message: the history opens when it changes. */
+  readonly historyRequests: number;
 }
 
 const initialStatus: ViewStatus = { modelLabel: "", storage: "workspace", canContinue: false, editsAllowedForChat: false };
@@ -30,9 +34,11 @@ export const initialViewModel: ViewModel = {
   chats: [],
   attachments: [],
   focusRequests: 0,
+  focusTarget: "composer",
+  historyRequests: 0,
 };
 
-const HOST_TYPES = new Set<string>(["snapshot", "event", "chats", "status", "attachments", "focus"]);
+const HOST_TYPES = new Set<string>(["snapshot", "event", "chats", "status", "attachments", "focus", "showHistory"]);
 
 /** A request for a snapshot that got no answer is sent again after this long. */
 const SNAPSHOT_RETRY_MS = 4000;
@@ -117,6 +123,8 @@ export class ChatClient {
       chats: Array.isArray(message.chats) ? message.chats : [],
       attachments: Array.isArray(message.attachments) ? message.attachments : [],
       focusRequests: this.view.focusRequests,
+      focusTarget: this.view.focusTarget,
+      historyRequests: this.view.historyRequests,
     });
   }
 
@@ -132,7 +140,10 @@ export class ChatClient {
         this.update({ ...this.view, attachments: Array.isArray(message.attachments) ? message.attachments : [] });
         return;
       case "focus":
-        this.update({ ...this.view, focusRequests: this.view.focusRequests + 1 });
+        this.update({ ...this.view, focusRequests: this.view.focusRequests + 1, focusTarget: message.target === "approval" ? "approval" : "composer" });
+        return;
+      case "showHistory":
+        this.update({ ...this.view, historyRequests: this.view.historyRequests + 1 });
         return;
     }
   }

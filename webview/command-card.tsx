@@ -4,6 +4,7 @@
 // `details`/`progress` come from the tool (untrusted shapes): read defensively.
 import { useEffect, useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem, UserCommandItem } from "../src/shared/chat-items";
+import { DenyReasonInput, useSentDecision } from "./approval";
 import { CheckIcon, CloseIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "./icons";
 import { Collapsible } from "./parts";
 import { post } from "./vscode";
@@ -86,7 +87,7 @@ export function CommandCard({ item }: { item: ToolItem }) {
   const pending = item.approval?.state === "pending";
   return (
     <article
-      class={`item card tool command-card tool-${item.status}${pending ? " approval-pending" : ""}`}
+      class={`item card tool command-card tool-${item.status}${pending ? " tool-waiting" : ""}`}
       data-item={item.id}
       aria-label={`Command ${command} in ${cwd}: ${state.text}`}
     >
@@ -154,12 +155,7 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
   const [reason, setReason] = useState("");
   const suggested = (approval.suggestedRules ?? []).join("\n");
   const [rule, setRule] = useState(suggested);
-  const [sent, setSent] = useState<Decision | null>(null);
-  useEffect(() => {
-    if (sent === null) return;
-    const timer = setTimeout(() => setSent(null), 4000);
-    return () => clearTimeout(timer);
-  }, [sent]);
+  const [sent, setSent] = useSentDecision<Decision>();
   const decide = (decision: Decision) => {
     if (sent !== null) return;
     setSent(decision);
@@ -172,21 +168,7 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
   return (
     <div class="approval-form">
       <p class="approval-question">Run this command?</p>
-      <input
-        class="reason-input"
-        type="text"
-        maxLength={2000}
-        placeholder="Reason for denying (optional, sent to Pi)"
-        aria-label="Reason for denying (optional)"
-        value={reason}
-        onInput={(e) => setReason(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key === "Enter" && !e.isComposing) {
-            e.preventDefault();
-            decide("deny");
-          }
-        }}
-      />
+      <DenyReasonInput value={reason} onInput={setReason} onDeny={() => decide("deny")} />
       <div class="approval-actions">
         <button type="button" class="button primary" disabled={sent !== null} onClick={() => decide("allow")}>
           Allow

@@ -1,7 +1,7 @@
 // The composer: Enter sends, Shift+Enter is a new line, Escape while running stops the run.
 // The draft lives in the webview's own state (vscode.setState) so it survives the view being
 // hidden; it reaches the host only as the prompt that is sent.
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { PendingAttachment } from "../src/shared/protocol";
 import { CloseIcon, FileIcon, SendIcon, StopIcon } from "./icons";
 import { memo } from "./memo";
@@ -13,8 +13,9 @@ const MAX_HEIGHT_PX = 220;
 export const Composer = memo(function Composer(props: {
   running: boolean;
   attachments: readonly PendingAttachment[];
-  focusRequests: number;
   editsAllowedForChat: boolean;
+  /** The chat is being written in another window: nothing can be sent from here. */
+  readOnly?: boolean;
 }) {
   const [draft, setDraft] = useState(() => loadUiState().draft);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -32,11 +33,7 @@ export const Composer = memo(function Composer(props: {
     el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`;
   }, [draft]);
 
-  useEffect(() => {
-    if (props.focusRequests > 0) input.current?.focus();
-  }, [props.focusRequests]);
-
-  const canSend = !props.running && draft.trim() !== "";
+  const canSend = !props.running && !props.readOnly && draft.trim() !== "";
   const send = () => {
     if (!canSend) return;
     post({ type: "prompt", text: draft });
@@ -45,7 +42,7 @@ export const Composer = memo(function Composer(props: {
   };
 
   return (
-    <div class="composer">
+    <section class="composer" aria-label="Message Pi">
       {props.attachments.length > 0 && (
         <ul class="attachments" aria-label="Attached files">
           {props.attachments.map((a, index) => {
@@ -67,10 +64,12 @@ export const Composer = memo(function Composer(props: {
         <textarea
           ref={input}
           class="input"
+          data-composer-input
           rows={1}
           value={draft}
           aria-label="Message to Pi"
-          placeholder={props.running ? "Pi is working… (Escape to stop)" : "Ask Pi about your code"}
+          readOnly={props.readOnly === true}
+          placeholder={props.readOnly ? "Open in another window: read-only here" : props.running ? "Pi is working… (Escape to stop)" : "Ask Pi about your code"}
           onInput={(e) => changeDraft(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
@@ -95,7 +94,7 @@ export const Composer = memo(function Composer(props: {
           )}
         </div>
       </div>
-    </div>
+    </section>
   );
 });
 

@@ -50,7 +50,7 @@ describe("Pi Chat commands in the extension host", function () {
     });
     assert.equal(card.approval?.command, "grep -n port src/config.ts && pwd");
     assert.equal(card.approval?.cwd, ".");
-    assert.ok(!chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "approval"), "one card: no separate approval item");
+    assert.equal(chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "tool" && i.id === "call_cmd").length, 1, "one card for the command");
     await api.view.receive({ type: "approval", v: 1, toolCallId: "call_cmd", decision: "allow" });
     await api.controller.currentSession.waitForIdle();
     const done = commandCard("call_cmd")!;
