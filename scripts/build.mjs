@@ -62,6 +62,8 @@ if (existsSync(join(root, "webview/main.tsx"))) {
       jsx: "automatic",
       jsxImportSource: "preact",
       loader: { ".ttf": "file" },
+      // out/codicon.ttf, a stable name the .vsix (.vscodeignore) and the test server can list.
+      assetNames: "[name]",
     }),
   );
 }

@@ -1,7 +1,7 @@
 // The composer: Enter sends, Shift+Enter is a new line, Escape while running stops the run.
 // The draft lives in the webview's own state (vscode.setState) so it survives the view being
 // hidden; it reaches the host only as the prompt that is sent.
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { PendingAttachment } from "../src/shared/protocol";
 import { ComposerImages, ImageInputNotice } from "./composer-images";
 import { CloseIcon, FileIcon, ImageIcon, SendIcon, StopIcon } from "./icons";
@@ -15,11 +15,12 @@ const MAX_HEIGHT_PX = 220;
 export const Composer = memo(function Composer(props: {
   running: boolean;
   attachments: readonly PendingAttachment[];
-  focusRequests: number;
   editsAllowedForChat: boolean;
   /** Whether the model accepts images; undefined while not known. */
   imageInput: boolean | undefined;
   modelLabel: string;
+  /** The chat is being written in another window: nothing can be sent from here. */
+  readOnly?: boolean;
 }) {
   const [draft, setDraft] = useState(() => loadUiState().draft);
   const [images, setImages] = useState<ComposerImage[]>([]);
@@ -60,16 +61,12 @@ export const Composer = memo(function Composer(props: {
     el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`;
   }, [draft]);
 
-  useEffect(() => {
-    if (props.focusRequests > 0) input.current?.focus();
-  }, [props.focusRequests]);
-
   const hasText = draft.trim() !== "";
   // With images, send only once it is known that the model sees them: never drop one silently.
   const imagesBlocked = images.length > 0 && props.imageInput !== true;
-  const canSend = !props.running && (hasText || images.length > 0) && !imagesBlocked;
+  const canSend = !props.running && !props.readOnly && (hasText || images.length > 0) && !imagesBlocked;
   const send = (withImages = true) => {
-    if (props.running || (withImages ? !canSend : !hasText)) return;
+    if (props.running || props.readOnly || (withImages ? !canSend : !hasText)) return;
     const sent = withImages ? images.map((i) => ({ mimeType: i.mimeType, data: i.data })) : [];
     post(sent.length > 0 ? { type: "prompt", text: draft, images: sent } : { type: "prompt", text: draft });
     changeDraft("");
@@ -79,8 +76,9 @@ export const Composer = memo(function Composer(props: {
   };
 
   return (
-    <div
+    <section
       class={`composer${dragging ? " dragging" : ""}`}
+      aria-label="Message Pi"
       onDragOver={(e) => {
         if (!e.dataTransfer?.types.includes("Files")) return;
         e.preventDefault();
@@ -97,7 +95,7 @@ export const Composer = memo(function Composer(props: {
     >
       <ComposerImages images={images} notes={imageNotes} onRemove={(id) => setImages((current) => current.filter((i) => i.id !== id))} />
       {images.length > 0 && props.imageInput === false && (
-        <ImageInputNotice modelLabel={props.modelLabel} canSendText={hasText && !props.running} onSendText={() => send(false)} onRemove={() => setImages([])} />
+        <ImageInputNotice modelLabel={props.modelLabel} canSendText={hasText && !props.running && !props.readOnly} onSendText={() => send(false)} onRemove={() => setImages([])} />
       )}
       {props.attachments.length > 0 && (
         <ul class="attachments" aria-label="Attached files">
@@ -120,10 +118,12 @@ export const Composer = memo(function Composer(props: {
         <textarea
           ref={input}
           class="input"
+          data-composer-input
           rows={1}
           value={draft}
           aria-label="Message to Pi"
-          placeholder={props.running ? "Pi is working… (Escape to stop)" : "Ask Pi about your code"}
+          readOnly={props.readOnly === true}
+          placeholder={props.readOnly ? "Open in another window: read-only here" : props.running ? "Pi is working… (Escape to stop)" : "Ask Pi about your code"}
           onInput={(e) => changeDraft(e.currentTarget.value)}
           onPaste={(e) => {
             const files = filesOf(e.clipboardData);
@@ -160,7 +160,8 @@ export const Composer = memo(function Composer(props: {
             }}
           />
           <span class="hint">
-            {images.length > 0 && props.imageInput === undefined ? "Checking whether the model accepts images…" : props.editsAllowedForChat ? "Edits are allowed for this chat" : ""}
+            {commandHint(draft) ??
+              (images.length > 0 && props.imageInput === undefined ? "Checking whether the model accepts images…" : props.editsAllowedForChat ? "Edits are allowed for this chat" : "")}
           </span>
           {props.running ? (
             <button type="button" class="button stop-button" title="Stop (Escape)" aria-label="Stop" onClick={() => post({ type: "stop" })}>
@@ -173,6 +174,14 @@ export const Composer = memo(function Composer(props: {
           )}
         </div>
       </div>
-    </div>
+    </section>
   );
 });
+
+/** What Enter will do with a `!cmd` / `!!cmd` draft (the host decides; this only says it). */
+function commandHint(draft: string): string | undefined {
+  const text = draft.trimStart();
+  if (text.startsWith("!!") && text.slice(2).trim() !== "") return "Runs in the workspace now; the output is not sent to Pi";
+  if (text.startsWith("!") && text.slice(1).trim() !== "") return "Runs in the workspace now; Pi sees the output with your next message";
+  return undefined;
+}

@@ -2,21 +2,28 @@
 // and the view state its events reduce to. No VS Code here: the host passes in the file
 // system, the approver (the user, through the webview) and the model.
 import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type BeforeToolCallResult, type StreamFn } from "@earendil-works/pi-agent-core";
-import type { Api, Model, ToolResultMessage } from "@earendil-works/pi-ai";
+import type { Api, Model } from "@earendil-works/pi-ai";
 import { reduce, stateFromTranscript, type ChatState } from "../shared/reducer";
 import { AgentEventEncoder } from "../shared/event-encoder";
+import type { FixCommandId } from "../shared/app-messages";
 import type { ChatEvent } from "../shared/protocol";
-import { canContinue, convertToLlm, createTransformContext, interruptedToolResult } from "./context-policy";
-import type { FileAttachmentMessage, LocalNoticeMessage } from "./messages";
+import { canContinue, convertToLlm, createTransformContext, repairsBeforeContinue } from "./context-policy";
+import { ChatContext, type RequestCapture } from "./context/chat-context";
+import type { CompactionSettings } from "./context/compaction";
+import type { CompactionOutcome } from "./context/compactor";
+import type { CompactionSummaryMessage, FileAttachmentMessage, LocalNoticeMessage } from "./messages";
+import { StreamRedaction } from "./redaction";
 import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
-import { createEditFileTool, createReadFileTool, type EditProposal } from "./tools";
+import type { EditProposal, SearchBackend, WalkRules } from "./tools";
 import type { StoredImageContent } from "../shared/images";
 import { withProblemsAfterEdit, type ProblemsWatcher } from "./tools/problems-after-edit";
+import { createWorkspaceTools, WORKSPACE_TOOLS_PROMPT } from "./tools/toolset";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 import { gateCommand, type CommandApprover, type CommandRuleStore } from "./permissions/command-gate";
 import type { CommandRunner } from "./commands/runner";
 import { createRunCommandTool, RUN_COMMAND_TOOL } from "./tools/run-command";
 import { redactSecrets } from "./commands/redact";
+import { runUserCommand, type UserCommandText } from "./commands/user-command";
 
 /** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
 export interface ModelBinding {
@@ -27,14 +34,39 @@ export interface ModelBinding {
 
 export type { EditApprovalRequest, EditApprover, EditDecision } from "./permissions";
 
+/** Marks a RunSetupError. Recognised by this code, not by its class: out/providers.js is a separate bundle with its own copy of the class. */
+export const RUN_SETUP_ERROR_CODE = "PI_CHAT_RUN_SETUP";
+
+/** What the session needs of the SecretRedactor (redaction.ts): text and whole values. */
+export interface Redactor {
+  text(text: string): string;
+  /** Keys by value only (for streamed text, see StreamRedaction). */
+  values(text: string): string;
+  readonly longest: number;
+  /** The same object when nothing in it changed. */
+  deep<T>(value: T): T;
+}
+
 /** A problem that stops a run before the model is called (no API key, unknown model): shown with its fix. */
 export class RunSetupError extends Error {
+  readonly code = RUN_SETUP_ERROR_CODE;
   constructor(
     message: string,
     readonly fix?: string,
+    readonly fixCommand?: FixCommandId,
   ) {
     super(message);
   }
+}
+
+/** The fix a setup error carries, from whichever bundle threw it. */
+export function runSetupFix(error: unknown): { fix?: string; fixCommand?: FixCommandId } | undefined {
+  if (typeof error !== "object" || error === null || (error as { code?: unknown }).code !== RUN_SETUP_ERROR_CODE) return undefined;
+  const { fix, fixCommand } = error as { fix?: unknown; fixCommand?: unknown };
+  return {
+    ...(typeof fix === "string" ? { fix } : {}),
+    ...(fixCommand === "setApiKey" || fixCommand === "selectModel" ? { fixCommand } : {}),
+  };
 }
 
 export interface ChatSessionOptions {
@@ -45,6 +77,8 @@ export interface ChatSessionOptions {
   fs: WorkspaceFileSystem;
   /** Absolute workspace root, so the tools accept absolute paths inside it. */
   workspaceRoot?: string;
+  /** The discovery tools' engine and VS Code's excludes (defaults: portable search, no excludes). */
+  discovery?: { searchBackend?: SearchBackend; rules?: () => WalkRules; searchRules?: () => WalkRules };
   resolveModel: () => Promise<ModelBinding>;
   approver: EditApprover;
   /** The approval mode, protected files and workspace trust the edit gate reads at each call. */
@@ -53,11 +87,23 @@ export interface ChatSessionOptions {
   workspaceTrusted?: EditPermissionSettings["workspaceTrusted"];
   /** Saves one final message. Awaited before the next event, so the transcript order is the event order. */
   persist: (message: AgentMessage) => Promise<void>;
+  /**
+   * Makes this window the chat's only writer before a run starts (another VS Code window may be
+   * writing it); resolves to the release, called when the run ends. Rejects, with the reason the
+   * user reads, when the run must not start: then nothing is shown or saved.
+   */
+  claimWriter?: () => Promise<() => Promise<void>>;
+  /** Removes the API keys in use (and key shapes) from everything saved or shown. */
+  redactor?: Redactor;
   maxContextTokens?: number;
   /** Running shell commands (run_command); absent: the tool is not offered. */
   commands?: CommandOptions;
   /** Explains a provider error (401, 429, network) with its fix, for a notice in the chat. */
-  describeError?: (errorMessage: string) => { text: string; fix?: string };
+  describeError?: (errorMessage: string) => { text: string; fix?: string; fixCommand?: FixCommandId };
+  /** Compaction settings, read when they are needed (the user may change them). */
+  compaction?: () => Partial<CompactionSettings>;
+  /** Called with every chat request as it is sent ("what the model sees"). */
+  onRequest?: (capture: RequestCapture) => void;
   log?: (line: string) => void;
   /**
    * Request-time additions to the context after the policy (project instructions, image bytes):
@@ -85,11 +131,9 @@ export interface CommandOptions {
 
 export const DEFAULT_SYSTEM_PROMPT = [
   "You are Pi Chat, a coding assistant inside the user's editor.",
-  "You can read files of the open workspace with read_file and change them with edit_file.",
-  "Paths are relative to the workspace root. Read a file before you edit it; edit_file replaces text copied from the file (oldText, exactly once in the file) with newText, and takes several such replacements of one file at once as edits: [{oldText, newText}, …].",
-  "Every edit is shown to the user as a diff and applied only if they allow it.",
+  WORKSPACE_TOOLS_PROMPT,
   "When the run_command tool is available, use it to run the project's tests, builds, linters and git commands rather than guessing their results; every run needs the user's yes.",
-  "Answer concisely, in Markdown.",
+  "Read a file before you edit it. Answer concisely, in Markdown.",
 ].join("\n");
 
 export class ChatSession {
@@ -102,20 +146,41 @@ export class ChatSession {
   private readonly proposals = new Map<string, EditProposal>();
   private readonly tools: AgentTool[];
   private readonly gate: EditGate;
+  /** Holds back streamed text that could be the start of a key (only with a redactor). */
+  private readonly stream: StreamRedaction | undefined;
   private state: ChatState;
   /** The API key of the current model: removed from command output. */
   private secretsInUse: string[] = [];
+  /** Stops the `!cmd` that is running, if one is. */
+  private userCommandStop: AbortController | undefined;
   private active: Promise<void> | undefined;
+  /** Compaction, the meter, the capture of what was sent: what this chat keeps for the model. */
+  readonly context: ChatContext;
 
   constructor(private readonly options: ChatSessionOptions) {
     this.id = options.id;
-    this.initialMessages = options.messages.slice();
+    this.initialMessages = systemMessageFirst(options.messages);
     for (const m of this.initialMessages) this.persisted.add(m);
-    this.state = stateFromTranscript(this.initialMessages);
+    this.context = new ChatContext({
+      chatId: options.id,
+      messages: () => this.messages,
+      append: (message) => this.append(message),
+      emit: (event) => this.emit(event),
+      settings: () => ({ ...options.compaction?.() }) as CompactionSettings,
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    });
+    this.state = { ...stateFromTranscript(this.initialMessages), meter: this.context.meter() };
     const root = options.workspaceRoot !== undefined ? { root: options.workspaceRoot } : {};
-    // requireProposal: an edit is written only with the proposal the gate stored for its call.
-    const editFile = createEditFileTool(options.fs, { ...root, proposals: this.proposals, requireProposal: true });
-    this.tools = [createReadFileTool(options.fs, root), options.problems ? withProblemsAfterEdit(editFile, options.problems, root) : editFile];
+    const problems = options.problems;
+    this.tools = createWorkspaceTools({
+      fs: options.fs,
+      ...root,
+      proposals: this.proposals,
+      ...options.discovery,
+      ...(problems ? { wrapEditFile: (editFile) => withProblemsAfterEdit(editFile, problems, root) } : {}),
+    });
+    this.stream = options.redactor ? new StreamRedaction(options.redactor) : undefined;
     this.gate = new EditGate({
       chatId: options.id,
       fs: options.fs,
@@ -186,25 +251,88 @@ export class ChatSession {
     return this.run(async (agent) => agent.prompt(messages), messages);
   }
 
-  /** Continues a turn that a reload, a crash or a provider error cut off. */
+  /** Continues a turn that a reload, a crash or a provider error cut off; with nothing to continue (a stale button), does nothing. */
   continue(): Promise<void> {
+    if (!this.canContinue) return Promise.resolve();
     return this.run(async (agent) => {
       // Saved as real messages, so the transcript itself has no tool call without a result.
-      for (const m of this.repairsBeforeContinue(agent.state.messages)) await this.append(m);
+      for (const m of repairsBeforeContinue(agent.state.messages, Date.now())) await this.append(m);
       await agent.continue();
     }, []);
   }
 
+  /**
+   * `!cmd` / `!!cmd`: runs in the workspace folder without asking (the user typed it) and saves a
+   * bashExecution message. No model is needed. Refused in restricted mode, with the reason shown.
+   */
+  runUserCommand(text: UserCommandText): Promise<void> {
+    if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
+    const commands = this.options.commands;
+    const root = this.options.workspaceRoot;
+    if (!commands || root === undefined || !commands.enabled()) {
+      const why = "Commands cannot run here: this folder is open in Restricted Mode (not trusted), or no folder is open. Trust the folder (Manage Workspace Trust) to run commands.";
+      return this.append(errorNotice(why, undefined));
+    }
+    const controller = new AbortController();
+    const run = (async () => {
+      this.userCommandStop = controller;
+      this.emit({ type: "run_state", running: true });
+      const started: AgentMessage = { role: "bashExecution", command: text.command, output: "", exitCode: null, cancelled: false, truncated: false, excludeFromContext: text.excludeFromContext, timestamp: Date.now() };
+      try {
+        this.emit({ type: "message_start", message: started });
+        const message = await runUserCommand(text, {
+          runner: commands.runner(),
+          cwd: root,
+          timeoutMs: commands.defaultTimeoutSeconds() * 1000,
+          signal: controller.signal,
+          redact: (t) => redactSecrets(t, this.secretsInUse),
+          ...(commands.logDir ? { logFile: `${commands.logDir}/user-${Date.now().toString(36)}.log` } : {}),
+          onProgress: (p) => this.emit({ type: "command_progress", tail: p.tail, elapsedMs: p.elapsedMs }),
+        });
+        if (this.agent) this.agent.state.messages = [...this.agent.state.messages, message];
+        else this.initialMessages.push(message);
+        await this.persistOnce(message);
+        this.emit({ type: "message_end", message });
+      } finally {
+        this.userCommandStop = undefined;
+        this.active = undefined;
+        this.emit({ type: "run_state", running: false });
+      }
+    })();
+    this.active = run;
+    return run;
+  }
+
   abort(): void {
+    this.userCommandStop?.abort();
+    this.context.abort();
     this.agent?.abort();
+  }
+
+  /** Summarizes the earlier conversation now ("Pi Chat: Compact Chat"), with the user's words on what to keep. */
+  compact(instructions?: string): Promise<CompactionOutcome> {
+    let outcome: CompactionOutcome = { status: "nothing", reason: "There is nothing to compact yet." };
+    return this.run(async () => {
+      outcome = await this.context.compact("manual", instructions?.trim() ? { instructions: instructions.trim() } : {});
+    }, [], { afterRun: false }).then(() => outcome);
+  }
+
+  /** Starts this (new, empty) chat from another chat's summary: the model gets the summary and nothing else of it. */
+  startFromSummary(summary: CompactionSummaryMessage): Promise<void> {
+    return this.run(async () => {
+      await this.append({ ...summary, keptMessageCount: 0, trigger: "manual", timestamp: Date.now() });
+    }, [], { afterRun: false });
   }
 
   async waitForIdle(): Promise<void> {
     await this.active;
   }
 
-  private emit(event: ChatEvent): void {
+  private emit(raw: ChatEvent): void {
+    // A provider's words may quote the key it was sent: nothing reaches the view unredacted.
+    const event = this.options.redactor ? this.options.redactor.deep(raw) : raw;
     this.state = reduce(this.state, event);
+    if (event.type === "message_end") this.emitMeterAfter(event);
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -214,19 +342,30 @@ export class ChatSession {
     }
   }
 
-  private run(start: (agent: Agent) => Promise<void>, pendingMessages: readonly AgentMessage[]): Promise<void> {
+  private run(start: (agent: Agent) => Promise<void>, pendingMessages: readonly AgentMessage[], options: { afterRun?: boolean } = {}): Promise<void> {
     if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
     const run = (async () => {
+      let release: (() => Promise<void>) | undefined;
+      try {
+        release = await this.options.claimWriter?.();
+      } catch (error) {
+        this.active = undefined;
+        throw error;
+      }
       this.emit({ type: "run_state", running: true });
       try {
         const agent = await this.ensureAgent();
+        this.context.startRun();
         await start(agent);
-        await this.explainProviderError(agent);
+        // An overflow is compacted and retried once; a full context is compacted for the next prompt.
+        const handled = options.afterRun === false ? false : await this.context.afterRun(agent);
+        if (!handled) await this.explainProviderError(agent);
       } catch (error) {
         await this.reportRunFailure(error, pendingMessages);
       } finally {
         this.active = undefined;
         this.emit({ type: "run_state", running: false });
+        await release?.().catch((error: unknown) => this.options.log?.(`could not release the chat lock: ${String(error)}`));
       }
     })();
     this.active = run;
@@ -237,7 +376,7 @@ export class ChatSession {
   private async reportRunFailure(error: unknown, pendingMessages: readonly AgentMessage[]): Promise<void> {
     const agentHasThem = pendingMessages.length > 0 && this.agent?.state.messages.includes(pendingMessages[0]!);
     if (!agentHasThem) for (const m of pendingMessages) await this.append(m);
-    await this.append(errorNotice(error instanceof Error ? error.message : String(error), error instanceof RunSetupError ? error.fix : undefined));
+    await this.append(errorNotice(error instanceof Error ? error.message : String(error), runSetupFix(error)));
   }
 
   /** A failed request ends as an assistant message with stopReason "error": say what to do about it. */
@@ -247,7 +386,7 @@ export class ChatSession {
     const raw = last.errorMessage ?? "The model provider returned an error.";
     this.options.log?.(`provider error: ${raw}`);
     const described = this.options.describeError?.(raw) ?? { text: raw };
-    await this.append(errorNotice(described.text, described.fix));
+    await this.append(errorNotice(described.text, described));
   }
 
   /** Adds a message of the session's own (a notice, a repair) to the transcript: saved and shown. */
@@ -266,13 +405,19 @@ export class ChatSession {
   private async persistOnce(message: AgentMessage): Promise<void> {
     if (this.persisted.has(message)) return;
     this.persisted.add(message);
-    await this.options.persist(message);
+    await this.options.persist(this.options.redactor ? this.options.redactor.deep(message) : message);
   }
 
   /** The tools of this run: run_command only where commands may run (not in restricted mode). */
   private availableTools(): AgentTool[] {
     const commandsOn = this.options.commands?.enabled() === true;
     return this.tools.filter((t) => t.name !== RUN_COMMAND_TOOL || commandsOn);
+  }
+
+  /** The meter follows every final message (a request's usage, a summary, a new prompt). */
+  private emitMeterAfter(event: Extract<ChatEvent, { type: "message_end" }>): void {
+    if (event.message.role === "system") return;
+    this.emit({ type: "meter", meter: this.context.meter() });
   }
 
   private async ensureAgent(): Promise<Agent> {
@@ -283,13 +428,18 @@ export class ChatSession {
     } catch {
       this.secretsInUse = [];
     }
+    this.context.bind(binding);
+    // The window is known now: the meter can show "used / window".
+    this.emit({ type: "meter", meter: this.context.meter() });
     if (this.agent) {
       this.agent.state.tools = this.availableTools();
       this.agent.state.model = binding.model;
-      this.agent.streamFunction = binding.streamFn;
+      this.agent.streamFunction = this.context.wrapStreamFn(binding.streamFn);
       this.agent.getApiKey = binding.getApiKey;
       return this.agent;
     }
+    const options = this.options;
+    const context = this.context;
     const agent = new Agent({
       initialState: {
         systemPrompt: this.options.systemPrompt,
@@ -297,15 +447,20 @@ export class ChatSession {
         tools: this.availableTools(),
         messages: this.initialMessages,
       },
-      streamFn: binding.streamFn,
+      streamFn: this.context.wrapStreamFn(binding.streamFn),
       getApiKey: binding.getApiKey,
       convertToLlm,
       transformContext: this.withRequestSteps(
         createTransformContext({
-          maxContextTokens: this.options.maxContextTokens ?? Math.floor(binding.model.contextWindow * 0.75),
+          // Trimming is the fallback when no summary could be made: at the same threshold.
+          get maxContextTokens() {
+            return options.maxContextTokens ?? context.budget()?.threshold ?? Math.floor(binding.model.contextWindow * 0.75);
+          },
           onFallback: (reason) => this.options.log?.(`context policy fell back to the full transcript: ${reason}`),
+          onView: (view) => this.context.noteView(view),
         }),
       ),
+      prepareRequest: (request, signal) => this.context.beforeRequest(request, signal),
       beforeToolCall: (context, signal) =>
         context.toolCall.name === RUN_COMMAND_TOOL ? this.gateCommand(context.toolCall.id, context.args, signal) : this.gate.beforeToolCall(context, signal),
       afterToolCall: (context) => this.gate.afterToolCall(context),
@@ -339,7 +494,26 @@ export class ChatSession {
     if (event.type === "message_end") await this.persistOnce(event.message);
     for (const chatEvent of this.encoder.encode(event)) {
       // The session's own run_state brackets the whole run (setup included).
-      if (chatEvent.type !== "run_state") this.emit(chatEvent);
+      if (chatEvent.type === "run_state") continue;
+      if (this.stream) {
+        if (chatEvent.type === "delta") {
+          const safe = this.stream.delta(chatEvent.index, chatEvent.text);
+          if (safe !== "") this.emit({ ...chatEvent, text: safe });
+          continue;
+        }
+        // What a stream held back is shown before anything that follows it.
+        for (const [index, text] of this.stream.flush()) this.emit({ type: "delta", index, text });
+      }
+      // A key split across two streamed deltas escapes their redaction: if the final text had
+      // something to redact, send it whole instead of leaving the view the streamed text.
+      if (chatEvent.type === "message_end" && chatEvent.elided && event.type === "message_end" && this.options.redactor) {
+        const redacted = this.options.redactor.deep(event.message);
+        if (redacted !== event.message) {
+          this.emit({ type: "message_end", message: redacted });
+          continue;
+        }
+      }
+      this.emit(chatEvent);
     }
   }
 
@@ -362,24 +536,26 @@ export class ChatSession {
       signal,
     );
   }
-
-  private repairsBeforeContinue(messages: readonly AgentMessage[]): AgentMessage[] {
-    const last = [...messages].reverse().find((m) => m.role !== "localNotice" && m.role !== "approvalNotice");
-    if (!last || last.role !== "assistant") return [];
-    if (last.stopReason === "toolUse") {
-      const answered = new Set(messages.filter((m): m is ToolResultMessage => m.role === "toolResult").map((m) => m.toolCallId));
-      return last.content.flatMap((c) => (c.type === "toolCall" && !answered.has(c.id) ? [interruptedToolResult(c.id, c.name, Date.now())] : []));
-    }
-    // After a provider error the agent cannot continue from an assistant message: a notice
-    // (never sent to the model) marks the retry, and the model retries from the last user turn.
-    if (last.stopReason === "error") {
-      const retry: LocalNoticeMessage = { role: "localNotice", level: "info", text: "Retrying after the error.", timestamp: Date.now() };
-      return [retry];
-    }
-    return [];
-  }
 }
 
-function errorNotice(text: string, fix: string | undefined): LocalNoticeMessage {
-  return { role: "localNotice", level: "error", text, ...(fix ? { fix } : {}), timestamp: Date.now() };
+function errorNotice(text: string, fix: { fix?: string; fixCommand?: FixCommandId } | undefined): LocalNoticeMessage {
+  return {
+    role: "localNotice",
+    level: "error",
+    text,
+    ...(fix?.fix ? { fix: fix.fix } : {}),
+    ...(fix?.fixCommand ? { fixCommand: fix.fixCommand } : {}),
+    timestamp: Date.now(),
+  };
+}
+
+/**
+ * Messages saved before the agent existed (a `!cmd`, a setup error) precede the system message
+ * on disk; the agent wants it first, or it adds a second one. The request view only: the file
+ * keeps its order.
+ */
+function systemMessageFirst(messages: readonly AgentMessage[]): AgentMessage[] {
+  const index = messages.findIndex((m) => m.role === "system");
+  if (index <= 0) return messages.slice();
+  return [messages[index]!, ...messages.slice(0, index), ...messages.slice(index + 1)];
 }

@@ -3,6 +3,7 @@
 // HostChannel (sequence numbers, delta batching). The view holds no chat state of its own:
 // on `ready` or `resync` it gets a full snapshot from the controller.
 import * as vscode from "vscode";
+import { redact } from "./key-redaction";
 import { HostChannel } from "../shared/host-channel";
 import type { ChatEvent, HostMessageBody, WebviewMessage } from "../shared/protocol";
 import { parseWebviewMessage } from "../shared/validate";
@@ -96,7 +97,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       await this.handler.onMessage(message);
     } catch (error) {
       this.log(`handling ${message.type} failed: ${error instanceof Error ? error.message : String(error)}`);
-      void vscode.window.showErrorMessage(`Pi Chat: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage(redact(`Pi Chat: ${error instanceof Error ? error.message : String(error)}`));
     }
   }
 

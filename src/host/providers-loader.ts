@@ -4,6 +4,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type * as Providers from "./providers";
 import { apiKeyProblem, isProviderId, PROVIDER_IDS, type ProviderId } from "./providers/catalog";
+import { keyRedactor } from "./key-redaction";
 import { userSetting } from "./settings";
 
 export type ProvidersModule = typeof Providers;
@@ -41,14 +42,17 @@ export function providersIfLoaded(): ProvidersModule | undefined {
 export class SecretKeys implements Providers.SecretSource {
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
-  get(provider: ProviderId): Promise<string | undefined> {
-    return Promise.resolve(this.secrets.get(this.key(provider)));
+  async get(provider: ProviderId): Promise<string | undefined> {
+    const key = await this.secrets.get(this.key(provider));
+    keyRedactor.add(key);
+    return key;
   }
 
   /** Stores a key; refuses one that could never work (a space or line break inside), saying why. */
   async set(provider: ProviderId, value: string): Promise<void> {
     const problem = apiKeyProblem(value);
     if (problem) throw new Error(`Pi Chat did not store this API key: ${problem}`);
+    keyRedactor.add(value);
     await this.secrets.store(this.key(provider), value.trim());
   }
 

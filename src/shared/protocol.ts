@@ -3,7 +3,9 @@
 // detect a gap and ask for a full resync. Streaming sends deltas, never the whole message again.
 // Webview → host: untrusted input, validated with `parseWebviewMessage` before anything reads it.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { ChatState } from "./reducer";
+import type { FixCommandId } from "./app-messages";
+import type { ChatState } from "./chat-items";
+import type { ContextMeter } from "./context-meter";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -41,11 +43,19 @@ export type ChatEvent =
     }
   /** The user decided; the approvalNotice saying so reaches the transcript after the tool result. */
   | { type: "approval_decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string; rule?: string }
+  /** The user's running `!cmd` (the open bashExecution message): its last lines, at a bounded rate. */
+  | { type: "command_progress"; tail: string[]; elapsedMs: number }
   /** A running tool's latest progress (run_command: the last lines of output), at a bounded rate. */
   | { type: "tool_progress"; toolCallId: string; details: unknown }
   /** The gate stopped waiting without a decision (the run was aborted). */
   | { type: "approval_cancelled"; toolCallId: string }
-  | { type: "run_state"; running: boolean };
+  | { type: "run_state"; running: boolean }
+  /** A summary of the earlier conversation is being written ("Compacting…"). */
+  | { type: "compaction_start"; trigger: "threshold" | "overflow" | "manual" }
+  /** The summary request is over; when done, the compactionSummary message follows as message_start/end. */
+  | { type: "compaction_end"; status: "done" | "nothing" | "cancelled" | "failed"; error?: string }
+  /** New figures for the context meter (after every final message, and after a request). */
+  | { type: "meter"; meter: ContextMeter };
 
 export interface ChatSummary {
   id: string;
@@ -70,19 +80,8 @@ export interface ViewStatus {
   editsAllowedForChat: boolean;
   /** Whether the current model accepts images; absent while not known (the view asks with `checkImageInput`). */
   imageInput?: boolean;
-}
-
-/**
- * Commands a notice's fix may name by their palette title ("Run “Pi Chat: Set API Key”"):
- * the notice card offers each one it names as a button.
- */
-export const FIX_COMMANDS = {
-  "Pi Chat: Set API Key": "setApiKey",
-  "Pi Chat: Select Model": "selectModel",
-} as const satisfies Record<string, Extract<WebviewMessage, { type: "command" }>["command"]>;
-
-export function commandsNamedIn(fix: string): (typeof FIX_COMMANDS)[keyof typeof FIX_COMMANDS][] {
-  return Object.entries(FIX_COMMANDS).flatMap(([title, command]) => (fix.includes(title) ? [command] : []));
+  /** Another VS Code window is writing this chat (a run): read-only here until it is done. */
+  writtenElsewhere?: boolean;
 }
 
 type Sequenced = { v: typeof PROTOCOL_VERSION; seq: number };
@@ -103,8 +102,13 @@ export type HostMessage =
   | (Sequenced & { type: "chats"; chats: ChatSummary[] })
   | (Sequenced & { type: "status"; status: ViewStatus })
   | (Sequenced & { type: "attachments"; attachments: PendingAttachment[] })
-  /** Ask the webview to put the focus in the composer ("Ask about this file"). */
-  | (Sequenced & { type: "focus" });
+  /**
+   * Ask the webview to move the focus: to the composer ("Ask about this file"), or to the first
+   * approval waiting (Pi Chat: Go to Pending Approval; the composer when none waits).
+   */
+  | (Sequenced & { type: "focus"; target?: "composer" | "approval" })
+  /** Open the chat history in the view (the view title's History action). */
+  | (Sequenced & { type: "showHistory" });
 
 /**
  * A streamed delta on the wire, as small as it can be: at 60 tokens a second the view wants a
@@ -179,4 +183,10 @@ export type WebviewMessage =
   | { type: "removeAttachment"; v: typeof PROTOCOL_VERSION; index: number }
   | { type: "openFile"; v: typeof PROTOCOL_VERSION; path: string; line?: number }
   | { type: "openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }
-  | { type: "command"; v: typeof PROTOCOL_VERSION; command: "setApiKey" | "selectModel" | "showHistory" };
+  /** "Insert at cursor" on a code block: the block's text, into the active editor. */
+  | { type: "insertCode"; v: typeof PROTOCOL_VERSION; code: string }
+  | { type: "command"; v: typeof PROTOCOL_VERSION; command: WebviewCommand };
+
+/** Commands the webview may ask the host to run (buttons in the view run the same commands as the palette). */
+export const WEBVIEW_COMMANDS = ["setApiKey", "selectModel", "showHistory", "compact", "showModelContext", "newChatFromSummary"] as const;
+export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];

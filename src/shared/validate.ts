@@ -1,7 +1,7 @@
 // Validation of what the webview sends. The webview renders model output, so it is treated
 // as untrusted: every message is checked against a closed schema before the host acts on it.
 import { arr, compile, int, lit, obj, oneOf, opt, str, union, type Static } from "@earendil-works/pi-schema";
-import { MAX_PROMPT_IMAGE_BYTES, MAX_PROMPT_IMAGES, PROTOCOL_VERSION, type WebviewMessage } from "./protocol";
+import { MAX_PROMPT_IMAGE_BYTES, MAX_PROMPT_IMAGES, PROTOCOL_VERSION, WEBVIEW_COMMANDS, type WebviewMessage } from "./protocol";
 
 const v = lit(PROTOCOL_VERSION);
 const id = str({ minLength: 1, maxLength: 200 });
@@ -38,7 +38,8 @@ const webviewMessageSchema = union([
   obj({ type: lit("removeAttachment"), v, index: int({ minimum: 0, maximum: 1000 }) }),
   obj({ type: lit("openFile"), v, path: str({ minLength: 1, maxLength: 4096 }), line: opt(int({ minimum: 1 })) }),
   obj({ type: lit("openDiff"), v, toolCallId: id }),
-  obj({ type: lit("command"), v, command: oneOf(["setApiKey", "selectModel", "showHistory"]) }),
+  obj({ type: lit("insertCode"), v, code: str({ maxLength: 1_000_000 }) }),
+  obj({ type: lit("command"), v, command: oneOf(WEBVIEW_COMMANDS) }),
 ]);
 
 // Keep the schema and the hand-written union in step: this fails to compile if they drift.

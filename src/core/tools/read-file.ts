@@ -44,6 +44,8 @@ export interface ReadFileToolOptions {
   maxBytes?: number;
   /** Larger files are refused. Default 20 MB. */
   maxFileBytes?: number;
+  /** A read taking longer is given up. Default DEFAULT_READ_TIMEOUT_MS (30 s). */
+  readTimeoutMs?: number;
 }
 
 /** The longest prefix of `text` that fits in `maxBytes` UTF-8 bytes, cut between code points. */
@@ -86,7 +88,7 @@ export function createReadFileTool(
     parameters: readFileParameters,
     async execute(_toolCallId, params, signal): Promise<AgentToolResult<ReadFileDetails>> {
       throwIfAborted(signal);
-      const file = await openTextFile(fs, options.root, params.path, maxFileBytes, signal);
+      const file = await openTextFile(fs, options.root, params.path, maxFileBytes, signal, options.readTimeoutMs);
       // Invalid UTF-8 shows as U+FFFD: fine for reading (edit_file refuses such files).
       const lines = splitLines(new TextDecoder("utf-8").decode(file.bytes));
       const totalLines = lines.length;

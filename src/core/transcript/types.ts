@@ -6,6 +6,17 @@ export interface StoredMessage {
   readonly role: string;
 }
 
+const CHAT_ID = /^[a-z0-9][a-z0-9_-]{0,127}$/;
+
+/**
+ * Chat ids are file names (`chats/<id>.jsonl`), so an id from anywhere (index.json, the webview,
+ * current-chat.json) is checked before it names a file: no "/", "\\" or "..". Lowercase only:
+ * Windows/macOS file names ignore case.
+ */
+export function isValidChatId(id: unknown): id is string {
+  return typeof id === "string" && CHAT_ID.test(id);
+}
+
 /** Current (and only) file format version this build writes and reads. */
 export const TRANSCRIPT_FORMAT_VERSION = 1;
 
