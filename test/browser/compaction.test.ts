@@ -102,6 +102,8 @@ describe("compaction and the context meter", function () {
     assert.deepEqual(await chat.posted(), [{ type: "command", v: 1, command: "showModelContext" }]);
     await button.click();
     await chat.page.keyboard.press("Escape");
+    // The view renders on the next animation frame: wait for that, then check.
+    await details.waitFor({ state: "detached", timeout: 5_000 }).catch(() => undefined);
     assert.equal(await details.count(), 0, "Escape closes it");
     assert.equal(await chat.page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "context-meter", "and gives the focus back");
 
