@@ -63,7 +63,7 @@ export function MessageImages(props: { images: readonly { blob: string; mimeType
     <ul class="message-images" aria-label="Images">
       {props.images.map((image, i) => (
         <li key={`${i}:${image.blob}`} class="image-thumb">
-          {props.base ? <img src={`${props.base}/${image.blob}.${isImageMimeType(image.mimeType) ? IMAGE_EXTENSIONS[image.mimeType] : "png"}`} alt={`Image ${i + 1}`} /> : <span class="image-missing">Image {i + 1}</span>}
+          {props.base ? <img src={`${props.base}/${image.blob}.${isImageMimeType(image.mimeType) ? IMAGE_EXTENSIONS[image.mimeType] : "png"}`} alt={`Attachment ${i + 1} of ${props.images.length}`} /> : <span class="image-missing">Image {i + 1}</span>}
         </li>
       ))}
     </ul>

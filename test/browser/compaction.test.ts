@@ -101,6 +101,8 @@ describe("compaction and the context meter", function () {
     await details.getByRole("button", { name: "Show model context" }).click();
     assert.deepEqual(await chat.posted(), [{ type: "command", v: 1, command: "showModelContext" }]);
     await button.click();
+    // The panel takes the focus once it is drawn (next animation frame); Escape is meant for it.
+    await chat.page.waitForFunction(() => document.querySelector('[role="dialog"]')?.contains(document.activeElement) === true);
     await chat.page.keyboard.press("Escape");
     // The view renders on the next animation frame: wait for that, then check.
     await details.waitFor({ state: "detached", timeout: 5_000 }).catch(() => undefined);
