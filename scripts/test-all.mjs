@@ -1,4 +1,4 @@
-// `npm test`: type-check, build once, then every suite — unit (Node), browser (Chromium),
+// `npm test`: type-check (each layer on its own, then everything), lint, build once, then every suite — unit (Node), browser (Chromium),
 // extension host (code-server, two phases for the restart test), end to end (the real
 // workbench UI). A failing suite does not stop the others; each prints `LABEL: N passed,
 // M failed`, and the last line here is their sum, `N passed, M failed`.
@@ -7,7 +7,8 @@ import { spawn } from "node:child_process";
 import { repoRoot } from "./mocha-suite.mjs";
 
 const steps = [
-  { name: "typecheck", cmd: ["npx", "tsc", "-p", "tsconfig.json", "--noEmit"] },
+  { name: "typecheck", cmd: ["npm", "run", "--silent", "typecheck"] },
+  { name: "lint", cmd: ["npx", "biome", "lint", "--diagnostic-level=warn", "."] },
   { name: "build", cmd: ["node", "scripts/build.mjs", "--tests"] },
   { name: "unit", cmd: ["node", "scripts/run-unit-tests.mjs"] },
   { name: "browser", cmd: ["node", "scripts/run-browser-tests.mjs"] },
@@ -29,7 +30,7 @@ const selected = only ? steps.filter((s) => s.name === "build" || s.name === onl
 const SUMMARY = /^([A-Z0-9-]+): (\d+) passed, (\d+) failed\s*$/;
 let passed = 0;
 let failed = 0;
-let broken = [];
+const broken = [];
 
 function run(step) {
   return new Promise((resolve) => {

@@ -1,4 +1,4 @@
-// The whole view: toolbar, banners, the chat (settled chunks + live items), the composer.
+// The whole view: header, banners, the chat (settled chunks + live items), the composer.
 // Per streamed delta only the live part changes: each settled chunk is a memoized component
 // that skips while its (immutable) array is the same, and is `content-visibility: auto`, so
 // the browser also skips layout and paint of chunks out of view. Chunks far from the view are
@@ -9,13 +9,19 @@ import type { ChatState } from "../src/shared/reducer";
 import type { ChatClient, ViewModel } from "./client";
 import { BranchContext, forksByItem } from "./branch-controls";
 import { Composer } from "./composer";
+import { ImageBaseContext } from "./composer-images";
+import { ContextMeterButton } from "./context-meter";
 import { ArrowDownIcon, Spinner, WarningIcon } from "./icons";
 import { Item } from "./items";
 import { onMarkdownClick } from "./markdown";
 import { memo } from "./memo";
 import { forgetOpenSections } from "./parts";
-import { Toolbar } from "./toolbar";
 import { paceByFrame, renderedSeq } from "./frame-pacing";
+import { focusComposer, focusPendingApproval } from "./focus";
+import { Header } from "./header";
+import { History } from "./history";
+import { Announcer } from "./announce";
+import { announce, LiveRegions } from "./live-region";
 import { post } from "./vscode";
 
 /** The client's view, rendered at most once per animation frame (see frame-pacing.ts). */
@@ -34,21 +40,59 @@ function useView(client: ChatClient): ViewModel {
   return shown.view;
 }
 
+/** Alt+Shift+A from anywhere in the view: to the first approval waiting (KeyboardEvent.code: any layout). */
+function isGoToApprovalKey(e: KeyboardEvent): boolean {
+  return e.altKey && e.shiftKey && !e.ctrlKey && !e.metaKey && e.code === "KeyA";
+}
+
 export function App({ client }: { client: ChatClient }) {
   const view = useView(client);
   const { status, chat } = view;
+  const [historyOpen, setHistoryOpen] = useState(false);
   const chatIdRef = useRef(view.chatId);
   if (chatIdRef.current !== view.chatId) {
     chatIdRef.current = view.chatId;
     forgetOpenSections();
   }
+  // A chat switch or a new chat replaces everything on screen: start again in the composer.
+  const shownChat = useRef(view.chatId);
+  useEffect(() => {
+    if (shownChat.current !== "" && shownChat.current !== view.chatId) focusComposer();
+    shownChat.current = view.chatId;
+  }, [view.chatId]);
+  useEffect(() => {
+    if (view.focusRequests === 0) return;
+    if (view.focusTarget !== "approval" || !focusPendingApproval()) focusComposer();
+  }, [view.focusRequests]);
+  useEffect(() => {
+    if (view.historyRequests > 0) setHistoryOpen(true);
+  }, [view.historyRequests]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!isGoToApprovalKey(e)) return;
+      e.preventDefault();
+      focusPendingApproval();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
   return (
+    <ImageBaseContext.Provider value={view.imageBase}>
     <div class="app">
-      <Toolbar title={view.title} chatId={view.chatId} status={status} chats={view.chats} />
+      <Header title={view.title} status={status}>
+        <ContextMeterButton meter={chat.meter} running={chat.running} />
+      </Header>
+      {historyOpen && <History chats={view.chats} currentId={view.chatId} onClose={() => setHistoryOpen(false)} />}
       {status.storage === "globalFallback" && (
-        <div class="banner banner-warning" role="note">
+        <section class="banner banner-warning" aria-label="Where chats are saved">
           <WarningIcon class="warn" />
           <span>No folder is open: chats are saved in VS Code's global storage, not in a workspace.</span>
+        </section>
+      )}
+      {status.writtenElsewhere === true && (
+        <div class="banner banner-warning written-elsewhere" role="status">
+          <WarningIcon class="warn" />
+          <span>Open in another window: this chat is being written there, so it is read-only here. It reloads when that window is done.</span>
         </div>
       )}
       {status.branchNote && (
@@ -58,23 +102,32 @@ export function App({ client }: { client: ChatClient }) {
         </div>
       )}
       <ChatView key={view.chatId} chat={chat} ready={view.ready} />
-      {status.canContinue && !chat.running && (
-        <div class="continue-bar">
+      {status.canContinue && !chat.running && status.writtenElsewhere !== true && (
+        <section class="continue-bar" aria-label="Interrupted turn">
           <WarningIcon class="warn" />
           <span class="grow">Interrupted — the last turn did not finish.</span>
           <button type="button" class="button primary" onClick={() => post({ type: "continue" })}>
             Continue
           </button>
-        </div>
+        </section>
       )}
-      <Composer running={chat.running} attachments={view.attachments} focusRequests={view.focusRequests} editsAllowedForChat={status.editsAllowedForChat} />
-      <LiveStatus chat={chat} />
+      <Composer
+        running={chat.running}
+        attachments={view.attachments}
+        editsAllowedForChat={status.editsAllowedForChat}
+        readOnly={status.writtenElsewhere === true}
+        imageInput={status.imageInput}
+        modelLabel={status.modelLabel}
+      />
+      <Announcements chat={chat} chatId={view.chatId} />
+      <LiveRegions />
     </div>
+    </ImageBaseContext.Provider>
   );
 }
 
 /** Rough heights (px) for a chunk not drawn yet, so the scrollbar is about right. */
-const ESTIMATED_HEIGHT: Record<ChatItem["kind"], number> = { user: 48, attachment: 28, assistant: 140, tool: 44, approval: 60, notice: 48 };
+const ESTIMATED_HEIGHT: Record<ChatItem["kind"], number> = { user: 48, attachment: 28, assistant: 140, tool: 44, notice: 48, summary: 40, userCommand: 90 };
 
 /** A chunk is drawn once it comes within this distance of the visible part of the chat. */
 const DRAW_AHEAD = "1500px 0px";
@@ -155,7 +208,7 @@ function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
     <BranchContext.Provider value={branchView}>
     <main class="chat" aria-label="Chat">
       <div class="scroller" ref={scroller} onScroll={onScroll} onClick={onMarkdownClick}>
-        <div class="chat-content" ref={content}>
+        <div class="chat-content" ref={content} role="log" aria-label="Messages" aria-live="off">
           {empty && ready && !chat.running && (
             <div class="empty">
               <div class="empty-title">Ask Pi about your code</div>
@@ -198,26 +251,16 @@ function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
 /** Something in the live part already shows progress (a streaming answer, a running tool, a pending approval). */
 function hasActiveItem(live: readonly ChatItem[]): boolean {
   return live.some(
-    (i) => (i.kind === "assistant" && i.isStreaming) || (i.kind === "tool" && i.status === "running") || (i.kind === "approval" && i.state === "pending"),
+    (i) => (i.kind === "assistant" && i.isStreaming) || (i.kind === "tool" && (i.status === "running" || i.approval?.state === "pending")) || (i.kind === "summary" && i.state === "running"),
   );
 }
 
-/** A visually hidden polite live region: announces what the run is doing, not every token. */
-function LiveStatus({ chat }: { chat: ChatState }) {
-  const sawRun = useRef(false);
-  if (chat.running) sawRun.current = true;
-  let text = "";
-  const approval = chat.live.find((i) => i.kind === "approval" && i.state === "pending");
-  const streaming = chat.live.some((i) => i.kind === "assistant" && i.isStreaming);
-  if (approval && approval.kind === "approval") text = `Approval needed: ${approval.toolName}${approval.path ? ` ${approval.path}` : ""}`;
-  else if (chat.running) text = streaming ? "Pi is responding" : "Pi is working";
-  else if (sawRun.current) {
-    const last = [...chat.live].reverse().find((i) => i.kind === "assistant");
-    text = last && last.kind === "assistant" && last.stopReason === "error" ? "Pi's request failed" : "Pi finished";
-  }
-  return (
-    <div class="sr-only" role="status" aria-live="polite">
-      {text}
-    </div>
-  );
+/** Speaks what changed in meaning (see announce.ts); a chat switched to is not news. */
+function Announcements({ chat, chatId }: { chat: ChatState; chatId: string }) {
+  const announcer = useRef({ chatId, announcer: new Announcer() });
+  if (announcer.current.chatId !== chatId) announcer.current = { chatId, announcer: new Announcer() };
+  useEffect(() => {
+    for (const a of announcer.current.announcer.next(chat)) announce(a.text, a.assertive);
+  }, [chat, chatId]);
+  return null;
 }

@@ -1,7 +1,7 @@
 // Edit, Retry and the `‹ 2 / 3 ›` branch switcher on the chat's messages. Which items fork comes
 // from the chat state (`forks`, set by the host); it reaches the memoized items through a
 // context, so a switch re-renders just the items that show a switcher.
-import { createContext } from "preact";
+import { createContext, type ComponentChildren } from "preact";
 import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import type { AssistantItem, UserItem } from "../src/shared/chat-items";
 import type { ForkMark } from "../src/shared/protocol";
@@ -50,8 +50,8 @@ function ForkSwitcher({ fork, what }: { fork: ForkMark; what: string }) {
   );
 }
 
-/** A prompt: its text, Edit (sends the changed text as a new branch) and its switcher. */
-export function UserMessage({ item }: { item: UserItem }) {
+/** A prompt: its body (`children`), Edit (sends the changed text as a new branch) and its switcher. */
+export function UserMessage({ item, children }: { item: UserItem; children: ComponentChildren }) {
   const { forks, running } = useContext(BranchContext);
   const index = messageIndexOf(item.id);
   const fork = forks.get(index);
@@ -105,7 +105,7 @@ export function UserMessage({ item }: { item: UserItem }) {
   }
   return (
     <>
-      <div class="user-text">{item.text}</div>
+      {children}
       <div class="message-actions">
         {fork && <ForkSwitcher fork={fork} what="version of this message" />}
         <button

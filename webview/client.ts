@@ -15,8 +15,14 @@ export interface ViewModel {
   readonly status: ViewStatus;
   readonly chats: readonly ChatSummary[];
   readonly attachments: readonly PendingAttachment[];
+  /** Webview URL of this chat's image folder. */
+  readonly imageBase?: string;
   /** Grows by one per `focus` message: the composer focuses itself when it changes. */
   readonly focusRequests: number;
+  /** Where the last `focus` message asked the focus to go. */
+  readonly focusTarget: "composer" | "approval";
+  /** Grows by one per `showHistory` message: the history opens when it changes. */
+  readonly historyRequests: number;
 }
 
 const initialStatus: ViewStatus = { modelLabel: "", storage: "workspace", canContinue: false, editsAllowedForChat: false };
@@ -30,9 +36,11 @@ export const initialViewModel: ViewModel = {
   chats: [],
   attachments: [],
   focusRequests: 0,
+  focusTarget: "composer",
+  historyRequests: 0,
 };
 
-const HOST_TYPES = new Set<string>(["snapshot", "event", "chats", "status", "attachments", "focus"]);
+const HOST_TYPES = new Set<string>(["snapshot", "event", "chats", "status", "attachments", "focus", "showHistory"]);
 
 /** A request for a snapshot that got no answer is sent again after this long. */
 const SNAPSHOT_RETRY_MS = 4000;
@@ -116,7 +124,10 @@ export class ChatClient {
       status: { ...initialStatus, ...message.status },
       chats: Array.isArray(message.chats) ? message.chats : [],
       attachments: Array.isArray(message.attachments) ? message.attachments : [],
+      ...(typeof message.imageBase === "string" ? { imageBase: message.imageBase } : {}),
       focusRequests: this.view.focusRequests,
+      focusTarget: this.view.focusTarget,
+      historyRequests: this.view.historyRequests,
     });
   }
 
@@ -132,7 +143,10 @@ export class ChatClient {
         this.update({ ...this.view, attachments: Array.isArray(message.attachments) ? message.attachments : [] });
         return;
       case "focus":
-        this.update({ ...this.view, focusRequests: this.view.focusRequests + 1 });
+        this.update({ ...this.view, focusRequests: this.view.focusRequests + 1, focusTarget: message.target === "approval" ? "approval" : "composer" });
+        return;
+      case "showHistory":
+        this.update({ ...this.view, historyRequests: this.view.historyRequests + 1 });
         return;
     }
   }

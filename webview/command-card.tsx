@@ -3,7 +3,8 @@
 // Stop, then exit code, duration and the capped output, with the whole output one click away.
 // `details`/`progress` come from the tool (untrusted shapes): read defensively.
 import { useEffect, useState } from "preact/hooks";
-import type { ApprovalItem, ToolItem } from "../src/shared/chat-items";
+import type { ApprovalItem, ToolItem, UserCommandItem } from "../src/shared/chat-items";
+import { DenyReasonInput, useSentDecision } from "./approval";
 import { CheckIcon, CloseIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "./icons";
 import { Collapsible } from "./parts";
 import { post } from "./vscode";
@@ -86,7 +87,7 @@ export function CommandCard({ item }: { item: ToolItem }) {
   const pending = item.approval?.state === "pending";
   return (
     <article
-      class={`item card tool command-card tool-${item.status}${pending ? " approval-pending" : ""}`}
+      class={`item card tool command-card tool-${item.status}${pending ? " tool-waiting" : ""}`}
       data-item={item.id}
       aria-label={`Command ${command} in ${cwd}: ${state.text}`}
     >
@@ -154,12 +155,7 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
   const [reason, setReason] = useState("");
   const suggested = (approval.suggestedRules ?? []).join("\n");
   const [rule, setRule] = useState(suggested);
-  const [sent, setSent] = useState<Decision | null>(null);
-  useEffect(() => {
-    if (sent === null) return;
-    const timer = setTimeout(() => setSent(null), 4000);
-    return () => clearTimeout(timer);
-  }, [sent]);
+  const [sent, setSent] = useSentDecision<Decision>();
   const decide = (decision: Decision) => {
     if (sent !== null) return;
     setSent(decision);
@@ -172,21 +168,7 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
   return (
     <div class="approval-form">
       <p class="approval-question">Run this command?</p>
-      <input
-        class="reason-input"
-        type="text"
-        maxLength={2000}
-        placeholder="Reason for denying (optional, sent to Pi)"
-        aria-label="Reason for denying (optional)"
-        value={reason}
-        onInput={(e) => setReason(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key === "Enter" && !e.isComposing) {
-            e.preventDefault();
-            decide("deny");
-          }
-        }}
-      />
+      <DenyReasonInput value={reason} onInput={setReason} onDeny={() => decide("deny")} />
       <div class="approval-actions">
         <button type="button" class="button primary" disabled={sent !== null} onClick={() => decide("allow")}>
           Allow
@@ -216,5 +198,43 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
         <p class="tool-note">No rule can allow this command (it uses substitution, redirection to a file or other syntax that always asks).</p>
       )}
     </div>
+  );
+}
+
+/** A command the user ran with `!cmd` / `!!cmd`: no question, the output, whether Pi gets it. */
+export function UserCommandCard({ item }: { item: UserCommandItem }) {
+  const took = item.durationMs !== undefined ? ` · ${formatMs(item.durationMs)}` : "";
+  const state = item.running
+    ? { text: item.elapsedMs !== undefined ? `Running · ${formatMs(item.elapsedMs)}` : "Running", tone: "muted" }
+    : item.cancelled
+      ? { text: `Stopped${took}`, tone: "bad" }
+      : item.exitCode === null
+        ? { text: `Ended by a signal${took}`, tone: "bad" }
+        : { text: `Exit code ${item.exitCode}${took}`, tone: item.exitCode === 0 ? "ok" : "bad" };
+  return (
+    <article class="item card tool command-card user-command" data-item={item.id} aria-label={`You ran ${item.command}: ${state.text}`}>
+      <div class="card-head">
+        {item.running ? <Spinner /> : state.tone === "ok" ? <CheckIcon class="ok" /> : <ErrorIcon class="bad" />}
+        <span class="command-folder">You ran</span>
+        <span class="grow" />
+        <span class={`tool-status command-outcome command-${state.tone}`}>{state.text}</span>
+        <span class="tool-note command-context">{item.excludeFromContext ? "not sent to Pi" : "sent to Pi with your next message"}</span>
+        {item.running && (
+          <button type="button" class="button stop-button" aria-label="Stop the command" onClick={() => post({ type: "stop" })}>
+            <StopIcon /> Stop
+          </button>
+        )}
+      </div>
+      <pre class="command-line">
+        <span class="command-prompt" aria-hidden="true">$ </span>
+        {item.command}
+      </pre>
+      {item.output !== "" && <pre class={item.running ? "command-tail" : "command-tail command-output"}>{item.output.length > MAX_OUTPUT_CHARS ? `${item.output.slice(0, MAX_OUTPUT_CHARS)}\n\u2026` : item.output}</pre>}
+      {!item.running && item.logFile !== undefined && (
+        <button type="button" class="text-button command-log" onClick={() => post({ type: "openCommandOutput", toolCallId: item.id })}>
+          Open the whole output
+        </button>
+      )}
+    </article>
   );
 }

@@ -1,9 +1,11 @@
 // The composer: Enter sends, Shift+Enter is a new line, Escape while running stops the run.
 // The draft lives in the webview's own state (vscode.setState) so it survives the view being
 // hidden; it reaches the host only as the prompt that is sent.
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { PendingAttachment } from "../src/shared/protocol";
-import { CloseIcon, FileIcon, SendIcon, StopIcon } from "./icons";
+import { ComposerImages, ImageInputNotice } from "./composer-images";
+import { CloseIcon, FileIcon, ImageIcon, SendIcon, StopIcon } from "./icons";
+import { filesOf, MAX_PROMPT_IMAGES, prepareImage, type ComposerImage } from "./image-attach";
 import { memo } from "./memo";
 import { rangeLabel } from "./parts";
 import { loadUiState, post, saveUiState } from "./vscode";
@@ -13,11 +15,38 @@ const MAX_HEIGHT_PX = 220;
 export const Composer = memo(function Composer(props: {
   running: boolean;
   attachments: readonly PendingAttachment[];
-  focusRequests: number;
   editsAllowedForChat: boolean;
+  /** Whether the model accepts images; undefined while not known. */
+  imageInput: boolean | undefined;
+  modelLabel: string;
+  /** The chat is being written in another window: nothing can be sent from here. */
+  readOnly?: boolean;
 }) {
   const [draft, setDraft] = useState(() => loadUiState().draft);
+  const [images, setImages] = useState<ComposerImage[]>([]);
+  const [imageNotes, setImageNotes] = useState<string[]>([]);
+  const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+
+  /** Pasted, dropped or picked files: each becomes a thumbnail, or a note saying why not. */
+  const addFiles = async (files: readonly File[]) => {
+    if (files.length === 0) return;
+    if (props.imageInput === undefined) post({ type: "checkImageInput" });
+    const notes: string[] = [];
+    const added: ComposerImage[] = [];
+    for (const file of files) {
+      const outcome = await prepareImage(file);
+      if (outcome.ok) added.push(outcome.image);
+      else notes.push(outcome.reason);
+    }
+    setImages((current) => {
+      const room = MAX_PROMPT_IMAGES - current.length;
+      if (added.length > room) notes.push(`At most ${MAX_PROMPT_IMAGES} images go with one message; ${added.length - Math.max(0, room)} were not attached.`);
+      return [...current, ...added.slice(0, Math.max(0, room))];
+    });
+    setImageNotes(notes);
+  };
 
   const changeDraft = (text: string) => {
     setDraft(text);
@@ -32,20 +61,42 @@ export const Composer = memo(function Composer(props: {
     el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`;
   }, [draft]);
 
-  useEffect(() => {
-    if (props.focusRequests > 0) input.current?.focus();
-  }, [props.focusRequests]);
-
-  const canSend = !props.running && draft.trim() !== "";
-  const send = () => {
-    if (!canSend) return;
-    post({ type: "prompt", text: draft });
+  const hasText = draft.trim() !== "";
+  // With images, send only once it is known that the model sees them: never drop one silently.
+  const imagesBlocked = images.length > 0 && props.imageInput !== true;
+  const canSend = !props.running && !props.readOnly && (hasText || images.length > 0) && !imagesBlocked;
+  const send = (withImages = true) => {
+    if (props.running || props.readOnly || (withImages ? !canSend : !hasText)) return;
+    const sent = withImages ? images.map((i) => ({ mimeType: i.mimeType, data: i.data })) : [];
+    post(sent.length > 0 ? { type: "prompt", text: draft, images: sent } : { type: "prompt", text: draft });
     changeDraft("");
+    setImages([]);
+    setImageNotes([]);
     input.current?.focus();
   };
 
   return (
-    <div class="composer">
+    <section
+      class={`composer${dragging ? " dragging" : ""}`}
+      aria-label="Message Pi"
+      onDragOver={(e) => {
+        if (!e.dataTransfer?.types.includes("Files")) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        setDragging(false);
+        const files = filesOf(e.dataTransfer);
+        if (files.length === 0) return;
+        e.preventDefault();
+        void addFiles(files);
+      }}
+    >
+      <ComposerImages images={images} notes={imageNotes} onRemove={(id) => setImages((current) => current.filter((i) => i.id !== id))} />
+      {images.length > 0 && props.imageInput === false && (
+        <ImageInputNotice modelLabel={props.modelLabel} canSendText={hasText && !props.running && !props.readOnly} onSendText={() => send(false)} onRemove={() => setImages([])} />
+      )}
       {props.attachments.length > 0 && (
         <ul class="attachments" aria-label="Attached files">
           {props.attachments.map((a, index) => {
@@ -67,11 +118,19 @@ export const Composer = memo(function Composer(props: {
         <textarea
           ref={input}
           class="input"
+          data-composer-input
           rows={1}
           value={draft}
           aria-label="Message to Pi"
-          placeholder={props.running ? "Pi is working… (Escape to stop)" : "Ask Pi about your code"}
+          readOnly={props.readOnly === true}
+          placeholder={props.readOnly ? "Open in another window: read-only here" : props.running ? "Pi is working… (Escape to stop)" : "Ask Pi about your code"}
           onInput={(e) => changeDraft(e.currentTarget.value)}
+          onPaste={(e) => {
+            const files = filesOf(e.clipboardData);
+            if (files.length === 0) return; // plain text: the textarea handles it
+            e.preventDefault();
+            void addFiles(files);
+          }}
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
               e.preventDefault();
@@ -83,18 +142,46 @@ export const Composer = memo(function Composer(props: {
           }}
         />
         <div class="input-footer">
-          <span class="hint">{props.editsAllowedForChat ? "Edits are allowed for this chat" : ""}</span>
+          <button type="button" class="icon-button attach-button" title="Attach images (PNG, JPEG, GIF, WebP)" aria-label="Attach images" onClick={() => picker.current?.click()}>
+            <ImageIcon />
+          </button>
+          <input
+            ref={picker}
+            type="file"
+            class="sr-only"
+            tabIndex={-1}
+            aria-hidden="true"
+            accept="image/png,image/jpeg,image/gif,image/webp"
+            multiple
+            onChange={(e) => {
+              const files = Array.from(e.currentTarget.files ?? []);
+              e.currentTarget.value = "";
+              void addFiles(files);
+            }}
+          />
+          <span class="hint">
+            {commandHint(draft) ??
+              (images.length > 0 && props.imageInput === undefined ? "Checking whether the model accepts images…" : props.editsAllowedForChat ? "Edits are allowed for this chat" : "")}
+          </span>
           {props.running ? (
             <button type="button" class="button stop-button" title="Stop (Escape)" aria-label="Stop" onClick={() => post({ type: "stop" })}>
               <StopIcon /> Stop
             </button>
           ) : (
-            <button type="button" class="icon-button send-button" title="Send (Enter)" aria-label="Send" disabled={!canSend} onClick={send}>
+            <button type="button" class="icon-button send-button" title="Send (Enter)" aria-label="Send" disabled={!canSend} onClick={() => send()}>
               <SendIcon />
             </button>
           )}
         </div>
       </div>
-    </div>
+    </section>
   );
 });
+
+/** What Enter will do with a `!cmd` / `!!cmd` draft (the host decides; this only says it). */
+function commandHint(draft: string): string | undefined {
+  const text = draft.trimStart();
+  if (text.startsWith("!!") && text.slice(2).trim() !== "") return "Runs in the workspace now; the output is not sent to Pi";
+  if (text.startsWith("!") && text.slice(1).trim() !== "") return "Runs in the workspace now; Pi sees the output with your next message";
+  return undefined;
+}

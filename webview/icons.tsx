@@ -1,73 +1,39 @@
-// Small inline SVG icons (no icon font: the codicons package is not a dependency).
-// They draw with `currentColor`, so they follow the theme like text does.
+// Icons from VS Code's own icon font (@vscode/codicons, bundled: out/codicon.ttf, loaded under
+// the CSP's font-src), so Pi Chat looks like the rest of the workbench. They are text: they take
+// the colour of their class or of the text around them, and are hidden from screen readers
+// (every control that shows one has a name of its own).
 import type { JSX } from "preact";
 
 type IconProps = { class?: string };
 
-function svg(path: JSX.Element, props: IconProps): JSX.Element {
-  return (
-    <svg class={`icon ${props.class ?? ""}`} viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
-      {path}
-    </svg>
-  );
+function codicon(name: string): (props: IconProps) => JSX.Element {
+  return (props: IconProps) => <span class={`icon codicon codicon-${name}${props.class ? ` ${props.class}` : ""}`} aria-hidden="true" />;
 }
 
-const stroke = { fill: "none", stroke: "currentColor", "stroke-width": "1.4", "stroke-linecap": "round", "stroke-linejoin": "round" } as const;
+export const PlusIcon = codicon("add");
+export const HistoryIcon = codicon("history");
+export const TrashIcon = codicon("trash");
+export const SendIcon = codicon("send");
+export const StopIcon = codicon("debug-stop");
+export const CloseIcon = codicon("close");
+export const CheckIcon = codicon("check");
+export const ErrorIcon = codicon("error");
+export const WarningIcon = codicon("warning");
+export const InfoIcon = codicon("info");
+export const FileIcon = codicon("file");
+export const ToolIcon = codicon("tools");
+export const ChevronDownIcon = codicon("chevron-down");
+export const ArrowDownIcon = codicon("arrow-down");
+export const DiffIcon = codicon("diff");
+export const ShieldIcon = codicon("shield");
+export const CopyIcon = codicon("copy");
+export const InsertIcon = codicon("insert");
+export const ApplyIcon = codicon("go-to-file");
+export const EditIcon = codicon("edit");
+export const ImageIcon = codicon("file-media");
 
-export const PlusIcon = (p: IconProps) => svg(<path {...stroke} d="M8 3v10M3 8h10" />, p);
-export const HistoryIcon = (p: IconProps) =>
-  svg(
-    <g {...stroke}>
-      <path d="M2.5 8a5.5 5.5 0 1 0 1.6-3.9" />
-      <path d="M2.5 2.5v2.2h2.2M8 5v3.2l2.2 1.3" />
-    </g>,
-    p,
-  );
-export const TrashIcon = (p: IconProps) => svg(<path {...stroke} d="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.6 8.5h5.8l.6-8.5" />, p);
-export const SendIcon = (p: IconProps) => svg(<path {...stroke} d="M2.5 8 13.5 2.5 10.5 13.5 7.5 8.8zM7.5 8.8l6-6.3" />, p);
-export const StopIcon = (p: IconProps) => svg(<rect x="4" y="4" width="8" height="8" rx="1.2" fill="currentColor" />, p);
-export const CloseIcon = (p: IconProps) => svg(<path {...stroke} d="M4 4l8 8M12 4l-8 8" />, p);
-export const CheckIcon = (p: IconProps) => svg(<path {...stroke} d="M3 8.5l3.2 3L13 4.5" />, p);
-export const ErrorIcon = (p: IconProps) =>
-  svg(
-    <g {...stroke}>
-      <circle cx="8" cy="8" r="5.8" />
-      <path d="M6 6l4 4M10 6l-4 4" />
-    </g>,
-    p,
-  );
-export const WarningIcon = (p: IconProps) => svg(<path {...stroke} d="M8 2.5 14 13H2zM8 6.5v3M8 11.4v.1" />, p);
-export const InfoIcon = (p: IconProps) =>
-  svg(
-    <g {...stroke}>
-      <circle cx="8" cy="8" r="5.8" />
-      <path d="M8 7.3v3.7M8 5v.1" />
-    </g>,
-    p,
-  );
-export const FileIcon = (p: IconProps) => svg(<path {...stroke} d="M4 2h5l3 3v9H4zM9 2v3h3" />, p);
-export const ToolIcon = (p: IconProps) =>
-  svg(<path {...stroke} d="M10.2 2.6a3 3 0 0 0-3.6 3.9L2.7 10.4a1.3 1.3 0 0 0 1.9 1.9l3.9-3.9a3 3 0 0 0 3.9-3.6l-1.8 1.8-1.6-.3-.3-1.6z" />, p);
-export const ChevronDownIcon = (p: IconProps) => svg(<path {...stroke} d="M4 6l4 4 4-4" />, p);
-export const ArrowDownIcon = (p: IconProps) => svg(<path {...stroke} d="M8 3v10M4 9l4 4 4-4" />, p);
-export const DiffIcon = (p: IconProps) => svg(<path {...stroke} d="M5 2v6M2 5h6M2 12h6M10 3h4v10h-4" />, p);
-export const ShieldIcon = (p: IconProps) => svg(<path {...stroke} d="M8 2 13 4v4c0 3-2.2 5.2-5 6-2.8-.8-5-3-5-6V4z" />, p);
-
-/** A spinning ring (CSS animation, honours prefers-reduced-motion). */
-export const Spinner = (p: IconProps) => (
-  <svg class={`icon spinner ${p.class ?? ""}`} viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
-    <circle cx="8" cy="8" r="5.5" fill="none" stroke="currentColor" stroke-width="1.6" stroke-opacity="0.25" />
-    <path d="M8 2.5a5.5 5.5 0 0 1 5.5 5.5" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" />
-  </svg>
-);
-export const EditIcon = (p: IconProps) => svg(<path {...stroke} d="M10.5 2.8l2.7 2.7-7.7 7.7H2.8v-2.7zM9 4.3l2.7 2.7" />, p);
-export const RetryIcon = (p: IconProps) =>
-  svg(
-    <g {...stroke}>
-      <path d="M13.2 8A5.2 5.2 0 1 1 11.6 4.3" />
-      <path d="M11.8 1.8v2.7H9.1" />
-    </g>,
-    p,
-  );
-export const ChevronLeftIcon = (p: IconProps) => svg(<path {...stroke} d="M10 4l-4 4 4 4" />, p);
-export const ChevronRightIcon = (p: IconProps) => svg(<path {...stroke} d="M6 4l4 4-4 4" />, p);
+/** VS Code's spinning "loading" icon (still under prefers-reduced-motion). */
+export const Spinner = (p: IconProps) => <span class={`icon codicon codicon-loading codicon-modifier-spin spinner${p.class ? ` ${p.class}` : ""}`} aria-hidden="true" />;
+export const RetryIcon = codicon("refresh");
+export const ChevronLeftIcon = codicon("chevron-left");
+export const ChevronRightIcon = codicon("chevron-right");

@@ -1,19 +1,36 @@
 // One component per ChatItem kind. Every item is memoized on its (immutable) object, so a
 // streamed delta re-renders only the item it changed; markdown of a finished block is cached
 // on the block object, so moving an item from the live part into a settled chunk costs no parse.
-import { useEffect, useRef, useState } from "preact/hooks";
-import type { AssistantBlock, AssistantItem, AttachmentItem, ChatItem, NoticeItem, UserItem } from "../src/shared/chat-items";
-import { ErrorIcon, FileIcon, InfoIcon, Spinner, WarningIcon } from "./icons";
-import { renderMarkdown, renderMarkdownBlocks } from "./markdown";
+import { Component, type ComponentChildren } from "preact";
+import { useContext, useEffect, useRef, useState } from "preact/hooks";
+import { ImageBaseContext, MessageImages } from "./composer-images";
+import type { AssistantBlock, AssistantItem, AttachmentItem, ChatItem, NoticeItem, SummaryItem, UserItem } from "../src/shared/chat-items";
+import { ErrorIcon, FileIcon, InfoIcon, Spinner } from "./icons";
+import { MarkdownStream, renderMarkdown } from "./markdown";
 import { memo } from "./memo";
 import { Collapsible, FileLink, rangeLabel } from "./parts";
-import { ApprovalCard, ToolCard } from "./tools";
-import { CommandCard } from "./command-card";
+import { ToolCard } from "./tools";
+import { CommandCard, UserCommandCard } from "./command-card";
 import { AnswerActions, ForkOnly, UserMessage } from "./branch-controls";
-import { commandsNamedIn } from "../src/shared/protocol";
+import type { FixCommandId } from "../src/shared/app-messages";
 import { post } from "./vscode";
 
 export const Item = memo(function Item({ item }: { item: ChatItem }) {
+  return (
+    <ItemBoundary item={item}>
+      {item.summarized ? (
+        // Still shown as it was; marked, because the model now gets the summary below instead.
+        <div class="summarized" data-summarized="true" title="Summarized: the model gets the summary below instead of this">
+          <ItemCard item={item} />
+        </div>
+      ) : (
+        <ItemCard item={item} />
+      )}
+    </ItemBoundary>
+  );
+});
+
+function ItemCard({ item }: { item: ChatItem }) {
   switch (item.kind) {
     case "user":
       return <UserCard item={item} />;
@@ -23,18 +40,110 @@ export const Item = memo(function Item({ item }: { item: ChatItem }) {
       return <AssistantCard item={item} />;
     case "tool":
       return item.name === "run_command" ? <CommandCard item={item} /> : <ToolCard item={item} />;
-    case "approval":
-      return <ApprovalCard item={item} />;
     case "notice":
       return <NoticeCard item={item} />;
+    case "userCommand":
+      return <UserCommandCard item={item} />;
+    case "summary":
+      return <SummaryCard item={item} />;
   }
-});
+}
+
+const TRIGGER_LABEL: Record<SummaryItem["trigger"], string> = {
+  threshold: "the context was nearly full",
+  overflow: "the model said the context was too long",
+  manual: "compacted by hand",
+};
+
+function SummaryCard({ item }: { item: SummaryItem }) {
+  if (item.state === "running") {
+    return (
+      <div class="item summary summary-running" data-item={item.id} role="status">
+        <Spinner /> <span class="summary-title">Compacting… writing a summary of the earlier conversation</span>
+        <button type="button" class="button secondary summary-stop" onClick={() => post({ type: "stop" })}>
+          Stop
+        </button>
+      </div>
+    );
+  }
+  const title = `Compacted ${(item.tokensBefore ?? 0).toLocaleString("en-US")} → ${(item.tokensAfter ?? 0).toLocaleString("en-US")} tokens · ${item.summarizedMessageCount ?? 0} messages`;
+  return (
+    <div class="item summary" data-item={item.id}>
+      <Collapsible
+        id={`${item.id}:summary`}
+        class="summary-details"
+        summary={
+          <>
+            <span class="summary-title">{title}</span>
+            <span class="summary-why"> · {TRIGGER_LABEL[item.trigger]}</span>
+          </>
+        }
+      >
+        {item.instructions !== undefined && <div class="summary-instructions">Asked to keep: {item.instructions}</div>}
+        <FinalMarkdown block={summaryBlock(item)} />
+        <FileList title="Files read" files={item.readFiles ?? []} />
+        <FileList title="Files modified" files={item.modifiedFiles ?? []} />
+        {item.cost !== undefined && <div class="summary-cost">Summary request: ${item.cost.toFixed(4)}</div>}
+      </Collapsible>
+    </div>
+  );
+}
+
+const summaryBlocks = new WeakMap<SummaryItem, AssistantBlock>();
+
+function summaryBlock(item: SummaryItem): AssistantBlock {
+  let block = summaryBlocks.get(item);
+  if (!block) {
+    block = { index: 0, type: "text", text: item.summary ?? "" };
+    summaryBlocks.set(item, block);
+  }
+  return block;
+}
+
+function FileList({ title, files }: { title: string; files: readonly string[] }) {
+  if (files.length === 0) return null;
+  return (
+    <div class="summary-files">
+      <div class="summary-files-title">{title}</div>
+      <ul>
+        {files.map((file) => (
+          <li key={file}>
+            <FileLink path={file} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+
+/** "10:42": the time a message was written, in the user's locale. */
+function clockTime(ms: number): string {
+  return Number.isFinite(ms) && ms > 0 ? new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) : "";
+}
+
+/** The heading that names a message ("You, 10:42"): hidden on screen, where the layout says who wrote it. */
+function MessageHeading({ id, level, who, timestamp }: { id: string; level: 2 | 3; who: string; timestamp: number }) {
+  const time = clockTime(timestamp);
+  const Tag = level === 2 ? "h2" : "h3";
+  return (
+    <Tag id={`heading-${id}`} class="sr-only">
+      {time ? `${who}, ${time}` : who}
+    </Tag>
+  );
+}
 
 function UserCard({ item }: { item: UserItem }) {
+  const imageBase = useContext(ImageBaseContext);
+  // Each user message starts a turn: its heading (h2) is where a screen-reader user jumps to.
   return (
-    <div class="item user" data-item={item.id}>
-      <UserMessage item={item} />
-    </div>
+    <article class="item user" data-item={item.id} aria-labelledby={`heading-${item.id}`}>
+      <MessageHeading id={item.id} level={2} who="You" timestamp={item.timestamp} />
+      <UserMessage item={item}>
+        {item.images && <MessageImages images={item.images} base={imageBase} />}
+        {item.text !== "" && <div class="user-text">{item.text}</div>}
+      </UserMessage>
+    </article>
   );
 }
 
@@ -57,7 +166,8 @@ function AssistantCard({ item }: { item: AssistantItem }) {
     return <ForkOnly item={item} />;
   }
   return (
-    <div class={`item assistant${item.isStreaming ? " streaming" : ""}`} data-item={item.id}>
+    <article class={`item assistant${item.isStreaming ? " streaming" : ""}`} data-item={item.id} aria-labelledby={`heading-${item.id}`} aria-busy={item.isStreaming ? "true" : undefined}>
+      <MessageHeading id={item.id} level={3} who="Pi" timestamp={item.timestamp} />
       {item.blocks.map((block) =>
         block.type === "thinking" ? (
           <Thinking key={block.index} id={`${item.id}:${block.index}`} block={block} active={item.isStreaming && block === last} />
@@ -84,7 +194,7 @@ function AssistantCard({ item }: { item: AssistantItem }) {
       {item.stopReason === "aborted" && <div class="stopped">Stopped</div>}
       {item.stopReason === "length" && <div class="stopped">The answer hit the output limit</div>}
       <AnswerActions item={item} />
-    </div>
+    </article>
   );
 }
 
@@ -139,8 +249,9 @@ function requestFrame(run: () => void): () => void {
 }
 
 function StreamingMarkdown({ text }: { text: string }) {
-  const cache = useRef(new Map<string, string>()).current;
-  const [blocks, setBlocks] = useState(() => renderMarkdownBlocks(text, cache));
+  const stream = useRef<MarkdownStream | null>(null);
+  stream.current ??= new MarkdownStream();
+  const [view, setView] = useState(() => stream.current!.update(text));
   const latest = useRef(text);
   const rendered = useRef(text);
   const cancel = useRef<(() => void) | null>(null);
@@ -151,35 +262,138 @@ function StreamingMarkdown({ text }: { text: string }) {
     cancel.current = requestFrame(() => {
       cancel.current = null;
       rendered.current = latest.current;
-      setBlocks(renderMarkdownBlocks(latest.current, cache));
+      setView(stream.current!.update(latest.current));
     });
   }, [text]);
   useEffect(() => () => cancel.current?.(), []);
 
+  const groups: string[][] = [];
+  for (let i = 0; i < view.settled.length; i += SETTLED_GROUP) groups.push(view.settled.slice(i, i + SETTLED_GROUP));
   return (
     <div class="md">
-      {blocks.map((html, i) => (
-        <div key={i} class="md-block" dangerouslySetInnerHTML={{ __html: html }} />
+      {groups.map((group, i) => (
+        <SettledBlocks key={i} blocks={group} />
+      ))}
+      {view.open && ("html" in view.open ? <div class="md-block" dangerouslySetInnerHTML={{ __html: view.open.html }} /> : <StreamingPlainText text={view.open.plain} />)}
+    </div>
+  );
+}
+
+/** Settled blocks are drawn in groups, each skipped while its blocks are the same strings. */
+const SETTLED_GROUP = 64;
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+class SettledBlocks extends Component<{ blocks: readonly string[] }> {
+  override shouldComponentUpdate(next: { blocks: readonly string[] }): boolean {
+    return !sameStrings(this.props.blocks, next.blocks);
+  }
+  override render() {
+    return (
+      <>
+        {this.props.blocks.map((html, i) => (
+          <div key={i} class="md-block" dangerouslySetInnerHTML={{ __html: html }} />
+        ))}
+      </>
+    );
+  }
+}
+
+/** Plain text of a long open block, in pieces that stay the same as it grows (only the last one changes). */
+const PLAIN_PIECE = 4096;
+
+function StreamingPlainText({ text }: { text: string }) {
+  const pieces: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + PLAIN_PIECE);
+    if (end < text.length) {
+      const newline = text.lastIndexOf("\n", end);
+      if (newline > at) end = newline + 1;
+    }
+    pieces.push(text.slice(at, end));
+    at = end;
+  }
+  return (
+    <div class="md-plain">
+      {pieces.map((piece, i) => (
+        <PlainPiece key={i} text={piece} />
       ))}
     </div>
   );
 }
 
+const PlainPiece = memo(function PlainPiece({ text }: { text: string }) {
+  return <span>{text}</span>;
+});
+
+/**
+ * One item whose rendering fails (a malformed item, a bug, markdown that breaks something) shows
+ * as plain text with a note; every other item, and the next message, render as usual. Tried
+ * again when the item changes (a streamed message goes on).
+ */
+class ItemBoundary extends Component<{ item: ChatItem; children: ComponentChildren }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static override getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override componentDidUpdate(previous: { item: ChatItem }): void {
+    if (this.state.failed && previous.item !== this.props.item) this.setState({ failed: false });
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    const item = this.props.item as unknown as { id?: unknown };
+    return (
+      <div class="item item-fallback" data-item={typeof item?.id === "string" ? item.id : undefined}>
+        <div class="md-plain">{plainTextOf(this.props.item)}</div>
+        <div class="md-note">This message could not be displayed normally, so it is shown as plain text.</div>
+      </div>
+    );
+  }
+}
+
+/** Whatever readable text an item holds, read defensively: the item itself may be what broke. */
+function plainTextOf(item: unknown): string {
+  try {
+    if (typeof item !== "object" || item === null) return "";
+    const fields = item as Record<string, unknown>;
+    const parts: string[] = [];
+    for (const key of ["text", "toolName", "path", "errorMessage", "reason"]) {
+      const value = fields[key];
+      if (typeof value === "string") parts.push(value);
+    }
+    const blocks = fields["blocks"];
+    if (Array.isArray(blocks)) {
+      for (const block of blocks) {
+        const text = typeof block === "object" && block !== null ? (block as { text?: unknown }).text : undefined;
+        if (typeof text === "string") parts.push(text);
+      }
+    }
+    return parts.join("\n\n");
+  } catch {
+    return "";
+  }
+}
+
+const FIX_COMMAND_LABELS: Record<FixCommandId, string> = { setApiKey: "Set API Key", selectModel: "Select Model", compact: "Compact Chat", newChatFromSummary: "New Chat from Summary" };
+
 function NoticeCard({ item }: { item: NoticeItem }) {
-  const Icon = item.level === "error" ? ErrorIcon : item.level === "interrupted" ? WarningIcon : InfoIcon;
+  const Icon = item.level === "error" ? ErrorIcon : InfoIcon;
   return (
-    <div class={`item notice notice-${item.level}`} data-item={item.id}>
-      <Icon class={item.level === "error" ? "bad" : item.level === "interrupted" ? "warn" : "muted"} />
+    <div class={`item notice notice-${item.level}`} data-item={item.id} role="note" aria-label={item.level === "error" ? "Error" : "Note"}>
+      <Icon class={item.level === "error" ? "bad" : "muted"} />
       <div>
         <div class="notice-text">{item.text}</div>
         {item.fix !== undefined && <div class="notice-fix">{item.fix}</div>}
-        {item.fix !== undefined && commandsNamedIn(item.fix).length > 0 && (
+        {item.fixCommand !== undefined && (
           <div class="notice-actions">
-            {commandsNamedIn(item.fix).map((command) => (
-              <button type="button" class="button secondary" onClick={() => post({ type: "command", command })}>
-                {command === "setApiKey" ? "Set API Key" : "Select Model"}
-              </button>
-            ))}
+            <button type="button" class="button secondary" onClick={() => post({ type: "command", command: item.fixCommand! })}>
+              {FIX_COMMAND_LABELS[item.fixCommand]}
+            </button>
           </div>
         )}
       </div>

@@ -2,16 +2,19 @@
 // Wires the protocol client to window messages and renders the app. No inline script or style
 // is ever needed: the host page's CSP allows only this nonce'd script and the stylesheet.
 import { render } from "preact";
+import "@vscode/codicons/dist/codicon.css";
 import "./styles.css";
+import "./high-contrast.css";
 import { App } from "./app";
 import { ChatClient, itemCount } from "./client";
 import { renderedSeq } from "./frame-pacing";
+import { markdownWork } from "./markdown";
 import { post } from "./vscode";
 
 declare global {
   interface Window {
     /** Only on the test page (body data-test="1"): hooks for browser tests and benchmarks. */
-    __piChatTest?: { lastSeq(): number; renderedSeq(): number; commits(): number; itemCount(): number };
+    __piChatTest?: { lastSeq(): number; renderedSeq(): number; commits(): number; itemCount(): number; markdownWork(): number };
   }
 }
 
@@ -19,7 +22,7 @@ const client = new ChatClient(post);
 window.addEventListener("message", (event: MessageEvent) => client.receive(event.data));
 
 if (document.body.dataset.test === "1") {
-  window.__piChatTest = { lastSeq: () => client.lastSeq, renderedSeq: () => renderedSeq.value, commits: () => renderedSeq.commits, itemCount: () => itemCount(client.model.chat) };
+  window.__piChatTest = { lastSeq: () => client.lastSeq, renderedSeq: () => renderedSeq.value, commits: () => renderedSeq.commits, itemCount: () => itemCount(client.model.chat), markdownWork: () => markdownWork.chars };
 }
 
 let root = document.getElementById("root");

@@ -6,7 +6,9 @@
 // The resulting string is safe to assign to innerHTML under the webview's strict CSP without
 // any inline script or style for the CSP to block.
 import DOMPurify from "dompurify";
-import { Marked, type Tokens } from "marked";
+import { Marked, type Token, type Tokens } from "marked";
+import { announce } from "./live-region";
+import { checkMarkdownBudget, MAX_MARKDOWN_CHARS } from "./markdown-budget";
 import { post } from "./vscode";
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
@@ -29,7 +31,8 @@ marked.use({
       const cls = language ? ` class="language-${escapeHtml(language)}"` : "";
       return (
         `<div class="md-code"><div class="md-code-head"><span class="md-code-lang">${escapeHtml(language)}</span>` +
-        `<button type="button" class="md-copy" aria-label="Copy code">Copy</button></div>` +
+        `<span class="md-code-actions"><button type="button" class="md-insert">Insert at cursor</button>` +
+        `<button type="button" class="md-copy">Copy</button></span></div>` +
         `<pre><code${cls}>${body}</code></pre></div>`
       );
     },
@@ -108,36 +111,115 @@ purify.addHook("afterSanitizeAttributes", (node) => {
   }
 });
 
-/** Sanitized HTML of a markdown document. */
+/** Characters given to marked since the page loaded (lexed or parsed): the browser tests check that streaming stays linear. */
+export const markdownWork = { chars: 0 };
+
+/** Plain text in place of markdown, with a note saying why: what a message over the budget, or one marked fails on, shows. */
+export function plainTextHtml(text: string, note: string): string {
+  return `<div class="md-plain">${escapeHtml(text)}</div><div class="md-note">${escapeHtml(note)}</div>`;
+}
+
+/** Sanitized HTML of a markdown document; plain text (with a note) when it is over the parse budget or marked fails. */
 export function renderMarkdown(text: string): string {
-  return purify.sanitize(marked.parse(text, { async: false }));
+  const verdict = checkMarkdownBudget(text);
+  if (!verdict.ok) return plainTextHtml(text, `Shown as plain text: ${verdict.reason}.`);
+  try {
+    markdownWork.chars += text.length;
+    return purify.sanitize(marked.parse(text, { async: false }));
+  } catch {
+    return plainTextHtml(text, "Shown as plain text: it could not be formatted.");
+  }
+}
+
+/** Blocks of the still-open end of a streamed message longer than this are shown as text until the block ends. */
+export const OPEN_BLOCK_BUDGET = 8_000;
+
+/** What a streamed message shows: blocks parsed once, then its open end (markdown, or plain text while too long). */
+export interface StreamedMarkdown {
+  readonly settled: readonly string[];
+  readonly open: { readonly html: string } | { readonly plain: string } | undefined;
 }
 
 /**
- * The same, split into top-level blocks, for an answer still streaming: `cache` maps a block's
- * source to its HTML, so each frame only parses and sanitizes the block that is still growing.
+ * Renders a message that grows, at a cost linear in its final length. Blocks before the last one
+ * cannot change any more: each is lexed and parsed once and kept. Each update lexes only the text
+ * from the start of the last block on; when that open block is long (a big code fence, one huge
+ * paragraph) it is lexed again only after it doubled, and shown as plain text in between, so
+ * the total work stays within a few times the length whatever the block sizes. Text over the
+ * parse budget is shown as plain text from there on. The final message is rendered once more as
+ * a whole (`renderMarkdown`), so reference links and loose lists end up exactly right.
  */
-export function renderMarkdownBlocks(text: string, cache: Map<string, string>): string[] {
-  const out: string[] = [];
-  const used = new Set<string>();
-  for (const token of marked.lexer(text)) {
-    if (token.type === "space") continue;
-    let html = cache.get(token.raw);
-    if (html === undefined) {
-      html = purify.sanitize(marked.parser([token]));
-      cache.set(token.raw, html);
+export class MarkdownStream {
+  private settledHtml: string[] = [];
+  private settledLength = 0;
+  private lexedTail = 0;
+  private plain = false;
+
+  update(text: string): StreamedMarkdown {
+    if (text.length < this.settledLength) {
+      // Not a continuation of what was rendered: start over.
+      this.settledHtml = [];
+      this.settledLength = 0;
+      this.lexedTail = 0;
+      this.plain = false;
     }
-    used.add(token.raw);
-    out.push(html);
+    const tail = text.slice(this.settledLength);
+    if (!this.plain && text.length > MAX_MARKDOWN_CHARS) this.plain = true;
+    if (this.plain) return this.show({ plain: tail });
+    if (tail.length > OPEN_BLOCK_BUDGET && tail.length < 2 * this.lexedTail) return this.show({ plain: tail });
+    if (!checkMarkdownBudget(tail).ok) {
+      this.plain = true;
+      return this.show({ plain: tail });
+    }
+    let tokens: Token[];
+    try {
+      markdownWork.chars += tail.length;
+      tokens = marked.lexer(tail);
+    } catch {
+      this.plain = true;
+      return this.show({ plain: tail });
+    }
+    let last = tokens.length - 1;
+    while (last >= 0 && tokens[last]!.type === "space") last--;
+    // Every block before the last non-space one is complete: parse it once, keep it.
+    for (let i = 0; i < last; i++) {
+      const token = tokens[i]!;
+      this.settledLength += token.raw.length;
+      if (token.type === "space") continue;
+      this.settledHtml = [...this.settledHtml, this.parseBlock(token)];
+    }
+    const open = last >= 0 ? tokens[last] : undefined;
+    this.lexedTail = text.length - this.settledLength;
+    if (!open) return this.show(undefined);
+    if (open.raw.length > OPEN_BLOCK_BUDGET) return this.show({ plain: text.slice(this.settledLength) });
+    return this.show({ html: this.parseBlock(open) });
   }
-  for (const key of cache.keys()) if (!used.has(key)) cache.delete(key);
-  return out;
+
+  private parseBlock(token: Token): string {
+    markdownWork.chars += token.raw.length;
+    try {
+      return purify.sanitize(marked.parser([token]));
+    } catch {
+      return plainTextHtml(token.raw, "Shown as plain text: it could not be formatted.");
+    }
+  }
+
+  private show(open: StreamedMarkdown["open"]): StreamedMarkdown {
+    // The settled array keeps its identity while nothing settles, so its blocks skip rendering.
+    return { settled: this.settledHtml, open };
+  }
 }
 
 /** One click handler for every rendered message (event delegation): file links, copy buttons. */
 export function onMarkdownClick(event: MouseEvent): void {
   const target = event.target instanceof Element ? event.target : null;
   if (!target) return;
+  const insert = target.closest("button.md-insert");
+  if (insert) {
+    // The host puts it in the editor and moves the focus there (or says why it could not).
+    post({ type: "insertCode", code: insert.closest(".md-code")?.querySelector("pre")?.textContent ?? "" });
+    return;
+  }
   const copy = target.closest("button.md-copy");
   if (copy) {
     const code = copy.closest(".md-code")?.querySelector("pre")?.textContent ?? "";
@@ -160,9 +242,11 @@ export function onMarkdownClick(event: MouseEvent): void {
   if (!link.hasAttribute("href")) event.preventDefault();
 }
 
+/** The button says what happened (its name changes with its text) and the live region says it too. */
 function flash(button: Element, text: string): void {
   button.textContent = text;
-  setTimeout(() => (button.textContent = "Copy"), 1200);
+  announce(text);
+  setTimeout(() => (button.textContent = "Copy"), 1500);
 }
 
 export function escapeHtml(text: string): string {

@@ -13,7 +13,7 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/transcript";
-import { chatItems, stateFromTranscript } from "../../src/shared/reducer";
+import { chatItems, replayWithReducer, stateFromTranscript } from "../../src/shared/reducer";
 import { gc, now, summarize, type Summary } from "../lib/stats";
 
 export interface P3Result {
@@ -25,6 +25,10 @@ export interface P3Result {
   bareLinesMs: Summary;
   /** Of the restore: just store.load (no reducer). */
   loadOnlyMs: Summary;
+  /** Of the restore: stateFromTranscript, the one mutable pass. */
+  replayMs: Summary;
+  /** Beside it (not in the ratio): folding the reducer over the same messages, as restore did before. */
+  foldMs: Summary;
   fileBytes: number;
   messages: number;
   items: number;
@@ -43,6 +47,7 @@ export async function runP3(dir: string, transcript: readonly AgentMessage[], lo
   await fs.writeFile(arrayFile, "[" + lines.join(",") + "]");
 
   let items = 0;
+  let loadedMessages: readonly AgentMessage[] = [];
   const restore = async (): Promise<[number, number]> => {
     const t0 = now();
     const store = new TranscriptStore<AgentMessage>(storage);
@@ -52,6 +57,7 @@ export async function runP3(dir: string, transcript: readonly AgentMessage[], lo
     const state = stateFromTranscript(loaded.messages);
     const t2 = now();
     items = chatItems(state).length;
+    loadedMessages = loaded.messages;
     return [t2 - t0, t1 - t0];
   };
   const bareDocument = async (): Promise<number> => {
@@ -87,6 +93,7 @@ export async function runP3(dir: string, transcript: readonly AgentMessage[], lo
   const bareMs: number[] = [];
   const docMs: number[] = [];
   const lineMs: number[] = [];
+  const foldMs: number[] = [];
   for (let run = 0; run < runs; run++) {
     let r: [number, number] = [0, 0];
     let d = 0;
@@ -100,6 +107,10 @@ export async function runP3(dir: string, transcript: readonly AgentMessage[], lo
       gc();
       await steps[(i + run) % steps.length]!();
     }
+    gc();
+    const f0 = now();
+    replayWithReducer(loadedMessages);
+    foldMs.push(now() - f0);
     const b = Math.min(d, l);
     ratios.push(r[0] / b);
     restoreMs.push(r[0]);
@@ -116,6 +127,8 @@ export async function runP3(dir: string, transcript: readonly AgentMessage[], lo
     bareDocumentMs: summarize(docMs),
     bareLinesMs: summarize(lineMs),
     loadOnlyMs: summarize(loadMs),
+    replayMs: summarize(restoreMs.map((r, i) => r - loadMs[i]!)),
+    foldMs: summarize(foldMs),
     fileBytes: Buffer.byteLength(jsonl),
     messages: transcript.length,
     items,

@@ -1,9 +1,15 @@
-// Edit, retry and branch switching, as pure decisions over the current path and the chat's
-// tree: where a new branch starts, what the view must drop and replay, which forks to show.
-// The session (session.ts) applies them; nothing here runs a model or writes a file.
+// Edit, retry and branch switching: where a new branch starts, what the view must drop and
+// replay, which forks to show. `ChatBranches` holds the chat's tree and knows the node of each
+// message on the current path; the session (session.ts) applies its answers. Nothing here runs
+// a model or writes a file.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { ChatTree, TreeNode } from "./transcript";
+import { ChatTree, type TreeNode } from "./transcript/tree";
 import type { ForkMark } from "../shared/protocol";
+
+/** What a branch operation left behind that the user should know: files changed on the branch left. */
+export interface BranchChange {
+  filesLeftChanged: string[];
+}
 
 /** The first message of the user turn that message `index` belongs to (its attachments come first). */
 export function turnStart(messages: readonly AgentMessage[], index: number): number {
@@ -18,30 +24,6 @@ export function promptBefore(messages: readonly AgentMessage[], index: number): 
   return undefined;
 }
 
-/** The forks of `path` from `from` on, with the item each is shown on. */
-export function forkMarks(tree: ChatTree<AgentMessage>, path: readonly TreeNode<AgentMessage>[], from: number): ForkMark[] {
-  return tree.forksOn(path, from).map((fork) => {
-    let showAt = fork.pathIndex;
-    // A turn that starts with attachments: the switcher belongs on its prompt.
-    while (path[showAt]?.message.role === "fileAttachment" && showAt + 1 < path.length) showAt++;
-    return { messageIndex: fork.pathIndex, showAt, index: fork.index, count: fork.count };
-  });
-}
-
-/**
- * The nodes from `from` (exclusive) down to `leaf` (inclusive), read upwards from the leaf:
- * O(length of the new part), never the whole chat.
- */
-export function suffixBetween(tree: ChatTree<AgentMessage>, fromId: string | null, leafId: string): TreeNode<AgentMessage>[] {
-  const out: TreeNode<AgentMessage>[] = [];
-  let node = tree.get(leafId);
-  while (node && node.id !== fromId) {
-    out.push(node);
-    node = node.parentId === null ? undefined : tree.get(node.parentId);
-  }
-  return out.reverse();
-}
-
 /**
  * Files a branch changed (successful edits), for the note that leaving a branch does not undo
  * them: the file system has one state, whatever branch the chat shows.
@@ -54,4 +36,95 @@ export function filesChangedBy(messages: readonly AgentMessage[]): string[] {
     if (details && typeof details.path === "string" && typeof details.diff === "string") paths.add(details.path);
   }
   return [...paths];
+}
+
+/**
+ * The chat's tree and the node of every message on the current path. Messages are matched to
+ * nodes by object identity (the path the session shows holds the same objects the tree does), so
+ * the session's message order may differ from the file order (an old file whose system message
+ * was saved after a `!cmd`) without confusing either.
+ */
+export class ChatBranches {
+  private readonly nodeOf = new WeakMap<object, string>();
+
+  constructor(readonly tree: ChatTree<AgentMessage> = new ChatTree<AgentMessage>()) {
+    for (const node of tree.path()) this.nodeOf.set(node.message, node.id);
+  }
+
+  /** The node the next saved message continues from (null: the chat's first message). */
+  get leafId(): string | null {
+    return this.tree.leafId;
+  }
+
+  get isEmpty(): boolean {
+    return this.tree.size === 0;
+  }
+
+  nodeIdOf(message: AgentMessage): string | undefined {
+    return this.nodeOf.get(message);
+  }
+
+  /** A message was saved as node `id` under `parentId`. True when it has siblings (a new fork). */
+  added(id: string, parentId: string | null, message: AgentMessage): boolean {
+    this.tree.add(id, parentId, message);
+    this.nodeOf.set(message, id);
+    return this.tree.childrenOf(parentId).length > 1;
+  }
+
+  /** The next message saved continues after `messages[keep - 1]`: a new branch starts there. */
+  cutAt(messages: readonly AgentMessage[], keep: number): void {
+    const before = keep > 0 ? messages[keep - 1] : undefined;
+    this.tree.leafId = before ? (this.nodeOf.get(before) ?? this.tree.leafId) : null;
+  }
+
+  /**
+   * The path that shows sibling `to` of `messages[index]`, followed down to its newest leaf, or
+   * undefined when there is no such sibling. Reads the new part only: O(its length).
+   */
+  switched(messages: readonly AgentMessage[], index: number, to: number): { messages: AgentMessage[]; leafId: string } | undefined {
+    const message = messages[index];
+    const nodeId = message ? this.nodeOf.get(message) : undefined;
+    const node = nodeId === undefined ? undefined : this.tree.get(nodeId);
+    const target = node ? this.tree.childrenOf(node.parentId)[to] : undefined;
+    if (!node || !target || target === node) return undefined;
+    const leafId = this.tree.newestLeafUnder(target.id);
+    const suffix = this.between(node.parentId, leafId);
+    for (const n of suffix) this.nodeOf.set(n.message, n.id);
+    return { messages: messages.slice(0, index).concat(suffix.map((n) => n.message)), leafId };
+  }
+
+  /** Makes `leafId` current (after a switch). */
+  setLeaf(leafId: string): void {
+    this.tree.leafId = leafId;
+  }
+
+  /**
+   * The forks of the path from index `from` on: each message that has siblings, with the item it
+   * is shown on (the prompt of a turn that starts with attachments).
+   */
+  forks(messages: readonly AgentMessage[], from: number): ForkMark[] {
+    const marks: ForkMark[] = [];
+    for (let i = Math.max(0, from); i < messages.length; i++) {
+      const id = this.nodeOf.get(messages[i]!);
+      const node = id === undefined ? undefined : this.tree.get(id);
+      if (!node) continue;
+      const siblings = this.tree.childrenOf(node.parentId);
+      if (siblings.length < 2) continue;
+      let showAt = i;
+      while (messages[showAt]?.role === "fileAttachment" && showAt + 1 < messages.length) showAt++;
+      marks.push({ messageIndex: i, showAt, index: siblings.indexOf(node), count: siblings.length });
+    }
+    return marks;
+  }
+
+  /** The nodes below `fromId` (exclusive) down to `leafId` (inclusive), read upwards from the leaf. */
+  private between(fromId: string | null, leafId: string): TreeNode<AgentMessage>[] {
+    const out: TreeNode<AgentMessage>[] = [];
+    let node = this.tree.get(leafId);
+    while (node && node.id !== fromId) {
+      out.push(node);
+      node = node.parentId === null ? undefined : this.tree.get(node.parentId);
+    }
+    return out.reverse();
+  }
 }

@@ -1,12 +1,17 @@
 // The chats of one workspace: creates, opens (restores) and deletes them, and wires each
 // session's final messages into the transcript store. Still no VS Code: the host gives the
 // storage directory, the file system, the model resolver and the approver.
+import type { FixCommandId } from "../shared/app-messages";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { ChatSession, DEFAULT_SYSTEM_PROMPT, type CommandOptions, type EditApprover, type ModelBinding, type RequestContextStep } from "./session";
+import type { RequestCapture } from "./context/chat-context";
+import { latestCompaction, type CompactionSettings } from "./context/compaction";
+import { ChatSession, DEFAULT_SYSTEM_PROMPT, type ChatSessionOptions, type CommandOptions, type EditApprover, type ModelBinding, type Redactor, type RequestContextStep } from "./session";
 import type { EditPermissionSettings } from "./permissions";
-import type { ChatSummary, ChatTree, DamagedLine, TranscriptStore } from "./transcript";
+import { externalizeImages, hydrateImages } from "./images/stored-images";
+import type { ChatLocks, ChatSummary, ChatTree, DamagedLine, LockOwner, TranscriptStore } from "./transcript";
+import type { ImageBlobStore } from "./transcript/image-blobs";
 import type { ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 
@@ -14,6 +19,7 @@ export interface ChatServiceOptions {
   store: TranscriptStore<AgentMessage>;
   fs: WorkspaceFileSystem;
   workspaceRoot?: string;
+  discovery?: ChatSessionOptions["discovery"];
   resolveModel: () => Promise<ModelBinding>;
   approver: EditApprover;
   approvalMode: EditPermissionSettings["approvalMode"];
@@ -21,13 +27,34 @@ export interface ChatServiceOptions {
   workspaceTrusted?: EditPermissionSettings["workspaceTrusted"];
   systemPrompt?: string;
   maxContextTokens?: number;
-  describeError?: (errorMessage: string) => { text: string; fix?: string };
+  describeError?: (errorMessage: string) => { text: string; fix?: string; fixCommand?: FixCommandId };
+  compaction?: () => Partial<CompactionSettings>;
+  onRequest?: (capture: RequestCapture) => void;
   log?: (line: string) => void;
+  /** Removes the API keys in use from everything saved or shown. */
+  redactor?: Redactor;
   /** Request-time additions to every chat's context (see ChatSessionOptions.extendContext). */
   extendContext?: RequestContextStep;
   problems?: ProblemsWatcher;
+  /** Scales large images read_file returns; without it they are refused with the reason. */
+  imageScaler?: ChatSessionOptions["imageScaler"];
   /** Shell commands; each chat keeps its command logs in `<logRoot>/<chat id>/`, deleted with the chat. */
   commands?: Omit<CommandOptions, "logDir"> & { logRoot?: string };
+  /** Where attached images are kept, beside the chats. Without it, images are saved inline. */
+  images?: ImageBlobStore;
+  /** One writer per chat across windows sharing the storage folder (see transcript/chat-lock.ts). */
+  locks?: ChatLocks;
+}
+
+/** A run refused because another window writes the chat, or wrote it since this one loaded it. */
+export class ChatBusyError extends Error {
+  constructor(
+    readonly chatId: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ChatBusyError";
+  }
 }
 
 export type OpenChatResult =
@@ -48,6 +75,16 @@ export class ChatService {
     return session;
   }
 
+  /** A new chat that goes on from the latest summary of `chatId` (after it outgrew its model's window). */
+  async newChatFromSummary(chatId: string): Promise<{ ok: true; session: ChatSession } | { ok: false; reason: string }> {
+    const source = this.sessions.get(chatId);
+    const latest = source ? latestCompaction(source.messages) : undefined;
+    if (!latest) return { ok: false, reason: "This chat has no summary yet: compact it first (Pi Chat: Compact Chat)." };
+    const session = this.newChat();
+    await session.startFromSummary(latest.message);
+    return { ok: true, session };
+  }
+
   async open(chatId: string): Promise<OpenChatResult> {
     const open = this.sessions.get(chatId);
     if (open) return { ok: true, session: open };
@@ -60,6 +97,25 @@ export class ChatService {
     const session = this.createSession(chatId, loaded.messages, loaded.tree);
     this.sessions.set(chatId, session);
     return loaded.damaged ? { ok: true, session, damaged: loaded.damaged } : { ok: true, session };
+  }
+
+  /** Reads the chat from disk again (another window wrote it). Refused while it runs here. */
+  async reload(chatId: string): Promise<OpenChatResult> {
+    const open = this.sessions.get(chatId);
+    if (open?.running) return { ok: false, reason: "it is running in this window" };
+    this.sessions.delete(chatId);
+    return this.open(chatId);
+  }
+
+  /** The other window writing this chat now, if any. */
+  async writerElsewhere(chatId: string): Promise<LockOwner | undefined> {
+    return this.options.locks?.holder(chatId);
+  }
+
+  /** False when the chat's file changed since this window last read or wrote it (another window wrote it). */
+  async isCurrent(chatId: string): Promise<boolean> {
+    if (!this.created.has(chatId)) return true;
+    return this.options.store.isCurrent(chatId);
   }
 
   get(chatId: string): ChatSession | undefined {
@@ -77,8 +133,15 @@ export class ChatService {
     this.sessions.delete(chatId);
     this.created.delete(chatId);
     await this.options.store.deleteChat(chatId);
+    await this.options.images?.deleteChat(chatId);
     const logDir = this.commandLogDir(chatId);
     if (logDir) await rm(logDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  /** Keeps an attached image beside the chat; returns the hash its messages refer to. */
+  storeImage(chatId: string, bytes: Uint8Array, mimeType: string): Promise<string> {
+    if (!this.options.images) throw new Error("This chat service keeps no images.");
+    return this.options.images.put(chatId, bytes, mimeType);
   }
 
   private commandLogDir(chatId: string): string | undefined {
@@ -106,6 +169,7 @@ export class ChatService {
       systemPrompt: this.options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       fs: this.options.fs,
       ...(this.options.workspaceRoot !== undefined ? { workspaceRoot: this.options.workspaceRoot } : {}),
+      ...(this.options.discovery ? { discovery: this.options.discovery } : {}),
       resolveModel: this.options.resolveModel,
       approver: this.options.approver,
       approvalMode: this.options.approvalMode,
@@ -113,13 +177,33 @@ export class ChatService {
       ...(this.options.workspaceTrusted ? { workspaceTrusted: this.options.workspaceTrusted } : {}),
       ...(this.options.maxContextTokens !== undefined ? { maxContextTokens: this.options.maxContextTokens } : {}),
       ...(this.options.log ? { log: this.options.log } : {}),
+      ...(this.options.redactor ? { redactor: this.options.redactor } : {}),
       ...(this.options.describeError ? { describeError: this.options.describeError } : {}),
-      ...(this.options.extendContext ? { extendContext: this.options.extendContext } : {}),
+      ...this.requestSteps(id),
       ...(this.options.problems ? { problems: this.options.problems } : {}),
+      ...(this.options.imageScaler ? { imageScaler: this.options.imageScaler } : {}),
+      ...(this.options.compaction ? { compaction: this.options.compaction } : {}),
+      ...(this.options.onRequest ? { onRequest: this.options.onRequest } : {}),
       persist: (message, parentId) => this.persist(id, message, parentId),
       persistLeaf: (nodeId) => this.options.store.setLeaf(id, nodeId),
       ...(this.options.commands ? { commands: this.commandOptions(id, this.options.commands) } : {}),
+      ...(this.options.locks ? { claimWriter: () => this.claimWriter(id) } : {}),
     });
+  }
+
+  /** Before a run: this window becomes the chat's only writer, and its transcript must be the one on disk. */
+  private async claimWriter(chatId: string): Promise<() => Promise<void>> {
+    const locks = this.options.locks;
+    if (!locks) return async () => undefined;
+    const result = await locks.acquire(chatId);
+    if (!result.ok) {
+      throw new ChatBusyError(chatId, "This chat is being written in another VS Code window, so it is read-only here. It reloads when that window is done.");
+    }
+    if (!(await this.isCurrent(chatId))) {
+      await result.lock.release();
+      throw new ChatBusyError(chatId, "This chat was changed in another VS Code window. It has been reloaded here: send your message again.");
+    }
+    return () => result.lock.release();
   }
 
   private commandOptions(chatId: string, commands: NonNullable<ChatServiceOptions["commands"]>): CommandOptions {
@@ -128,7 +212,24 @@ export class ChatService {
     return logDir ? { ...rest, logDir } : rest;
   }
 
-  private async persist(chatId: string, message: AgentMessage, parentId: string | null): Promise<string> {
+  /** Saved images get their bytes back first, then the host's steps (project instructions). */
+  private requestSteps(chatId: string): { extendContext?: RequestContextStep } {
+    const images = this.options.images;
+    const extend = this.options.extendContext;
+    if (!images) return extend ? { extendContext: extend } : {};
+    return {
+      extendContext: async (messages, signal) => {
+        const hydrated = await hydrateImages(messages, chatId, images);
+        return extend ? extend(hydrated, signal) : hydrated;
+      },
+    };
+  }
+
+  /** Saves one final message as a child of `parentId` (null: the chat's first message); resolves to its node id. */
+  private async persist(chatId: string, original: AgentMessage, parentId: string | null): Promise<string> {
+    const images = this.options.images;
+    // The line refers to each image by hash; the bytes live in the blob beside the chat.
+    const message = images ? await externalizeImages(original, (bytes, mimeType) => images.put(chatId, bytes, mimeType)) : original;
     if (this.created.has(chatId)) return this.options.store.append(chatId, message, { parentId });
     this.created.add(chatId);
     const created = await this.options.store.createChat({ id: chatId, messages: [message] });

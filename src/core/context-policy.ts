@@ -4,7 +4,10 @@
 // agent.state.messages) and never throw: on any failure they fall back to a safe value.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
-import { APP_MESSAGE_KINDS, isAppMessage, type AppMessage } from "./messages";
+import { applyCompaction } from "./context/compaction";
+import { compactionSummaryFact } from "./context/summary-prompt";
+import { estimateMessageTokens } from "./context/tokens";
+import { APP_MESSAGE_KINDS, isAppMessage, type AppMessage, type BashExecutionMessage } from "./messages";
 
 export interface ContextPolicyOptions {
   /** Rough token budget for the messages of one request (system prompt and tools included). */
@@ -13,36 +16,59 @@ export interface ContextPolicyOptions {
   onFallback?: (reason: string) => void;
 }
 
-/** ~4 characters a token: good enough to decide when to trim, and cheap. */
+/** ~4 characters a token, over what the model is sent: good enough to decide when to trim, and cheap. */
 export function estimateTokens(message: AgentMessage): number {
-  return Math.ceil(JSON.stringify(message).length / 4);
+  return estimateMessageTokens(message);
 }
 
-export function createTransformContext(options: ContextPolicyOptions): (messages: AgentMessage[]) => Promise<AgentMessage[]> {
-  return async (messages) => transformContext(messages, options);
+export function createTransformContext(options: ContextPolicyOptions & { onView?: (view: RequestView) => void }): (messages: AgentMessage[]) => Promise<AgentMessage[]> {
+  return async (messages) => {
+    const view = requestView(messages, options);
+    try {
+      options.onView?.(view);
+    } catch {
+      // An observer must not break the request.
+    }
+    return view.messages;
+  };
+}
+
+/** One request's view of the transcript, and what of the transcript it leaves out. */
+export interface RequestView {
+  messages: AgentMessage[];
+  /** Messages a compaction summary stands for. */
+  summarized: number;
+  /** Messages left out by trimming (no summary could make the context fit). */
+  trimmed: number;
 }
 
 /**
  * The request view of the transcript: tool calls without a result (a run cut off by a crash or a
- * reload) get a synthetic error result, and when the budget is exceeded the oldest whole turns are
- * left out, with a note saying so. The transcript itself is never changed.
+ * reload) get a synthetic error result; after a compaction the model gets the system prompt, the
+ * summary, the kept messages and what followed; when the budget is still exceeded the oldest whole
+ * turns are left out, with a note saying so. The transcript itself is never changed.
  */
 export function transformContext(messages: readonly AgentMessage[], options: ContextPolicyOptions): AgentMessage[] {
+  return requestView(messages, options).messages;
+}
+
+export function requestView(messages: readonly AgentMessage[], options: ContextPolicyOptions): RequestView {
   try {
-    return trimToBudget(closeDanglingToolCalls(messages), options.maxContextTokens);
+    const compacted = applyCompaction(closeDanglingToolCalls(messages));
+    const trimmed = trimToBudget(compacted.messages, options.maxContextTokens);
+    return { messages: trimmed.messages, summarized: compacted.summarized, trimmed: trimmed.left };
   } catch (error) {
     try {
       options.onFallback?.(error instanceof Error ? error.message : String(error));
     } catch {
       // A failing logger must not break the request.
     }
-    return messages.slice();
+    return { messages: messages.slice(), summarized: 0, trimmed: 0 };
   }
 }
 
 function closeDanglingToolCalls(messages: readonly AgentMessage[]): AgentMessage[] {
-  const answered = new Set<string>();
-  for (const m of messages) if (m.role === "toolResult") answered.add(m.toolCallId);
+  const answered = answeredToolCalls(messages);
   const out: AgentMessage[] = [];
   let pending: { id: string; name: string }[] = [];
   const flush = () => {
@@ -52,12 +78,20 @@ function closeDanglingToolCalls(messages: readonly AgentMessage[]): AgentMessage
   for (const m of messages) {
     if (m.role === "assistant" || m.role === "user") flush();
     out.push(m);
-    if (m.role === "assistant" && m.stopReason !== "error" && m.stopReason !== "aborted") {
-      pending = m.content.flatMap((c) => (c.type === "toolCall" && !answered.has(c.id) ? [{ id: c.id, name: c.name }] : []));
-    }
+    if (m.role === "assistant" && m.stopReason !== "error" && m.stopReason !== "aborted") pending = unansweredToolCalls(m, answered);
   }
   // Calls of the last message may still be running in this very run: only close earlier ones.
   return out;
+}
+
+function answeredToolCalls(messages: readonly AgentMessage[]): Set<string> {
+  const answered = new Set<string>();
+  for (const m of messages) if (m.role === "toolResult") answered.add(m.toolCallId);
+  return answered;
+}
+
+function unansweredToolCalls(message: AssistantMessage, answered: ReadonlySet<string>): { id: string; name: string }[] {
+  return message.content.flatMap((c) => (c.type === "toolCall" && !answered.has(c.id) ? [{ id: c.id, name: c.name }] : []));
 }
 
 /** The result of a tool call that a crash, a reload or a stop left without one. */
@@ -73,21 +107,23 @@ export function interruptedToolResult(toolCallId: string, toolName: string, time
 }
 
 /**
- * Keeps the leading system message and the newest turns that fit. Cuts only where a user turn
- * starts, so a tool call is never separated from its result.
+ * Keeps the leading system message (and a compaction summary after it) and the newest turns that
+ * fit. Cuts only where a user turn starts, so a tool call is never separated from its result.
+ * The fallback for when no summary could be made.
  */
-function trimToBudget(messages: AgentMessage[], maxTokens: number): AgentMessage[] {
-  if (!(maxTokens > 0)) return messages;
+function trimToBudget(messages: AgentMessage[], maxTokens: number): { messages: AgentMessage[]; left: number } {
+  if (!(maxTokens > 0)) return { messages, left: 0 };
   const costs = messages.map(estimateTokens);
   let total = costs.reduce((a, b) => a + b, 0);
-  if (total <= maxTokens) return messages;
-  const head = messages[0]?.role === "system" ? 1 : 0;
+  if (total <= maxTokens) return { messages, left: 0 };
+  let head = 0;
+  while (head < messages.length && (messages[head]!.role === "system" || messages[head]!.role === "compactionSummary")) head++;
   // Turn starts after the head, oldest first; never cut the last turn.
   const turnStarts: number[] = [];
   for (let i = head + 1; i < messages.length; i++) {
     const m = messages[i]!;
     const prev = messages[i - 1]!;
-    if ((m.role === "user" || m.role === "fileAttachment") && prev.role !== "fileAttachment") turnStarts.push(i);
+    if ((m.role === "user" || m.role === "fileAttachment" || m.role === "bashExecution") && prev.role !== "fileAttachment" && prev.role !== "bashExecution") turnStarts.push(i);
   }
   let cut = head;
   for (const start of turnStarts) {
@@ -95,13 +131,13 @@ function trimToBudget(messages: AgentMessage[], maxTokens: number): AgentMessage
     for (let i = cut; i < start; i++) total -= costs[i]!;
     cut = start;
   }
-  if (cut === head) return messages;
+  if (cut === head) return { messages, left: 0 };
   const note: UserMessage = {
     role: "user",
     content: `[${cut - head} earlier messages of this conversation are not shown, to fit the context window.]`,
     timestamp: 0,
   };
-  return [...messages.slice(0, head), note, ...messages.slice(cut)];
+  return { messages: [...messages.slice(0, head), note, ...messages.slice(cut)], left: cut - head };
 }
 
 /**
@@ -118,6 +154,7 @@ export function convertToLlm(messages: readonly AgentMessage[]): Message[] {
         continue;
       }
       if (!APP_MESSAGE_KINDS[message.role].includeInModelContext) continue;
+      if (message.role === "bashExecution" && message.excludeFromContext !== false) continue;
       const fact = appMessageFact(message);
       if (fact !== null) out.push({ role: "user", content: fact, timestamp: message.timestamp });
     } catch {
@@ -145,19 +182,55 @@ export function appMessageFact(message: AppMessage): string | null {
     }
     case "localNotice":
       return null;
+    case "bashExecution":
+      return bashExecutionFact(message);
+    case "compactionSummary":
+      return compactionSummaryFact(message);
   }
+}
+
+/** A `!cmd` the user ran, as the model reads it: the command, how it ended, the output. */
+export function bashExecutionFact(message: BashExecutionMessage): string {
+  const ended = message.cancelled ? "It was stopped before it finished." : message.exitCode === null ? "It was ended by a signal." : `Exit code: ${message.exitCode}.`;
+  const cut = message.truncated ? " (the middle of the output was cut)" : "";
+  const output = message.output === "" ? "(no output)" : message.output;
+  return `[The user ran this command in the workspace folder themselves.]\n$ ${message.command}\n${ended}\nOutput${cut}:\n${output}`;
 }
 
 /** True when the transcript ends in the middle of a turn: the next step is the model's. */
 export function canContinue(messages: readonly AgentMessage[]): boolean {
+  const last = lastTurnMessage(messages);
+  if (!last) return false;
+  if (last.role === "user" || last.role === "toolResult" || last.role === "fileAttachment") return true;
+  return last.role === "assistant" && isCutOff(last);
+}
+
+/**
+ * What `continue()` appends before the agent picks a cut-off turn up (pure: only new messages):
+ * a result for each tool call a reload or crash left without one; after a provider error, an info
+ * notice marking the retry (never sent to the model), and the model retries from the last user turn.
+ */
+export function repairsBeforeContinue(messages: readonly AgentMessage[], now: number): AgentMessage[] {
+  // The turn's assistant message: results that did arrive (a first call done, a second cut off) come after it.
+  let last: AssistantMessage | undefined;
+  for (let i = messages.length - 1; i >= 0 && !last; i--) {
+    const m = messages[i]!;
+    if (m.role === "assistant") last = m;
+    else if (m.role !== "toolResult" && m.role !== "localNotice" && m.role !== "approvalNotice" && m.role !== "compactionSummary") return [];
+  }
+  if (!last) return [];
+  if (last.stopReason === "toolUse") return unansweredToolCalls(last, answeredToolCalls(messages)).map((call) => interruptedToolResult(call.id, call.name, now));
+  if (last.stopReason === "error") return [{ role: "localNotice", level: "info", text: "Retrying after the error.", timestamp: now }];
+  return [];
+}
+
+/** The newest message that is not a notice: notices never change what comes next. */
+function lastTurnMessage(messages: readonly AgentMessage[]): AgentMessage | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role === "localNotice" || m.role === "approvalNotice") continue;
-    if (m.role === "user" || m.role === "toolResult" || m.role === "fileAttachment") return true;
-    if (m.role === "assistant") return isCutOff(m);
-    return false;
+    if (m.role !== "localNotice" && m.role !== "approvalNotice" && m.role !== "compactionSummary") return m;
   }
-  return false;
+  return undefined;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { TextContent } from "@earendil-works/pi-ai";
 import type { FileAttachmentMessage } from "./messages";
 import type { QueuedInput } from "../shared/protocol";
+import type { StoredImageContent } from "../shared/images";
 
 /** The part of pi's Agent the queue drives. */
 export interface AgentQueues {
@@ -28,9 +29,11 @@ interface Entry {
 
 export type QueueKind = QueuedInput["kind"];
 
-/** The messages a prompt becomes: its attachments, then the user message. */
-export function promptMessages(text: string, attachments: readonly Omit<FileAttachmentMessage, "role" | "timestamp">[], now: number): AgentMessage[] {
-  const content: TextContent[] = [{ type: "text", text }];
+type Attachment = Omit<FileAttachmentMessage, "role" | "timestamp">;
+
+/** The messages a prompt becomes: its attachments, then the user message (text, then the images exactly as attached). */
+export function promptMessages(text: string, attachments: readonly Attachment[], images: readonly StoredImageContent[], now: number): AgentMessage[] {
+  const content: (TextContent | StoredImageContent)[] = [...(text !== "" || images.length === 0 ? [{ type: "text" as const, text }] : []), ...images.map((i) => ({ ...i }))];
   return [
     ...attachments.map((a): FileAttachmentMessage => ({ role: "fileAttachment", path: a.path, ...(a.range ? { range: { ...a.range } } : {}), timestamp: now })),
     { role: "user", content, timestamp: now },
@@ -58,9 +61,15 @@ export class InputQueue {
   }
 
   /** Queues a user input for the running reply. */
-  add(kind: QueueKind, text: string, attachments: readonly Omit<FileAttachmentMessage, "role" | "timestamp">[]): QueuedInput {
-    const view: QueuedInput = { id: `q${this.nextId++}`, kind, text, attachments: attachments.map((a) => ({ path: a.path, ...(a.range ? { range: { ...a.range } } : {}) })) };
-    this.entries.push({ view, messages: promptMessages(text, attachments, Date.now()) });
+  add(kind: QueueKind, text: string, attachments: readonly Attachment[], images: readonly StoredImageContent[] = []): QueuedInput {
+    const view: QueuedInput = {
+      id: `q${this.nextId++}`,
+      kind,
+      text,
+      attachments: attachments.map((a) => ({ path: a.path, ...(a.range ? { range: { ...a.range } } : {}) })),
+      imageCount: images.length,
+    };
+    this.entries.push({ view, messages: promptMessages(text, attachments, images, Date.now()) });
     this.kept = false;
     this.sync();
     return view;

@@ -2,23 +2,32 @@
 // and the view state its events reduce to. No VS Code here: the host passes in the file
 // system, the approver (the user, through the webview) and the model.
 import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type BeforeToolCallResult, type StreamFn } from "@earendil-works/pi-agent-core";
-import type { Api, Model, ToolResultMessage } from "@earendil-works/pi-ai";
+import { createInitialSystemMessage, toToolDeclaration, type Api, type Model } from "@earendil-works/pi-ai";
 import { reduce, stateFromTranscript, type ChatState } from "../shared/reducer";
 import { AgentEventEncoder } from "../shared/event-encoder";
+import type { FixCommandId } from "../shared/app-messages";
 import type { ChatEvent } from "../shared/protocol";
-import { canContinue, convertToLlm, createTransformContext, interruptedToolResult } from "./context-policy";
-import { filesChangedBy, forkMarks, promptBefore, suffixBetween, turnStart } from "./branching";
+import { canContinue, convertToLlm, createTransformContext, repairsBeforeContinue } from "./context-policy";
+import { ChatContext, type RequestCapture } from "./context/chat-context";
+import type { CompactionSettings } from "./context/compaction";
+import type { CompactionOutcome } from "./context/compactor";
+import { ChatBranches, filesChangedBy, promptBefore, turnStart, type BranchChange } from "./branching";
 import { InputQueue, promptMessages, type QueueKind } from "./input-queue";
-import type { FileAttachmentMessage, LocalNoticeMessage } from "./messages";
+import type { CompactionSummaryMessage, FileAttachmentMessage, LocalNoticeMessage } from "./messages";
+import { StreamRedaction } from "./redaction";
 import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
-import { ChatTree } from "./transcript/tree";
-import { createEditFileTool, createReadFileTool, type EditProposal } from "./tools";
+import type { ChatTree } from "./transcript/tree";
+import type { EditProposal, SearchBackend, WalkRules } from "./tools";
+import type { StoredImageContent } from "../shared/images";
 import { withProblemsAfterEdit, type ProblemsWatcher } from "./tools/problems-after-edit";
+import { createWorkspaceTools, WORKSPACE_TOOLS_PROMPT } from "./tools/toolset";
+import type { ImageScaler } from "./images/image-scaler";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 import { gateCommand, type CommandApprover, type CommandRuleStore } from "./permissions/command-gate";
 import type { CommandRunner } from "./commands/runner";
 import { createRunCommandTool, RUN_COMMAND_TOOL } from "./tools/run-command";
 import { redactSecrets } from "./commands/redact";
+import { runUserCommand, type UserCommandText } from "./commands/user-command";
 
 /** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
 export interface ModelBinding {
@@ -28,20 +37,41 @@ export interface ModelBinding {
 }
 
 export type { EditApprovalRequest, EditApprover, EditDecision } from "./permissions";
+export type { BranchChange } from "./branching";
+
+/** Marks a RunSetupError. Recognised by this code, not by its class: out/providers.js is a separate bundle with its own copy of the class. */
+export const RUN_SETUP_ERROR_CODE = "PI_CHAT_RUN_SETUP";
+
+/** What the session needs of the SecretRedactor (redaction.ts): text and whole values. */
+export interface Redactor {
+  text(text: string): string;
+  /** Keys by value only (for streamed text, see StreamRedaction). */
+  values(text: string): string;
+  readonly longest: number;
+  /** The same object when nothing in it changed. */
+  deep<T>(value: T): T;
+}
 
 /** A problem that stops a run before the model is called (no API key, unknown model): shown with its fix. */
 export class RunSetupError extends Error {
+  readonly code = RUN_SETUP_ERROR_CODE;
   constructor(
     message: string,
     readonly fix?: string,
+    readonly fixCommand?: FixCommandId,
   ) {
     super(message);
   }
 }
 
-/** What a branch operation left behind that the user should know: files changed on the branch left. */
-export interface BranchChange {
-  filesLeftChanged: string[];
+/** The fix a setup error carries, from whichever bundle threw it. */
+export function runSetupFix(error: unknown): { fix?: string; fixCommand?: FixCommandId } | undefined {
+  if (typeof error !== "object" || error === null || (error as { code?: unknown }).code !== RUN_SETUP_ERROR_CODE) return undefined;
+  const { fix, fixCommand } = error as { fix?: unknown; fixCommand?: unknown };
+  return {
+    ...(typeof fix === "string" ? { fix } : {}),
+    ...(fixCommand === "setApiKey" || fixCommand === "selectModel" ? { fixCommand } : {}),
+  };
 }
 
 export interface ChatSessionOptions {
@@ -54,6 +84,8 @@ export interface ChatSessionOptions {
   fs: WorkspaceFileSystem;
   /** Absolute workspace root, so the tools accept absolute paths inside it. */
   workspaceRoot?: string;
+  /** The discovery tools' engine and VS Code's excludes (defaults: portable search, no excludes). */
+  discovery?: { searchBackend?: SearchBackend; rules?: () => WalkRules; searchRules?: () => WalkRules };
   resolveModel: () => Promise<ModelBinding>;
   approver: EditApprover;
   /** The approval mode, protected files and workspace trust the edit gate reads at each call. */
@@ -67,11 +99,23 @@ export interface ChatSessionOptions {
   persist: (message: AgentMessage, parentId: string | null) => Promise<string>;
   /** Saves which leaf is current after a branch switch. */
   persistLeaf?: (nodeId: string) => Promise<void>;
+  /**
+   * Makes this window the chat's only writer before a run starts (another VS Code window may be
+   * writing it); resolves to the release, called when the run ends. Rejects, with the reason the
+   * user reads, when the run must not start: then nothing is shown or saved.
+   */
+  claimWriter?: () => Promise<() => Promise<void>>;
+  /** Removes the API keys in use (and key shapes) from everything saved or shown. */
+  redactor?: Redactor;
   maxContextTokens?: number;
   /** Running shell commands (run_command); absent: the tool is not offered. */
   commands?: CommandOptions;
   /** Explains a provider error (401, 429, network) with its fix, for a notice in the chat. */
-  describeError?: (errorMessage: string) => { text: string; fix?: string };
+  describeError?: (errorMessage: string) => { text: string; fix?: string; fixCommand?: FixCommandId };
+  /** Compaction settings, read when they are needed (the user may change them). */
+  compaction?: () => Partial<CompactionSettings>;
+  /** Called with every chat request as it is sent ("what the model sees"). */
+  onRequest?: (capture: RequestCapture) => void;
   log?: (line: string) => void;
   /**
    * Request-time additions to the context after the policy (project instructions, image bytes):
@@ -80,6 +124,8 @@ export interface ChatSessionOptions {
   extendContext?: RequestContextStep;
   /** The language server's errors, reported after each applied edit. */
   problems?: ProblemsWatcher;
+  /** Scales large images read_file returns (a worker thread in the extension); without it they are refused. */
+  imageScaler?: ImageScaler;
 }
 
 /** One request-time step over the request view of the transcript; never mutates its input. */
@@ -99,11 +145,9 @@ export interface CommandOptions {
 
 export const DEFAULT_SYSTEM_PROMPT = [
   "You are Pi Chat, a coding assistant inside the user's editor.",
-  "You can read files of the open workspace with read_file and change them with edit_file.",
-  "Paths are relative to the workspace root. Read a file before you edit it; edit_file replaces text copied from the file (oldText, exactly once in the file) with newText, and takes several such replacements of one file at once as edits: [{oldText, newText}, …].",
-  "Every edit is shown to the user as a diff and applied only if they allow it.",
+  WORKSPACE_TOOLS_PROMPT,
   "When the run_command tool is available, use it to run the project's tests, builds, linters and git commands rather than guessing their results; every run needs the user's yes.",
-  "Answer concisely, in Markdown.",
+  "Read a file before you edit it. Answer concisely, in Markdown.",
 ].join("\n");
 
 export class ChatSession {
@@ -111,32 +155,52 @@ export class ChatSession {
   private agent: Agent | undefined;
   private readonly initialMessages: AgentMessage[];
   private readonly persisted = new WeakSet<object>();
-  private readonly tree: ChatTree<AgentMessage>;
-  /** Node ids of the current path, index for index with `messages`. */
-  private pathIds: string[];
+  /** The chat as a tree: which node each message of the path is, where it forks. */
+  private readonly branches: ChatBranches;
   private readonly listeners = new Set<(event: ChatEvent) => void>();
   private readonly encoder = new AgentEventEncoder();
   private readonly proposals = new Map<string, EditProposal>();
   private readonly tools: AgentTool[];
   private readonly gate: EditGate;
   private readonly queue: InputQueue;
+  /** Holds back streamed text that could be the start of a key (only with a redactor). */
+  private readonly stream: StreamRedaction | undefined;
   private state: ChatState;
   /** The API key of the current model: removed from command output. */
   private secretsInUse: string[] = [];
+  /** Stops the `!cmd` that is running, if one is. */
+  private userCommandStop: AbortController | undefined;
   private active: Promise<void> | undefined;
+  /** Compaction, the meter, the capture of what was sent: what this chat keeps for the model. */
+  readonly context: ChatContext;
 
   constructor(private readonly options: ChatSessionOptions) {
     this.id = options.id;
-    this.initialMessages = options.messages.slice();
+    this.initialMessages = systemMessageFirst(options.messages);
     for (const m of this.initialMessages) this.persisted.add(m);
-    this.tree = options.tree ?? new ChatTree<AgentMessage>();
-    const path = this.tree.path();
-    this.pathIds = path.map((n) => n.id);
-    this.state = reduce(stateFromTranscript(this.initialMessages), { type: "forks", from: 0, forks: forkMarks(this.tree, path, 0) });
+    this.branches = new ChatBranches(options.tree);
+    this.context = new ChatContext({
+      chatId: options.id,
+      messages: () => this.messages,
+      append: (message) => this.append(message),
+      emit: (event) => this.emit(event),
+      settings: () => ({ ...options.compaction?.() }) as CompactionSettings,
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    });
+    this.state = { ...stateFromTranscript(this.initialMessages), meter: this.context.meter(), forks: this.branches.forks(this.initialMessages, 0) };
     const root = options.workspaceRoot !== undefined ? { root: options.workspaceRoot } : {};
-    // requireProposal: an edit is written only with the proposal the gate stored for its call.
-    const editFile = createEditFileTool(options.fs, { ...root, proposals: this.proposals, requireProposal: true });
-    this.tools = [createReadFileTool(options.fs, root), options.problems ? withProblemsAfterEdit(editFile, options.problems, root) : editFile];
+    const problems = options.problems;
+    this.tools = createWorkspaceTools({
+      fs: options.fs,
+      ...root,
+      proposals: this.proposals,
+      ...options.discovery,
+      // Whether the model sees images is the model of the run that calls the tool.
+      readImages: { acceptsImages: () => this.agent?.state.model.input.includes("image"), ...(options.imageScaler ? { scale: options.imageScaler } : {}) },
+      ...(problems ? { wrapEditFile: (editFile) => withProblemsAfterEdit(editFile, problems, root) } : {}),
+    });
+    this.stream = options.redactor ? new StreamRedaction(options.redactor) : undefined;
     this.gate = new EditGate({
       chatId: options.id,
       fs: options.fs,
@@ -197,8 +261,12 @@ export class ChatSession {
   }
 
   /** Sends a prompt, with the files the user attached. Resolves when the run is over. */
-  prompt(text: string, attachments: readonly Omit<FileAttachmentMessage, "role" | "timestamp">[] = []): Promise<void> {
-    const messages = promptMessages(text, attachments, Date.now());
+  prompt(
+    text: string,
+    attachments: readonly Omit<FileAttachmentMessage, "role" | "timestamp">[] = [],
+    images: readonly StoredImageContent[] = [],
+  ): Promise<void> {
+    const messages = promptMessages(text, attachments, images, Date.now());
     return this.run(async (agent) => agent.prompt(messages), messages);
   }
 
@@ -206,12 +274,17 @@ export class ChatSession {
    * While a reply runs, queues a follow-up (delivered when the run would stop) or steering
    * (delivered after the current tool calls); resolves at once. When idle, sends it as a prompt.
    */
-  async send(kind: QueueKind, text: string, attachments: readonly Omit<FileAttachmentMessage, "role" | "timestamp">[] = []): Promise<void> {
+  async send(
+    kind: QueueKind,
+    text: string,
+    attachments: readonly Omit<FileAttachmentMessage, "role" | "timestamp">[] = [],
+    images: readonly StoredImageContent[] = [],
+  ): Promise<void> {
     if (this.running) {
-      this.queue.add(kind, text, attachments);
+      this.queue.add(kind, text, attachments, images);
       return;
     }
-    await this.prompt(text, attachments);
+    await this.prompt(text, attachments, images);
   }
 
   /** Removes a queued message before it is delivered; nothing of it is saved. */
@@ -230,27 +303,31 @@ export class ChatSession {
     this.queue.clear();
   }
 
-  /** Continues a turn that a reload, a crash or a provider error cut off. */
+  /** Continues a turn that a reload, a crash or a provider error cut off; with nothing to continue (a stale button), does nothing. */
   continue(): Promise<void> {
+    if (!this.canContinue) return Promise.resolve();
     return this.run(async (agent) => {
       // Saved as real messages, so the transcript itself has no tool call without a result.
-      for (const m of this.repairsBeforeContinue(agent.state.messages)) await this.append(m);
+      for (const m of repairsBeforeContinue(agent.state.messages, Date.now())) await this.append(m);
       await agent.continue();
     }, []);
   }
 
   /**
    * Edit: the prompt at path index `messageIndex` is sent again with new text, as a new branch
-   * from the point before its turn (its attachments go along). The old branch stays in the tree.
+   * from the point before its turn (its attached files and images go along). The old branch
+   * stays in the tree.
    */
   async editPrompt(messageIndex: number, text: string): Promise<BranchChange> {
     const messages = this.messages;
-    if (messages[messageIndex]?.role !== "user") throw new Error("That message is not a prompt of this chat.");
+    const prompt = messages[messageIndex];
+    if (prompt?.role !== "user") throw new Error("That message is not a prompt of this chat.");
     this.refuseWhileRunning();
     const start = turnStart(messages, messageIndex);
     const attachments = messages.slice(start, messageIndex).flatMap((m) => (m.role === "fileAttachment" ? [{ path: m.path, ...(m.range ? { range: { ...m.range } } : {}) }] : []));
+    const images = typeof prompt.content === "string" ? [] : prompt.content.filter((c): c is StoredImageContent => c.type === "image");
     const change = this.cutPathAt(start);
-    await this.prompt(text, attachments);
+    await this.prompt(text, attachments, images);
     return change;
   }
 
@@ -270,37 +347,95 @@ export class ChatSession {
    */
   async switchBranch(messageIndex: number, to: number): Promise<BranchChange> {
     this.refuseWhileRunning();
-    const nodeId = this.pathIds[messageIndex];
-    const node = nodeId === undefined ? undefined : this.tree.get(nodeId);
-    const target = node && this.tree.childrenOf(node.parentId)[to];
-    if (!node || !target || target === node) return { filesLeftChanged: [] };
-    const leaf = this.tree.newestLeafUnder(target.id);
-    const suffix = suffixBetween(this.tree, node.parentId, leaf);
+    const switched = this.branches.switched(this.messages, messageIndex, to);
+    if (!switched) return { filesLeftChanged: [] };
     const left = this.messages.slice(messageIndex);
-    this.setPath(
-      this.messages.slice(0, messageIndex).concat(suffix.map((n) => n.message)),
-      this.pathIds.slice(0, messageIndex).concat(suffix.map((n) => n.id)),
-    );
-    this.tree.leafId = leaf;
+    this.setPath(switched.messages);
+    this.branches.setLeaf(switched.leafId);
     this.emit({ type: "rewind", keep: messageIndex });
-    for (const n of suffix) this.emit({ type: "message_end", message: n.message });
+    for (const message of switched.messages.slice(messageIndex)) this.emit({ type: "message_end", message });
     this.emitForks(messageIndex);
-    await this.options.persistLeaf?.(leaf);
+    this.emit({ type: "meter", meter: this.context.meter() });
+    await this.options.persistLeaf?.(switched.leafId);
     return { filesLeftChanged: filesChangedBy(left) };
+  }
+
+  /**
+   * `!cmd` / `!!cmd`: runs in the workspace folder without asking (the user typed it) and saves a
+   * bashExecution message. No model is needed. Refused in restricted mode, with the reason shown.
+   */
+  runUserCommand(text: UserCommandText): Promise<void> {
+    if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
+    const commands = this.options.commands;
+    const root = this.options.workspaceRoot;
+    if (!commands || root === undefined || !commands.enabled()) {
+      const why = "Commands cannot run here: this folder is open in Restricted Mode (not trusted), or no folder is open. Trust the folder (Manage Workspace Trust) to run commands.";
+      return this.append(errorNotice(why, undefined));
+    }
+    const controller = new AbortController();
+    const run = (async () => {
+      this.userCommandStop = controller;
+      this.emit({ type: "run_state", running: true });
+      const started: AgentMessage = { role: "bashExecution", command: text.command, output: "", exitCode: null, cancelled: false, truncated: false, excludeFromContext: text.excludeFromContext, timestamp: Date.now() };
+      try {
+        await this.ensureSystemMessage();
+        this.emit({ type: "message_start", message: started });
+        const message = await runUserCommand(text, {
+          runner: commands.runner(),
+          cwd: root,
+          timeoutMs: commands.defaultTimeoutSeconds() * 1000,
+          signal: controller.signal,
+          redact: (t) => redactSecrets(t, this.secretsInUse),
+          ...(commands.logDir ? { logFile: `${commands.logDir}/user-${Date.now().toString(36)}.log` } : {}),
+          onProgress: (p) => this.emit({ type: "command_progress", tail: p.tail, elapsedMs: p.elapsedMs }),
+        });
+        if (this.agent) this.agent.state.messages = [...this.agent.state.messages, message];
+        else this.initialMessages.push(message);
+        // Saved on the current branch like any message (the tree's next node).
+        await this.persistOnce(message);
+        this.emit({ type: "message_end", message });
+      } finally {
+        this.userCommandStop = undefined;
+        this.active = undefined;
+        this.emit({ type: "run_state", running: false });
+      }
+    })();
+    this.active = run;
+    return run;
   }
 
   abort(): void {
     // Stop keeps what the user queued, for them to send or clear: pi must not deliver it.
     if (this.running) this.queue.hold();
+    this.userCommandStop?.abort();
+    this.context.abort();
     this.agent?.abort();
+  }
+
+  /** Summarizes the earlier conversation now ("Pi Chat: Compact Chat"), with the user's words on what to keep. */
+  compact(instructions?: string): Promise<CompactionOutcome> {
+    let outcome: CompactionOutcome = { status: "nothing", reason: "There is nothing to compact yet." };
+    return this.run(async () => {
+      outcome = await this.context.compact("manual", instructions?.trim() ? { instructions: instructions.trim() } : {});
+    }, [], { afterRun: false }).then(() => outcome);
+  }
+
+  /** Starts this (new, empty) chat from another chat's summary: the model gets the summary and nothing else of it. */
+  startFromSummary(summary: CompactionSummaryMessage): Promise<void> {
+    return this.run(async () => {
+      await this.append({ ...summary, keptMessageCount: 0, trigger: "manual", timestamp: Date.now() });
+    }, [], { afterRun: false });
   }
 
   async waitForIdle(): Promise<void> {
     await this.active;
   }
 
-  private emit(event: ChatEvent): void {
+  private emit(raw: ChatEvent): void {
+    // A provider's words may quote the key it was sent: nothing reaches the view unredacted.
+    const event = this.options.redactor ? this.options.redactor.deep(raw) : raw;
     this.state = reduce(this.state, event);
+    if (event.type === "message_end") this.emitMeterAfter(event);
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -317,39 +452,74 @@ export class ChatSession {
   /** The path keeps its first `keep` messages; the next message saved starts a branch there. */
   private cutPathAt(keep: number): BranchChange {
     const left = this.messages.slice(keep);
-    this.setPath(this.messages.slice(0, keep), this.pathIds.slice(0, keep));
-    this.tree.leafId = this.pathIds[keep - 1] ?? null;
+    this.branches.cutAt(this.messages, keep);
+    this.setPath(this.messages.slice(0, keep));
     this.emit({ type: "rewind", keep });
+    this.emit({ type: "meter", meter: this.context.meter() });
     return { filesLeftChanged: filesChangedBy(left) };
   }
 
-  private setPath(messages: AgentMessage[], ids: string[]): void {
-    this.pathIds = ids;
+  private setPath(messages: AgentMessage[]): void {
     if (this.agent) this.agent.state.messages = messages;
     else this.initialMessages.splice(0, this.initialMessages.length, ...messages);
   }
 
   private emitForks(from: number): void {
-    const path = this.pathIds.map((id) => this.tree.get(id)!);
-    this.emit({ type: "forks", from, forks: forkMarks(this.tree, path, from) });
+    this.emit({ type: "forks", from, forks: this.branches.forks(this.messages, from) });
   }
 
-  private run(start: (agent: Agent) => Promise<void>, pendingMessages: readonly AgentMessage[]): Promise<void> {
+  /**
+   * A chat's first saved message is its system message (prompt and tool declarations), as pi's
+   * Agent would make it: then a `!cmd` or a setup error saved before the first model call still
+   * comes after it, and the tree's path is the agent's message order.
+   */
+  private async ensureSystemMessage(): Promise<void> {
+    if (!this.branches.isEmpty || this.messages.some((m) => m.role === "system")) return;
+    const system = createInitialSystemMessage(this.options.systemPrompt, this.availableTools().map(toToolDeclaration));
+    if (!system) return;
+    this.initialMessages.unshift(system);
+    await this.persistAndShow(system);
+  }
+
+  /**
+   * `prepare` runs once this window may write the chat, before anything is shown or saved (an
+   * edit or a retry cuts the path there, so a refused run leaves the chat as it was).
+   */
+  private run(
+    start: (agent: Agent) => Promise<void>,
+    pendingMessages: readonly AgentMessage[],
+    options: { afterRun?: boolean; prepare?: () => void } = {},
+  ): Promise<void> {
     if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
     const run = (async () => {
+      let release: (() => Promise<void>) | undefined;
+      try {
+        release = await this.options.claimWriter?.();
+      } catch (error) {
+        this.active = undefined;
+        throw error;
+      }
+      options.prepare?.();
       this.emit({ type: "run_state", running: true });
       let failed = true;
       try {
+        await this.ensureSystemMessage();
         const agent = await this.ensureAgent();
+        this.context.startRun();
         await start(agent);
-        failed = await this.explainProviderError(agent);
+        // An overflow is compacted and retried once; a full context is compacted for the next prompt.
+        const handled = options.afterRun === false ? false : await this.context.afterRun(agent);
+        if (!handled) await this.explainProviderError(agent);
+        failed = endedBadly(agent.state.messages);
       } catch (error) {
         await this.reportRunFailure(error, pendingMessages);
       } finally {
-        // A run that failed keeps the queue for the user; one that ended well sends what came too late for it (below).
+        // A run that failed or was stopped keeps the queue for the user; one that ended well
+        // sends what came too late for it (below).
         if (failed && this.queue.size > 0) this.queue.hold();
         this.active = undefined;
         this.emit({ type: "run_state", running: false });
+        await release?.().catch((error: unknown) => this.options.log?.(`could not release the chat lock: ${String(error)}`));
       }
     })();
     this.active = run;
@@ -360,19 +530,17 @@ export class ChatSession {
   private async reportRunFailure(error: unknown, pendingMessages: readonly AgentMessage[]): Promise<void> {
     const agentHasThem = pendingMessages.length > 0 && this.agent?.state.messages.includes(pendingMessages[0]!);
     if (!agentHasThem) for (const m of pendingMessages) await this.append(m);
-    await this.append(errorNotice(error instanceof Error ? error.message : String(error), error instanceof RunSetupError ? error.fix : undefined));
+    await this.append(errorNotice(error instanceof Error ? error.message : String(error), runSetupFix(error)));
   }
 
   /** A failed request ends as an assistant message with stopReason "error": say what to do about it. */
-  /** True when the run ended in an error. */
-  private async explainProviderError(agent: Agent): Promise<boolean> {
+  private async explainProviderError(agent: Agent): Promise<void> {
     const last = agent.state.messages[agent.state.messages.length - 1];
-    if (!last || last.role !== "assistant" || last.stopReason !== "error") return last?.role === "assistant" && last.stopReason === "aborted";
+    if (last?.role !== "assistant" || last.stopReason !== "error") return;
     const raw = last.errorMessage ?? "The model provider returned an error.";
     this.options.log?.(`provider error: ${raw}`);
     const described = this.options.describeError?.(raw) ?? { text: raw };
-    await this.append(errorNotice(described.text, described.fix));
-    return true;
+    await this.append(errorNotice(described.text, described));
   }
 
   /** Adds a message of the session's own (a notice, a repair) to the transcript: saved and shown. */
@@ -391,22 +559,29 @@ export class ChatSession {
   private async persistOnce(message: AgentMessage): Promise<void> {
     if (this.persisted.has(message)) return;
     this.persisted.add(message);
-    const parentId = this.tree.leafId;
-    const id = await this.options.persist(message, parentId);
-    this.tree.add(id, parentId, message);
-    this.pathIds.push(id);
-    // A new sibling (the first message of an edit or a retry): its fork gets a switcher, shown
-    // on the prompt of a turn that starts with attachments, so wait for that prompt.
+    const parentId = this.branches.leafId;
+    const id = await this.options.persist(this.options.redactor ? this.options.redactor.deep(message) : message, parentId);
+    const forked = this.branches.added(id, parentId, message);
+    // A new sibling (the first message of an edit or a retry) gets a switcher. A turn that starts
+    // with attachments shows it on its prompt, so that waits for the prompt.
     if (message.role === "fileAttachment") return;
-    let forkAt = this.pathIds.length - 1;
-    while (forkAt > 0 && this.tree.get(this.pathIds[forkAt - 1]!)?.message.role === "fileAttachment") forkAt--;
-    if (this.tree.childrenOf(this.tree.get(this.pathIds[forkAt]!)!.parentId).length > 1) this.emitForks(forkAt);
+    const messages = this.messages;
+    const index = messages.lastIndexOf(message);
+    if (index === -1) return;
+    const start = turnStart(messages, index);
+    if (forked || (start < index && this.branches.forks(messages.slice(0, start + 1), start).length > 0)) this.emitForks(start);
   }
 
   /** The tools of this run: run_command only where commands may run (not in restricted mode). */
   private availableTools(): AgentTool[] {
     const commandsOn = this.options.commands?.enabled() === true;
     return this.tools.filter((t) => t.name !== RUN_COMMAND_TOOL || commandsOn);
+  }
+
+  /** The meter follows every final message (a request's usage, a summary, a new prompt). */
+  private emitMeterAfter(event: Extract<ChatEvent, { type: "message_end" }>): void {
+    if (event.message.role === "system") return;
+    this.emit({ type: "meter", meter: this.context.meter() });
   }
 
   private async ensureAgent(): Promise<Agent> {
@@ -417,13 +592,18 @@ export class ChatSession {
     } catch {
       this.secretsInUse = [];
     }
+    this.context.bind(binding);
+    // The window is known now: the meter can show "used / window".
+    this.emit({ type: "meter", meter: this.context.meter() });
     if (this.agent) {
       this.agent.state.tools = this.availableTools();
       this.agent.state.model = binding.model;
-      this.agent.streamFunction = binding.streamFn;
+      this.agent.streamFunction = this.context.wrapStreamFn(binding.streamFn);
       this.agent.getApiKey = binding.getApiKey;
       return this.agent;
     }
+    const options = this.options;
+    const context = this.context;
     const agent = new Agent({
       initialState: {
         systemPrompt: this.options.systemPrompt,
@@ -431,15 +611,20 @@ export class ChatSession {
         tools: this.availableTools(),
         messages: this.initialMessages,
       },
-      streamFn: binding.streamFn,
+      streamFn: this.context.wrapStreamFn(binding.streamFn),
       getApiKey: binding.getApiKey,
       convertToLlm,
       transformContext: this.withRequestSteps(
         createTransformContext({
-          maxContextTokens: this.options.maxContextTokens ?? Math.floor(binding.model.contextWindow * 0.75),
+          // Trimming is the fallback when no summary could be made: at the same threshold.
+          get maxContextTokens() {
+            return options.maxContextTokens ?? context.budget()?.threshold ?? Math.floor(binding.model.contextWindow * 0.75);
+          },
           onFallback: (reason) => this.options.log?.(`context policy fell back to the full transcript: ${reason}`),
+          onView: (view) => this.context.noteView(view),
         }),
       ),
+      prepareRequest: (request, signal) => this.context.beforeRequest(request, signal),
       beforeToolCall: (context, signal) =>
         context.toolCall.name === RUN_COMMAND_TOOL ? this.gateCommand(context.toolCall.id, context.args, signal) : this.gate.beforeToolCall(context, signal),
       afterToolCall: (context) => this.gate.afterToolCall(context),
@@ -477,7 +662,26 @@ export class ChatSession {
     if (event.type === "message_end") await this.persistOnce(event.message);
     for (const chatEvent of this.encoder.encode(event)) {
       // The session's own run_state brackets the whole run (setup included).
-      if (chatEvent.type !== "run_state") this.emit(chatEvent);
+      if (chatEvent.type === "run_state") continue;
+      if (this.stream) {
+        if (chatEvent.type === "delta") {
+          const safe = this.stream.delta(chatEvent.index, chatEvent.text);
+          if (safe !== "") this.emit({ ...chatEvent, text: safe });
+          continue;
+        }
+        // What a stream held back is shown before anything that follows it.
+        for (const [index, text] of this.stream.flush()) this.emit({ type: "delta", index, text });
+      }
+      // A key split across two streamed deltas escapes their redaction: if the final text had
+      // something to redact, send it whole instead of leaving the view the streamed text.
+      if (chatEvent.type === "message_end" && chatEvent.elided && event.type === "message_end" && this.options.redactor) {
+        const redacted = this.options.redactor.deep(event.message);
+        if (redacted !== event.message) {
+          this.emit({ type: "message_end", message: redacted });
+          continue;
+        }
+      }
+      this.emit(chatEvent);
     }
   }
 
@@ -495,29 +699,41 @@ export class ChatSession {
         rules: commands.rules,
         approver: commands.approver,
         emit: (event) => this.emit(event),
-        record: (notice) => this.agent?.steer(notice),
+        record: (notice) => this.queue.steerOwn(notice),
       },
       signal,
     );
   }
-
-  private repairsBeforeContinue(messages: readonly AgentMessage[]): AgentMessage[] {
-    const last = [...messages].reverse().find((m) => m.role !== "localNotice" && m.role !== "approvalNotice");
-    if (!last || last.role !== "assistant") return [];
-    if (last.stopReason === "toolUse") {
-      const answered = new Set(messages.filter((m): m is ToolResultMessage => m.role === "toolResult").map((m) => m.toolCallId));
-      return last.content.flatMap((c) => (c.type === "toolCall" && !answered.has(c.id) ? [interruptedToolResult(c.id, c.name, Date.now())] : []));
-    }
-    // After a provider error the agent cannot continue from an assistant message: a notice
-    // (never sent to the model) marks the retry, and the model retries from the last user turn.
-    if (last.stopReason === "error") {
-      const retry: LocalNoticeMessage = { role: "localNotice", level: "info", text: "Retrying after the error.", timestamp: Date.now() };
-      return [retry];
-    }
-    return [];
-  }
 }
 
-function errorNotice(text: string, fix: string | undefined): LocalNoticeMessage {
-  return { role: "localNotice", level: "error", text, ...(fix ? { fix } : {}), timestamp: Date.now() };
+/** The run ended in an error or was stopped: its last message says so (a notice after an error too). */
+function endedBadly(messages: readonly AgentMessage[]): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === "localNotice" && m.level === "error") return true;
+    if (m.role === "assistant") return m.stopReason === "error" || m.stopReason === "aborted";
+  }
+  return false;
+}
+
+function errorNotice(text: string, fix: { fix?: string; fixCommand?: FixCommandId } | undefined): LocalNoticeMessage {
+  return {
+    role: "localNotice",
+    level: "error",
+    text,
+    ...(fix?.fix ? { fix: fix.fix } : {}),
+    ...(fix?.fixCommand ? { fixCommand: fix.fixCommand } : {}),
+    timestamp: Date.now(),
+  };
+}
+
+/**
+ * Messages saved before the agent existed (a `!cmd`, a setup error) precede the system message
+ * on disk; the agent wants it first, or it adds a second one. The request view only: the file
+ * keeps its order.
+ */
+function systemMessageFirst(messages: readonly AgentMessage[]): AgentMessage[] {
+  const index = messages.findIndex((m) => m.role === "system");
+  if (index <= 0) return messages.slice();
+  return [messages[index]!, ...messages.slice(0, index), ...messages.slice(index + 1)];
 }

@@ -3,6 +3,7 @@
 // HostChannel (sequence numbers, delta batching). The view holds no chat state of its own:
 // on `ready` or `resync` it gets a full snapshot from the controller.
 import * as vscode from "vscode";
+import { redact } from "./key-redaction";
 import { HostChannel } from "../shared/host-channel";
 import type { ChatEvent, HostMessageBody, WebviewMessage } from "../shared/protocol";
 import { parseWebviewMessage } from "../shared/validate";
@@ -30,7 +31,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly extensionUri: vscode.Uri,
     private readonly handler: ChatViewHandler,
     private readonly log: (line: string) => void,
-    options: { recordPosted?: boolean } = {},
+    private readonly options: { recordPosted?: boolean; imagesRoot?: vscode.Uri } = {},
   ) {
     this.posted = options.recordPosted ? [] : undefined;
   }
@@ -39,7 +40,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.view = view;
     this.ready = false;
     const out = vscode.Uri.joinPath(this.extensionUri, "out");
-    view.webview.options = { enableScripts: true, localResourceRoots: [out] };
+    // The chats' images, and nothing else of the storage folder (no transcript is readable).
+    const roots = this.options.imagesRoot ? [out, this.options.imagesRoot] : [out];
+    view.webview.options = { enableScripts: true, localResourceRoots: roots };
     view.webview.html = this.html(view.webview);
     this.channel?.dispose();
     this.channel = new HostChannel((message) => {
@@ -94,7 +97,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       await this.handler.onMessage(message);
     } catch (error) {
       this.log(`handling ${message.type} failed: ${error instanceof Error ? error.message : String(error)}`);
-      void vscode.window.showErrorMessage(`Pi Chat: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage(redact(`Pi Chat: ${error instanceof Error ? error.message : String(error)}`));
     }
   }
 
@@ -107,7 +110,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   sendSnapshot(): void {
-    if (this.ready) this.channel?.send(this.handler.snapshot());
+    if (!this.ready) return;
+    const snapshot = this.handler.snapshot();
+    const root = this.options.imagesRoot;
+    if (snapshot.type === "snapshot" && root && this.view) {
+      snapshot.imageBase = this.view.webview.asWebviewUri(vscode.Uri.joinPath(root, snapshot.chatId)).toString();
+    }
+    this.channel?.send(snapshot);
   }
 
   dispose(): void {

@@ -1,24 +1,34 @@
 // The host's conductor: one ChatService for the workspace, the chat on screen, the files
 // attached for the next prompt, and the approvals waiting for the user. It turns webview
 // messages and commands into session calls, and session events into view updates.
+import { insertAtCursor } from "./insert-code";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { ChatService } from "../core/chat-service";
-import { RunSetupError, type BranchChange, type ChatSession, type EditApprovalRequest, type EditDecision, type ModelBinding } from "../core/session";
-import type { WorkspaceFileSystem } from "../core/tools";
+import { ChatService, type ChatServiceOptions } from "../core/chat-service";
+import type { RequestCapture } from "../core/context/chat-context";
+import type { BranchChange, ChatSession, EditApprovalRequest, EditDecision, ModelBinding } from "../core/session";
+import { resolveToolPath, type WorkspaceFileSystem } from "../core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
-import type { ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../shared/protocol";
+import { ImageBlobStore } from "../core/transcript/image-blobs";
+import { createWorkerImageScaler } from "../core/images/image-scaler";
+import type { ChatSummary, HostMessageBody, PendingAttachment, PromptImage, ViewStatus, WebviewMessage } from "../shared/protocol";
 import type { ChatViewProvider } from "./chat-view";
+import { OtherWindows } from "./other-windows";
 import type { ProposalDiffs } from "./diff-view";
+import type { WorkspacePaths } from "./workspace-paths";
 import { createDiagnosticsWatcher } from "./diagnostics";
 import { projectInstructionsStep } from "./project-instructions";
-import { loadProviders, readProviderSettings, SecretKeys } from "./providers-loader";
+import { attachImages, imageInputStatus } from "./images";
+import { readCompactionSettings } from "./context-commands";
+import { loadProviders, providersIfLoaded, readProviderSettings, type SecretKeys } from "./providers-loader";
 import type { BaseUrlConsent } from "./base-url-consent";
+import { keyRedactor } from "./key-redaction";
 import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
 import type { HostCommands } from "./commands";
 import { findToolDetails } from "./tool-details";
+import { parseUserCommand } from "../core/commands/user-command";
 
 /** Which chat is on screen, in the storage folder beside the chats: written at once, so a crash keeps it. */
 const CURRENT_CHAT_FILE = "current-chat.json";
@@ -32,13 +42,22 @@ export interface ControllerOptions {
   context: vscode.ExtensionContext;
   storageDir: string;
   storageKind: ViewStatus["storage"];
+  /** The one folder's root, so the tools accept absolute paths inside it (undefined with several folders). */
   workspaceRoot: vscode.Uri | undefined;
+  /** Tool paths ↔ URIs for the open folders. */
+  paths: WorkspacePaths;
+  /** The system prompt, when the workspace adds to the default one (the folders of a multi-root workspace). */
+  systemPrompt?: string;
   fs: WorkspaceFileSystem;
+  /** The search engine and VS Code's excludes for the discovery tools. */
+  discovery?: ChatServiceOptions["discovery"];
   secrets: SecretKeys;
   consent: BaseUrlConsent;
   diffs: ProposalDiffs;
   commands: HostCommands;
   log: (line: string) => void;
+  /** Every chat request as it is sent ("what the model sees"). */
+  onRequest?: (capture: RequestCapture) => void;
 }
 
 export class ChatController implements vscode.Disposable {
@@ -48,15 +67,21 @@ export class ChatController implements vscode.Disposable {
   private unsubscribe: (() => void) | undefined;
   private attachments: PendingAttachment[] = [];
   private readonly approvals = new Map<string, PendingApproval>();
+  /** Chats shared with other VS Code windows on this folder: one writer, the rest read-only. */
+  private readonly otherWindows: OtherWindows;
   private chats: ChatSummary[] = [];
   private branchNote: string | undefined;
 
   constructor(private readonly options: ControllerOptions) {
+    this.otherWindows = new OtherWindows(options.storageDir);
     const root = options.workspaceRoot;
     this.service = new ChatService({
+      images: new ImageBlobStore(options.storageDir),
       store: new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(options.storageDir)),
       fs: options.fs,
+      ...(options.discovery ? { discovery: options.discovery } : {}),
       ...(root?.scheme === "file" ? { workspaceRoot: root.fsPath } : {}),
+      ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
       resolveModel: () => this.resolveModel(),
       approver: (request, signal) => this.askForApproval(request, signal),
       describeError: (message) => loadProviders().describeProviderError(message),
@@ -64,7 +89,11 @@ export class ChatController implements vscode.Disposable {
       protectedFiles: protectedFilesSetting,
       workspaceTrusted,
       extendContext: projectInstructionsStep(options.log),
-      problems: createDiagnosticsWatcher(root),
+      problems: createDiagnosticsWatcher((p) => options.paths.uriOf(p)),
+      // Large images read_file returns are scaled in a worker (photon), loaded only then.
+      imageScaler: createWorkerImageScaler(path.join(__dirname, "image-scale.js")),
+      compaction: () => readCompactionSettings(),
+      onRequest: (capture) => options.onRequest?.(capture),
       log: options.log,
       commands: {
         runner: () => options.commands.runner(),
@@ -74,9 +103,18 @@ export class ChatController implements vscode.Disposable {
         defaultTimeoutSeconds: () => options.commands.defaultTimeoutSeconds(),
         logRoot: options.commands.logRoot,
       },
+      locks: this.otherWindows.locks,
+      redactor: keyRedactor,
     });
     this.session = this.service.newChat();
     this.watch(this.session);
+    this.otherWindows.start({
+      service: this.service,
+      current: () => this.session,
+      reloaded: (session) => this.switchTo(session),
+      statusChanged: () => this.view?.send({ type: "status", status: this.status() }),
+      log: options.log,
+    });
   }
 
   attachView(view: ChatViewProvider): void {
@@ -85,6 +123,10 @@ export class ChatController implements vscode.Disposable {
 
   get currentSession(): ChatSession {
     return this.session;
+  }
+
+  chatTitle(chatId: string): string {
+    return this.chats.find((c) => c.id === chatId)?.title ?? "New chat";
   }
 
   /** Reopens the chat that was on screen last time (the window was reloaded or VS Code restarted). */
@@ -118,6 +160,8 @@ export class ChatController implements vscode.Disposable {
       storage: this.options.storageKind,
       canContinue: this.session.canContinue,
       editsAllowedForChat: this.session.allowsEditsForChat,
+      ...imageInputStatus(this.imageInput(false)),
+      writtenElsewhere: this.otherWindows.writtenElsewhere,
       ...(this.branchNote ? { branchNote: this.branchNote } : {}),
     };
   }
@@ -127,7 +171,13 @@ export class ChatController implements vscode.Disposable {
   async onMessage(message: WebviewMessage): Promise<void> {
     switch (message.type) {
       case "prompt":
-        return this.prompt(message.text);
+        return this.prompt(message.text, message.images ?? []);
+      case "checkImageInput":
+        // Images were attached: the bundle is about to be needed anyway, and the composer must
+        // say before sending whether the model can see them.
+        loadProviders();
+        this.view?.send({ type: "status", status: this.status() });
+        return;
       case "stop":
         return this.stop();
       case "continue":
@@ -140,16 +190,19 @@ export class ChatController implements vscode.Disposable {
         return this.options.commands.openOutput(findToolDetails(this.session.viewState, message.toolCallId)?.logFile);
       case "newChat":
         return this.newChat();
+      // Ids from the webview are only requests: one naming no saved chat is dropped quietly.
       case "switchChat":
-        return this.switchChat(message.chatId);
+        return this.isKnownChat(message.chatId) ? this.switchChat(message.chatId) : this.ignore(message);
       case "deleteChat":
-        return this.deleteChat(message.chatId);
+        return this.isKnownChat(message.chatId) ? this.deleteChat(message.chatId) : this.ignore(message);
       case "removeAttachment":
         this.attachments = this.attachments.filter((_, i) => i !== message.index);
         this.view?.send({ type: "attachments", attachments: this.attachments });
         return;
       case "openFile":
         return this.openFile(message.path, message.line);
+      case "insertCode":
+        return insertAtCursor(message.code);
       case "openDiff": {
         const pending = this.approvals.get(message.toolCallId);
         if (pending) await this.options.diffs.show(pending.request);
@@ -183,24 +236,33 @@ export class ChatController implements vscode.Disposable {
   private async branch(operation: () => Promise<BranchChange>): Promise<void> {
     const session = this.session;
     this.branchNote = undefined;
+    await this.writeCurrentChat(session.id);
     const change = await operation();
     if (change.filesLeftChanged.length > 0 && session === this.session) {
       this.branchNote = `Files changed on the branch you left keep their changes (${change.filesLeftChanged.join(", ")}): switching branches does not undo edits.`;
     }
     if (session === this.session) this.view?.send({ type: "status", status: this.status() });
-    if (!session.running) await this.writeCurrentChat(session.id);
   }
 
-  async prompt(text: string): Promise<void> {
+  async prompt(text: string, images: readonly PromptImage[] = []): Promise<void> {
     // Checked before the attachments are taken, so a refused prompt keeps them.
     if (this.session.running) throw new Error("A reply is still being written. Stop it or wait for it to finish.");
     this.branchNote = undefined;
+    // `!cmd` / `!!cmd`: the user runs it; attachments wait for the next prompt.
+    const userCommand = parseUserCommand(text);
+    if (userCommand) {
+      if (images.length > 0) throw new Error("A !command runs on its own: send the images with a prompt, or remove them to run the command.");
+      await this.writeCurrentChat(this.session.id);
+      return this.session.runUserCommand(userCommand);
+    }
+    if (text.trim() === "" && images.length === 0) return;
+    const stored = await attachImages(this.service, this.session.id, images, () => this.imageInput(true));
     const attachments = this.attachments;
     this.attachments = [];
     this.view?.send({ type: "attachments", attachments: [] });
     // Remember it now: if VS Code dies during this first run, the reload still finds the chat.
     await this.writeCurrentChat(this.session.id);
-    await this.session.prompt(text, attachments);
+    await this.session.prompt(text, attachments, stored);
   }
 
   /** A follow-up or steer typed while the reply runs; it takes the attached files along (sent as a prompt if the run ended meanwhile). */
@@ -255,7 +317,7 @@ export class ChatController implements vscode.Disposable {
     }
     const relative = this.relativePath(target);
     if (relative === undefined) {
-      void vscode.window.showWarningMessage("Pi Chat can only read files inside the open workspace folder.");
+      void vscode.window.showWarningMessage("Pi Chat can only read files inside the open workspace folders.");
       return;
     }
     const attachment: PendingAttachment = { path: relative };
@@ -278,10 +340,19 @@ export class ChatController implements vscode.Disposable {
     // A run is not stopped when VS Code closes or reloads: a stop would be saved as the user's
     // choice. Left as it is, the transcript ends mid-turn and the reopened chat offers Continue.
     this.unsubscribe?.();
+    this.otherWindows.dispose();
     void this.service.flush();
   }
 
   // ---- internals ----
+
+  private isKnownChat(chatId: string): boolean {
+    return chatId === this.session.id || this.chats.some((c) => c.id === chatId);
+  }
+
+  private ignore(message: WebviewMessage): void {
+    this.options.log(`ignored ${message.type} for an unknown chat`);
+  }
 
   private switchTo(session: ChatSession): void {
     this.branchNote = undefined;
@@ -292,6 +363,7 @@ export class ChatController implements vscode.Disposable {
     this.watch(session);
     void vscode.commands.executeCommand("setContext", "piChat.running", session.running);
     this.view?.sendSnapshot();
+    void this.otherWindows.check(); // is the chat now on screen written in another window?
   }
 
   private watch(session: ChatSession): void {
@@ -308,7 +380,12 @@ export class ChatController implements vscode.Disposable {
   private async afterRun(session: ChatSession): Promise<void> {
     if (session === this.session && session.messages.length > 1) await this.writeCurrentChat(session.id);
     await this.refreshChats();
-    if (session === this.session) this.view?.send({ type: "status", status: this.status() });
+    if (session === this.session) this.refreshStatus();
+  }
+
+  /** Posts the facts around the chat (model, storage, Continue) after they may have changed: a settings change, a finished run. */
+  refreshStatus(): void {
+    this.view?.send({ type: "status", status: this.status() });
   }
 
   private async readCurrentChat(): Promise<string | undefined> {
@@ -340,13 +417,22 @@ export class ChatController implements vscode.Disposable {
     this.view?.send({ type: "chats", chats: this.chatList() });
   }
 
+  /** Whether the model accepts images; `load` allows loading the provider bundle to find out. */
+  private imageInput(load: boolean): boolean | undefined {
+    const providers = load ? loadProviders() : providersIfLoaded();
+    return providers?.modelAcceptsImages(readProviderSettings());
+  }
+
   private async resolveModel(): Promise<ModelBinding> {
     const providers = loadProviders();
     const settings = readProviderSettings();
     this.options.log(`run: provider ${settings.provider}, model ${settings.model || "(default)"}`);
-    // providers.js is a separate bundle: hand it this bundle's error class, so the session
-    // recognises a setup error and shows its fix.
-    return providers.resolveModelBinding(settings, this.options.secrets, { RunSetupError, allowBaseUrl: (override) => this.options.consent.allow(override) });
+    // providers.js is a separate bundle with its own RunSetupError class: the session recognises
+    // its setup errors by their code (runSetupFix), not by class.
+    return providers.resolveModelBinding(settings, this.options.secrets, {
+      allowBaseUrl: (override) => this.options.consent.allow(override),
+      onKeyUsed: (key) => keyRedactor.add(key),
+    });
   }
 
   private askForApproval(request: EditApprovalRequest, signal: AbortSignal | undefined): Promise<EditDecision> {
@@ -374,18 +460,22 @@ export class ChatController implements vscode.Disposable {
   }
 
   private relativePath(uri: vscode.Uri): string | undefined {
-    const root = this.options.workspaceRoot;
-    if (!root) return undefined;
-    const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (!folder || folder.uri.toString() !== root.toString()) return undefined;
-    const rel = path.posix.relative(root.path, uri.path);
-    return rel && !rel.startsWith("..") ? rel : undefined;
+    return this.options.paths.pathOf(uri);
   }
 
-  private async openFile(relative: string, line: number | undefined): Promise<void> {
+  /** A file link the webview asked to open: through the same path guard as the tools (the link came from the model). */
+  private async openFile(requested: string, line: number | undefined): Promise<void> {
     const root = this.options.workspaceRoot;
-    if (!root || relative.split("/").includes("..") || relative.startsWith("/")) return;
-    const uri = vscode.Uri.joinPath(root, ...relative.split("/"));
+    let relative: string;
+    try {
+      relative = (await resolveToolPath(this.options.fs, root?.scheme === "file" ? root.fsPath : undefined, requested)).realPath;
+    } catch (error) {
+      this.options.log(`not opening ${JSON.stringify(requested)}: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showWarningMessage(`Pi Chat opens only files inside the workspace: ${JSON.stringify(requested.slice(0, 200))} is not one.`);
+      return;
+    }
+    const uri = this.options.paths.uriOf(relative);
+    if (!uri) return;
     const doc = await vscode.workspace.openTextDocument(uri);
     const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
     await vscode.window.showTextDocument(doc, { selection: new vscode.Range(position, position), preview: true });

@@ -9,12 +9,13 @@ export const DEFAULT_PROBLEMS_WAIT_MS = 2000;
 /** Once diagnostics changed, this long without another change counts as settled. */
 const SETTLE_MS = 400;
 
-export function createDiagnosticsWatcher(root: vscode.Uri | undefined): ProblemsWatcher {
+export function createDiagnosticsWatcher(uriOf: (toolPath: string) => vscode.Uri | undefined): ProblemsWatcher {
   return {
     watch(path) {
       const waitMs = vscode.workspace.getConfiguration("piChat").get<number>("problemsWaitMs", DEFAULT_PROBLEMS_WAIT_MS);
-      if (!root || !(waitMs > 0)) return undefined;
-      return watchFile(vscode.Uri.joinPath(root, ...path.split("/")), waitMs);
+      const uri = uriOf(path);
+      if (!uri || !(waitMs > 0)) return undefined;
+      return watchFile(uri, waitMs);
     },
   };
 }

@@ -11,7 +11,8 @@ export class ProposalDiffs implements vscode.TextDocumentContentProvider, vscode
   /** Tool call ids whose diff editor was opened, for tests and to close it later. */
   readonly opened: string[] = [];
 
-  constructor(private readonly root: vscode.Uri | undefined) {
+  /** `uriOf` turns a tool path into the file's URI (undefined: not in an open folder). */
+  constructor(private readonly uriOf: (toolPath: string) => vscode.Uri | undefined) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this);
   }
 
@@ -20,9 +21,9 @@ export class ProposalDiffs implements vscode.TextDocumentContentProvider, vscode
   }
 
   async show(request: EditApprovalRequest): Promise<void> {
-    if (!this.root) return;
+    const original = this.uriOf(request.path);
+    if (!original) return;
     this.proposals.set(request.toolCallId, request);
-    const original = vscode.Uri.joinPath(this.root, ...request.path.split("/"));
     const proposed = this.proposalUri(request);
     this.opened.push(request.toolCallId);
     await vscode.commands.executeCommand("vscode.diff", original, proposed, `${request.path} ↔ proposed edit (Pi Chat)`, {

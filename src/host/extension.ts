@@ -2,14 +2,22 @@
 // SDKs (out/providers.js) load on the first prompt.
 import * as vscode from "vscode";
 import type { WorkspaceFileSystem } from "../core/tools";
+import { IMAGES_DIR } from "../core/transcript/image-blobs";
 import { ChatViewProvider } from "./chat-view";
+import { registerContextCommands } from "./context-commands";
 import { ChatController } from "./controller";
 import { HostCommands } from "./commands";
+import { ModelContextDocuments } from "./model-context-view";
 import { ProposalDiffs } from "./diff-view";
 import { loadProviders, PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
+import { DEFAULT_SYSTEM_PROMPT } from "../core/session";
+import { multiRootPrompt } from "../core/tools/multi-root";
+import { createWorkspaceTools } from "./discovery";
+import { WorkspacePaths } from "./workspace-paths";
 import { createVscodeWorkspaceFs } from "./vscode-fs";
 import { apiKeyProblem } from "./providers/catalog";
 import { BaseUrlConsent } from "./base-url-consent";
+import { addEnvironmentKeys, keyRedactor, redact } from "./key-redaction";
 import { applyModelChoice, asModelChoice } from "./model-choice";
 
 /** What activate() returns in the extension's own tests: handles on the real objects. */
@@ -17,8 +25,10 @@ export interface PiChatTestApi {
   controller: ChatController;
   view: ChatViewProvider;
   diffs: ProposalDiffs;
+  modelContext: ModelContextDocuments;
   secrets: SecretKeys;
   consent: BaseUrlConsent;
+  redactor: typeof keyRedactor;
   output: vscode.OutputChannel;
   logLines: string[];
   commands: HostCommands;
@@ -28,7 +38,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   const output = vscode.window.createOutputChannel("Pi Chat", { log: true });
   const testMode = context.extensionMode === vscode.ExtensionMode.Test;
   const logLines: string[] = [];
-  const log = (line: string) => {
+  // Every line is redacted: errors quote what providers said, and a provider may quote the key.
+  addEnvironmentKeys();
+  const log = (raw: string) => {
+    const line = redact(raw);
     output.info(line);
     if (testMode) logLines.push(line);
   };
@@ -41,26 +54,47 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
 
   const secrets = new SecretKeys(context.secrets);
   const consent = new BaseUrlConsent(context.globalState);
-  const diffs = new ProposalDiffs(folder?.uri);
+  // Known before any request, so even a first error that quotes one is redacted.
+  void Promise.all(PROVIDER_IDS.map((p) => secrets.get(p).catch(() => undefined)));
+  // The folders as they are at activation: adding or removing one reloads the extension host.
+  const paths = new WorkspacePaths(vscode.workspace.workspaceFolders);
+  const diffs = new ProposalDiffs((p) => paths.uriOf(p));
+  const tools = createWorkspaceTools(
+    paths.folders.map((f) => ({ ...f, fs: createVscodeWorkspaceFs(f.uri) })),
+    log,
+  );
   const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, folder?.uri, log);
+  let modelContext: ModelContextDocuments | undefined;
   const controller = new ChatController({
     context,
     storageDir: storageUri.fsPath,
     storageKind,
-    workspaceRoot: folder?.uri,
-    fs: folder ? createVscodeWorkspaceFs(folder.uri) : noFolderFs,
+    // Absolute paths are accepted inside the one folder; with several, paths name their folder.
+    workspaceRoot: paths.multiRoot ? undefined : folder?.uri,
+    paths,
+    ...(paths.multiRoot
+      ? { systemPrompt: `${DEFAULT_SYSTEM_PROMPT}\n${multiRootPrompt(paths.folders.map((f) => ({ name: f.name, location: f.uri.scheme === "file" ? f.uri.fsPath : f.uri.toString() })))}` }
+      : {}),
+    fs: tools?.fs ?? noFolderFs,
+    ...(tools ? { discovery: tools.discovery } : {}),
     secrets,
     consent,
     diffs,
     commands,
     log,
+    onRequest: (capture) => modelContext?.requestSent(capture),
   });
-  const view = new ChatViewProvider(context.extensionUri, controller, log, { recordPosted: testMode });
+  modelContext = new ModelContextDocuments((chatId) => {
+    const session = controller.service.get(chatId);
+    return session ? { session, title: controller.chatTitle(chatId) } : undefined;
+  });
+  const view = new ChatViewProvider(context.extensionUri, controller, log, { recordPosted: testMode, imagesRoot: vscode.Uri.joinPath(storageUri, IMAGES_DIR) });
   controller.attachView(view);
 
   context.subscriptions.push(
     output,
     diffs,
+    modelContext,
     view,
     controller,
     commands,
@@ -77,15 +111,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     vscode.commands.registerCommand("piChat.stop", () => controller.stop()),
     vscode.commands.registerCommand("piChat.setApiKey", () => setApiKey(secrets)),
     vscode.commands.registerCommand("piChat.selectModel", (choice?: unknown) => selectModel(choice)),
-    vscode.commands.registerCommand("piChat.showHistory", () => showHistory(controller)),
+    vscode.commands.registerCommand("piChat.showHistory", async () => {
+      // The view's own history (search, delete) when it can show it; the quick pick otherwise.
+      await view.reveal();
+      if (view.isReady) view.send({ type: "showHistory" });
+      else await showHistory(controller);
+    }),
+    vscode.commands.registerCommand("piChat.focusApproval", async () => {
+      await view.reveal();
+      view.send({ type: "focus", target: "approval" });
+    }),
+    ...registerContextCommands(controller, modelContext),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration("piChat")) view.sendSnapshot();
+      if (e.affectsConfiguration("piChat")) controller.refreshStatus();
     }),
   );
 
   await controller.restore();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
-  return testMode ? { controller, view, diffs, secrets, consent, output, logLines, commands } : undefined;
+  return testMode ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands } : undefined;
 }
 
 export function deactivate(): void {
@@ -98,6 +142,7 @@ const noFolderFs: WorkspaceFileSystem = {
   readFile: () => Promise.reject(new Error("No folder is open in VS Code.")),
   writeFile: () => Promise.reject(new Error("No folder is open in VS Code.")),
   realPath: () => Promise.resolve({ inside: false }),
+  readDirectory: () => Promise.reject(new Error("No folder is open in VS Code.")),
 };
 
 /** Names for pickers; the catalog's are worded for sentences ("No API key for Anthropic."). */

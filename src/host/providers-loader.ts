@@ -4,6 +4,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type * as Providers from "./providers";
 import { apiKeyProblem, isProviderId, PROVIDER_IDS, type ProviderId } from "./providers/catalog";
+import { keyRedactor } from "./key-redaction";
 import { userSetting } from "./settings";
 
 export type ProvidersModule = typeof Providers;
@@ -27,21 +28,31 @@ export function readProviderSettings(): ProviderSettings {
     provider: isProviderId(provider) ? provider : "anthropic",
     model: config.get<string>("model")?.trim() ?? "",
     ...(baseUrl ? { baseUrl } : {}),
+    // Only says what the local server's model can do; it cannot send anything anywhere.
+    ...(config.get<boolean>("imageInput") === true ? { imageInput: true } : {}),
   };
+}
+
+/** The provider bundle if a prompt already loaded it (the view's status must not load it). */
+export function providersIfLoaded(): ProvidersModule | undefined {
+  return loaded;
 }
 
 /** API keys in VS Code's SecretStorage, one per provider. Never in settings, logs or transcripts. */
 export class SecretKeys implements Providers.SecretSource {
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
-  get(provider: ProviderId): Promise<string | undefined> {
-    return Promise.resolve(this.secrets.get(this.key(provider)));
+  async get(provider: ProviderId): Promise<string | undefined> {
+    const key = await this.secrets.get(this.key(provider));
+    keyRedactor.add(key);
+    return key;
   }
 
   /** Stores a key; refuses one that could never work (a space or line break inside), saying why. */
   async set(provider: ProviderId, value: string): Promise<void> {
     const problem = apiKeyProblem(value);
     if (problem) throw new Error(`Pi Chat did not store this API key: ${problem}`);
+    keyRedactor.add(value);
     await this.secrets.store(this.key(provider), value.trim());
   }
 

@@ -1,15 +1,28 @@
 // The view layer: what the webview draws. Built only by the reducer (reducer.ts) from
 // ChatEvents; never sent to the model, never saved (the transcript is the source of truth).
+import type { ImageRef } from "./images";
 
-export interface UserItem {
+import type { FixCommandId } from "./app-messages";
+import type { ContextMeter } from "./context-meter";
+import type { PendingAttachment } from "./protocol";
+
+/** Marks any item can carry. */
+export interface ItemMarks {
+  /** A compaction summary stands for this item's message in the model's context (it is still shown). */
+  summarized?: boolean;
+}
+
+export interface UserItem extends ItemMarks {
   kind: "user";
   id: string;
   text: string;
   timestamp: number;
+  /** Attached images, shown as thumbnails from their blob files beside the chat. */
+  images?: ImageRef[];
 }
 
 /** "Ask about this file": shown as a chip above the message it was attached to. */
-export interface AttachmentItem {
+export interface AttachmentItem extends ItemMarks {
   kind: "attachment";
   id: string;
   path: string;
@@ -25,7 +38,7 @@ export interface AssistantBlock {
   redacted?: boolean;
 }
 
-export interface AssistantItem {
+export interface AssistantItem extends ItemMarks {
   kind: "assistant";
   id: string;
   blocks: AssistantBlock[];
@@ -38,7 +51,7 @@ export interface AssistantItem {
 
 export type ToolStatus = "pending" | "running" | "success" | "error";
 
-export interface ToolItem {
+export interface ToolItem extends ItemMarks {
   kind: "tool";
   /** The toolCallId: tool cards are keyed by it. */
   id: string;
@@ -51,18 +64,24 @@ export interface ToolItem {
   details?: unknown;
   /** While it runs: the tool's latest progress details (run_command's live tail). Live only. */
   progress?: unknown;
-  /** Tools whose question is asked on their own card (run_command): the approval lives here, not as an item. */
+  /**
+   * The permission gate's question and the user's answer, on the card of the call it is about:
+   * one edit (or command) is one card: running → waiting for your decision → applied or denied.
+   * Live from approval_request/approval_decided, restored from the transcript's approvalNotice.
+   */
   approval?: ApprovalItem;
 }
 
 export type ApprovalState = "pending" | "allowed" | "denied";
 
+/** The question on a tool's card and its answer (carried by the ToolItem; not an item of its own). */
 export interface ApprovalItem {
   kind: "approval";
   /** `approval:<toolCallId>` */
   id: string;
   toolCallId: string;
   toolName: string;
+  state: ApprovalState;
   path?: string;
   diff?: string;
   /** Why it is asked although the settings would have applied it (a protected file, Restricted Mode). */
@@ -74,17 +93,102 @@ export interface ApprovalItem {
   cwd?: string;
   suggestedRules?: string[];
   rule?: string;
-  state: ApprovalState;
   reason?: string;
 }
 
-export interface NoticeItem {
+export type ToolApproval = ApprovalItem;
+
+export interface NoticeItem extends ItemMarks {
   kind: "notice";
   id: string;
-  level: "error" | "info" | "interrupted";
+  level: "error" | "info";
   text: string;
   fix?: string;
+  /** Offered as a button: the command that does the fix. */
+  fixCommand?: FixCommandId;
 }
 
-export type ChatItem = UserItem | AttachmentItem | AssistantItem | ToolItem | ApprovalItem | NoticeItem;
+/** A command the user ran from the composer (`!cmd`, or `!!cmd` kept from Pi). */
+export interface UserCommandItem extends ItemMarks {
+  kind: "userCommand";
+  id: string;
+  command: string;
+  /** Between start and end: the last lines so far. */
+  running: boolean;
+  output: string;
+  exitCode: number | null;
+  cancelled: boolean;
+  truncated: boolean;
+  excludeFromContext: boolean;
+  durationMs?: number;
+  /** The whole output's log file (the host opens it; the view only shows the button). */
+  logFile?: string;
+  via?: "terminal" | "process";
+  elapsedMs?: number;
+}
+
+/**
+ * A compaction: "Compacting…" while the summary is written, then the figures, expandable to the
+ * summary and the two file lists.
+ */
+export interface SummaryItem extends ItemMarks {
+  kind: "summary";
+  id: string;
+  state: "running" | "done";
+  trigger: "threshold" | "overflow" | "manual";
+  summary?: string;
+  tokensBefore?: number;
+  tokensAfter?: number;
+  summarizedMessageCount?: number;
+  readFiles?: string[];
+  modifiedFiles?: string[];
+  instructions?: string;
+  /** What the summary request cost, when the model has prices. */
+  cost?: number;
+}
+
+export type ChatItem = UserItem | AttachmentItem | AssistantItem | ToolItem | NoticeItem | SummaryItem | UserCommandItem;
 export type ChatItemKind = ChatItem["kind"];
+
+/** The view model of one chat: what the reducer builds from chat events and the webview draws. */
+export interface ChatState {
+  /** Items that no later event can change, in chunks of at most SETTLED_CHUNK_SIZE; never edited in place. */
+  readonly settled: readonly (readonly ChatItem[])[];
+  /** Items of the current step (a user turn starting, or one assistant message with its tool calls). */
+  readonly live: readonly ChatItem[];
+  /** Messages seen so far, system included: item ids derive from it, so live and replayed ids agree. */
+  readonly messageCount: number;
+  /** Id of the item of the message between its message_start and message_end. */
+  readonly openId: string | null;
+  readonly running: boolean;
+  /** The context meter's figures (set by the host from the transcript; absent until it sends them). */
+  readonly meter?: ContextMeter;
+  /** Where the path forks, by message index, ascending (set by `forks` events; the transcript alone does not know). */
+  readonly forks: readonly ForkMark[];
+  /** Follow-ups and steering queued during the run, not delivered yet (never saved: UI state until delivered). */
+  readonly queue: readonly QueuedInput[];
+  /** A Stop kept the queue for the user to send or clear. */
+  readonly queueKept: boolean;
+}
+
+/** A follow-up or steering message waiting for the running reply: a chip above the composer. */
+export interface QueuedInput {
+  id: string;
+  /** followUp: when the run would stop; steer: after the current tool call, before the next step. */
+  kind: "followUp" | "steer";
+  text: string;
+  attachments: PendingAttachment[];
+  /** Pasted images travelling with it. */
+  imageCount: number;
+}
+
+/** Where the path forks: shown as `‹ index+1 / count ›` on an item. */
+export interface ForkMark {
+  /** Index on the path of the message that has siblings (what `switchBranch` names). */
+  messageIndex: number;
+  /** Index of the message whose item shows the switcher (the user message of a turn that starts with attachments). */
+  showAt: number;
+  /** 0-based position among the siblings. */
+  index: number;
+  count: number;
+}

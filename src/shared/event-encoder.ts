@@ -2,6 +2,7 @@
 // An AgentEvent `message_update` carries the whole partial message; re-sending it per token
 // costs O(n²) bytes over a long answer. This sends each delta once and, at the end, the final
 // message with the text the receiver already has left out (`elided`).
+import { withoutImageData } from "./images";
 import type { AgentEvent } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { ChatEvent } from "./protocol";
@@ -22,12 +23,12 @@ export class AgentEventEncoder {
           // Blocks arrive through block_start/delta; the start only needs the metadata.
           return [{ type: "message_start", message: { ...event.message, content: [] } }];
         }
-        return [{ type: "message_start", message: event.message }];
+        return [{ type: "message_start", message: withoutImageData(event.message) }];
       case "message_update":
         return this.encodeUpdate(event.assistantMessageEvent);
       case "message_end":
         if (event.message.role === "assistant") return [this.encodeAssistantEnd(event.message)];
-        return [{ type: "message_end", message: event.message }];
+        return [{ type: "message_end", message: withoutImageData(event.message) }];
       case "tool_execution_start":
         return [{ type: "tool_start", toolCallId: event.toolCallId, toolName: event.toolName, args: event.args }];
       case "tool_execution_end":

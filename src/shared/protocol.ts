@@ -3,7 +3,11 @@
 // detect a gap and ask for a full resync. Streaming sends deltas, never the whole message again.
 // Webview → host: untrusted input, validated with `parseWebviewMessage` before anything reads it.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { ChatState } from "./reducer";
+import type { FixCommandId } from "./app-messages";
+import type { ChatState, ForkMark, QueuedInput } from "./chat-items";
+
+export type { ForkMark, QueuedInput } from "./chat-items";
+import type { ContextMeter } from "./context-meter";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -41,37 +45,25 @@ export type ChatEvent =
     }
   /** The user decided; the approvalNotice saying so reaches the transcript after the tool result. */
   | { type: "approval_decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string; rule?: string }
+  /** The user's running `!cmd` (the open bashExecution message): its last lines, at a bounded rate. */
+  | { type: "command_progress"; tail: string[]; elapsedMs: number }
   /** A running tool's latest progress (run_command: the last lines of output), at a bounded rate. */
   | { type: "tool_progress"; toolCallId: string; details: unknown }
   /** The gate stopped waiting without a decision (the run was aborted). */
   | { type: "approval_cancelled"; toolCallId: string }
   | { type: "run_state"; running: boolean }
+  /** A summary of the earlier conversation is being written ("Compacting…"). */
+  | { type: "compaction_start"; trigger: "threshold" | "overflow" | "manual" }
+  /** The summary request is over; when done, the compactionSummary message follows as message_start/end. */
+  | { type: "compaction_end"; status: "done" | "nothing" | "cancelled" | "failed"; error?: string }
+  /** New figures for the context meter (after every final message, and after a request). */
+  | { type: "meter"; meter: ContextMeter }
   /** The path changed below message `keep` (an edit, a retry, a branch switch): drop the items of later messages. */
   | { type: "rewind"; keep: number }
   /** The forks of the path from message `from` on (earlier ones stay as they are). */
   | { type: "forks"; from: number; forks: ForkMark[] }
   /** What the user queued during the run, not delivered yet; `kept`: a Stop left it for the user to send or clear. */
   | { type: "queue"; items: QueuedInput[]; kept: boolean };
-
-/** A follow-up or steering message waiting for the running reply: a chip above the composer. */
-export interface QueuedInput {
-  id: string;
-  /** followUp: when the run would stop; steer: after the current tool call, before the next step. */
-  kind: "followUp" | "steer";
-  text: string;
-  attachments: PendingAttachment[];
-}
-
-/** Where the path forks: shown as `‹ index+1 / count ›` on an item. */
-export interface ForkMark {
-  /** Index on the path of the message that has siblings (what `switchBranch` names). */
-  messageIndex: number;
-  /** Index of the message whose item shows the switcher (the user message of a turn that starts with attachments). */
-  showAt: number;
-  /** 0-based position among the siblings. */
-  index: number;
-  count: number;
-}
 
 export interface ChatSummary {
   id: string;
@@ -94,21 +86,12 @@ export interface ViewStatus {
   canContinue: boolean;
   /** Edits are applied without asking for the rest of this chat. */
   editsAllowedForChat: boolean;
+  /** Whether the current model accepts images; absent while not known (the view asks with `checkImageInput`). */
+  imageInput?: boolean;
+  /** Another VS Code window is writing this chat (a run): read-only here until it is done. */
+  writtenElsewhere?: boolean;
   /** Said once after an edit, retry or switch left a branch whose edits stay in the files. */
   branchNote?: string;
-}
-
-/**
- * Commands a notice's fix may name by their palette title ("Run “Pi Chat: Set API Key”"):
- * the notice card offers each one it names as a button.
- */
-export const FIX_COMMANDS = {
-  "Pi Chat: Set API Key": "setApiKey",
-  "Pi Chat: Select Model": "selectModel",
-} as const satisfies Record<string, Extract<WebviewMessage, { type: "command" }>["command"]>;
-
-export function commandsNamedIn(fix: string): (typeof FIX_COMMANDS)[keyof typeof FIX_COMMANDS][] {
-  return Object.entries(FIX_COMMANDS).flatMap(([title, command]) => (fix.includes(title) ? [command] : []));
 }
 
 type Sequenced = { v: typeof PROTOCOL_VERSION; seq: number };
@@ -122,13 +105,20 @@ export type HostMessage =
       status: ViewStatus;
       chats: ChatSummary[];
       attachments: PendingAttachment[];
+      /** Webview URL of the folder holding this chat's images (`<imageBase>/<sha256>.<ext>`). */
+      imageBase?: string;
     })
   | (Sequenced & { type: "event"; event: ChatEvent })
   | (Sequenced & { type: "chats"; chats: ChatSummary[] })
   | (Sequenced & { type: "status"; status: ViewStatus })
   | (Sequenced & { type: "attachments"; attachments: PendingAttachment[] })
-  /** Ask the webview to put the focus in the composer ("Ask about this file"). */
-  | (Sequenced & { type: "focus" });
+  /**
+   * Ask the webview to move the focus: to the composer ("Ask about this file"), or to the first
+   * approval waiting (Pi Chat: Go to Pending Approval; the composer when none waits).
+   */
+  | (Sequenced & { type: "focus"; target?: "composer" | "approval" })
+  /** Open the chat history in the view (the view title's History action). */
+  | (Sequenced & { type: "showHistory" });
 
 /**
  * A streamed delta on the wire, as small as it can be: at 60 tokens a second the view wants a
@@ -172,10 +162,26 @@ export class DeltaFrameReader {
 
 export type HostMessageBody = HostMessage extends infer M ? (M extends HostMessage ? Omit<M, "v" | "seq"> : never) : never;
 
+/** An image attached in the composer, already scaled there (long side at most 2,000 px). */
+export interface PromptImage {
+  /** What the webview believes; the host decides from the bytes. */
+  mimeType: string;
+  /** Base64 of the bytes. */
+  data: string;
+}
+
+/** At most this many images per message, each at most this many bytes once decoded. */
+export const MAX_PROMPT_IMAGES = 10;
+export const MAX_PROMPT_IMAGE_BYTES = 8 * 1024 * 1024;
+/** The long side an attached or read image is scaled down to (what pi's read tool does). */
+export const MAX_IMAGE_SIDE_PX = 2000;
+
 export type WebviewMessage =
   | { type: "ready"; v: typeof PROTOCOL_VERSION }
   | { type: "resync"; v: typeof PROTOCOL_VERSION; lastSeq: number }
-  | { type: "prompt"; v: typeof PROTOCOL_VERSION; text: string }
+  | { type: "prompt"; v: typeof PROTOCOL_VERSION; text: string; images?: PromptImage[] }
+  /** Images were attached: the view needs to know whether the model accepts them before sending. */
+  | { type: "checkImageInput"; v: typeof PROTOCOL_VERSION }
   | { type: "stop"; v: typeof PROTOCOL_VERSION }
   | { type: "continue"; v: typeof PROTOCOL_VERSION }
   | { type: "approval"; v: typeof PROTOCOL_VERSION; toolCallId: string; decision: "allow" | "deny" | "allowForChat" | "allowAlways"; reason?: string; rule?: string }
@@ -187,13 +193,15 @@ export type WebviewMessage =
   | { type: "removeAttachment"; v: typeof PROTOCOL_VERSION; index: number }
   | { type: "openFile"; v: typeof PROTOCOL_VERSION; path: string; line?: number }
   | { type: "openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }
-  | { type: "command"; v: typeof PROTOCOL_VERSION; command: "setApiKey" | "selectModel" | "showHistory" }
+  /** "Insert at cursor" on a code block: the block's text, into the active editor. */
+  | { type: "insertCode"; v: typeof PROTOCOL_VERSION; code: string }
+  | { type: "command"; v: typeof PROTOCOL_VERSION; command: WebviewCommand }
   /** Send the prompt at path index `messageIndex` again with new text, as a new branch. */
   | { type: "editPrompt"; v: typeof PROTOCOL_VERSION; messageIndex: number; text: string }
   /** Write the answer at path index `messageIndex` again, as a new branch. */
   | { type: "retry"; v: typeof PROTOCOL_VERSION; messageIndex: number }
-  /** While a reply runs: queue a follow-up or steer (with the attached files). */
-  | { type: "queueInput"; v: typeof PROTOCOL_VERSION; kind: "followUp" | "steer"; text: string }
+  /** While a reply runs: queue a follow-up or steer (with the attached files and pasted images). */
+  | { type: "queueInput"; v: typeof PROTOCOL_VERSION; kind: "followUp" | "steer"; text: string; images?: PromptImage[] }
   /** Remove a queued chip before it is delivered. */
   | { type: "unqueue"; v: typeof PROTOCOL_VERSION; id: string }
   /** After Stop: send what is queued now, or drop it. */
@@ -201,3 +209,7 @@ export type WebviewMessage =
   | { type: "clearQueue"; v: typeof PROTOCOL_VERSION }
   /** Show sibling `to` of the message at path index `messageIndex`. */
   | { type: "switchBranch"; v: typeof PROTOCOL_VERSION; messageIndex: number; to: number };
+
+/** Commands the webview may ask the host to run (buttons in the view run the same commands as the palette). */
+export const WEBVIEW_COMMANDS = ["setApiKey", "selectModel", "showHistory", "compact", "showModelContext", "newChatFromSummary"] as const;
+export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];

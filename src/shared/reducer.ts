@@ -5,30 +5,19 @@
 // Cost per streamed delta must not grow with the length of the chat, so items are kept in
 // two parts: `settled` (finished turns, in immutable chunks that are shared between states)
 // and `live` (the items of the message being produced, a short array copied per change).
+import { imageRefs } from "./images";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
-import type { ApprovalItem, AssistantBlock, AssistantItem, ChatItem, ToolItem } from "./chat-items";
-import type { ChatEvent, ForkMark, QueuedInput } from "./protocol";
+import type {} from "./app-messages"; // the app message kinds in AgentMessage
+import type { AssistantBlock, AssistantItem, ChatItem, ChatState, SummaryItem, ToolApproval, ToolItem } from "./chat-items";
+import type { ChatEvent } from "./protocol";
+
+export type { ChatState } from "./chat-items";
 
 export const SETTLED_CHUNK_SIZE = 64;
 
-export interface ChatState {
-  /** Items that no later event can change, in chunks of at most SETTLED_CHUNK_SIZE; never edited in place. */
-  readonly settled: readonly (readonly ChatItem[])[];
-  /** Items of the current step (a user turn starting, or one assistant message with its tool calls). */
-  readonly live: readonly ChatItem[];
-  /** Messages seen so far, system included: item ids derive from it, so live and replayed ids agree. */
-  readonly messageCount: number;
-  /** Id of the item of the message between its message_start and message_end. */
-  readonly openId: string | null;
-  readonly running: boolean;
-  /** Where the path forks, by message index, ascending (set by `forks` events; the transcript alone does not know). */
-  readonly forks: readonly ForkMark[];
-  /** Follow-ups and steering queued during the run, not delivered yet (never saved: UI state until delivered). */
-  readonly queue: readonly QueuedInput[];
-  /** A Stop kept the queue for the user to send or clear. */
-  readonly queueKept: boolean;
-}
+/** Id of the "Compacting…" item while a summary is written; the summary message's item replaces it. */
+export const COMPACTING_ITEM_ID = "compacting";
 
 export const emptyChatState: ChatState = { settled: [], live: [], messageCount: 0, openId: null, running: false, forks: [], queue: [], queueKept: false };
 
@@ -82,23 +71,33 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         ...(event.reason !== undefined ? { reason: event.reason } : {}),
         ...(event.rule !== undefined ? { rule: event.rule } : {}),
       }));
+    case "command_progress": {
+      const id = state.openId;
+      if (id === null) return state;
+      return updateLive(state, (i) => i.id === id, (i) => (i.kind === "userCommand" && i.running ? { ...i, output: event.tail.join("\n"), elapsedMs: event.elapsedMs } : i));
+    }
     case "tool_progress":
       return updateLive(state, (i) => i.kind === "tool" && i.id === event.toolCallId, (t) =>
         t.kind === "tool" && t.status === "running" ? { ...t, progress: event.details } : t,
       );
-    case "approval_cancelled": {
-      const withoutItem = {
-        ...state,
-        live: state.live.filter((i) => !(i.kind === "approval" && i.toolCallId === event.toolCallId && i.state === "pending")),
-      };
-      return updateLive(withoutItem, (i) => i.kind === "tool" && i.id === event.toolCallId, (t) => {
-        if (t.kind !== "tool" || t.approval?.state !== "pending") return t;
-        const { approval: _cancelled, ...rest } = t;
+    case "approval_cancelled":
+      // Nobody decided: the card goes back to being a plain tool call (its result says it was cancelled).
+      return updateTool(state, event.toolCallId, (t) => {
+        if (t.approval?.state !== "pending") return t;
+        const { approval: _dropped, ...rest } = t;
         return rest;
       });
-    }
     case "run_state":
       return state.running === event.running ? state : { ...state, running: event.running };
+    case "compaction_start": {
+      const running: SummaryItem = { kind: "summary", id: COMPACTING_ITEM_ID, state: "running", trigger: event.trigger };
+      const settled = settleLive(withoutCompacting(state));
+      return { ...settled, live: [running] };
+    }
+    case "compaction_end":
+      return event.status === "done" ? state : withoutCompacting(state);
+    case "meter":
+      return { ...state, meter: event.meter };
     case "rewind":
       return rewind(state, event.keep);
     case "queue":
@@ -115,20 +114,72 @@ function setToolStatus(state: ChatState, toolCallId: string, status: ToolItem["s
   return updateLive(state, (i) => i.kind === "tool" && i.id === toolCallId, (t) => (t.kind === "tool" && t.status !== status ? { ...t, status } : t));
 }
 
-/** Rebuilds the view of a saved transcript through the same reducer the live events use. */
+/**
+ * Rebuilds the view of a saved transcript: what folding `reduce` over a `message_end` per message
+ * gives (`replayWithReducer`), in one mutable pass. Restoring a long chat is on the user's path
+ * when VS Code starts; the fold copies the state, the settled chunks and the live items per
+ * message, this pass appends to one array and chunks it at the end. Items are made by the
+ * reducer's own functions, and a test holds the two equal.
+ */
 export function stateFromTranscript(messages: readonly AgentMessage[]): ChatState {
+  const settled: ChatItem[] = [];
+  let live: ChatItem[] = [];
+  let count = 0;
+  // The reducer's helpers work on a state: give them one with only the live part.
+  const withLive = (update: (state: ChatState) => ChatState) => {
+    live = update({ ...emptyChatState, live, messageCount: count }).live as ChatItem[];
+  };
+  for (const message of messages) {
+    const id = `m${count++}`;
+    // Where startMessage settles the live part.
+    if (message.role === "compactionSummary" || message.role === "assistant" || startsUserTurn({ ...emptyChatState, live }, message)) {
+      for (const item of live) settled.push(item);
+      live = [];
+    }
+    switch (message.role) {
+      case "assistant":
+        live.push(finalAssistant(itemForMessage(id, message, false) as AssistantItem, message, undefined));
+        withLive((state) => addToolCards(state, message));
+        break;
+      case "toolResult":
+        withLive((state) => applyToolResult(state, message));
+        break;
+      case "approvalNotice":
+        withLive((state) => upsertApproval(state, message.toolCallId, message.toolName, (a) => approvalFromNotice(a, message)));
+        break;
+      default: {
+        const item = itemForMessage(id, message, false);
+        if (item) live.push(item);
+        if (message.role === "compactionSummary") {
+          const marked = markSummarized({ ...emptyChatState, settled: [settled], live }, count - 1 - Math.max(0, Math.floor(message.keptMessageCount) || 0));
+          const flat = marked.settled[0] ?? [];
+          if (flat !== settled) settled.splice(0, settled.length, ...flat);
+          live = marked.live.slice();
+        }
+      }
+    }
+  }
+  const chunks: ChatItem[][] = [];
+  for (let i = 0; i < settled.length; i += SETTLED_CHUNK_SIZE) chunks.push(settled.slice(i, i + SETTLED_CHUNK_SIZE));
+  return { ...emptyChatState, settled: chunks, live, messageCount: count };
+}
+
+/** The view of a transcript by folding the reducer over it: what `stateFromTranscript` must equal. */
+export function replayWithReducer(messages: readonly AgentMessage[]): ChatState {
   let state = emptyChatState;
   for (const message of messages) state = reduce(state, { type: "message_end", message });
   return state;
 }
 
+
 // ---- messages ----
 
 function startMessage(state: ChatState, message: AgentMessage): ChatState {
   const id = `m${state.messageCount}`;
-  let next: ChatState = { ...state, messageCount: state.messageCount + 1, openId: id };
+  let next: ChatState = { ...(message.role === "compactionSummary" ? withoutCompacting(state) : state), messageCount: state.messageCount + 1, openId: id };
+  if (message.role === "compactionSummary") next = settleLive(next);
   if (message.role === "assistant" || startsUserTurn(next, message)) next = settleLive(next);
-  const item = itemForMessage(id, message);
+  const item = itemForMessage(id, message, true);
   return item ? { ...next, live: [...next.live, item] } : next;
 }
 
@@ -148,20 +199,16 @@ function endMessage(state: ChatState, message: AgentMessage, elided: readonly nu
     case "toolResult":
       return applyToolResult(closed, message);
     case "approvalNotice":
-      return upsertApproval(closed, message.toolCallId, message.toolName, (a) => ({
-        ...a,
-        state: message.decision,
-        ...(message.path !== undefined ? { path: message.path } : {}),
-        ...(message.reason !== undefined ? { reason: message.reason } : {}),
-        ...(message.diff !== undefined ? { diff: message.diff } : {}),
-        ...(message.secret ? { secret: true } : {}),
-        ...(message.command !== undefined ? { command: message.command } : {}),
-        ...(message.cwd !== undefined ? { cwd: message.cwd } : {}),
-        ...(message.rule !== undefined ? { rule: message.rule } : {}),
-      }));
+      return upsertApproval(closed, message.toolCallId, message.toolName, (a) => approvalFromNotice(a, message));
+    case "compactionSummary": {
+      const item = itemForMessage(id, message, false);
+      const replaced = item ? updateLive(closed, (i) => i.id === id, () => item) : closed;
+      const index = Number(id.slice(1));
+      return markSummarized(replaced, index - Math.max(0, Math.floor(message.keptMessageCount) || 0));
+    }
     default: {
       // user, fileAttachment, localNotice: the whole message came with message_start; take the final one.
-      const item = itemForMessage(id, message);
+      const item = itemForMessage(id, message, false);
       return item ? updateLive(closed, (i) => i.id === id, () => item) : closed;
     }
   }
@@ -169,15 +216,18 @@ function endMessage(state: ChatState, message: AgentMessage, elided: readonly nu
 
 /** A user turn begins with its attachments; keep those together with the user message that follows. */
 function startsUserTurn(state: ChatState, message: AgentMessage): boolean {
+  if (message.role === "bashExecution") return true;
   if (message.role !== "user" && message.role !== "fileAttachment") return false;
   const last = state.live[state.live.length - 1];
   return last === undefined || last.kind !== "attachment";
 }
 
-function itemForMessage(id: string, message: AgentMessage): ChatItem | null {
+function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatItem | null {
   switch (message.role) {
-    case "user":
-      return { kind: "user", id, text: userText(message), timestamp: message.timestamp };
+    case "user": {
+      const images = imageRefs(message);
+      return { kind: "user", id, text: userText(message), timestamp: message.timestamp, ...(images.length > 0 ? { images } : {}) };
+    }
     case "assistant":
       return {
         kind: "assistant",
@@ -189,8 +239,46 @@ function itemForMessage(id: string, message: AgentMessage): ChatItem | null {
       };
     case "fileAttachment":
       return { kind: "attachment", id, path: message.path, ...(message.range ? { range: { ...message.range } } : {}) };
+    case "bashExecution":
+      return {
+        kind: "userCommand",
+        id,
+        command: message.command,
+        // Live, message_start carries the message before it ran; message_end the final one.
+        running: open,
+        output: message.output,
+        exitCode: message.exitCode,
+        cancelled: message.cancelled,
+        truncated: message.truncated,
+        excludeFromContext: message.excludeFromContext !== false,
+        ...(message.durationMs !== undefined ? { durationMs: message.durationMs } : {}),
+        ...(message.logFile !== undefined ? { logFile: message.logFile } : {}),
+        ...(message.via !== undefined ? { via: message.via } : {}),
+      };
     case "localNotice":
-      return { kind: "notice", id, level: message.level, text: message.text, ...(message.fix !== undefined ? { fix: message.fix } : {}) };
+      return {
+        kind: "notice",
+        id,
+        level: message.level,
+        text: message.text,
+        ...(message.fix !== undefined ? { fix: message.fix } : {}),
+        ...(message.fixCommand !== undefined ? { fixCommand: message.fixCommand } : {}),
+      };
+    case "compactionSummary":
+      return {
+        kind: "summary",
+        id,
+        state: "done",
+        trigger: message.trigger,
+        summary: message.summary,
+        tokensBefore: message.tokensBefore,
+        tokensAfter: message.tokensAfter,
+        summarizedMessageCount: message.summarizedMessageCount,
+        readFiles: Array.isArray(message.readFiles) ? message.readFiles : [],
+        modifiedFiles: Array.isArray(message.modifiedFiles) ? message.modifiedFiles : [],
+        ...(message.instructions ? { instructions: message.instructions } : {}),
+        ...(message.usage && message.usage.cost > 0 ? { cost: message.usage.cost } : {}),
+      };
     // The system prompt, tool results and approval notices are not items of their own.
     case "system":
     case "toolResult":
@@ -201,8 +289,9 @@ function itemForMessage(id: string, message: AgentMessage): ChatItem | null {
 
 function userText(message: UserMessage): string {
   if (typeof message.content === "string") return message.content;
+  // Images with a blob are shown as thumbnails; one without (an old transcript) is named.
   return message.content
-    .map((c) => (c.type === "text" ? c.text : "[image]"))
+    .flatMap((c) => (c.type === "text" ? [c.text] : imageRefs({ ...message, content: [c] }).length > 0 ? [] : ["[image]"]))
     .join("\n");
 }
 
@@ -243,13 +332,29 @@ function addToolCards(state: ChatState, message: AssistantMessage): ChatState {
 }
 
 function applyToolResult(state: ChatState, message: ToolResultMessage): ChatState {
+  return upsertTool(state, message.toolCallId, message.toolName, undefined, (t) => toolDone(t, message));
+}
+
+function toolDone(t: ToolItem, message: ToolResultMessage): ToolItem {
   const resultText = message.content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("\n");
-  return upsertTool(state, message.toolCallId, message.toolName, undefined, (t) => {
-    const { progress: _live, ...rest } = t;
-    const done: ToolItem = { ...rest, status: message.isError ? "error" : "success", resultText };
-    if (message.details !== undefined) done.details = message.details;
-    return done;
-  });
+  const { progress: _live, ...rest } = t;
+  const done: ToolItem = { ...rest, status: message.isError ? "error" : "success", resultText };
+  if (message.details !== undefined) done.details = message.details;
+  return done;
+}
+
+function approvalFromNotice(a: ToolApproval, message: Extract<AgentMessage, { role: "approvalNotice" }>): ToolApproval {
+  return {
+    ...a,
+    state: message.decision,
+    ...(message.path !== undefined ? { path: message.path } : {}),
+    ...(message.reason !== undefined ? { reason: message.reason } : {}),
+    ...(message.diff !== undefined ? { diff: message.diff } : {}),
+    ...(message.secret ? { secret: true } : {}),
+    ...(message.command !== undefined ? { command: message.command } : {}),
+    ...(message.cwd !== undefined ? { cwd: message.cwd } : {}),
+    ...(message.rule !== undefined ? { rule: message.rule } : {}),
+  };
 }
 
 function upsertTool(state: ChatState, toolCallId: string, name: string, args: unknown, update: (t: ToolItem) => ToolItem): ChatState {
@@ -260,33 +365,83 @@ function upsertTool(state: ChatState, toolCallId: string, name: string, args: un
   return { ...state, live: [...state.live, update(created)] };
 }
 
-/** Tools whose card carries its own question and decision (one card per command run). */
-const INLINE_APPROVAL_TOOLS = new Set(["run_command"]);
+/**
+ * Sets the approval on the card of its call. The card is normally in the live part (the notice
+ * follows the tool result in the same step); if a user turn settled it first, it is found in
+ * the settled chunks, and a call without any card gets one.
+ */
+function upsertApproval(state: ChatState, toolCallId: string, toolName: string, update: (a: ToolApproval) => ToolApproval): ChatState {
+  const apply = (t: ToolItem): ToolItem => ({
+    ...t,
+    approval: update(t.approval ?? { kind: "approval", id: `approval:${toolCallId}`, toolCallId, toolName: t.name || toolName, state: "pending" }),
+  });
+  if (hasTool(state, toolCallId)) return updateTool(state, toolCallId, apply);
+  return upsertTool(state, toolCallId, toolName, undefined, apply);
+}
 
-function upsertApproval(state: ChatState, toolCallId: string, toolName: string, update: (a: ApprovalItem) => ApprovalItem): ChatState {
-  const id = `approval:${toolCallId}`;
-  const tool = state.live.find((i): i is ToolItem => i.kind === "tool" && i.id === toolCallId);
-  if (tool && INLINE_APPROVAL_TOOLS.has(tool.name)) {
-    return updateLive(state, (i) => i === tool, (t) =>
-      t.kind === "tool" ? { ...t, approval: update(t.approval ?? { kind: "approval", id, toolCallId, toolName: tool.name, state: "pending" }) } : t,
-    );
+function hasTool(state: ChatState, toolCallId: string): boolean {
+  const isCall = (i: ChatItem) => i.kind === "tool" && i.id === toolCallId;
+  return state.live.some(isCall) || state.settled.some((chunk) => chunk.some(isCall));
+}
+
+/** Updates the card of a call wherever it is; a settled chunk is copied, never edited in place. */
+function updateTool(state: ChatState, toolCallId: string, update: (t: ToolItem) => ToolItem): ChatState {
+  const isCall = (i: ChatItem) => i.kind === "tool" && i.id === toolCallId;
+  const apply = (i: ChatItem) => (i.kind === "tool" ? update(i) : i);
+  if (state.live.some(isCall)) return updateLive(state, isCall, apply);
+  for (let c = state.settled.length - 1; c >= 0; c--) {
+    const chunk = state.settled[c]!;
+    const index = chunk.findIndex(isCall);
+    if (index === -1) continue;
+    const updated = apply(chunk[index]!);
+    if (updated === chunk[index]) return state;
+    const settled = state.settled.slice();
+    const copy = chunk.slice();
+    copy[index] = updated;
+    settled[c] = copy;
+    return { ...state, settled };
   }
-  if (state.live.some((i) => i.id === id)) {
-    return updateLive(state, (i) => i.id === id, (i) => (i.kind === "approval" ? update(i) : i));
-  }
-  const created = update({ kind: "approval", id, toolCallId, toolName, state: "pending" });
-  // Right after its tool card, wherever the request or the notice arrives from.
-  const toolIndex = state.live.findIndex((i) => i.kind === "tool" && i.id === toolCallId);
-  const live = [...state.live];
-  live.splice(toolIndex === -1 ? live.length : toolIndex + 1, 0, created);
-  return { ...state, live };
+  return state;
+}
+
+// ---- compaction ----
+
+function withoutCompacting(state: ChatState): ChatState {
+  return state.live.some((i) => i.id === COMPACTING_ITEM_ID) ? { ...state, live: state.live.filter((i) => i.id !== COMPACTING_ITEM_ID) } : state;
+}
+
+/**
+ * Marks the items of messages before `firstKept` (a message index) as summarized. Tool and
+ * approval cards follow the message they belong to. Chunks that do not change are kept as they are.
+ */
+function markSummarized(state: ChatState, firstKept: number): ChatState {
+  let current = false;
+  const mark = (items: readonly ChatItem[]): readonly ChatItem[] => {
+    let out: ChatItem[] | undefined;
+    items.forEach((item, index) => {
+      const match = /^m(\d+)$/.exec(item.id);
+      if (match) current = Number(match[1]) < firstKept;
+      if (current && !item.summarized && item.kind !== "summary") {
+        out ??= items.slice();
+        out[index] = { ...item, summarized: true };
+      }
+    });
+    return out ?? items;
+  };
+  const settled = state.settled.map(mark);
+  const live = mark(state.live);
+  const changed = live !== state.live || settled.some((chunk, i) => chunk !== state.settled[i]);
+  return changed ? { ...state, settled, live } : state;
 }
 
 // ---- branches ----
 
 /** Items that carry the index of their own message in their id (`m<index>`); tool and approval cards belong to the message before them. */
 function messageIndexOf(item: ChatItem): number | undefined {
-  return item.kind === "user" || item.kind === "assistant" || item.kind === "attachment" || item.kind === "notice" ? Number(item.id.slice(1)) : undefined;
+  if (item.kind === "tool") return undefined;
+  // "compacting" (a summary being written) has no message yet: it goes with whatever is dropped.
+  const index = /^m(\d+)$/.exec(item.id);
+  return index ? Number(index[1]) : Number.POSITIVE_INFINITY;
 }
 
 /**

@@ -1,15 +1,29 @@
 // Validation of what the webview sends. The webview renders model output, so it is treated
 // as untrusted: every message is checked against a closed schema before the host acts on it.
-import { compile, int, lit, obj, oneOf, opt, str, union, type Static } from "@earendil-works/pi-schema";
-import { PROTOCOL_VERSION, type WebviewMessage } from "./protocol";
+import { arr, compile, int, lit, obj, oneOf, opt, str, union, type Static } from "@earendil-works/pi-schema";
+import { MAX_PROMPT_IMAGE_BYTES, MAX_PROMPT_IMAGES, PROTOCOL_VERSION, WEBVIEW_COMMANDS, type WebviewMessage } from "./protocol";
 
 const v = lit(PROTOCOL_VERSION);
 const id = str({ minLength: 1, maxLength: 200 });
 
+// Pasted images of a prompt or a queued follow-up (base64; the host checks the decoded bytes).
+const promptImages = opt(
+  arr(obj({ mimeType: str({ minLength: 1, maxLength: 100 }), data: str({ minLength: 1, maxLength: Math.ceil(MAX_PROMPT_IMAGE_BYTES / 3) * 4 }) }), {
+    maxItems: MAX_PROMPT_IMAGES,
+  }),
+);
+
 const webviewMessageSchema = union([
   obj({ type: lit("ready"), v }),
   obj({ type: lit("resync"), v, lastSeq: int({ minimum: -1 }) }),
-  obj({ type: lit("prompt"), v, text: str({ minLength: 1, maxLength: 200_000 }) }),
+  obj({
+    type: lit("prompt"),
+    v,
+    // Empty only with images (the host checks): a screenshot can be the whole question.
+    text: str({ maxLength: 200_000 }),
+    images: promptImages,
+  }),
+  obj({ type: lit("checkImageInput"), v }),
   obj({ type: lit("stop"), v }),
   obj({ type: lit("continue"), v }),
   obj({
@@ -27,9 +41,17 @@ const webviewMessageSchema = union([
   obj({ type: lit("removeAttachment"), v, index: int({ minimum: 0, maximum: 1000 }) }),
   obj({ type: lit("openFile"), v, path: str({ minLength: 1, maxLength: 4096 }), line: opt(int({ minimum: 1 })) }),
   obj({ type: lit("openDiff"), v, toolCallId: id }),
-  obj({ type: lit("command"), v, command: oneOf(["setApiKey", "selectModel", "showHistory"]) }),
+  obj({ type: lit("insertCode"), v, code: str({ maxLength: 1_000_000 }) }),
+  obj({ type: lit("command"), v, command: oneOf(WEBVIEW_COMMANDS) }),
   obj({ type: lit("editPrompt"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }), text: str({ minLength: 1, maxLength: 200_000 }) }),
-  obj({ type: lit("queueInput"), v, kind: oneOf(["followUp", "steer"]), text: str({ minLength: 1, maxLength: 200_000 }) }),
+  obj({
+    type: lit("queueInput"),
+    v,
+    kind: oneOf(["followUp", "steer"]),
+    // Empty only with images, as a prompt.
+    text: str({ maxLength: 200_000 }),
+    images: promptImages,
+  }),
   obj({ type: lit("unqueue"), v, id }),
   obj({ type: lit("sendQueued"), v }),
   obj({ type: lit("clearQueue"), v }),

@@ -1,11 +1,11 @@
 // The composer and the protocol around it: Enter sends, Shift+Enter is a new line, Stop and
-// Escape stop a run, attachments, focus, the draft kept in webview state; the toolbar; and
+// Escape stop a run, attachments, focus, the draft kept in webview state; the header; and
 // the sequence check (a gap asks for a resync and drops everything until the next snapshot).
 import * as assert from "node:assert/strict";
 import { ChatPage, useChatPage } from "./harness";
 import { Script, stateOf } from "./script";
 
-describe("composer, toolbar and protocol", function () {
+describe("composer, header and protocol", function () {
   const page = useChatPage({ snapshot: false });
   let chat: ChatPage;
   beforeEach(() => {
@@ -87,35 +87,35 @@ describe("composer, toolbar and protocol", function () {
     await chat.page.getByRole("button", { name: "Remove README.md" }).click();
     assert.deepEqual(await chat.posted(), [{ type: "removeAttachment", v: 1, index: 1 }]);
 
-    await chat.page.getByRole("button", { name: "New chat" }).focus();
+    await chat.page.getByRole("button", { name: /^Model/ }).focus();
     await chat.send([{ type: "focus" }]);
     assert.equal(await chat.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message to Pi");
   });
 
-  it("toolbar: model, new chat, history switch and delete, storage warning", async () => {
+  it("header: title and model only (New chat and History are VS Code's view title actions); history switch and delete; storage warning", async () => {
     const chats = [
       { id: "chat-1", title: "Default port", updatedAt: Date.now() },
       { id: "chat-2", title: "Refactor the loader", updatedAt: Date.now() - 86_400_000 * 3 },
     ];
     await chat.snapshot(undefined, { chats, title: "Default port", status: { storage: "globalFallback" } });
-    assert.equal(await chat.page.locator(".toolbar-title").innerText(), "Default port");
+    assert.equal(await chat.page.getByRole("heading", { level: 1 }).innerText(), "Default port");
+    assert.deepEqual(await chat.page.locator(".header button").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label"))), ["Model: anthropic/claude-sonnet-4-5. Change model"], "one set of actions: no New chat or History here");
+    assert.equal(await chat.page.locator(".header .header-meter").count(), 1, "a slot for the context meter");
     assert.match(await chat.page.locator(".banner-warning").innerText(), /global storage/);
     await chat.clearPosted();
-    await chat.page.getByRole("button", { name: /^Model anthropic\/claude-sonnet-4-5/ }).click();
-    await chat.page.getByRole("button", { name: "New chat" }).click();
-    await chat.page.getByRole("button", { name: "Chat history" }).click();
+    await chat.page.getByRole("button", { name: /^Model: anthropic\/claude-sonnet-4-5/ }).click();
+    await chat.send([{ type: "showHistory" }]);
     const history = chat.page.getByRole("dialog", { name: "Chat history" });
     assert.equal(await history.locator(".history-item").count(), 2);
     await history.getByRole("button", { name: /^Refactor the loader/ }).click();
     assert.equal(await history.count(), 0, "the menu closes after switching");
-    await chat.page.getByRole("button", { name: "Chat history" }).click();
+    await chat.send([{ type: "showHistory" }]);
     await history.getByRole("button", { name: "Delete chat Refactor the loader" }).click();
     await history.getByRole("button", { name: "Confirm: delete chat Refactor the loader" }).click();
     await chat.page.keyboard.press("Escape");
     assert.equal(await history.count(), 0, "Escape closes the menu");
     assert.deepEqual(await chat.posted(), [
       { type: "command", v: 1, command: "selectModel" },
-      { type: "newChat", v: 1 },
       { type: "switchChat", v: 1, chatId: "chat-2" },
       { type: "deleteChat", v: 1, chatId: "chat-2" },
     ]);

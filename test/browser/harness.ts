@@ -40,8 +40,11 @@ const STATIC: Record<string, { file: string; type: string }> = {
   "/webview.js.map": { file: "out/webview.js.map", type: "application/json" },
   "/webview.css": { file: "out/webview.css", type: "text/css" },
   "/webview.css.map": { file: "out/webview.css.map", type: "application/json" },
+  "/codicon.ttf": { file: "out/codicon.ttf", type: "font/ttf" },
   "/fake-vscode.js": { file: "test/browser/fixtures/fake-vscode.js", type: "text/javascript" },
   "/theme-dark.css": { file: "test/browser/fixtures/theme-dark.css", type: "text/css" },
+  "/theme-light.css": { file: "test/browser/fixtures/theme-light.css", type: "text/css" },
+  "/theme-hc.css": { file: "test/browser/fixtures/theme-hc.css", type: "text/css" },
 };
 
 async function start(): Promise<Shared> {
@@ -52,7 +55,8 @@ async function start(): Promise<Shared> {
     requests.push(url.pathname);
     if (url.pathname === "/" || url.pathname === "/index.html") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-      res.end(pageHtml(origin, url.searchParams.get("test") !== "0"));
+      const theme = THEMES.find((t) => t === url.searchParams.get("theme")) ?? "dark";
+      res.end(pageHtml(origin, url.searchParams.get("test") !== "0", theme));
       return;
     }
     if (url.pathname === "/favicon.ico") {
@@ -87,14 +91,19 @@ async function start(): Promise<Shared> {
   };
 }
 
+/** The theme variable sets the page can be given, with the class VS Code puts on <body> for each. */
+export const THEMES = ["dark", "light", "hc"] as const;
+export type Theme = (typeof THEMES)[number];
+const BODY_CLASS: Record<Theme, string> = { dark: "vscode-dark", light: "vscode-light", hc: "vscode-high-contrast" };
+
 /** The page as the host builds it (src/host/chat-view.ts): meta CSP, stylesheet, one nonce'd script. */
-function pageHtml(origin: string, testMode: boolean): string {
+function pageHtml(origin: string, testMode: boolean, theme: Theme): string {
   return webviewHtml({
     cspSource: origin,
     nonce: randomBytes(16).toString("base64").replace(/[^A-Za-z0-9]/g, ""),
-    styles: [`${origin}/theme-dark.css`, `${origin}/webview.css`],
+    styles: [`${origin}/theme-${theme}.css`, `${origin}/webview.css`],
     scripts: [`${origin}/fake-vscode.js`, `${origin}/webview.js`],
-    bodyAttributes: `class="vscode-dark"${testMode ? ` data-test="1"` : ""}`,
+    bodyAttributes: `class="${BODY_CLASS[theme]}"${testMode ? ` data-test="1"` : ""}`,
     title: "Pi Chat (browser test)",
   });
 }
@@ -103,6 +112,7 @@ export const defaultStatus: ViewStatus = { modelLabel: "anthropic/claude-sonnet-
 
 export interface SnapshotOptions {
   chatId?: string;
+  imageBase?: string;
   title?: string;
   status?: Partial<ViewStatus>;
   chats?: ChatSummary[];
@@ -130,7 +140,7 @@ export class ChatPage {
     readonly origin: string,
   ) {}
 
-  static async open(options: { width?: number; height?: number; testMode?: boolean } = {}): Promise<ChatPage> {
+  static async open(options: { width?: number; height?: number; testMode?: boolean; theme?: Theme } = {}): Promise<ChatPage> {
     const { browser, origin } = await shared();
     const context = await browser.newContext({ viewport: { width: options.width ?? 420, height: options.height ?? 760 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
@@ -140,7 +150,10 @@ export class ChatPage {
       if (message.type() === "error") chat.errors.push(`console.error: ${message.text()}`);
     });
     page.on("request", (request) => chat.requestedUrls.push(request.url()));
-    await page.goto(`${origin}/index.html${options.testMode === false ? "?test=0" : ""}`);
+    const query = new URLSearchParams();
+    if (options.testMode === false) query.set("test", "0");
+    if (options.theme) query.set("theme", options.theme);
+    await page.goto(`${origin}/index.html${query.size > 0 ? `?${query}` : ""}`);
     await page.waitForFunction(() => window.__posted.some((m) => (m as { type?: string }).type === "ready"));
     return chat;
   }
@@ -169,6 +182,7 @@ export class ChatPage {
         status: { ...defaultStatus, ...options.status },
         chats: options.chats ?? [],
         attachments: options.attachments ?? [],
+        ...(options.imageBase ? { imageBase: options.imageBase } : {}),
       },
     ]);
     await this.settle();

@@ -4,7 +4,6 @@
 import * as assert from "node:assert/strict";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { stateFromTranscript } from "../../src/shared/reducer";
-import type { ChatEvent } from "../../src/shared/protocol";
 import { ChatPage } from "./harness";
 import { assistantMessage, Script, userMessage } from "./script";
 
@@ -23,21 +22,6 @@ function transcript(turns: number): AgentMessage[] {
   return messages;
 }
 
-/** Posts `events` as sequenced messages in one go and measures, in the page, until the last one was applied. */
-async function timedEvents(chat: ChatPage, events: readonly ChatEvent[]): Promise<number> {
-  const messages: unknown[] = events.map((event) => ({ type: "event", v: 1, seq: ++chat.seq, event }));
-  return chat.page.evaluate(
-    ({ list, last }: { list: unknown[]; last: number }) =>
-      new Promise<number>((done) => {
-        const t0 = performance.now();
-        for (const m of list) window.postMessage(m, "*");
-        const poll = () => (window.__piChatTest?.lastSeq() === last ? requestAnimationFrame(() => done(performance.now() - t0)) : setTimeout(poll, 0));
-        poll();
-      }),
-    { list: messages, last: chat.seq },
-  );
-}
-
 describe("long chats", function () {
   this.timeout(60_000);
   let chat: ChatPage;
@@ -49,9 +33,7 @@ describe("long chats", function () {
   it("renders a 2,000-item snapshot, then a delta changes only the streaming card", async () => {
     chat = await ChatPage.open();
     const state = stateFromTranscript(transcript(1000));
-    const t0 = Date.now();
     await chat.snapshot(state);
-    const snapshotMs = Date.now() - t0;
     assert.equal(await chat.page.evaluate(() => window.__piChatTest?.itemCount()), 2000);
     assert.equal(await chat.page.locator(".chunk").count(), state.settled.length);
     // Opened at the bottom: the last chunks are drawn, chunks far above are placeholders until scrolled near.
@@ -103,7 +85,7 @@ describe("long chats", function () {
       ({ ids, streamingId }) => ({
         same: ids.map((id) => document.querySelector(`[data-item="${id}"]`)?.__marker === id),
         outside: (window as unknown as { __outside: string[] }).__outside,
-        streamingText: document.querySelector(`[data-item="${streamingId}"]`)?.textContent ?? "",
+        streamingText: document.querySelector(`[data-item="${streamingId}"] .md`)?.textContent ?? "",
         cards: document.querySelectorAll(".assistant.streaming").length,
       }),
       { ids: markedIds, streamingId },
@@ -114,19 +96,7 @@ describe("long chats", function () {
     assert.ok(check.streamingText.startsWith("Streaming word word"), check.streamingText.slice(0, 40));
     assert.equal(await chat.page.evaluate(() => window.__piChatTest?.itemCount()), 2002);
 
-    // Cost per delta should not depend on the chat's length: compare with a 10-item chat.
-    const longMs = await timedEvents(chat, rest.slice(20, 220));
-    const small = await ChatPage.open();
-    let shortMs = 0;
-    try {
-      await small.snapshot(stateFromTranscript(transcript(5)));
-      await small.events(events.slice(0, firstDelta + 21));
-      shortMs = await timedEvents(small, rest.slice(20, 220));
-      await small.assertClean();
-    } finally {
-      await small.close();
-    }
-    console.log(`      snapshot of 2,000 items: ${snapshotMs} ms; 200 deltas: ${longMs.toFixed(0)} ms with 2,002 items, ${shortMs.toFixed(0)} ms with 12`);
-    assert.ok(longMs < shortMs * 4 + 300, `200 deltas took ${longMs.toFixed(0)} ms with 2,002 items vs ${shortMs.toFixed(0)} ms with 12`);
+    // What a delta costs at 2,000 items against 10 is a benchmark (npm run bench, P4), not a test:
+    // the structure above (settled nodes untouched, one streaming card) is what keeps it flat.
   });
 });

@@ -74,19 +74,27 @@ describe("screenshot", function () {
       assert.equal(overflow, 0, "no horizontal overflow");
       const composer = await chat.page.locator(".composer").boundingBox();
       assert.ok(composer && composer.y + composer.height <= 1180 && composer.y + composer.height > 1100, "composer at the bottom");
-      assert.equal(await chat.page.locator(".approval-pending").isVisible(), true);
+      assert.equal(await chat.page.locator(".tool-waiting").isVisible(), true);
       const bg = await chat.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       assert.equal(bg, "rgb(24, 24, 24)", "the theme's sidebar background shows through");
 
       const statusColor = await chat.page.locator(".tool-success .tool-status").first().evaluate((el) => getComputedStyle(el).color);
       assert.equal(statusColor, "rgb(157, 157, 157)", "a finished tool's status is muted, not an error colour");
 
+      // Icons are VS Code's codicons, from the bundled font, loaded under the CSP.
+      const iconFont = await chat.page.evaluate(async () => {
+        await document.fonts.ready;
+        const icon = document.querySelector(".codicon");
+        return { family: icon ? getComputedStyle(icon).fontFamily : "", loaded: document.fonts.check("16px codicon") };
+      });
+      assert.deepEqual(iconFont, { family: "codicon", loaded: true });
+
       mkdirSync(ARTIFACTS, { recursive: true });
       await chat.page.screenshot({ path: join(ARTIFACTS, "webview.png") });
 
       // The same chat with a tool result and the history menu open, for a second look.
       await chat.page.locator('.tool[data-item="call-read"] details.tool-result summary').click();
-      await chat.page.getByRole("button", { name: "Chat history" }).click();
+      await chat.send([{ type: "showHistory" }]);
       await chat.page.locator(".scroller").evaluate((el) => (el.scrollTop = 0));
       await chat.frames(2);
       await chat.page.screenshot({ path: join(ARTIFACTS, "webview-history.png") });

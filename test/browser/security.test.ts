@@ -91,7 +91,7 @@ describe("hostile model output", function () {
       assert.equal(chat.page.url(), `${chat.origin}/index.html`, "the page did not navigate");
       const violations = await chat.page.evaluate(() => window.__cspViolations);
       assert.deepEqual(violations, [], "no CSP violation was needed to stop anything");
-      const unexpected = chat.requestedUrls.filter((u) => !/\/(index\.html|webview\.(js|css)(\.map)?|fake-vscode\.js|theme-dark\.css)$/.test(u));
+      const unexpected = chat.requestedUrls.filter((u) => !/\/(index\.html|webview\.(js|css)(\.map)?|fake-vscode\.js|theme-[a-z-]+\.css|codicon\.ttf\?[0-9a-f]+)$/.test(u));
       assert.deepEqual(unexpected, [], "nothing else was fetched");
       assert.deepEqual(await chat.postedOf("openFile"), [], "no file was opened");
       await chat.assertClean();
@@ -100,7 +100,7 @@ describe("hostile model output", function () {
 
   it("keeps user text as plain text", async () => {
     await chat.events(new Script().start().user('<img src=x onerror="window.__pwned=1"> **not bold**').take());
-    const user = chat.page.locator(".user");
+    const user = chat.page.locator(".user .user-text");
     assert.equal(await user.innerText(), '<img src=x onerror="window.__pwned=1"> **not bold**');
     assert.equal(await user.locator("img, strong").count(), 0);
     await chat.page.waitForTimeout(100);

@@ -4,7 +4,7 @@ import * as assert from "node:assert/strict";
 import { HostChannel } from "../../src/shared/host-channel";
 import type { HostPost } from "../../src/shared/protocol";
 import { emptyChatState } from "../../src/shared/reducer";
-import { ChatPage, defaultStatus, useChatPage } from "./harness";
+import { type ChatPage, defaultStatus, useChatPage } from "./harness";
 import { assistantMessage, Script } from "./script";
 
 const ANSWER = [
@@ -122,8 +122,8 @@ describe("streaming answer", function () {
       ])
       .user("And now?")
       .assistant([{ type: "text", text: "Partial" }], { extra: { stopReason: "error", errorMessage: "429 rate limited: try again in 20s" } })
-      .message({ role: "localNotice", level: "error", text: "No API key for anthropic.", fix: "Run “Pi Chat: Set API Key”.", timestamp: 1 })
-      .message({ role: "localNotice", level: "interrupted", text: "The last turn was cut off by a reload.", timestamp: 2 })
+      .message({ role: "localNotice", level: "error", text: "No API key for anthropic.", fix: "Run “Pi Chat: Set API Key”.", fixCommand: "setApiKey", timestamp: 1 })
+      .message({ role: "localNotice", level: "info", text: "Mentions “Pi Chat: Select Model” in its words only.", timestamp: 2 })
       .end();
     await chat.events(script.take());
 
@@ -146,18 +146,20 @@ describe("streaming answer", function () {
     // The command the fix names is a button that runs it.
     await notice.getByRole("button", { name: "Set API Key" }).click();
     assert.ok((await chat.posted()).some((m) => m.type === "command" && m.command === "setApiKey"));
-    assert.equal(await chat.page.locator(".notice-interrupted").count(), 1);
-    assert.equal(await chat.page.locator(".notice-interrupted button").count(), 0, "no fix, no button");
+    assert.equal(await chat.page.locator(".notice-info").count(), 1);
+    assert.equal(await chat.page.locator(".notice-info button").count(), 0, "no fix command, no button: the words are not scanned for command titles");
   });
 
-  it("shows a working indicator while a run has nothing else to show, and announces status politely", async () => {
+  it("shows a working indicator while a run has nothing else to show, and announces the run once, politely", async () => {
     await chat.events(new Script().start().user("Hello").take());
     assert.equal(await chat.page.locator(".working").count(), 1);
     const live = chat.page.locator("[aria-live=polite]");
-    assert.equal(await live.innerText(), "Pi is working");
+    await chat.frames(2);
+    assert.equal(await live.innerText(), "Pi is answering");
     await chat.events(new Script().assistant([{ type: "text", text: "Hi" }], { open: true }).take());
     assert.equal(await chat.page.locator(".working").count(), 0);
-    assert.equal(await live.innerText(), "Pi is responding");
+    assert.equal(await live.innerText(), "Pi is answering", "no second announcement while the answer streams");
+    assert.equal(await chat.page.locator(".assistant").getAttribute("aria-busy"), "true");
   });
 
   it("follows the stream at the bottom, stops following when the user scrolls up, and jumps back", async () => {

@@ -1,14 +1,39 @@
 // Tool cards go running → success|error with the tool's diff and file range; approval cards
 // post the user's decision (with a reason for a denial) and show it once the host records it.
 import * as assert from "node:assert/strict";
-import { ChatPage, useChatPage } from "./harness";
-import { SAMPLE_DIFF, Script, toolCall } from "./script";
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import { type ChatPage, useChatPage } from "./harness";
+import { stateFromTranscript } from "../../src/shared/reducer";
+import { assistantMessage, SAMPLE_DIFF, Script, toolCall, userMessage } from "./script";
 
 describe("tool and approval cards", function () {
   const page = useChatPage();
   let chat: ChatPage;
   beforeEach(() => {
     chat = page();
+  });
+
+  it("read_file on an image: the card says what the image is and at what size Pi saw it, or that Pi could not", async () => {
+    const script = new Script()
+      .start()
+      .user("Look at the screenshots.")
+      .assistant([toolCall("img-1", "read_file", { path: "docs/wide.png" }), toolCall("img-2", "read_file", { path: "docs/shot.png" })])
+      .toolStart("img-1", "read_file", { path: "docs/wide.png" })
+      .toolEnd("img-1", "read_file", {
+        text: "[Image: docs/wide.png, PNG, 3000×1000 px, 12 KB; shown scaled to 2000×667 px (PNG, 9 KB)]",
+        details: { path: "docs/wide.png", startLine: 0, endLine: 0, totalLines: 0, truncated: false, bytes: 9000, fileBytes: 12000, image: { mimeType: "image/png", width: 3000, height: 1000, sent: { mimeType: "image/png", width: 2000, height: 667, bytes: 9000, scaled: true } } },
+      })
+      .toolStart("img-2", "read_file", { path: "docs/shot.png" })
+      .toolEnd("img-2", "read_file", {
+        text: "docs/shot.png is a PNG image (300×200 px, 2 KB). The current model cannot see images.",
+        details: { path: "docs/shot.png", startLine: 0, endLine: 0, totalLines: 0, truncated: false, bytes: 0, fileBytes: 2000, image: { mimeType: "image/png", width: 300, height: 200, notSent: "The current model cannot see images." } },
+      });
+    await chat.events(script.take());
+    const wide = chat.page.locator('.tool[data-item="img-1"]');
+    assert.equal(await wide.locator(".tool-note").innerText(), "PNG 3000×1000, shown to Pi at 2000×667");
+    assert.equal(await wide.locator(".tool-range").count(), 0, "an image has no line range");
+    const shot = chat.page.locator('.tool[data-item="img-2"]');
+    assert.equal(await shot.locator(".tool-note").innerText(), "PNG 300×200, not shown to Pi: The current model cannot see images.");
   });
 
   it("shows a tool card running, then success with its diff, range link and Open diff", async () => {
@@ -55,11 +80,8 @@ describe("tool and approval cards", function () {
 
     await chat.clearPosted();
     await card.locator(".tool-range").click();
-    await card.getByRole("button", { name: "Open diff" }).click();
-    assert.deepEqual(await chat.posted(), [
-      { type: "openFile", v: 1, path: "src/config.ts", line: 3 },
-      { type: "openDiff", v: 1, toolCallId: "call-1" },
-    ]);
+    assert.deepEqual(await chat.posted(), [{ type: "openFile", v: 1, path: "src/config.ts", line: 3 }]);
+    assert.equal(await card.getAttribute("aria-label"), "Edit src/config.ts: applied", "the card is named by what it does");
   });
 
   it("shows a failed tool with its error open", async () => {
@@ -87,19 +109,19 @@ describe("tool and approval cards", function () {
     await chat.events(script.take());
   }
 
-  it("posts Allow, and shows the decision the host records", async () => {
+  it("one edit is one card: running, waiting for your decision, applied — with the decision shown", async () => {
     await pendingApproval("call-2");
-    const card = chat.page.locator('.approval[data-item="approval:call-2"]');
-    assert.equal(await card.count(), 1);
-    assert.match(await card.getAttribute("class") ?? "", /approval-pending/);
+    const cards = chat.page.locator(".card");
+    assert.equal(await cards.count(), 1, "the edit is one card while it waits");
+    const card = chat.page.locator('.tool[data-item="call-2"]');
+    assert.match(await card.getAttribute("class") ?? "", /tool-waiting/);
+    assert.equal(await card.getAttribute("aria-label"), "Edit src/config.ts: waiting for your decision");
+    assert.equal(await card.locator(".tool-status").innerText(), "Waiting for your decision");
     assert.equal(await card.locator(".diff-add").count(), 1, "the diff is shown for the decision");
     assert.equal(await card.getByRole("button", { name: "Allow", exact: true }).count(), 1);
     assert.equal(await card.getByRole("button", { name: "Deny", exact: true }).count(), 1);
     assert.equal(await card.getByRole("button", { name: "Allow edits for this chat" }).count(), 1);
-
-    // The approval card comes right after its tool card.
-    const order = await chat.page.locator("[data-item]").evaluateAll((els) => els.map((e) => e.getAttribute("data-item")));
-    assert.equal(order[order.indexOf("call-2") + 1], "approval:call-2");
+    assert.equal(await card.getByRole("button", { name: "Open diff" }).count(), 1);
 
     await chat.clearPosted();
     await card.getByRole("button", { name: "Allow", exact: true }).click();
@@ -108,19 +130,29 @@ describe("tool and approval cards", function () {
     await card.getByRole("button", { name: "Allow", exact: true }).click({ force: true });
     assert.equal((await chat.postedOf("approval")).length, 1);
 
+    // The host's answer: decided, applying, the tool's result, then the notice the transcript keeps.
+    await chat.events([{ type: "approval_decided", toolCallId: "call-2", decision: "allowed" }]);
+    assert.equal(await card.getAttribute("aria-label"), "Edit src/config.ts: applying");
+    assert.equal(await card.getByRole("button", { name: "Allow", exact: true }).count(), 0);
     await chat.events(
       new Script()
+        .toolEnd("call-2", "edit_file", { text: "Edited src/config.ts.", details: { diff: SAMPLE_DIFF, path: "src/config.ts", additions: 1, deletions: 1, firstChangedLine: 3 } })
         .message({ role: "approvalNotice", toolCallId: "call-2", toolName: "edit_file", decision: "allowed", path: "src/config.ts", diff: SAMPLE_DIFF, timestamp: 5 })
         .take(),
     );
-    assert.match(await card.getAttribute("class") ?? "", /approval-allowed/);
+    assert.equal(await cards.count(), 1, "still one card after the decision and the notice");
+    assert.match(await card.getAttribute("class") ?? "", /tool-success/);
     assert.equal(await card.locator(".decision").innerText(), "Allowed");
-    assert.equal(await card.getByRole("button", { name: "Allow", exact: true }).count(), 0);
+    assert.equal(await card.locator(".tool-status").innerText(), "Applied");
+    assert.equal(await card.getAttribute("aria-label"), "Edit src/config.ts: applied");
+    assert.equal(await card.locator(".diff").count(), 1, "the diff once, not again in a second card");
+    assert.equal(await card.locator(".diff-stat .sr-only").innerText(), "1 added, 1 removed");
+    assert.equal(await card.locator(".diff-stat[aria-label]").count(), 0, "no aria-label on a plain span");
   });
 
   it("posts Deny with the reason typed, and shows the denial with it", async () => {
     await pendingApproval("call-3");
-    const card = chat.page.locator('.approval[data-item="approval:call-3"]');
+    const card = chat.page.locator('.tool[data-item="call-3"]');
     await card.getByRole("textbox", { name: /reason/i }).fill("  Keep 3000, the proxy expects it.  ");
     await chat.clearPosted();
     await card.getByRole("button", { name: "Deny", exact: true }).click();
@@ -132,23 +164,28 @@ describe("tool and approval cards", function () {
         .message({ role: "approvalNotice", toolCallId: "call-3", toolName: "edit_file", decision: "denied", reason: "Keep 3000, the proxy expects it.", path: "src/config.ts", timestamp: 6 })
         .take(),
     );
-    assert.equal(await card.locator(".decision").innerText(), "Denied");
+    await chat.events(new Script().toolEnd("call-3", "edit_file", { text: 'The user denied this edit: "Keep 3000, the proxy expects it.". Nothing was changed.', isError: true }).take());
+    assert.equal(await chat.page.locator(".card").count(), 1, "one card");
+    assert.equal(await card.locator(".tool-status").innerText(), "Denied");
+    assert.equal(await card.getAttribute("aria-label"), "Edit src/config.ts: denied");
     assert.match(await card.locator(".approval-reason").innerText(), /Keep 3000, the proxy expects it\./);
+    assert.equal(await card.locator("details.tool-result summary", { hasText: "Proposed change" }).count(), 1, "the diff stays, folded");
   });
 
   it("posts Deny without a reason, and Allow edits for this chat", async () => {
     await pendingApproval("call-4");
     await chat.clearPosted();
-    await chat.page.locator('.approval[data-item="approval:call-4"]').getByRole("button", { name: "Deny", exact: true }).click();
+    await chat.page.locator('.tool[data-item="call-4"]').getByRole("button", { name: "Deny", exact: true }).click();
     await chat.events([{ type: "approval_cancelled", toolCallId: "call-4" }]);
-    assert.equal(await chat.page.locator('[data-item="approval:call-4"]').count(), 0, "a cancelled request disappears");
+    assert.equal(await chat.page.locator('.tool[data-item="call-4"] .approval-form').count(), 0, "a cancelled request stops asking");
+    assert.equal(await chat.page.locator('.tool[data-item="call-4"]').count(), 1, "the call keeps its card");
 
     const script = new Script()
       .assistant([toolCall("call-5", "edit_file", { path: "src/b.ts" })])
       .toolStart("call-5", "edit_file", { path: "src/b.ts" })
       .raw({ type: "approval_request", toolCallId: "call-5", toolName: "edit_file", path: "src/b.ts", diff: SAMPLE_DIFF });
     await chat.events(script.take());
-    await chat.page.locator('.approval[data-item="approval:call-5"]').getByRole("button", { name: "Allow edits for this chat" }).click();
+    await chat.page.locator('.tool[data-item="call-5"]').getByRole("button", { name: "Allow edits for this chat" }).click();
     assert.deepEqual(await chat.postedOf("approval"), [
       { type: "approval", v: 1, toolCallId: "call-4", decision: "deny" },
       { type: "approval", v: 1, toolCallId: "call-5", decision: "allowForChat" },
@@ -157,16 +194,16 @@ describe("tool and approval cards", function () {
 
   it("reaches the approval buttons with Tab and shows the focus ring", async () => {
     await pendingApproval("call-6");
-    const card = chat.page.locator('.approval[data-item="approval:call-6"]');
+    const card = chat.page.locator('.tool[data-item="call-6"]');
     await card.getByRole("textbox", { name: /reason/i }).focus();
     await chat.page.keyboard.press("Tab");
     const focused = () => chat.page.evaluate(() => ({ text: document.activeElement?.textContent ?? "", outline: getComputedStyle(document.activeElement!).outlineStyle, color: getComputedStyle(document.activeElement!).outlineColor }));
     const allow = await focused();
-    assert.equal(allow.text, "Allow");
+    assert.match(allow.text, /^Allow/);
     assert.equal(allow.outline, "solid", "a visible focus ring");
     assert.equal(allow.color, "rgb(0, 120, 212)", "drawn in the theme's focusBorder colour");
     await chat.page.keyboard.press("Tab");
-    assert.equal((await focused()).text, "Deny");
+    assert.match((await focused()).text, /^Deny/);
     await chat.clearPosted();
     await chat.page.keyboard.press("Enter");
     assert.deepEqual(await chat.postedOf("approval"), [{ type: "approval", v: 1, toolCallId: "call-6", decision: "deny" }]);
@@ -181,7 +218,7 @@ describe("tool and approval cards", function () {
         .raw({ type: "approval_request", toolCallId: "call-p", toolName: "edit_file", path: ".vscode/tasks.json", diff: SAMPLE_DIFF, protection: why })
         .take(),
     );
-    const card = chat.page.locator('.approval[data-item="approval:call-p"]');
+    const card = chat.page.locator('.tool[data-item="call-p"]');
     assert.equal(await card.locator(".approval-protection").textContent(), why);
     assert.equal(await card.locator(".diff-add").count(), 1, "an ordinary protected file still shows its diff");
 
@@ -192,11 +229,45 @@ describe("tool and approval cards", function () {
         .raw({ type: "approval_request", toolCallId: "call-s", toolName: "edit_file", path: ".env", diff: "secret file: 1 line changed", protection: ".env is a protected file", secret: true })
         .take(),
     );
-    const secret = chat.page.locator('.approval[data-item="approval:call-s"]');
+    const secret = chat.page.locator('.tool[data-item="call-s"]');
     assert.match((await secret.locator(".approval-secret").textContent()) ?? "", /^secret file: 1 line changed/);
     assert.equal(await secret.locator(".diff").count(), 0, "no diff view for a secret file");
     await chat.clearPosted();
     await secret.getByRole("button", { name: "Show the change in the editor" }).click();
     assert.deepEqual(await chat.postedOf("openDiff"), [{ type: "openDiff", v: 1, toolCallId: "call-s" }]);
+  });
+
+  it("a restored chat shows the same single card as the live run", async () => {
+    const call = assistantMessage([toolCall("call-r", "edit_file", { path: "src/config.ts" })]);
+    const result: AgentMessage = { role: "toolResult", toolCallId: "call-r", toolName: "edit_file", content: [{ type: "text", text: "Edited src/config.ts." }], details: { diff: SAMPLE_DIFF, path: "src/config.ts", additions: 1, deletions: 1, firstChangedLine: 3 }, isError: false, timestamp: 3 };
+    const notice: AgentMessage = { role: "approvalNotice", toolCallId: "call-r", toolName: "edit_file", decision: "allowed", path: "src/config.ts", diff: SAMPLE_DIFF, timestamp: 4 };
+    const user = userMessage("Change the port to 8080.");
+    await chat.events([
+      { type: "message_start", message: user },
+      { type: "message_end", message: user },
+      { type: "message_start", message: call },
+      { type: "message_end", message: call },
+      { type: "tool_start", toolCallId: "call-r", toolName: "edit_file", args: { path: "src/config.ts" } },
+      { type: "approval_request", toolCallId: "call-r", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF },
+      { type: "approval_decided", toolCallId: "call-r", decision: "allowed" },
+      { type: "tool_end", toolCallId: "call-r", isError: false },
+      { type: "message_start", message: result },
+      { type: "message_end", message: result },
+      { type: "message_start", message: notice },
+      { type: "message_end", message: notice },
+    ]);
+    // The markup with attributes in a fixed order (an element patched in place lists them in the order they were set).
+    const cardHtml = () =>
+      chat.page.locator(".card").evaluateAll((els) => {
+        const canon = (n: Node): string =>
+          n instanceof Element
+            ? `<${n.tagName} ${Array.from(n.attributes, (a) => `${a.name}=${a.value}`).sort().join(" ")}>${Array.from(n.childNodes, canon).join("")}</${n.tagName}>`
+            : (n.textContent ?? "");
+        return els.map(canon);
+      });
+    const live = await cardHtml();
+    assert.equal(live.length, 1);
+    await chat.snapshot(stateFromTranscript([user, call, result, notice]), { chatId: "chat-restored" });
+    assert.deepEqual(await cardHtml(), live, "the restored card is the live card, byte for byte");
   });
 });

@@ -73,4 +73,33 @@ describe("end to end: the chat view in the real workbench", function () {
     assert.equal(server.chatRequests().length, 2, "one request for the tool call, one for the answer");
     await page.screenshot({ path: join(repoRoot, "out/test-artifacts/e2e-chat.png") });
   });
+
+  it("shows an edit as one card in the real workbench: waiting for your decision, then applied with the decision on it", async () => {
+    const { findFrame } = await loadBrowser();
+    const page = vs!.page;
+    server.push(
+      () => ({ toolCalls: [{ id: "call_edit", name: "edit_file", arguments: { path: "src/config.ts", oldText: "port: 3000,", newText: "port: 8080," } }] }),
+      () => ({ text: "The port is now 8080." }),
+    );
+    const frame = await findFrame(page, 'textarea[aria-label="Message to Pi"]', { timeout: 30_000 });
+    const composer = frame.locator('textarea[aria-label="Message to Pi"]');
+    await composer.click();
+    await composer.pressSequentially("Change the port to 8080.");
+    await composer.press("Enter");
+
+    const card = frame.locator('.tool[data-item="call_edit"]');
+    await frame.locator('.tool-waiting[data-item="call_edit"]').waitFor({ timeout: 60_000 });
+    assert.equal(await card.getAttribute("aria-label"), "Edit src/config.ts: waiting for your decision");
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(repoRoot, "out/test-artifacts/e2e-edit-waiting.png") });
+    await card.getByRole("button", { name: "Allow", exact: true }).click();
+
+    await frame.locator(".item.assistant:not(.streaming)").filter({ hasText: "The port is now 8080." }).waitFor({ timeout: 60_000 });
+    assert.equal(await frame.locator('.card[data-item="call_edit"]').count(), 1, "one card for the edit");
+    assert.equal(await frame.locator(".card").count(), 2, "the read of the first test and this edit: no approval cards besides");
+    assert.equal(await card.getAttribute("aria-label"), "Edit src/config.ts: applied");
+    assert.equal(await card.locator(".decision").textContent(), "Allowed");
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(repoRoot, "out/test-artifacts/e2e-edit-card.png") });
+  });
 });

@@ -19,6 +19,8 @@ function lastUserText(body: { messages: { role: string; content?: unknown }[] })
   return typeof content === "string" ? content : JSON.stringify(content);
 }
 
+const isHostMessage = (m: unknown): m is HostMessage => typeof m === "object" && m !== null && !Array.isArray(m);
+
 describe("Pi Chat in the extension host", function () {
   this.timeout(120_000);
   let server: OpenAIServer;
@@ -48,6 +50,22 @@ describe("Pi Chat in the extension host", function () {
     const commands = await vscode.commands.getCommands(true);
     for (const id of ["piChat.newChat", "piChat.askAboutFile", "piChat.stop", "piChat.setApiKey", "piChat.selectModel", "piChat.showHistory"]) {
       assert.ok(commands.includes(id), `${id} is registered`);
+    }
+  });
+
+  it("a settings change posts the new status, not a whole snapshot", async () => {
+    const posted = api.view.posted!;
+    const before = posted.length;
+    const config = vscode.workspace.getConfiguration("piChat");
+    await config.update("model", "another-local-model", vscode.ConfigurationTarget.Global);
+    try {
+      const status = await waitFor("a status message", () =>
+        posted.slice(before).find((m): m is Extract<HostMessage, { type: "status" }> => isHostMessage(m) && m.type === "status"),
+      );
+      assert.match(status.status.modelLabel, /another-local-model/);
+      assert.ok(!posted.slice(before).some((m) => isHostMessage(m) && m.type === "snapshot"), "no snapshot for a settings change");
+    } finally {
+      await config.update("model", "local-model", vscode.ConfigurationTarget.Global);
     }
   });
 
@@ -97,7 +115,7 @@ describe("Pi Chat in the extension host", function () {
     );
     void api.view.receive({ type: "prompt", v: 1, text: "Change it to 8080." });
     const toolCallId = await waitFor("the approval request", () =>
-      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "approval" && i.state === "pending")?.id.replace("approval:", ""),
+      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
     );
     // The proposed change is open in VS Code's diff editor, and nothing is written yet.
     await waitFor("the diff editor", () =>
@@ -134,7 +152,7 @@ describe("Pi Chat in the extension host", function () {
     );
     void api.view.receive({ type: "prompt", v: 1, text: "Change the port to 8080." });
     const toolCallId = await waitFor("the approval request", () =>
-      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "approval" && i.state === "pending")?.id.replace("approval:", ""),
+      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
     );
     await api.view.receive({ type: "approval", v: 1, toolCallId, decision: "deny", reason: "not today" });
     await api.controller.currentSession.waitForIdle();
@@ -185,5 +203,16 @@ describe("Pi Chat in the extension host", function () {
     server.push(() => ({ text: "Recovered." }));
     await api.view.receive({ type: "continue", v: 1 });
     assert.match(JSON.stringify(api.controller.currentSession.messages.at(-1)), /Recovered\./);
+  });
+
+  it("Insert at cursor puts a code block's text at the cursor of the active editor, as one undoable edit", async () => {
+    const doc = await vscode.workspace.openTextDocument({ language: "typescript", content: "const a = 1;\n" });
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(1, 0, 1, 0);
+    await api.view.receive({ type: "insertCode", v: 1, code: "const b = 2;\n" });
+    await waitFor("the inserted code", () => doc.getText() === "const a = 1;\nconst b = 2;\n");
+    await vscode.commands.executeCommand("undo");
+    await waitFor("the undo", () => doc.getText() === "const a = 1;\n");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
   });
 });

@@ -50,7 +50,7 @@ describe("Pi Chat commands in the extension host", function () {
     });
     assert.equal(card.approval?.command, "grep -n port src/config.ts && pwd");
     assert.equal(card.approval?.cwd, ".");
-    assert.ok(!chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "approval"), "one card: no separate approval item");
+    assert.equal(chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "tool" && i.id === "call_cmd").length, 1, "one card for the command");
     await api.view.receive({ type: "approval", v: 1, toolCallId: "call_cmd", decision: "allow" });
     await api.controller.currentSession.waitForIdle();
     const done = commandCard("call_cmd")!;
@@ -83,5 +83,27 @@ describe("Pi Chat commands in the extension host", function () {
     // No setting can carry rules: a repository's .vscode/settings.json cannot allow itself commands.
     const properties = Object.keys(vscode.extensions.getExtension("pi-chat.pi-chat")!.packageJSON.contributes.configuration.properties as object);
     assert.ok(!properties.some((k) => /rule|allow/i.test(k)), properties.join(", "));
+  });
+
+  it("!cmd from the composer runs without asking and shows its card; !! is kept from the model", async () => {
+    await api.view.receive({ type: "prompt", v: 1, text: "!echo visible-$((6*7)) && test -f src/config.ts && echo in-workspace" });
+    await api.view.receive({ type: "prompt", v: 1, text: "!!echo host-private-5521" });
+    const items = chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "userCommand");
+    assert.deepEqual(
+      items.map((i) => (i.kind === "userCommand" ? [i.command, i.exitCode, i.output, i.excludeFromContext, i.via] : [])),
+      [
+        ["echo visible-$((6*7)) && test -f src/config.ts && echo in-workspace", 0, "visible-42\nin-workspace", false, "process"],
+        ["echo host-private-5521", 0, "host-private-5521", true, "process"],
+      ],
+    );
+    console.log(`[commands] !cmd ran via: ${items[0]?.kind === "userCommand" ? items[0].via : "?"}`);
+    server.push((body) => {
+      const text = JSON.stringify(body.messages);
+      assert.match(text, /visible-42/);
+      assert.doesNotMatch(text, /host-private-5521/);
+      return { text: "One line." };
+    });
+    await api.view.receive({ type: "prompt", v: 1, text: "How many?" });
+    assert.equal(server.pending(), 0);
   });
 });

@@ -2,6 +2,7 @@
 // OpenAI-compatible server, and wait for things to happen.
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
+import { serverFailureCount, serverFailureSince } from "../support/openai-server";
 
 export const EXTENSION_ID = "pi-chat.pi-chat";
 
@@ -18,9 +19,20 @@ export async function activateExtension(baseUrl: string): Promise<PiChatTestApi>
   return api;
 }
 
+/**
+ * Polls `probe` until it gives a value. A local model server's failure meanwhile (an assertion in a
+ * scripted step on the request it got) is thrown at once, so a test fails with that assertion,
+ * not with a time-out later.
+ */
 export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
+  const failuresBefore = serverFailureCount();
   for (;;) {
+    const failure = serverFailureSince(failuresBefore);
+    if (failure !== undefined) {
+      if (failure instanceof Error) failure.message = `the local model server failed while waiting for ${what}: ${failure.message}`;
+      throw failure;
+    }
     const value = await probe();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

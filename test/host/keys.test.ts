@@ -101,7 +101,7 @@ describe("keys go only to their own provider", function () {
         assert.equal(asked.length, 1, "the user was asked");
         assert.equal(asked[0]?.provider, provider);
         assert.equal(asked[0]?.url, `${other.url}/v1`);
-        assert.match(await lastNotice(), new RegExp(`did not send your .* API key to 127\\.0\\.0\\.1:\\d+`));
+        assert.match(await lastNotice(), /did not send your .* API key to 127\.0\.0\.1:\d+/);
         assert.equal(other.requests.length, before, "no request at all");
       });
 

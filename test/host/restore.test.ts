@@ -43,14 +43,14 @@ describe(`restore across a restart (phase ${phase})`, function () {
       await api.view.receive({ type: "prompt", v: 1, text: "Read src/config.ts and tell me the default port." });
       server.push(editCall("e1", "port: 3000,", "port: 8080,"), () => ({ text: "Changed it to 8080." }));
       void api.view.receive({ type: "prompt", v: 1, text: "Change it to 8080." });
-      await waitFor("approval e1", () => chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "approval" && i.id === "approval:e1" && i.state === "pending"));
+      await waitFor("approval e1", () => chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "tool" && i.id === "e1" && i.approval?.state === "pending"));
       await api.view.receive({ type: "approval", v: 1, toolCallId: "e1", decision: "allow" });
       await api.controller.currentSession.waitForIdle();
       assert.match(await diskText(workspaceUri("src", "config.ts")), /port: 8080,/);
 
       server.push(editCall("e2", 'host: "localhost",', 'host: "0.0.0.0",'));
       void api.view.receive({ type: "prompt", v: 1, text: "Listen on all interfaces." });
-      await waitFor("approval e2", () => chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "approval" && i.id === "approval:e2" && i.state === "pending"));
+      await waitFor("approval e2", () => chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "tool" && i.id === "e2" && i.approval?.state === "pending"));
       const session = api.controller.currentSession;
       const record: Phase1Record = { chatId: session.id, messages: JSON.parse(JSON.stringify(session.messages)) as AgentMessage[] };
       await vscode.workspace.fs.writeFile(savedFile(), new TextEncoder().encode(JSON.stringify(record)));
@@ -71,7 +71,7 @@ describe(`restore across a restart (phase ${phase})`, function () {
       assert.equal(session.canContinue, true);
       const snapshot = [...(api.view.posted as HostMessage[])].reverse().find((m) => m.type === "snapshot");
       assert.ok(snapshot && snapshot.type === "snapshot" && snapshot.status.canContinue, "the webview is offered Continue");
-      assert.match(await diskText(workspaceUri("src", "config.ts")), /host: "localhost",\n  port: 8080,/, "the pending edit was never written");
+      assert.match(await diskText(workspaceUri("src", "config.ts")), /host: "localhost",\n {2}port: 8080,/, "the pending edit was never written");
 
       server.push((body) => {
         const result = body.messages.find((m) => m.role === "tool" && m.tool_call_id === "e2");
@@ -95,7 +95,7 @@ describe(`restore across a restart (phase ${phase})`, function () {
         () => ({ text: "Now it is 9090." }),
       );
       void api.view.receive({ type: "prompt", v: 1, text: "and now 9090" });
-      await waitFor("approval e3", () => chatItems(session.viewState).some((i) => i.kind === "approval" && i.id === "approval:e3" && i.state === "pending"));
+      await waitFor("approval e3", () => chatItems(session.viewState).some((i) => i.kind === "tool" && i.id === "e3" && i.approval?.state === "pending"));
       await api.view.receive({ type: "approval", v: 1, toolCallId: "e3", decision: "allow" });
       await session.waitForIdle();
       assert.equal(await diskText(workspaceUri("src", "config.ts")), CONFIG_3000.replace("3000", "9090"));

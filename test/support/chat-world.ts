@@ -5,7 +5,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService } from "../../src/core/chat-service";
-import type { EditApprovalRequest, EditDecision, ModelBinding, RequestContextStep } from "../../src/core/session";
+import type { CompactionSettings } from "../../src/core/context/compaction";
+import type { EditApprovalRequest, EditDecision, ModelBinding, Redactor, RequestContextStep } from "../../src/core/session";
 import { createNodeWorkspaceFs } from "../../src/core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/transcript";
 import { tempDir } from "./temp";
@@ -27,8 +28,10 @@ export function chatWorld(options: {
   resolveModel: () => Promise<ModelBinding>;
   decide?: (request: EditApprovalRequest) => EditDecision;
   approvalMode?: "ask" | "auto";
+  redactor?: Redactor;
   /** Built once the workspace exists (it may read from it). */
   extendContext?: (workspace: string) => RequestContextStep;
+  compaction?: () => Partial<CompactionSettings>;
 }): ChatWorld {
   const ws = tempDir("ws");
   const storage = tempDir("storage");
@@ -47,7 +50,9 @@ export function chatWorld(options: {
         return options.decide?.(request) ?? { decision: "allow" };
       },
       approvalMode: () => options.approvalMode ?? "ask",
+      ...(options.redactor ? { redactor: options.redactor } : {}),
       ...(options.extendContext ? { extendContext: options.extendContext(ws.path) } : {}),
+      ...(options.compaction ? { compaction: options.compaction } : {}),
     });
     services.push(service);
     return service;

@@ -118,6 +118,19 @@ export interface OpenAIServer {
   close(): Promise<void>;
 }
 
+/** Failures of every server of this test bundle, in order: waiting code rethrows them at once. */
+const allFailures: unknown[] = [];
+
+/** How many failures any server has recorded so far (pass it to `serverFailureSince`). */
+export function serverFailureCount(): number {
+  return allFailures.length;
+}
+
+/** The first failure (a scripted step's assertion, a request no step was scripted for) after `count`. */
+export function serverFailureSince(count: number): unknown {
+  return allFailures[count];
+}
+
 export interface OpenAIServerOptions {
   /** Listed at GET /v1/models. Default ["local-model"]. */
   models?: string[];
@@ -148,6 +161,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       failures.push(error);
+      allFailures.push(error);
       if (!res.headersSent) sendJson(res, 500, openAIErrorBody(`openai-server: ${String(error)}`, "server_error"));
       else res.end();
     });
@@ -183,6 +197,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     if (!step) {
       const error = new Error(`openai-server: no scripted step for request ${requests.length} (${body.messages.length} messages)`);
       failures.push(error);
+      allFailures.push(error);
       sendJson(res, 500, openAIErrorBody(error.message, "server_error"));
       return;
     }
@@ -191,6 +206,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       reply = step(structuredClone(body));
     } catch (error) {
       failures.push(error);
+      allFailures.push(error);
       sendJson(res, 500, openAIErrorBody(`openai-server: the step threw: ${error instanceof Error ? error.message : String(error)}`, "server_error"));
       return;
     }

@@ -1,6 +1,6 @@
 // A scripted model for tests: pi-ai's faux provider, with every request's context recorded,
 // so a test can assert what the model actually received.
-import { createModels, fauxAssistantMessage, fauxProvider, fauxText, fauxThinking, fauxToolCall, type AssistantMessage, type JsonObject, type Message, type TranscriptContext } from "@earendil-works/pi-ai";
+import { createModels, fauxAssistantMessage, fauxProvider, fauxText, fauxThinking, fauxToolCall, type AssistantMessage, type FauxModelDefinition, type JsonObject, type Message, type TranscriptContext } from "@earendil-works/pi-ai";
 import type { ModelBinding } from "../../src/core/session";
 
 export type ScriptStep = (request: Message[]) => AssistantMessage;
@@ -13,8 +13,11 @@ export interface ScriptedModel {
   pending(): number;
 }
 
-export function createScriptedModel(options: { tokensPerSecond?: number } = {}): ScriptedModel {
-  const faux = fauxProvider(options.tokensPerSecond !== undefined ? { tokensPerSecond: options.tokensPerSecond } : {});
+export function createScriptedModel(options: { tokensPerSecond?: number; model?: FauxModelDefinition } = {}): ScriptedModel {
+  const faux = fauxProvider({
+    ...(options.tokensPerSecond !== undefined ? { tokensPerSecond: options.tokensPerSecond } : {}),
+    ...(options.model ? { models: [options.model] } : {}),
+  });
   const models = createModels();
   models.setProvider(faux.provider);
   const requests: Message[][] = [];

@@ -2,7 +2,7 @@
 // start it, feed its output to a CommandOutput, end the whole tree on Stop or time-out, and say
 // how it ended. The live tail goes to `onProgress`, at most every PROGRESS_INTERVAL_MS.
 import { CommandOutput, type CommandOutputOptions, type OutputSummary } from "./output";
-import type { CommandRunner, CommandRunnerKind } from "./runner";
+import type { CommandRunner, CommandRunnerKind, RunningCommand } from "./runner";
 
 /** The card's live tail is refreshed at most this often: a flood costs the view no more than a trickle. */
 export const PROGRESS_INTERVAL_MS = 250;
@@ -54,7 +54,7 @@ export async function runCommandOnce(options: RunCommandOnceOptions): Promise<Co
     output.finish();
     return { end: "stopped", exitCode: null, durationMs: 0, via: "process", output: output.summary() };
   }
-  let running;
+  let running: RunningCommand;
   try {
     running = await options.runner.start({ command: options.command, cwd: options.cwd, onOutput, ...(options.title ? { title: options.title } : {}) });
   } catch (error) {

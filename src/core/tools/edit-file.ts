@@ -16,12 +16,14 @@
 //     `requireProposal`, refuses: nothing is written that the gate did not see).
 import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
 import { arr, obj, opt, str, type Static } from "@earendil-works/pi-schema";
-import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
+import { editDiff } from "./edit-diff";
 import {
-  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_EDIT_FILE_BYTES,
   openTextFile,
   hasUtf8Bom,
   plural,
+  readWithin,
+  refuseHardLinks,
   resolveToolPath,
   sha256Hex,
   throwIfAborted,
@@ -109,13 +111,16 @@ export interface EditFileToolOptions {
   proposals?: EditProposalStore;
   /** Refuse to execute without a stored proposal (so an edit can never skip the gate). Default false. */
   requireProposal?: boolean;
-  /** Larger files are refused. Default 20 MB. */
+  /** Larger files are refused. Default DEFAULT_MAX_EDIT_FILE_BYTES (5 MB). */
   maxFileBytes?: number;
+  /** A read taking longer is given up. Default DEFAULT_READ_TIMEOUT_MS (30 s). */
+  readTimeoutMs?: number;
 }
 
 export interface ProposeEditOptions {
   maxFileBytes?: number;
   signal?: AbortSignal;
+  readTimeoutMs?: number;
 }
 
 /** Narrow the gate's `args: unknown` to edit_file parameters. */
@@ -180,6 +185,7 @@ function requestedEdits(params: EditFileParams, path: string): RequestedEdit[] {
 const DIFF_CONTEXT_LINES = 3;
 
 function detectLineEnding(text: string): "lf" | "crlf" | "mixed" {
+  if (!text.includes("\r")) return "lf"; // the common case, without building an array of every line break
   const crlf = (text.match(/\r\n/g) ?? []).length;
   const lf = (text.match(/\n/g) ?? []).length - crlf;
   if (crlf === 0) return "lf";
@@ -257,8 +263,14 @@ export async function proposeEdit(
   params: EditFileParams,
   options: ProposeEditOptions = {},
 ): Promise<EditProposal> {
-  const file = await openTextFile(fs, root, params.path, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, options.signal);
+  const file = await openTextFile(fs, root, params.path, options.maxFileBytes ?? DEFAULT_MAX_EDIT_FILE_BYTES, options.signal, options.readTimeoutMs).catch((error: unknown) => {
+    if (error instanceof WorkspaceToolError && error.code === "too_large") {
+      throw new WorkspaceToolError("too_large", `${error.message} edit_file does not change files this large; ask the user to make the change.`);
+    }
+    throw error;
+  });
   const { path } = file;
+  refuseHardLinks(path, file.hardLinks);
   const requested = requestedEdits(params, path);
 
   let decoded: string;
@@ -297,17 +309,9 @@ export async function proposeEdit(
   const newRaw = pieces.join("");
   if (newRaw === raw) throw new WorkspaceToolError("no_change", `The edit would not change ${path}.`);
 
+  // Only the changed region is diffed: a whole-file diff of a file near the size cap froze the extension host for seconds.
   const normalized = raw.replace(/\r\n/g, "\n");
-  const patch = structuredPatch(`a/${path}`, `b/${path}`, normalized, newRaw.replace(/\r\n/g, "\n"), undefined, undefined, {
-    context: DIFF_CONTEXT_LINES,
-  });
-  const hunks: EditHunk[] = patch.hunks.map((h) => ({
-    oldStart: h.oldStart,
-    oldLines: h.oldLines,
-    newStart: h.newStart,
-    newLines: h.newLines,
-    lines: [...h.lines],
-  }));
+  const { diff, hunks } = editDiff(path, normalized, newRaw.replace(/\r\n/g, "\n"), DIFF_CONTEXT_LINES);
   let additions = 0;
   let deletions = 0;
   for (const hunk of hunks) {
@@ -322,7 +326,7 @@ export async function proposeEdit(
   // A hunk that adds to an empty file starts at 0.
   const details: EditFileDetails = {
     path,
-    diff: formatPatch(patch, FILE_HEADERS_ONLY),
+    diff,
     hunks,
     additions,
     deletions,
@@ -371,7 +375,15 @@ export async function applyEdit(
   if (realPath !== proposal.realPath) throw changed();
   const info = await fs.stat(realPath);
   if (info === undefined || info.type !== "file") throw changed();
-  const current = await fs.readFile(realPath);
+  // A second name may have been given to the file since the proposal.
+  refuseHardLinks(proposal.path, info.hardLinks);
+  let current: Uint8Array;
+  try {
+    current = await readWithin(fs, realPath, proposal.path, proposal.originalSize, signal);
+  } catch (error) {
+    if (error instanceof WorkspaceToolError && (error.code === "too_large" || error.code === "not_a_file")) throw changed();
+    throw error;
+  }
   if (current.length !== proposal.originalSize || sha256Hex(current) !== proposal.originalHash) throw changed();
   throwIfAborted(signal);
   await fs.writeFile(realPath, proposal.newBytes);
@@ -401,7 +413,7 @@ export function createEditFileTool(
   fs: WorkspaceFileSystem,
   options: EditFileToolOptions = {},
 ): AgentTool<typeof editFileParameters, EditFileDetails> {
-  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_EDIT_FILE_BYTES;
   return {
     name: "edit_file",
     label: "Edit file",
@@ -424,7 +436,8 @@ export function createEditFileTool(
       if (stored === undefined && options.requireProposal === true) {
         throw new WorkspaceToolError("not_approved", "The edit was not approved; nothing was written.");
       }
-      const proposal = stored ?? (await proposeEdit(fs, options.root, params, { maxFileBytes, signal }));
+      const proposal =
+        stored ?? (await proposeEdit(fs, options.root, params, { maxFileBytes, signal, ...(options.readTimeoutMs !== undefined ? { readTimeoutMs: options.readTimeoutMs } : {}) }));
       return applyEdit(fs, proposal, signal);
     },
   };

@@ -11,8 +11,12 @@ export type PathResult = { readonly ok: true; readonly path: string } | { readon
 export const MAX_PATH_LENGTH = 4096;
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
-// Zero-width and bidi-control characters make a path read differently from what it is.
-const INVISIBLE_CHARS = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+// Characters that show as nothing (or move text around) make a path read differently from what it
+// is: every format character (Unicode Cf: soft hyphen U+00AD, zero-width and bidi controls, word
+// joiner U+2060, tags U+E0000…), the line and paragraph separators U+2028/U+2029, and the
+// invisible letters and marks that are not Cf (Hangul fillers, combining grapheme joiner,
+// variation selectors, Mongolian free variation selectors).
+const INVISIBLE_CHARS = /\p{Cf}|\p{Zl}|\p{Zp}|\p{Variation_Selector}|\u034f|[\u115f\u1160\u3164\uffa0]/u;
 const URL_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 const WINDOWS_DRIVE_ABSOLUTE = /^[a-z]:\//i;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
@@ -58,7 +62,7 @@ export function resolveWorkspacePath(root: string | undefined, input: string): P
   if (input.length > MAX_PATH_LENGTH) return fail(input, `the path is longer than ${MAX_PATH_LENGTH} characters.`);
   if (input.includes("\0")) return fail(input, "the path contains a NUL byte.");
   if (CONTROL_CHARS.test(input)) return fail(input, "the path contains control characters (such as a newline or tab).");
-  if (INVISIBLE_CHARS.test(input)) return fail(input, "the path contains invisible or text-direction characters.");
+  if (INVISIBLE_CHARS.test(input)) return fail(input, "the path contains invisible, formatting or text-direction characters (such as a zero-width space, soft hyphen or line separator).");
 
   const windows = root !== undefined && isWindowsRoot(root);
   if (!windows && input.includes("\\")) {

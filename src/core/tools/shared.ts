@@ -1,6 +1,7 @@
 // Helpers shared by the workspace tools: the error type they throw and the common
 // "resolve the path, check it, read the file" step.
 import { createHash } from "node:crypto";
+import { isInsideGitDir } from "../permissions/protected-paths";
 import { checkRealPath, resolveWorkspacePath } from "./paths";
 import type { WorkspaceFileSystem } from "./workspace-fs";
 
@@ -14,6 +15,7 @@ export type WorkspaceToolErrorCode =
   | "not_utf8"
   | "offset_out_of_range"
   | "invalid_edit"
+  | "invalid_query"
   | "no_match"
   | "ambiguous_match"
   | "overlapping_edits"
@@ -21,6 +23,9 @@ export type WorkspaceToolErrorCode =
   | "changed_since_proposal"
   | "proposal_mismatch"
   | "not_approved"
+  | "hard_linked"
+  | "image_refused"
+  | "timeout"
   | "aborted";
 
 /**
@@ -41,11 +46,63 @@ export class WorkspaceToolError extends Error {
 /** Files above this size are refused: the whole file is read into memory to slice or edit it. */
 export const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
 
+/**
+ * edit_file refuses larger files (read_file still pages through them up to DEFAULT_MAX_FILE_BYTES).
+ * An edit decodes, searches, hashes and re-encodes the whole file in the extension host: about
+ * 0.2 s for 5 MB, 1 s for 20 MB on a busy 2-core machine, with the UI waiting. Beyond it the model
+ * is told the file is too large to edit and to ask the user.
+ */
+export const DEFAULT_MAX_EDIT_FILE_BYTES = 5 * 1024 * 1024;
+
+/**
+ * A read that takes longer is given up (the model is told why): a file on a hung network drive or
+ * a special file must not hold a run forever. Generous, so a big file on a slow disk still loads.
+ */
+export const DEFAULT_READ_TIMEOUT_MS = 30_000;
+
 /** Bytes scanned for NUL to decide a file is binary (what git and grep do, roughly). */
 export const BINARY_SNIFF_BYTES = 8 * 1024;
 
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new WorkspaceToolError("aborted", "Operation aborted");
+}
+
+/** Rejects with an "aborted" WorkspaceToolError when `signal` fires, whatever `work` is waiting on. */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new WorkspaceToolError("aborted", "Operation aborted"));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/**
+ * The file's bytes, read within `timeoutMs` and up to `maxBytes`, honouring `signal` even when the
+ * file system does not (the wait is dropped; the adapter's own bound stops the I/O).
+ */
+export async function readWithin(
+  fs: WorkspaceFileSystem,
+  realPath: string,
+  shownPath: string,
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+  timeoutMs: number = DEFAULT_READ_TIMEOUT_MS,
+): Promise<Uint8Array> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const bounded = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  try {
+    return await abortable(fs.readFile(realPath, { signal: bounded, maxBytes }), bounded);
+  } catch (error) {
+    if (timeout.aborted && !signal?.aborted) {
+      throw new WorkspaceToolError(
+        "timeout",
+        `Reading ${shownPath} took longer than ${Math.round(timeoutMs / 1000)} s (a slow network drive, or not an ordinary file?), so it was given up.`,
+      );
+    }
+    throw error;
+  }
 }
 
 export function looksBinary(bytes: Uint8Array): boolean {
@@ -83,6 +140,8 @@ export interface OpenedFile {
   /** Where the I/O happens, after symlinks (inside the workspace). */
   readonly realPath: string;
   readonly bytes: Uint8Array;
+  /** Names of the file (st_nlink) when the file system can tell; see WorkspaceStat.hardLinks. */
+  readonly hardLinks?: number;
 }
 
 /** Resolve a model-given path to a real path inside the workspace, or throw "invalid_path". */
@@ -108,6 +167,23 @@ export async function openTextFile(
   input: string,
   maxFileBytes: number,
   signal?: AbortSignal,
+  readTimeoutMs?: number,
+): Promise<OpenedFile> {
+  const file = await openWorkspaceFile(fs, root, input, maxFileBytes, signal, readTimeoutMs);
+  if (looksBinary(file.bytes)) {
+    throw new WorkspaceToolError("binary", `${file.path} looks like a binary file (it contains NUL bytes); only text files can be read or edited.`);
+  }
+  return file;
+}
+
+/** A workspace file's bytes, with every check of openTextFile but the one for binary content (read_file's images). */
+export async function openWorkspaceFile(
+  fs: WorkspaceFileSystem,
+  root: string | undefined,
+  input: string,
+  maxFileBytes: number,
+  signal?: AbortSignal,
+  readTimeoutMs?: number,
 ): Promise<OpenedFile> {
   const { path, realPath } = await resolveToolPath(fs, root, input);
   throwIfAborted(signal);
@@ -120,14 +196,58 @@ export async function openTextFile(
   if (info.size > maxFileBytes) {
     throw new WorkspaceToolError("too_large", `${path} is too large (${formatBytes(info.size)}; the limit is ${formatBytes(maxFileBytes)}).`);
   }
-  const bytes = await fs.readFile(realPath);
+  // Bounded in bytes, time and by Stop: the file may have become a FIFO or grown since the stat.
+  const bytes = await readWithin(fs, realPath, path, maxFileBytes, signal, readTimeoutMs);
   throwIfAborted(signal);
   // The size can grow between stat and read (or an adapter may not know it in advance).
   if (bytes.length > maxFileBytes) {
     throw new WorkspaceToolError("too_large", `${path} is too large (${formatBytes(bytes.length)}; the limit is ${formatBytes(maxFileBytes)}).`);
   }
-  if (looksBinary(bytes)) {
-    throw new WorkspaceToolError("binary", `${path} looks like a binary file (it contains NUL bytes); only text files can be read or edited.`);
+  return info.hardLinks !== undefined ? { path, realPath, bytes, hardLinks: info.hardLinks } : { path, realPath, bytes };
+}
+
+/** Edits refuse a file with several names: writing it would change it under names nobody checked. */
+export function refuseHardLinks(path: string, hardLinks: number | undefined): void {
+  if (hardLinks === undefined || hardLinks <= 1) return;
+  throw new WorkspaceToolError(
+    "hard_linked",
+    `${path} has ${hardLinks} hard links: it is the same file as ${hardLinks - 1 === 1 ? "another path" : `${hardLinks - 1} other paths`}, possibly outside the workspace, so edit_file does not change it. Ask the user to edit it themselves.`,
+  );
+}
+
+/** A file or folder a discovery tool starts from, after the same checks read_file makes. */
+export interface DiscoveryTarget {
+  /** Normalized workspace-relative path as asked ("." for the whole workspace). */
+  readonly path: string;
+  /** Real workspace-relative path (after symlinks) to walk or search. */
+  readonly realPath: string;
+  readonly type: "file" | "directory";
+}
+
+/**
+ * Resolve the optional `path` argument of list_files/find_files/search: contained in the workspace,
+ * symlinks resolved, `.git` refused (git's data is never the answer and may hold credentials).
+ */
+export async function resolveDiscoveryTarget(
+  fs: WorkspaceFileSystem,
+  root: string | undefined,
+  input: string | undefined,
+  signal?: AbortSignal,
+): Promise<DiscoveryTarget> {
+  const { path, realPath } = await resolveToolPath(fs, root, input === undefined || input.trim() === "" ? "." : input);
+  throwIfAborted(signal);
+  if (isInsideGitDir(realPath) || isInsideGitDir(path)) {
+    throw new WorkspaceToolError("invalid_path", `${path} is inside .git, which the tools do not read.`);
   }
-  return { path, realPath, bytes };
+  const info = await fs.stat(realPath);
+  if (info === undefined) throw new WorkspaceToolError("not_found", `Not found: ${path}`);
+  if (info.type === "other") throw new WorkspaceToolError("not_a_file", `${path} is not a regular file or folder.`);
+  return { path, realPath, type: info.type };
+}
+
+/** Maps a real path found under `target.realPath` back to the path the model asked through. */
+export function displayPath(target: DiscoveryTarget, realPath: string): string {
+  if (target.path === target.realPath) return realPath;
+  const rest = target.realPath === "." ? realPath : realPath.slice(target.realPath.length + 1);
+  return target.path === "." ? rest : rest === "" ? target.path : `${target.path}/${rest}`;
 }

@@ -3,8 +3,10 @@
 // Tools never touch the disk themselves: they get a WorkspaceFileSystem. Unit tests use
 // createNodeWorkspaceFs over a temp dir; the extension uses an adapter over vscode.workspace.fs
 // (which can read unsaved editor text and write through a WorkspaceEdit).
-import { lstat, readFile, readlink, realpath, stat, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, open, readdir, readFile, readlink, realpath, stat, writeFile, type FileHandle } from "node:fs/promises";
 import * as nodePath from "node:path";
+import { abortable, formatBytes, WorkspaceToolError } from "./shared";
 
 /** What a path names, after following symlinks. */
 export type WorkspaceEntryType = "file" | "directory" | "other";
@@ -14,6 +16,26 @@ export interface WorkspaceStat {
   readonly type: WorkspaceEntryType;
   /** Size in bytes (of the content readFile would return, as far as the implementation knows). */
   readonly size: number;
+  /**
+   * How many directory entries name this file (st_nlink), when the implementation can tell. More
+   * than one means a write here also changes the file under its other names, which may lie outside
+   * the workspace (no symlink check can see that), so edits refuse such files.
+   */
+  readonly hardLinks?: number;
+}
+
+/** Bounds for one read: a FIFO, a device or a hung network drive must not hold a tool forever. */
+export interface ReadFileOptions {
+  /** Stop waiting (and reject with an "aborted" WorkspaceToolError) when this fires. */
+  readonly signal?: AbortSignal;
+  /** Reject with a "too_large" WorkspaceToolError rather than read more than this many bytes. */
+  readonly maxBytes?: number;
+}
+
+/** One entry of a directory, as it is (a symlink is reported as one, not followed). */
+export interface WorkspaceDirEntry {
+  readonly name: string;
+  readonly type: "file" | "directory" | "symlink" | "other";
 }
 
 /** Where a path really leads once every symlink in it is followed. */
@@ -43,9 +65,12 @@ export interface WorkspaceFileSystem {
 
   /**
    * The current bytes of the file. An editor-backed adapter returns the unsaved text of an open
-   * document (UTF-8 encoded) so edits apply to what the user sees. Rejects if the file is missing.
+   * document (UTF-8 encoded) so edits apply to what the user sees. Rejects if the file is missing,
+   * if it is not a regular file when it is opened (it may have become a FIFO since `stat`), if it
+   * holds more than `options.maxBytes`, or when `options.signal` aborts; it must never wait for a
+   * writer (open FIFOs non-blocking).
    */
-  readFile(path: string): Promise<Uint8Array>;
+  readFile(path: string, options?: ReadFileOptions): Promise<Uint8Array>;
 
   /**
    * Replace the whole content of the file with `data`. edit_file only writes files that exist;
@@ -60,6 +85,12 @@ export interface WorkspaceFileSystem {
    * An implementation without symlinks (a virtual file system) returns `{ inside: true, path }`.
    */
   realPath(path: string): Promise<WorkspaceRealPath>;
+
+  /**
+   * The entries of a directory, in any order, without "." and "..". Symlinks are reported as
+   * "symlink" and not followed: the discovery tools never walk through them (neither does ripgrep).
+   */
+  readDirectory(path: string): Promise<WorkspaceDirEntry[]>;
 }
 
 /** On POSIX a backslash is an ordinary file name character, so only Windows splits on it. */
@@ -67,6 +98,75 @@ const SEPARATORS = nodePath.sep === "\\" ? /[\\/]/ : /\//;
 
 /** Longest chain of symlinks followed before giving up (the same limit Linux uses). */
 const MAX_SYMLINK_HOPS = 40;
+
+/** Most bytes per read() call: between chunks the abort signal is checked. */
+const READ_CHUNK_BYTES = 1024 * 1024;
+/** Least bytes asked for per read() call (after the size stat gave, to find the end). */
+const MIN_READ_BYTES = 64 * 1024;
+
+// O_NONBLOCK: opening a FIFO for reading must not wait for a writer. O_NOFOLLOW: the last
+// component was resolved just before; if a symlink was swapped in since, refuse. (Both are 0 on
+// Windows, which has neither FIFOs in the file system nor this race on symlinks.)
+const OPEN_FOR_READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * Reads a regular file through one handle: opened non-blocking and without following a last
+ * symlink, checked to be a regular file on the handle itself (what `stat` said a moment ago may no
+ * longer be true), read in chunks up to `maxBytes`, and given up on when the signal aborts.
+ */
+export async function readRegularFile(absPath: string, shownPath: string, options: ReadFileOptions = {}): Promise<Uint8Array> {
+  const { signal } = options;
+  const maxBytes = options.maxBytes ?? Number.MAX_SAFE_INTEGER;
+  if (signal?.aborted) throw new WorkspaceToolError("aborted", "Operation aborted");
+  let handle: FileHandle;
+  try {
+    handle = await abortable(open(absPath, OPEN_FOR_READ), signal);
+  } catch (error) {
+    if (errorCode(error) === "ELOOP") throw new WorkspaceToolError("invalid_path", `${shownPath} changed into a symbolic link while it was being read; try again.`);
+    throw error;
+  }
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    // Not awaited on abort: a read stuck in the kernel must not hold the tool.
+    handle.close().catch(() => undefined);
+  };
+  signal?.addEventListener("abort", close, { once: true });
+  try {
+    const info = await abortable(handle.stat(), signal);
+    if (!info.isFile()) throw new WorkspaceToolError("not_a_file", `${shownPath} is not a regular file.`);
+    if (info.size > maxBytes) {
+      throw new WorkspaceToolError("too_large", `${shownPath} is too large (${formatBytes(info.size)}; the limit is ${formatBytes(maxBytes)}).`);
+    }
+    // The file may grow while it is read: never take more than maxBytes + 1 (enough to know it is over).
+    const limit = Math.min(maxBytes + 1, Number.MAX_SAFE_INTEGER);
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const want = Math.min(READ_CHUNK_BYTES, limit - total, Math.max(info.size - total, MIN_READ_BYTES));
+      const buffer = new Uint8Array(want);
+      const { bytesRead } = await abortable(handle.read(buffer, 0, want, null), signal);
+      if (bytesRead === 0) break;
+      chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) {
+        throw new WorkspaceToolError("too_large", `${shownPath} is too large (over ${formatBytes(maxBytes)}, the limit).`);
+      }
+    }
+    if (chunks.length === 1) return chunks[0]!;
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const chunk of chunks) {
+      out.set(chunk, at);
+      at += chunk.length;
+    }
+    return out;
+  } finally {
+    signal?.removeEventListener("abort", close);
+    close();
+  }
+}
 
 function errorCode(error: unknown): string | undefined {
   if (typeof error === "object" && error !== null && "code" in error) {
@@ -178,21 +278,27 @@ export function createNodeWorkspaceFs(root: string): WorkspaceFileSystem {
       try {
         const info = await stat(abs);
         const type: WorkspaceEntryType = info.isFile() ? "file" : info.isDirectory() ? "directory" : "other";
-        return { type, size: info.size };
+        return { type, size: info.size, hardLinks: info.nlink };
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;
       }
     },
-    async readFile(path) {
-      const buffer = await readFile(await insideAbs(path));
-      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    async readFile(path, options) {
+      return readRegularFile(await insideAbs(path), path, options);
     },
     async writeFile(path, data) {
       await writeFile(await insideAbs(path), data);
     },
     async realPath(path) {
       return (await locate(path)).real;
+    },
+    async readDirectory(path) {
+      const entries = await readdir(await insideAbs(path), { withFileTypes: true });
+      return entries.map((e) => ({
+        name: e.name,
+        type: e.isSymbolicLink() ? "symlink" : e.isDirectory() ? "directory" : e.isFile() ? "file" : "other",
+      }));
     },
   };
 }

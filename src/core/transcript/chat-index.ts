@@ -6,7 +6,7 @@
 import type { ParsedTranscript } from "./format";
 import { isPlainObject } from "./format";
 import { DEFAULT_TITLE, deriveTitle, lastPreview, previewFromMessage, titleFromMessage } from "./title";
-import type { ChatSummary, LoadFailureCode, StoredMessage } from "./types";
+import { isValidChatId, type ChatSummary, type LoadFailureCode, type StoredMessage } from "./types";
 
 // 2: entries carry the chat's model (the chosen one, else the last answer's); a version 1 cache is rebuilt.
 const INDEX_VERSION = 2;
@@ -131,7 +131,8 @@ export function parseIndex(bytes: Uint8Array | undefined): Map<string, IndexEntr
 function readEntry(raw: unknown): IndexEntry | undefined {
   if (!isPlainObject(raw)) return undefined;
   const { id, createdAt, updatedAt, messageCount, fileSize } = raw;
-  if (typeof id !== "string" || !isNumber(createdAt) || !isNumber(updatedAt) || !isNumber(messageCount) || !isNumber(fileSize)) {
+  // A tampered index must not make the store read or list a file outside chats/.
+  if (!isValidChatId(id) || !isNumber(createdAt) || !isNumber(updatedAt) || !isNumber(messageCount) || !isNumber(fileSize)) {
     return undefined;
   }
   const entry: IndexEntry = { id, createdAt, updatedAt, messageCount, fileSize };

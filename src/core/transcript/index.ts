@@ -1,13 +1,15 @@
 // The transcript store: full chat transcripts on disk, append-only JSONL per chat.
-export { TranscriptStore, TranscriptError, isValidChatId } from "./store";
+export { TranscriptStore, TranscriptError } from "./store";
 export type { AppendOptions, TranscriptStoreOptions, TranscriptErrorCode } from "./store";
 export { ChatTree } from "./tree";
 export type { Fork, TreeNode } from "./tree";
 export { createNodeTranscriptStorage } from "./node-storage";
+export { ChatLocks, HEARTBEAT_MS, STALE_AFTER_MS } from "./chat-lock";
+export type { AcquireResult, ChatLocksOptions, HeldLock, LockOwner } from "./chat-lock";
 export { isValidNodeId, parseTranscript } from "./format";
 export type { ParsedTranscript, ParseOutcome } from "./format";
 export { deriveTitle, messageText, truncateText, DEFAULT_TITLE, TITLE_MAX_CHARS } from "./title";
-export { OLDEST_READABLE_VERSION, StorageNotFoundError, TRANSCRIPT_FORMAT_VERSION } from "./types";
+export { isValidChatId, OLDEST_READABLE_VERSION, StorageNotFoundError, TRANSCRIPT_FORMAT_VERSION } from "./types";
 export type {
   ChatModelChoice,
   ChatSummary,

@@ -56,7 +56,16 @@ export function createNodeTranscriptStorage(root: string): TranscriptStorage {
         throw err;
       }
       try {
-        await handle.writeFile(data);
+        // One write() for the whole data: with O_APPEND the kernel places it at the end in one
+        // piece, so another window appending at the same time cannot land inside a line.
+        // (handle.writeFile splits anything over 512 KiB into several writes, and did.) A short
+        // write (disk full, a signal) goes on with the rest; load() reports a line cut that way.
+        let written = 0;
+        while (written < data.length) {
+          const { bytesWritten } = await handle.write(data, written, data.length - written);
+          if (bytesWritten <= 0) throw new Error(`could not append to ${path}`);
+          written += bytesWritten;
+        }
         if (sync) await handle.sync();
       } finally {
         await handle.close();

@@ -38,6 +38,7 @@ import {
 import { headerLine, leafLine, messageLine, metaLine, modelLine, parseTranscript, probeHeader, versionLine } from "./format";
 import { DEFAULT_TITLE, deriveTitle } from "./title";
 import {
+  isValidChatId,
   StorageNotFoundError,
   TRANSCRIPT_FORMAT_VERSION,
   type ChatModelChoice,
@@ -85,17 +86,11 @@ export class TranscriptError extends Error {
   }
 }
 
-const CHAT_ID = /^[a-z0-9][a-z0-9_-]{0,127}$/;
 const INDEX_PATH = "index.json";
 const CHATS_DIR = "chats";
 const HEAD_PROBE_BYTES = 64 * 1024;
 const SCAN_CONCURRENCY = 8;
 const TITLE_MAX_STORED = 200;
-
-/** Lowercase only: chat ids are file names, and Windows/macOS file names ignore case. */
-export function isValidChatId(id: string): boolean {
-  return CHAT_ID.test(id);
-}
 
 /** What this process knows about a chat file's end, so appends need not look. */
 interface FileState {
@@ -120,6 +115,8 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
   private index: Map<string, IndexEntry> | undefined;
   private indexLoading: Promise<Map<string, IndexEntry>> | undefined;
   private indexDirty = false;
+  /** Chats this store saw deleted: an index another window wrote must not bring them back. */
+  private readonly gone = new Set<string>();
   private indexWrite: Promise<void> | undefined;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -156,6 +153,7 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       const created = await this.storage.createExclusive(chatPath(chatId), data, { sync: this.sync });
       if (!created) throw new TranscriptError("exists", chatId, `chat ${chatId} already exists`);
       this.files.set(chatId, { size: data.length, endsWithNewline: true, version: TRANSCRIPT_FORMAT_VERSION });
+      this.gone.delete(chatId);
       const index = await this.loadIndex();
       const entry: IndexEntry = { id: chatId, createdAt: header.createdAt, updatedAt: header.createdAt, messageCount: 0, fileSize: headBytes.length };
       if (title !== null) entry.explicitTitle = title;
@@ -227,9 +225,27 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       const existed = (await this.storage.stat(chatPath(chatId))) !== undefined;
       await this.storage.remove(chatPath(chatId));
       this.files.delete(chatId);
+      this.gone.add(chatId);
       const index = await this.loadIndex();
-      if (index.delete(chatId)) this.scheduleIndexWrite();
+      index.delete(chatId);
+      // Written even when this window's index did not have it: another window's index.json may.
+      this.scheduleIndexWrite();
       return existed;
+    });
+  }
+
+  /**
+   * Whether the chat file is exactly what this store last read or wrote (same size: chat files
+   * only grow). False after another process (another VS Code window) appended to it, or when
+   * this store has not read it.
+   */
+  isCurrent(chatId: string): Promise<boolean> {
+    if (!isValidChatId(chatId)) return Promise.resolve(false);
+    return this.enqueue(chatId, async () => {
+      const known = this.files.get(chatId);
+      if (!known) return false;
+      const stat = await this.storage.stat(chatPath(chatId));
+      return stat !== undefined && stat.size === known.size;
     });
   }
 
@@ -258,12 +274,12 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
   /** Rebuilds index.json from the chat files alone and writes it now. */
   async rebuildIndex(): Promise<ChatSummary[]> {
     const summaries = await this.refreshIndex(true);
-    await this.flush();
+    await this.flush({ fromFilesOnly: true });
     return summaries;
   }
 
   /** Writes index.json now if it has pending changes. */
-  async flush(): Promise<void> {
+  async flush(options: { fromFilesOnly?: boolean } = {}): Promise<void> {
     if (this.flushTimer !== undefined) {
       clearTimeout(this.flushTimer);
       this.flushTimer = undefined;
@@ -275,8 +291,11 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       }
       if (!this.indexDirty || !this.index) return;
       this.indexDirty = false;
-      const data = encoder.encode(serializeIndex(this.index.values()));
-      this.indexWrite = this.storage.writeAtomic(INDEX_PATH, data).finally(() => (this.indexWrite = undefined));
+      const index = this.index;
+      this.indexWrite = (async () => {
+        if (!options.fromFilesOnly) await this.mergeIndexOnDisk(index);
+        await this.storage.writeAtomic(INDEX_PATH, encoder.encode(serializeIndex(index.values())));
+      })().finally(() => (this.indexWrite = undefined));
       try {
         await this.indexWrite;
       } catch (err) {
@@ -306,6 +325,21 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       parent = id;
     }
     return { text, ids };
+  }
+
+  /**
+   * Another VS Code window on this folder writes index.json too. Before writing it, take in what
+   * that window knows and this one does not: chats it created, and newer states (bigger files) of
+   * chats both know. Without this the last writer's index dropped the other's new chats (the
+   * files stayed, so listing found them again, but only by reading them).
+   */
+  private async mergeIndexOnDisk(index: Map<string, IndexEntry>): Promise<void> {
+    const onDisk = parseIndex(await this.storage.read(INDEX_PATH).catch(() => undefined));
+    for (const [id, theirs] of onDisk) {
+      if (this.gone.has(id)) continue;
+      const mine = index.get(id);
+      if (mine === undefined || theirs.fileSize > mine.fileSize) index.set(id, theirs);
+    }
   }
 
   private async loadNow(chatId: string): Promise<LoadResult<M>> {
@@ -415,6 +449,7 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       this.enqueue(id, async () => {
         const entry = await this.freshEntry(id, index.get(id));
         if (entry === undefined) {
+          this.gone.add(id);
           if (index.delete(id)) this.scheduleIndexWrite();
           return;
         }

@@ -8,6 +8,17 @@ export interface StoredMessage {
   readonly role: string;
 }
 
+const CHAT_ID = /^[a-z0-9][a-z0-9_-]{0,127}$/;
+
+/**
+ * Chat ids are file names (`chats/<id>.jsonl`), so an id from anywhere (index.json, the webview,
+ * current-chat.json) is checked before it names a file: no "/", "\\" or "..". Lowercase only:
+ * Windows/macOS file names ignore case.
+ */
+export function isValidChatId(id: unknown): id is string {
+  return typeof id === "string" && CHAT_ID.test(id);
+}
+
 /**
  * The file format version this build writes, and the newest it reads.
  * 1: a linear list of message records (no ids). 2: a tree — every message record has an `id`

@@ -1,5 +1,4 @@
 // Static facts about the providers Pi Chat offers: ids, names, key variables, default models.
-import type { FIX_COMMANDS } from "../../shared/protocol";
 export type ProviderId = "anthropic" | "openai" | "google" | "openai-compatible";
 
 export const PROVIDER_IDS: readonly ProviderId[] = ["anthropic", "openai", "google", "openai-compatible"];
@@ -38,8 +37,8 @@ export const DEFAULT_MODELS: Record<ProviderId, string> = {
 export const KEYLESS_API_KEY = "not-needed";
 
 // The palette titles of the commands (package.json); a notice offers a button for each one its fix names.
-export const SET_API_KEY_COMMAND = "Pi Chat: Set API Key" satisfies keyof typeof FIX_COMMANDS;
-export const SELECT_MODEL_COMMAND = "Pi Chat: Select Model" satisfies keyof typeof FIX_COMMANDS;
+export const SET_API_KEY_COMMAND = "Pi Chat: Set API Key";
+export const SELECT_MODEL_COMMAND = "Pi Chat: Select Model";
 
 export function isProviderId(value: unknown): value is ProviderId {
   return typeof value === "string" && (PROVIDER_IDS as readonly string[]).includes(value);

@@ -1,12 +1,16 @@
 // Turns a provider's error text (AssistantMessage.errorMessage) into what the chat shows:
 // one plain sentence and, where there is one, the fix. No VS Code here.
 import { isContextOverflow, type AssistantMessage } from "@earendil-works/pi-ai";
+import type { FixCommandId } from "../../shared/app-messages";
+import { redactKeyShapes } from "../../core/redaction";
 import type { ProviderId } from "./catalog";
 import { ENV_VARS, SET_API_KEY_COMMAND, SELECT_MODEL_COMMAND } from "./catalog";
 
 export interface ProviderErrorDescription {
   text: string;
   fix?: string;
+  /** The command that does the fix, offered as a button. */
+  fixCommand?: FixCommandId;
 }
 
 /**
@@ -36,7 +40,7 @@ export function describeProviderError(errorMessage: string | undefined, provider
       lower,
     )
   ) {
-    return { text: "The provider rejected the API key.", fix: setKeyFix(provider) };
+    return { text: "The provider rejected the API key.", fix: setKeyFix(provider), fixCommand: "setApiKey" };
   }
 
   if (status === 403 || /permission_denied|permission denied|forbidden/.test(lower)) {
@@ -74,7 +78,7 @@ export function describeProviderError(errorMessage: string | undefined, provider
   }
 
   if (/model_not_found|model not found|does not exist|unknown model|no such model|not_found_error.*model/.test(lower)) {
-    return { text: "The provider does not know this model.", fix: `Choose another model with “${SELECT_MODEL_COMMAND}”.` };
+    return { text: "The provider does not know this model.", fix: `Choose another model with “${SELECT_MODEL_COMMAND}”.`, fixCommand: "selectModel" };
   }
 
   if (status === 404) {
@@ -98,15 +102,8 @@ export function setKeyFix(provider: ProviderId | undefined): string {
   return `Run “${SET_API_KEY_COMMAND}” or set ${vars.join(" or ")}.`;
 }
 
-/** Removes strings that look like API keys or bearer tokens. */
-export function redactSecrets(text: string): string {
-  return text
-    .replace(/\b(sk|pk|rk)-[A-Za-z0-9_\-*.]{6,}/g, "$1-…")
-    .replace(/\bAIza[0-9A-Za-z_\-]{10,}/g, "AIza…")
-    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=\-*]{6,}/gi, "$1 …")
-    .replace(/([?&](?:key|api_key|apikey|access_token)=)[^&\s"']+/gi, "$1…")
-    .replace(/("?(?:api[_-]?key|x-api-key|x-goog-api-key|authorization)"?\s*[:=]\s*"?)[^"\s,}]{6,}/gi, "$1…");
-}
+/** Removes strings that look like API keys or bearer tokens (the keys in use are redacted by value in the host). */
+export const redactSecrets = redactKeyShapes;
 
 /** "401 Incorrect API key…" (openai SDK) or "401: {…}" (pi-ai's formatProviderError). */
 function leadingStatus(message: string): number | undefined {

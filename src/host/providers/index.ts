@@ -9,6 +9,7 @@ import { anthropicProvider } from "@earendil-works/pi-ai/providers/anthropic";
 import { googleProvider } from "@earendil-works/pi-ai/providers/google";
 import { openaiProvider } from "@earendil-works/pi-ai/providers/openai";
 import { RunSetupError, type ModelBinding } from "../../core/session";
+import type { FixCommandId } from "../../shared/app-messages";
 import { apiKeyProblem, DEFAULT_MODELS, ENV_VARS, isProviderId, KEYLESS_API_KEY, PROVIDER_LABELS, SELECT_MODEL_COMMAND, SET_API_KEY_COMMAND, type ProviderId } from "./catalog";
 import { setKeyFix } from "./errors";
 
@@ -24,19 +25,19 @@ export interface ProviderSettings {
   /** OpenAI-compatible only: the server model's context window (default 32768) and output cap (default 8192). */
   contextWindow?: number;
   maxTokens?: number;
+  /** OpenAI-compatible only: the server's model accepts images (servers do not say; piChat.imageInput). */
+  imageInput?: boolean;
 }
 
 /** Stored keys (VS Code SecretStorage in the product). */
+/** Makes the RunSetupError a failed resolution throws: what went wrong, what to do, and the command that does it. */
+type Fail = (message: string, fix: string, command?: FixCommandId) => Error;
+
 export interface SecretSource {
   get(provider: ProviderId): Promise<string | undefined>;
 }
 
 export interface ResolveOptions {
-  /**
-   * The RunSetupError class to throw. out/providers.js is a separate bundle with its own copy of
-   * the core, so a host that checks `instanceof RunSetupError` (ChatSession does) passes its own.
-   */
-  RunSetupError?: new (message: string, fix?: string) => Error;
   /** Where the environment-variable fallback reads from. Default: process.env. */
   env?: Readonly<Record<string, string | undefined>>;
   /** Timeout of the GET {baseUrl}/models look-up for an OpenAI-compatible server without a model id. Default 5000 ms. */
@@ -47,6 +48,8 @@ export interface ResolveOptions {
    * it an override is refused.
    */
   allowBaseUrl?: (request: BaseUrlOverride) => Promise<boolean>;
+  /** Told every real key that is about to be sent (never the keyless placeholder), so it can be redacted everywhere. */
+  onKeyUsed?: (key: string) => void;
 }
 
 /** A base URL that would receive a built-in provider's key instead of the provider's own endpoint. */
@@ -94,11 +97,25 @@ export function listModels(provider: ProviderId): { id: string; name: string }[]
 }
 
 /**
+ * Whether the configured model accepts images (pi-ai's `model.input`); for OpenAI-compatible
+ * servers the setting says. Undefined for a model id the catalog does not know.
+ */
+export function modelAcceptsImages(settings: ProviderSettings): boolean | undefined {
+  if (settings.provider === "openai-compatible") return settings.imageInput === true;
+  if (!isProviderId(settings.provider)) return undefined;
+  const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
+  const model = builtinModels()
+    .getModels(settings.provider)
+    .find((m) => m.id === id);
+  return model ? model.input.includes("image") : undefined;
+}
+
+/**
  * Resolves the model, stream function and key lookup for a run. Throws RunSetupError (message +
  * fix, never key material) for a missing key, an unknown model id, or a missing/invalid base URL.
  */
 export async function resolveModelBinding(settings: ProviderSettings, secrets: SecretSource, options: ResolveOptions = {}): Promise<ModelBinding> {
-  const fail = (message: string, fix: string): Error => new (options.RunSetupError ?? RunSetupError)(message, fix);
+  const fail: Fail = (message, fix, command) => new RunSetupError(message, fix, command);
   const env = options.env ?? process.env;
   const provider = settings.provider;
   if (!isProviderId(provider)) {
@@ -108,22 +125,26 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
 
   const label = PROVIDER_LABELS[provider];
   const baseUrl = settings.baseUrl?.trim() ? parseBaseUrl(settings.baseUrl, fail) : undefined;
-  const readKey = () => readStoredOrEnvKey(provider, secrets, env);
+  const readKey = async () => {
+    const found = await readStoredOrEnvKey(provider, secrets, env);
+    if (found) options.onKeyUsed?.(found);
+    return found;
+  };
   let key: string | undefined;
   try {
     key = await readKey();
   } catch {
-    throw fail(`Could not read the stored API key for ${label}.`, `Run “${SET_API_KEY_COMMAND}” to store it again.`);
+    throw fail(`Could not read the stored API key for ${label}.`, `Run “${SET_API_KEY_COMMAND}” to store it again.`, "setApiKey");
   }
-  if (!key) throw fail(`No API key for ${label}.`, setKeyFix(provider));
+  if (!key) throw fail(`No API key for ${label}.`, setKeyFix(provider), "setApiKey");
   const problem = apiKeyProblem(key);
-  if (problem) throw fail(`The ${label} API key cannot be used: ${problem}`, setKeyFix(provider));
+  if (problem) throw fail(`The ${label} API key cannot be used: ${problem}`, setKeyFix(provider), "setApiKey");
 
   const models = builtinModels();
   const wanted = settings.model.trim() || DEFAULT_MODELS[provider];
   const found = models.getModel(provider, wanted) ?? models.getModels(provider).find((m) => m.id.toLowerCase() === wanted.toLowerCase());
   if (!found) {
-    throw fail(`Unknown ${label} model “${wanted}”.`, `Choose one with “${SELECT_MODEL_COMMAND}”, for example ${suggestedModelIds(provider).join(", ")}.`);
+    throw fail(`Unknown ${label} model “${wanted}”.`, `Choose one with “${SELECT_MODEL_COMMAND}”, for example ${suggestedModelIds(provider).join(", ")}.`, "selectModel");
   }
   // A key goes only to its own provider: another endpoint needs the user's consent for that URL.
   const override = baseUrl !== undefined && !sameEndpoint(baseUrl, found.baseUrl) ? baseUrl : undefined;
@@ -133,6 +154,7 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
       throw fail(
         `Pi Chat did not send your ${label} API key to ${hostOf(override)}: piChat.baseUrl points ${label} requests there, and you have not allowed that URL.`,
         `Allow it when asked, if you trust that server; or remove piChat.baseUrl from your user settings, or choose ${label} again with “${SELECT_MODEL_COMMAND}” (which clears it).`,
+        "selectModel",
       );
     }
   }
@@ -154,9 +176,10 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
 
 /** The models an OpenAI-compatible server lists at GET {baseUrl}/models (for the quick pick). Throws RunSetupError when it cannot. */
 export async function listServerModels(settings: ProviderSettings, secrets: SecretSource, options: ResolveOptions = {}): Promise<{ id: string; name: string }[]> {
-  const fail = (message: string, fix: string): Error => new (options.RunSetupError ?? RunSetupError)(message, fix);
+  const fail: Fail = (message, fix, command) => new RunSetupError(message, fix, command);
   const baseUrl = requireBaseUrl(settings, fail);
   const key = await readCompatibleKey(secrets);
+  if (key) options.onKeyUsed?.(key);
   const ids = await fetchServerModelIds(baseUrl, key ?? KEYLESS_API_KEY, options.discoveryTimeoutMs ?? 5000, fail);
   return ids.map((id) => ({ id, name: id }));
 }
@@ -165,17 +188,18 @@ async function resolveOpenAICompatible(
   settings: ProviderSettings,
   secrets: SecretSource,
   options: ResolveOptions,
-  fail: (message: string, fix: string) => Error,
+  fail: Fail,
 ): Promise<ModelBinding> {
   const baseUrl = requireBaseUrl(settings, fail);
   let initialKey: string | undefined;
   try {
     initialKey = await readCompatibleKey(secrets);
+    if (initialKey) options.onKeyUsed?.(initialKey);
   } catch {
-    throw fail(`Could not read the stored API key for ${PROVIDER_LABELS["openai-compatible"]}.`, `Run “${SET_API_KEY_COMMAND}” to store it again.`);
+    throw fail(`Could not read the stored API key for ${PROVIDER_LABELS["openai-compatible"]}.`, `Run “${SET_API_KEY_COMMAND}” to store it again.`, "setApiKey");
   }
   const problem = initialKey !== undefined ? apiKeyProblem(initialKey) : undefined;
-  if (problem) throw fail(`The stored API key for ${PROVIDER_LABELS["openai-compatible"]} cannot be used: ${problem}`, `Run “${SET_API_KEY_COMMAND}” to store it again.`);
+  if (problem) throw fail(`The stored API key for ${PROVIDER_LABELS["openai-compatible"]} cannot be used: ${problem}`, `Run “${SET_API_KEY_COMMAND}” to store it again.`, "setApiKey");
   let id = settings.model.trim();
   if (!id) {
     const listed = await fetchServerModelIds(baseUrl, initialKey ?? KEYLESS_API_KEY, options.discoveryTimeoutMs ?? 5000, fail);
@@ -184,6 +208,7 @@ async function resolveOpenAICompatible(
       throw fail(
         `No model id is set, and the server at ${baseUrl} lists no models.`,
         `Load a model on the server, or enter the id of the model it serves with “${SELECT_MODEL_COMMAND}”.`,
+        "selectModel",
       );
     }
   }
@@ -194,7 +219,7 @@ async function resolveOpenAICompatible(
     provider: "openai-compatible",
     baseUrl,
     reasoning: false,
-    input: ["text"],
+    input: settings.imageInput ? ["text", "image"] : ["text"],
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     contextWindow: positiveInt(settings.contextWindow) ?? 32768,
     maxTokens: positiveInt(settings.maxTokens) ?? 8192,
@@ -225,7 +250,9 @@ async function resolveOpenAICompatible(
     // pi-ai's adapter refuses to send without a key, so keyless servers get a placeholder.
     getApiKey: async () => {
       try {
-        return (await readCompatibleKey(secrets)) ?? initialKey ?? KEYLESS_API_KEY;
+        const key = await readCompatibleKey(secrets);
+        if (key) options.onKeyUsed?.(key);
+        return key ?? initialKey ?? KEYLESS_API_KEY;
       } catch {
         return initialKey ?? KEYLESS_API_KEY;
       }
@@ -260,7 +287,7 @@ async function readCompatibleKey(secrets: SecretSource): Promise<string | undefi
   return (await secrets.get("openai-compatible"))?.trim() || undefined;
 }
 
-function requireBaseUrl(settings: ProviderSettings, fail: (message: string, fix: string) => Error): string {
+function requireBaseUrl(settings: ProviderSettings, fail: Fail): string {
   if (!settings.baseUrl?.trim()) {
     throw fail(
       "No base URL is set for the OpenAI-compatible server.",
@@ -270,7 +297,7 @@ function requireBaseUrl(settings: ProviderSettings, fail: (message: string, fix:
   return parseBaseUrl(settings.baseUrl, fail);
 }
 
-function parseBaseUrl(raw: string, fail: (message: string, fix: string) => Error): string {
+function parseBaseUrl(raw: string, fail: Fail): string {
   const text = raw.trim();
   let url: URL;
   try {
@@ -283,29 +310,29 @@ function parseBaseUrl(raw: string, fail: (message: string, fix: string) => Error
   }
   if (url.username || url.password) {
     // Credentials in the URL would end up in logs and error messages.
-    throw fail("The base URL contains a user name or password.", `Remove them from the URL and store the key with “${SET_API_KEY_COMMAND}”.`);
+    throw fail("The base URL contains a user name or password.", `Remove them from the URL and store the key with “${SET_API_KEY_COMMAND}”.`, "setApiKey");
   }
   return text.replace(/\/+$/, "");
 }
 
-async function fetchServerModelIds(baseUrl: string, apiKey: string, timeoutMs: number, fail: (message: string, fix: string) => Error): Promise<string[]> {
+async function fetchServerModelIds(baseUrl: string, apiKey: string, timeoutMs: number, fail: Fail): Promise<string[]> {
   const fix = `Check that the server is running at ${baseUrl}, or enter the model id with “${SELECT_MODEL_COMMAND}”.`;
   let response: Response;
   try {
     response = await fetch(`${baseUrl}/models`, { headers: { Authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     const code = errorCode(error);
-    throw fail(`Could not reach the server at ${baseUrl}${code ? ` (${code})` : ""} to find its model.`, fix);
+    throw fail(`Could not reach the server at ${baseUrl}${code ? ` (${code})` : ""} to find its model.`, fix, "selectModel");
   }
   if (response.status === 401 || response.status === 403) {
-    throw fail(`The server at ${baseUrl} refused the API key (${response.status}).`, `Run “${SET_API_KEY_COMMAND}” to store the server's key.`);
+    throw fail(`The server at ${baseUrl} refused the API key (${response.status}).`, `Run “${SET_API_KEY_COMMAND}” to store the server's key.`, "setApiKey");
   }
-  if (!response.ok) throw fail(`The server at ${baseUrl} answered ${response.status} when asked for its models.`, fix);
+  if (!response.ok) throw fail(`The server at ${baseUrl} answered ${response.status} when asked for its models.`, fix, "selectModel");
   let body: unknown;
   try {
     body = await response.json();
   } catch {
-    throw fail(`The server at ${baseUrl} did not answer the model list with JSON.`, fix);
+    throw fail(`The server at ${baseUrl} did not answer the model list with JSON.`, fix, "selectModel");
   }
   const data = typeof body === "object" && body !== null ? (body as { data?: unknown }).data : undefined;
   if (!Array.isArray(data)) return [];

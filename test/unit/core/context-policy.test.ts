@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
-import { canContinue, convertToLlm, transformContext } from "../../../src/core/context-policy";
+import { canContinue, convertToLlm, repairsBeforeContinue, transformContext } from "../../../src/core/context-policy";
 import { APP_MESSAGE_KINDS } from "../../../src/core/messages";
 import { deepFreeze } from "../../support/freeze";
 
@@ -72,13 +72,22 @@ describe("context policy: transformContext", () => {
     const circular: Record<string, unknown> = { role: "user", content: "loop", timestamp: 1 };
     circular.self = circular;
     const input = [system, circular as unknown as AgentMessage];
+    // A circular (damaged) message is estimated without JSON and passed through.
+    assert.deepEqual(transformContext(input, { maxContextTokens: 100_000 }), input);
+    // Anything that throws inside the policy (here: the budget itself) ends in the fallback.
     const reasons: string[] = [];
-    const out = transformContext(input, { maxContextTokens: 10, onFallback: (r) => reasons.push(r) });
+    const options = {
+      onFallback: (r: string) => void reasons.push(r),
+      get maxContextTokens(): number {
+        throw new Error("budget unavailable");
+      },
+    };
+    const out = transformContext(input, options);
     assert.deepEqual(out, input);
     assert.notEqual(out, input);
-    assert.equal(reasons.length, 1);
+    assert.deepEqual(reasons, ["budget unavailable"]);
     // A throwing logger is survived too.
-    assert.doesNotThrow(() => transformContext(input, { maxContextTokens: 10, onFallback: () => { throw new Error("logger down"); } }));
+    assert.doesNotThrow(() => transformContext(input, { get maxContextTokens(): number { throw new Error("x"); }, onFallback: () => { throw new Error("logger down"); } }));
   });
 });
 
@@ -137,5 +146,31 @@ describe("context policy: canContinue", () => {
     assert.equal(canContinue([system, user("q"), { ...assistantText(""), stopReason: "error", errorMessage: "429" }]), true);
     assert.equal(canContinue([system, user("q"), { ...assistantText("partial"), stopReason: "aborted" }]), false);
     assert.equal(canContinue([system]), false);
+  });
+});
+
+describe("context policy: repairsBeforeContinue", () => {
+  it("closes the calls a reload left without a result, and only those, without touching the transcript", () => {
+    const twoCalls: AssistantMessage = {
+      ...assistantCall("c1"),
+      content: [...assistantCall("c1").content, { type: "toolCall", id: "c2", name: "edit_file", arguments: { path: "b.ts" } }],
+    };
+    const transcript = deepFreeze([system, user("q"), twoCalls, result("c1"), { role: "approvalNotice", toolCallId: "c2", toolName: "edit_file", decision: "allowed", timestamp: 4 }] as AgentMessage[]);
+    const repairs = repairsBeforeContinue(transcript, 99);
+    assert.deepEqual(
+      repairs.map((m) => (m.role === "toolResult" ? [m.toolCallId, m.toolName, m.isError, m.timestamp] : m.role)),
+      [["c2", "edit_file", true, 99]],
+      "one result for the unanswered call; the notice after it does not hide the cut-off turn",
+    );
+  });
+
+  it("marks a retry after a provider error with a notice the model never gets, and repairs nothing else", () => {
+    const failed: AgentMessage[] = [system, user("q"), { ...assistantText(""), stopReason: "error", errorMessage: "429" }];
+    const repairs = repairsBeforeContinue(failed, 5);
+    assert.deepEqual(repairs, [{ role: "localNotice", level: "info", text: "Retrying after the error.", timestamp: 5 }]);
+    assert.deepEqual(convertToLlm([...failed, ...repairs]).length, convertToLlm(failed).length, "the notice is not sent");
+    assert.deepEqual(repairsBeforeContinue([system, user("q"), assistantText("done")], 5), []);
+    assert.deepEqual(repairsBeforeContinue([system, user("q"), { ...assistantText("partial"), stopReason: "aborted" }], 5), []);
+    assert.deepEqual(repairsBeforeContinue([system, user("q")], 5), [], "a user turn needs no repair");
   });
 });

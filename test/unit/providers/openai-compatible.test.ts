@@ -31,7 +31,7 @@ function scriptTurnOne(server: OpenAIServer): void {
         body.messages.map((m) => m.role),
         ["system", "user"],
       );
-      assert.deepEqual(toolNames(body), ["edit_file", "read_file"]);
+      assert.deepEqual(toolNames(body), ["edit_file", "find_files", "list_files", "read_file", "search"]);
       return { toolCalls: [{ id: "call_read_1", name: "read_file", arguments: { path: "src/config.ts" } }] };
     },
     (body) => {
@@ -99,7 +99,7 @@ describe("providers: OpenAI-compatible server through the core (real pi-ai adapt
     assert.equal(lastAssistant(session.messages).stopReason, "stop");
     assert.equal(readFileSync(join(w.workspace, "src/config.ts"), "utf8"), CONFIG.replace("3000", "8080"));
     assert.equal(w.approvals.length, 1);
-    assert.match(w.approvals[0]!.diff, /-  port: 3000,\n\+  port: 8080,/);
+    assert.match(w.approvals[0]!.diff, /- {2}port: 3000,\n\+ {2}port: 8080,/);
 
     const bodies = server.chatRequests();
     assert.equal(bodies.length, 4);
@@ -127,7 +127,7 @@ describe("providers: OpenAI-compatible server through the core (real pi-ai adapt
     assert.match(wireText(edit.messages[5]), /Change it to 8080\./);
 
     // The tool definitions, as JSON Schema function tools.
-    assert.deepEqual(toolNames(edit), ["edit_file", "read_file"]);
+    assert.deepEqual(toolNames(edit), ["edit_file", "find_files", "list_files", "read_file", "search"]);
     for (const tool of edit.tools ?? []) {
       assert.equal(tool.type, "function");
       assert.ok(tool.function.description, `${tool.function.name} has a description`);

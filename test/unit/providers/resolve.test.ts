@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { RunSetupError } from "../../../src/core/session";
+import { RunSetupError, runSetupFix } from "../../../src/core/session";
 import { apiKeyProblem } from "../../../src/host/providers/catalog";
 import {
   DEFAULT_MODELS,
@@ -60,8 +60,9 @@ describe("providers: resolveModelBinding", () => {
       const session = w.service.newChat();
       await session.prompt("hello?");
       const roles = session.messages.map((m) => m.role);
-      assert.deepEqual(roles, ["user", "localNotice"]);
-      const notice = session.messages[1]!;
+      // The chat's system message is saved first, even when no model call could be made.
+      assert.deepEqual(roles, ["system", "user", "localNotice"]);
+      const notice = session.messages[2]!;
       assert.ok(notice.role === "localNotice");
       assert.equal(notice.level, "error");
       assert.equal(notice.text, "No API key for Anthropic.");
@@ -256,19 +257,20 @@ describe("providers: resolveModelBinding", () => {
     }
   });
 
-  it("throws the host's own RunSetupError class when given one (separate bundles)", async () => {
-    class HostSetupError extends Error {
-      constructor(
-        message: string,
-        readonly fix?: string,
-      ) {
-        super(message);
-      }
-    }
-    await assert.rejects(
-      resolveModelBinding({ provider: "anthropic", model: "" }, secretsOf({}), { env: {}, RunSetupError: HostSetupError }),
-      (error: unknown) => error instanceof HostSetupError && error.fix === "Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY.",
+  it("throws setup errors the session recognises by their code, whatever bundle's class made them, with the command that fixes them", async () => {
+    const error = await resolveModelBinding({ provider: "anthropic", model: "" }, secretsOf({}), { env: {} }).then(
+      () => assert.fail("resolved without a key"),
+      (e: unknown) => e,
     );
+    // A copy of the error as another bundle would see it: same fields, another class.
+    const copied = Object.assign(new Error((error as Error).message), { code: (error as { code?: unknown }).code, fix: (error as { fix?: unknown }).fix, fixCommand: (error as { fixCommand?: unknown }).fixCommand });
+    assert.deepEqual(runSetupFix(copied), { fix: "Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY.", fixCommand: "setApiKey" });
+    assert.equal(runSetupFix(new Error("No API key")), undefined, "a plain error is not a setup error");
+    const unknownModel = await resolveModelBinding({ provider: "anthropic", model: "claude-nope" }, secretsOf({ anthropic: "sk-ant-test" }), { env: {} }).then(
+      () => assert.fail("resolved an unknown model"),
+      (e: unknown) => e,
+    );
+    assert.equal(runSetupFix(unknownModel)?.fixCommand, "selectModel");
   });
 });
 

@@ -9,6 +9,7 @@ import { ChatService } from "../../../src/core/chat-service";
 import type { EditApprover } from "../../../src/core/session";
 import { createNodeWorkspaceFs } from "../../../src/core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../../src/core/transcript";
+import { chatItems } from "../../../src/shared/reducer";
 import { createScriptedModel, reply, type ScriptedModel } from "../../support/scripted-model";
 import { tempDir } from "../../support/temp";
 
@@ -90,8 +91,10 @@ describe("abort", () => {
       assert.equal(readFileSync(join(t.ws.path, "src/config.ts"), "utf8"), "export const port = 3000;\n");
       assert.deepEqual(danglingToolCalls(session.messages), [], "every call in the transcript has its result");
       assert.ok(!session.messages.some((m) => m.role === "approvalNotice"), "no decision was made, none is recorded");
-      // The view dropped the pending approval card.
-      assert.ok(!session.viewState.live.some((i) => i.kind === "approval"));
+      // The edit's card no longer asks: the question went with the run.
+      const tools = chatItems(session.viewState).filter((i) => i.kind === "tool");
+      assert.equal(tools.length, 1, "the edit keeps its one card");
+      assert.ok(tools[0]!.kind === "tool" && tools[0]!.approval === undefined);
 
       model.push(reply.text("OK, stopped."));
       await session.prompt("Never mind.");

@@ -76,8 +76,9 @@ describe("protected files in a chat", () => {
     assert.ok(!withoutCall.includes(ENV_VALUE), "the tool result and the approval notice hold no diff of .env");
     assert.match(saved, /secret file: 1 line changed/);
     // The cards draw `details` and the approval's diff (a tool card shows only the path of its args).
-    const cards = chatItems(session.viewState).flatMap((i) => (i.kind === "tool" ? [i.details, i.resultText] : i.kind === "approval" ? [i] : []));
+    const cards = chatItems(session.viewState).flatMap((i) => (i.kind === "tool" ? [i.details, i.resultText, i.approval] : []));
     assert.equal(cards.length, 3);
+    assert.ok(cards[2] !== undefined, "the edit's card carries the approval");
     assert.ok(!JSON.stringify(cards).includes(ENV_VALUE), "the view's tool and approval cards hold no diff of .env");
   });
 });

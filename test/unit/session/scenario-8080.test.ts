@@ -75,7 +75,7 @@ describe("the 8080 scenario (core, scripted model)", () => {
 
     assert.equal(w.approvals.length, 1, "the gate asked once");
     assert.equal(w.approvals[0]!.path, "src/config.ts");
-    assert.match(w.approvals[0]!.diff, /-  port: 3000,\n\+  port: 8080,/);
+    assert.match(w.approvals[0]!.diff, /- {2}port: 3000,\n\+ {2}port: 8080,/);
     assert.equal(readFileSync(join(w.workspace, "src/config.ts"), "utf8"), CONFIG.replace("3000", "8080"));
 
     // The allowed decision is in the transcript as an app message, after the tool result.

@@ -94,9 +94,10 @@ describe("reducer", () => {
       state = deepFreeze(next);
     }
     const items = chatItems(state);
-    assert.deepEqual(items.map((i) => i.kind), ["user", "assistant", "tool", "approval"], "the system message never becomes an item");
-    const approval = items[3]!;
-    assert.ok(approval.kind === "approval" && approval.state === "allowed");
+    assert.deepEqual(items.map((i) => i.kind), ["user", "assistant", "tool"], "one card for the edit; the system message never becomes an item");
+    const tool = items[2]!;
+    assert.ok(tool.kind === "tool" && tool.approval?.state === "allowed" && tool.status === "running");
+    assert.deepEqual(tool.kind === "tool" && tool.approval, { kind: "approval", id: "approval:t1", toolCallId: "t1", toolName: "edit_file", state: "allowed", path: "a", diff: "@@" });
   });
 
   it("replaying a saved transcript gives the same items as the live run (tools, approval, denial)", async () => {
@@ -133,15 +134,61 @@ describe("reducer", () => {
       const webview = chatItems(reduceAll(mergeDeltas(live)));
       const replayed = chatItems(stateFromTranscript(JSON.parse(JSON.stringify(session.messages)) as AgentMessage[]));
       assert.deepEqual(webview, replayed);
-      assert.deepEqual(webview.map((i) => i.kind), ["user", "assistant", "tool", "assistant", "user", "assistant", "tool", "approval", "assistant", "tool", "approval", "assistant"]);
-      const approvals = webview.filter((i) => i.kind === "approval");
-      assert.deepEqual(approvals.map((a) => a.kind === "approval" && a.state), ["denied", "allowed"]);
-      const tools = webview.filter((i) => i.kind === "tool");
-      assert.deepEqual(tools.map((t) => t.kind === "tool" && t.status), ["success", "error", "success"]);
+      // One card per call: the decision is on the edit's own card, live and restored alike.
+      assert.deepEqual(webview.map((i) => i.kind), ["user", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant", "tool", "assistant"]);
+      const tools = webview.flatMap((i) => (i.kind === "tool" ? [i] : []));
+      assert.deepEqual(tools.map((t) => [t.id, t.status, t.approval?.state]), [["r1", "success", undefined], ["e1", "error", "denied"], ["e2", "success", "allowed"]]);
+      assert.equal(tools[1]!.approval?.reason, "no");
+      assert.match(tools[2]!.approval?.diff ?? "", /\+export const port = 8080;/);
     } finally {
       await service?.dispose();
       ws.cleanup();
       storage.cleanup();
     }
+  });
+
+  it("one edit is one card: the request, the decision and a late notice all land on the call's card", () => {
+    const call = assistant([{ type: "toolCall", id: "t1", name: "edit_file", arguments: { path: "a.ts" } }], "toolUse");
+    let state = deepFreeze(
+      reduceAll([
+        { type: "message_start", message: { role: "user", content: "go", timestamp: 1 } },
+        { type: "message_end", message: { role: "user", content: "go", timestamp: 1 } },
+        { type: "message_start", message: call },
+        { type: "message_end", message: call },
+        { type: "tool_start", toolCallId: "t1", toolName: "edit_file", args: { path: "a.ts" } },
+        { type: "approval_request", toolCallId: "t1", toolName: "edit_file", path: "a.ts", diff: "@@ -1 +1 @@" },
+      ]),
+    );
+    const card = () => chatItems(state).filter((i) => i.kind === "tool");
+    assert.equal(card().length, 1);
+    assert.deepEqual(card()[0]!.kind === "tool" && [card()[0]!.status, card()[0]!.approval], ["pending", { kind: "approval", id: "approval:t1", toolCallId: "t1", toolName: "edit_file", state: "pending", path: "a.ts", diff: "@@ -1 +1 @@" }]);
+    // A follow-up user turn settles the card before the notice is saved: the notice still finds it.
+    state = deepFreeze(
+      reduceAll(
+        [
+          { type: "approval_decided", toolCallId: "t1", decision: "denied", reason: "no" },
+          { type: "message_start", message: { role: "user", content: "later", timestamp: 2 } },
+          { type: "message_end", message: { role: "user", content: "later", timestamp: 2 } },
+          { type: "message_end", message: { role: "approvalNotice", toolCallId: "t1", toolName: "edit_file", decision: "denied", reason: "no", path: "a.ts", timestamp: 3 } },
+        ],
+        state,
+      ),
+    );
+    assert.equal(card().length, 1, "still one card");
+    assert.equal(state.live.some((i) => i.kind === "tool"), false, "the settled card was updated, not a new one added");
+    assert.deepEqual(card()[0]!.kind === "tool" && card()[0]!.approval, { kind: "approval", id: "approval:t1", toolCallId: "t1", toolName: "edit_file", state: "denied", path: "a.ts", diff: "@@ -1 +1 @@", reason: "no" });
+  });
+
+  it("a cancelled request leaves the call's card without a question", () => {
+    const call = assistant([{ type: "toolCall", id: "t2", name: "edit_file", arguments: { path: "a.ts" } }], "toolUse");
+    const state = reduceAll([
+      { type: "message_start", message: call },
+      { type: "message_end", message: call },
+      { type: "approval_request", toolCallId: "t2", toolName: "edit_file", path: "a.ts", diff: "@@" },
+      { type: "approval_cancelled", toolCallId: "t2" },
+    ]);
+    const tools = chatItems(state).filter((i) => i.kind === "tool");
+    assert.equal(tools.length, 1);
+    assert.equal(tools[0]!.kind === "tool" && tools[0]!.approval, undefined);
   });
 });

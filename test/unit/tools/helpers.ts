@@ -86,3 +86,89 @@ export async function rejection(fn: () => Promise<unknown>): Promise<Error & { c
   }
   throw new Error("expected a rejection, but it resolved");
 }
+
+/**
+ * A sandbox whose workspace holds links leading out (to the secret, to "/", to ".."), loops and
+ * dangling links, for the hostile-path suites of every tool.
+ */
+export function makeHostileSandbox(): Sandbox {
+  const s = makeSandbox();
+  s.write("inside.txt", "inside\n");
+  s.write("sub/ok.txt", "ok\n");
+  s.link("link-file", join(s.outside, "secret.txt"));
+  s.link("rel-link", "../outside/secret.txt");
+  s.link("link-dir", s.outside);
+  s.link("sub/deep", "../../outside");
+  s.link("link-root", "/");
+  s.link("link-up", "..");
+  s.link("chain2", join(s.outside, "secret.txt"));
+  s.link("chain1", "chain2");
+  s.link("sub/via-link", "../link-dir/secret.txt");
+  s.link("dangling", join(s.outside, "created-by-attack.txt"));
+  s.link("dangling-dir", join(s.outside, "new-dir"));
+  s.link("loop1", "loop2");
+  s.link("loop2", "loop1");
+  return s;
+}
+
+/** Paths a model (or a prompt injection) might use to reach outside the workspace of makeHostileSandbox. */
+export function hostilePaths(s: Sandbox): string[] {
+  return [
+    "../outside/secret.txt",
+    "../../etc/passwd",
+    "/etc/passwd",
+    join(s.outside, "secret.txt"),
+    join(s.evil, "secret.txt"), // shares the workspace's name as a string prefix
+    `${s.ws}-evil/secret.txt`,
+    `${s.ws}/../outside/secret.txt`, // starts inside, climbs out
+    join(s.base, "secret.txt"),
+    s.base,
+    "/",
+    "~/x",
+    "~",
+    "~root/.ssh/id_rsa",
+    "secret.txt\0",
+    "inside.txt\0../../outside/secret.txt",
+    "C:\\x",
+    "C:/Windows/win.ini",
+    "c:secret.txt",
+    "\\\\server\\share\\x",
+    "//server/share/x",
+    "\\\\?\\C:\\x",
+    "..\\outside\\secret.txt",
+    "sub\\..\\..\\outside\\secret.txt",
+    "a/../../outside/secret.txt",
+    "./../outside/secret.txt",
+    "sub/./../../outside/secret.txt",
+    "..",
+    "../",
+    "file:///etc/passwd",
+    `file://${join(s.outside, "secret.txt")}`,
+    "file:../outside/secret.txt",
+    "https://example.com/secret.txt",
+    "vscode-remote://ssh-remote+host/etc/passwd",
+    "link-file", // symlink to the outside file
+    "rel-link", // relative symlink ../outside/secret.txt
+    "link-dir/secret.txt", // symlinked directory
+    "link-dir",
+    "sub/deep/secret.txt", // symlinked directory component deeper down
+    "link-root/etc/passwd",
+    "link-up/outside/secret.txt",
+    "chain1", // link -> link -> outside
+    "sub/via-link", // link whose target goes through another link
+    "dangling", // dangling link to a file outside (a write would create it)
+    "dangling-dir/new.txt",
+    "loop1", // symlink loop
+    "../".repeat(60) + "etc/passwd",
+    "a/" + "../".repeat(300) + "outside/secret.txt",
+    "x/".repeat(3000) + "secret.txt", // over the length limit
+    "%2e%2e/outside/secret.txt", // percent-encoding is literal: a missing "%2e%2e" directory
+    "%2e%2e%2foutside%2fsecret.txt",
+    "..%2foutside%2fsecret.txt",
+    "inside.txt\n../outside/secret.txt",
+    "\t../outside/secret.txt",
+    "\u202e../outside/secret.txt",
+    "inside.txt:stream",
+    "",
+  ];
+}

@@ -55,6 +55,39 @@ describe("resolveWorkspacePath (POSIX root)", () => {
     refused(root, "a".repeat(5000));
   });
 
+  it("refuses format and other invisible characters (U+2028, U+00AD, U+2060 and the like)", () => {
+    const invisible = [
+      "\u00ad", // soft hyphen
+      "\u2028", // line separator
+      "\u2029", // paragraph separator
+      "\u2060", // word joiner
+      "\u2061", // function application
+      "\u2064", // invisible plus
+      "\u180e", // Mongolian vowel separator
+      "\u061c", // Arabic letter mark
+      "\u200d", // zero-width joiner
+      "\u206a", // inhibit symmetric swapping
+      "\ufff9", // interlinear annotation anchor
+      "\u034f", // combining grapheme joiner
+      "\u115f", // Hangul choseong filler
+      "\u3164", // Hangul filler
+      "\ufe0f", // variation selector 16
+      "\u{e0041}", // tag letter A
+      "\u{e0001}", // language tag
+      "\u{1d173}", // musical symbol begin beam
+    ];
+    for (const char of invisible) {
+      const code = char.codePointAt(0)!.toString(16);
+      assert.match(refused(root, `src/con${char}fig.ts`), /invisible/, `U+${code} inside a name`);
+      refused(root, `${char}/config.ts`);
+      refused(root, `src/config.ts${char}`);
+    }
+    // Visible non-ASCII letters and spaces stay allowed (macOS names screenshots with U+202F).
+    assert.equal(ok(root, "Screenshot 2024-01-01 at 10.00.00\u202fAM.png"), "Screenshot 2024-01-01 at 10.00.00\u202fAM.png");
+    assert.equal(ok(root, "café/naïve.ts"), "café/naïve.ts");
+    assert.equal(ok(root, "日本語/ファイル.ts"), "日本語/ファイル.ts");
+  });
+
   it("quotes the input in the error so control characters stay visible", () => {
     assert.equal(refused(root, "a\nb"), 'Invalid path "a\\nb": the path contains control characters (such as a newline or tab).');
   });
@@ -141,7 +174,7 @@ describe("createNodeWorkspaceFs", () => {
 
   it("stats files, directories and missing paths", async () => {
     const fs = createNodeWorkspaceFs(s.ws);
-    assert.deepEqual(await fs.stat("a.txt"), { type: "file", size: 2 });
+    assert.deepEqual(await fs.stat("a.txt"), { type: "file", size: 2, hardLinks: 1 });
     assert.equal((await fs.stat("."))?.type, "directory");
     assert.equal(await fs.stat("nope"), undefined);
     assert.equal(await fs.stat("a.txt/below"), undefined);

@@ -137,6 +137,26 @@ describe("TranscriptStore: chat index", () => {
     assert.equal(list[0]?.messageCount, 8);
   });
 
+  it("a tampered index.json cannot make the store read or list a file outside chats/", async () => {
+    await seed();
+    // A well-formed chat file outside the chats folder, and an index whose ids climb to it.
+    const header = JSON.stringify({ type: "header", version: 1, chatId: "outside", createdAt: 900 });
+    const secret = JSON.stringify({ type: "message", message: userMessage("SECRET outside the store", 910) });
+    const outsideFile = join(dir, "outside.jsonl");
+    writeFileSync(outsideFile, `${header}\n${secret}\n`);
+    const size = readFileSync(outsideFile).length;
+    const hostile = ["../outside", "..\\outside", "/etc/passwd", "a/../../outside", "UPPER", "", "x".repeat(200)];
+    const entries = hostile.map((id) => ({ id, createdAt: 900, updatedAt: 910, messageCount: 1, fileSize: size, derivedTitle: "SECRET outside the store" }));
+    const index = JSON.parse(readFileSync(indexPath(), "utf8"));
+    writeFileSync(indexPath(), JSON.stringify({ version: 1, chats: [...index.chats, ...entries] }));
+
+    const store = openStore(dir);
+    assert.deepStrictEqual(await store.listChats(), expected());
+    // Loading by such an id is refused before any file is touched.
+    for (const id of hostile) assert.equal((await store.load(id)).ok, false, id);
+    await store.close();
+  });
+
   it("rebuildIndex works with no chats folder at all", async () => {
     const store = openStore(dir);
     assert.deepStrictEqual(await store.rebuildIndex(), []);

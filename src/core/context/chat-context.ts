@@ -1,0 +1,284 @@
+// What one chat keeps of its conversation for the model, wired into a session: the budget of
+// the current model, compaction (after a turn over the threshold, before a request that would
+// pass it, on a context-overflow error with one retry, by hand), the meter's figures, and the
+// capture of the request actually sent ("what the model sees").
+import type { Agent, AgentMessage, AgentRequestUpdate, PrepareRequestContext, StreamFn } from "@earendil-works/pi-agent-core";
+import { isContextOverflow, type Api, type AssistantMessage, type Message, type Model } from "@earendil-works/pi-ai";
+import type { ContextMeter } from "../../shared/context-meter";
+import type { ChatEvent } from "../../shared/protocol";
+import type { RequestView } from "../context-policy";
+import type { CompactionSummaryMessage, CompactionTrigger, LocalNoticeMessage } from "../messages";
+import { contextBudget, DEFAULT_COMPACTION_SETTINGS, type CompactionSettings, type ContextBudget } from "./compaction";
+import { compactPath, type CompactionOutcome } from "./compactor";
+import { contextMeter, contextSize } from "./meter";
+import { estimateLlmMessageTokens } from "./tokens";
+
+/** The model, stream function and key lookup of a run (the session's ModelBinding). */
+export interface ContextBinding {
+  model: Model<Api>;
+  streamFn: StreamFn;
+  getApiKey: (provider: string) => Promise<string | undefined> | string | undefined;
+}
+
+/** The request the model was actually sent, as the stream function and the provider adapter saw it. */
+export interface RequestCapture {
+  chatId: string;
+  sentAt: number;
+  model: { provider: string; id: string; api: string; contextWindow: number };
+  /** The messages after transformContext and convertToLlm, system messages (prompt, tools) included. */
+  messages: Message[];
+  /** The provider's request body (pi-ai's onPayload), exactly as handed to the SDK. */
+  payload?: unknown;
+  maxOutputTokens?: number;
+  /** How the transcript became this request. */
+  view: { transcriptMessages: number; summarized: number; trimmed: number; compactionAt?: number };
+}
+
+export interface ChatContextHost {
+  chatId: string;
+  messages(): readonly AgentMessage[];
+  /** Appends one message to the transcript: saved and shown. */
+  append(message: AgentMessage): Promise<void>;
+  emit(event: ChatEvent): void;
+  settings(): CompactionSettings;
+  log?(line: string): void;
+  onRequest?(capture: RequestCapture): void;
+}
+
+/** Retried once after a compaction; a second overflow ends in a notice. */
+const OVERFLOW_RETRIES = 1;
+
+export class ChatContext {
+  private binding: ContextBinding | undefined;
+  private running: AbortController | undefined;
+  private lastView: RequestView | undefined;
+  private lastCapture: RequestCapture | undefined;
+  /** A compaction failed in this run: do not ask again before every request. */
+  private failedThisRun = false;
+
+  constructor(private readonly host: ChatContextHost) {}
+
+  get compacting(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** The last request sent in this session (none after a restore until the next one). */
+  get lastRequest(): RequestCapture | undefined {
+    return this.lastCapture;
+  }
+
+  get model(): Model<Api> | undefined {
+    return this.binding?.model;
+  }
+
+  bind(binding: ContextBinding): void {
+    this.binding = binding;
+  }
+
+  budget(model: Model<Api> | undefined = this.binding?.model): ContextBudget | undefined {
+    if (!model) return undefined;
+    const fixed = this.fixedTokens();
+    return contextBudget(model.contextWindow, model.maxTokens, this.settings(), fixed);
+  }
+
+  meter(): ContextMeter {
+    const model = this.binding?.model;
+    const budget = this.budget();
+    return contextMeter(this.host.messages(), model ? { contextWindow: model.contextWindow, cost: model.cost } : undefined, budget?.threshold, this.lastView?.trimmed);
+  }
+
+  /** Stops a compaction under way (the transcript stays as it was). */
+  abort(): void {
+    this.running?.abort();
+  }
+
+  startRun(): void {
+    this.failedThisRun = false;
+  }
+
+  /** transformContext's report on the request it built. */
+  noteView(view: RequestView): void {
+    this.lastView = view;
+  }
+
+  /**
+   * The stream function every chat request goes through: caps the answer so it fits the window,
+   * and records what was sent (the context and the provider's body).
+   */
+  wrapStreamFn(streamFn: StreamFn): StreamFn {
+    return (model, context, options) => {
+      const budget = this.budget(model);
+      const view = this.lastView;
+      const messages = this.host.messages();
+      const capture: RequestCapture = {
+        chatId: this.host.chatId,
+        sentAt: Date.now(),
+        model: { provider: model.provider, id: model.id, api: model.api, contextWindow: model.contextWindow },
+        messages: copyMessages(context.messages),
+        view: { transcriptMessages: messages.length, summarized: view?.summarized ?? 0, trimmed: view?.trimmed ?? 0 },
+      };
+      const compactionAt = lastIndexOf(messages, "compactionSummary");
+      if (compactionAt !== -1) capture.view.compactionAt = compactionAt;
+      const maxTokens = budget ? Math.min(options?.maxTokens ?? budget.maxOutputTokens, budget.maxOutputTokens) : options?.maxTokens;
+      if (maxTokens !== undefined) capture.maxOutputTokens = maxTokens;
+      this.lastCapture = capture;
+      const userOnPayload = options?.onPayload;
+      const wrapped = {
+        ...options,
+        ...(maxTokens !== undefined ? { maxTokens } : {}),
+        onPayload: async (payload: unknown, payloadModel: Model<Api>) => {
+          const replaced = await userOnPayload?.(payload, payloadModel);
+          // As JSON, which is what goes over the wire (the body may hold values structuredClone refuses).
+          // Recording must never break the request.
+          try {
+            capture.payload = JSON.parse(JSON.stringify(replaced ?? payload)) as unknown;
+          } catch (error) {
+            this.host.log?.(`could not record the request body: ${String(error)}`);
+          }
+          this.notifyRequest(capture);
+          return replaced;
+        },
+      };
+      this.notifyRequest(capture);
+      return streamFn(model, context, wrapped);
+    };
+  }
+
+  private notifyRequest(capture: RequestCapture): void {
+    try {
+      this.host.onRequest?.(capture);
+    } catch (error) {
+      this.host.log?.(`request observer failed: ${String(error)}`);
+    }
+  }
+
+  /**
+   * Before every request of a run (pi-agent-core's prepareRequest): a context over the threshold
+   * is compacted first, so no request is sent that cannot fit its answer.
+   */
+  async beforeRequest(request: PrepareRequestContext, signal: AbortSignal | undefined): Promise<AgentRequestUpdate | undefined> {
+    const budget = this.budget(request.model);
+    if (!budget || !this.settings().enabled || this.failedThisRun) return undefined;
+    if (contextSize(request.context.messages).tokens <= budget.threshold) return undefined;
+    const outcome = await this.compact("threshold", { ...(signal ? { signal } : {}) });
+    if (outcome.status !== "done") return undefined;
+    return { context: { ...request.context, messages: [...request.context.messages, outcome.message] } };
+  }
+
+  /**
+   * After a run: a context-overflow error is compacted and retried once (true: handled, the
+   * caller does not explain the error); a context over the threshold is compacted for the next prompt.
+   */
+  async afterRun(agent: Agent): Promise<boolean> {
+    for (let attempt = 0; this.settings().enabled; attempt++) {
+      const last = lastAssistant(this.host.messages());
+      const window = this.binding?.model.contextWindow ?? 0;
+      // Only a refused request is retried: an answer that came (a silent overflow) is not asked again.
+      if (!last || last.stopReason !== "error" || !isContextOverflow(last, window)) break;
+      if (attempt >= OVERFLOW_RETRIES) {
+        await this.host.append(notice("error", `The conversation is still too long for ${last.model} after compacting it.`, "Run “Pi Chat: Compact Chat” to keep less of it verbatim, or “Pi Chat: New Chat from Summary” to go on in a new chat.", "newChatFromSummary"));
+        return true;
+      }
+      const outcome = await this.compact("overflow", {});
+      if (outcome.status === "cancelled") return true;
+      if (outcome.status !== "done") {
+        await this.host.append(
+          notice("error", `The conversation is too long for ${last.model}, and it could not be summarized: ${outcome.status === "failed" ? outcome.error : outcome.reason}`, "Start a new chat, or run “Pi Chat: Compact Chat” again.", "compact"),
+        );
+        return true;
+      }
+      this.host.log?.("context overflow: compacted, retrying once");
+      await agent.continue();
+    }
+    const budget = this.budget();
+    if (budget && this.settings().enabled && !this.failedThisRun && contextSize(this.host.messages()).tokens > budget.threshold) {
+      await this.compact("threshold", {});
+    }
+    return false;
+  }
+
+  /** Compacts the transcript now; the summary message is appended when it succeeded, nothing otherwise. */
+  async compact(trigger: CompactionTrigger, options: { instructions?: string; signal?: AbortSignal }): Promise<CompactionOutcome> {
+    const binding = this.binding;
+    const budget = this.budget();
+    if (!binding || !budget) return { status: "failed", error: "No model is selected yet." };
+    if (this.running) return { status: "nothing", reason: "A compaction is already running." };
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    options.signal?.addEventListener("abort", onAbort);
+    if (options.signal?.aborted) controller.abort();
+    this.running = controller;
+    this.host.emit({ type: "compaction_start", trigger });
+    let outcome: CompactionOutcome;
+    try {
+      const apiKey = await binding.getApiKey(binding.model.provider);
+      outcome = await compactPath(this.host.messages(), { model: binding.model, streamFn: binding.streamFn, apiKey }, {
+        trigger,
+        budget,
+        signal: controller.signal,
+        ...(options.instructions ? { instructions: options.instructions } : {}),
+      });
+    } catch (error) {
+      outcome = { status: "failed", error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      options.signal?.removeEventListener("abort", onAbort);
+      this.running = undefined;
+    }
+    this.host.emit({ type: "compaction_end", status: outcome.status, ...(outcome.status === "failed" ? { error: outcome.error } : outcome.status === "nothing" ? { error: outcome.reason } : {}) });
+    if (outcome.status === "done") {
+      await this.host.append(outcome.message);
+      this.host.log?.(`compacted (${trigger}): ${outcome.message.tokensBefore} → ${outcome.message.tokensAfter} tokens, ${outcome.message.summarizedMessageCount} messages`);
+    } else if (outcome.status === "failed" && trigger !== "manual") {
+      this.failedThisRun = true;
+      this.host.log?.(`compaction failed: ${outcome.error}`);
+      await this.host.append(notice("info", `The conversation could not be summarized (${outcome.error}). Its oldest turns are left out of the next requests instead.`, "Run “Pi Chat: Compact Chat” to try again.", "compact"));
+    }
+    return outcome;
+  }
+
+  private settings(): CompactionSettings {
+    try {
+      return { ...DEFAULT_COMPACTION_SETTINGS, ...this.host.settings() };
+    } catch {
+      return DEFAULT_COMPACTION_SETTINGS;
+    }
+  }
+
+  /** The system prompt and tool declarations: in every request. */
+  private fixedTokens(): number {
+    let tokens = 0;
+    for (const m of this.host.messages()) {
+      if (m.role === "system") tokens += estimateLlmMessageTokens(m);
+      else break;
+    }
+    return tokens;
+  }
+}
+
+function copyMessages(messages: readonly Message[]): Message[] {
+  try {
+    return structuredClone(messages) as Message[];
+  } catch {
+    return JSON.parse(JSON.stringify(messages)) as Message[];
+  }
+}
+
+function lastAssistant(messages: readonly AgentMessage[]): AssistantMessage | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === "assistant") return m;
+    if (m.role === "user" || m.role === "toolResult" || m.role === "compactionSummary") return undefined;
+  }
+  return undefined;
+}
+
+function lastIndexOf(messages: readonly AgentMessage[], role: AgentMessage["role"]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === role) return i;
+  return -1;
+}
+
+function notice(level: LocalNoticeMessage["level"], text: string, fix: string, fixCommand: LocalNoticeMessage["fixCommand"]): LocalNoticeMessage {
+  return { role: "localNotice", level, text, fix, ...(fixCommand ? { fixCommand } : {}), timestamp: Date.now() };
+}
+
+export type { CompactionSummaryMessage };

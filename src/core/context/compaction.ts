@@ -1,0 +1,258 @@
+// Compaction, the pure part: the budget a window leaves, where to cut a message path, what to
+// summarize, and the model's view of a path that holds summaries. Everything here is a function
+// of the message path it is given (root to leaf of one branch), so it works per branch.
+// The request that writes the summary is in compactor.ts; the prompt in summary-prompt.ts.
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { ToolResultMessage } from "@earendil-works/pi-ai";
+import type { CompactionSummaryMessage, CompactionTrigger } from "../messages";
+import { estimateMessageTokens, estimateTokensOf } from "./tokens";
+
+export interface CompactionSettings {
+  /** Compact on its own (threshold and overflow). Off: only by hand; a full window is trimmed instead. */
+  enabled: boolean;
+  /** Tokens kept free for the answer (and the estimate's error). Clamped to a quarter of the window. */
+  reserveTokens: number;
+  /** Tokens of the newest messages kept verbatim (at least), clamped so a compacted context fits. */
+  keepRecentTokens: number;
+}
+
+export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = { enabled: true, reserveTokens: 16_384, keepRecentTokens: 20_000 };
+
+/** A summary longer than this is no longer a summary; it also bounds the summary request's answer. */
+export const MAX_SUMMARY_TOKENS = 4_096;
+
+/** What one window allows, from the model's limits and the settings. */
+export interface ContextBudget {
+  window: number;
+  /** Kept free above the threshold: the answer (`maxOutputTokens`) plus a margin for estimate error. */
+  reserve: number;
+  /** The context may not pass this: a request above it is compacted first. */
+  threshold: number;
+  /** The answer's output limit for every request, so a request always fits its own answer. */
+  maxOutputTokens: number;
+  /** The summary request's output limit. */
+  summaryMaxTokens: number;
+  /** Newest tokens kept verbatim by a compaction. */
+  keepRecentTokens: number;
+  /** A cut never keeps more than this, or the compacted context would not fit under the threshold. */
+  maxKeptTokens: number;
+}
+
+/**
+ * @param fixedTokens the system prompt and tool declarations: in every request, never summarized.
+ */
+export function contextBudget(window: number, modelMaxOutput: number, settings: CompactionSettings, fixedTokens = 0): ContextBudget {
+  const safeWindow = Math.max(1_024, Math.floor(window) || 0);
+  const reserve = Math.max(256, Math.min(Math.floor(settings.reserveTokens) || 0, Math.floor(safeWindow / 4)));
+  const threshold = safeWindow - reserve;
+  // An eighth of the reserve covers the estimate's error (~4 chars a token is rough).
+  const margin = Math.ceil(reserve / 8);
+  const maxOutputTokens = Math.max(1, Math.min(modelMaxOutput > 0 ? modelMaxOutput : reserve, reserve - margin));
+  const summaryMaxTokens = Math.max(256, Math.min(Math.floor(reserve * 0.8), MAX_SUMMARY_TOKENS));
+  const slack = Math.ceil(threshold * 0.05);
+  const maxKeptTokens = Math.max(0, threshold - summaryMaxTokens - fixedTokens - slack);
+  const keepRecentTokens = Math.max(0, Math.min(Math.floor(settings.keepRecentTokens) || 0, maxKeptTokens));
+  return { window: safeWindow, reserve, threshold, maxOutputTokens, summaryMaxTokens, keepRecentTokens, maxKeptTokens };
+}
+
+// ---- the model's view of a path ----
+
+export interface LatestCompaction {
+  index: number;
+  message: CompactionSummaryMessage;
+  /** Index of the first message kept verbatim. */
+  firstKeptIndex: number;
+}
+
+export function latestCompaction(path: readonly AgentMessage[]): LatestCompaction | undefined {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const m = path[i]!;
+    if (m.role !== "compactionSummary") continue;
+    const kept = Number.isInteger(m.keptMessageCount) && m.keptMessageCount > 0 ? m.keptMessageCount : 0;
+    return { index: i, message: m, firstKeptIndex: Math.max(0, i - kept) };
+  }
+  return undefined;
+}
+
+export interface CompactedView {
+  messages: AgentMessage[];
+  /** Messages of the path the summary stands for (left out of the request). */
+  summarized: number;
+  compaction?: LatestCompaction;
+}
+
+/**
+ * The model's view: system messages, the latest summary, the messages it keeps verbatim, then what
+ * came after it. Older summaries are inside the latest one (it updated them) and left out.
+ */
+export function applyCompaction(path: readonly AgentMessage[]): CompactedView {
+  const latest = latestCompaction(path);
+  if (!latest) return { messages: path.slice(), summarized: 0 };
+  const out: AgentMessage[] = [];
+  let summarized = 0;
+  for (let i = 0; i < latest.firstKeptIndex; i++) {
+    const m = path[i]!;
+    if (m.role === "system") out.push(m);
+    else if (m.role !== "compactionSummary") summarized++;
+  }
+  out.push(latest.message);
+  for (let i = latest.firstKeptIndex; i < path.length; i++) {
+    const m = path[i]!;
+    if (m.role !== "compactionSummary") out.push(m);
+  }
+  return { messages: out, summarized, compaction: latest };
+}
+
+// ---- where to cut ----
+
+export interface CompactionPlan {
+  /** Messages the new summary covers, in order (the previous summary comes separately). */
+  toSummarize: AgentMessage[];
+  /** The kept part starts inside a turn: its beginning is summarized, its end kept. */
+  splitTurn: boolean;
+  /** Messages between the cut and the end of the path: the summary's `keptMessageCount`. */
+  keptMessageCount: number;
+  keptTokens: number;
+  previous?: CompactionSummaryMessage;
+  readFiles: string[];
+  modifiedFiles: string[];
+  /** All messages the summary will stand for, earlier summaries' included. */
+  summarizedMessageCount: number;
+}
+
+export type PlanResult = { ok: true; plan: CompactionPlan } | { ok: false; reason: string };
+
+/** A cut may fall where a user turn starts (its attachments first) or at an assistant message, never at a tool result. */
+function isTurnStart(path: readonly AgentMessage[], i: number): boolean {
+  const m = path[i]!;
+  const prev = path[i - 1];
+  // Attachments and `!cmd` runs come before the prompt they belong to: the turn starts at the first.
+  const leadsIn = (r: string | undefined) => r === "fileAttachment" || r === "bashExecution";
+  if (leadsIn(m.role)) return !leadsIn(prev?.role);
+  return m.role === "user" && !leadsIn(prev?.role);
+}
+
+/**
+ * Plans a compaction of `path`, the summary to be appended at its end. Walks back from the newest
+ * message until `keepRecentTokens` are kept and cuts at the turn start at or before that point
+ * (so at least that much stays verbatim, and a tool call never loses its result). When that one
+ * turn alone would keep more than `maxKeptTokens`, it cuts inside the turn, at an assistant message,
+ * and the turn's beginning goes into the summary.
+ */
+export function planCompaction(path: readonly AgentMessage[], keep: { keepRecentTokens: number; maxKeptTokens: number }): PlanResult {
+  const latest = latestCompaction(path);
+  const start = latest ? latest.firstKeptIndex : 0;
+  const candidates: number[] = [];
+  for (let i = start; i < path.length; i++) {
+    const role = path[i]!.role;
+    if (role !== "system" && role !== "compactionSummary") candidates.push(i);
+  }
+  if (candidates.length === 0) return { ok: false, reason: "There is nothing to compact yet." };
+  const cost = new Map<number, number>();
+  for (const i of candidates) cost.set(i, estimateMessageTokens(path[i]!));
+  const keptFrom = (cut: number) => candidates.reduce((sum, i) => (i >= cut ? sum + cost.get(i)! : sum), 0);
+
+  // The newest index at which the kept part reaches keepRecentTokens.
+  let target = -1;
+  let acc = 0;
+  for (let c = candidates.length - 1; c >= 0; c--) {
+    acc += cost.get(candidates[c]!)!;
+    if (acc >= keep.keepRecentTokens) {
+      target = candidates[c]!;
+      break;
+    }
+  }
+  if (target === -1) return { ok: false, reason: "The conversation is still shorter than the part kept verbatim (piChat.compaction.keepRecentTokens)." };
+
+  const first = candidates[0]!;
+  let turnStart = -1;
+  for (let i = target; i >= first; i--) {
+    if (path[i]!.role !== "system" && path[i]!.role !== "compactionSummary" && isTurnStart(path, i)) {
+      turnStart = i;
+      break;
+    }
+  }
+  let cut = -1;
+  let splitTurn = false;
+  if (turnStart > first && keptFrom(turnStart) <= keep.maxKeptTokens) {
+    cut = turnStart;
+  } else {
+    // One turn is too big to keep whole: cut at an assistant message inside it.
+    const inTurn = (i: number) => i > Math.max(turnStart, first) && path[i]!.role === "assistant";
+    for (let i = target; i > first && cut === -1; i--) if (inTurn(i)) cut = i;
+    for (let i = target + 1; i < path.length && cut === -1; i++) if (inTurn(i)) cut = i;
+    if (cut !== -1) splitTurn = turnStart !== -1 && turnStart < cut && !isTurnStart(path, cut);
+    else if (turnStart > first) cut = turnStart;
+  }
+  if (cut === -1) return { ok: false, reason: "There is no place to cut: the conversation is one turn that cannot be split." };
+
+  const toSummarize = candidates.filter((i) => i < cut).map((i) => path[i]!);
+  const files = fileOperations(toSummarize, path, latest?.message);
+  return {
+    ok: true,
+    plan: {
+      toSummarize,
+      splitTurn,
+      keptMessageCount: path.length - cut,
+      keptTokens: keptFrom(cut),
+      ...(latest ? { previous: latest.message } : {}),
+      readFiles: files.readFiles,
+      modifiedFiles: files.modifiedFiles,
+      summarizedMessageCount: (latest?.message.summarizedMessageCount ?? 0) + toSummarize.length,
+    },
+  };
+}
+
+// ---- files, from the tool calls ----
+
+/** Tools that read a file (by `path`) and tools that change one. */
+const READ_TOOLS = new Set(["read_file"]);
+const WRITE_TOOLS = new Set(["edit_file", "write_file", "multi_edit"]);
+
+/**
+ * Files read and modified in `messages`, plus those of the previous summary. A modification
+ * counts only if its call has a successful result on the path (a denied edit changed nothing).
+ */
+export function fileOperations(messages: readonly AgentMessage[], path: readonly AgentMessage[], previous?: CompactionSummaryMessage): { readFiles: string[]; modifiedFiles: string[] } {
+  const read = new Set<string>(Array.isArray(previous?.readFiles) ? previous.readFiles : []);
+  const modified = new Set<string>(Array.isArray(previous?.modifiedFiles) ? previous.modifiedFiles : []);
+  const succeeded = new Set<string>();
+  for (const m of path) if (m.role === "toolResult" && !(m as ToolResultMessage).isError) succeeded.add(m.toolCallId);
+  for (const m of messages) {
+    if (m.role !== "assistant" || !Array.isArray(m.content)) continue;
+    for (const block of m.content) {
+      if (block.type !== "toolCall") continue;
+      const file = typeof block.arguments?.path === "string" ? block.arguments.path : undefined;
+      if (!file) continue;
+      if (READ_TOOLS.has(block.name)) read.add(file);
+      else if (WRITE_TOOLS.has(block.name) && succeeded.has(block.id)) modified.add(file);
+    }
+  }
+  return { readFiles: [...read].filter((f) => !modified.has(f)).sort(), modifiedFiles: [...modified].sort() };
+}
+
+// ---- the summary message ----
+
+export function compactionMessage(
+  path: readonly AgentMessage[],
+  plan: CompactionPlan,
+  summary: string,
+  details: { trigger: CompactionTrigger; tokensBefore: number; instructions?: string; usage?: CompactionSummaryMessage["usage"]; timestamp: number },
+): CompactionSummaryMessage {
+  const message: CompactionSummaryMessage = {
+    role: "compactionSummary",
+    summary,
+    keptMessageCount: plan.keptMessageCount,
+    summarizedMessageCount: plan.summarizedMessageCount,
+    tokensBefore: details.tokensBefore,
+    tokensAfter: 0,
+    readFiles: plan.readFiles,
+    modifiedFiles: plan.modifiedFiles,
+    trigger: details.trigger,
+    ...(details.instructions ? { instructions: details.instructions } : {}),
+    ...(details.usage ? { usage: details.usage } : {}),
+    timestamp: details.timestamp,
+  };
+  message.tokensAfter = estimateTokensOf(applyCompaction([...path, message]).messages);
+  return message;
+}

@@ -1,0 +1,94 @@
+// The context meter's figures from a message path alone (so a reloaded chat shows what the
+// live one did): the size of the model's context and what the chat cost.
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { AssistantMessage, Usage } from "@earendil-works/pi-ai";
+import type { ContextMeter, UsageFigures } from "../../shared/context-meter";
+import { applyCompaction, latestCompaction } from "./compaction";
+import { estimateMessageTokens, estimateTokensOf } from "./tokens";
+
+/** Tokens of a request as the provider counted them: everything sent plus the answer, which the next request carries. */
+export function usageTokens(usage: Usage): number {
+  return (usage.input || 0) + (usage.cacheRead || 0) + (usage.cacheWrite || 0) + (usage.output || 0);
+}
+
+/** An answer that reported real usage (an error or a stop reports none or a partial one). */
+function hasUsage(m: AgentMessage): m is AssistantMessage {
+  return m.role === "assistant" && m.stopReason !== "error" && m.stopReason !== "aborted" && !!m.usage && usageTokens(m.usage) > 0;
+}
+
+export interface ContextSize {
+  tokens: number;
+  estimated: boolean;
+}
+
+/**
+ * The size of the model's context for the next request: the last answer's usage plus an estimate
+ * of the messages after it. After a compaction that came later than that answer, the usage
+ * describes a context that no longer exists: the summary's own figure plus what followed is used.
+ */
+export function contextSize(path: readonly AgentMessage[]): ContextSize {
+  const latest = latestCompaction(path);
+  for (let i = path.length - 1; i >= 0; i--) {
+    const m = path[i]!;
+    if (latest && i === latest.index) {
+      let tokens = m.role === "compactionSummary" && m.tokensAfter > 0 ? m.tokensAfter : estimateTokensOf(applyCompaction(path.slice(0, i + 1)).messages);
+      for (let j = i + 1; j < path.length; j++) tokens += estimateMessageTokens(path[j]!);
+      return { tokens, estimated: true };
+    }
+    if (hasUsage(m)) {
+      let tokens = usageTokens(m.usage);
+      for (let j = i + 1; j < path.length; j++) tokens += estimateMessageTokens(path[j]!);
+      return { tokens, estimated: false };
+    }
+  }
+  return { tokens: estimateTokensOf(applyCompaction(path).messages), estimated: true };
+}
+
+function emptyFigures(): UsageFigures {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+}
+
+function add(into: UsageFigures, usage: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number }, cost: number): void {
+  into.input += usage.input || 0;
+  into.output += usage.output || 0;
+  into.cacheRead += usage.cacheRead || 0;
+  into.cacheWrite += usage.cacheWrite || 0;
+  into.cost += Number.isFinite(cost) ? cost : 0;
+}
+
+export interface MeterModel {
+  contextWindow: number;
+  /** The model's prices per million tokens; all zero for a local server. */
+  cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+}
+
+/** Every figure of the meter, from the path (and the model, when it is known). */
+export function contextMeter(path: readonly AgentMessage[], model?: MeterModel, threshold?: number, trimmed?: number): ContextMeter {
+  const size = contextSize(path);
+  const chat = emptyFigures();
+  let lastTurn: UsageFigures | undefined;
+  let anyCost = false;
+  for (const m of path) {
+    if (m.role === "user") lastTurn = undefined;
+    if (m.role === "assistant" && m.usage) {
+      const cost = m.usage.cost?.total ?? 0;
+      if (cost > 0) anyCost = true;
+      add(chat, m.usage, cost);
+      add((lastTurn ??= emptyFigures()), m.usage, cost);
+    } else if (m.role === "compactionSummary" && m.usage) {
+      if (m.usage.cost > 0) anyCost = true;
+      add(chat, m.usage, m.usage.cost);
+      add((lastTurn ??= emptyFigures()), m.usage, m.usage.cost);
+    }
+  }
+  const prices = model?.cost;
+  const priced = prices ? prices.input > 0 || prices.output > 0 : anyCost;
+  const meter: ContextMeter = { tokens: size.tokens, estimated: size.estimated, chat, priced };
+  if (lastTurn) meter.lastTurn = lastTurn;
+  if (model && model.contextWindow > 0) meter.window = model.contextWindow;
+  if (threshold !== undefined && threshold > 0) meter.threshold = threshold;
+  const latest = latestCompaction(path);
+  if (trimmed !== undefined && trimmed > 0) meter.reduced = { kind: "trimmed", messages: trimmed };
+  else if (latest) meter.reduced = { kind: "compacted", tokensBefore: latest.message.tokensBefore, tokensAfter: latest.message.tokensAfter, messages: latest.message.summarizedMessageCount };
+  return meter;
+}

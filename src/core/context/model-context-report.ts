@@ -1,0 +1,128 @@
+// "What the model sees": the last request of a chat as a read-only Markdown document. Built
+// from the capture of the request that was actually sent (the stream function's context and the
+// provider's body), never rebuilt from the transcript by a second code path: the transcript is
+// only read to say what was left out and why.
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { Message } from "@earendil-works/pi-ai";
+import { appMessageFact } from "../context-policy";
+import { isAppMessage, type AppMessageRole } from "../messages";
+import type { RequestCapture } from "./chat-context";
+import { estimateLlmMessageTokens } from "./tokens";
+
+const KIND_LABEL: Record<AppMessageRole, string> = {
+  approvalNotice: "the user's approval decision",
+  fileAttachment: "a file the user attached",
+  localNotice: "a notice",
+  compactionSummary: "the compaction summary",
+  bashExecution: "a command the user ran (!cmd)",
+};
+
+/** A fence longer than any run of backticks in `text`, so model output cannot close it early. */
+function fence(text: string, lang = ""): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = "`".repeat(longest + 1);
+  return `${ticks}${lang}\n${text}\n${ticks}`;
+}
+
+function textOf(content: string | readonly { type: string; text?: string }[]): string {
+  if (typeof content === "string") return content;
+  return content.map((c) => (c.type === "text" ? (c.text ?? "") : `[${c.type}]`)).join("\n");
+}
+
+export function renderNoRequestYet(title: string, restored: boolean): string {
+  return [
+    `# What the model sees — ${title}`,
+    "",
+    restored
+      ? "No request was made since this chat was restored. The next request will show here, exactly as it is sent."
+      : "No request was made in this chat yet. The next request will show here, exactly as it is sent.",
+    "",
+  ].join("\n");
+}
+
+/** The document for one captured request. `transcript` is the chat's message path (to say what was left out). */
+export function renderModelContext(capture: RequestCapture, transcript: readonly AgentMessage[], title: string): string {
+  const facts = new Map<string, AppMessageRole>();
+  const sentPart = transcript.slice(0, capture.view.transcriptMessages);
+  for (const m of sentPart) {
+    if (!isAppMessage(m)) continue;
+    const fact = safeFact(m);
+    if (fact !== null) facts.set(fact, m.role);
+  }
+  const total = capture.messages.reduce((n, m) => n + estimateLlmMessageTokens(m), 0);
+  const out: string[] = [];
+  out.push(`# What the model sees — ${title}`, "");
+  out.push(
+    `Last request: ${new Date(capture.sentAt).toISOString()} · ${capture.model.provider} / ${capture.model.id} · window ${capture.model.contextWindow.toLocaleString("en-US")} tokens` +
+      (capture.maxOutputTokens !== undefined ? ` · answer limit ${capture.maxOutputTokens.toLocaleString("en-US")} tokens` : ""),
+  );
+  out.push(`About ${total.toLocaleString("en-US")} tokens in ${capture.messages.length} messages, from a transcript of ${capture.view.transcriptMessages} messages. Read-only; it follows the chat: the next request replaces it.`, "");
+
+  let index = 0;
+  for (const m of capture.messages) {
+    index++;
+    if (m.role === "system") {
+      out.push(...renderSystem(m, index === 1));
+      continue;
+    }
+    const tokens = estimateLlmMessageTokens(m);
+    if (m.role === "user") {
+      const text = textOf(m.content);
+      const kind = typeof m.content === "string" ? facts.get(m.content) : undefined;
+      out.push(`## ${index}. user · ~${tokens.toLocaleString("en-US")} tokens${kind ? ` · the sentence for ${KIND_LABEL[kind]}` : ""}`, "", fence(text, "text"), "");
+    } else if (m.role === "assistant") {
+      out.push(`## ${index}. assistant · ~${tokens.toLocaleString("en-US")} tokens · ${m.model}`, "");
+      for (const c of m.content) {
+        if (c.type === "text") out.push(fence(c.text, "text"), "");
+        else if (c.type === "thinking") out.push(`Thinking${c.redacted ? " (redacted by the provider)" : ""}:`, "", fence(c.redacted ? "[redacted]" : c.thinking, "text"), "");
+        else out.push(`Tool call \`${c.name}\` (${c.id}):`, "", fence(JSON.stringify(c.arguments, null, 2), "json"), "");
+      }
+    } else {
+      out.push(`## ${index}. tool result · ${m.toolName} (${m.toolCallId})${m.isError ? " · error" : ""} · ~${tokens.toLocaleString("en-US")} tokens`, "", fence(textOf(m.content), "text"), "");
+    }
+  }
+
+  out.push("## Left out of this request, and why", "");
+  const left: string[] = [];
+  if (capture.view.summarized > 0) {
+    left.push(`- ${capture.view.summarized} messages are summarized by compaction${capture.view.compactionAt !== undefined ? ` (transcript message ${capture.view.compactionAt + 1})` : ""}: the model got the summary instead.`);
+  }
+  if (capture.view.trimmed > 0) left.push(`- ${capture.view.trimmed} messages were trimmed to fit the window (no summary could be made).`);
+  const notices = sentPart.filter((m) => isAppMessage(m) && m.role === "localNotice").length;
+  if (notices > 0) left.push(`- ${notices} notices are shown only to you (errors explained, interruptions): never sent.`);
+  const failed = sentPart.filter((m) => m.role === "assistant" && (m.stopReason === "error" || m.stopReason === "aborted")).length;
+  if (failed > 0) left.push(`- ${failed} failed or stopped answers: the provider adapter does not send them back.`);
+  out.push(...(left.length > 0 ? left : ["- Nothing: the whole transcript was sent."]), "");
+
+  out.push(`## Request body as sent to ${capture.model.provider}`, "");
+  if (capture.payload === undefined) out.push("Not available: the provider adapter had not built the body yet, or does not report it.", "");
+  else out.push(fence(JSON.stringify(capture.payload, null, 2), "json"), "");
+  return out.join("\n");
+}
+
+function renderSystem(m: Extract<Message, { role: "system" }>, leading: boolean): string[] {
+  const out: string[] = [];
+  const prompt = textOf(m.content);
+  out.push(leading ? `## System prompt · ~${estimateLlmMessageTokens(m).toLocaleString("en-US")} tokens (with the tools)` : "## System update", "");
+  if (prompt.trim()) out.push(fence(prompt, "text"), "");
+  for (const [name, section] of Object.entries(m.sections ?? {})) {
+    out.push(`Section \`${name}\`:`, "", section === null ? "(removed)" : fence(section, "text"), "");
+  }
+  const tools = m.toolsAdded ?? [];
+  if (tools.length > 0) {
+    out.push(`### Tools (${tools.length})`, "");
+    for (const tool of tools) {
+      out.push(`#### ${tool.name}`, "", tool.description, "", fence(JSON.stringify(tool.parameters, null, 2), "json"), "");
+    }
+  }
+  for (const removed of m.toolsRemoved ?? []) out.push(`Tool removed: \`${removed.name}\``, "");
+  return out;
+}
+
+function safeFact(m: Parameters<typeof appMessageFact>[0]): string | null {
+  try {
+    return appMessageFact(m);
+  } catch {
+    return null;
+  }
+}

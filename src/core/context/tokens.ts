@@ -1,0 +1,76 @@
+// Token estimates without a tokenizer: ~4 characters a token, counted over what the model is
+// actually sent (text, thinking, tool-call arguments, tool declarations), not over the JSON
+// envelope and metadata (usage, timestamps) that never reach it. A tokenizer per provider would
+// be more exact and weigh megabytes; the figures here only decide when to compact and what the
+// meter shows between two requests (the provider's own usage replaces them after each answer).
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { Message } from "@earendil-works/pi-ai";
+import { appMessageFact } from "../context-policy";
+import { isAppMessage } from "../messages";
+
+export const CHARS_PER_TOKEN = 4;
+/** An image's rough cost in tokens, whatever its size (providers scale them down). */
+export const IMAGE_TOKENS = 1200;
+/** Role markers and separators a provider adds around each message. */
+const MESSAGE_OVERHEAD_TOKENS = 4;
+
+export function tokensOfText(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+/** The tokens one message costs in a request. App messages count as the sentence the model gets (or 0). */
+export function estimateMessageTokens(message: AgentMessage): number {
+  try {
+    if (isAppMessage(message)) {
+      const fact = appMessageFact(message);
+      return fact === null ? 0 : tokensOfText(fact) + MESSAGE_OVERHEAD_TOKENS;
+    }
+    return estimateLlmMessageTokens(message as Message);
+  } catch {
+    // A malformed message from a damaged transcript: count its JSON, never throw.
+    return tokensOfText(safeJson(message));
+  }
+}
+
+export function estimateLlmMessageTokens(message: Message): number {
+  let chars = 0;
+  let images = 0;
+  switch (message.role) {
+    case "system": {
+      chars += typeof message.content === "string" ? message.content.length : message.content.reduce((n, c) => n + c.text.length, 0);
+      for (const text of Object.values(message.sections ?? {})) if (typeof text === "string") chars += text.length;
+      for (const tool of message.toolsAdded ?? []) chars += tool.name.length + tool.description.length + safeJson(tool.parameters).length;
+      break;
+    }
+    case "user":
+      if (typeof message.content === "string") chars += message.content.length;
+      else for (const c of message.content) c.type === "text" ? (chars += c.text.length) : images++;
+      break;
+    case "assistant":
+      for (const c of message.content) {
+        if (c.type === "text") chars += c.text.length;
+        else if (c.type === "thinking") chars += c.thinking.length;
+        else chars += c.name.length + safeJson(c.arguments).length;
+      }
+      break;
+    case "toolResult":
+      chars += message.toolName.length;
+      for (const c of message.content) c.type === "text" ? (chars += c.text.length) : images++;
+      break;
+  }
+  return Math.ceil(chars / CHARS_PER_TOKEN) + images * IMAGE_TOKENS + MESSAGE_OVERHEAD_TOKENS;
+}
+
+export function estimateTokensOf(messages: readonly AgentMessage[]): number {
+  let total = 0;
+  for (const m of messages) total += estimateMessageTokens(m);
+  return total;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return "";
+  }
+}

@@ -1,0 +1,125 @@
+// The shapes of the app messages Pi Chat adds to the agent transcript, merged into pi-agent-core's
+// `CustomAgentMessages` so `AgentMessage` includes them. Declared in the shared layer because both
+// sides read them: the core saves them and feeds them to the context policy, the reducer turns
+// them into chat items. Whether the user sees a kind and whether the model gets it are two flags
+// per kind in src/core/messages.ts (APP_MESSAGE_KINDS), the one list to read for that.
+/** The user's decision on a gated tool call (edit_file). The model must learn of a denial. */
+export interface ApprovalNoticeMessage {
+  role: "approvalNotice";
+  toolCallId: string;
+  toolName: string;
+  decision: "allowed" | "denied";
+  /** Optional words of the user, shown to the model with a denial. */
+  reason?: string;
+  /** Workspace-relative path the call was about, for the UI and the model's fact sentence. */
+  path?: string;
+  /** The unified diff the user decided on, kept so a restored chat shows the same card. UI only. */
+  diff?: string;
+  /** A secret file (.env*): `diff` is only "secret file: N lines changed", never the content. */
+  secret?: boolean;
+  /** run_command: the exact command and its workspace-relative folder, as the card showed them. */
+  command?: string;
+  cwd?: string;
+  /** run_command: the allow rule(s) that let it run without asking, or the rule the user added. */
+  rule?: string;
+  timestamp: number;
+}
+
+/** A file (and optionally a line range) the user attached with "Ask about this file". A reference, not a copy. */
+export interface FileAttachmentMessage {
+  role: "fileAttachment";
+  /** Workspace-relative POSIX path. */
+  path: string;
+  /** 1-based, inclusive line range of the selection, if there was one. */
+  range?: { startLine: number; endLine: number };
+  timestamp: number;
+}
+
+/** Something the user should see that the model must not: an error explained, a turn cut off by a reload. */
+export interface LocalNoticeMessage {
+  role: "localNotice";
+  level: "error" | "info";
+  text: string;
+  /** What to do about it, in words ("Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY."). */
+  fix?: string;
+  /** The command that does the fix, offered as a button beside the words. */
+  fixCommand?: FixCommandId;
+  timestamp: number;
+}
+
+/** Commands a notice may offer as its fix (the webview's `command` message runs them). */
+export type FixCommandId = "setApiKey" | "selectModel" | "compact" | "newChatFromSummary";
+
+/** What started a compaction. */
+export type CompactionTrigger = "threshold" | "overflow" | "manual";
+
+/**
+ * A summary of the earlier conversation, written by the model in a separate request. Appended
+ * like every other message: nothing before it is removed from disk or from the view. From here
+ * on the model gets the system prompt, this summary, the `keptMessageCount` messages right
+ * before it verbatim, then what came after (context/compaction.ts, `applyCompaction`).
+ */
+export interface CompactionSummaryMessage {
+  role: "compactionSummary";
+  /** The structured summary (goal, constraints, progress, decisions, files, next steps, facts). */
+  summary: string;
+  /**
+   * How many messages right before this one the model still gets verbatim. Counted back from
+   * this message, so it means the same on any branch of a chat tree and in a chat that starts
+   * from a summary.
+   */
+  keptMessageCount: number;
+  /** Messages the summary replaces in the model's context (system messages are never among them). */
+  summarizedMessageCount: number;
+  /** Estimated tokens of the model's context before and after (system prompt and tools included). */
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Files read and files modified, from the tool calls (not from the model's memory), earlier summaries included. */
+  readFiles: string[];
+  modifiedFiles: string[];
+  trigger: CompactionTrigger;
+  /** The user's words on what to keep, for a compaction by hand. */
+  instructions?: string;
+  /** The summary request's own usage (what the compaction cost). */
+  usage?: { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number };
+  timestamp: number;
+}
+
+/**
+ * A command the user ran from the composer: `!cmd` (the model gets it with the next request, as
+ * a user message stating the command, exit code and output) or `!!cmd` (`excludeFromContext`:
+ * shown, saved, restored, never in any request). The user typed it, so it was not approved.
+ */
+export interface BashExecutionMessage {
+  role: "bashExecution";
+  command: string;
+  /** Cleaned and capped like run_command's (2,000 lines / 50 KB, head and tail). */
+  output: string;
+  exitCode: number | null;
+  /** Stopped by the user or by the time-out. */
+  cancelled: boolean;
+  /** Lines were cut from the middle of `output`. */
+  truncated: boolean;
+  /** `!!`: never part of a model request. */
+  excludeFromContext: boolean;
+  durationMs?: number;
+  /** The whole output, for the card. UI only. */
+  logFile?: string;
+  /** Which path ran it: a VS Code terminal or a child process. */
+  via?: "terminal" | "process";
+  timestamp: number;
+}
+
+declare module "@earendil-works/pi-agent-core" {
+  interface CustomAgentMessages {
+    approvalNotice: ApprovalNoticeMessage;
+    fileAttachment: FileAttachmentMessage;
+    localNotice: LocalNoticeMessage;
+    compactionSummary: CompactionSummaryMessage;
+    bashExecution: BashExecutionMessage;
+  }
+}
+
+export type AppMessage = ApprovalNoticeMessage | FileAttachmentMessage | LocalNoticeMessage | CompactionSummaryMessage | BashExecutionMessage;
+export type AppMessageRole = AppMessage["role"];
+

@@ -1,0 +1,91 @@
+// What an image is, from its bytes alone: the four formats every vision model accepts, and
+// their pixel size from the header (no decoder needed). A file's name or a claimed MIME type is
+// never trusted: a text file named .png is not an image, and SVG (XML, able to carry script)
+// is text, never an image.
+
+export type ImageMimeType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+
+export const IMAGE_MIME_TYPES: readonly ImageMimeType[] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+
+export interface ImageInfo {
+  mimeType: ImageMimeType;
+  /** Pixels; 0 when the header does not say (a JPEG whose size marker is past what was read). */
+  width: number;
+  height: number;
+}
+
+export const IMAGE_EXTENSIONS: Record<ImageMimeType, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+};
+
+export function isImageMimeType(value: unknown): value is ImageMimeType {
+  return typeof value === "string" && (IMAGE_MIME_TYPES as readonly string[]).includes(value);
+}
+
+/** The image type and size the bytes announce, or undefined when they are not one of the four formats. */
+export function sniffImage(bytes: Uint8Array): ImageInfo | undefined {
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
+    // IHDR is the first chunk: width and height, big-endian, at 16 and 20.
+    if (bytes.length < 24) return undefined;
+    return { mimeType: "image/png", width: u32be(bytes, 16), height: u32be(bytes, 20) };
+  }
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return { mimeType: "image/jpeg", ...jpegSize(bytes) };
+  if (ascii(bytes, 0, 6) === "GIF87a" || ascii(bytes, 0, 6) === "GIF89a") {
+    if (bytes.length < 10) return undefined;
+    return { mimeType: "image/gif", width: u16le(bytes, 6), height: u16le(bytes, 8) };
+  }
+  if (ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 4) === "WEBP") {
+    const size = webpSize(bytes);
+    return size ? { mimeType: "image/webp", ...size } : undefined;
+  }
+  return undefined;
+}
+
+function jpegSize(bytes: Uint8Array): { width: number; height: number } {
+  let i = 2;
+  while (i + 9 < bytes.length) {
+    if (bytes[i] !== 0xff) {
+      i++;
+      continue;
+    }
+    const marker = bytes[i + 1]!;
+    // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: u16be(bytes, i + 5), width: u16be(bytes, i + 7) };
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0xff) {
+      i += marker === 0xff ? 1 : 2;
+      continue;
+    }
+    i += 2 + u16be(bytes, i + 2);
+  }
+  return { width: 0, height: 0 };
+}
+
+function webpSize(bytes: Uint8Array): { width: number; height: number } | undefined {
+  const chunk = ascii(bytes, 12, 4);
+  if (chunk === "VP8 " && bytes.length >= 30) return { width: u16le(bytes, 26) & 0x3fff, height: u16le(bytes, 28) & 0x3fff };
+  if (chunk === "VP8L" && bytes.length >= 25) {
+    const b = (n: number) => bytes[21 + n]!;
+    return { width: 1 + (((b(1) & 0x3f) << 8) | b(0)), height: 1 + (((b(3) & 0x0f) << 10) | (b(2) << 2) | ((b(1) & 0xc0) >> 6)) };
+  }
+  if (chunk === "VP8X" && bytes.length >= 30) return { width: 1 + u24le(bytes, 24), height: 1 + u24le(bytes, 27) };
+  return undefined;
+}
+
+function startsWith(bytes: Uint8Array, prefix: number[]): boolean {
+  return bytes.length >= prefix.length && prefix.every((b, i) => bytes[i] === b);
+}
+
+function ascii(bytes: Uint8Array, start: number, length: number): string {
+  if (bytes.length < start + length) return "";
+  return String.fromCharCode(...bytes.subarray(start, start + length));
+}
+
+const u16be = (b: Uint8Array, i: number) => (b[i]! << 8) | b[i + 1]!;
+const u16le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8);
+const u24le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16);
+const u32be = (b: Uint8Array, i: number) => ((b[i]! << 24) >>> 0) + ((b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!);

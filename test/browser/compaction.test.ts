@@ -1,0 +1,118 @@
+// The compaction summary item ("Compacting…" with Stop, then the figures, expandable to the
+// summary and the file lists), the summarized items marked above it, and the context meter in
+// the header (warning colour, details, Compact now / Show model context).
+import * as assert from "node:assert/strict";
+import type { CompactionSummaryMessage } from "../../src/core/messages";
+import type { ContextMeter } from "../../src/shared/context-meter";
+import { type ChatPage, useChatPage } from "./harness";
+import { Script } from "./script";
+
+const summaryMessage: CompactionSummaryMessage = {
+  role: "compactionSummary",
+  summary: "## Goal\nMove the dev server to **port 8080**.\n\n## Critical Facts\n- the function is called `launchDevServer`",
+  keptMessageCount: 2,
+  summarizedMessageCount: 36,
+  tokensBefore: 48_210,
+  tokensAfter: 2_130,
+  readFiles: ["src/config.ts"],
+  modifiedFiles: ["src/server.ts"],
+  trigger: "threshold",
+  timestamp: 10,
+};
+
+describe("compaction and the context meter", function () {
+  const page = useChatPage();
+  let chat: ChatPage;
+  beforeEach(() => {
+    chat = page();
+  });
+
+  it("shows Compacting… with Stop, then the summary item; earlier items are marked summarized, kept ones are not", async () => {
+    const script = new Script()
+      .start()
+      .user("First question, long ago")
+      .assistant([{ type: "text", text: "First answer" }])
+      .user("Second question")
+      .assistant([{ type: "text", text: "Second answer" }])
+      .raw({ type: "compaction_start", trigger: "threshold" });
+    await chat.events(script.take());
+
+    const running = chat.page.locator(".summary-running");
+    assert.match(await running.innerText(), /Compacting…/);
+    await chat.clearPosted();
+    await running.getByRole("button", { name: "Stop" }).click();
+    assert.deepEqual(await chat.posted(), [{ type: "stop", v: 1 }]);
+
+    await chat.events(script.raw({ type: "compaction_end", status: "done" }).message(summaryMessage).end().take());
+    assert.equal(await chat.page.locator(".summary-running").count(), 0, "the running item is replaced");
+    const item = chat.page.locator(".summary").first();
+    assert.match(await item.innerText(), /Compacted 48,210 → 2,130 tokens · 36 messages/);
+    assert.equal(await item.locator("details").getAttribute("open"), null, "collapsed until opened");
+    assert.equal(await item.locator(".md").isVisible(), false);
+    await item.locator("summary").click();
+    assert.equal(await item.locator(".md strong").innerText(), "port 8080", "the summary is rendered as markdown");
+    assert.match(await item.locator(".summary-files").first().innerText(), /Files read\s+src\/config\.ts/);
+    assert.match(await item.locator(".summary-files").nth(1).innerText(), /Files modified\s+src\/server\.ts/);
+
+    // Messages m0..m1 are summarized (the summary keeps the two messages before it: m2, m3).
+    const marked = await chat.page.locator("[data-summarized] [data-item]").evaluateAll((els) => els.map((e) => e.getAttribute("data-item")));
+    assert.deepEqual(marked, ["m0", "m1"]);
+    assert.equal(await chat.page.locator('[data-item="m2"]').count(), 1);
+    assert.equal(await chat.page.locator('[data-summarized] [data-item="m2"]').count(), 0);
+  });
+
+  it("a cancelled compaction removes the Compacting… item and adds nothing", async () => {
+    await chat.events(new Script().start().user("q").raw({ type: "compaction_start", trigger: "manual" }).take());
+    assert.equal(await chat.page.locator(".summary-running").count(), 1);
+    await chat.events(new Script().raw({ type: "compaction_end", status: "cancelled" }).end().take());
+    assert.equal(await chat.page.locator(".summary").count(), 0);
+    assert.equal(await chat.page.locator("[data-summarized]").count(), 0);
+  });
+
+  it("the meter shows used / window, turns to the warning colour from 80 %, and opens its details", async () => {
+    const meter: ContextMeter = {
+      tokens: 41_210,
+      estimated: false,
+      window: 200_000,
+      threshold: 183_616,
+      lastTurn: { input: 40_000, output: 1_210, cacheRead: 0, cacheWrite: 0, cost: 0.1382 },
+      chat: { input: 90_000, output: 3_000, cacheRead: 12_000, cacheWrite: 4_000, cost: 0.4 },
+      priced: true,
+      reduced: { kind: "compacted", tokensBefore: 48_210, tokensAfter: 2_130, messages: 36 },
+    };
+    await chat.events([{ type: "meter", meter }]);
+    const button = chat.page.getByTestId("context-meter");
+    assert.equal(await button.innerText(), "41.2k / 200k");
+    assert.doesNotMatch((await button.getAttribute("class")) ?? "", /meter-warn/);
+
+    await chat.events([{ type: "meter", meter: { ...meter, tokens: 170_000 } }]);
+    assert.match((await button.getAttribute("class")) ?? "", /meter-warn/);
+    const [warn, normal] = await Promise.all([
+      button.evaluate((el) => getComputedStyle(el).color),
+      chat.page.locator(".model-button").evaluate((el) => getComputedStyle(el).color),
+    ]);
+    assert.notEqual(warn, normal, "the warning colour differs");
+
+    await button.click();
+    const details = chat.page.getByRole("dialog", { name: "Context and usage" });
+    assert.match(await details.innerText(), /Cost\s+\$0\.14\s+\$0\.40/);
+    assert.match(await details.getByTestId("meter-reduced").innerText(), /36 earlier messages are summarized/);
+    await chat.clearPosted();
+    await details.getByRole("button", { name: "Show model context" }).click();
+    assert.deepEqual(await chat.posted(), [{ type: "command", v: 1, command: "showModelContext" }]);
+    await button.click();
+    // The panel takes the focus once it is drawn (next animation frame); Escape is meant for it.
+    await chat.page.waitForFunction(() => document.querySelector('[role="dialog"]')?.contains(document.activeElement) === true);
+    await chat.page.keyboard.press("Escape");
+    // The view renders on the next animation frame: wait for that, then check.
+    await details.waitFor({ state: "detached", timeout: 5_000 }).catch(() => undefined);
+    assert.equal(await details.count(), 0, "Escape closes it");
+    assert.equal(await chat.page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "context-meter", "and gives the focus back");
+
+    // A model without prices: no cost row, and it says why.
+    await chat.events([{ type: "meter", meter: { ...meter, priced: false } }]);
+    await button.click();
+    assert.doesNotMatch(await details.innerText(), /Cost/);
+    assert.match(await details.innerText(), /No prices are known/);
+  });
+});

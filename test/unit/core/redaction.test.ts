@@ -1,0 +1,81 @@
+// The redactor: keys by value (whole, per line, JSON- and URL-escaped), then key shapes.
+import assert from "node:assert/strict";
+import { REDACTED, SecretRedactor, StreamRedaction } from "../../../src/core/redaction";
+
+/** Keys that look like no known key shape: the old shape-only redactor let each of them through. */
+export const ODD_KEYS = [
+  "3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c", // bare hex
+  "123e4567-e89b-12d3-a456-426614174000", // a UUID
+  "Zm9vYmFyYmF6cXV4+/0123456789==", // base64 with + / =
+  'ab"cd\\ef~!@#$%^&*()-key-0001', // characters JSON escapes
+  "key with spaces inside 000111", // not storable, but an environment could hold it
+];
+
+describe("SecretRedactor", () => {
+  for (const key of ODD_KEYS) {
+    it(`redacts ${JSON.stringify(key)} as typed, JSON-escaped and URL-encoded`, () => {
+      const r = new SecretRedactor();
+      r.add(key);
+      for (const text of [`error: ${key}.`, JSON.stringify({ message: `bad key ${key}` }), `GET /v1?key=${encodeURIComponent(key)}&x=1`]) {
+        const out = r.text(text);
+        assert.ok(!out.includes(key), out);
+        assert.ok(!out.includes(JSON.stringify(key).slice(1, -1)), out);
+        assert.ok(!out.includes(encodeURIComponent(key)), out);
+      }
+      assert.equal(r.text(`error: ${key}.`), `error: ${REDACTED}.`);
+    });
+  }
+
+  it("redacts each line of a key with a line break inside", () => {
+    const r = new SecretRedactor();
+    r.add("first-half-AAAA1111\nsecond-half-BBBB2222");
+    const out = r.text("Headers.append: Invalid header value 'first-half-AAAA1111' and then second-half-BBBB2222 ends");
+    assert.ok(!out.includes("first-half-AAAA1111") && !out.includes("second-half-BBBB2222"), out);
+  });
+
+  it("still redacts the usual key shapes it was not told about", () => {
+    const r = new SecretRedactor();
+    const out = r.text("sk-proj-abcdef123456 AIzaSyA1234567890abcdef Bearer abc.def.ghi123 ?key=zzz");
+    for (const leaked of ["abcdef123456", "SyA1234567890abcdef", "abc.def.ghi123", "zzz"]) assert.ok(!out.includes(leaked), out);
+  });
+
+  it("ignores values too short to be keys, so words survive", () => {
+    const r = new SecretRedactor();
+    r.add("a\nb");
+    r.add("");
+    r.add(undefined);
+    assert.equal(r.size, 0);
+    assert.equal(r.text("a b c"), "a b c");
+  });
+
+  it("deep() copies only what changed, keys of objects included", () => {
+    const r = new SecretRedactor();
+    const key = "3f9a8b7c6d5e4f3a2b1c";
+    r.add(key);
+    const clean = { role: "assistant", content: [{ type: "text", text: "hi" }], n: 1, bytes: new Uint8Array([1]) };
+    assert.equal(r.deep(clean), clean, "unchanged: the same object");
+    const dirty = { role: "assistant", errorMessage: `401 ${key}`, content: clean.content, headers: { [key]: "x" } };
+    const out = r.deep(dirty);
+    assert.notEqual(out, dirty);
+    assert.equal(out.content, clean.content, "untouched parts are shared");
+    assert.ok(!JSON.stringify(out).includes(key));
+    assert.ok(dirty.errorMessage.includes(key), "the input is not mutated");
+  });
+
+  it("a stream never shows a key split across deltas, and loses no text", () => {
+    const key = "3f9a8b7c6d5e4f3a2b1c";
+    const r = new SecretRedactor();
+    r.add(key);
+    const text = `one ${key} two ${key.slice(0, 7)}x three ${key}`;
+    for (const size of [1, 3, 7, 19, 100]) {
+      const stream = new StreamRedaction(r);
+      let shown = "";
+      for (let i = 0; i < text.length; i += size) shown += stream.delta(0, text.slice(i, i + size));
+      assert.ok(!shown.includes(key), `chunks of ${size}`);
+      for (const [, rest] of stream.flush()) shown += rest;
+      assert.equal(shown, r.values(text), `chunks of ${size}: everything arrives, redacted`);
+    }
+    const none = new StreamRedaction(new SecretRedactor());
+    assert.equal(none.delta(0, "abc"), "abc", "nothing is held when no key is known");
+  });
+});

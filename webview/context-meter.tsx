@@ -1,0 +1,154 @@
+// The context meter: how full the model's context is ("41.2k / 200k"), in the warning colour
+// from 80 % of the window. Its popover gives the tokens and cost of the last turn and of the
+// chat, why the last request was smaller than the transcript, and the Compact / Show Model
+// Context buttons. Self-contained: the header places it wherever it likes.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { formatCost, formatTokens, METER_WARNING_SHARE, type ContextMeter, type UsageFigures } from "../src/shared/context-meter";
+import { memo } from "./memo";
+import { post } from "./vscode";
+
+export const ContextMeterButton = memo(function ContextMeterButton(props: { meter: ContextMeter | undefined; running: boolean }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const meter = props.meter;
+  if (!meter) return null;
+  const share = meter.window ? meter.tokens / meter.window : 0;
+  const warn = share >= METER_WARNING_SHARE;
+  const label = `${meter.estimated ? "~" : ""}${formatTokens(meter.tokens)}${meter.window ? ` / ${formatTokens(meter.window)}` : ""}`;
+  const spoken = `Context ${meter.estimated ? "about " : ""}${meter.tokens.toLocaleString("en-US")} tokens${meter.window ? ` of ${meter.window.toLocaleString("en-US")} (${Math.round(share * 100)}%)` : ""}${warn ? ", nearly full" : ""}`;
+  return (
+    <span class="meter-anchor">
+      <button
+        type="button"
+        ref={button}
+        class={`meter${warn ? " meter-warn" : ""}`}
+        data-testid="context-meter"
+        title={spoken}
+        aria-label={`${spoken}. Show details`}
+        aria-haspopup="true"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {meter.window !== undefined && (
+          <span class="meter-bar" aria-hidden="true">
+            <span class="meter-fill" style={{ width: `${Math.min(100, Math.round(share * 100))}%` }} />
+          </span>
+        )}
+        <span class="meter-label">{label}</span>
+      </button>
+      {open && (
+        <MeterDetails
+          meter={meter}
+          running={props.running}
+          onClose={(refocus) => {
+            setOpen(false);
+            if (refocus) button.current?.focus();
+          }}
+          anchor={button}
+        />
+      )}
+    </span>
+  );
+});
+
+function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (refocus: boolean) => void; anchor: { current: HTMLElement | null } }) {
+  const panel = useRef<HTMLDivElement>(null);
+  const { meter } = props;
+  useEffect(() => {
+    panel.current?.querySelector<HTMLButtonElement>("button")?.focus();
+    const onDown = (e: MouseEvent) => {
+      const target = e.target as Node;
+      if (!panel.current?.contains(target) && !props.anchor.current?.contains(target)) props.onClose(false);
+    };
+    document.addEventListener("mousedown", onDown);
+    return () => document.removeEventListener("mousedown", onDown);
+  }, []);
+  return (
+    <div
+      class="meter-details"
+      ref={panel}
+      role="dialog"
+      aria-label="Context and usage"
+      onKeyDown={(e) => {
+        if (e.key === "Escape") {
+          e.stopPropagation();
+          props.onClose(true);
+        }
+      }}
+    >
+      <div class="meter-headline">
+        {meter.estimated ? "About " : ""}
+        {meter.tokens.toLocaleString("en-US")} tokens in context
+        {meter.window !== undefined && ` of ${meter.window.toLocaleString("en-US")}`}
+      </div>
+      {meter.threshold !== undefined && <div class="meter-note">Compacts above {meter.threshold.toLocaleString("en-US")} tokens (the rest is kept for the answer).</div>}
+      {meter.reduced?.kind === "compacted" && (
+        <div class="meter-note" data-testid="meter-reduced">
+          Compacted: {meter.reduced.messages} earlier messages are summarized ({meter.reduced.tokensBefore.toLocaleString("en-US")} → {meter.reduced.tokensAfter.toLocaleString("en-US")} tokens).
+        </div>
+      )}
+      {meter.reduced?.kind === "trimmed" && (
+        <div class="meter-note meter-note-warn" data-testid="meter-reduced">
+          Trimmed: {meter.reduced.messages} oldest messages were left out of the last request (no summary could be made).
+        </div>
+      )}
+      <table class="meter-table">
+        <thead>
+          <tr>
+            <th scope="col"></th>
+            <th scope="col">Last turn</th>
+            <th scope="col">Chat</th>
+          </tr>
+        </thead>
+        <tbody>
+          <UsageRow label="Input" pick={(u) => u.input} meter={meter} />
+          <UsageRow label="Output" pick={(u) => u.output} meter={meter} />
+          <UsageRow label="Cache read" pick={(u) => u.cacheRead} meter={meter} />
+          <UsageRow label="Cache write" pick={(u) => u.cacheWrite} meter={meter} />
+          {meter.priced && (
+            <tr>
+              <th scope="row">Cost</th>
+              <td>{meter.lastTurn ? formatCost(meter.lastTurn.cost) : "–"}</td>
+              <td>{formatCost(meter.chat.cost)}</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      {!meter.priced && <div class="meter-note">No prices are known for this model.</div>}
+      <div class="meter-actions">
+        <button
+          type="button"
+          class="button secondary"
+          disabled={props.running}
+          title={props.running ? "Wait for the reply to finish" : "Summarize the earlier conversation now"}
+          onClick={() => {
+            props.onClose(false);
+            post({ type: "command", command: "compact" });
+          }}
+        >
+          Compact now
+        </button>
+        <button
+          type="button"
+          class="button secondary"
+          onClick={() => {
+            props.onClose(false);
+            post({ type: "command", command: "showModelContext" });
+          }}
+        >
+          Show model context
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function UsageRow(props: { label: string; pick: (u: UsageFigures) => number; meter: ContextMeter }) {
+  return (
+    <tr>
+      <th scope="row">{props.label}</th>
+      <td>{props.meter.lastTurn ? props.pick(props.meter.lastTurn).toLocaleString("en-US") : "–"}</td>
+      <td>{props.pick(props.meter.chat).toLocaleString("en-US")}</td>
+    </tr>
+  );
+}

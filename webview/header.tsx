@@ -1,0 +1,30 @@
+// The bar above the chat: the chat's title, the model (VS Code's quick pick chooses it) and a
+// slot for the context meter. New chat and History are VS Code's view title actions, not
+// repeated here.
+import type { ComponentChildren } from "preact";
+import type { ViewStatus } from "../src/shared/protocol";
+import { ChevronDownIcon } from "./icons";
+import { post } from "./vscode";
+
+export function Header(props: { title: string; status: ViewStatus; children?: ComponentChildren }) {
+  const label = props.status.modelLabel;
+  return (
+    <header class="header">
+      <h1 class="header-title" title={props.title || "New chat"}>
+        {props.title || "New chat"}
+      </h1>
+      {/* The context meter goes here. */}
+      <div class="header-meter">{props.children}</div>
+      <button
+        type="button"
+        class="model-button"
+        title="Change model"
+        aria-label={label ? `Model: ${label}. Change model` : "Select a model"}
+        onClick={() => post({ type: "command", command: "selectModel" })}
+      >
+        <span class="model-label">{label || "Select model"}</span>
+        <ChevronDownIcon />
+      </button>
+    </header>
+  );
+}
