@@ -118,6 +118,8 @@ export function App({ client }: { client: ChatClient }) {
         readOnly={status.writtenElsewhere === true}
         imageInput={status.imageInput}
         modelLabel={status.modelLabel}
+        queue={chat.queue}
+        queueKept={chat.queueKept}
       />
       <Announcements chat={chat} chatId={view.chatId} />
       <LiveRegions />

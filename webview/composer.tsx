@@ -1,13 +1,16 @@
 // The composer: Enter sends, Shift+Enter is a new line, Escape while running stops the run.
+// While Pi writes, the composer stays usable: Enter queues a follow-up (sent when the reply
+// ends), Alt+Enter steers (sent after the current tool call); both show as chips above it.
 // The draft lives in the webview's own state (vscode.setState) so it survives the view being
 // hidden; it reaches the host only as the prompt that is sent.
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
-import type { PendingAttachment } from "../src/shared/protocol";
+import type { PendingAttachment, QueuedInput } from "../src/shared/protocol";
 import { ComposerImages, ImageInputNotice } from "./composer-images";
-import { CloseIcon, FileIcon, ImageIcon, SendIcon, StopIcon } from "./icons";
+import { CloseIcon, FileIcon, ImageIcon, SendIcon, SteerIcon, StopIcon } from "./icons";
 import { filesOf, MAX_PROMPT_IMAGES, prepareImage, type ComposerImage } from "./image-attach";
 import { memo } from "./memo";
 import { rangeLabel } from "./parts";
+import { QueueChips } from "./queue-chips";
 import { loadUiState, post, saveUiState } from "./vscode";
 
 const MAX_HEIGHT_PX = 220;
@@ -21,6 +24,10 @@ export const Composer = memo(function Composer(props: {
   modelLabel: string;
   /** The chat is being written in another window: nothing can be sent from here. */
   readOnly?: boolean;
+  /** Follow-ups and steering queued during the run, not delivered yet. */
+  queue?: readonly QueuedInput[];
+  /** A Stop kept the queue for the user to send or clear. */
+  queueKept?: boolean;
 }) {
   const [draft, setDraft] = useState(() => loadUiState().draft);
   const [images, setImages] = useState<ComposerImage[]>([]);
@@ -64,15 +71,25 @@ export const Composer = memo(function Composer(props: {
   const hasText = draft.trim() !== "";
   // With images, send only once it is known that the model sees them: never drop one silently.
   const imagesBlocked = images.length > 0 && props.imageInput !== true;
-  const canSend = !props.running && !props.readOnly && (hasText || images.length > 0) && !imagesBlocked;
-  const send = (withImages = true) => {
-    if (props.running || props.readOnly || (withImages ? !canSend : !hasText)) return;
-    const sent = withImages ? images.map((i) => ({ mimeType: i.mimeType, data: i.data })) : [];
-    post(sent.length > 0 ? { type: "prompt", text: draft, images: sent } : { type: "prompt", text: draft });
+  const canSend = !props.readOnly && (hasText || images.length > 0) && !imagesBlocked;
+  const clear = () => {
     changeDraft("");
     setImages([]);
     setImageNotes([]);
     input.current?.focus();
+  };
+  const send = (withImages = true) => {
+    if (props.running || props.readOnly || (withImages ? !canSend : !hasText)) return;
+    const sent = withImages ? images.map((i) => ({ mimeType: i.mimeType, data: i.data })) : [];
+    post(sent.length > 0 ? { type: "prompt", text: draft, images: sent } : { type: "prompt", text: draft });
+    clear();
+  };
+  /** While Pi writes: a follow-up (after the reply) or a steer (after the current tool call). */
+  const queue = (kind: "followUp" | "steer") => {
+    if (!props.running || !canSend) return;
+    const sent = images.map((i) => ({ mimeType: i.mimeType, data: i.data }));
+    post(sent.length > 0 ? { type: "queueInput", kind, text: draft, images: sent } : { type: "queueInput", kind, text: draft });
+    clear();
   };
 
   return (
@@ -93,6 +110,7 @@ export const Composer = memo(function Composer(props: {
         void addFiles(files);
       }}
     >
+      <QueueChips queue={props.queue ?? []} kept={props.queueKept === true} running={props.running} />
       <ComposerImages images={images} notes={imageNotes} onRemove={(id) => setImages((current) => current.filter((i) => i.id !== id))} />
       {images.length > 0 && props.imageInput === false && (
         <ImageInputNotice modelLabel={props.modelLabel} canSendText={hasText && !props.running && !props.readOnly} onSendText={() => send(false)} onRemove={() => setImages([])} />
@@ -123,7 +141,13 @@ export const Composer = memo(function Composer(props: {
           value={draft}
           aria-label="Message to Pi"
           readOnly={props.readOnly === true}
-          placeholder={props.readOnly ? "Open in another window: read-only here" : props.running ? "Pi is working… (Escape to stop)" : "Ask Pi about your code"}
+          placeholder={
+            props.readOnly
+              ? "Open in another window: read-only here"
+              : props.running
+                ? "Pi is working… Enter queues a follow-up, Alt+Enter steers, Escape stops"
+                : "Ask Pi about your code"
+          }
           onInput={(e) => changeDraft(e.currentTarget.value)}
           onPaste={(e) => {
             const files = filesOf(e.clipboardData);
@@ -134,7 +158,8 @@ export const Composer = memo(function Composer(props: {
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
               e.preventDefault();
-              send();
+              if (props.running) queue(e.altKey ? "steer" : "followUp");
+              else send();
             } else if (e.key === "Escape" && props.running) {
               e.preventDefault();
               post({ type: "stop" });
@@ -164,9 +189,31 @@ export const Composer = memo(function Composer(props: {
               (images.length > 0 && props.imageInput === undefined ? "Checking whether the model accepts images…" : props.editsAllowedForChat ? "Edits are allowed for this chat" : "")}
           </span>
           {props.running ? (
-            <button type="button" class="button stop-button" title="Stop (Escape)" aria-label="Stop" onClick={() => post({ type: "stop" })}>
-              <StopIcon /> Stop
-            </button>
+            <>
+              <button
+                type="button"
+                class="icon-button steer-button"
+                title="Steer (Alt+Enter): sent after the current tool call, before Pi's next step"
+                aria-label="Steer"
+                disabled={!canSend}
+                onClick={() => queue("steer")}
+              >
+                <SteerIcon />
+              </button>
+              <button
+                type="button"
+                class="icon-button queue-button"
+                title="Queue a follow-up (Enter): sent when Pi finishes this reply"
+                aria-label="Queue follow-up"
+                disabled={!canSend}
+                onClick={() => queue("followUp")}
+              >
+                <SendIcon />
+              </button>
+              <button type="button" class="button stop-button" title="Stop (Escape)" aria-label="Stop" onClick={() => post({ type: "stop" })}>
+                <StopIcon /> Stop
+              </button>
+            </>
           ) : (
             <button type="button" class="icon-button send-button" title="Send (Enter)" aria-label="Send" disabled={!canSend} onClick={() => send()}>
               <SendIcon />

@@ -545,6 +545,7 @@ export class ChatSession {
 
   /** Adds a message of the session's own (a notice, a repair) to the transcript: saved and shown. */
   private async append(message: AgentMessage): Promise<void> {
+    if (message.role !== "system") await this.ensureSystemMessage();
     if (this.agent) this.agent.state.messages = [...this.agent.state.messages, message];
     else this.initialMessages.push(message);
     await this.persistAndShow(message);

@@ -212,7 +212,7 @@ export class ChatController implements vscode.Disposable {
         await vscode.commands.executeCommand(`piChat.${message.command}`);
         return;
       case "queueInput":
-        return this.queueInput(message.kind, message.text);
+        return this.queueInput(message.kind, message.text, message.images ?? []);
       case "unqueue":
         return this.session.unqueue(message.id);
       case "sendQueued":
@@ -265,12 +265,18 @@ export class ChatController implements vscode.Disposable {
     await this.session.prompt(text, attachments, stored);
   }
 
-  /** A follow-up or steer typed while the reply runs; it takes the attached files along (sent as a prompt if the run ended meanwhile). */
-  async queueInput(kind: "followUp" | "steer", text: string): Promise<void> {
+  /**
+   * A follow-up or steer typed while the reply runs; the attached files and images go with it
+   * (sent as a prompt if the run ended meanwhile).
+   */
+  async queueInput(kind: "followUp" | "steer", text: string, images: readonly PromptImage[]): Promise<void> {
+    if (parseUserCommand(text)) throw new Error("A !command runs when Pi is not writing: send it after this reply (or Stop it first).");
+    if (text.trim() === "" && images.length === 0) return;
+    const stored = await attachImages(this.service, this.session.id, images, () => this.imageInput(true));
     const attachments = this.attachments;
     this.attachments = [];
     this.view?.send({ type: "attachments", attachments: [] });
-    await this.session.send(kind, text, attachments);
+    await this.session.send(kind, text, attachments, stored);
   }
 
   stop(): void {

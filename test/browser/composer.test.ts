@@ -41,7 +41,7 @@ describe("composer, header and protocol", function () {
     assert.deepEqual((await chat.postedOf("prompt")).map((m) => m.text), ["first line\nsecond line", "by button"]);
   });
 
-  it("shows Stop while running; Stop and Escape post stop; Enter does not send then", async () => {
+  it("shows Stop while running; Stop and Escape post stop; Enter queues a follow-up then instead of sending", async () => {
     await chat.snapshot();
     await chat.events(new Script().start().user("Go").take());
     const stop = chat.page.getByRole("button", { name: "Stop" });
@@ -51,13 +51,14 @@ describe("composer, header and protocol", function () {
     await stop.click();
     const input = chat.page.getByRole("textbox", { name: "Message to Pi" });
     await input.pressSequentially("queued thought");
-    await chat.page.keyboard.press("Enter");
     await chat.page.keyboard.press("Escape");
+    assert.equal(await input.inputValue(), "queued thought", "Escape stops and keeps the draft");
+    await chat.page.keyboard.press("Enter");
     assert.deepEqual(await chat.posted(), [
       { type: "stop", v: 1 },
       { type: "stop", v: 1 },
+      { type: "queueInput", v: 1, kind: "followUp", text: "queued thought" },
     ]);
-    assert.equal(await input.inputValue(), "queued thought", "the draft stays");
 
     await chat.events(new Script().end().take());
     assert.equal(await stop.count(), 0);

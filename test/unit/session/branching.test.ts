@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Message } from "@earendil-works/pi-ai";
+import { fauxAssistantMessage, type Message } from "@earendil-works/pi-ai";
 import type { ChatSession } from "../../../src/core/session";
 import { chatItems, reduce, stateFromTranscript, type ChatState } from "../../../src/shared/reducer";
 import type { ChatEvent } from "../../../src/shared/protocol";
@@ -138,5 +138,59 @@ describe("branches: edit, retry, switch (core, scripted model)", () => {
     assert.deepStrictEqual(shown(reopened.session.viewState).slice(-2), ["user: Change it to 8081.", "assistant: Port 8081 it is."]);
     await reopened.session.switchBranch(changeIndex, 0);
     assert.deepStrictEqual(shown(reopened.session.viewState).slice(-2), ["user: and now 9090", "assistant: Now 9090."]);
+  });
+});
+
+describe("branches with main's features (compaction, !cmd)", () => {
+  let w: World;
+  afterEach(() => w?.cleanup());
+
+  it("a compaction summary belongs to the branch it was made on", async () => {
+    const model = createScriptedModel();
+    w = { ...chatWorld({ resolveModel: async () => model.binding, compaction: () => ({ keepRecentTokens: 50 }) }), model };
+    const session = w.service.newChat();
+    const long = " and more words".repeat(60);
+    for (let turn = 1; turn <= 4; turn++) {
+      w.model.push(reply.text(`answer ${turn}${long}`));
+      await session.prompt(`prompt ${turn}${long}`);
+    }
+    const prompt2 = session.messages.findIndex((m) => m.role === "user" && textOf(m as Message).startsWith("prompt 2"));
+    // The summary is made on the 4-turn branch...
+    w.model.push(() => fauxAssistantMessage("## Goal\nsummary of the first branch"));
+    assert.equal((await session.compact()).status, "done");
+    assert.equal(session.messages.filter((m) => m.role === "compactionSummary").length, 1);
+    // ...an edit of turn 2 starts a branch before it: neither the path nor the request has it.
+    w.model.push(reply.text("answer 2b"));
+    await session.editPrompt(prompt2, "prompt 2b");
+    assert.equal(session.messages.filter((m) => m.role === "compactionSummary").length, 0);
+    assert.doesNotMatch(JSON.stringify(w.model.requests.at(-1)), /summary of the first branch/);
+    // Back on the first branch it is there again, and the next request is built from it.
+    await session.switchBranch(prompt2, 0);
+    assert.equal(session.messages.filter((m) => m.role === "compactionSummary").length, 1);
+    w.model.push(reply.text("answer 5"));
+    await session.prompt("prompt 5");
+    assert.match(JSON.stringify(w.model.requests.at(-1)), /summary of the first branch/);
+    const reopened = await w.reopen().open(session.id);
+    assert.ok(reopened.ok);
+    assert.equal(reopened.session.messages.filter((m) => m.role === "compactionSummary").length, 1);
+  });
+
+  it("a !cmd is saved on the current branch like any message", async () => {
+    w = world();
+    const session = w.service.newChat();
+    // Without commands configured the !cmd is refused with a notice: that notice is still a node of the branch.
+    await session.runUserCommand({ command: "ls", excludeFromContext: false });
+    w.model.push(reply.text("answer 1"));
+    await session.prompt("prompt 1");
+    const roles = session.messages.map((m) => m.role);
+    assert.deepEqual(roles, ["system", "localNotice", "user", "assistant"], "the system message is saved first, then the notice");
+    const prompt1 = roles.indexOf("user");
+    w.model.push(reply.text("answer 1b"));
+    await session.editPrompt(prompt1, "prompt 1b");
+    assert.deepEqual(shown(session.viewState), ["user: prompt 1b", "assistant: answer 1b"]);
+    const reopened = await w.reopen().open(session.id);
+    assert.ok(reopened.ok);
+    assert.deepEqual(reopened.session.messages.map((m) => m.role), ["system", "localNotice", "user", "assistant"]);
+    assert.deepEqual(reopened.session.viewState.forks, [{ messageIndex: prompt1, showAt: prompt1, index: 1, count: 2 }]);
   });
 });
