@@ -1,4 +1,4 @@
-// The bar above the chat: the chat's title, the model (VS Code's quick pick chooses it) and a
+// The bar above the chat: the chat's title, the chat's model (VS Code's quick pick chooses it) and a
 // slot for the context meter. New chat and History are VS Code's view title actions, not
 // repeated here.
 import type { ComponentChildren } from "preact";
@@ -18,9 +18,9 @@ export function Header(props: { title: string; status: ViewStatus; children?: Co
       <button
         type="button"
         class="model-button"
-        title="Change model"
-        aria-label={label ? `Model: ${label}. Change model` : "Select a model"}
-        onClick={() => post({ type: "command", command: "selectModel" })}
+        title="Model for this chat (saved with the chat; new chats start from the settings)"
+        aria-label={label ? `Model: ${label}. Change this chat's model` : "Select a model"}
+        onClick={() => post({ type: "command", command: "selectChatModel" })}
       >
         <span class="model-label">{label || "Select model"}</span>
         <ChevronDownIcon />

@@ -10,7 +10,7 @@ import { latestCompaction, type CompactionSettings } from "./context/compaction"
 import { ChatSession, DEFAULT_SYSTEM_PROMPT, type ChatSessionOptions, type CommandOptions, type EditApprover, type ModelBinding, type Redactor, type RequestContextStep } from "./session";
 import type { EditPermissionSettings } from "./permissions";
 import { externalizeImages, hydrateImages } from "./images/stored-images";
-import type { ChatLocks, ChatSummary, ChatTree, DamagedLine, LockOwner, TranscriptStore } from "./transcript";
+import type { ChatLocks, ChatModelChoice, ChatSummary, ChatTree, DamagedLine, LockOwner, TranscriptStore } from "./transcript";
 import type { ImageBlobStore } from "./transcript/image-blobs";
 import type { ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
@@ -20,7 +20,7 @@ export interface ChatServiceOptions {
   fs: WorkspaceFileSystem;
   workspaceRoot?: string;
   discovery?: ChatSessionOptions["discovery"];
-  resolveModel: () => Promise<ModelBinding>;
+  resolveModel: (choice?: ChatModelChoice) => Promise<ModelBinding>;
   approver: EditApprover;
   approvalMode: EditPermissionSettings["approvalMode"];
   protectedFiles?: EditPermissionSettings["protectedFiles"];
@@ -65,6 +65,8 @@ export class ChatService {
   private readonly sessions = new Map<string, ChatSession>();
   /** Chats whose file exists; a new chat's file is written with its first message. */
   private readonly created = new Set<string>();
+  /** Model choices of chats whose file does not exist yet. */
+  private readonly pendingModels = new Map<string, ChatModelChoice>();
 
   constructor(private readonly options: ChatServiceOptions) {}
 
@@ -94,7 +96,7 @@ export class ChatService {
       for (const d of loaded.damaged) this.options.log?.(`chat ${chatId}: skipped line ${d.line} (${d.reason})`);
     }
     this.created.add(chatId);
-    const session = this.createSession(chatId, loaded.messages, loaded.tree);
+    const session = this.createSession(chatId, loaded.messages, loaded.tree, loaded.model);
     this.sessions.set(chatId, session);
     return loaded.damaged ? { ok: true, session, damaged: loaded.damaged } : { ok: true, session };
   }
@@ -161,11 +163,13 @@ export class ChatService {
     await this.options.store.flush();
   }
 
-  private createSession(id: string, messages: readonly AgentMessage[], tree?: ChatTree<AgentMessage>): ChatSession {
+  private createSession(id: string, messages: readonly AgentMessage[], tree?: ChatTree<AgentMessage>, model?: ChatModelChoice): ChatSession {
     return new ChatSession({
       id,
       messages,
       ...(tree ? { tree } : {}),
+      ...(model ? { model } : {}),
+      persistModel: (choice) => this.persistModel(id, choice),
       systemPrompt: this.options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       fs: this.options.fs,
       ...(this.options.workspaceRoot !== undefined ? { workspaceRoot: this.options.workspaceRoot } : {}),
@@ -225,6 +229,15 @@ export class ChatService {
     };
   }
 
+  /**
+   * A chat's model choice is a line of its file; a new chat's waits for the file, which its first
+   * message creates (the session reads its choice from memory until then).
+   */
+  private async persistModel(chatId: string, choice: ChatModelChoice): Promise<void> {
+    if (this.created.has(chatId)) await this.options.store.setModel(chatId, choice);
+    else this.pendingModels.set(chatId, choice);
+  }
+
   /** Saves one final message as a child of `parentId` (null: the chat's first message); resolves to its node id. */
   private async persist(chatId: string, original: AgentMessage, parentId: string | null): Promise<string> {
     const images = this.options.images;
@@ -233,6 +246,9 @@ export class ChatService {
     if (this.created.has(chatId)) return this.options.store.append(chatId, message, { parentId });
     this.created.add(chatId);
     const created = await this.options.store.createChat({ id: chatId, messages: [message] });
+    const model = this.pendingModels.get(chatId);
+    this.pendingModels.delete(chatId);
+    if (model) await this.options.store.setModel(chatId, model);
     return created.nodeIds[0]!;
   }
 }

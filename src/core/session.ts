@@ -2,7 +2,7 @@
 // and the view state its events reduce to. No VS Code here: the host passes in the file
 // system, the approver (the user, through the webview) and the model.
 import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type BeforeToolCallResult, type StreamFn } from "@earendil-works/pi-agent-core";
-import { createInitialSystemMessage, toToolDeclaration, type Api, type Model } from "@earendil-works/pi-ai";
+import { clampThinkingLevel, createInitialSystemMessage, toToolDeclaration, type Api, type Model } from "@earendil-works/pi-ai";
 import { reduce, stateFromTranscript, type ChatState } from "../shared/reducer";
 import { AgentEventEncoder } from "../shared/event-encoder";
 import type { FixCommandId } from "../shared/app-messages";
@@ -17,6 +17,7 @@ import type { CompactionSummaryMessage, FileAttachmentMessage, LocalNoticeMessag
 import { StreamRedaction } from "./redaction";
 import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
 import type { ChatTree } from "./transcript/tree";
+import type { ChatModelChoice } from "./transcript/types";
 import type { EditProposal, SearchBackend, WalkRules } from "./tools";
 import type { StoredImageContent } from "../shared/images";
 import { withProblemsAfterEdit, type ProblemsWatcher } from "./tools/problems-after-edit";
@@ -86,7 +87,12 @@ export interface ChatSessionOptions {
   workspaceRoot?: string;
   /** The discovery tools' engine and VS Code's excludes (defaults: portable search, no excludes). */
   discovery?: { searchBackend?: SearchBackend; rules?: () => WalkRules; searchRules?: () => WalkRules };
-  resolveModel: () => Promise<ModelBinding>;
+  /** The model for a run: the chat's own choice when it has one, else the settings'. */
+  resolveModel: (choice?: ChatModelChoice) => Promise<ModelBinding>;
+  /** The model this chat was set to (its transcript's last model line), if any. */
+  model?: ChatModelChoice;
+  /** Saves the chat's model choice (a model line in its transcript). */
+  persistModel?: (choice: ChatModelChoice) => Promise<void>;
   approver: EditApprover;
   /** The approval mode, protected files and workspace trust the edit gate reads at each call. */
   approvalMode: EditPermissionSettings["approvalMode"];
@@ -157,6 +163,8 @@ export class ChatSession {
   private readonly persisted = new WeakSet<object>();
   /** The chat as a tree: which node each message of the path is, where it forks. */
   private readonly branches: ChatBranches;
+  /** This chat's model; undefined: the settings' (a new chat starts from them). */
+  private modelChoice: ChatModelChoice | undefined;
   private readonly listeners = new Set<(event: ChatEvent) => void>();
   private readonly encoder = new AgentEventEncoder();
   private readonly proposals = new Map<string, EditProposal>();
@@ -179,6 +187,7 @@ export class ChatSession {
     this.initialMessages = systemMessageFirst(options.messages);
     for (const m of this.initialMessages) this.persisted.add(m);
     this.branches = new ChatBranches(options.tree);
+    this.modelChoice = options.model ? { ...options.model } : undefined;
     this.context = new ChatContext({
       chatId: options.id,
       messages: () => this.messages,
@@ -248,6 +257,17 @@ export class ChatSession {
 
   get allowsEditsForChat(): boolean {
     return this.gate.allowsEditsForChat;
+  }
+
+  /** The model chosen for this chat, if one was (else each run uses the settings'). */
+  get model(): ChatModelChoice | undefined {
+    return this.modelChoice ? { ...this.modelChoice } : undefined;
+  }
+
+  /** Sets this chat's model (and thinking level) and saves it in the chat; the next request uses it. */
+  async setModel(choice: ChatModelChoice): Promise<void> {
+    this.modelChoice = { ...choice };
+    await this.options.persistModel?.(this.modelChoice);
   }
 
   /** The last turn was cut off or failed: `continue()` picks it up. */
@@ -586,7 +606,7 @@ export class ChatSession {
   }
 
   private async ensureAgent(): Promise<Agent> {
-    const binding = await this.options.resolveModel();
+    const binding = await this.options.resolveModel(this.modelChoice);
     try {
       const key = await binding.getApiKey(binding.model.provider);
       this.secretsInUse = key ? [key] : [];
@@ -596,9 +616,12 @@ export class ChatSession {
     this.context.bind(binding);
     // The window is known now: the meter can show "used / window".
     this.emit({ type: "meter", meter: this.context.meter() });
+    // The chat's thinking level, as far as its model supports it ("off" by default).
+    const thinkingLevel = clampThinkingLevel(binding.model, (this.modelChoice?.thinkingLevel ?? "off") as Parameters<typeof clampThinkingLevel>[1]);
     if (this.agent) {
       this.agent.state.tools = this.availableTools();
       this.agent.state.model = binding.model;
+      this.agent.state.thinkingLevel = thinkingLevel;
       this.agent.streamFunction = this.context.wrapStreamFn(binding.streamFn);
       this.agent.getApiKey = binding.getApiKey;
       return this.agent;
@@ -609,6 +632,7 @@ export class ChatSession {
       initialState: {
         systemPrompt: this.options.systemPrompt,
         model: binding.model,
+        thinkingLevel,
         tools: this.availableTools(),
         messages: this.initialMessages,
       },

@@ -10,6 +10,8 @@ import { ChatService, type ChatServiceOptions } from "../core/chat-service";
 import type { RequestCapture } from "../core/context/chat-context";
 import type { BranchChange, ChatSession, EditApprovalRequest, EditDecision, ModelBinding } from "../core/session";
 import { resolveToolPath, type WorkspaceFileSystem } from "../core/tools";
+import type { ChatModelChoice } from "../core/transcript";
+import { modelLabel, settingsForChat } from "./chat-model";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
 import { ImageBlobStore } from "../core/transcript/image-blobs";
 import { createWorkerImageScaler } from "../core/images/image-scaler";
@@ -82,7 +84,7 @@ export class ChatController implements vscode.Disposable {
       ...(options.discovery ? { discovery: options.discovery } : {}),
       ...(root?.scheme === "file" ? { workspaceRoot: root.fsPath } : {}),
       ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
-      resolveModel: () => this.resolveModel(),
+      resolveModel: (choice) => this.resolveModel(choice),
       approver: (request, signal) => this.askForApproval(request, signal),
       describeError: (message) => loadProviders().describeProviderError(message),
       approvalMode: approvalModeSetting,
@@ -154,9 +156,9 @@ export class ChatController implements vscode.Disposable {
   }
 
   private status(): ViewStatus {
-    const settings = readProviderSettings();
+    const choice = this.session.model;
     return {
-      modelLabel: `${settings.provider}${settings.model ? ` / ${settings.model}` : ""}`,
+      modelLabel: modelLabel(settingsForChat(readProviderSettings(), choice), choice?.thinkingLevel),
       storage: this.options.storageKind,
       canContinue: this.session.canContinue,
       editsAllowedForChat: this.session.allowsEditsForChat,
@@ -426,12 +428,18 @@ export class ChatController implements vscode.Disposable {
   /** Whether the model accepts images; `load` allows loading the provider bundle to find out. */
   private imageInput(load: boolean): boolean | undefined {
     const providers = load ? loadProviders() : providersIfLoaded();
-    return providers?.modelAcceptsImages(readProviderSettings());
+    return providers?.modelAcceptsImages(settingsForChat(readProviderSettings(), this.session.model));
   }
 
-  private async resolveModel(): Promise<ModelBinding> {
+  /** This chat's model (the header's picker): saved in the chat; the next request uses it. */
+  async setChatModel(choice: ChatModelChoice): Promise<void> {
+    await this.session.setModel(choice);
+    this.refreshStatus();
+  }
+
+  private async resolveModel(choice: ChatModelChoice | undefined): Promise<ModelBinding> {
     const providers = loadProviders();
-    const settings = readProviderSettings();
+    const settings = settingsForChat(readProviderSettings(), choice);
     this.options.log(`run: provider ${settings.provider}, model ${settings.model || "(default)"}`);
     // providers.js is a separate bundle with its own RunSetupError class: the session recognises
     // its setup errors by their code (runSetupFix), not by class.

@@ -1,6 +1,7 @@
 // Activation: cheap and lazy. Registers the view, the commands and the stores; the provider
 // SDKs (out/providers.js) load on the first prompt.
 import * as vscode from "vscode";
+import { registerChatModelCommand } from "./chat-model-picker";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { IMAGES_DIR } from "../core/transcript/image-blobs";
 import { ChatViewProvider } from "./chat-view";
@@ -111,6 +112,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     vscode.commands.registerCommand("piChat.stop", () => controller.stop()),
     vscode.commands.registerCommand("piChat.setApiKey", () => setApiKey(secrets)),
     vscode.commands.registerCommand("piChat.selectModel", (choice?: unknown) => selectModel(choice)),
+    registerChatModelCommand(controller),
     vscode.commands.registerCommand("piChat.showHistory", async () => {
       // The view's own history (search, delete) when it can show it; the quick pick otherwise.
       await view.reveal();

@@ -211,5 +211,5 @@ export type WebviewMessage =
   | { type: "switchBranch"; v: typeof PROTOCOL_VERSION; messageIndex: number; to: number };
 
 /** Commands the webview may ask the host to run (buttons in the view run the same commands as the palette). */
-export const WEBVIEW_COMMANDS = ["setApiKey", "selectModel", "showHistory", "compact", "showModelContext", "newChatFromSummary"] as const;
+export const WEBVIEW_COMMANDS = ["setApiKey", "selectModel", "selectChatModel", "showHistory", "compact", "showModelContext", "newChatFromSummary"] as const;
 export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];

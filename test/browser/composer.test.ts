@@ -100,7 +100,7 @@ describe("composer, header and protocol", function () {
     ];
     await chat.snapshot(undefined, { chats, title: "Default port", status: { storage: "globalFallback" } });
     assert.equal(await chat.page.getByRole("heading", { level: 1 }).innerText(), "Default port");
-    assert.deepEqual(await chat.page.locator(".header button").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label"))), ["Model: anthropic/claude-sonnet-4-5. Change model"], "one set of actions: no New chat or History here");
+    assert.deepEqual(await chat.page.locator(".header button").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label"))), ["Model: anthropic/claude-sonnet-4-5. Change this chat's model"], "one set of actions: no New chat or History here");
     assert.equal(await chat.page.locator(".header .header-meter").count(), 1, "a slot for the context meter");
     assert.match(await chat.page.locator(".banner-warning").innerText(), /global storage/);
     await chat.clearPosted();
@@ -116,7 +116,7 @@ describe("composer, header and protocol", function () {
     await chat.page.keyboard.press("Escape");
     assert.equal(await history.count(), 0, "Escape closes the menu");
     assert.deepEqual(await chat.posted(), [
-      { type: "command", v: 1, command: "selectModel" },
+      { type: "command", v: 1, command: "selectChatModel" },
       { type: "switchChat", v: 1, chatId: "chat-2" },
       { type: "deleteChat", v: 1, chatId: "chat-2" },
     ]);

@@ -4,7 +4,7 @@
 // passes in the settings and a SecretSource over its SecretStorage.
 import type { AuthContext, Model, MutableModels } from "@earendil-works/pi-ai";
 import { openAICompletionsApi } from "@earendil-works/pi-ai/api/openai-completions.lazy";
-import { createModels, createProvider } from "@earendil-works/pi-ai/models";
+import { createModels, createProvider, getSupportedThinkingLevels } from "@earendil-works/pi-ai/models";
 import { anthropicProvider } from "@earendil-works/pi-ai/providers/anthropic";
 import { googleProvider } from "@earendil-works/pi-ai/providers/google";
 import { openaiProvider } from "@earendil-works/pi-ai/providers/openai";
@@ -94,6 +94,19 @@ export function listModels(provider: ProviderId): { id: string; name: string }[]
   return builtinModels()
     .getModels(provider)
     .map((m) => ({ id: m.id, name: m.name }));
+}
+
+/**
+ * The thinking levels the model supports (pi-ai's getSupportedThinkingLevels), for the chat's
+ * model picker; [] for a model the catalog does not know (OpenAI-compatible servers included).
+ */
+export function thinkingLevels(settings: ProviderSettings): string[] {
+  if (settings.provider === "openai-compatible" || !isProviderId(settings.provider)) return [];
+  const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
+  const model = builtinModels()
+    .getModels(settings.provider)
+    .find((m) => m.id === id);
+  return model ? getSupportedThinkingLevels(model) : [];
 }
 
 /**

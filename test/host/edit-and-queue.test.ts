@@ -1,6 +1,7 @@
 // Edit, switch and follow-ups through the real extension: the webview's messages go through the
 // host's validation and controller, the real pi-ai OpenAI adapter talks to a local server, and
 // the transcript is the one on disk in the extension's storage.
+// Named to run after chat.test.ts, which checks that activation alone loads no provider bundle.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
