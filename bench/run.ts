@@ -19,6 +19,8 @@ import { runP7, type P7Result } from "./figures/p7-compaction";
 import { P6_BIG, P6_SMALL, runP6, type P6Result } from "./figures/p6-reducer";
 import { runP13, type P13Result } from "./figures/p13-command-output";
 import { P14_IMAGES, P14_MESSAGES, runP14, type P14Result } from "./figures/p14-images";
+import { P12_BIG, P12_SMALL, runP12, type P12Result } from "./figures/p12-branch-switch";
+import { P11_BIG, P11_SMALL, runP11, type P11Result } from "./figures/p11-history";
 import { P9_QUERY, RG, runP10, runP9 } from "./figures/p9-p10-search";
 import { describe, generateTranscript, generateTranscriptWithItems } from "./lib/data";
 import { fmt, fmtNum, round, type Summary } from "./lib/stats";
@@ -51,7 +53,7 @@ function sizes(messages: readonly AgentMessage[]): ReturnType<typeof describe> &
 }
 
 // Order of the child processes: cheap and CPU-timed first, the browser and P1's ~1 GB baseline last.
-const ORDER = ["P6", "P2", "P3", "P7", "P9", "P10", "P4", "P1", "P5", "P13", "P14"] as const;
+const ORDER = ["P6", "P2", "P3", "P11", "P12", "P7", "P9", "P10", "P4", "P1", "P5", "P13", "P14"] as const;
 
 interface FigureOutput {
   rows: Row[];
@@ -335,6 +337,39 @@ async function runFigure(figure: string): Promise<FigureOutput> {
       verdict,
     });
     notes.push(`P13: both commands print in ${20} bursts 100 ms apart through the real run_command tool (bash child process) and the real encoder + HostChannel; view bytes = UTF-8 of every posted message (live tail updates and the final result); model tokens = the policy's estimate (~4 chars a token) of the tool result text. Run time ${fmtNum(p13.big.durationMs.median / 1000, 1)} / ${fmtNum(p13.small.durationMs.median / 1000, 1)} s.`);
+  }
+
+  if (wanted("P11")) {
+    log("P11 history …");
+    const p11: P11Result = await runP11(scratch, log, quick ? 3 : 9);
+    results["P11"] = p11;
+    rows.push({
+      figure: `P11 history: list + title search (${P11_BIG.toLocaleString("en-US")} ÷ ${P11_SMALL} chats)`,
+      measured: `${fmt(p11.ratio)}; ${fmtNum(p11.bigMs.median, 2)} / ${fmtNum(p11.smallMs.median, 2)} ms; ${p11.titleHits} titles found`,
+      baseline: `full-text search of the ${P11_BIG.toLocaleString("en-US")} chats: ${fmtNum(p11.fullTextMs.median, 0)} ms (${p11.fullTextHits} chats hold the word)`,
+      goal: `≤ ${p11.goal}`,
+      verdict: verdictOf(p11.ratio, p11.goal),
+    });
+    notes.push(
+      `P11: ${P11_BIG.toLocaleString("en-US")} and ${P11_SMALL} chats of 20 generated messages, written by the store; a figure = TranscriptStore.listChats() (index.json in memory, every chat file stat-ed so another window's writes are seen) + filtering titles, on a store that has listed once; the full-text search reads every chat file and parses only the ones whose bytes hold the word.`,
+    );
+    if (p11.ratio.median > p11.goal) notes.push(`P11 misses (×${fmtNum(p11.ratio.median)}): listChats stats each chat file to notice other windows' writes; listing from the index alone would not see them.`);
+  }
+
+  if (wanted("P12")) {
+    log("P12 branch switch …");
+    const p12: P12Result = await runP12(scratch, log, quick ? 3 : 9);
+    results["P12"] = p12;
+    rows.push({
+      figure: `P12 branch switch (${P12_BIG.toLocaleString("en-US")} ÷ ${P12_SMALL} messages)`,
+      measured: `${fmt(p12.ratio)}; ${fmtNum(p12.bigMs.median, 3)} / ${fmtNum(p12.smallMs.median, 3)} ms`,
+      baseline: `posted per switch ${fmtNum(p12.postedBytes.big / 1000, 1)} / ${fmtNum(p12.postedBytes.small / 1000, 1)} KB; a full snapshot of the big chat ${fmtNum(p12.postedBytes.bigSnapshot / 1e6, 1)} MB`,
+      goal: `≤ ${p12.goal}`,
+      verdict: verdictOf(p12.ratio, p12.goal),
+    });
+    notes.push(
+      "P12: each chat saved in transcript format 2 with a second version of its last prompt and answer, opened through ChatService; a switch = ChatSession.switchBranch (the path below the fork swapped in memory, one leaf line appended, a rewind and the changed messages posted), timed to its last event, alternating between the chats.",
+    );
   }
 
   if (wanted("P14")) {

@@ -10,7 +10,7 @@ import { latestCompaction, type CompactionSettings } from "./context/compaction"
 import { ChatSession, DEFAULT_SYSTEM_PROMPT, type ChatSessionOptions, type CommandOptions, type EditApprover, type ModelBinding, type Redactor, type RequestContextStep } from "./session";
 import type { EditPermissionSettings } from "./permissions";
 import { externalizeImages, hydrateImages } from "./images/stored-images";
-import type { ChatLocks, ChatModelChoice, ChatSummary, ChatTree, DamagedLine, LockOwner, TranscriptStore } from "./transcript";
+import type { ChatLocks, ChatModelChoice, ChatSummary, ChatTextHit, ChatTree, DamagedLine, LockOwner, TranscriptStore } from "./transcript";
 import type { ImageBlobStore } from "./transcript/image-blobs";
 import type { ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
@@ -138,6 +138,19 @@ export class ChatService {
     await this.options.images?.deleteChat(chatId);
     const logDir = this.commandLogDir(chatId);
     if (logDir) await rm(logDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  /** Renames a saved chat (a meta line); null or blank goes back to the title from its first prompt. */
+  async renameChat(chatId: string, title: string | null): Promise<void> {
+    if (!this.created.has(chatId) && !(await this.options.store.listChats()).some((c) => c.id === chatId)) {
+      throw new Error("This chat is not saved yet: send a message first, then rename it.");
+    }
+    await this.options.store.renameChat(chatId, title);
+  }
+
+  /** Chats whose prompts or answers contain `query` (every branch), newest first. */
+  searchChats(query: string, limit?: number): Promise<ChatTextHit[]> {
+    return this.options.store.searchChats(query, limit);
   }
 
   /** Keeps an attached image beside the chat; returns the hash its messages refer to. */

@@ -420,7 +420,8 @@ export class ChatController implements vscode.Disposable {
     return this.chats.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt }));
   }
 
-  private async refreshChats(): Promise<void> {
+  /** The history changed elsewhere (a rename): the view's list follows. */
+  async refreshChats(): Promise<void> {
     this.chats = await this.service.listChats();
     this.view?.send({ type: "chats", chats: this.chatList() });
   }

@@ -2,6 +2,7 @@
 // SDKs (out/providers.js) load on the first prompt.
 import * as vscode from "vscode";
 import { registerChatModelCommand } from "./chat-model-picker";
+import { registerHistoryCommands } from "./history-commands";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { IMAGES_DIR } from "../core/transcript/image-blobs";
 import { ChatViewProvider } from "./chat-view";
@@ -113,6 +114,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     vscode.commands.registerCommand("piChat.setApiKey", () => setApiKey(secrets)),
     vscode.commands.registerCommand("piChat.selectModel", (choice?: unknown) => selectModel(choice)),
     registerChatModelCommand(controller),
+    ...registerHistoryCommands(controller),
     vscode.commands.registerCommand("piChat.showHistory", async () => {
       // The view's own history (search, delete) when it can show it; the quick pick otherwise.
       await view.reveal();

@@ -102,4 +102,32 @@ describe("end to end: the chat view in the real workbench", function () {
     await card.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(repoRoot, "out/test-artifacts/e2e-edit-card.png") });
   });
+  it("edits the first prompt in the real workbench: a new branch is sent and shown, and ‹ › switches back", async () => {
+    const { findFrame } = await loadBrowser();
+    const page = vs!.page;
+    const frame = await findFrame(page, 'textarea[aria-label="Message to Pi"]', { timeout: 30_000 });
+    let asked: string[] = [];
+    server.push((body) => {
+      asked = body.messages.filter((m) => m.role === "user").map((m) => JSON.stringify(m.content));
+      return { text: "The host is localhost." };
+    });
+    const first = frame.locator(".item.user").first();
+    await first.hover();
+    await first.getByRole("button", { name: "Edit this message" }).click();
+    const box = frame.getByRole("textbox", { name: "Edit your message" });
+    await box.fill("What is the host in src/config.ts?");
+    await box.press("Enter");
+    await frame.locator(".item.assistant:not(.streaming)").filter({ hasText: "The host is localhost." }).waitFor({ timeout: 60_000 });
+    assert.equal(asked.length, 1, "the request holds the edited prompt only: the old turns are on the other branch");
+    assert.match(asked[0]!, /What is the host/);
+    const switcher = frame.getByRole("group", { name: "version of this message 2 of 2" });
+    await switcher.waitFor({ timeout: 30_000 });
+    assert.equal(await frame.locator(".item.user").count(), 1);
+    await page.screenshot({ path: join(repoRoot, "out/test-artifacts/e2e-edit-branch.png") });
+
+    await switcher.getByRole("button", { name: "Previous version of this message" }).click();
+    await frame.locator(".item.assistant").filter({ hasText: "The port is now 8080." }).waitFor({ timeout: 30_000 });
+    assert.equal(await frame.locator(".item.user").count(), 2, "the first branch's two prompts are back");
+    assert.equal(await frame.getByRole("group", { name: "version of this message 1 of 2" }).count(), 1);
+  });
 });

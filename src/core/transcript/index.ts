@@ -2,6 +2,8 @@
 export { TranscriptStore, TranscriptError } from "./store";
 export type { AppendOptions, TranscriptStoreOptions, TranscriptErrorCode } from "./store";
 export { ChatTree } from "./tree";
+export { searchChatText } from "./chat-search";
+export type { ChatTextHit } from "./chat-search";
 export type { Fork, TreeNode } from "./tree";
 export { createNodeTranscriptStorage } from "./node-storage";
 export { ChatLocks, HEARTBEAT_MS, STALE_AFTER_MS } from "./chat-lock";

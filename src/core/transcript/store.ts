@@ -35,6 +35,7 @@ import {
   unreadableEntry,
   type IndexEntry,
 } from "./chat-index";
+import { searchChatText, type ChatTextHit } from "./chat-search";
 import { headerLine, leafLine, messageLine, metaLine, modelLine, parseTranscript, probeHeader, versionLine } from "./format";
 import { DEFAULT_TITLE, deriveTitle } from "./title";
 import {
@@ -269,6 +270,21 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
    */
   listChats(): Promise<ChatSummary[]> {
     return this.refreshIndex(false);
+  }
+
+  /**
+   * Chats whose prompts or answers contain `query` (any branch), newest first, at most `limit`.
+   * Reads each chat file once; the titles are searched from the index by the caller.
+   */
+  async searchChats(query: string, limit = 100): Promise<ChatTextHit[]> {
+    const hits: ChatTextHit[] = [];
+    for (const chat of await this.listChats()) {
+      if (hits.length >= limit) break;
+      const bytes = await this.storage.read(chatPath(chat.id)).catch(() => undefined);
+      const hit = bytes && searchChatText(bytes, chat.id, query);
+      if (hit) hits.push(hit);
+    }
+    return hits;
   }
 
   /** Rebuilds index.json from the chat files alone and writes it now. */
