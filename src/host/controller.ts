@@ -2,6 +2,7 @@
 // attached for the next prompt, and the approvals waiting for the user. It turns webview
 // messages and commands into session calls, and session events into view updates.
 import { insertAtCursor } from "./insert-code";
+import type { CodeApplier } from "./apply-code";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -53,6 +54,8 @@ export interface ControllerOptions {
   secrets: SecretKeys;
   consent: BaseUrlConsent;
   diffs: ProposalDiffs;
+  /** "Apply to file" on a code block: diff, decision, one undoable edit. */
+  codeApplier: CodeApplier;
   commands: HostCommands;
   log: (line: string) => void;
   /** Every chat request as it is sent ("what the model sees"). */
@@ -198,6 +201,9 @@ export class ChatController implements vscode.Disposable {
         return this.openFile(message.path, message.line);
       case "insertCode":
         return insertAtCursor(message.code);
+      case "applyCode":
+        await this.options.codeApplier.apply(message.code, message.path);
+        return;
       case "openDiff": {
         const pending = this.approvals.get(message.toolCallId);
         if (pending) await this.options.diffs.show(pending.request);
