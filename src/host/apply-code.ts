@@ -3,9 +3,9 @@
 // symlinks resolved, `.git` refused), the same diff editor (the file beside the proposal), and a
 // decision before anything is written; then one WorkspaceEdit (Ctrl+Z undoes it), saved.
 //
-// Which file: the one the block names after its language (```ts src/config.ts), else the active
-// editor's. What changes: the active editor's selection when there is one in that file, else the
-// whole file. The decision is a modal naming the file and what it replaces; the extension's own
+// Which file: the one the block names after its language (```ts src/config.ts), and then the
+// block is the whole file; else the active editor's file, where the block replaces the selection
+// (or the whole file when nothing is selected). The decision is a modal naming the file and what it replaces; the extension's own
 // tests answer it in place of a person (`ask`).
 import * as vscode from "vscode";
 import { classifyEditPath, compileProtectedFiles } from "../core/permissions";
@@ -51,6 +51,7 @@ export class CodeApplier {
     const target = await this.target(pathHint);
     if ("reason" in target) return { status: "refused", reason: target.reason };
     const { path, uri } = target;
+
     const pathClass = classifyEditPath([path], compileProtectedFiles(this.options.protectedFiles()));
     if (pathClass.kind === "refused") return { status: "refused", reason: pathClass.reason };
 
@@ -60,8 +61,9 @@ export class CodeApplier {
     } catch {
       return { status: "refused", reason: `${path} could not be opened as a text file. Create it first, then choose Apply to file again.` };
     }
+    // A block that names its file is that file's whole text; an unnamed one goes where the user selected.
     const editor = vscode.window.activeTextEditor;
-    const selection = editor?.document.uri.toString() === uri.toString() && !editor.selection.isEmpty ? editor.selection : undefined;
+    const selection = target.named || editor?.document.uri.toString() !== uri.toString() || editor.selection.isEmpty ? undefined : editor.selection;
     const range = selection ?? new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));
     // The file's own line endings, as edit_file keeps them.
     const text = document.eol === vscode.EndOfLine.CRLF ? code.replace(/\r?\n/g, "\r\n") : code;
@@ -94,7 +96,7 @@ export class CodeApplier {
   }
 
   /** The file to apply to: the block's own path (through the tools' path guard), else the active editor's. */
-  private async target(pathHint: string | undefined): Promise<{ path: string; uri: vscode.Uri } | { reason: string }> {
+  private async target(pathHint: string | undefined, named = true): Promise<{ path: string; uri: vscode.Uri; named: boolean } | { reason: string }> {
     const { paths, fs, workspaceRoot } = this.options;
     if (pathHint !== undefined && pathHint.trim() !== "") {
       let path: string;
@@ -104,12 +106,12 @@ export class CodeApplier {
         return { reason: `the code block names ${JSON.stringify(pathHint.slice(0, 200))}, which is not a file Pi Chat may change: ${error instanceof Error ? error.message : String(error)}` };
       }
       const uri = paths.uriOf(path);
-      return uri ? { path, uri } : { reason: `${path} is not in an open folder.` };
+      return uri ? { path, uri, named } : { reason: `${path} is not in an open folder.` };
     }
     const active = vscode.window.activeTextEditor?.document.uri;
     const path = active && paths.pathOf(active);
     if (!active || path === undefined) return { reason: "open the file the code belongs in (a file of this workspace), then choose Apply to file again." };
     // The same guard as a named path: a symlink out of the workspace is not followed.
-    return this.target(path);
+    return this.target(path, false);
   }
 }

@@ -231,6 +231,9 @@ describe("Pi Chat in the extension host", function () {
       return answer;
     };
     const apply = (code: string, path?: string) => api.view.receive({ type: "applyCode", v: 1, code, ...(path ? { path } : {}) });
+    // A selection left in the named file changes nothing: a block that names its file is the whole file.
+    const open = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(configUri));
+    open.selection = new vscode.Selection(0, 0, 1, 5);
     const wholeFile = 'export const config = {\n  host: "0.0.0.0",\n  port: 8080,\n};\n';
 
     // No: nothing written, the diff closed.
@@ -273,5 +276,10 @@ describe("Pi Chat in the extension host", function () {
     assert.equal(log.length, 3);
     for (const line of log) assert.match(line, /^apply to file: refused/);
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
+  afterEach(async () => {
+    // Whatever a test did to it, the next one starts from the fixture's text.
+    await resetConfigFile();
   });
 });
