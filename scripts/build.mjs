@@ -5,7 +5,7 @@
 //   node scripts/build.mjs --bench    also the benchmark bundle
 //   --production                      minify, no source maps (used by `npm run package`)
 import { build } from "esbuild";
-import { readdirSync, existsSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const args = new Set(process.argv.slice(2));
@@ -45,6 +45,13 @@ if (existsSync(join(root, "src/host/extension.ts"))) {
 // require()s out/providers.js on the first prompt, so activation does not load any SDK.
 if (existsSync(join(root, "src/host/providers/index.ts"))) {
   jobs.push(build({ ...nodeCommon, entryPoints: ["src/host/providers/index.ts"], outfile: "out/providers.js" }));
+}
+// read_file's image scaler: photon (WebAssembly) in a worker thread, started only when a large
+// image is read. Its .wasm sits beside the bundle, where photon's loader looks (__dirname).
+if (existsSync(join(root, "src/core/images/scale-worker.ts"))) {
+  jobs.push(build({ ...nodeCommon, entryPoints: ["src/core/images/scale-worker.ts"], outfile: "out/image-scale.js" }));
+  mkdirSync(join(root, "out"), { recursive: true });
+  copyFileSync(join(root, "node_modules/@silvia-odwyer/photon-node/photon_rs_bg.wasm"), join(root, "out/photon_rs_bg.wasm"));
 }
 if (existsSync(join(root, "webview/main.tsx"))) {
   jobs.push(

@@ -22,6 +22,20 @@ interface ToolDetails {
   additions?: number;
   deletions?: number;
   truncated?: boolean;
+  /** read_file on an image: what it is and what Pi was given. */
+  image?: string;
+}
+
+/** "PNG 3000×1000, shown to Pi at 2000×667" from read_file's details.image; read defensively. */
+function imageNote(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const i = value as Record<string, unknown>;
+  const type = typeof i.mimeType === "string" ? i.mimeType.replace(/^image\//, "").toUpperCase() : "image";
+  const px = (w: unknown, h: unknown) => (isCount(w) && isCount(h) && w > 0 && h > 0 ? ` ${w}×${h}` : "");
+  if (typeof i.notSent === "string") return `${type}${px(i.width, i.height)}, not shown to Pi: ${i.notSent}`;
+  const sent = typeof i.sent === "object" && i.sent !== null ? (i.sent as Record<string, unknown>) : undefined;
+  if (sent?.scaled === true) return `${type}${px(i.width, i.height)}, shown to Pi at${px(sent.width, sent.height)}`;
+  return `${type}${px(i.width, i.height)}`;
 }
 
 function readDetails(details: unknown): ToolDetails {
@@ -38,6 +52,8 @@ function readDetails(details: unknown): ToolDetails {
     out.deletions = d.deletions;
   }
   if (d.truncated === true) out.truncated = true;
+  const image = imageNote(d.image);
+  if (image !== undefined) out.image = image;
   return out;
 }
 
@@ -100,6 +116,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
           <FileLink path={path} line={details.startLine} label={rangeLabel(details.startLine, details.endLine)} class="tool-range" />
         )}
         {details.truncated && <span class="tool-note">truncated</span>}
+        {details.image !== undefined && <span class="tool-note">{details.image}</span>}
         {details.additions !== undefined && (
           <span class="diff-stat">
             <span class="diff-stat-add" aria-hidden="true">

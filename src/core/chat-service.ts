@@ -36,6 +36,8 @@ export interface ChatServiceOptions {
   /** Request-time additions to every chat's context (see ChatSessionOptions.extendContext). */
   extendContext?: RequestContextStep;
   problems?: ProblemsWatcher;
+  /** Scales large images read_file returns; without it they are refused with the reason. */
+  imageScaler?: ChatSessionOptions["imageScaler"];
   /** Shell commands; each chat keeps its command logs in `<logRoot>/<chat id>/`, deleted with the chat. */
   commands?: Omit<CommandOptions, "logDir"> & { logRoot?: string };
   /** Where attached images are kept, beside the chats. Without it, images are saved inline. */
@@ -178,6 +180,7 @@ export class ChatService {
       ...(this.options.describeError ? { describeError: this.options.describeError } : {}),
       ...this.requestSteps(id),
       ...(this.options.problems ? { problems: this.options.problems } : {}),
+      ...(this.options.imageScaler ? { imageScaler: this.options.imageScaler } : {}),
       ...(this.options.compaction ? { compaction: this.options.compaction } : {}),
       ...(this.options.onRequest ? { onRequest: this.options.onRequest } : {}),
       persist: (message) => this.persist(id, message),

@@ -18,6 +18,7 @@ import type { EditProposal, SearchBackend, WalkRules } from "./tools";
 import type { StoredImageContent } from "../shared/images";
 import { withProblemsAfterEdit, type ProblemsWatcher } from "./tools/problems-after-edit";
 import { createWorkspaceTools, WORKSPACE_TOOLS_PROMPT } from "./tools/toolset";
+import type { ImageScaler } from "./images/image-scaler";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 import { gateCommand, type CommandApprover, type CommandRuleStore } from "./permissions/command-gate";
 import type { CommandRunner } from "./commands/runner";
@@ -112,6 +113,8 @@ export interface ChatSessionOptions {
   extendContext?: RequestContextStep;
   /** The language server's errors, reported after each applied edit. */
   problems?: ProblemsWatcher;
+  /** Scales large images read_file returns (a worker thread in the extension); without it they are refused. */
+  imageScaler?: ImageScaler;
 }
 
 /** One request-time step over the request view of the transcript; never mutates its input. */
@@ -178,6 +181,8 @@ export class ChatSession {
       ...root,
       proposals: this.proposals,
       ...options.discovery,
+      // Whether the model sees images is the model of the run that calls the tool.
+      readImages: { acceptsImages: () => this.agent?.state.model.input.includes("image"), ...(options.imageScaler ? { scale: options.imageScaler } : {}) },
       ...(problems ? { wrapEditFile: (editFile) => withProblemsAfterEdit(editFile, problems, root) } : {}),
     });
     this.stream = options.redactor ? new StreamRedaction(options.redactor) : undefined;

@@ -13,6 +13,7 @@ import type { ChatSession, EditApprovalRequest, EditDecision, ModelBinding } fro
 import { resolveToolPath, type WorkspaceFileSystem } from "../core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
 import { ImageBlobStore } from "../core/transcript/image-blobs";
+import { createWorkerImageScaler } from "../core/images/image-scaler";
 import type { ChatSummary, HostMessageBody, PendingAttachment, PromptImage, ViewStatus, WebviewMessage } from "../shared/protocol";
 import type { ChatViewProvider } from "./chat-view";
 import { OtherWindows } from "./other-windows";
@@ -91,6 +92,8 @@ export class ChatController implements vscode.Disposable {
       workspaceTrusted,
       extendContext: projectInstructionsStep(options.log),
       problems: createDiagnosticsWatcher((p) => options.paths.uriOf(p)),
+      // Large images read_file returns are scaled in a worker (photon), loaded only then.
+      imageScaler: createWorkerImageScaler(path.join(__dirname, "image-scale.js")),
       compaction: () => readCompactionSettings(),
       onRequest: (capture) => options.onRequest?.(capture),
       log: options.log,

@@ -13,6 +13,29 @@ describe("tool and approval cards", function () {
     chat = page();
   });
 
+  it("read_file on an image: the card says what the image is and at what size Pi saw it, or that Pi could not", async () => {
+    const script = new Script()
+      .start()
+      .user("Look at the screenshots.")
+      .assistant([toolCall("img-1", "read_file", { path: "docs/wide.png" }), toolCall("img-2", "read_file", { path: "docs/shot.png" })])
+      .toolStart("img-1", "read_file", { path: "docs/wide.png" })
+      .toolEnd("img-1", "read_file", {
+        text: "[Image: docs/wide.png, PNG, 3000×1000 px, 12 KB; shown scaled to 2000×667 px (PNG, 9 KB)]",
+        details: { path: "docs/wide.png", startLine: 0, endLine: 0, totalLines: 0, truncated: false, bytes: 9000, fileBytes: 12000, image: { mimeType: "image/png", width: 3000, height: 1000, sent: { mimeType: "image/png", width: 2000, height: 667, bytes: 9000, scaled: true } } },
+      })
+      .toolStart("img-2", "read_file", { path: "docs/shot.png" })
+      .toolEnd("img-2", "read_file", {
+        text: "docs/shot.png is a PNG image (300×200 px, 2 KB). The current model cannot see images.",
+        details: { path: "docs/shot.png", startLine: 0, endLine: 0, totalLines: 0, truncated: false, bytes: 0, fileBytes: 2000, image: { mimeType: "image/png", width: 300, height: 200, notSent: "The current model cannot see images." } },
+      });
+    await chat.events(script.take());
+    const wide = chat.page.locator('.tool[data-item="img-1"]');
+    assert.equal(await wide.locator(".tool-note").innerText(), "PNG 3000×1000, shown to Pi at 2000×667");
+    assert.equal(await wide.locator(".tool-range").count(), 0, "an image has no line range");
+    const shot = chat.page.locator('.tool[data-item="img-2"]');
+    assert.equal(await shot.locator(".tool-note").innerText(), "PNG 300×200, not shown to Pi: The current model cannot see images.");
+  });
+
   it("shows a tool card running, then success with its diff, range link and Open diff", async () => {
     const script = new Script()
       .start()

@@ -8,7 +8,8 @@ import type { HostMessage } from "../../src/shared/protocol";
 import { chatItems } from "../../src/shared/reducer";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
 import { makePng, SVG_TEXT } from "../support/png";
-import { activateExtension, waitFor } from "./helpers";
+import { sniffImage } from "../../src/shared/image-sniff";
+import { activateExtension, waitFor, workspaceUri } from "./helpers";
 
 const b64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString("base64");
 
@@ -51,6 +52,24 @@ describe("images (extension host)", function () {
     assert.ok(!posted.includes(b64(png).slice(0, 120)), "the image bytes are not posted to the webview");
     const snapshot = [...(api.view.posted as HostMessage[])].reverse().find((m) => m.type === "snapshot");
     assert.match(snapshot && snapshot.type === "snapshot" ? (snapshot.imageBase ?? "") : "", new RegExp(`/images/${api.controller.currentSession.id}$`));
+  });
+
+  it("read_file on a large workspace image: scaled in the extension's worker (out/image-scale.js) and sent as an image part", async () => {
+    await config().update("imageInput", true, vscode.ConfigurationTarget.Global);
+    const uri = workspaceUri("docs", "wide-screenshot.png");
+    await vscode.workspace.fs.writeFile(uri, makePng(3000, 1200, 4));
+    try {
+      server.push(() => ({ toolCalls: [{ id: "call_img", name: "read_file", arguments: { path: "docs/wide-screenshot.png" } }] }), () => ({ text: "A wide screenshot." }));
+      await api.view.receive({ type: "prompt", v: 1, text: "What does docs/wide-screenshot.png show?" });
+      await waitFor("the answer after the tool", () => server.chatRequests().some((r) => r.messages.some((m) => m.role === "tool" && m.tool_call_id === "call_img")));
+      const body = server.chatRequests().find((r) => r.messages.some((m) => m.role === "tool" && m.tool_call_id === "call_img"))!;
+      const tool = body.messages.find((m) => m.role === "tool" && m.tool_call_id === "call_img");
+      assert.match(String(tool?.content), /^\[Image: docs\/wide-screenshot\.png, PNG, 3000×1200 px, .+; shown scaled to 2000×800 px \(PNG, .+\)\]$/);
+      const url = body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((p) => p.type === "image_url")?.image_url?.url ?? "";
+      assert.deepEqual(sniffImage(Buffer.from(url.slice(url.indexOf(",") + 1), "base64")), { mimeType: "image/png", width: 2000, height: 800 });
+    } finally {
+      await vscode.workspace.fs.delete(uri);
+    }
   });
 
   it("a model without image input: refused with the reason, nothing is sent", async () => {

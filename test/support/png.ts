@@ -40,3 +40,30 @@ export function makePng(width: number, height: number, seed = 0): Buffer {
 }
 
 export const SVG_TEXT = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>\n';
+
+/** An RGB PNG of noise (compresses badly: about 3 bytes a pixel), the same for the same seed. */
+export function makeNoisePng(width: number, height: number, seed = 1): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  const raw = Buffer.alloc(height * (1 + width * 3));
+  let state = seed >>> 0 || 1;
+  for (let y = 0; y < height; y++) {
+    const row = y * (1 + width * 3);
+    for (let i = 1; i <= width * 3; i++) {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      raw[row + i] = state >>> 24;
+    }
+  }
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", new Uint8Array())]);
+}
+
+/** A PNG whose header claims `width`×`height` but whose pixels are those of a 2×2 image. */
+export function pngClaiming(width: number, height: number): Buffer {
+  const png = Buffer.from(makePng(2, 2));
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  return png;
+}

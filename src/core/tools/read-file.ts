@@ -1,7 +1,9 @@
 // read_file: a page of a text file in the workspace, with caps so one call cannot flood the context.
 import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
 import { int, obj, opt, str, type Static } from "@earendil-works/pi-schema";
-import { DEFAULT_MAX_FILE_BYTES, formatBytes, openTextFile, throwIfAborted, utf8Length, WorkspaceToolError } from "./shared";
+import { sniffImage } from "../../shared/image-sniff";
+import { readImage, type ReadImageInfo, type ReadImageOptions } from "./read-image";
+import { DEFAULT_MAX_FILE_BYTES, formatBytes, looksBinary, openWorkspaceFile, throwIfAborted, utf8Length, WorkspaceToolError } from "./shared";
 import type { WorkspaceFileSystem } from "./workspace-fs";
 
 export const DEFAULT_READ_MAX_LINES = 2000;
@@ -30,6 +32,8 @@ export interface ReadFileDetails {
   bytes: number;
   /** Size of the whole file in bytes. */
   fileBytes: number;
+  /** An image file: its type and size, and what the model was given (then the line fields are 0). */
+  image?: ReadImageInfo;
 }
 
 export interface ReadFileToolOptions {
@@ -46,6 +50,8 @@ export interface ReadFileToolOptions {
   maxFileBytes?: number;
   /** A read taking longer is given up. Default DEFAULT_READ_TIMEOUT_MS (30 s). */
   readTimeoutMs?: number;
+  /** PNG, JPEG, GIF and WebP files: whether the model can see them, and how large ones are scaled. */
+  images?: ReadImageOptions;
 }
 
 /** The longest prefix of `text` that fits in `maxBytes` UTF-8 bytes, cut between code points. */
@@ -84,11 +90,25 @@ export function createReadFileTool(
     description:
       `Read a text file in the workspace. The path is relative to the workspace root. ` +
       `Returns at most ${maxLines} lines or ${formatBytes(maxBytes)} per call; for longer files the ` +
-      `result ends with a note giving the offset to continue from. Use offset (1-based line) and limit to read a part.`,
+      `result ends with a note giving the offset to continue from. Use offset (1-based line) and limit to read a part. ` +
+      `An image file (PNG, JPEG, GIF, WebP) is returned as the image itself, scaled down when large.`,
     parameters: readFileParameters,
     async execute(_toolCallId, params, signal): Promise<AgentToolResult<ReadFileDetails>> {
       throwIfAborted(signal);
-      const file = await openTextFile(fs, options.root, params.path, maxFileBytes, signal, options.readTimeoutMs);
+      const file = await openWorkspaceFile(fs, options.root, params.path, maxFileBytes, signal, options.readTimeoutMs);
+      // What the bytes are, not what the name says: SVG and a text file named .png read as text.
+      const image = sniffImage(file.bytes);
+      if (image) {
+        const read = await readImage(file, image, options.images ?? {}, signal);
+        // An image has no lines: 0 for the line fields, the sent bytes in `bytes`.
+        return {
+          content: read.content,
+          details: { path: file.path, startLine: 0, endLine: 0, totalLines: 0, truncated: false, bytes: read.image.sent?.bytes ?? 0, fileBytes: file.bytes.length, image: read.image },
+        };
+      }
+      if (looksBinary(file.bytes)) {
+        throw new WorkspaceToolError("binary", `${file.path} looks like a binary file (it contains NUL bytes); only text files and images can be read.`);
+      }
       // Invalid UTF-8 shows as U+FFFD: fine for reading (edit_file refuses such files).
       const lines = splitLines(new TextDecoder("utf-8").decode(file.bytes));
       const totalLines = lines.length;

@@ -24,6 +24,7 @@ export type WorkspaceToolErrorCode =
   | "proposal_mismatch"
   | "not_approved"
   | "hard_linked"
+  | "image_refused"
   | "timeout"
   | "aborted";
 
@@ -168,6 +169,22 @@ export async function openTextFile(
   signal?: AbortSignal,
   readTimeoutMs?: number,
 ): Promise<OpenedFile> {
+  const file = await openWorkspaceFile(fs, root, input, maxFileBytes, signal, readTimeoutMs);
+  if (looksBinary(file.bytes)) {
+    throw new WorkspaceToolError("binary", `${file.path} looks like a binary file (it contains NUL bytes); only text files can be read or edited.`);
+  }
+  return file;
+}
+
+/** A workspace file's bytes, with every check of openTextFile but the one for binary content (read_file's images). */
+export async function openWorkspaceFile(
+  fs: WorkspaceFileSystem,
+  root: string | undefined,
+  input: string,
+  maxFileBytes: number,
+  signal?: AbortSignal,
+  readTimeoutMs?: number,
+): Promise<OpenedFile> {
   const { path, realPath } = await resolveToolPath(fs, root, input);
   throwIfAborted(signal);
   const info = await fs.stat(realPath);
@@ -185,9 +202,6 @@ export async function openTextFile(
   // The size can grow between stat and read (or an adapter may not know it in advance).
   if (bytes.length > maxFileBytes) {
     throw new WorkspaceToolError("too_large", `${path} is too large (${formatBytes(bytes.length)}; the limit is ${formatBytes(maxFileBytes)}).`);
-  }
-  if (looksBinary(bytes)) {
-    throw new WorkspaceToolError("binary", `${path} looks like a binary file (it contains NUL bytes); only text files can be read or edited.`);
   }
   return info.hardLinks !== undefined ? { path, realPath, bytes, hardLinks: info.hardLinks } : { path, realPath, bytes };
 }

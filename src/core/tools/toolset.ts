@@ -4,6 +4,7 @@ import { createEditFileTool, type EditFileDetails, type editFileParameters, type
 import { createFindFilesTool } from "./find-files";
 import { createListFilesTool } from "./list-files";
 import { createReadFileTool } from "./read-file";
+import type { ReadImageOptions } from "./read-image";
 import { createPortableSearch, type SearchBackend } from "./search-backend";
 import { createSearchTool } from "./search";
 import type { WalkRules } from "./workspace-walk";
@@ -21,6 +22,8 @@ export interface WorkspaceToolsetOptions {
   rules?: () => WalkRules;
   /** files.exclude and search.exclude, for search (default: `rules`). */
   searchRules?: () => WalkRules;
+  /** read_file on an image: whether the model sees images, and the scaler for large ones. */
+  readImages?: ReadImageOptions;
   /** Adds to edit_file's results (the language server's problems after an edit). */
   wrapEditFile?: (tool: AgentTool<typeof editFileParameters, EditFileDetails>) => AgentTool<typeof editFileParameters, EditFileDetails>;
 }
@@ -31,7 +34,7 @@ export function createWorkspaceTools(options: WorkspaceToolsetOptions): AgentToo
   const rules = options.rules ? { rules: options.rules } : {};
   const wrapEdit = options.wrapEditFile ?? ((tool) => tool);
   return [
-    createReadFileTool(options.fs, root),
+    createReadFileTool(options.fs, { ...root, ...(options.readImages ? { images: options.readImages } : {}) }),
     wrapEdit(createEditFileTool(options.fs, { ...root, proposals: options.proposals, requireProposal: true })),
     createListFilesTool(options.fs, { ...root, ...rules }),
     createFindFilesTool(options.fs, { ...root, ...rules }),
