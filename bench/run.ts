@@ -18,6 +18,7 @@ import { runP5, type P5Result } from "./figures/p5-activation";
 import { runP7, type P7Result } from "./figures/p7-compaction";
 import { P6_BIG, P6_SMALL, runP6, type P6Result } from "./figures/p6-reducer";
 import { runP13, type P13Result } from "./figures/p13-command-output";
+import { P14_IMAGES, P14_MESSAGES, runP14, type P14Result } from "./figures/p14-images";
 import { P9_QUERY, RG, runP10, runP9 } from "./figures/p9-p10-search";
 import { describe, generateTranscript, generateTranscriptWithItems } from "./lib/data";
 import { fmt, fmtNum, round, type Summary } from "./lib/stats";
@@ -50,7 +51,7 @@ function sizes(messages: readonly AgentMessage[]): ReturnType<typeof describe> &
 }
 
 // Order of the child processes: cheap and CPU-timed first, the browser and P1's ~1 GB baseline last.
-const ORDER = ["P6", "P2", "P3", "P7", "P9", "P10", "P4", "P1", "P5", "P13"] as const;
+const ORDER = ["P6", "P2", "P3", "P7", "P9", "P10", "P4", "P1", "P5", "P13", "P14"] as const;
 
 interface FigureOutput {
   rows: Row[];
@@ -334,6 +335,23 @@ async function runFigure(figure: string): Promise<FigureOutput> {
       verdict,
     });
     notes.push(`P13: both commands print in ${20} bursts 100 ms apart through the real run_command tool (bash child process) and the real encoder + HostChannel; view bytes = UTF-8 of every posted message (live tail updates and the final result); model tokens = the policy's estimate (~4 chars a token) of the tool result text. Run time ${fmtNum(p13.big.durationMs.median / 1000, 1)} / ${fmtNum(p13.small.durationMs.median / 1000, 1)} s.`);
+  }
+
+  if (wanted("P14")) {
+    log("P14 images …");
+    const p14: P14Result = await runP14(scratch, log, quick ? 3 : 9);
+    results["P14"] = p14;
+    const worse = p14.restoreRatio.median >= p14.appendRatio.median ? p14.restoreRatio : p14.appendRatio;
+    rows.push({
+      figure: `P14 images (${P14_MESSAGES} messages, ${P14_IMAGES} images ÷ none)`,
+      measured: `restore ${fmt(p14.restoreRatio)}; ${fmtNum(p14.restoreWithMs.median, 1)} / ${fmtNum(p14.restoreWithoutMs.median, 1)} ms; append ${fmt(p14.appendRatio)}; ${fmtNum(p14.appendWithMs.median, 3)} / ${fmtNum(p14.appendWithoutMs.median, 3)} ms`,
+      baseline: `images inline in the transcript (base64): restore ×${fmtNum(p14.inlineRatio.median)} (${fmtNum(p14.restoreInlineMs.median, 0)} ms); transcript ${fmtNum(p14.transcriptBytes.inline / 1e6, 1)} MB vs ${fmtNum(p14.transcriptBytes.with / 1e6, 2)} MB with blobs (${fmtNum(p14.transcriptBytes.without / 1e6, 2)} MB without images)`,
+      goal: "≤ 1.5",
+      verdict: verdictOf(worse, p14.goal),
+    });
+    notes.push(
+      `P14: ${P14_IMAGES} screenshot-sized PNGs (${fmtNum(p14.imageBytes / 1e6, 1)} MB in all, 320×320 noise that does not compress) attached to user messages of a ${P14_MESSAGES}-message generated chat (${p14.items} items), saved as ChatService saves them (blobs by SHA-256 beside the chat, the line keeps the hash); restore = ChatService.open + the view's items, the same code for both sides (image bytes are read only by a request, thumbnails by the webview from their files); append = externalizeImages + TranscriptStore.append of a text message, alternating between the chats.`,
+    );
   }
 
   for (const [name, d] of Object.entries(data)) log(`  data ${name}: ${d.messages} messages, ${d.items} items, ${d.mb} MB`);

@@ -75,6 +75,15 @@ const defaultUserSettings = {
   "window.restoreWindows": "none",
 };
 
+// With o.workspaceTrust: trust is on and nobody is asked, so the folder stays untrusted
+// (Restricted Mode), as a cloned repository does until its user trusts it.
+const untrustedSettings = {
+  "security.workspace.trust.enabled": true,
+  "security.workspace.trust.startupPrompt": "never",
+  "security.workspace.trust.banner": "never",
+  "security.workspace.trust.emptyWindow": false,
+};
+
 // Chromium flags: headless in a container as root (no sandbox, no GPU), and no background
 // traffic of its own (there is no internet, and none should be attempted).
 const chromiumArgs = [
@@ -177,7 +186,7 @@ export async function startVSCode(o = {}) {
   mkdirSync(join(dirs["user-data"], "User"), { recursive: true });
   writeFileSync(
     join(dirs["user-data"], "User/settings.json"),
-    JSON.stringify({ ...defaultUserSettings, ...o.userSettings }, null, 2),
+    JSON.stringify({ ...defaultUserSettings, ...(o.workspaceTrust ? untrustedSettings : {}), ...o.userSettings }, null, 2),
   );
   const emptyConfig = join(tmpRoot, "code-server.yaml"); // so it neither reads nor writes ~/.config
   writeFileSync(emptyConfig, "");
@@ -250,7 +259,8 @@ export async function startVSCode(o = {}) {
         "--bind-addr", `127.0.0.1:${port}`,
         "--disable-telemetry",
         "--disable-update-check",
-        "--disable-workspace-trust",
+        // o.workspaceTrust: trust on, and the folder (never trusted here) opens in Restricted Mode.
+        ...(o.workspaceTrust ? [] : ["--disable-workspace-trust"]),
         "--disable-getting-started-override",
         "--ignore-last-opened",
         "--extensions-dir", dirs.extensions,

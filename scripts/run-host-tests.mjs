@@ -17,6 +17,10 @@
 // workspace, user data and browser profile, with PI_CHAT_TEST_PHASE=1..N in the environment;
 // VS Code is shut down between phases. --phase-grep limits phases 2..N to matching tests.
 //
+// --restricted-phase PATTERN: after the phases, one more VS Code of its own (fresh state) with
+// workspace trust ON over the same fixture, which it opens untrusted (Restricted Mode), running
+// only the tests matching PATTERN, with PI_CHAT_TEST_UNTRUSTED=1 in the environment.
+//
 // Prints the tests' output, saves out/test-artifacts/host-final.png (plus logs on failure),
 // and ends with `HOST-TESTS: N passed, M failed` (summed over phases). Exit code: 0 only if
 // every phase passed and at least one test ran.
@@ -34,6 +38,7 @@ const { values: opts } = parseArgs({
     env: { type: "string", multiple: true, default: [] },
     phases: { type: "string", default: "1" },
     "phase-grep": { type: "string" },
+    "restricted-phase": { type: "string" },
     "timeout-ms": { type: "string", default: process.env.HOST_TESTS_TIMEOUT_MS ?? String(10 * 60_000) },
     verbose: { type: "boolean", default: !!process.env.HOST_TESTS_VERBOSE },
   },
@@ -130,11 +135,15 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => stop(`g
 if (!existsSync(testsEntry)) await finish(1, `${testsEntry} missing: run \`node scripts/build.mjs --tests\``);
 
 /** One VS Code session running the whole mocha suite; resolves to run()'s exit code. */
-async function runPhase(phase) {
+async function runPhase(phase, restricted = false) {
   let exited;
   const exitPromise = new Promise((r) => (exited = r));
   const env = { ...extraEnv };
-  if (phases > 1) {
+  if (restricted) {
+    env.PI_CHAT_TEST_UNTRUSTED = "1";
+    env.PI_CHAT_HOST_TEST_GREP = opts["restricted-phase"];
+    console.log(`[host-tests] restricted phase: workspace trust on, the folder untrusted`);
+  } else if (phases > 1) {
     env.PI_CHAT_TEST_PHASE = String(phase);
     if (phase > 1 && opts["phase-grep"]) env.PI_CHAT_HOST_TEST_GREP = opts["phase-grep"];
     console.log(`[host-tests] phase ${phase} of ${phases}`);
@@ -145,9 +154,11 @@ async function runPhase(phase) {
     extensionTestsPath: testsEntry,
     workspaceFixture: opts["workspace-fixture"],
     workspaceFile: opts["workspace-file"],
-    stateDir: stateDir ?? undefined,
+    // The restricted phase starts from nothing: a trust decision or chat of the others must not leak in.
+    stateDir: restricted ? undefined : (stateDir ?? undefined),
     // Same port in every phase: the workspace's storage folder is keyed by host:port too.
-    ...(phasePort ? { port: phasePort } : {}),
+    ...(phasePort && !restricted ? { port: phasePort } : {}),
+    workspaceTrust: restricted,
     env,
     log: (msg) => console.log(`[host-tests] ${msg}`),
     onBrowserConsole: (line) => appendFileSync(browserConsoleLog, line + "\n"),
@@ -195,6 +206,14 @@ try {
       total.failed += result.failed;
       result = null;
     }
+  }
+  if (code === 0 && opts["restricted-phase"]) {
+    await new Promise((r) => setTimeout(r, 300));
+    await closeVS(false);
+    total.passed += result.passed;
+    total.failed += result.failed;
+    result = null;
+    code = await runPhase(phases + 1, true);
   }
   // Let the workbench paint the final state for the screenshot.
   await new Promise((r) => setTimeout(r, 500));

@@ -1,5 +1,5 @@
 // `npm test`: type-check (each layer on its own, then everything), lint, build once, then every suite — unit (Node), browser (Chromium),
-// extension host (code-server, two phases for the restart test), end to end (the real
+// extension host (code-server, two phases for the restart test, then one with the folder untrusted), end to end (the real
 // workbench UI). A failing suite does not stop the others; each prints `LABEL: N passed,
 // M failed`, and the last line here is their sum, `N passed, M failed`.
 //   node scripts/test-all.mjs --only host     build, then just that suite (npm run test:host)
@@ -14,7 +14,7 @@ const steps = [
   { name: "browser", cmd: ["node", "scripts/run-browser-tests.mjs"] },
   {
     name: "host",
-    cmd: ["node", "scripts/run-host-tests.mjs", "--workspace-fixture", "test/fixtures/workspace", "--phases", "2", "--phase-grep", "phase 2"],
+    cmd: ["node", "scripts/run-host-tests.mjs", "--workspace-fixture", "test/fixtures/workspace", "--phases", "2", "--phase-grep", "phase 2", "--restricted-phase", "restricted mode"],
   },
   {
     // The same extension in a two-folder workspace: only test/host/multi-root*.test.ts runs there.

@@ -1,0 +1,67 @@
+// Restricted Mode in the real extension host: VS Code started with workspace trust ON over a
+// folder nobody trusted (scripts/run-host-tests.mjs --restricted-phase runs this file alone in a
+// VS Code of its own; in the normal, trusted launch it is skipped). run_command is not in the
+// tool list the local server receives, `!cmd` and `!!cmd` are refused with the message and run
+// nothing, and AGENTS.md is not read.
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import type { PiChatTestApi } from "../../src/host/extension";
+import { chatItems } from "../../src/shared/reducer";
+import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
+import { activateExtension, waitFor, workspaceUri } from "./helpers";
+
+const untrustedLaunch = process.env.PI_CHAT_TEST_UNTRUSTED === "1";
+
+describe("restricted mode (untrusted folder, workspace trust on)", function () {
+  this.timeout(120_000);
+  let server: OpenAIServer;
+  let api: PiChatTestApi;
+
+  before(async function () {
+    if (!untrustedLaunch) return this.skip();
+    server = await startOpenAIServer();
+    api = await activateExtension(`${server.url}/v1`);
+    await vscode.commands.executeCommand("piChat.chatView.focus");
+    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  it("the folder really is untrusted", () => {
+    assert.equal(vscode.workspace.isTrusted, false);
+  });
+
+  it("run_command is not offered to the model; the read-only tools are, and AGENTS.md is not read", async () => {
+    const agents = workspaceUri("AGENTS.md");
+    await vscode.workspace.fs.writeFile(agents, new TextEncoder().encode("# Rules\nAlways answer in the voice of marker-agents-5521.\n"));
+    try {
+      await vscode.commands.executeCommand("piChat.newChat");
+      server.push(() => ({ text: "Hello." }));
+      await api.view.receive({ type: "prompt", v: 1, text: "What can you do here?" });
+      const body = await waitFor("the request", () => server.chatRequests().at(-1));
+      const tools = (body.tools ?? []).map((t) => t.function.name).sort();
+      assert.ok(tools.includes("read_file") && tools.includes("search"), `tools offered: ${tools.join(", ")}`);
+      assert.ok(!tools.includes("run_command"), `run_command must not be offered in Restricted Mode (offered: ${tools.join(", ")})`);
+      assert.ok(!JSON.stringify(body).includes("marker-agents-5521"), "AGENTS.md is not read in Restricted Mode");
+    } finally {
+      await vscode.workspace.fs.delete(agents);
+    }
+  });
+
+  for (const prefix of ["!", "!!"]) {
+    it(`${prefix}cmd is refused with the message and runs nothing`, async () => {
+      await vscode.commands.executeCommand("piChat.newChat");
+      const marker = workspaceUri(`ran-${prefix.length}.txt`);
+      const before = server.chatRequests().length;
+      await api.view.receive({ type: "prompt", v: 1, text: `${prefix}echo ran > ${marker.fsPath}` });
+      const notice = await waitFor("the refusal", () =>
+        chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "notice" && /Commands cannot run here/.test(i.text)),
+      );
+      assert.match(notice.kind === "notice" ? notice.text : "", /Restricted Mode \(not trusted\).*Trust the folder/);
+      assert.equal(chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "userCommand"), false, "no command card");
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(marker)), "the command did not run");
+      assert.equal(server.chatRequests().length, before, "nothing was sent to the model");
+    });
+  }
+});
