@@ -135,7 +135,15 @@ if (CHILD !== undefined) {
         const other = new ChatLocks(base.path, { now: () => now.value, staleAfterMs: 5_000 });
         assert.ok((await holder.acquire("c2")).ok);
         now.value += 4_000;
-        await new Promise((r) => setTimeout(r, 100)); // the holder beats (with the new time)
+        // The holder beats (with the new time): wait for the beat on disk, not for a fixed while
+        // (on a loaded machine a 10 ms timer and its write can take longer than any guess).
+        const beatAt = now.value;
+        for (let waited = 0; ; waited += 20) {
+          const lock = JSON.parse(readFileSync(join(base.path, "locks", "c2.lock"), "utf8")) as { heartbeatAt: number };
+          if (lock.heartbeatAt === beatAt) break;
+          if (waited > 10_000) assert.fail("the holder never beat");
+          await new Promise((r) => setTimeout(r, 20));
+        }
         now.value += 4_000;
         assert.ok(!(await other.acquire("c2")).ok, "8 s after the lock was taken, but 4 s after a beat: still held");
         await holder.releaseAll(); // stops beating, and removes the file
