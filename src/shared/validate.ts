@@ -42,6 +42,7 @@ const webviewMessageSchema = union([
   obj({ type: lit("openFile"), v, path: str({ minLength: 1, maxLength: 4096 }), line: opt(int({ minimum: 1 })) }),
   obj({ type: lit("openDiff"), v, toolCallId: id }),
   obj({ type: lit("insertCode"), v, code: str({ maxLength: 1_000_000 }) }),
+  obj({ type: lit("applyCode"), v, code: str({ maxLength: 1_000_000 }), path: opt(str({ minLength: 1, maxLength: 4096 })) }),
   obj({ type: lit("command"), v, command: oneOf(WEBVIEW_COMMANDS) }),
   obj({ type: lit("editPrompt"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }), text: str({ minLength: 1, maxLength: 200_000 }) }),
   obj({
