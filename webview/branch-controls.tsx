@@ -29,6 +29,7 @@ function ForkSwitcher({ fork, what }: { fork: ForkMark; what: string }) {
   const { running } = useContext(BranchContext);
   const go = (to: number) => post({ type: "switchBranch", messageIndex: fork.messageIndex, to });
   return (
+    // biome-ignore lint/a11y/useSemanticElements: two buttons and their position, named as one control; not a form, so no fieldset.
     <span class="fork-switcher" role="group" aria-label={`${what} ${fork.index + 1} of ${fork.count}`}>
       <button type="button" class="icon-button" aria-label={`Previous ${what}`} title={`Previous ${what}`} disabled={running || fork.index === 0} onClick={() => go(fork.index - 1)}>
         <ChevronLeftIcon />

@@ -78,10 +78,11 @@ export class ChatBranches {
   }
 
   /**
-   * The path that shows sibling `to` of `messages[index]`, followed down to its newest leaf, or
-   * undefined when there is no such sibling. Reads the new part only: O(its length).
+   * The messages from `index` on of the path that shows sibling `to` of `messages[index]`,
+   * followed down to its newest leaf, or undefined when there is no such sibling. Reads the new
+   * part only: O(its length).
    */
-  switched(messages: readonly AgentMessage[], index: number, to: number): { messages: AgentMessage[]; leafId: string } | undefined {
+  switched(messages: readonly AgentMessage[], index: number, to: number): { suffix: AgentMessage[]; leafId: string } | undefined {
     const message = messages[index];
     const nodeId = message ? this.nodeOf.get(message) : undefined;
     const node = nodeId === undefined ? undefined : this.tree.get(nodeId);
@@ -90,7 +91,7 @@ export class ChatBranches {
     const leafId = this.tree.newestLeafUnder(target.id);
     const suffix = this.between(node.parentId, leafId);
     for (const n of suffix) this.nodeOf.set(n.message, n.id);
-    return { messages: messages.slice(0, index).concat(suffix.map((n) => n.message)), leafId };
+    return { suffix: suffix.map((n) => n.message), leafId };
   }
 
   /** Makes `leafId` current (after a switch). */

@@ -346,8 +346,10 @@ export class ChatSession {
     const start = turnStart(messages, messageIndex);
     const attachments = messages.slice(start, messageIndex).flatMap((m) => (m.role === "fileAttachment" ? [{ path: m.path, ...(m.range ? { range: { ...m.range } } : {}) }] : []));
     const images = typeof prompt.content === "string" ? [] : prompt.content.filter((c): c is StoredImageContent => c.type === "image");
-    const change = this.cutPathAt(start);
-    await this.prompt(text, attachments, images);
+    const edited = promptMessages(text, attachments, images, Date.now());
+    let change: BranchChange = { filesLeftChanged: [] };
+    // Cut once this window may write the chat: a refused run leaves the path as it was.
+    await this.run(async (agent) => agent.prompt(edited), edited, { prepare: () => (change = this.cutPathAt(start)) });
     return change;
   }
 
@@ -356,8 +358,8 @@ export class ChatSession {
     const prompt = promptBefore(this.messages, messageIndex);
     if (prompt === undefined || messageIndex <= prompt) throw new Error("There is no prompt before that answer to retry from.");
     this.refuseWhileRunning();
-    const change = this.cutPathAt(prompt + 1);
-    await this.run(async (agent) => agent.continue(), []);
+    let change: BranchChange = { filesLeftChanged: [] };
+    await this.run(async (agent) => agent.continue(), [], { prepare: () => (change = this.cutPathAt(prompt + 1)) });
     return change;
   }
 
@@ -370,10 +372,10 @@ export class ChatSession {
     const switched = this.branches.switched(this.messages, messageIndex, to);
     if (!switched) return { filesLeftChanged: [] };
     const left = this.messages.slice(messageIndex);
-    this.setPath(switched.messages);
+    this.setPath(messageIndex, switched.suffix);
     this.branches.setLeaf(switched.leafId);
     this.emit({ type: "rewind", keep: messageIndex });
-    for (const message of switched.messages.slice(messageIndex)) this.emit({ type: "message_end", message });
+    for (const message of switched.suffix) this.emit({ type: "message_end", message });
     this.emitForks(messageIndex);
     this.emit({ type: "meter", meter: this.context.meter() });
     await this.options.persistLeaf?.(switched.leafId);
@@ -482,15 +484,20 @@ export class ChatSession {
   private cutPathAt(keep: number): BranchChange {
     const left = this.messages.slice(keep);
     this.branches.cutAt(this.messages, keep);
-    this.setPath(this.messages.slice(0, keep));
+    this.setPath(keep, []);
     this.emit({ type: "rewind", keep });
     this.emit({ type: "meter", meter: this.context.meter() });
     return { filesLeftChanged: filesChangedBy(left) };
   }
 
-  private setPath(messages: AgentMessage[]): void {
-    if (this.agent) this.agent.state.messages = messages;
-    else this.initialMessages.splice(0, this.initialMessages.length, ...messages);
+  /**
+   * The path keeps its first `keep` messages and goes on with `suffix`. The array is changed in
+   * place (no run is going: branching is refused during one), so a switch costs the changed part.
+   */
+  private setPath(keep: number, suffix: readonly AgentMessage[]): void {
+    const path = this.agent ? this.agent.state.messages : this.initialMessages;
+    path.length = keep;
+    for (const message of suffix) path.push(message);
   }
 
   private emitForks(from: number): void {

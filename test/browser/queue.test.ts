@@ -3,7 +3,7 @@
 // queue events and each can be removed; after Stop the queue stays with Send now / Clear.
 import * as assert from "node:assert/strict";
 import type { QueuedInput } from "../../src/shared/protocol";
-import { ChatPage, useChatPage } from "./harness";
+import { type ChatPage, useChatPage } from "./harness";
 import { Script } from "./script";
 
 function queued(id: string, kind: QueuedInput["kind"], text: string, extra: Partial<QueuedInput> = {}): QueuedInput {

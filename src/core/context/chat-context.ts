@@ -10,7 +10,7 @@ import type { RequestView } from "../context-policy";
 import type { CompactionSummaryMessage, CompactionTrigger, LocalNoticeMessage } from "../messages";
 import { contextBudget, DEFAULT_COMPACTION_SETTINGS, type CompactionSettings, type ContextBudget } from "./compaction";
 import { compactPath, type CompactionOutcome } from "./compactor";
-import { contextMeter, contextSize, type MeterModel } from "./meter";
+import { contextMeter, contextSize, MeterCache, type MeterModel } from "./meter";
 import { estimateLlmMessageTokens } from "./tokens";
 
 /** The model, stream function and key lookup of a run (the session's ModelBinding). */
@@ -60,6 +60,8 @@ export class ChatContext {
   private lastCapture: RequestCapture | undefined;
   /** A compaction failed in this run: do not ask again before every request. */
   private failedThisRun = false;
+  /** The meter's running totals along the path, so each update adds up only what changed. */
+  private readonly meterCache = new MeterCache();
 
   constructor(private readonly host: ChatContextHost) {}
 
@@ -94,7 +96,7 @@ export class ChatContext {
   meter(): ContextMeter {
     const model = this.binding?.model ?? this.preview;
     const budget = this.budget();
-    return contextMeter(this.host.messages(), model ? { contextWindow: model.contextWindow, cost: model.cost } : undefined, budget?.threshold, this.lastView?.trimmed);
+    return contextMeter(this.host.messages(), model ? { contextWindow: model.contextWindow, cost: model.cost } : undefined, budget?.threshold, this.lastView?.trimmed, this.meterCache);
   }
 
   /** Stops a compaction under way (the transcript stays as it was). */

@@ -3,7 +3,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Usage } from "@earendil-works/pi-ai";
 import type { ContextMeter, UsageFigures } from "../../shared/context-meter";
-import { applyCompaction, latestCompaction } from "./compaction";
+import { applyCompaction, latestCompaction, type LatestCompaction } from "./compaction";
 import { estimateMessageTokens, estimateTokensOf } from "./tokens";
 
 /** Tokens of a request as the provider counted them: everything sent plus the answer, which the next request carries. */
@@ -26,8 +26,8 @@ export interface ContextSize {
  * of the messages after it. After a compaction that came later than that answer, the usage
  * describes a context that no longer exists: the summary's own figure plus what followed is used.
  */
-export function contextSize(path: readonly AgentMessage[]): ContextSize {
-  const latest = latestCompaction(path);
+export function contextSize(path: readonly AgentMessage[], known?: { latest: LatestCompaction | undefined }): ContextSize {
+  const latest = known ? known.latest : latestCompaction(path);
   for (let i = path.length - 1; i >= 0; i--) {
     const m = path[i]!;
     if (latest && i === latest.index) {
@@ -63,32 +63,85 @@ export interface MeterModel {
 }
 
 /** Every figure of the meter, from the path (and the model, when it is known). */
-export function contextMeter(path: readonly AgentMessage[], model?: MeterModel, threshold?: number, trimmed?: number): ContextMeter {
-  const size = contextSize(path);
-  const chat = emptyFigures();
-  let lastTurn: UsageFigures | undefined;
-  let anyCost = false;
-  for (const m of path) {
-    if (m.role === "user") lastTurn = undefined;
-    if (m.role === "assistant" && m.usage) {
-      const cost = m.usage.cost?.total ?? 0;
-      if (cost > 0) anyCost = true;
-      add(chat, m.usage, cost);
-      add((lastTurn ??= emptyFigures()), m.usage, cost);
-    } else if (m.role === "compactionSummary" && m.usage) {
-      if (m.usage.cost > 0) anyCost = true;
-      add(chat, m.usage, m.usage.cost);
-      add((lastTurn ??= emptyFigures()), m.usage, m.usage.cost);
-    }
-  }
+export function contextMeter(path: readonly AgentMessage[], model?: MeterModel, threshold?: number, trimmed?: number, cache?: MeterCache): ContextMeter {
+  const totals = (cache ?? new MeterCache()).totalsOf(path);
+  const compactionAt = totals.latestCompaction;
+  const latestMessage = compactionAt >= 0 ? path[compactionAt] : undefined;
+  const latest =
+    latestMessage?.role === "compactionSummary"
+      ? { index: compactionAt, message: latestMessage, firstKeptIndex: Math.max(0, compactionAt - (Number.isInteger(latestMessage.keptMessageCount) && latestMessage.keptMessageCount > 0 ? latestMessage.keptMessageCount : 0)) }
+      : undefined;
+  const size = contextSize(path, { latest });
   const prices = model?.cost;
-  const priced = prices ? prices.input > 0 || prices.output > 0 : anyCost;
-  const meter: ContextMeter = { tokens: size.tokens, estimated: size.estimated, chat, priced };
-  if (lastTurn) meter.lastTurn = lastTurn;
+  const priced = prices ? prices.input > 0 || prices.output > 0 : totals.anyCost;
+  const meter: ContextMeter = { tokens: size.tokens, estimated: size.estimated, chat: { ...totals.chat }, priced };
+  if (totals.lastTurn) meter.lastTurn = { ...totals.lastTurn };
   if (model && model.contextWindow > 0) meter.window = model.contextWindow;
   if (threshold !== undefined && threshold > 0) meter.threshold = threshold;
-  const latest = latestCompaction(path);
   if (trimmed !== undefined && trimmed > 0) meter.reduced = { kind: "trimmed", messages: trimmed };
   else if (latest) meter.reduced = { kind: "compacted", tokensBefore: latest.message.tokensBefore, tokensAfter: latest.message.tokensAfter, messages: latest.message.summarizedMessageCount };
   return meter;
+}
+
+/** What the meter adds up along a path, up to and including one message. */
+interface PathTotals {
+  chat: UsageFigures;
+  /** Since the last prompt. */
+  lastTurn: UsageFigures | undefined;
+  anyCost: boolean;
+  /** Index of the latest compaction summary, -1 for none. */
+  latestCompaction: number;
+}
+
+const NO_TOTALS: PathTotals = { chat: emptyFigures(), lastTurn: undefined, anyCost: false, latestCompaction: -1 };
+
+/**
+ * The running totals after each message, kept by message object. A message has one place in its
+ * chat (the tree gives it one parent), so the next message, or another branch sharing a prefix,
+ * adds up only what is new: the meter after a message or a branch switch costs the changed part,
+ * not the chat's length.
+ */
+export class MeterCache {
+  private readonly after = new WeakMap<object, { index: number; totals: PathTotals }>();
+
+  totalsOf(path: readonly AgentMessage[]): PathTotals {
+    let start = path.length;
+    let totals = NO_TOTALS;
+    while (start > 0) {
+      const known = this.after.get(path[start - 1]!);
+      if (known && known.index === start - 1) {
+        totals = known.totals;
+        break;
+      }
+      start--;
+    }
+    for (let i = start; i < path.length; i++) {
+      totals = step(totals, path[i]!, i);
+      this.after.set(path[i]!, { index: i, totals });
+    }
+    return totals;
+  }
+}
+
+function step(before: PathTotals, m: AgentMessage, index: number): PathTotals {
+  let lastTurn = m.role === "user" ? undefined : before.lastTurn;
+  let { chat, anyCost } = before;
+  let usage: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number } | undefined;
+  let cost = 0;
+  if (m.role === "assistant" && m.usage) {
+    usage = m.usage;
+    cost = m.usage.cost?.total ?? 0;
+  } else if (m.role === "compactionSummary" && m.usage) {
+    usage = m.usage;
+    cost = m.usage.cost;
+  }
+  if (usage) {
+    if (cost > 0) anyCost = true;
+    chat = { ...chat };
+    add(chat, usage, cost);
+    lastTurn = { ...(lastTurn ?? emptyFigures()) };
+    add(lastTurn, usage, cost);
+  }
+  const latestCompaction = m.role === "compactionSummary" ? index : before.latestCompaction;
+  return { chat, lastTurn, anyCost, latestCompaction };
 }
