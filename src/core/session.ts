@@ -576,7 +576,9 @@ export class ChatSession {
     const raw = last.errorMessage ?? "The model provider returned an error.";
     this.options.log?.(`provider error: ${raw}`);
     const described = this.options.describeError?.(raw) ?? { text: raw };
-    await this.append(errorNotice(described.text, described));
+    // Which model failed: a chat can have its own, other than the settings'.
+    const model = last.provider && last.model ? ` (model ${last.provider}/${last.model})` : "";
+    await this.append(errorNotice(`${described.text}${model}`, described));
   }
 
   /** Adds a message of the session's own (a notice, a repair) to the transcript: saved and shown. */

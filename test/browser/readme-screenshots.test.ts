@@ -1,6 +1,7 @@
 // The README's pictures, drawn by the real webview bundle at the sidebar's width in VS Code's dark
-// theme: a long chat after a compaction with the context meter open, and a chat with a pasted
-// image, a command the agent ran and a `!cmd` the user ran. Written to out/test-artifacts/ by
+// theme: a long chat after a compaction with the context meter open, a chat with a pasted
+// image, a command the agent ran and a `!cmd` the user ran, and an edited prompt with queued
+// follow-ups while Pi writes. Written to out/test-artifacts/ by
 // every `npm test`; `npm run screenshots` writes them to docs/images/ for the README. The test
 // checks what the picture is meant to show, so a broken scene fails instead of being committed.
 import * as assert from "node:assert/strict";
@@ -133,6 +134,35 @@ describe("README screenshots", function () {
       assert.match(await agentRan.innerText(), /npm test/);
       assert.match(await chat.page.locator(".command-card.user-command").innerText(), /git status --short/);
       await save(chat, "command-and-image.png");
+      await chat.assertClean();
+    } finally {
+      await chat.close();
+    }
+  });
+  it("an edited prompt (‹ 2 / 2 ›) while Pi writes, with a follow-up and a steer queued above the composer", async () => {
+    const chat = await ChatPage.open(SIZE);
+    try {
+      await chat.snapshot(undefined, { title: "Move the dev server to 8080", status: { modelLabel: "claude-sonnet-4-5" } });
+      const script = new Script().start();
+      script.user("Read src/config.ts and tell me the default port.");
+      script.assistant([{ type: "text", text: "The default port is **3000** (`src/config.ts`, line 3)." }]);
+      script.user("Change it to 8080, and keep 3000 working as a redirect for one release.");
+      script.assistant([{ type: "text", text: "I will set `port: 8080` in `src/config.ts` and add a redirect from 3000 in `src/server.ts`. First the config" }], { open: true });
+      script.raw({ type: "forks", from: 0, forks: [{ messageIndex: 2, showAt: 2, index: 1, count: 2 }] });
+      script.raw({
+        type: "queue",
+        kept: false,
+        items: [
+          { id: "q1", kind: "steer", text: "read PORT from the environment first", attachments: [], imageCount: 0 },
+          { id: "q2", kind: "followUp", text: "then run the tests", attachments: [{ path: "test/server.test.ts" }], imageCount: 0 },
+        ],
+      });
+      await chat.events(script.take());
+      assert.equal(await chat.page.getByRole("group", { name: "version of this message 2 of 2" }).count(), 1);
+      assert.equal(await chat.page.getByRole("region", { name: "Queued messages" }).getByRole("listitem").count(), 2);
+      await chat.page.getByRole("textbox", { name: "Message to Pi" }).fill("and update the README");
+      await chat.frames(2);
+      await save(chat, "branches-and-queue.png");
       await chat.assertClean();
     } finally {
       await chat.close();

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { ChatModelChoice } from "../../../src/core/transcript";
 import { chatWorld, type ChatWorld } from "../../support/chat-world";
 import { createScriptedModel, reply } from "../../support/scripted-model";
+import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 
 describe("model per chat (core)", () => {
   let w: ChatWorld;
@@ -53,5 +54,16 @@ describe("model per chat (core)", () => {
     assert.equal(asked.at(-1), "anthropic/model-b@high");
     const listed = await again.listChats();
     assert.equal(listed.find((c) => c.id === b.id)?.model, "anthropic/model-b");
+  });
+
+  it("a provider error names the model that failed", async () => {
+    const model = createScriptedModel();
+    w = chatWorld({ resolveModel: async () => model.binding });
+    const session = w.service.newChat();
+    model.push(() => fauxAssistantMessage([], { stopReason: "error", errorMessage: "Rate limited" }));
+    await session.prompt("hi");
+    const notice = session.messages.at(-1)!;
+    assert.ok(notice.role === "localNotice");
+    assert.equal(notice.text, `Rate limited (model ${model.binding.model.provider}/${model.binding.model.id})`);
   });
 });
