@@ -117,7 +117,7 @@ export function createRunCommandTool(options: RunCommandToolOptions): AgentTool<
         onProgress: (progress) =>
           onUpdate?.({
             content: [{ type: "text", text: progress.tail.join("\n") }],
-            details: { ...base, via: "process", end: "exited", exitCode: null, durationMs: progress.elapsedMs, totalLines: progress.lines, totalBytes: 0, cutLines: 0, cutBytes: 0, invalidUtf8: false, progress },
+            details: { ...base, via: progress.via ?? "process", end: "exited", exitCode: null, durationMs: progress.elapsedMs, totalLines: progress.lines, totalBytes: 0, cutLines: 0, cutBytes: 0, invalidUtf8: false, progress },
           }),
       });
       const o = result.output;
