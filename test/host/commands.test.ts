@@ -187,7 +187,8 @@ describe("Pi Chat commands in the \"Pi Chat\" terminal (shell integration)", fun
     assert.match(card("call_t3")?.resultText ?? "", /Stopped by the user after/);
     assert.equal(server.pending(), 0);
 
-    const next = await runAllowed("call_t4", "echo still-usable");
+    // printf, not echo: an earlier test saved the rule "echo", which would skip the question.
+    const next = await runAllowed("call_t4", "printf '%s\\n' still-usable");
     assert.equal((next.details as { via: string }).via, "terminal");
     assert.match(next.resultText ?? "", /still-usable/);
   });
@@ -199,8 +200,9 @@ describe("Pi Chat commands in the \"Pi Chat\" terminal (shell integration)", fun
 
     await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", false, vscode.ConfigurationTarget.Global);
     try {
-      const done = await runAllowed("call_t5", "echo via-child");
+      const done = await runAllowed("call_t5", "printf '%s\\n' via-child");
       assert.equal((done.details as { via: string }).via, "process");
+      assert.match(done.resultText ?? "", /via-child/);
     } finally {
       await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", true, vscode.ConfigurationTarget.Global);
     }
