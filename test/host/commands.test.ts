@@ -20,9 +20,6 @@ describe("Pi Chat commands in the extension host", function () {
     api = await activateExtension(`${server.url}/v1`);
     await vscode.commands.executeCommand("piChat.chatView.focus");
     await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
-  });
-
-  before(async () => {
     // These tests are about asking, rules and !cmd: on the child-process path (the terminal path has its own tests below).
     await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", false, vscode.ConfigurationTarget.Global);
   });
