@@ -141,6 +141,8 @@ function killGroup(child, signal) {
  * @param {number} [o.port] port for code-server (default: a free one). Restart tests pass the same
  *   port each time: code-server's workspace identity (and so workspace storage) includes host:port.
  * @param {string} [o.workspaceFixture] folder copied into the temp workspace (else it is empty).
+ * @param {string} [o.workspaceFile] a `.code-workspace` file inside the fixture: the workbench opens
+ *   it (a multi-root workspace) instead of the folder.
  * @param {string} [o.stateDir] keep everything (workspace, user data, extensions, XDG dirs,
  *   Chromium profile, where the workbench keeps its browser-side state) in this folder and
  *   don't delete it on close(), so a second startVSCode() with the same stateDir is "the same
@@ -301,7 +303,8 @@ export async function startVSCode(o = {}) {
     const payload = [["skipWelcome", "true"]];
     if (o.extensionDevelopmentPath) payload.push(["extensionDevelopmentPath", remote(o.extensionDevelopmentPath)]);
     if (o.extensionTestsPath) payload.push(["extensionTestsPath", remote(o.extensionTestsPath)]);
-    const url = `${baseUrl}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    const opened = o.workspaceFile ? `workspace=${encodeURIComponent(join(workspace, o.workspaceFile))}` : `folder=${encodeURIComponent(workspace)}`;
+    const url = `${baseUrl}/?${opened}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     await page.goto(url, { waitUntil: "domcontentloaded", timeout: 60_000 });
     progress("workbench page loaded");
     if (o.waitForWorkbench ?? true) {

@@ -2,8 +2,12 @@
 // (from .test-vscode/, see scripts/setup-vscode.sh) with this repo as the development
 // extension, driven by headless Chromium. Builds nothing: `npm run test:host` builds first.
 //
-//   node scripts/run-host-tests.mjs [--workspace-fixture DIR] [--env KEY=VALUE]...
-//        [--phases N [--phase-grep PATTERN]] [--timeout-ms N] [--verbose]
+//   node scripts/run-host-tests.mjs [--workspace-fixture DIR [--workspace-file NAME]] [--env KEY=VALUE]...
+//        [--phases N [--phase-grep PATTERN]] [--artifacts NAME] [--timeout-ms N] [--verbose]
+//
+// --workspace-file NAME opens the fixture's NAME.code-workspace (a multi-root workspace) instead of
+// the folder. --artifacts NAME prefixes this run's screenshot and logs (default "host"), so two
+// runs in one `npm test` keep each other's.
 //
 // The whole environment of this process reaches the extension host too, so
 // `PI_CHAT_TEST_X=1 npm run test:host` works as well as `--env PI_CHAT_TEST_X=1`.
@@ -29,6 +33,8 @@ import { freePort, repoRoot, startVSCode } from "./browser.mjs";
 const { values: opts } = parseArgs({
   options: {
     "workspace-fixture": { type: "string" },
+    "workspace-file": { type: "string" },
+    artifacts: { type: "string", default: "host" },
     env: { type: "string", multiple: true, default: [] },
     phases: { type: "string", default: "1" },
     "phase-grep": { type: "string" },
@@ -53,8 +59,9 @@ const testsEntry = join(repoRoot, "out/test/host/index.js");
 const artifacts = join(repoRoot, "out/test-artifacts");
 mkdirSync(artifacts, { recursive: true });
 // Only this runner's own artifacts from an earlier run (others may share the folder).
-for (const f of ["host-final.png", "host-code-server.log", "host-vscode-logs"]) rmSync(join(artifacts, f), { recursive: true, force: true });
-const browserConsoleLog = join(artifacts, "host-browser-console.log");
+const prefix = opts.artifacts;
+for (const f of [`${prefix}-final.png`, `${prefix}-code-server.log`, `${prefix}-vscode-logs`]) rmSync(join(artifacts, f), { recursive: true, force: true });
+const browserConsoleLog = join(artifacts, `${prefix}-browser-console.log`);
 writeFileSync(browserConsoleLog, "");
 
 const t0 = Date.now();
@@ -72,16 +79,16 @@ async function closeVS(failed) {
   vs = null;
   if (!cur) return;
   await cur.page
-    .screenshot({ path: join(artifacts, "host-final.png"), timeout: 10_000 })
-    .then(() => console.log(`[host-tests] screenshot: out/test-artifacts/host-final.png`))
+    .screenshot({ path: join(artifacts, `${prefix}-final.png`), timeout: 10_000 })
+    .then(() => console.log(`[host-tests] screenshot: out/test-artifacts/${prefix}-final.png`))
     .catch((e) => console.error(`[host-tests] no screenshot: ${e.message}`));
   if (failed) {
     // Logs of the server, the workbench and the extension host, for the post-mortem.
     try {
-      cpSync(cur.serverLog, join(artifacts, "host-code-server.log"));
+      cpSync(cur.serverLog, join(artifacts, `${prefix}-code-server.log`));
       const logs = join(cur.userDataDir, "logs");
-      if (existsSync(logs)) cpSync(logs, join(artifacts, "host-vscode-logs"), { recursive: true });
-      console.error(`[host-tests] logs: out/test-artifacts/host-code-server.log, host-vscode-logs/, host-browser-console.log`);
+      if (existsSync(logs)) cpSync(logs, join(artifacts, `${prefix}-vscode-logs`), { recursive: true });
+      console.error(`[host-tests] logs: out/test-artifacts/${prefix}-code-server.log, ${prefix}-vscode-logs/, ${prefix}-browser-console.log`);
     } catch (e) {
       console.error(`[host-tests] could not copy logs: ${e.message}`);
     }
@@ -146,6 +153,7 @@ async function runPhase(phase, restricted = false) {
     extensionDevelopmentPath: repoRoot,
     extensionTestsPath: testsEntry,
     workspaceFixture: opts["workspace-fixture"],
+    workspaceFile: opts["workspace-file"],
     // The restricted phase starts from nothing: a trust decision or chat of the others must not leak in.
     stateDir: restricted ? undefined : (stateDir ?? undefined),
     // Same port in every phase: the workspace's storage folder is keyed by host:port too.

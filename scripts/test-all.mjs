@@ -16,16 +16,25 @@ const steps = [
     name: "host",
     cmd: ["node", "scripts/run-host-tests.mjs", "--workspace-fixture", "test/fixtures/workspace", "--phases", "2", "--phase-grep", "phase 2", "--restricted-phase", "restricted mode"],
   },
+  {
+    // The same extension in a two-folder workspace: only test/host/multi-root*.test.ts runs there.
+    name: "host-multi-root",
+    cmd: [
+      "node", "scripts/run-host-tests.mjs", "--workspace-fixture", "test/fixtures/multi-root", "--workspace-file", "multi.code-workspace",
+      "--env", "PI_CHAT_HOST_SUITE=multi-root", "--artifacts", "host-multi-root",
+    ],
+  },
   { name: "e2e", cmd: ["node", "scripts/run-e2e-tests.mjs"] },
 ];
 
 const onlyIndex = process.argv.indexOf("--only");
 const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
-if (only && !steps.some((s) => s.name === only)) {
+if (only && !steps.some((s) => s.name === only || s.name.startsWith(`${only}-`))) {
   console.error(`unknown suite ${only}; one of: ${steps.map((s) => s.name).join(", ")}`);
   process.exit(2);
 }
-const selected = only ? steps.filter((s) => s.name === "build" || s.name === only) : steps;
+// `--only host` runs host-multi-root too.
+const selected = only ? steps.filter((s) => s.name === "build" || s.name === only || s.name.startsWith(`${only}-`)) : steps;
 
 const SUMMARY = /^([A-Z0-9-]+): (\d+) passed, (\d+) failed\s*$/;
 let passed = 0;

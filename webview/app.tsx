@@ -197,6 +197,7 @@ function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
   const empty = chat.settled.length === 0 && chat.live.length === 0;
   return (
     <main class="chat" aria-label="Chat">
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: one delegated handler for the buttons and links inside rendered answers, which take the keyboard themselves. */}
       <div class="scroller" ref={scroller} onScroll={onScroll} onClick={onMarkdownClick}>
         <div class="chat-content" ref={content} role="log" aria-label="Messages" aria-live="off">
           {empty && ready && !chat.running && (

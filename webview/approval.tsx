@@ -69,7 +69,8 @@ export function ApprovalForm({ toolCallId, cardId }: { toolCallId: string; cardI
     focusAfterDecision(cardId);
   };
   return (
-    <div class="approval-form" role="group" aria-label="Your decision">
+    <fieldset class="approval-form">
+      <legend class="sr-only">Your decision</legend>
       <DenyReasonInput value={reason} onInput={setReason} onDeny={() => decide("deny")} />
       <div class="approval-actions">
         <button type="button" class="button primary" data-decision="allow" aria-keyshortcuts="Alt+A" disabled={sent !== null} onClick={() => decide("allow")}>
@@ -82,6 +83,6 @@ export function ApprovalForm({ toolCallId, cardId }: { toolCallId: string; cardI
           Allow edits for this chat
         </button>
       </div>
-    </div>
+    </fieldset>
   );
 }

@@ -26,12 +26,16 @@ marked.use({
       return checked ? "\u2611 " : "\u2610 ";
     },
     code({ text, lang, escaped }: Tokens.Code): string {
-      const language = (lang ?? "").match(/^[\w+#.-]{1,30}/)?.[0] ?? "";
+      const language = (lang ?? "").match(/^[\w+#-]{1,30}/)?.[0] ?? "";
+      const path = codeBlockPath(lang ?? "");
       const body = escaped ? text : escapeHtml(text);
       const cls = language ? ` class="language-${escapeHtml(language)}"` : "";
+      const applyTitle = path ? `Apply to ${path}: shows the diff, then asks` : "Apply to the file open in the editor (its selection, or the whole file): shows the diff, then asks";
       return (
         `<div class="md-code"><div class="md-code-head"><span class="md-code-lang">${escapeHtml(language)}</span>` +
+        (path ? `<span class="md-code-path">${escapeHtml(path)}</span>` : "") +
         `<span class="md-code-actions"><button type="button" class="md-insert">Insert at cursor</button>` +
+        `<button type="button" class="md-apply" title="${escapeHtml(applyTitle)}">Apply to file</button>` +
         `<button type="button" class="md-copy">Copy</button></span></div>` +
         `<pre><code${cls}>${body}</code></pre></div>`
       );
@@ -48,6 +52,23 @@ purify.setConfig({
   FORBID_ATTR: ["style", "id", "name", "target", "srcset", "action", "formaction", "form", "autofocus", "tabindex", "accesskey"],
   ALLOW_DATA_ATTR: false,
 });
+
+/**
+ * The file a code block names after its language: ```ts src/config.ts, ```ts:src/config.ts or
+ * ```ts title="src/config.ts". Only a hint for "Apply to file": the host checks it like any path.
+ */
+export function codeBlockPath(info: string): string | undefined {
+  // A quoted value is one candidate, spaces and all (and then refused: paths here have none).
+  const quoted = /\b(?:title|path|file|filename)=(["'])(.*?)\1/i.exec(info);
+  const tokens = info.trim().split(/\s+/);
+  const first = tokens[0] ?? "";
+  const candidates = quoted ? [quoted[2] ?? ""] : [first.includes(":") ? first.slice(first.indexOf(":") + 1) : "", ...tokens.slice(1)];
+  for (const raw of candidates) {
+    const token = raw.replace(/^(title|path|file|filename)=/i, "");
+    if (token.length > 0 && token.length <= 300 && /[./]/.test(token) && /^[\w@~.+-][\w@~.+\-/\\]*$/.test(token)) return token;
+  }
+  return undefined;
+}
 
 export type HrefKind = { kind: "external"; href: string } | { kind: "file"; path: string; line?: number } | { kind: "blocked" };
 
@@ -218,6 +239,14 @@ export function onMarkdownClick(event: MouseEvent): void {
   if (insert) {
     // The host puts it in the editor and moves the focus there (or says why it could not).
     post({ type: "insertCode", code: insert.closest(".md-code")?.querySelector("pre")?.textContent ?? "" });
+    return;
+  }
+  const apply = target.closest("button.md-apply");
+  if (apply) {
+    // The host shows the diff and asks before anything is written (src/host/apply-code.ts).
+    const block = apply.closest(".md-code");
+    const path = block?.querySelector(".md-code-path")?.textContent ?? undefined;
+    post({ type: "applyCode", code: block?.querySelector("pre")?.textContent ?? "", ...(path ? { path } : {}) });
     return;
   }
   const copy = target.closest("button.md-copy");

@@ -32,6 +32,7 @@ export function rangeLabel(start: number, end?: number): string {
 export function FileLink(props: { path: string; line?: number; label?: string; class?: string }) {
   const where = props.line !== undefined ? `${props.path}:${props.line}` : props.path;
   return (
+    // biome-ignore lint/a11y/useValidAnchor: it navigates (the host opens the file in the editor), so it is a link for screen readers; the webview has no URL of its own for it.
     <a
       href="#"
       class={`file-link ${props.class ?? ""}`}

@@ -32,6 +32,7 @@ export function EditProblems({ details, path }: { details: unknown; path: string
   if (!report || path === undefined) return null;
   const more = report.total - report.items.length;
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a titled list of errors, not a form: a fieldset would be the wrong thing to announce.
     <div class="problems" role="group" aria-label={`${report.total} new error${report.total === 1 ? "" : "s"} after this edit`}>
       <div class="problems-title">
         <ErrorIcon class="bad" /> {report.total === 1 ? "1 new error" : `${report.total} new errors`} after this edit

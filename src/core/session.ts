@@ -8,7 +8,7 @@ import { AgentEventEncoder } from "../shared/event-encoder";
 import type { FixCommandId } from "../shared/app-messages";
 import type { ChatEvent } from "../shared/protocol";
 import { canContinue, convertToLlm, createTransformContext, repairsBeforeContinue } from "./context-policy";
-import { ChatContext, type RequestCapture } from "./context/chat-context";
+import { ChatContext, type PreviewModel, type RequestCapture } from "./context/chat-context";
 import type { CompactionSettings } from "./context/compaction";
 import type { CompactionOutcome } from "./context/compactor";
 import type { CompactionSummaryMessage, FileAttachmentMessage, LocalNoticeMessage } from "./messages";
@@ -329,6 +329,15 @@ export class ChatSession {
     this.userCommandStop?.abort();
     this.context.abort();
     this.agent?.abort();
+  }
+
+  /**
+   * The model the settings name, before this session's first request (a restored chat): the meter
+   * shows "used / window" from the transcript alone instead of waiting for a request.
+   */
+  previewModel(model: PreviewModel | undefined): void {
+    this.context.previewModel(model);
+    this.emit({ type: "meter", meter: this.context.meter() });
   }
 
   /** Summarizes the earlier conversation now ("Pi Chat: Compact Chat"), with the user's words on what to keep. */

@@ -14,6 +14,8 @@ export interface ChatViewHandler {
   onMessage(message: WebviewMessage): void | Promise<void>;
   /** The body of a full snapshot of the current chat. */
   snapshot(): HostMessageBody;
+  /** The webview said `ready` (it shows the chat now). */
+  viewReady?(): void;
 }
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -90,6 +92,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       if (message.type === "resync") this.log(`webview asked for a resync after seq ${message.lastSeq}`);
       this.ready = true;
       this.sendSnapshot();
+      this.handler.viewReady?.();
       for (const waiter of this.readyWaiters.splice(0)) waiter();
       return;
     }

@@ -2,6 +2,7 @@
 // attached for the next prompt, and the approvals waiting for the user. It turns webview
 // messages and commands into session calls, and session events into view updates.
 import { insertAtCursor } from "./insert-code";
+import type { CodeApplier } from "./apply-code";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -54,6 +55,8 @@ export interface ControllerOptions {
   secrets: SecretKeys;
   consent: BaseUrlConsent;
   diffs: ProposalDiffs;
+  /** "Apply to file" on a code block: diff, decision, one undoable edit. */
+  codeApplier: CodeApplier;
   commands: HostCommands;
   log: (line: string) => void;
   /** Every chat request as it is sent ("what the model sees"). */
@@ -201,6 +204,9 @@ export class ChatController implements vscode.Disposable {
         return this.openFile(message.path, message.line);
       case "insertCode":
         return insertAtCursor(message.code);
+      case "applyCode":
+        await this.options.codeApplier.apply(message.code, message.path);
+        return;
       case "openDiff": {
         const pending = this.approvals.get(message.toolCallId);
         if (pending) await this.options.diffs.show(pending.request);
@@ -324,6 +330,7 @@ export class ChatController implements vscode.Disposable {
     this.watch(session);
     void vscode.commands.executeCommand("setContext", "piChat.running", session.running);
     this.view?.sendSnapshot();
+    this.previewMeter(false);
     void this.otherWindows.check(); // is the chat now on screen written in another window?
   }
 
@@ -347,6 +354,26 @@ export class ChatController implements vscode.Disposable {
   /** Posts the facts around the chat (model, storage, Continue) after they may have changed: a settings change, a finished run. */
   refreshStatus(): void {
     this.view?.send({ type: "status", status: this.status() });
+    this.previewMeter(false);
+  }
+
+  /**
+   * Once the view shows a restored chat, the meter gets the window of the model the settings name
+   * (from the provider bundle, loaded now, after activation; no key, no request).
+   */
+  viewReady(): void {
+    if (this.session.messages.some((m) => m.role === "assistant")) setTimeout(() => this.previewMeter(true), 0);
+  }
+
+  /** The settings' model for the meter, until the next run binds the one it uses. */
+  private previewMeter(load: boolean): void {
+    const providers = load ? loadProviders() : providersIfLoaded();
+    if (!providers) return;
+    try {
+      this.session.previewModel(providers.modelForMeter(readProviderSettings()));
+    } catch (error) {
+      this.options.log(`meter: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private async readCurrentChat(): Promise<string | undefined> {

@@ -9,6 +9,8 @@ import { ChatController } from "./controller";
 import { HostCommands } from "./commands";
 import { ModelContextDocuments } from "./model-context-view";
 import { ProposalDiffs } from "./diff-view";
+import { CodeApplier } from "./apply-code";
+import { protectedFilesSetting } from "./settings";
 import { loadProviders, PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
 import { DEFAULT_SYSTEM_PROMPT } from "../core/session";
 import { multiRootPrompt } from "../core/tools/multi-root";
@@ -32,6 +34,7 @@ export interface PiChatTestApi {
   output: vscode.OutputChannel;
   logLines: string[];
   commands: HostCommands;
+  codeApplier: CodeApplier;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<PiChatTestApi | undefined> {
@@ -63,6 +66,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     paths.folders.map((f) => ({ ...f, fs: createVscodeWorkspaceFs(f.uri) })),
     log,
   );
+  const codeApplier = new CodeApplier({
+    paths,
+    fs: tools?.fs ?? noFolderFs,
+    workspaceRoot: paths.multiRoot ? undefined : folder?.uri,
+    diffs,
+    protectedFiles: protectedFilesSetting,
+    log,
+  });
   const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, folder?.uri, log);
   let modelContext: ModelContextDocuments | undefined;
   const controller = new ChatController({
@@ -80,6 +91,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     secrets,
     consent,
     diffs,
+    codeApplier,
     commands,
     log,
     onRequest: (capture) => modelContext?.requestSent(capture),
@@ -129,7 +141,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
 
   await controller.restore();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
-  return testMode ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands } : undefined;
+  return testMode ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands, codeApplier } : undefined;
 }
 
 export function deactivate(): void {

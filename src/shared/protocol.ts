@@ -185,6 +185,8 @@ export type WebviewMessage =
   | { type: "openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }
   /** "Insert at cursor" on a code block: the block's text, into the active editor. */
   | { type: "insertCode"; v: typeof PROTOCOL_VERSION; code: string }
+  /** "Apply to file" on a code block: its text, and the path the block names after its language, if any. */
+  | { type: "applyCode"; v: typeof PROTOCOL_VERSION; code: string; path?: string }
   | { type: "command"; v: typeof PROTOCOL_VERSION; command: WebviewCommand };
 
 /** Commands the webview may ask the host to run (buttons in the view run the same commands as the palette). */

@@ -39,6 +39,7 @@ const webviewMessageSchema = union([
   obj({ type: lit("openFile"), v, path: str({ minLength: 1, maxLength: 4096 }), line: opt(int({ minimum: 1 })) }),
   obj({ type: lit("openDiff"), v, toolCallId: id }),
   obj({ type: lit("insertCode"), v, code: str({ maxLength: 1_000_000 }) }),
+  obj({ type: lit("applyCode"), v, code: str({ maxLength: 1_000_000 }), path: opt(str({ minLength: 1, maxLength: 4096 })) }),
   obj({ type: lit("command"), v, command: oneOf(WEBVIEW_COMMANDS) }),
 ]);
 

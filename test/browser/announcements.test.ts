@@ -96,4 +96,27 @@ describe("announcements", function () {
     await chat.page.getByRole("button", { name: "Insert at cursor", exact: true }).click();
     assert.deepEqual(await chat.postedOf("insertCode"), [{ type: "insertCode", v: 1, code: "const a = 1;" }]);
   });
+
+  it("Apply to file posts the block's text and the file it names (shown in its head); without a name, no path", async () => {
+    const chat = page();
+    const answer = [
+      "```ts src/config.ts\nexport const port = 8080;\n```",
+      "```ts title=\"lib/a b.ts\"\nnot a path: it has a space\n```",
+      "```python:tools/run.py\nprint(1)\n```",
+      "```sh\nnpm test\n```",
+    ].join("\n\n");
+    await chat.events(new Script().start().user("Show me").assistant([{ type: "text", text: answer }]).end().take());
+    await chat.clearPosted();
+    const paths = await chat.page.locator(".md-code").evaluateAll((blocks) => blocks.map((b) => b.querySelector(".md-code-path")?.textContent ?? null));
+    assert.deepEqual(paths, ["src/config.ts", null, "tools/run.py", null]);
+    const apply = chat.page.getByRole("button", { name: "Apply to file", exact: true });
+    assert.equal(await apply.count(), 4);
+    for (let i = 0; i < 4; i++) await apply.nth(i).click();
+    assert.deepEqual(await chat.postedOf("applyCode"), [
+      { type: "applyCode", v: 1, code: "export const port = 8080;", path: "src/config.ts" },
+      { type: "applyCode", v: 1, code: "not a path: it has a space" },
+      { type: "applyCode", v: 1, code: "print(1)", path: "tools/run.py" },
+      { type: "applyCode", v: 1, code: "npm test" },
+    ]);
+  });
 });

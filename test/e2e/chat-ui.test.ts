@@ -102,4 +102,39 @@ describe("end to end: the chat view in the real workbench", function () {
     await card.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(repoRoot, "out/test-artifacts/e2e-edit-card.png") });
   });
+
+  it("a key typed into Set API Key and echoed back by the server appears nowhere on screen: not in the webview's DOM, not in the workbench", async () => {
+    const { findFrame } = await loadBrowser();
+    const page = vs!.page;
+    // An odd shape (no sk- prefix): only redaction by value can catch it.
+    const key = "pc-e2e-7f3a9b1c2d4e5f60718293a4b5c6d7e8";
+    await page.keyboard.press("F1");
+    const quickInput = page.locator(".quick-input-widget input");
+    await quickInput.waitFor({ timeout: 30_000 });
+    await quickInput.pressSequentially("Pi Chat: Set API Key");
+    await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: "Set API Key" }).first().waitFor({ timeout: 30_000 });
+    await quickInput.press("Enter");
+    await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: "OpenAI-compatible" }).first().click({ timeout: 30_000 });
+    await page.locator(".quick-input-widget input[type=password]").waitFor({ timeout: 30_000 });
+    await page.locator(".quick-input-widget input[type=password]").pressSequentially(key);
+    await page.locator(".quick-input-widget input[type=password]").press("Enter");
+    await page.locator(".notifications-toasts").filter({ hasText: "saved the OpenAI-compatible server" }).first().waitFor({ timeout: 30_000 });
+
+    server.failNext(401, { error: { message: `Incorrect API key provided: ${key}. You can find your key at https://example.invalid/keys.`, type: "invalid_request_error", code: "invalid_api_key" } });
+    const frame = await findFrame(page, 'textarea[aria-label="Message to Pi"]', { timeout: 30_000 });
+    const composer = frame.locator('textarea[aria-label="Message to Pi"]');
+    await composer.click();
+    await composer.pressSequentially("Hello?");
+    await composer.press("Enter");
+    await frame.locator(".notice, .error-card").filter({ hasText: /401|key/i }).last().waitFor({ timeout: 60_000 });
+
+    // The key did go to the server (so it was there to leak), and came back in its error body.
+    assert.equal(server.requests.at(-1)?.authorization, `Bearer ${key}`);
+    const webviewDom = await frame.content();
+    const workbenchDom = await page.content();
+    assert.ok(!webviewDom.includes(key), "the key is not in the webview's DOM");
+    assert.ok(!workbenchDom.includes(key), "the key is not in the workbench's DOM (notifications, output)");
+    assert.match(webviewDom, /Incorrect API key provided/, "the error itself is shown");
+    await page.screenshot({ path: join(repoRoot, "out/test-artifacts/e2e-key-redacted.png") });
+  });
 });

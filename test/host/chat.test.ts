@@ -215,4 +215,71 @@ describe("Pi Chat in the extension host", function () {
     await waitFor("the undo", () => doc.getText() === "const a = 1;\n");
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
   });
+
+  it("Apply to file: the file the block names, its diff beside, the user's yes, one undoable saved edit; no, a selection, and refusals", async () => {
+    const configUri = workspaceUri("src", "config.ts");
+    const asked: string[] = [];
+    const whileAsking: { diffOpen: boolean; onDisk: string }[] = [];
+    let answer = true;
+    api.codeApplier.ask = async (question) => {
+      asked.push(question);
+      // What the user sees while deciding: the proposal beside the file, nothing written yet.
+      const diffOpen = vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.toString() === configUri.toString() && t.input.modified.scheme === "pi-chat-proposal");
+      whileAsking.push({ diffOpen, onDisk: await diskText(configUri) });
+      return answer;
+    };
+    const apply = (code: string, path?: string) => api.view.receive({ type: "applyCode", v: 1, code, ...(path ? { path } : {}) });
+    // A selection left in the named file changes nothing: a block that names its file is the whole file.
+    const open = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(configUri));
+    open.selection = new vscode.Selection(0, 0, 1, 5);
+    const wholeFile = 'export const config = {\n  host: "0.0.0.0",\n  port: 8080,\n};\n';
+
+    // No: nothing written, the diff closed.
+    answer = false;
+    await apply(wholeFile, "src/config.ts");
+    assert.deepEqual(asked, ["Apply the code block to src/config.ts?"]);
+    assert.equal(await diskText(configUri), CONFIG_3000);
+    assert.ok(!vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === "pi-chat-proposal"), "the diff is closed");
+
+    assert.deepEqual(whileAsking, [{ diffOpen: true, onDisk: CONFIG_3000 }]);
+
+    // Yes: written and saved; Undo brings the old text back.
+    answer = true;
+    await apply(wholeFile, "src/config.ts");
+    assert.deepEqual(whileAsking[1], { diffOpen: true, onDisk: CONFIG_3000 });
+    assert.equal(await diskText(configUri), wholeFile);
+    const doc = await vscode.workspace.openTextDocument(configUri);
+    assert.equal(doc.isDirty, false);
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand("undo");
+    assert.equal(doc.getText(), CONFIG_3000);
+    await doc.save();
+
+    // No path named: the active editor's selection is what the block replaces.
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(2, 2, 2, 13); // "port: 3000,"
+    await apply("port: 9090,");
+    assert.equal(await diskText(configUri), CONFIG_3000.replace("port: 3000,", "port: 9090,"));
+    await resetConfigFile();
+
+    // Refused before asking: git's own files, a path out of the workspace, an open non-workspace file.
+    const before = asked.length;
+    await apply("[core]\n\thooksPath = /tmp/evil\n", ".git/config");
+    await apply("x", "../outside.ts");
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: "scratch" }));
+    await apply("x");
+    assert.equal(asked.length, before, "nothing to ask about");
+    assert.equal(await diskText(configUri), CONFIG_3000);
+    const log = api.logLines.filter((l) => l.startsWith("apply to file: ")).slice(-3);
+    assert.equal(log.length, 3);
+    for (const line of log) assert.match(line, /^apply to file: refused/);
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
+  afterEach(async () => {
+    // Whatever a test did to it, the next one starts from the fixture's text.
+    await resetConfigFile();
+  });
 });

@@ -25,9 +25,12 @@ export function run(): Promise<void> {
   if (grep) mocha.grep(grep);
 
   const dir = __dirname;
+  // multi-root*.test.js need a two-folder workspace: they run alone in the launch that opens one
+  // (PI_CHAT_HOST_SUITE=multi-root, see scripts/test-all.mjs), and never in the one-folder launch.
+  const multiRoot = process.env.PI_CHAT_HOST_SUITE === "multi-root";
   const files = readdirSync(dir, { recursive: true })
     .map(String)
-    .filter((f) => f.endsWith(".test.js"))
+    .filter((f) => f.endsWith(".test.js") && /(^|\/)multi-root[^/]*\.test\.js$/.test(f) === multiRoot)
     .sort();
   for (const f of files) mocha.addFile(join(dir, f));
 

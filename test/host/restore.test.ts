@@ -72,6 +72,14 @@ describe(`restore across a restart (phase ${phase})`, function () {
       const snapshot = [...(api.view.posted as HostMessage[])].reverse().find((m) => m.type === "snapshot");
       assert.ok(snapshot && snapshot.type === "snapshot" && snapshot.status.canContinue, "the webview is offered Continue");
       assert.match(await diskText(workspaceUri("src", "config.ts")), /host: "localhost",\n {2}port: 8080,/, "the pending edit was never written");
+      // The meter: the restored chat's usage against the window of the model the settings name,
+      // before any request of this window (the local server's model: the 32768-token default).
+      const meter = await waitFor("the meter's window", () => (session.viewState.meter?.window ? session.viewState.meter : undefined));
+      assert.equal(meter.window, 32_768);
+      assert.ok(meter.tokens > 0);
+      assert.equal(server.chatRequests().length, 0, "no request was needed for it");
+      const posted = (api.view.posted as HostMessage[]).filter((m) => m.type === "event" && m.event.type === "meter");
+      assert.ok(posted.some((m) => m.type === "event" && m.event.type === "meter" && m.event.meter.window === 32_768), "the webview got it too");
 
       server.push((body) => {
         const result = body.messages.find((m) => m.role === "tool" && m.tool_call_id === "e2");

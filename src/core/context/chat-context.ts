@@ -10,7 +10,7 @@ import type { RequestView } from "../context-policy";
 import type { CompactionSummaryMessage, CompactionTrigger, LocalNoticeMessage } from "../messages";
 import { contextBudget, DEFAULT_COMPACTION_SETTINGS, type CompactionSettings, type ContextBudget } from "./compaction";
 import { compactPath, type CompactionOutcome } from "./compactor";
-import { contextMeter, contextSize } from "./meter";
+import { contextMeter, contextSize, type MeterModel } from "./meter";
 import { estimateLlmMessageTokens } from "./tokens";
 
 /** The model, stream function and key lookup of a run (the session's ModelBinding). */
@@ -19,6 +19,9 @@ export interface ContextBinding {
   streamFn: StreamFn;
   getApiKey: (provider: string) => Promise<string | undefined> | string | undefined;
 }
+
+/** What the meter and the budget need of a model: known from the settings before any request (a restored chat). */
+export type PreviewModel = MeterModel & { maxTokens: number };
 
 /** The request the model was actually sent, as the stream function and the provider adapter saw it. */
 export interface RequestCapture {
@@ -50,6 +53,8 @@ const OVERFLOW_RETRIES = 1;
 
 export class ChatContext {
   private binding: ContextBinding | undefined;
+  /** The settings' model, for the meter until a run binds the real one. */
+  private preview: PreviewModel | undefined;
   private running: AbortController | undefined;
   private lastView: RequestView | undefined;
   private lastCapture: RequestCapture | undefined;
@@ -75,14 +80,19 @@ export class ChatContext {
     this.binding = binding;
   }
 
-  budget(model: Model<Api> | undefined = this.binding?.model): ContextBudget | undefined {
+  /** The meter shows "used / window" before the first request of a restored chat. */
+  previewModel(model: PreviewModel | undefined): void {
+    this.preview = model;
+  }
+
+  budget(model: PreviewModel | undefined = this.binding?.model ?? this.preview): ContextBudget | undefined {
     if (!model) return undefined;
     const fixed = this.fixedTokens();
     return contextBudget(model.contextWindow, model.maxTokens, this.settings(), fixed);
   }
 
   meter(): ContextMeter {
-    const model = this.binding?.model;
+    const model = this.binding?.model ?? this.preview;
     const budget = this.budget();
     return contextMeter(this.host.messages(), model ? { contextWindow: model.contextWindow, cost: model.cost } : undefined, budget?.threshold, this.lastView?.trimmed);
   }

@@ -70,6 +70,8 @@ export class ChatLocks {
   private readonly now: () => number;
   private readonly isAlive: (pid: number) => boolean;
   private readonly heartbeatMs: number;
+  /** Chats whose heartbeat is being written now. */
+  private readonly beating = new Set<string>();
   private readonly staleAfterMs: number;
   private readonly held = new Map<string, ReturnType<typeof setInterval>>();
 
@@ -150,21 +152,29 @@ export class ChatLocks {
 
   /**
    * Rewrites the heartbeat in place ("r+": never creates the file, so a beat racing a release
-   * cannot bring a removed lock back), and only while the file is still this window's.
+   * cannot bring a removed lock back), and only while the file is still this window's. The new
+   * record is written over the old one and the file then cut to its length, never emptied first:
+   * a window reading the lock meanwhile (a release, the other window's acquire) always finds a
+   * whole record (the heartbeat's digits keep their length). One beat at a time per chat.
    */
   private async beat(chatId: string): Promise<void> {
+    if (this.beating.has(chatId)) return;
+    this.beating.add(chatId);
     try {
       const current = await this.read(chatId);
       if (current?.owner !== this.owner) return;
       const handle = await fs.open(this.file(chatId), "r+");
       try {
-        await handle.truncate(0);
-        await handle.write(this.record(), 0);
+        const record = new TextEncoder().encode(this.record());
+        await handle.write(record, 0, record.length, 0);
+        await handle.truncate(record.length);
       } finally {
         await handle.close();
       }
     } catch {
       // The next beat tries again; a lock that stays silent is taken over as stale.
+    } finally {
+      this.beating.delete(chatId);
     }
   }
 

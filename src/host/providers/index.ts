@@ -111,6 +111,22 @@ export function modelAcceptsImages(settings: ProviderSettings): boolean | undefi
 }
 
 /**
+ * The configured model's window, output cap and prices, from the catalog (or the settings of an
+ * OpenAI-compatible server): what the meter needs before a request. No key, no network.
+ */
+export function modelForMeter(settings: ProviderSettings): Pick<Model<"openai-completions">, "contextWindow" | "maxTokens" | "cost"> | undefined {
+  if (settings.provider === "openai-compatible") {
+    return { contextWindow: compatibleWindow(settings), maxTokens: compatibleMaxTokens(settings), cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+  }
+  if (!isProviderId(settings.provider)) return undefined;
+  const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
+  const model = builtinModels()
+    .getModels(settings.provider)
+    .find((m) => m.id === id);
+  return model ? { contextWindow: model.contextWindow, maxTokens: model.maxTokens, cost: model.cost } : undefined;
+}
+
+/**
  * Resolves the model, stream function and key lookup for a run. Throws RunSetupError (message +
  * fix, never key material) for a missing key, an unknown model id, or a missing/invalid base URL.
  */
@@ -221,8 +237,8 @@ async function resolveOpenAICompatible(
     reasoning: false,
     input: settings.imageInput ? ["text", "image"] : ["text"],
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    contextWindow: positiveInt(settings.contextWindow) ?? 32768,
-    maxTokens: positiveInt(settings.maxTokens) ?? 8192,
+    contextWindow: compatibleWindow(settings),
+    maxTokens: compatibleMaxTokens(settings),
     // What local servers (Ollama, llama.cpp, LM Studio, vLLM) accept: plain system role,
     // no reasoning_effort, no store, max_tokens, no strict tool schemas.
     compat: {
@@ -362,4 +378,13 @@ function suggestedModelIds(provider: BuiltinProviderId): string[] {
 
 function positiveInt(value: number | undefined): number | undefined {
   return value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+/** An OpenAI-compatible server does not say its window: the setting, else 32768. */
+function compatibleWindow(settings: ProviderSettings): number {
+  return positiveInt(settings.contextWindow) ?? 32768;
+}
+
+function compatibleMaxTokens(settings: ProviderSettings): number {
+  return positiveInt(settings.maxTokens) ?? 8192;
 }

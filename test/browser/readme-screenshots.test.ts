@@ -1,0 +1,141 @@
+// The README's pictures, drawn by the real webview bundle at the sidebar's width in VS Code's dark
+// theme: a long chat after a compaction with the context meter open, and a chat with a pasted
+// image, a command the agent ran and a `!cmd` the user ran. Written to out/test-artifacts/ by
+// every `npm test`; `npm run screenshots` writes them to docs/images/ for the README. The test
+// checks what the picture is meant to show, so a broken scene fails instead of being committed.
+import * as assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { CompactionSummaryMessage } from "../../src/core/messages";
+import type { ContextMeter } from "../../src/shared/context-meter";
+import { makePng } from "../support/png";
+import { ChatPage, repoRoot } from "./harness";
+import { Script, toolCall } from "./script";
+
+const OUT = process.env.PI_CHAT_SCREENSHOTS === "docs" ? join(repoRoot, "docs/images") : join(repoRoot, "out/test-artifacts");
+const SIZE = { width: 440, height: 860 };
+
+const summary: CompactionSummaryMessage = {
+  role: "compactionSummary",
+  summary: [
+    "## Goal",
+    "Move the dev server to **port 8080** and keep the old port working for one release.",
+    "",
+    "## Decisions",
+    "- `launchDevServer` reads `PORT` first, then `config.port`",
+    "- 3000 stays as a redirect until 2.0",
+    "",
+    "## Next steps",
+    "- update the README's quick start",
+  ].join("\n"),
+  keptMessageCount: 4,
+  summarizedMessageCount: 58,
+  tokensBefore: 171_940,
+  tokensAfter: 9_812,
+  readFiles: ["src/config.ts", "src/server.ts", "README.md"],
+  modifiedFiles: ["src/config.ts", "src/server.ts"],
+  trigger: "threshold",
+  timestamp: 20,
+};
+
+const meter: ContextMeter = {
+  tokens: 164_300,
+  estimated: false,
+  window: 200_000,
+  threshold: 183_616,
+  lastTurn: { input: 160_212, output: 4_088, cacheRead: 151_000, cacheWrite: 2_400, cost: 0.1264 },
+  chat: { input: 2_410_000, output: 61_300, cacheRead: 2_050_000, cacheWrite: 88_000, cost: 3.12 },
+  priced: true,
+  reduced: { kind: "compacted", tokensBefore: 171_940, tokensAfter: 9_812, messages: 58 },
+};
+
+async function save(chat: ChatPage, name: string): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  await chat.page.screenshot({ path: join(OUT, name) });
+}
+
+describe("README screenshots", function () {
+  this.timeout(60_000);
+
+  it("a long chat: the summary of 58 messages open, the meter's details over it", async () => {
+    const chat = await ChatPage.open(SIZE);
+    try {
+      await chat.snapshot(undefined, { title: "Move the dev server to 8080", status: { modelLabel: "claude-sonnet-4-5" } });
+      const script = new Script().start();
+      script.user("Where is the dev server's port set?").assistant([{ type: "text", text: "In `src/config.ts`, `port: 3000`." }]);
+      script.message(summary);
+      script.user("Now update the README's quick start too.");
+      script.assistant([toolCall("r1", "read_file", { path: "README.md" })]).toolStart("r1", "read_file", { path: "README.md" });
+      script.toolEnd("r1", "read_file", { text: "# dev server\n…", details: { path: "README.md", range: { startLine: 1, endLine: 40 } } });
+      script.assistant([{ type: "text", text: "The quick start still says **3000**; I will change it to 8080 and mention the redirect." }]);
+      await chat.events(script.end().take());
+      await chat.send([{ type: "event", event: { type: "meter", meter } }]);
+      const item = chat.page.locator(".summary").first();
+      await item.locator("summary").click();
+      await chat.page.getByTestId("context-meter").click();
+      const details = chat.page.getByRole("dialog", { name: "Context and usage" });
+      await details.waitFor();
+      assert.match(await chat.page.getByTestId("context-meter").innerText(), /164k \/ 200k/);
+      assert.match(await item.innerText(), /171,940 → 9,812 tokens · 58 messages/);
+      assert.match(await details.innerText(), /58 earlier messages are summarized/);
+      await chat.frames(2);
+      await save(chat, "long-chat.png");
+      await chat.assertClean();
+    } finally {
+      await chat.close();
+    }
+  });
+
+  it("a pasted screenshot, a command the agent ran (allowed by a rule) and a !command the user ran", async () => {
+    const chat = await ChatPage.open(SIZE);
+    try {
+      const base = `${chat.origin}/images/chat-1`;
+      const blob = "cd".repeat(32);
+      await chat.page.route(`${base}/**`, (route) => route.fulfill({ status: 200, contentType: "image/png", body: makePng(320, 180, 3) }));
+      await chat.snapshot(undefined, { title: "Failing parser test", imageBase: base, status: { modelLabel: "gpt-5" } });
+      const command = "npm test -- --grep parser";
+      const script = new Script().start();
+      script.message({
+        role: "bashExecution",
+        command: "git status --short",
+        output: " M src/parser.ts\n?? test/fixtures/big.json",
+        exitCode: 0,
+        cancelled: false,
+        truncated: false,
+        excludeFromContext: false,
+        durationMs: 40,
+        timestamp: 1,
+      });
+      script.message({
+        role: "user",
+        content: [
+          { type: "text", text: "This is what the test runner shows. Why does it fail?" },
+          { type: "image", data: "", mimeType: "image/png", blob } as never,
+        ],
+        timestamp: 2,
+      });
+      script.assistant([toolCall("c1", "run_command", { command })]).toolStart("c1", "run_command", { command });
+      script.raw({ type: "approval_decided", toolCallId: "c1", decision: "allowed", rule: "npm test" });
+      script.toolEnd("c1", "run_command", {
+        text: `$ ${command}\nExit code 1 after 3.4 s.`,
+        details: { command, cwd: ".", via: "process", end: "exited", exitCode: 1, durationMs: 3400, totalLines: 6, totalBytes: 180, cutLines: 0, cutBytes: 0, invalidUtf8: false },
+        isError: false,
+      });
+      script.assistant([
+        { type: "text", text: "`parseHeader` expects a trailing newline; `big.json` has none. Shall I make the newline optional?" },
+      ]);
+      await chat.events(script.end().take());
+      const img = chat.page.locator(".message-images img");
+      await img.waitFor();
+      await chat.page.waitForFunction(() => (document.querySelector(".message-images img") as HTMLImageElement | null)?.naturalWidth === 320);
+      const agentRan = chat.page.locator('.command-card[data-item="c1"]');
+      assert.match(await agentRan.innerText(), /Exit code 1 · 3\.4 s/);
+      assert.match(await agentRan.innerText(), /npm test/);
+      assert.match(await chat.page.locator(".command-card.user-command").innerText(), /git status --short/);
+      await save(chat, "command-and-image.png");
+      await chat.assertClean();
+    } finally {
+      await chat.close();
+    }
+  });
+});

@@ -1,0 +1,144 @@
+// Pi Chat in a two-folder workspace (test/fixtures/multi-root: folders `app` and `server`, and
+// `app` has a subfolder named `server/` too). Runs only in the launch that opens
+// multi.code-workspace (PI_CHAT_HOST_SUITE=multi-root, see test/host/index.ts).
+//
+// "Where is the port configured? Make it 8080." with no path given: the model (a local server
+// speaking OpenAI's wire format, so pi-ai's real adapter runs) searches, reads and edits with
+// folderName/relative/path paths, and the user approves one diff in the real workbench.
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import type { PiChatTestApi } from "../../src/host/extension";
+import { chatItems } from "../../src/shared/reducer";
+import { startOpenAIServer, type ChatCompletionRequest, type OpenAIServer } from "../support/openai-server";
+import { activateExtension, diskText, waitFor } from "./helpers";
+
+function folder(name: string): vscode.WorkspaceFolder {
+  const found = vscode.workspace.workspaceFolders?.find((f) => f.name === name);
+  if (!found) throw new Error(`no workspace folder named ${name}`);
+  return found;
+}
+
+/** The text of the newest tool result in a request: what the model got back from its last call. */
+function lastToolResult(body: ChatCompletionRequest): string {
+  const tools = body.messages.filter((m) => m.role === "tool");
+  const content = tools[tools.length - 1]?.content;
+  return typeof content === "string" ? content : JSON.stringify(content);
+}
+
+function systemText(body: ChatCompletionRequest): string {
+  const system = body.messages.find((m) => m.role === "system" || m.role === "developer");
+  return typeof system?.content === "string" ? system.content : JSON.stringify(system?.content);
+}
+
+const CONFIG = 'export const config = {\n  host: "localhost",\n  port: 3000,\n};\n';
+
+describe("multi-root workspace (extension host)", function () {
+  this.timeout(120_000);
+  let server: OpenAIServer;
+  let api: PiChatTestApi;
+
+  before(async () => {
+    assert.deepEqual(
+      vscode.workspace.workspaceFolders?.map((f) => f.name),
+      ["app", "server"],
+      "this launch opens the two-folder fixture",
+    );
+    server = await startOpenAIServer();
+    api = await activateExtension(`${server.url}/v1`);
+    await vscode.commands.executeCommand("piChat.chatView.focus");
+    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+  });
+
+  after(async () => {
+    await server?.close();
+  });
+
+  it("where is the port configured? make it 8080: search, read and edit with folder paths, one diff approved", async () => {
+    const configUri = vscode.Uri.joinPath(folder("server").uri, "config.ts");
+    const notesUri = vscode.Uri.joinPath(folder("app").uri, "server", "NOTES.md");
+    const notesBefore = await diskText(notesUri);
+    assert.equal(await diskText(configUri), CONFIG);
+
+    server.push(
+      (body) => {
+        // The system prompt names both folders and the path form.
+        const system = systemText(body);
+        assert.match(system, /folderName\/relative\/path/);
+        assert.match(system, /- app: /);
+        assert.match(system, /- server: /);
+        const offered = (body.tools ?? []).map((t) => t.function.name);
+        for (const tool of ["search", "read_file", "edit_file", "list_files", "find_files"]) assert.ok(offered.includes(tool), `${tool} is offered`);
+        return { toolCalls: [{ id: "call_search", name: "search", arguments: { query: "port:" } }] };
+      },
+      (body) => {
+        const result = lastToolResult(body);
+        // Found in the `server` folder, named by the folder; app/src/main.ts says "port comes" (no colon).
+        assert.match(result, /server\/config\.ts:3:\d+: +port: 3000,/);
+        assert.doesNotMatch(result, /app\/server\//);
+        return { toolCalls: [{ id: "call_read", name: "read_file", arguments: { path: "server/config.ts" } }] };
+      },
+      (body) => {
+        assert.match(lastToolResult(body), /port: 3000,/);
+        return { toolCalls: [{ id: "call_edit", name: "edit_file", arguments: { path: "server/config.ts", oldText: "port: 3000,", newText: "port: 8080," } }] };
+      },
+      (body) => {
+        assert.match(lastToolResult(body), /server\/config\.ts/);
+        return { text: "The port is set in server/config.ts; it is 8080 now." };
+      },
+    );
+
+    void api.view.receive({ type: "prompt", v: 1, text: "Where is the port configured? Make it 8080." });
+    const toolCallId = await waitFor("the approval request", () =>
+      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
+    );
+    // One diff, of the right file: the proposal's diff editor shows server/config.ts's folder.
+    await waitFor("the diff editor", () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.toString() === configUri.toString()),
+    );
+    const pending = chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "tool" && i.approval?.state === "pending");
+    assert.equal(pending.length, 1, "one approval for the edit");
+    assert.equal(await diskText(configUri), CONFIG, "nothing written before the decision");
+
+    await api.view.receive({ type: "approval", v: 1, toolCallId, decision: "allow" });
+    await api.controller.currentSession.waitForIdle();
+    assert.equal(server.pending(), 0, "the model got every tool result");
+    assert.equal(await diskText(configUri), CONFIG.replace("port: 3000,", "port: 8080,"));
+    assert.equal(await diskText(notesUri), notesBefore, "the app folder's own server/ subfolder is untouched");
+    const tools = chatItems(api.controller.currentSession.viewState).flatMap((i) => (i.kind === "tool" ? [i.name] : []));
+    assert.deepEqual(tools, ["search", "read_file", "edit_file"]);
+  });
+
+  it("paths name their folder: Ask About This File, and a path into the subfolder of the same name", async () => {
+    await vscode.commands.executeCommand("piChat.newChat");
+    await vscode.commands.executeCommand("piChat.askAboutFile", vscode.Uri.joinPath(folder("server").uri, "config.ts"));
+    await vscode.commands.executeCommand("piChat.askAboutFile", vscode.Uri.joinPath(folder("app").uri, "server", "NOTES.md"));
+    assert.deepEqual(
+      api.controller.pendingAttachments.map((a) => a.path),
+      ["server/config.ts", "app/server/NOTES.md"],
+    );
+
+    server.push(
+      () => ({
+        toolCalls: [
+          { id: "call_notes", name: "read_file", arguments: { path: "app/server/NOTES.md" } },
+          { id: "call_climb", name: "read_file", arguments: { path: "app/../server/config.ts" } },
+          { id: "call_unknown", name: "read_file", arguments: { path: "elsewhere/config.ts" } },
+        ],
+      }),
+      (body) => {
+        const results = body.messages.filter((m) => m.role === "tool").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+        assert.equal(results.length, 3);
+        assert.match(results[0]!, /app folder's own `server\/` subfolder/);
+        assert.doesNotMatch(results[1]!, /port: /, "a path that climbs out of its folder reads nothing");
+        assert.doesNotMatch(results[2]!, /port: /, "an unknown folder name reads nothing");
+        return { text: "Read." };
+      },
+    );
+    await api.view.receive({ type: "prompt", v: 1, text: "What are these?" });
+    await api.controller.currentSession.waitForIdle();
+    assert.equal(server.pending(), 0);
+    const attachmentFacts = JSON.stringify(server.chatRequests().at(-1)?.messages);
+    assert.match(attachmentFacts, /server\/config\.ts/);
+    assert.match(attachmentFacts, /app\/server\/NOTES\.md/);
+  });
+});
