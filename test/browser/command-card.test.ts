@@ -70,8 +70,8 @@ describe("command cards", function () {
     const script = new Script()
       .start()
       .user("Start the dev server.")
-      .assistant([toolCall("bg-1", "run_command", { command, background: true, readyPattern: "ready in" })])
-      .toolStart("bg-1", "run_command", { command, background: true })
+      .assistant([toolCall("bg-1", "run_command", { command, readyPattern: "ready in" })])
+      .toolStart("bg-1", "run_command", { command, readyPattern: "ready in" })
       .toolEnd("bg-1", "run_command", {
         text: "Started in the background with id bg-1: npm run dev (in .).",
         details: { command, cwd: ".", via: "terminal", end: "exited", exitCode: null, durationMs: 1800, totalLines: 0, totalBytes: 0, cutLines: 0, cutBytes: 0, invalidUtf8: false, background: { id: "bg-1", ready: "pattern", readyLine: "ready in 1.7 s" } },

@@ -180,10 +180,11 @@ export function backgroundEndedNoticeText(id: string, command: string): string {
  * Background starts in a restored transcript that nothing recorded the end of (a command_output
  * that saw it end, or an earlier notice): their processes ended with the window that ran them.
  */
-export function unendedBackgroundStarts(messages: readonly { role: string }[]): { id: string; command: string }[] {
+export function unendedBackgroundStarts(messages: readonly unknown[]): { id: string; command: string }[] {
   const started = new Map<string, string>();
   for (const m of messages) {
-    const message = m as { role: string; toolName?: string; details?: unknown; text?: string };
+    if (typeof m !== "object" || m === null) continue;
+    const message = m as { role?: unknown; toolName?: unknown; details?: unknown; text?: unknown };
     const details = (typeof message.details === "object" && message.details !== null ? message.details : {}) as Record<string, unknown>;
     if (message.role === "toolResult" && message.toolName === "run_command") {
       const bg = details.background as { id?: unknown; ready?: unknown } | undefined;
