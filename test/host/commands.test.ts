@@ -6,8 +6,8 @@ import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { ToolItem } from "../../src/shared/chat-items";
 import { chatItems } from "../../src/shared/reducer";
-import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { activateExtension, waitFor } from "./helpers";
+import type { OpenAIServer } from "../support/openai-server";
+import { startChatView, waitFor } from "./helpers";
 
 describe("Pi Chat commands in the extension host", function () {
   this.timeout(120_000);
@@ -15,10 +15,7 @@ describe("Pi Chat commands in the extension host", function () {
   let api: PiChatTestApi;
 
   before(async () => {
-    server = await startOpenAIServer();
-    api = await activateExtension(`${server.url}/v1`);
-    await vscode.commands.executeCommand("piChat.chatView.focus");
-    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+    ({ server, api } = await startChatView());
   });
 
   after(async () => {
