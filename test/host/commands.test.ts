@@ -7,8 +7,8 @@ import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { ToolItem } from "../../src/shared/chat-items";
 import { chatItems } from "../../src/shared/reducer";
-import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { activateExtension, waitFor } from "./helpers";
+import type { OpenAIServer } from "../support/openai-server";
+import { startChatView, waitFor } from "./helpers";
 
 describe("Pi Chat commands in the extension host", function () {
   this.timeout(120_000);
@@ -16,10 +16,7 @@ describe("Pi Chat commands in the extension host", function () {
   let api: PiChatTestApi;
 
   before(async () => {
-    server = await startOpenAIServer();
-    api = await activateExtension(`${server.url}/v1`);
-    await vscode.commands.executeCommand("piChat.chatView.focus");
-    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+    ({ server, api } = await startChatView());
     // These tests are about asking, rules and !cmd: on the child-process path (the terminal path has its own tests below).
     await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", false, vscode.ConfigurationTarget.Global);
   });
@@ -121,11 +118,8 @@ describe("Pi Chat commands in the \"Pi Chat\" terminal (shell integration)", fun
   let api: PiChatTestApi;
 
   before(async () => {
-    server = await startOpenAIServer();
-    api = await activateExtension(`${server.url}/v1`);
+    ({ server, api } = await startChatView());
     await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", true, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand("piChat.chatView.focus");
-    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
   });
   after(async () => {
     await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", undefined, vscode.ConfigurationTarget.Global);
