@@ -133,9 +133,13 @@ export class ChatClient {
 
   private apply(message: Exclude<HostMessage, { type: "snapshot" | "event" }>): void {
     switch (message.type) {
-      case "chats":
-        this.update({ ...this.view, chats: Array.isArray(message.chats) ? message.chats : [] });
+      case "chats": {
+        const chats = Array.isArray(message.chats) ? message.chats : [];
+        // The list carries the current chat's title too: a new chat gets its title after the first answer.
+        const title = chats.find((c) => c.id === this.view.chatId)?.title ?? this.view.title;
+        this.update({ ...this.view, chats, title });
         return;
+      }
       case "status":
         this.update({ ...this.view, status: { ...initialStatus, ...message.status } });
         return;

@@ -182,14 +182,16 @@ function AssistantCard({ item }: { item: AssistantItem }) {
           <Spinner /> Thinking…
         </div>
       )}
+      {/* What to do is in the notice that follows (every provider error gets one); the provider's own words stay one click away. */}
       {item.stopReason === "error" && (
-        <div class="error-card">
-          <ErrorIcon class="bad" />
-          <div>
-            <div class="error-title">The request failed</div>
-            {item.errorMessage !== undefined && <div class="error-text">{item.errorMessage}</div>}
-          </div>
-        </div>
+        <details class="error-card">
+          <summary>
+            <ErrorIcon class="bad" />
+            <span class="error-title">The request failed</span>
+            {item.errorMessage !== undefined && <span class="error-more">the provider's message</span>}
+          </summary>
+          {item.errorMessage !== undefined && <div class="error-text">{item.errorMessage}</div>}
+        </details>
       )}
       {item.stopReason === "aborted" && <div class="stopped">Stopped</div>}
       {item.stopReason === "length" && <div class="stopped">The answer hit the output limit</div>}

@@ -27,6 +27,8 @@ import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 import { gateCommand, type CommandApprover, type CommandRuleStore } from "./permissions/command-gate";
 import type { CommandRunner } from "./commands/runner";
 import { createRunCommandTool, RUN_COMMAND_TOOL } from "./tools/run-command";
+import { BackgroundCommands, backgroundEndedNoticeText, unendedBackgroundStarts } from "./commands/background";
+import { COMMAND_OUTPUT_TOOL, createCommandOutputTool } from "./tools/command-output";
 import { redactSecrets } from "./commands/redact";
 import { runUserCommand, type UserCommandText } from "./commands/user-command";
 
@@ -176,6 +178,8 @@ export class ChatSession {
   private state: ChatState;
   /** The API key of the current model: removed from command output. */
   private secretsInUse: string[] = [];
+  /** Commands run_command started in the background; they end with the chat (stopBackground). */
+  private readonly background = new BackgroundCommands();
   /** Stops the `!cmd` that is running, if one is. */
   private userCommandStop: AbortController | undefined;
   private active: Promise<void> | undefined;
@@ -188,6 +192,14 @@ export class ChatSession {
     for (const m of this.initialMessages) this.persisted.add(m);
     this.branches = new ChatBranches(options.tree);
     this.modelChoice = options.model ? { ...options.model } : undefined;
+    // A restored chat says which background commands ended with the window that ran them (once: the notice is saved).
+    // One after the other: each is saved as the child of the one before (the tree's next node).
+    let saving = Promise.resolve();
+    for (const stale of unendedBackgroundStarts(this.initialMessages)) {
+      const notice: LocalNoticeMessage = { role: "localNotice", level: "info", text: backgroundEndedNoticeText(stale.id, stale.command), timestamp: Date.now() };
+      this.initialMessages.push(notice);
+      saving = saving.then(() => this.persistOnce(notice)).catch((error) => options.log?.(`could not save a notice: ${String(error)}`));
+    }
     this.context = new ChatContext({
       chatId: options.id,
       messages: () => this.messages,
@@ -233,7 +245,9 @@ export class ChatSession {
           defaultTimeoutSeconds: commands.defaultTimeoutSeconds,
           redact: (text) => redactSecrets(text, this.secretsInUse),
           ...(commands.logDir ? { logDir: commands.logDir } : {}),
+          background: this.background,
         }),
+        createCommandOutputTool(this.background),
       );
     }
     this.queue = new InputQueue(
@@ -426,6 +440,11 @@ export class ChatSession {
     return run;
   }
 
+  /** Ends every background command of this chat (the chat is deleted, VS Code closes). */
+  stopBackground(why: string): Promise<void> {
+    return this.background.stopAll(why);
+  }
+
   abort(): void {
     // Stop keeps what the user queued, for them to send or clear: pi must not deliver it.
     if (this.running) this.queue.hold();
@@ -614,7 +633,7 @@ export class ChatSession {
   /** The tools of this run: run_command only where commands may run (not in restricted mode). */
   private availableTools(): AgentTool[] {
     const commandsOn = this.options.commands?.enabled() === true;
-    return this.tools.filter((t) => t.name !== RUN_COMMAND_TOOL || commandsOn);
+    return this.tools.filter((t) => (t.name !== RUN_COMMAND_TOOL && t.name !== COMMAND_OUTPUT_TOOL) || commandsOn);
   }
 
   /** The meter follows every final message (a request's usage, a summary, a new prompt). */

@@ -124,6 +124,11 @@ describe("composer, header and protocol", function () {
     assert.equal(await chat.page.locator(".banner-warning").count(), 0);
     assert.equal(await chat.page.locator(".model-label").innerText(), "openai/gpt-4.1");
     assert.match(await chat.page.locator(".composer .hint").innerText(), /Edits are allowed for this chat/);
+    // A new chat gets its title with the chat list the host posts after the first answer.
+    await chat.snapshot(undefined, { chatId: "chat-3", title: "New chat", chats });
+    assert.equal(await chat.page.getByRole("heading", { level: 1 }).innerText(), "New chat");
+    await chat.send([{ type: "chats", chats: [{ id: "chat-3", title: "Where the port is set", updatedAt: Date.now() }, ...chats] }]);
+    assert.equal(await chat.page.getByRole("heading", { level: 1 }).innerText(), "Where the port is set");
   });
 
   it("offers Continue when the last turn was interrupted", async () => {

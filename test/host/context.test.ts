@@ -8,8 +8,8 @@ import { MODEL_CONTEXT_SCHEME } from "../../src/host/model-context-view";
 import type { ContextMeter } from "../../src/shared/context-meter";
 import type { HostMessage, HostPost } from "../../src/shared/protocol";
 import { chatItems } from "../../src/shared/reducer";
-import { startOpenAIServer, type ChatCompletionRequest, type OpenAIServer } from "../support/openai-server";
-import { activateExtension, waitFor } from "./helpers";
+import type { ChatCompletionRequest, OpenAIServer } from "../support/openai-server";
+import { startChatView, waitFor } from "./helpers";
 
 function meterEvents(posted: readonly unknown[]): ContextMeter[] {
   return (posted as HostPost[]).flatMap((m) => (typeof m === "object" && m !== null && !Array.isArray(m) && m.type === "event" && m.event.type === "meter" ? [m.event.meter] : []));
@@ -34,10 +34,7 @@ describe("context: meter, model context, compaction (extension host)", function 
   let api: PiChatTestApi;
 
   before(async () => {
-    server = await startOpenAIServer();
-    api = await activateExtension(`${server.url}/v1`);
-    await vscode.commands.executeCommand("piChat.chatView.focus");
-    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+    ({ server, api } = await startChatView());
   });
 
   after(async () => {

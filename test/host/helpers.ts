@@ -2,7 +2,7 @@
 // OpenAI-compatible server, and wait for things to happen.
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
-import { serverFailureCount, serverFailureSince } from "../support/openai-server";
+import { serverFailureCount, serverFailureSince, startOpenAIServer, type OpenAIServer } from "../support/openai-server";
 
 export const EXTENSION_ID = "pi-chat.pi-chat";
 
@@ -17,6 +17,16 @@ export async function activateExtension(baseUrl: string): Promise<PiChatTestApi>
   const api = await extension.activate();
   if (!api) throw new Error("the extension did not return its test API (not in ExtensionMode.Test?)");
   return api;
+}
+
+/** A local model server, the extension activated against it, and the chat view open and ready: every host suite's start. */
+export async function startChatView(): Promise<{ server: OpenAIServer; api: PiChatTestApi }> {
+  const server = await startOpenAIServer();
+  const api = await activateExtension(`${server.url}/v1`);
+  // Open the real sidebar view: the webview loads in the browser and says `ready`.
+  await vscode.commands.executeCommand("piChat.chatView.focus");
+  await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+  return { server, api };
 }
 
 /**

@@ -6,10 +6,10 @@ import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { HostMessage } from "../../src/shared/protocol";
 import { chatItems } from "../../src/shared/reducer";
-import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
+import type { OpenAIServer } from "../support/openai-server";
 import { makePng, SVG_TEXT } from "../support/png";
 import { sniffImage } from "../../src/shared/image-sniff";
-import { activateExtension, waitFor, workspaceUri } from "./helpers";
+import { startChatView, waitFor, workspaceUri } from "./helpers";
 
 const b64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString("base64");
 
@@ -20,10 +20,7 @@ describe("images (extension host)", function () {
   const config = () => vscode.workspace.getConfiguration("piChat");
 
   before(async () => {
-    server = await startOpenAIServer();
-    api = await activateExtension(`${server.url}/v1`);
-    await vscode.commands.executeCommand("piChat.chatView.focus");
-    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+    ({ server, api } = await startChatView());
   });
   after(async () => {
     await config().update("imageInput", undefined, vscode.ConfigurationTarget.Global);

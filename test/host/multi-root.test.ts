@@ -9,8 +9,8 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
 import { chatItems } from "../../src/shared/reducer";
-import { startOpenAIServer, type ChatCompletionRequest, type OpenAIServer } from "../support/openai-server";
-import { activateExtension, diskText, waitFor } from "./helpers";
+import type { ChatCompletionRequest, OpenAIServer } from "../support/openai-server";
+import { diskText, startChatView, waitFor } from "./helpers";
 
 function folder(name: string): vscode.WorkspaceFolder {
   const found = vscode.workspace.workspaceFolders?.find((f) => f.name === name);
@@ -43,10 +43,7 @@ describe("multi-root workspace (extension host)", function () {
       ["app", "server"],
       "this launch opens the two-folder fixture",
     );
-    server = await startOpenAIServer();
-    api = await activateExtension(`${server.url}/v1`);
-    await vscode.commands.executeCommand("piChat.chatView.focus");
-    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+    ({ server, api } = await startChatView());
   });
 
   after(async () => {

@@ -11,8 +11,8 @@ import * as vscode from "vscode";
 import { proposeEdit } from "../../src/core/tools";
 import type { PiChatTestApi } from "../../src/host/extension";
 import { createVscodeWorkspaceFs } from "../../src/host/vscode-fs";
-import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { activateExtension, waitFor, workspaceUri } from "./helpers";
+import type { OpenAIServer } from "../support/openai-server";
+import { startChatView, workspaceUri } from "./helpers";
 
 const SECRET = "OUTSIDE-SECRET-5d1e";
 
@@ -51,10 +51,7 @@ describe("requests the extension must not trust", function () {
   };
 
   before(async () => {
-    server = await startOpenAIServer();
-    api = await activateExtension(`${server.url}/v1`);
-    await vscode.commands.executeCommand("piChat.chatView.focus");
-    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+    ({ server, api } = await startChatView());
     outside = mkdtempSync(join(tmpdir(), "pi-chat-outside-"));
     writeFileSync(join(outside, "secret.txt"), `${SECRET}\n`);
   });

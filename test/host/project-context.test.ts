@@ -5,8 +5,8 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
-import { startOpenAIServer, type OpenAIServer, type WireMessage } from "../support/openai-server";
-import { activateExtension, waitFor, workspaceUri } from "./helpers";
+import type { OpenAIServer, WireMessage } from "../support/openai-server";
+import { startChatView, waitFor, workspaceUri } from "./helpers";
 
 function text(message: WireMessage | undefined): string {
   const content = message?.content;
@@ -23,10 +23,7 @@ describe("project instructions and problems after an edit (extension host)", fun
   const config = () => vscode.workspace.getConfiguration("piChat");
 
   before(async () => {
-    server = await startOpenAIServer();
-    api = await activateExtension(`${server.url}/v1`);
-    await vscode.commands.executeCommand("piChat.chatView.focus");
-    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+    ({ server, api } = await startChatView());
   });
   after(async () => server?.close());
   beforeEach(async () => {

@@ -7,8 +7,8 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { HostMessage } from "../../src/shared/protocol";
 import { chatItems, stateFromTranscript } from "../../src/shared/reducer";
-import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { activateExtension, CONFIG_3000, diskText, resetConfigFile, waitFor, workspaceUri } from "./helpers";
+import type { OpenAIServer } from "../support/openai-server";
+import { CONFIG_3000, diskText, resetConfigFile, startChatView, waitFor, workspaceUri } from "./helpers";
 
 const phase = process.env.PI_CHAT_TEST_PHASE === "2" ? 2 : 1;
 const savedFile = () => workspaceUri(".pi-chat-test", "phase1.json");
@@ -28,10 +28,7 @@ describe(`restore across a restart (phase ${phase})`, function () {
   let api: PiChatTestApi;
 
   before(async () => {
-    server = await startOpenAIServer();
-    api = await activateExtension(`${server.url}/v1`);
-    await vscode.commands.executeCommand("piChat.chatView.focus");
-    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+    ({ server, api } = await startChatView());
   });
   after(async () => server?.close());
 

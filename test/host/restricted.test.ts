@@ -7,8 +7,8 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
 import { chatItems } from "../../src/shared/reducer";
-import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { activateExtension, waitFor, workspaceUri } from "./helpers";
+import type { OpenAIServer } from "../support/openai-server";
+import { startChatView, waitFor, workspaceUri } from "./helpers";
 
 const untrustedLaunch = process.env.PI_CHAT_TEST_UNTRUSTED === "1";
 
@@ -19,10 +19,7 @@ describe("restricted mode (untrusted folder, workspace trust on)", function () {
 
   before(async function () {
     if (!untrustedLaunch) return this.skip();
-    server = await startOpenAIServer();
-    api = await activateExtension(`${server.url}/v1`);
-    await vscode.commands.executeCommand("piChat.chatView.focus");
-    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+    ({ server, api } = await startChatView());
   });
   after(async () => {
     await server?.close();

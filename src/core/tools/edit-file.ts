@@ -2,7 +2,7 @@
 //
 // Split in two so the permission gate can show the diff before anything is written:
 //
-//   beforeToolCall (gate, src/core/session):
+//   beforeToolCall (the gate, src/core/permissions/edit-gate.ts):
 //     const params = asEditFileParams(args)             // args are schema-validated already
 //     try { proposal = await proposeEdit(fs, root, params) }
 //     catch (e) { return { block: true, reason: e.message } }   // the model sees why
