@@ -24,6 +24,8 @@ interface CommandFacts {
   logFile?: boolean;
   tail?: string[];
   elapsedMs?: number;
+  /** Started in the background: what ended the wait ("pattern", "waited", "ended", "stopped"). */
+  background?: string;
 }
 
 function readFacts(args: unknown, details: unknown, progress: unknown): CommandFacts {
@@ -41,6 +43,8 @@ function readFacts(args: unknown, details: unknown, progress: unknown): CommandF
   if (typeof d.totalLines === "number") out.totalLines = d.totalLines;
   if (typeof d.cutLines === "number") out.cutLines = d.cutLines;
   if (typeof d.logFile === "string") out.logFile = true;
+  const bg = record(d.background);
+  if (typeof bg.ready === "string") out.background = bg.ready;
   const p = record(record(progress).progress);
   if (Array.isArray(p.tail)) out.tail = p.tail.filter((l): l is string => typeof l === "string").slice(-50);
   if (typeof p.elapsedMs === "number") out.elapsedMs = p.elapsedMs;
@@ -62,6 +66,9 @@ function outcome(item: ToolItem, facts: CommandFacts): { text: string; tone: "ok
   if (item.approval?.state === "denied") return { text: "Denied", tone: "bad" };
   if (item.status === "running" || item.status === "pending") return { text: facts.elapsedMs !== undefined ? `Running · ${formatMs(facts.elapsedMs)}` : "Running", tone: "muted" };
   const took = facts.durationMs !== undefined ? ` · ${formatMs(facts.durationMs)}` : "";
+  // Left running: the card says how it started; command_output cards tell the rest.
+  if (facts.background === "pattern") return { text: `Started in the background · ready after ${formatMs(facts.durationMs ?? 0)}`, tone: "ok" };
+  if (facts.background === "waited") return { text: `Started in the background${took}`, tone: "ok" };
   switch (facts.end) {
     case "stopped":
       return { text: `Stopped${took}`, tone: "bad" };

@@ -130,6 +130,7 @@ export class ChatService {
     const session = this.sessions.get(chatId);
     session?.abort();
     await session?.waitForIdle();
+    await session?.stopBackground("the chat was deleted");
     this.sessions.delete(chatId);
     this.created.delete(chatId);
     await this.options.store.deleteChat(chatId);
@@ -158,6 +159,7 @@ export class ChatService {
   async dispose(): Promise<void> {
     for (const session of this.sessions.values()) session.abort();
     await Promise.all([...this.sessions.values()].map((s) => s.waitForIdle()));
+    await Promise.all([...this.sessions.values()].map((s) => s.stopBackground("VS Code closed")));
     await this.options.store.flush();
   }
 

@@ -23,6 +23,8 @@ import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 import { gateCommand, type CommandApprover, type CommandRuleStore } from "./permissions/command-gate";
 import type { CommandRunner } from "./commands/runner";
 import { createRunCommandTool, RUN_COMMAND_TOOL } from "./tools/run-command";
+import { BackgroundCommands, backgroundEndedNoticeText, unendedBackgroundStarts } from "./commands/background";
+import { COMMAND_OUTPUT_TOOL, createCommandOutputTool } from "./tools/command-output";
 import { redactSecrets } from "./commands/redact";
 import { runUserCommand, type UserCommandText } from "./commands/user-command";
 
@@ -154,6 +156,8 @@ export class ChatSession {
   private state: ChatState;
   /** The API key of the current model: removed from command output. */
   private secretsInUse: string[] = [];
+  /** Commands run_command started in the background; they end with the chat (stopBackground). */
+  private readonly background = new BackgroundCommands();
   /** Stops the `!cmd` that is running, if one is. */
   private userCommandStop: AbortController | undefined;
   private active: Promise<void> | undefined;
@@ -164,6 +168,12 @@ export class ChatSession {
     this.id = options.id;
     this.initialMessages = systemMessageFirst(options.messages);
     for (const m of this.initialMessages) this.persisted.add(m);
+    // A restored chat says which background commands ended with the window that ran them (once: the notice is saved).
+    for (const stale of unendedBackgroundStarts(this.initialMessages)) {
+      const notice: LocalNoticeMessage = { role: "localNotice", level: "info", text: backgroundEndedNoticeText(stale.id, stale.command), timestamp: Date.now() };
+      this.initialMessages.push(notice);
+      void this.persistOnce(notice).catch((error) => options.log?.(`could not save a notice: ${String(error)}`));
+    }
     this.context = new ChatContext({
       chatId: options.id,
       messages: () => this.messages,
@@ -209,7 +219,9 @@ export class ChatSession {
           defaultTimeoutSeconds: commands.defaultTimeoutSeconds,
           redact: (text) => redactSecrets(text, this.secretsInUse),
           ...(commands.logDir ? { logDir: commands.logDir } : {}),
+          background: this.background,
         }),
+        createCommandOutputTool(this.background),
       );
     }
   }
@@ -311,6 +323,11 @@ export class ChatSession {
     })();
     this.active = run;
     return run;
+  }
+
+  /** Ends every background command of this chat (the chat is deleted, VS Code closes). */
+  stopBackground(why: string): Promise<void> {
+    return this.background.stopAll(why);
   }
 
   abort(): void {
@@ -430,7 +447,7 @@ export class ChatSession {
   /** The tools of this run: run_command only where commands may run (not in restricted mode). */
   private availableTools(): AgentTool[] {
     const commandsOn = this.options.commands?.enabled() === true;
-    return this.tools.filter((t) => t.name !== RUN_COMMAND_TOOL || commandsOn);
+    return this.tools.filter((t) => (t.name !== RUN_COMMAND_TOOL && t.name !== COMMAND_OUTPUT_TOOL) || commandsOn);
   }
 
   /** The meter follows every final message (a request's usage, a summary, a new prompt). */

@@ -8,6 +8,7 @@ import type { CommandRunner } from "../core/commands/runner";
 import type { CommandApprovalRequest, CommandDecision, CommandRuleStore } from "../core/permissions/command-gate";
 import { parseRule } from "../core/permissions/command-rules";
 import { DEFAULT_COMMAND_TIMEOUT_SECONDS, MAX_COMMAND_TIMEOUT_SECONDS } from "../core/tools/run-command";
+import { TerminalCommandRunner } from "./terminal-runner";
 
 const RULES_KEY = "piChat.commandAllowRules";
 
@@ -18,6 +19,8 @@ interface PendingCommandApproval {
 
 export class HostCommands implements vscode.Disposable {
   readonly processRunner = new NodeCommandRunner();
+  /** Created on the first command that may use a terminal. */
+  private terminalRunner: TerminalCommandRunner | undefined;
   private readonly approvals = new Map<string, PendingCommandApproval>();
   readonly rules: CommandRuleStore;
 
@@ -48,8 +51,14 @@ export class HostCommands implements vscode.Disposable {
     return vscode.workspace.isTrusted && this.workspaceRoot?.scheme === "file";
   }
 
+  /**
+   * piChat.commands.useTerminal (default on): the visible "Pi Chat" terminal where shell
+   * integration comes up, else (and when off) a child process.
+   */
   runner(): CommandRunner {
-    return this.processRunner;
+    if (vscode.workspace.getConfiguration("piChat").get<boolean>("commands.useTerminal") === false) return this.processRunner;
+    this.terminalRunner ??= new TerminalCommandRunner({ fallback: this.processRunner, log: this.log });
+    return this.terminalRunner;
   }
 
   defaultTimeoutSeconds(): number {
@@ -99,6 +108,7 @@ export class HostCommands implements vscode.Disposable {
   }
 
   dispose(): void {
+    void this.terminalRunner?.dispose();
     void this.processRunner.dispose();
   }
 }

@@ -65,6 +65,23 @@ describe("command cards", function () {
     assert.deepEqual(await chat.posted(), [{ type: "openCommandOutput", v: 1, toolCallId: "cmd-1" }]);
   });
 
+  it("a command started in the background says so, and how soon it was ready", async () => {
+    const command = "npm run dev";
+    const script = new Script()
+      .start()
+      .user("Start the dev server.")
+      .assistant([toolCall("bg-1", "run_command", { command, readyPattern: "ready in" })])
+      .toolStart("bg-1", "run_command", { command, readyPattern: "ready in" })
+      .toolEnd("bg-1", "run_command", {
+        text: "Started in the background with id bg-1: npm run dev (in .).",
+        details: { command, cwd: ".", via: "terminal", end: "exited", exitCode: null, durationMs: 1800, totalLines: 0, totalBytes: 0, cutLines: 0, cutBytes: 0, invalidUtf8: false, background: { id: "bg-1", ready: "pattern", readyLine: "ready in 1.7 s" } },
+      });
+    await chat.events(script.take());
+    const card = chat.page.locator('.command-card[data-item="bg-1"]');
+    assert.equal(await card.locator(".command-outcome").innerText(), "Started in the background · ready after 1.8 s");
+    assert.doesNotMatch(await card.innerText(), /Ended by a signal/);
+  });
+
   it("a command no rule can allow says so and offers no rule; a denial posts the reason", async () => {
     const script = new Script()
       .start()

@@ -2,6 +2,7 @@
 // "auto"), runs in the workspace folder through the runner the host picks, and the model gets
 // the output. Which path ran (terminal or child process) is in the tool details and printed.
 import * as assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { ToolItem } from "../../src/shared/chat-items";
@@ -16,10 +17,13 @@ describe("Pi Chat commands in the extension host", function () {
 
   before(async () => {
     ({ server, api } = await startChatView());
+    // These tests are about asking, rules and !cmd: on the child-process path (the terminal path has its own tests below).
+    await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", false, vscode.ConfigurationTarget.Global);
   });
 
   after(async () => {
     await vscode.workspace.getConfiguration("piChat").update("approvalMode", "ask", vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", undefined, vscode.ConfigurationTarget.Global);
     await server?.close();
   });
 
@@ -53,6 +57,7 @@ describe("Pi Chat commands in the extension host", function () {
     const done = commandCard("call_cmd")!;
     const details = done.details as { exitCode: number; via: string; logFile?: string };
     console.log(`[commands] run_command ran via: ${details.via}`);
+    assert.equal(details.via, "process", "piChat.commands.useTerminal is off");
     assert.equal(details.exitCode, 0);
     const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     assert.match(done.resultText ?? "", /3:\s+port: 3000,/);
@@ -104,3 +109,108 @@ describe("Pi Chat commands in the extension host", function () {
     assert.equal(server.pending(), 0);
   });
 });
+
+// The terminal path: with piChat.commands.useTerminal on (the default) and shell integration in
+// code-server's bash terminal, commands run in the visible "Pi Chat" terminal.
+describe("Pi Chat commands in the \"Pi Chat\" terminal (shell integration)", function () {
+  this.timeout(120_000);
+  let server: OpenAIServer;
+  let api: PiChatTestApi;
+
+  before(async () => {
+    ({ server, api } = await startChatView());
+    await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", true, vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", undefined, vscode.ConfigurationTarget.Global);
+    await server?.close();
+  });
+  beforeEach(async () => {
+    await vscode.commands.executeCommand("piChat.newChat");
+  });
+
+  const card = (id: string) => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
+  async function runAllowed(id: string, command: string, answer = "Done."): Promise<ToolItem> {
+    server.push(() => ({ toolCalls: [{ id, name: "run_command", arguments: { command } }] }), () => ({ text: answer }));
+    void api.view.receive({ type: "prompt", v: 1, text: `Run ${id}` });
+    await waitFor(`${id} to ask`, () => card(id)?.approval?.state === "pending");
+    await api.view.receive({ type: "approval", v: 1, toolCallId: id, decision: "allow" });
+    await api.controller.currentSession.waitForIdle();
+    return card(id)!;
+  }
+
+  it("runs in the visible Pi Chat terminal: output, exit code, the workspace folder, non-interactive environment", async () => {
+    const done = await runAllowed("call_t1", 'echo out-$((6*7)); echo "ci=$CI pager=$PAGER prompt=$GIT_TERMINAL_PROMPT"; pwd; exit 3');
+    const details = done.details as { exitCode: number; via: string };
+    console.log(`[commands] terminal test: run_command ran via: ${details.via}`);
+    assert.equal(details.via, "terminal");
+    assert.equal(details.exitCode, 3);
+    const text = done.resultText ?? "";
+    assert.match(text, /out-42/);
+    assert.match(text, /ci=1 pager=cat prompt=0/);
+    assert.ok(text.includes(vscode.workspace.workspaceFolders![0]!.uri.fsPath), text);
+    assert.ok(vscode.window.terminals.some((t) => t.name === "Pi Chat"), "a Pi Chat terminal is open");
+  });
+
+  it("standard input is closed: a command that reads it ends at once", async () => {
+    const done = await runAllowed("call_t2", 'read -r line; echo "got:[$line] status:$?"');
+    assert.equal((done.details as { via: string }).via, "terminal");
+    assert.match(done.resultText ?? "", /got:\[\] status:1/);
+  });
+
+  it("Stop ends the command and the grandchild it started; the terminal stays for the next command", async () => {
+    const command = "bash -c 'sleep 301 & echo grandchild:$!; wait' & echo child:$!; wait";
+    // Stop ends the whole run: no request follows the stopped command.
+    server.push(() => ({ toolCalls: [{ id: "call_t3", name: "run_command", arguments: { command } }] }));
+    void api.view.receive({ type: "prompt", v: 1, text: "Start it" });
+    await waitFor("the card to ask", () => card("call_t3")?.approval?.state === "pending");
+    await api.view.receive({ type: "approval", v: 1, toolCallId: "call_t3", decision: "allow" });
+    const pids = await waitFor("both pids in the live output", () => {
+      const tail = JSON.stringify(card("call_t3")?.progress ?? "");
+      const child = /child:(\d+)/.exec(tail);
+      const grand = /grandchild:(\d+)/.exec(tail);
+      return child && grand ? [Number(child[1]), Number(grand[1])] : undefined;
+    });
+    for (const pid of pids) assert.ok(running(pid), `pid ${pid} runs before Stop`);
+    await vscode.commands.executeCommand("piChat.stop");
+    await api.controller.currentSession.waitForIdle();
+    for (const pid of pids) assert.ok(!running(pid), `pid ${pid} is gone after Stop`);
+    assert.match(card("call_t3")?.resultText ?? "", /Stopped by the user after/);
+    assert.equal(server.pending(), 0);
+
+    // printf, not echo: an earlier test saved the rule "echo", which would skip the question.
+    const next = await runAllowed("call_t4", "printf '%s\\n' still-usable");
+    assert.equal((next.details as { via: string }).via, "terminal");
+    assert.match(next.resultText ?? "", /still-usable/);
+  });
+
+  it("!cmd runs in the terminal too; with the setting off, commands run as child processes", async () => {
+    await api.view.receive({ type: "prompt", v: 1, text: "!echo typed-$((2+3))" });
+    const typed = chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "userCommand");
+    assert.deepEqual(typed && typed.kind === "userCommand" ? [typed.via, typed.exitCode, typed.output] : undefined, ["terminal", 0, "typed-5"]);
+
+    await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", false, vscode.ConfigurationTarget.Global);
+    try {
+      const done = await runAllowed("call_t5", "printf '%s\\n' via-child");
+      assert.equal((done.details as { via: string }).via, "process");
+      assert.match(done.resultText ?? "", /via-child/);
+    } finally {
+      await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", true, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
+
+/** Alive and not a zombie. */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return false;
+  }
+}

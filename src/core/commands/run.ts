@@ -22,6 +22,8 @@ export interface CommandProgress {
   tail: string[];
   lines: number;
   elapsedMs: number;
+  /** Which path runs it, once the runner said. */
+  via?: CommandRunnerKind;
 }
 
 export interface RunCommandOnceOptions extends CommandOutputOptions {
@@ -39,10 +41,11 @@ export async function runCommandOnce(options: RunCommandOnceOptions): Promise<Co
   const started = Date.now();
   let lastProgress = 0;
   let progressTimer: ReturnType<typeof setTimeout> | undefined;
+  let via: CommandRunnerKind | undefined;
   const sendProgress = () => {
     progressTimer = undefined;
     lastProgress = Date.now();
-    options.onProgress?.({ tail: output.liveTail(), lines: output.lineCount, elapsedMs: lastProgress - started });
+    options.onProgress?.({ tail: output.liveTail(), lines: output.lineCount, elapsedMs: lastProgress - started, ...(via ? { via } : {}) });
   };
   const onOutput = (chunk: Uint8Array | string) => {
     output.push(chunk);
@@ -57,6 +60,7 @@ export async function runCommandOnce(options: RunCommandOnceOptions): Promise<Co
   let running: RunningCommand;
   try {
     running = await options.runner.start({ command: options.command, cwd: options.cwd, onOutput, ...(options.title ? { title: options.title } : {}) });
+    via = running.via;
   } catch (error) {
     output.push(`${error instanceof Error ? error.message : String(error)}\n`);
     output.finish();

@@ -5,7 +5,7 @@
 // over the cap, is scaled down by an injected scaler (a worker with photon in the extension);
 // without one, or when even the scaled image is over the cap, the call is refused with the reason.
 import type { ImageContent, TextContent } from "@earendil-works/pi-ai";
-import { type ImageInfo, type ImageMimeType } from "../../shared/image-sniff";
+import type { ImageInfo, ImageMimeType } from "../../shared/image-sniff";
 import type { ImageScaler } from "../images/image-scaler";
 import { formatBytes, type OpenedFile, throwIfAborted, WorkspaceToolError } from "./shared";
 

@@ -1,0 +1,62 @@
+// command_output: the newer output of a command run_command started in the background, or its
+// end (`stop: true` ends it and everything it started). Reading and stopping need no approval:
+// they run nothing new.
+import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
+import { bool, obj, opt, str, type Static } from "@earendil-works/pi-schema";
+import { type BackgroundCommands, describeState } from "../commands/background";
+
+export const COMMAND_OUTPUT_TOOL = "command_output";
+
+export const commandOutputParameters = obj({
+  id: str({ minLength: 1, maxLength: 200, description: "The id run_command returned for the background command." }),
+  stop: opt(bool({ description: "End the command and everything it started, then return its last output." })),
+});
+
+export type CommandOutputParams = Static<typeof commandOutputParameters>;
+
+export interface CommandOutputDetails {
+  id: string;
+  command?: string;
+  state: "running" | "exited" | "stopped" | "unknown";
+  exitCode?: number | null;
+  /** Lines that arrived since the last read but were left out (only the newest are kept). */
+  skipped: number;
+}
+
+export function createCommandOutputTool(background: BackgroundCommands): AgentTool<typeof commandOutputParameters, CommandOutputDetails> {
+  return {
+    name: COMMAND_OUTPUT_TOOL,
+    label: "Command output",
+    description:
+      "Read the output a background command (run_command with background: true) printed since the last read, and whether it still runs; " +
+      "with stop: true, end it (and everything it started) and get its last output.",
+    parameters: commandOutputParameters,
+    async execute(_toolCallId, params): Promise<AgentToolResult<CommandOutputDetails>> {
+      if (params.stop) await background.stop(params.id, "stopped by Pi");
+      const read = background.read(params.id);
+      if (!read) {
+        const running = background.running.map((p) => p.id);
+        return {
+          content: [
+            {
+              type: "text",
+              text: `No background command with id ${params.id} runs in this chat. Background commands end when the chat is deleted or VS Code closes, so a reopened chat has none${running.length ? `; running now: ${running.join(", ")}` : ""}.`,
+            },
+          ],
+          details: { id: params.id, state: "unknown", skipped: 0 },
+          isError: true,
+        };
+      }
+      const p = read.process;
+      const state = p.status.state;
+      const text = [
+        `${p.id} (${p.command}) is ${describeState(p)}.`,
+        read.text === "" ? "No new output since the last read." : `New output${read.skipped ? ` (${read.skipped} earlier lines left out)` : ""}:\n${read.text}`,
+      ].join("\n");
+      return {
+        content: [{ type: "text", text }],
+        details: { id: p.id, command: p.command, state, ...(p.status.state === "exited" ? { exitCode: p.status.exitCode } : {}), skipped: read.skipped },
+      };
+    },
+  };
+}

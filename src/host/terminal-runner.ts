@@ -1,0 +1,197 @@
+// The terminal path: a command runs in a visible "Pi Chat" terminal through VS Code's shell
+// integration (executeCommand, execution.read(), onDidEndTerminalShellExecution), so the user
+// sees it run. When shell integration does not come up within a few seconds (a shell VS Code
+// cannot integrate with, or integration turned off), or for a command a terminal cannot take as
+// one typed line, the command runs as a child process instead (the fallback).
+//
+// Like the child-process path, the terminal runs `bash -c '<command>' </dev/null`: standard
+// input is closed, a `cd`, `export` or `exit` in the command leaves the terminal as it was, and
+// the environment says nobody is there (CI=1, no pager, GIT_TERMINAL_PROMPT=0: the terminal is
+// created with it). (A `( … )` subshell would be shorter, but VS Code's bash integration loses
+// track of a command that starts one: no output, no end.) Stop and the time-out end everything
+// below the terminal's shell, group by group; the shell stays, ready for the next command.
+import * as vscode from "vscode";
+import { defaultShell } from "../core/commands/node-runner";
+import { descendantsOf, killTree } from "../core/commands/process-tree";
+import { NON_INTERACTIVE_ENV, type CommandExit, type CommandRunner, type CommandStart, type RunningCommand } from "../core/commands/runner";
+
+/** How long a new terminal may take to report shell integration before the child process is used. */
+export const SHELL_INTEGRATION_WAIT_MS = 4000;
+/** After shell integration did not come up, how long commands go straight to the child process. */
+const RETRY_TERMINAL_AFTER_MS = 5 * 60_000;
+/** After Stop, how long to wait for VS Code to report the end of the execution. */
+const END_REPORT_WAIT_MS = 3000;
+
+interface PiTerminal {
+  terminal: vscode.Terminal;
+  cwd: string;
+  busy: boolean;
+}
+
+export interface TerminalRunnerOptions {
+  /** Runs a command the terminal cannot take (and everything, when integration is missing). */
+  fallback: CommandRunner;
+  log: (line: string) => void;
+  waitForIntegrationMs?: number;
+  /** The terminal's name. */
+  name?: string;
+}
+
+export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
+  private readonly terminals = new Set<PiTerminal>();
+  private readonly running = new Set<RunningCommand>();
+  private integrationMissingSince: number | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(private readonly options: TerminalRunnerOptions) {
+    this.subscriptions.push(
+      vscode.window.onDidCloseTerminal((closed) => {
+        for (const t of this.terminals) if (t.terminal === closed) this.terminals.delete(t);
+      }),
+    );
+  }
+
+  async start(spec: CommandStart): Promise<RunningCommand> {
+    const shell = defaultShell();
+    if (!shell.endsWith("bash") || (this.integrationMissingSince !== undefined && Date.now() - this.integrationMissingSince < RETRY_TERMINAL_AFTER_MS)) {
+      return this.options.fallback.start(spec);
+    }
+    // One typed line: a line break or a control character would be read as keys by the
+    // terminal (Ctrl-C, Enter), and very long lines are better not typed at all.
+    if (!typeable(spec.command)) return this.options.fallback.start(spec);
+    const line = `${shell} -c ${singleQuoted(spec.command)} </dev/null`;
+    const entry = await this.terminalFor(spec.cwd, shell);
+    if (!entry) {
+      this.integrationMissingSince = Date.now();
+      this.options.log(`shell integration did not start in the "Pi Chat" terminal within ${Math.round((this.options.waitForIntegrationMs ?? SHELL_INTEGRATION_WAIT_MS) / 1000)} s: commands run as child processes (for the next ${RETRY_TERMINAL_AFTER_MS / 60_000} minutes)`);
+      return this.options.fallback.start(spec);
+    }
+    return this.run(entry, line, spec);
+  }
+
+  private async run(entry: PiTerminal, line: string, spec: CommandStart): Promise<RunningCommand> {
+    const { terminal } = entry;
+    const integration = terminal.shellIntegration;
+    if (!integration) throw new Error("the terminal lost its shell integration");
+    entry.busy = true;
+    terminal.show(true);
+    const shellPid = await terminal.processId;
+
+    let settle: (exit: CommandExit) => void = () => undefined;
+    const ended = new Promise<CommandExit>((resolve) => (settle = resolve));
+    const execution = integration.executeCommand(line);
+    const listeners = [
+      vscode.window.onDidEndTerminalShellExecution((event) => {
+        if (event.execution === execution) settle({ exitCode: event.exitCode ?? null });
+      }),
+      vscode.window.onDidCloseTerminal((closed) => {
+        if (closed === terminal) settle({ exitCode: null, signal: "terminal closed" });
+      }),
+    ];
+    // read() right away, so no output is missed; it ends when the execution does.
+    const reading = (async () => {
+      try {
+        for await (const data of execution.read()) spec.onOutput(data);
+      } catch (error) {
+        spec.onOutput(`\n[Pi Chat could not read the terminal's output: ${error instanceof Error ? error.message : String(error)}]\n`);
+      }
+    })();
+
+    let killing: Promise<void> | undefined;
+    const exited = ended.then(async (exit) => {
+      // The end can be reported before the last output is read: wait for the stream, not forever.
+      await Promise.race([reading, new Promise((r) => setTimeout(r, 1000))]);
+      for (const l of listeners) l.dispose();
+      // Whatever the command left running below the shell (`server &`) ends with it, as on the child path.
+      if (shellPid !== undefined && !killing) void endBelow(shellPid);
+      entry.busy = false;
+      this.running.delete(handle);
+      return exit;
+    });
+    const handle: RunningCommand = {
+      pid: shellPid,
+      via: "terminal",
+      exited,
+      kill: () => {
+        killing ??= (async () => {
+          if (shellPid !== undefined) await endBelow(shellPid);
+          // Shell integration reports the end once the shell is back at its prompt; if it does not, stop waiting.
+          setTimeout(() => settle({ exitCode: null }), END_REPORT_WAIT_MS);
+        })();
+        return killing.then(() => exited).then(() => undefined);
+      },
+    };
+    this.running.add(handle);
+    return handle;
+  }
+
+  /** An idle "Pi Chat" terminal in `cwd` with shell integration, or a new one; undefined when integration did not come up. */
+  private async terminalFor(cwd: string, shell: string): Promise<PiTerminal | undefined> {
+    for (const t of this.terminals) {
+      // Someone may have typed `cd` in it: reuse it only where it still is.
+      if (!t.busy && t.cwd === cwd && t.terminal.exitStatus === undefined && t.terminal.shellIntegration?.cwd?.fsPath === cwd) return t;
+    }
+    const terminal = vscode.window.createTerminal({
+      name: this.options.name ?? "Pi Chat",
+      cwd,
+      shellPath: shell,
+      env: { ...NON_INTERACTIVE_ENV },
+      iconPath: new vscode.ThemeIcon("terminal"),
+      // Not brought back after a reload: what ran there belongs to a run that is over.
+      isTransient: true,
+    });
+    const integration = await waitForIntegration(terminal, this.options.waitForIntegrationMs ?? SHELL_INTEGRATION_WAIT_MS);
+    if (!integration) {
+      terminal.dispose();
+      return undefined;
+    }
+    const entry: PiTerminal = { terminal, cwd, busy: false };
+    this.terminals.add(entry);
+    return entry;
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all([...this.running].map((r) => r.kill()));
+    for (const t of this.terminals) t.terminal.dispose();
+    this.terminals.clear();
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
+
+/**
+ * The terminal's shell integration once its prompt has reported the folder (a command sent
+ * before that may be taken for part of the prompt), or undefined after `timeoutMs`.
+ */
+function waitForIntegration(terminal: vscode.Terminal, timeoutMs: number): Promise<vscode.TerminalShellIntegration | undefined> {
+  return new Promise((resolve) => {
+    const ready = () => (terminal.shellIntegration?.cwd ? terminal.shellIntegration : undefined);
+    if (ready()) return resolve(ready());
+    const done = (value: vscode.TerminalShellIntegration | undefined) => {
+      clearTimeout(timer);
+      listener.dispose();
+      resolve(value);
+    };
+    const listener = vscode.window.onDidChangeTerminalShellIntegration((event) => {
+      if (event.terminal === terminal && ready()) done(ready());
+    });
+    const timer = setTimeout(() => done(ready()), timeoutMs);
+  });
+}
+
+/** Longest command typed into the terminal; longer ones run as a child process. */
+const MAX_TYPED_COMMAND = 4000;
+
+function typeable(command: string): boolean {
+  return command.length <= MAX_TYPED_COMMAND && command.trim() !== "" && !/[\u0000-\u001f\u007f]/.test(command);
+}
+
+/** The command as one single-quoted shell word: nothing inside is expanded by the terminal's shell. */
+export function singleQuoted(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+/** Ends every process below the terminal's shell (each with its tree and process group); the shell stays. */
+async function endBelow(shellPid: number): Promise<void> {
+  const below = descendantsOf(shellPid);
+  await Promise.all(below.map((pid) => killTree(pid, { group: true })));
+}

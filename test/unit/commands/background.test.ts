@@ -1,0 +1,181 @@
+// Background commands with real processes (the child-process path): the start waits for the
+// readiness line (or a few seconds, or the end), the model reads newer output by id, stop ends
+// the process and the grandchild it started (pids checked), and a whole chat: start, read,
+// deleting the chat ends it, and a reopened chat says its background command is not running.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import { ChatService } from "../../../src/core/chat-service";
+import { BackgroundCommands, unendedBackgroundStarts } from "../../../src/core/commands/background";
+import { NodeCommandRunner } from "../../../src/core/commands/node-runner";
+import { createCommandOutputTool } from "../../../src/core/tools/command-output";
+import { isRunning } from "../../../src/core/commands/process-tree";
+import { createNodeWorkspaceFs } from "../../../src/core/tools";
+import { createNodeTranscriptStorage, TranscriptStore } from "../../../src/core/transcript";
+import { chatItems } from "../../../src/shared/reducer";
+import { createScriptedModel, reply } from "../../support/scripted-model";
+import { tempDir } from "../../support/temp";
+
+const SERVER = "echo pid:$$; sleep 300 & echo grandchild:$!; echo starting; sleep 0.3; echo 'Server listening on port 4321'; i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.05; done";
+
+function pidsIn(text: string): number[] {
+  return [...text.matchAll(/(?:pid|grandchild):(\d+)/g)].map((m) => Number(m[1]));
+}
+
+async function until(what: string, probe: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("background commands", function () {
+  this.timeout(30_000);
+  const runner = new NodeCommandRunner();
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  after(() => runner.dispose());
+
+  function registry() {
+    const ws = tempDir("bg");
+    const background = new BackgroundCommands();
+    cleanups.push(async () => {
+      await background.stopAll("test over");
+      ws.cleanup();
+    });
+    return { background, ws: ws.path };
+  }
+
+  it("returns once the readiness line is printed, keeps running, gives only newer output per read, and stop ends the tree", async () => {
+    const { background, ws } = registry();
+    const started = await background.start({ id: "call_srv", command: SERVER, cwd: ".", absoluteCwd: ws, runner, readyPattern: /listening on port/i, waitMs: 20_000 });
+    assert.equal(started.ready, "pattern");
+    assert.equal(started.readyLine, "Server listening on port 4321");
+    assert.match(started.output.text, /starting/);
+    assert.ok(started.waitedMs < 20_000);
+    const pids = pidsIn(started.output.text);
+    assert.equal(pids.length, 2, started.output.text);
+    for (const pid of pids) assert.ok(isRunning(pid), `pid ${pid} runs`);
+    assert.deepEqual(background.running.map((p) => p.id), ["call_srv"]);
+
+    await new Promise((r) => setTimeout(r, 300));
+    const first = background.read("call_srv")!;
+    const ticks1 = [...first.text.matchAll(/tick-(\d+)/g)].map((m) => Number(m[1]));
+    assert.ok(ticks1.length > 0, first.text);
+    await new Promise((r) => setTimeout(r, 300));
+    const second = background.read("call_srv")!;
+    const ticks2 = [...second.text.matchAll(/tick-(\d+)/g)].map((m) => Number(m[1]));
+    assert.ok(ticks2.length > 0 && ticks2[0]! > ticks1[ticks1.length - 1]!, "the second read starts after the first");
+    assert.doesNotMatch(second.text, /starting/);
+
+    const stopped = await background.stop("call_srv", "stopped by Pi");
+    assert.deepEqual(stopped?.status, { state: "stopped", why: "stopped by Pi" });
+    for (const pid of pids) assert.ok(!isRunning(pid), `pid ${pid} is gone after stop`);
+    assert.deepEqual(background.running, []);
+  });
+
+  it("without a readiness line returns after the wait; a command that ends at once says so; an unknown id is undefined", async () => {
+    const { background, ws } = registry();
+    const waited = await background.start({ id: "w", command: "echo hello; sleep 300", cwd: ".", absoluteCwd: ws, runner, waitMs: 300 });
+    assert.equal(waited.ready, "waited");
+    assert.equal(waited.output.text, "hello");
+    const ended = await background.start({ id: "e", command: "echo bye; exit 4", cwd: ".", absoluteCwd: ws, runner, readyPattern: /never/, waitMs: 10_000 });
+    assert.equal(ended.ready, "ended");
+    assert.deepEqual(ended.process.status, { state: "exited", exitCode: 4 });
+    assert.equal(background.read("nope"), undefined);
+  });
+
+  it("in a chat: run_command starts it after the approval, command_output reads it; deleting the chat ends what still runs; a reopened chat says once that it is not running", async () => {
+    const model = createScriptedModel();
+    const ws = tempDir("bg-ws");
+    const storage = tempDir("bg-storage");
+    const open = () =>
+      new ChatService({
+        store: new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(storage.path), { indexFlushDelayMs: 0 }),
+        fs: createNodeWorkspaceFs(ws.path),
+        workspaceRoot: ws.path,
+        resolveModel: async () => model.binding,
+        approver: async () => ({ decision: "allow" }),
+        approvalMode: () => "ask",
+        commands: {
+          runner: () => runner,
+          enabled: () => true,
+          rules: { list: () => [], add: async () => undefined },
+          approver: async () => ({ decision: "allow" }),
+          defaultTimeoutSeconds: () => 30,
+          logRoot: join(storage.path, "command-output"),
+        },
+      });
+    const service = open();
+    cleanups.push(async () => {
+      await service.dispose();
+      ws.cleanup();
+      storage.cleanup();
+    });
+    const session = service.newChat();
+    model.push(
+      reply.tool("run_command", { command: SERVER, background: true, readyPattern: "listening on port \\d+" }, "call_dev"),
+      reply.tool("command_output", { id: "call_dev" }, "call_read"),
+      reply.text("It is up."),
+    );
+    await session.prompt("Start the dev server.");
+    const results = session.messages.filter((m) => m.role === "toolResult");
+    const startText = JSON.stringify(results[0]);
+    assert.match(startText, /Started in the background with id call_dev/);
+    assert.match(startText, /It printed a line matching \/listening on port \\\\d\+\/ after [\d.]+ s: Server listening on port 4321/);
+    assert.match(JSON.stringify(results[1]), /call_dev \(.*\) is still running/);
+    const pids = pidsIn(startText);
+    assert.equal(pids.length, 2);
+    for (const pid of pids) assert.ok(isRunning(pid));
+
+    // The transcript holds the start: a reopened chat (another service, as after a restart) says it is not running, once.
+    const reopened = await open().open(session.id);
+    assert.ok(reopened.ok);
+    const notices = chatItems(reopened.session.viewState).filter((i) => i.kind === "notice");
+    assert.equal(notices.length, 1);
+    assert.match(notices[0]!.kind === "notice" ? notices[0]!.text : "", /^Background command call_dev \(.*\) is not running any more/);
+    const file = join(storage.path, "chats", `${session.id}.jsonl`);
+    await until("the notice to be saved", () => readFileSync(file, "utf8").includes("Background command call_dev"));
+    const again = await open().open(session.id);
+    assert.ok(again.ok);
+    assert.equal(chatItems(again.session.viewState).filter((i) => i.kind === "notice").length, 1, "the notice is not repeated");
+
+    await service.deleteChat(session.id);
+    await until("the processes to end", () => pids.every((pid) => !isRunning(pid)));
+  });
+
+  it("command_output with stop: true ends the process and says so; an id not running says why", async () => {
+    const { background, ws } = registry();
+    const tool = createCommandOutputTool(background);
+    const started = await background.start({ id: "call_w", command: SERVER, cwd: ".", absoluteCwd: ws, runner, readyPattern: /listening/, waitMs: 20_000 });
+    const pids = pidsIn(started.output.text);
+    const result = await tool.execute("t1", { id: "call_w", stop: true });
+    const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+    assert.match(text, /^call_w \(.*\) is stopped \(stopped by Pi\)\./);
+    assert.equal(result.details.state, "stopped");
+    for (const pid of pids) assert.ok(!isRunning(pid), `pid ${pid} is gone`);
+    const unknown = await tool.execute("t2", { id: "call_old" });
+    assert.equal(unknown.isError, true);
+    assert.match(unknown.content.map((c) => (c.type === "text" ? c.text : "")).join(""), /No background command with id call_old runs in this chat\. Background commands end when the chat is deleted or VS Code closes/);
+  });
+
+  it("finds the background starts a transcript never saw end", () => {
+    const start = (id: string, ready = "pattern") => ({ role: "toolResult", toolName: "run_command", details: { command: `cmd ${id}`, background: { id, ready } } });
+    assert.deepEqual(
+      unendedBackgroundStarts([
+        start("a"),
+        start("b"),
+        start("c", "ended"),
+        start("d"),
+        { role: "toolResult", toolName: "command_output", details: { id: "b", state: "stopped" } },
+        { role: "toolResult", toolName: "command_output", details: { id: "a", state: "running" } },
+        { role: "localNotice", text: "Background command d (cmd d) is not running any more" },
+      ]),
+      [{ id: "a", command: "cmd a" }],
+    );
+  });
+});
