@@ -68,11 +68,12 @@ export async function runCommandOnce(options: RunCommandOnceOptions): Promise<Co
   }
   let end: CommandEnd = "exited";
   let stoppedAt: number | undefined;
+  let killing: Promise<void> | undefined;
   const stop = (why: CommandEnd) => {
     if (end !== "exited") return;
     end = why;
     stoppedAt = Date.now();
-    void running.kill();
+    killing = running.kill();
   };
   const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
   const onAbort = () => stop("stopped");
@@ -80,6 +81,9 @@ export async function runCommandOnce(options: RunCommandOnceOptions): Promise<Co
   if (options.signal?.aborted) onAbort();
   try {
     const exit = await running.exited;
+    // The shell can be gone (and its pipes drained) before a grandchild has died: the result of
+    // a stop or a time-out comes only once the whole tree is.
+    if (killing) await killing;
     output.finish();
     const result: CommandRunResult = {
       end,
