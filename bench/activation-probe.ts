@@ -170,6 +170,8 @@ const vscodeStub = {
     visibleTextEditors: [],
     onDidChangeActiveTextEditor: event,
   }),
+  // An app root with no ripgrep under it: activation looks for VS Code's rg there (src/host/discovery.ts).
+  env: withFallback("vscode.env", { appRoot: join(scratch, "vscode-app-root"), language: "en", uiKind: 1 }),
   commands: withFallback("vscode.commands", { registerCommand: () => new Disposable(), executeCommand: async () => undefined }),
   workspace: withFallback("vscode.workspace", {
     workspaceFolders: [{ uri: Uri.file(workspaceDir), name: "workspace", index: 0 }],

@@ -310,16 +310,18 @@ async function runFigure(figure: string): Promise<FigureOutput> {
     if (p5.status !== "ok") {
       rows.push({ figure: "P5 activation", measured: `n/a (${p5.status}${p5.reason ? `: ${p5.reason.slice(0, 100)}` : ""})`, baseline: "—", goal: "≤ 500 KB, none", verdict: "n/a" });
     } else {
-      const ok = p5.totalBytes! <= p5.goalBytes && !p5.providerLoaded;
+      // The verdict is on what a user's extension host parses: the minified bundle `npm run package` ships.
+      const shipped = p5.shippedBytes ?? p5.totalBytes!;
+      const ok = shipped <= p5.goalBytes && !p5.providerLoaded;
       rows.push({
         figure: "P5 activation",
-        measured: `${fmtNum(p5.totalBytes! / 1000, 1)} KB in ${p5.files!.length} file(s); provider SDK: ${p5.providerLoaded ? p5.providerEvidence!.join(", ") : "none"}${p5.activated ? "" : " (activate threw: static graph only)"}`,
-        baseline: p5.eagerBytes !== undefined ? `${fmtNum(p5.eagerBytes / 1000, 1)} KB if providers.js loaded eagerly` : "—",
+        measured: `${fmtNum(shipped / 1000, 1)} KB as shipped (minified), ${p5.files!.length} file(s); provider SDK: ${p5.providerLoaded ? p5.providerEvidence!.join(", ") : "none"}${p5.activated ? "" : " (activate threw: static graph only)"}`,
+        baseline: `non-minified build: ${fmtNum(p5.totalBytes! / 1000, 1)} KB${p5.eagerBytes !== undefined ? `; ${fmtNum(p5.eagerBytes / 1000, 1)} KB if providers.js loaded eagerly` : ""}`,
         goal: "≤ 500 KB, none",
         verdict: ok ? "pass" : "MISS",
       });
-      if (!ok) notes.push(`P5 misses: ${fmtNum(p5.totalBytes! / 1000, 1)} KB loaded (goal ≤ 500 KB)${p5.providerLoaded ? `, provider code loaded: ${p5.providerEvidence!.join(", ")}` : ""}. Largest inlined packages: ${p5.inlinedPackages!.slice(0, 5).map((p) => `${p.pkg} ${fmtNum(p.bytes / 1000, 1)} KB`).join(", ")}.`);
-      notes.push(`P5: measured on the non-minified build \`npm run bench\` makes (the --production build ships smaller); ${p5.activated ? "activate() ran to the end" : "activate() threw"} under a stub vscode, generic stand-ins used for: ${p5.genericStubUses!.length ? p5.genericStubUses!.join(", ") : "nothing"}.`);
+      if (!ok) notes.push(`P5 misses: ${fmtNum(shipped / 1000, 1)} KB loaded as shipped (goal ≤ 500 KB)${p5.providerLoaded ? `, provider code loaded: ${p5.providerEvidence!.join(", ")}` : ""}. Largest inlined packages: ${p5.inlinedPackages!.slice(0, 5).map((p) => `${p.pkg} ${fmtNum(p.bytes / 1000, 1)} KB`).join(", ")}.`);
+      notes.push(`P5: the files activate() loads, under a stub vscode, in the non-minified build \`npm run bench\` makes (so provider SDK code can be recognised by esbuild's module comments), then each minified with esbuild as \`npm run package\` ships it: the verdict is on the shipped bytes; ${p5.activated ? "activate() ran to the end" : "activate() threw"} under a stub vscode, generic stand-ins used for: ${p5.genericStubUses!.length ? p5.genericStubUses!.join(", ") : "nothing"}.`);
       if (!p5.activated) notes.push(`P5: activate() threw under the stub vscode (${p5.reason ?? "?"}); the figure is the files loaded up to then (at least the static require graph).`);
     }
   }

@@ -10,8 +10,6 @@ function codicon(name: string): (props: IconProps) => JSX.Element {
   return (props: IconProps) => <span class={`icon codicon codicon-${name}${props.class ? ` ${props.class}` : ""}`} aria-hidden="true" />;
 }
 
-export const PlusIcon = codicon("add");
-export const HistoryIcon = codicon("history");
 export const TrashIcon = codicon("trash");
 export const SendIcon = codicon("send");
 export const StopIcon = codicon("debug-stop");
@@ -26,9 +24,6 @@ export const ChevronDownIcon = codicon("chevron-down");
 export const ArrowDownIcon = codicon("arrow-down");
 export const DiffIcon = codicon("diff");
 export const ShieldIcon = codicon("shield");
-export const CopyIcon = codicon("copy");
-export const InsertIcon = codicon("insert");
-export const ApplyIcon = codicon("go-to-file");
 export const EditIcon = codicon("edit");
 export const ImageIcon = codicon("file-media");
 

@@ -404,8 +404,13 @@ export class ChatSession {
     if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
     const commands = this.options.commands;
     const root = this.options.workspaceRoot;
-    if (!commands || root === undefined || !commands.enabled()) {
+    if (!commands || !commands.enabled()) {
       const why = "Commands cannot run here: this folder is open in Restricted Mode (not trusted), or no folder is open. Trust the folder (Manage Workspace Trust) to run commands.";
+      return this.append(errorNotice(why, undefined));
+    }
+    if (root === undefined) {
+      // Several folders: a command's folder is not chosen yet (the tools take folderName/path, commands do not).
+      const why = "Commands cannot run here: they run in one workspace folder, and this workspace has several (or none open). Open the folder on its own to run commands in it.";
       return this.append(errorNotice(why, undefined));
     }
     const controller = new AbortController();

@@ -148,7 +148,6 @@ export interface SummaryItem extends ItemMarks {
 }
 
 export type ChatItem = UserItem | AttachmentItem | AssistantItem | ToolItem | NoticeItem | SummaryItem | UserCommandItem;
-export type ChatItemKind = ChatItem["kind"];
 
 /** The view model of one chat: what the reducer builds from chat events and the webview draws. */
 export interface ChatState {

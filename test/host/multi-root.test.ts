@@ -65,6 +65,8 @@ describe("multi-root workspace (extension host)", function () {
         assert.match(system, /- server: /);
         const offered = (body.tools ?? []).map((t) => t.function.name);
         for (const tool of ["search", "read_file", "edit_file", "list_files", "find_files"]) assert.ok(offered.includes(tool), `${tool} is offered`);
+        // Commands run in one folder; with several, they are not offered (yet) rather than run in a guessed one.
+        assert.ok(!offered.includes("run_command"), "run_command is not offered with several folders");
         return { toolCalls: [{ id: "call_search", name: "search", arguments: { query: "port:" } }] };
       },
       (body) => {
@@ -137,5 +139,19 @@ describe("multi-root workspace (extension host)", function () {
     const attachmentFacts = JSON.stringify(server.chatRequests().at(-1)?.messages);
     assert.match(attachmentFacts, /server\/config\.ts/);
     assert.match(attachmentFacts, /app\/server\/NOTES\.md/);
+  });
+
+  it("a !command says why it cannot run with several folders, and runs nothing", async () => {
+    await vscode.commands.executeCommand("piChat.newChat");
+    const before = server.chatRequests().length;
+    await api.view.receive({ type: "prompt", v: 1, text: "!echo ran > ran.txt" });
+    const notice = await waitFor("the notice", () =>
+      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "notice" && /Commands cannot run here/.test(i.text)),
+    );
+    assert.match(notice.kind === "notice" ? notice.text : "", /this workspace has several/);
+    assert.equal(server.chatRequests().length, before, "no request either");
+    for (const name of ["app", "server"]) {
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.joinPath(folder(name).uri, "ran.txt"))), "nothing ran in any folder");
+    }
   });
 });
