@@ -164,7 +164,8 @@ const vscodeStub = {
   ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
   ViewColumn: { Active: -1, Beside: -2, One: 1 },
   window: withFallback("vscode.window", {
-    createOutputChannel: () => withFallback("OutputChannel", { info() {}, warn() {}, error() {}, debug() {}, trace() {}, append() {}, appendLine() {}, show() {}, dispose() {} }),
+    createOutputChannel: () =>
+      withFallback("OutputChannel", { info() {}, warn() {}, error() {}, debug() {}, trace() {}, append() {}, appendLine() {}, show() {}, dispose() {} }),
     registerWebviewViewProvider: () => new Disposable(),
     activeTextEditor: undefined,
     visibleTextEditors: [],
@@ -186,7 +187,12 @@ const vscodeStub = {
 
 const memento = () => {
   const data = new Map<string, unknown>();
-  return { get: (k: string, d?: unknown) => (data.has(k) ? data.get(k) : d), update: async (k: string, v: unknown) => void data.set(k, v), keys: () => [...data.keys()], setKeysForSync() {} };
+  return {
+    get: (k: string, d?: unknown) => (data.has(k) ? data.get(k) : d),
+    update: async (k: string, v: unknown) => void data.set(k, v),
+    keys: () => [...data.keys()],
+    setKeysForSync() {},
+  };
 };
 
 const context = withFallback("ExtensionContext", {

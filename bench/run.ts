@@ -113,7 +113,8 @@ async function runFigure(figure: string): Promise<FigureOutput> {
       goal: "≤ 1.5",
       verdict: verdictOf(p6.ratio, 1.5),
     });
-    if (p6.ratio.median > 1.5) notes.push(`P6 misses (×${fmtNum(p6.ratio.median)}): a delta's cost depends on the settled part; it should touch only \`live\`.`);
+    if (p6.ratio.median > 1.5)
+      notes.push(`P6 misses (×${fmtNum(p6.ratio.median)}): a delta's cost depends on the settled part; it should touch only \`live\`.`);
   }
 
   let p2: P2Result | undefined;
@@ -128,7 +129,8 @@ async function runFigure(figure: string): Promise<FigureOutput> {
       goal: "≤ 2",
       verdict: verdictOf(p2.ratio, 2),
     });
-    if (p2.ratio.median > 2) notes.push(`P2 misses (×${fmtNum(p2.ratio.median)}): append should be O(new bytes); look at what store.append does per call beyond open/write/close.`);
+    if (p2.ratio.median > 2)
+      notes.push(`P2 misses (×${fmtNum(p2.ratio.median)}): append should be O(new bytes); look at what store.append does per call beyond open/write/close.`);
   }
 
   let p3: P3Result | undefined;
@@ -175,7 +177,10 @@ async function runFigure(figure: string): Promise<FigureOutput> {
           goal: "≤ 2",
           verdict: verdictOf(p4.ratio, 2),
         });
-        if (p4.ratio.median > 2) notes.push(`P4 misses (×${fmtNum(p4.ratio.median)}): a delta repaints or re-lays out more than the live item; check that settled chunks are memoized and content-visibility: auto applies.`);
+        if (p4.ratio.median > 2)
+          notes.push(
+            `P4 misses (×${fmtNum(p4.ratio.median)}): a delta repaints or re-lays out more than the live item; check that settled chunks are memoized and content-visibility: auto applies.`,
+          );
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         rows.push({ figure: "P4 render", measured: `failed: ${reason.slice(0, 120)}`, baseline: "—", goal: "≤ 2", verdict: "n/a" });
@@ -205,10 +210,13 @@ async function runFigure(figure: string): Promise<FigureOutput> {
     const old = paint?.runs.find((r) => r.policy === "size-batched");
     const oldBytes = p1.policySweep.find((s) => s.options.sizeBatched);
     const naive = `${fmtNum(p1.naive.median, 0)} (re-send whole partial per update; ${fmtNum(p1.naiveAt2k.median, 0)} at 2,000 tokens)`;
-    const live = (r: P1PaintRun | undefined) => (r ? `; ${fmtNum(r.paintedUpdatesPerSecond, 1)} painted updates/s; token→paint p50 ${fmtNum(r.latency.median, 0)} ms, p95 ${fmtNum(r.p95, 0)} ms` : "");
+    const live = (r: P1PaintRun | undefined) =>
+      r ? `; ${fmtNum(r.paintedUpdatesPerSecond, 1)} painted updates/s; token→paint p50 ${fmtNum(r.latency.median, 0)} ms, p95 ${fmtNum(r.p95, 0)} ms` : "";
     for (const r of p1.byRate) {
       const isVerdict = r.rate === P1_VERDICT_RATE;
-      const pace = Number.isFinite(r.deltasPerSecond.median) ? `; ${fmtNum(r.deltasPerSecond.median, 1)} posts/s, ${fmtNum(r.charsPerDelta.median, 0)} chars each` : `; ${fmtNum(r.messages.median, 0)} posts in all`;
+      const pace = Number.isFinite(r.deltasPerSecond.median)
+        ? `; ${fmtNum(r.deltasPerSecond.median, 1)} posts/s, ${fmtNum(r.charsPerDelta.median, 0)} chars each`
+        : `; ${fmtNum(r.messages.median, 0)} posts in all`;
       const painted = typeof r.rate === "number" ? paced(r.rate) : undefined;
       const bytesOk = r.ratio.median <= p1.goal;
       const liveOk = painted ? painted.paintedUpdatesPerSecond >= p1.updatesGoal && painted.p95 <= (paint?.latencyGoalMs ?? 60) : typeof r.rate !== "number";
@@ -216,16 +224,12 @@ async function runFigure(figure: string): Promise<FigureOutput> {
       rows.push({
         figure: `P1 streaming @ ${r.rate === "all at once" ? "all at once" : `${r.rate} tok/s`}${isVerdict ? " (verdict)" : ""}`,
         measured: `bytes ${fmt(r.ratio, 2)}${pace}${live(painted)}`,
-        baseline: isVerdict
-          ? `old 48 chars/200 ms: bytes ×${fmtNum(oldBytes?.ratio.median ?? NaN)}${live(old)}; ${naive}`
-          : "same",
+        baseline: isVerdict ? `old 48 chars/200 ms: bytes ×${fmtNum(oldBytes?.ratio.median ?? NaN)}${live(old)}; ${naive}` : "same",
         goal: typeof r.rate === "number" ? `bytes ≤ ${p1.goal}, ≥ ${p1.updatesGoal} updates/s, p95 ≤ ${paint?.latencyGoalMs ?? 60} ms` : `bytes ≤ ${p1.goal}`,
         verdict: isVerdict ? verdict : `(${verdict})`,
       });
     }
-    const sweepText = p1.policySweep
-      .map((s) => `${s.label}: ×${fmtNum(s.ratio.median)} at ${fmtNum(s.deltasPerSecond.median, 1)} posts/s`)
-      .join("; ");
+    const sweepText = p1.policySweep.map((s) => `${s.label}: ×${fmtNum(s.ratio.median)} at ${fmtNum(s.deltasPerSecond.median, 1)} posts/s`).join("; ");
     const v = p1.byRate.find((r) => r.rate === P1_VERDICT_RATE)!;
     notes.push(
       `P1: at ${P1_VERDICT_RATE} tok/s each delta post carries ${fmtNum(v.charsPerDelta.median, 1)} chars of text and ~${v.deltaEnvelopeBytes.median.toFixed(0)} B of envelope, ${fmtNum(v.deltasPerSecond.median, 1)} posts/s. ` +
@@ -261,17 +265,22 @@ async function runFigure(figure: string): Promise<FigureOutput> {
       log("P10 bounded output …");
       const p10 = await runP10(scratch, log);
       results["P10"] = p10;
-      for (const [name, v] of [["list_files (depth 20)", p10.list], ['search "port"', p10.search]] as const) {
+      for (const [name, v] of [
+        ["list_files (depth 20)", p10.list],
+        ['search "port"', p10.search],
+      ] as const) {
         rows.push({
           figure: `P10 ${name} (${p10.files.big.toLocaleString("en-US")} ÷ ${p10.files.small} files)`,
           measured: `${fmtNum(v.ratio, 2)}; ${v.big.toLocaleString("en-US")} / ${v.small.toLocaleString("en-US")} tokens`,
-          baseline: name.startsWith("list") ? `default depth: ×${fmtNum(p10.listDefault.ratio, 2)} (${p10.listDefault.big} / ${p10.listDefault.small} tokens)` : "—",
+          baseline: name.startsWith("list")
+            ? `default depth: ×${fmtNum(p10.listDefault.ratio, 2)} (${p10.listDefault.big} / ${p10.listDefault.small} tokens)`
+            : "—",
           goal: `≤ ${p10.goal}`,
           verdict: v.ratio <= p10.goal ? "pass" : "MISS",
         });
       }
       notes.push(
-        "P10: tokens ≈ characters / 4 of the text the model gets. The requests are the ones whose answers would grow with the tree: a listing of everything (depth 20) and a common word (\"port\" is in every import/export line). On the small tree the listing is whole (≈100 entries), on the big one it stops at 100 entries with the folders' counts; the default-depth listing of the small tree is shorter than the cap, so its ratio (beside it) measures the tree, not the cap.",
+        'P10: tokens ≈ characters / 4 of the text the model gets. The requests are the ones whose answers would grow with the tree: a listing of everything (depth 20) and a common word ("port" is in every import/export line). On the small tree the listing is whole (≈100 entries), on the big one it stops at 100 entries with the folders\' counts; the default-depth listing of the small tree is shorter than the cap, so its ratio (beside it) measures the tree, not the cap.',
       );
     }
   }
@@ -297,7 +306,8 @@ async function runFigure(figure: string): Promise<FigureOutput> {
       goal: "≤ 10 %",
       verdict: p7.overheadInput <= 0.1 ? "pass" : "MISS",
     });
-    if (!bounded) notes.push(`P7: a request of ${p7.largestRequest} tokens passed the threshold ${p7.threshold}: the before-request compaction did not hold the bound.`);
+    if (!bounded)
+      notes.push(`P7: a request of ${p7.largestRequest} tokens passed the threshold ${p7.threshold}: the before-request compaction did not hold the bound.`);
     notes.push(
       `P7/P8: one scripted chat through the real session, policy, compaction and store, pi-ai's faux provider counting tokens from the text sent; ${p7.requests.toLocaleString("en-US")} requests, ${p7.transcriptMessages.toLocaleString("en-US")} messages kept on disk; request sizes saw-tooth between a compaction (down to the kept part + summary) and the threshold, so one turn's size depends on where it falls in the cycle (the band and the medians are shown beside it).`,
     );
@@ -308,7 +318,13 @@ async function runFigure(figure: string): Promise<FigureOutput> {
     p5 = runP5(repoRoot, join(__dirname, "activation-probe.cjs"), log, quick ? 2 : 5);
     results["P5"] = p5;
     if (p5.status !== "ok") {
-      rows.push({ figure: "P5 activation", measured: `n/a (${p5.status}${p5.reason ? `: ${p5.reason.slice(0, 100)}` : ""})`, baseline: "—", goal: "≤ 500 KB, none", verdict: "n/a" });
+      rows.push({
+        figure: "P5 activation",
+        measured: `n/a (${p5.status}${p5.reason ? `: ${p5.reason.slice(0, 100)}` : ""})`,
+        baseline: "—",
+        goal: "≤ 500 KB, none",
+        verdict: "n/a",
+      });
     } else {
       // The verdict is on what a user's extension host parses: the minified bundle `npm run package` ships.
       const shipped = p5.shippedBytes ?? p5.totalBytes!;
@@ -320,9 +336,20 @@ async function runFigure(figure: string): Promise<FigureOutput> {
         goal: "≤ 500 KB, none",
         verdict: ok ? "pass" : "MISS",
       });
-      if (!ok) notes.push(`P5 misses: ${fmtNum(shipped / 1000, 1)} KB loaded as shipped (goal ≤ 500 KB)${p5.providerLoaded ? `, provider code loaded: ${p5.providerEvidence!.join(", ")}` : ""}. Largest inlined packages: ${p5.inlinedPackages!.slice(0, 5).map((p) => `${p.pkg} ${fmtNum(p.bytes / 1000, 1)} KB`).join(", ")}.`);
-      notes.push(`P5: the files activate() loads, under a stub vscode, in the non-minified build \`npm run bench\` makes (so provider SDK code can be recognised by esbuild's module comments), then each minified with esbuild as \`npm run package\` ships it: the verdict is on the shipped bytes; ${p5.activated ? "activate() ran to the end" : "activate() threw"} under a stub vscode, generic stand-ins used for: ${p5.genericStubUses!.length ? p5.genericStubUses!.join(", ") : "nothing"}.`);
-      if (!p5.activated) notes.push(`P5: activate() threw under the stub vscode (${p5.reason ?? "?"}); the figure is the files loaded up to then (at least the static require graph).`);
+      if (!ok)
+        notes.push(
+          `P5 misses: ${fmtNum(shipped / 1000, 1)} KB loaded as shipped (goal ≤ 500 KB)${p5.providerLoaded ? `, provider code loaded: ${p5.providerEvidence!.join(", ")}` : ""}. Largest inlined packages: ${p5
+            .inlinedPackages!.slice(0, 5)
+            .map((p) => `${p.pkg} ${fmtNum(p.bytes / 1000, 1)} KB`)
+            .join(", ")}.`,
+        );
+      notes.push(
+        `P5: the files activate() loads, under a stub vscode, in the non-minified build \`npm run bench\` makes (so provider SDK code can be recognised by esbuild's module comments), then each minified with esbuild as \`npm run package\` ships it: the verdict is on the shipped bytes; ${p5.activated ? "activate() ran to the end" : "activate() threw"} under a stub vscode, generic stand-ins used for: ${p5.genericStubUses!.length ? p5.genericStubUses!.join(", ") : "nothing"}.`,
+      );
+      if (!p5.activated)
+        notes.push(
+          `P5: activate() threw under the stub vscode (${p5.reason ?? "?"}); the figure is the files loaded up to then (at least the static require graph).`,
+        );
     }
   }
 
@@ -338,7 +365,9 @@ async function runFigure(figure: string): Promise<FigureOutput> {
       goal: "≤ 1.5",
       verdict,
     });
-    notes.push(`P13: both commands print in ${20} bursts 100 ms apart through the real run_command tool (bash child process) and the real encoder + HostChannel; view bytes = UTF-8 of every posted message (live tail updates and the final result); model tokens = the policy's estimate (~4 chars a token) of the tool result text. Run time ${fmtNum(p13.big.durationMs.median / 1000, 1)} / ${fmtNum(p13.small.durationMs.median / 1000, 1)} s.`);
+    notes.push(
+      `P13: both commands print in ${20} bursts 100 ms apart through the real run_command tool (bash child process) and the real encoder + HostChannel; view bytes = UTF-8 of every posted message (live tail updates and the final result); model tokens = the policy's estimate (~4 chars a token) of the tool result text. Run time ${fmtNum(p13.big.durationMs.median / 1000, 1)} / ${fmtNum(p13.small.durationMs.median / 1000, 1)} s.`,
+    );
   }
 
   if (wanted("P11")) {
@@ -355,7 +384,10 @@ async function runFigure(figure: string): Promise<FigureOutput> {
     notes.push(
       `P11: ${P11_BIG.toLocaleString("en-US")} and ${P11_SMALL} chats of 20 generated messages, written by the store; a figure = TranscriptStore.listChats() (index.json in memory, every chat file stat-ed so another window's writes are seen) + filtering titles, on a store that has listed once; the full-text search reads every chat file and parses only the ones whose bytes hold the word.`,
     );
-    if (p11.ratio.median > p11.goal) notes.push(`P11 misses (×${fmtNum(p11.ratio.median)}): listChats stats each chat file to notice other windows' writes; listing from the index alone would not see them.`);
+    if (p11.ratio.median > p11.goal)
+      notes.push(
+        `P11 misses (×${fmtNum(p11.ratio.median)}): listChats stats each chat file to notice other windows' writes; listing from the index alone would not see them.`,
+      );
   }
 
   if (wanted("P12")) {
@@ -465,7 +497,9 @@ async function main(): Promise<void> {
       Object.entries(data)
         .map(([name, d]) => `${name}: ${d.messages.toLocaleString("en-US")} messages, ${d.items.toLocaleString("en-US")} items, ${d.mb} MB`)
         .join("; ") +
-      (p1 ? `; P1 answer: ${p1.tokens.toLocaleString("en-US")} tokens (2,000 thinking + 18,000 text), ~${fmtNum(p1.chars.median, 0)} chars, final message ${fmtNum(p1.finalBytes.median / 1000, 1)} KB as JSON.` : "."),
+      (p1
+        ? `; P1 answer: ${p1.tokens.toLocaleString("en-US")} tokens (2,000 thinking + 18,000 text), ~${fmtNum(p1.chars.median, 0)} chars, final message ${fmtNum(p1.finalBytes.median / 1000, 1)} KB as JSON.`
+        : "."),
     "",
     ...notes.map((n) => `- ${n}`),
     "",

@@ -254,17 +254,22 @@ export async function startVSCode(o = {}) {
       process.execPath,
       [
         codeServerEntry,
-        "--config", emptyConfig,
-        "--auth", "none",
-        "--bind-addr", `127.0.0.1:${port}`,
+        "--config",
+        emptyConfig,
+        "--auth",
+        "none",
+        "--bind-addr",
+        `127.0.0.1:${port}`,
         "--disable-telemetry",
         "--disable-update-check",
         // o.workspaceTrust: trust on, and the folder (never trusted here) opens in Restricted Mode.
         ...(o.workspaceTrust ? [] : ["--disable-workspace-trust"]),
         "--disable-getting-started-override",
         "--ignore-last-opened",
-        "--extensions-dir", dirs.extensions,
-        "--user-data-dir", dirs["user-data"],
+        "--extensions-dir",
+        dirs.extensions,
+        "--user-data-dir",
+        dirs["user-data"],
         workspace,
       ],
       { env, cwd: tmpRoot, detached: true, stdio: ["ignore", "pipe", "pipe"] },
@@ -343,5 +348,10 @@ export async function findFrame(page, selector, { timeout = 30_000, url } = {}) 
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`no frame with ${selector} within ${timeout} ms (frames: ${page.frames().map((f) => f.url()).join(", ")})`);
+  throw new Error(
+    `no frame with ${selector} within ${timeout} ms (frames: ${page
+      .frames()
+      .map((f) => f.url())
+      .join(", ")})`,
+  );
 }

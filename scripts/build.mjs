@@ -103,14 +103,36 @@ if (args.has("--bench")) {
   // bench/lib/ and bench/baselines/ are bundled into them. playwright-core stays external.
   rmSync(join(root, "out/bench"), { recursive: true, force: true });
   const bench = existsSync(join(root, "bench"))
-    ? readdirSync(join(root, "bench")).filter((f) => f.endsWith(".ts")).map((f) => join("bench", f))
+    ? readdirSync(join(root, "bench"))
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => join("bench", f))
     : [];
   // P1's in-page host (bench/page/p1-driver.ts), served beside out/webview.js on the bench page.
   if (existsSync(join(root, "bench/page/p1-driver.ts"))) {
-    jobs.push(build({ bundle: true, platform: "browser", format: "iife", target: "es2022", logLevel: "warning", absWorkingDir: root, entryPoints: ["bench/page/p1-driver.ts"], outfile: "out/bench-p1-driver.js" }));
+    jobs.push(
+      build({
+        bundle: true,
+        platform: "browser",
+        format: "iife",
+        target: "es2022",
+        logLevel: "warning",
+        absWorkingDir: root,
+        entryPoints: ["bench/page/p1-driver.ts"],
+        outfile: "out/bench-p1-driver.js",
+      }),
+    );
   }
   if (bench.length) {
-    jobs.push(build({ ...nodeCommon, entryPoints: bench, outdir: "out/bench", outbase: "bench", outExtension: { ".js": ".cjs" }, external: ["vscode", "playwright-core"] }));
+    jobs.push(
+      build({
+        ...nodeCommon,
+        entryPoints: bench,
+        outdir: "out/bench",
+        outbase: "bench",
+        outExtension: { ".js": ".cjs" },
+        external: ["vscode", "playwright-core"],
+      }),
+    );
   }
 }
 

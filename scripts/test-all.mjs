@@ -8,20 +8,40 @@ import { repoRoot } from "./mocha-suite.mjs";
 
 const steps = [
   { name: "typecheck", cmd: ["npm", "run", "--silent", "typecheck"] },
-  { name: "lint", cmd: ["npx", "biome", "lint", "--diagnostic-level=warn", "."] },
+  // Lint and formatting (Biome): a file not formatted as biome.jsonc says fails here.
+  { name: "lint", cmd: ["npx", "biome", "check", "--diagnostic-level=warn", "."] },
   { name: "build", cmd: ["node", "scripts/build.mjs", "--tests"] },
   { name: "unit", cmd: ["node", "scripts/run-unit-tests.mjs"] },
   { name: "browser", cmd: ["node", "scripts/run-browser-tests.mjs"] },
   {
     name: "host",
-    cmd: ["node", "scripts/run-host-tests.mjs", "--workspace-fixture", "test/fixtures/workspace", "--phases", "2", "--phase-grep", "phase 2", "--restricted-phase", "restricted mode"],
+    cmd: [
+      "node",
+      "scripts/run-host-tests.mjs",
+      "--workspace-fixture",
+      "test/fixtures/workspace",
+      "--phases",
+      "2",
+      "--phase-grep",
+      "phase 2",
+      "--restricted-phase",
+      "restricted mode",
+    ],
   },
   {
     // The same extension in a two-folder workspace: only test/host/multi-root*.test.ts runs there.
     name: "host-multi-root",
     cmd: [
-      "node", "scripts/run-host-tests.mjs", "--workspace-fixture", "test/fixtures/multi-root", "--workspace-file", "multi.code-workspace",
-      "--env", "PI_CHAT_HOST_SUITE=multi-root", "--artifacts", "host-multi-root",
+      "node",
+      "scripts/run-host-tests.mjs",
+      "--workspace-fixture",
+      "test/fixtures/multi-root",
+      "--workspace-file",
+      "multi.code-workspace",
+      "--env",
+      "PI_CHAT_HOST_SUITE=multi-root",
+      "--artifacts",
+      "host-multi-root",
     ],
   },
   { name: "e2e", cmd: ["node", "scripts/run-e2e-tests.mjs"] },

@@ -63,7 +63,12 @@ export class Announcer {
 function finishedText(state: ChatState): string {
   const last = [...state.live].reverse().find((i): i is AssistantItem => i.kind === "assistant");
   if (last?.stopReason === "aborted") return "Stopped";
-  const text = last?.blocks.filter((b) => b.type === "text").map((b) => b.text).join("\n").trim() ?? "";
+  const text =
+    last?.blocks
+      .filter((b) => b.type === "text")
+      .map((b) => b.text)
+      .join("\n")
+      .trim() ?? "";
   if (text === "") return "Pi finished";
   const words = plain(text).split(/\s+/).filter(Boolean).length;
   return `Pi answered: ${firstSentence(text)} (${words} ${words === 1 ? "word" : "words"})`;

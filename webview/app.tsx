@@ -78,52 +78,52 @@ export function App({ client }: { client: ChatClient }) {
   }, []);
   return (
     <ImageBaseContext.Provider value={view.imageBase}>
-    <div class="app">
-      <Header title={view.title} status={status}>
-        <ContextMeterButton meter={chat.meter} running={chat.running} />
-      </Header>
-      {historyOpen && <History chats={view.chats} currentId={view.chatId} onClose={() => setHistoryOpen(false)} />}
-      {status.storage === "globalFallback" && (
-        <section class="banner banner-warning" aria-label="Where chats are saved">
-          <WarningIcon class="warn" />
-          <span>No folder is open: chats are saved in VS Code's global storage, not in a workspace.</span>
-        </section>
-      )}
-      {status.writtenElsewhere === true && (
-        <div class="banner banner-warning written-elsewhere" role="status">
-          <WarningIcon class="warn" />
-          <span>Open in another window: this chat is being written there, so it is read-only here. It reloads when that window is done.</span>
-        </div>
-      )}
-      {status.branchNote && (
-        <div class="banner banner-info" role="status">
-          <WarningIcon class="warn" />
-          <span>{status.branchNote}</span>
-        </div>
-      )}
-      <ChatView key={view.chatId} chat={chat} ready={view.ready} />
-      {status.canContinue && !chat.running && status.writtenElsewhere !== true && (
-        <section class="continue-bar" aria-label="Interrupted turn">
-          <WarningIcon class="warn" />
-          <span class="grow">Interrupted — the last turn did not finish.</span>
-          <button type="button" class="button primary" onClick={() => post({ type: "continue" })}>
-            Continue
-          </button>
-        </section>
-      )}
-      <Composer
-        running={chat.running}
-        attachments={view.attachments}
-        editsAllowedForChat={status.editsAllowedForChat}
-        readOnly={status.writtenElsewhere === true}
-        imageInput={status.imageInput}
-        modelLabel={status.modelLabel}
-        queue={chat.queue}
-        queueKept={chat.queueKept}
-      />
-      <Announcements chat={chat} chatId={view.chatId} />
-      <LiveRegions />
-    </div>
+      <div class="app">
+        <Header title={view.title} status={status}>
+          <ContextMeterButton meter={chat.meter} running={chat.running} />
+        </Header>
+        {historyOpen && <History chats={view.chats} currentId={view.chatId} onClose={() => setHistoryOpen(false)} />}
+        {status.storage === "globalFallback" && (
+          <section class="banner banner-warning" aria-label="Where chats are saved">
+            <WarningIcon class="warn" />
+            <span>No folder is open: chats are saved in VS Code's global storage, not in a workspace.</span>
+          </section>
+        )}
+        {status.writtenElsewhere === true && (
+          <div class="banner banner-warning written-elsewhere" role="status">
+            <WarningIcon class="warn" />
+            <span>Open in another window: this chat is being written there, so it is read-only here. It reloads when that window is done.</span>
+          </div>
+        )}
+        {status.branchNote && (
+          <div class="banner banner-info" role="status">
+            <WarningIcon class="warn" />
+            <span>{status.branchNote}</span>
+          </div>
+        )}
+        <ChatView key={view.chatId} chat={chat} ready={view.ready} />
+        {status.canContinue && !chat.running && status.writtenElsewhere !== true && (
+          <section class="continue-bar" aria-label="Interrupted turn">
+            <WarningIcon class="warn" />
+            <span class="grow">Interrupted — the last turn did not finish.</span>
+            <button type="button" class="button primary" onClick={() => post({ type: "continue" })}>
+              Continue
+            </button>
+          </section>
+        )}
+        <Composer
+          running={chat.running}
+          attachments={view.attachments}
+          editsAllowedForChat={status.editsAllowedForChat}
+          readOnly={status.writtenElsewhere === true}
+          imageInput={status.imageInput}
+          modelLabel={status.modelLabel}
+          queue={chat.queue}
+          queueKept={chat.queueKept}
+        />
+        <Announcements chat={chat} chatId={view.chatId} />
+        <LiveRegions />
+      </div>
     </ImageBaseContext.Provider>
   );
 }
@@ -208,45 +208,47 @@ function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
   const branchView = useMemo(() => ({ forks, running: chat.running }), [forks, chat.running]);
   return (
     <BranchContext.Provider value={branchView}>
-    <main class="chat" aria-label="Chat">
-      {/* biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: one delegated handler for the buttons and links inside rendered answers, which take the keyboard themselves. */}
-      <div class="scroller" ref={scroller} onScroll={onScroll} onClick={onMarkdownClick}>
-        <div class="chat-content" ref={content} role="log" aria-label="Messages" aria-live="off">
-          {empty && ready && !chat.running && (
-            <div class="empty">
-              <div class="empty-title">Ask Pi about your code</div>
-              <div class="empty-hint">Pi can read files in this workspace and propose edits. Every edit is shown as a diff and applied only when you allow it.</div>
-            </div>
-          )}
-          {chat.settled.map((chunk, index) => (
-            <SettledChunk key={index} items={chunk} eager={index >= chat.settled.length - 2} root={scroller} />
-          ))}
-          <div class="live">
-            {chat.live.map((item) => (
-              <Item key={item.id} item={item} />
+      <main class="chat" aria-label="Chat">
+        {/* biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: one delegated handler for the buttons and links inside rendered answers, which take the keyboard themselves. */}
+        <div class="scroller" ref={scroller} onScroll={onScroll} onClick={onMarkdownClick}>
+          <div class="chat-content" ref={content} role="log" aria-label="Messages" aria-live="off">
+            {empty && ready && !chat.running && (
+              <div class="empty">
+                <div class="empty-title">Ask Pi about your code</div>
+                <div class="empty-hint">
+                  Pi can read files in this workspace and propose edits. Every edit is shown as a diff and applied only when you allow it.
+                </div>
+              </div>
+            )}
+            {chat.settled.map((chunk, index) => (
+              <SettledChunk key={index} items={chunk} eager={index >= chat.settled.length - 2} root={scroller} />
             ))}
-          </div>
-          {chat.running && !hasActiveItem(chat.live) && (
-            <div class="working">
-              <Spinner /> Working…
+            <div class="live">
+              {chat.live.map((item) => (
+                <Item key={item.id} item={item} />
+              ))}
             </div>
-          )}
+            {chat.running && !hasActiveItem(chat.live) && (
+              <div class="working">
+                <Spinner /> Working…
+              </div>
+            )}
+          </div>
         </div>
-      </div>
-      {showJump && (
-        <button
-          type="button"
-          class="jump-button"
-          onClick={() => {
-            follow.current = true;
-            setShowJump(false);
-            toBottom();
-          }}
-        >
-          <ArrowDownIcon /> Jump to latest
-        </button>
-      )}
-    </main>
+        {showJump && (
+          <button
+            type="button"
+            class="jump-button"
+            onClick={() => {
+              follow.current = true;
+              setShowJump(false);
+              toBottom();
+            }}
+          >
+            <ArrowDownIcon /> Jump to latest
+          </button>
+        )}
+      </main>
     </BranchContext.Provider>
   );
 }
@@ -254,7 +256,10 @@ function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
 /** Something in the live part already shows progress (a streaming answer, a running tool, a pending approval). */
 function hasActiveItem(live: readonly ChatItem[]): boolean {
   return live.some(
-    (i) => (i.kind === "assistant" && i.isStreaming) || (i.kind === "tool" && (i.status === "running" || i.approval?.state === "pending")) || (i.kind === "summary" && i.state === "running"),
+    (i) =>
+      (i.kind === "assistant" && i.isStreaming) ||
+      (i.kind === "tool" && (i.status === "running" || i.approval?.state === "pending")) ||
+      (i.kind === "summary" && i.state === "running"),
   );
 }
 

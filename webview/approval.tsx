@@ -74,10 +74,16 @@ export function ApprovalForm({ toolCallId, cardId }: { toolCallId: string; cardI
       <DenyReasonInput value={reason} onInput={setReason} onDeny={() => decide("deny")} />
       <div class="approval-actions">
         <button type="button" class="button primary" data-decision="allow" aria-keyshortcuts="Alt+A" disabled={sent !== null} onClick={() => decide("allow")}>
-          Allow <span class="kbd" aria-hidden="true">Alt+A</span>
+          Allow{" "}
+          <span class="kbd" aria-hidden="true">
+            Alt+A
+          </span>
         </button>
         <button type="button" class="button secondary" data-decision="deny" aria-keyshortcuts="Alt+D" disabled={sent !== null} onClick={() => decide("deny")}>
-          Deny <span class="kbd" aria-hidden="true">Alt+D</span>
+          Deny{" "}
+          <span class="kbd" aria-hidden="true">
+            Alt+D
+          </span>
         </button>
         <button type="button" class="button secondary" data-decision="allowForChat" disabled={sent !== null} onClick={() => decide("allowForChat")}>
           Allow edits for this chat

@@ -31,7 +31,14 @@ function ForkSwitcher({ fork, what }: { fork: ForkMark; what: string }) {
   return (
     // biome-ignore lint/a11y/useSemanticElements: two buttons and their position, named as one control; not a form, so no fieldset.
     <span class="fork-switcher" role="group" aria-label={`${what} ${fork.index + 1} of ${fork.count}`}>
-      <button type="button" class="icon-button" aria-label={`Previous ${what}`} title={`Previous ${what}`} disabled={running || fork.index === 0} onClick={() => go(fork.index - 1)}>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label={`Previous ${what}`}
+        title={`Previous ${what}`}
+        disabled={running || fork.index === 0}
+        onClick={() => go(fork.index - 1)}
+      >
         <ChevronLeftIcon />
       </button>
       <span class="fork-position" aria-hidden="true">
@@ -136,7 +143,14 @@ export function AnswerActions({ item }: { item: AssistantItem }) {
   return (
     <div class="message-actions">
       {fork && <ForkSwitcher fork={fork} what="answer" />}
-      <button type="button" class="icon-button" title="Retry: write this answer again" aria-label="Retry this answer" disabled={running} onClick={() => post({ type: "retry", messageIndex: index })}>
+      <button
+        type="button"
+        class="icon-button"
+        title="Retry: write this answer again"
+        aria-label="Retry this answer"
+        disabled={running}
+        onClick={() => post({ type: "retry", messageIndex: index })}
+      >
         <RetryIcon />
       </button>
     </div>

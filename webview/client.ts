@@ -2,7 +2,15 @@
 // A snapshot replaces everything; every later message must carry the next `seq`. On a gap (or a
 // message that breaks the reducer) it asks once for a resync and ignores all until the snapshot.
 // Chat events go through the shared reducer, the same one the host uses to rebuild saved chats.
-import { DeltaFrameReader, PROTOCOL_VERSION, type ChatEvent, type ChatSummary, type HostMessage, type PendingAttachment, type ViewStatus } from "../src/shared/protocol";
+import {
+  DeltaFrameReader,
+  PROTOCOL_VERSION,
+  type ChatEvent,
+  type ChatSummary,
+  type HostMessage,
+  type PendingAttachment,
+  type ViewStatus,
+} from "../src/shared/protocol";
 import { emptyChatState, reduce, type ChatState } from "../src/shared/reducer";
 import type { Outgoing } from "./vscode";
 

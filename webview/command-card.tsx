@@ -64,7 +64,8 @@ export function formatMs(ms: number): string {
 function outcome(item: ToolItem, facts: CommandFacts): { text: string; tone: "ok" | "bad" | "muted" } {
   if (item.approval?.state === "pending") return { text: "Waiting for your approval", tone: "muted" };
   if (item.approval?.state === "denied") return { text: "Denied", tone: "bad" };
-  if (item.status === "running" || item.status === "pending") return { text: facts.elapsedMs !== undefined ? `Running · ${formatMs(facts.elapsedMs)}` : "Running", tone: "muted" };
+  if (item.status === "running" || item.status === "pending")
+    return { text: facts.elapsedMs !== undefined ? `Running · ${formatMs(facts.elapsedMs)}` : "Running", tone: "muted" };
   const took = facts.durationMs !== undefined ? ` · ${formatMs(facts.durationMs)}` : "";
   // Left running: the card says how it started; command_output cards tell the rest.
   if (facts.background === "pattern") return { text: `Started in the background · ready after ${formatMs(facts.durationMs ?? 0)}`, tone: "ok" };
@@ -99,7 +100,17 @@ export function CommandCard({ item }: { item: ToolItem }) {
       aria-label={`Command ${command} in ${cwd}: ${state.text}`}
     >
       <div class="card-head">
-        {pending ? <ShieldIcon class="accent" /> : running ? <Spinner /> : state.tone === "ok" ? <CheckIcon class="ok" /> : state.tone === "bad" ? <ErrorIcon class="bad" /> : <span class="status-dot" aria-hidden="true" />}
+        {pending ? (
+          <ShieldIcon class="accent" />
+        ) : running ? (
+          <Spinner />
+        ) : state.tone === "ok" ? (
+          <CheckIcon class="ok" />
+        ) : state.tone === "bad" ? (
+          <ErrorIcon class="bad" />
+        ) : (
+          <span class="status-dot" aria-hidden="true" />
+        )}
         <span class="command-folder" title="Runs in this folder of the workspace">
           {cwd === "." ? "workspace root" : cwd}
         </span>
@@ -113,7 +124,9 @@ export function CommandCard({ item }: { item: ToolItem }) {
         )}
       </div>
       <pre class="command-line">
-        <span class="command-prompt" aria-hidden="true">$ </span>
+        <span class="command-prompt" aria-hidden="true">
+          ${" "}
+        </span>
         {command}
       </pre>
       {item.approval && item.approval.state !== "pending" && <CommandDecision approval={item.approval} />}
@@ -124,7 +137,12 @@ export function CommandCard({ item }: { item: ToolItem }) {
         </pre>
       )}
       {!running && result !== "" && (
-        <Collapsible id={`${item.id}:output`} class="tool-result" summary={`Output${facts.totalLines !== undefined ? ` (${facts.totalLines.toLocaleString()} lines${facts.cutLines ? `, ${facts.cutLines.toLocaleString()} cut for Pi` : ""})` : ""}`} defaultOpen={item.status === "error" || (facts.exitCode ?? 0) !== 0}>
+        <Collapsible
+          id={`${item.id}:output`}
+          class="tool-result"
+          summary={`Output${facts.totalLines !== undefined ? ` (${facts.totalLines.toLocaleString()} lines${facts.cutLines ? `, ${facts.cutLines.toLocaleString()} cut for Pi` : ""})` : ""}`}
+          defaultOpen={item.status === "error" || (facts.exitCode ?? 0) !== 0}
+        >
           <pre>{result.length > MAX_OUTPUT_CHARS ? `${result.slice(0, MAX_OUTPUT_CHARS)}\n\u2026` : result}</pre>
           {facts.logFile && (
             <button type="button" class="text-button" onClick={() => post({ type: "openCommandOutput", toolCallId: item.id })}>
@@ -141,8 +159,7 @@ function CommandDecision({ approval }: { approval: ApprovalItem }) {
   const allowed = approval.state === "allowed";
   return (
     <p class={`command-decision approval-${approval.state}`}>
-      {allowed ? <CheckIcon class="ok" /> : <CloseIcon class="bad" />}{" "}
-      <span class="decision">{allowed ? "Allowed" : "Denied"}</span>
+      {allowed ? <CheckIcon class="ok" /> : <CloseIcon class="bad" />} <span class="decision">{allowed ? "Allowed" : "Denied"}</span>
       {approval.rule ? (
         <>
           {" "}
@@ -167,7 +184,12 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
     if (sent !== null) return;
     setSent(decision);
     const why = reason.trim();
-    if (decision === "deny") post(why !== "" ? { type: "approval", toolCallId: approval.toolCallId, decision, reason: why } : { type: "approval", toolCallId: approval.toolCallId, decision });
+    if (decision === "deny")
+      post(
+        why !== ""
+          ? { type: "approval", toolCallId: approval.toolCallId, decision, reason: why }
+          : { type: "approval", toolCallId: approval.toolCallId, decision },
+      );
     else if (decision === "allowAlways") post({ type: "approval", toolCallId: approval.toolCallId, decision, rule: rule.trim() });
     else post({ type: "approval", toolCallId: approval.toolCallId, decision });
   };
@@ -233,10 +255,16 @@ export function UserCommandCard({ item }: { item: UserCommandItem }) {
         )}
       </div>
       <pre class="command-line">
-        <span class="command-prompt" aria-hidden="true">$ </span>
+        <span class="command-prompt" aria-hidden="true">
+          ${" "}
+        </span>
         {item.command}
       </pre>
-      {item.output !== "" && <pre class={item.running ? "command-tail" : "command-tail command-output"}>{item.output.length > MAX_OUTPUT_CHARS ? `${item.output.slice(0, MAX_OUTPUT_CHARS)}\n\u2026` : item.output}</pre>}
+      {item.output !== "" && (
+        <pre class={item.running ? "command-tail" : "command-tail command-output"}>
+          {item.output.length > MAX_OUTPUT_CHARS ? `${item.output.slice(0, MAX_OUTPUT_CHARS)}\n\u2026` : item.output}
+        </pre>
+      )}
       {!item.running && item.logFile !== undefined && (
         <button type="button" class="text-button command-log" onClick={() => post({ type: "openCommandOutput", toolCallId: item.id })}>
           Open the whole output

@@ -40,9 +40,7 @@ export function ImageInputNotice(props: { modelLabel: string; canSendText: boole
   return (
     <div class="image-input-notice" role="alert">
       <WarningIcon class="warn" />
-      <span class="grow">
-        The current model{props.modelLabel ? ` (${props.modelLabel})` : ""} cannot see images, so they cannot be sent with it.
-      </span>
+      <span class="grow">The current model{props.modelLabel ? ` (${props.modelLabel})` : ""} cannot see images, so they cannot be sent with it.</span>
       <button type="button" class="button" disabled={!props.canSendText} onClick={props.onSendText}>
         Send text only
       </button>
@@ -63,10 +61,16 @@ export function MessageImages(props: { images: readonly { blob: string; mimeType
     <ul class="message-images" aria-label="Images">
       {props.images.map((image, i) => (
         <li key={`${i}:${image.blob}`} class="image-thumb">
-          {props.base ? <img src={`${props.base}/${image.blob}.${isImageMimeType(image.mimeType) ? IMAGE_EXTENSIONS[image.mimeType] : "png"}`} alt={`Attachment ${i + 1} of ${props.images.length}`} /> : <span class="image-missing">Image {i + 1}</span>}
+          {props.base ? (
+            <img
+              src={`${props.base}/${image.blob}.${isImageMimeType(image.mimeType) ? IMAGE_EXTENSIONS[image.mimeType] : "png"}`}
+              alt={`Attachment ${i + 1} of ${props.images.length}`}
+            />
+          ) : (
+            <span class="image-missing">Image {i + 1}</span>
+          )}
         </li>
       ))}
     </ul>
   );
 }
-

@@ -113,7 +113,12 @@ export const Composer = memo(function Composer(props: {
       <QueueChips queue={props.queue ?? []} kept={props.queueKept === true} running={props.running} />
       <ComposerImages images={images} notes={imageNotes} onRemove={(id) => setImages((current) => current.filter((i) => i.id !== id))} />
       {images.length > 0 && props.imageInput === false && (
-        <ImageInputNotice modelLabel={props.modelLabel} canSendText={hasText && !props.running && !props.readOnly} onSendText={() => send(false)} onRemove={() => setImages([])} />
+        <ImageInputNotice
+          modelLabel={props.modelLabel}
+          canSendText={hasText && !props.running && !props.readOnly}
+          onSendText={() => send(false)}
+          onRemove={() => setImages([])}
+        />
       )}
       {props.attachments.length > 0 && (
         <ul class="attachments" aria-label="Attached files">
@@ -167,7 +172,13 @@ export const Composer = memo(function Composer(props: {
           }}
         />
         <div class="input-footer">
-          <button type="button" class="icon-button attach-button" title="Attach images (PNG, JPEG, GIF, WebP)" aria-label="Attach images" onClick={() => picker.current?.click()}>
+          <button
+            type="button"
+            class="icon-button attach-button"
+            title="Attach images (PNG, JPEG, GIF, WebP)"
+            aria-label="Attach images"
+            onClick={() => picker.current?.click()}
+          >
             <ImageIcon />
           </button>
           <input
@@ -186,7 +197,11 @@ export const Composer = memo(function Composer(props: {
           />
           <span class="hint">
             {commandHint(draft) ??
-              (images.length > 0 && props.imageInput === undefined ? "Checking whether the model accepts images…" : props.editsAllowedForChat ? "Edits are allowed for this chat" : "")}
+              (images.length > 0 && props.imageInput === undefined
+                ? "Checking whether the model accepts images…"
+                : props.editsAllowedForChat
+                  ? "Edits are allowed for this chat"
+                  : "")}
           </span>
           {props.running ? (
             <>

@@ -81,10 +81,13 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
         {meter.tokens.toLocaleString("en-US")} tokens in context
         {meter.window !== undefined && ` of ${meter.window.toLocaleString("en-US")}`}
       </div>
-      {meter.threshold !== undefined && <div class="meter-note">Compacts above {meter.threshold.toLocaleString("en-US")} tokens (the rest is kept for the answer).</div>}
+      {meter.threshold !== undefined && (
+        <div class="meter-note">Compacts above {meter.threshold.toLocaleString("en-US")} tokens (the rest is kept for the answer).</div>
+      )}
       {meter.reduced?.kind === "compacted" && (
         <div class="meter-note" data-testid="meter-reduced">
-          Compacted: {meter.reduced.messages} earlier messages are summarized ({meter.reduced.tokensBefore.toLocaleString("en-US")} → {meter.reduced.tokensAfter.toLocaleString("en-US")} tokens).
+          Compacted: {meter.reduced.messages} earlier messages are summarized ({meter.reduced.tokensBefore.toLocaleString("en-US")} →{" "}
+          {meter.reduced.tokensAfter.toLocaleString("en-US")} tokens).
         </div>
       )}
       {meter.reduced?.kind === "trimmed" && (

@@ -55,7 +55,10 @@ export function DiffView({ diff }: { diff: string }) {
             <span class="diff-sign" aria-hidden="true">
               {SIGN[l.kind]}
             </span>
-            <span class="diff-text">{l.kind === "add" ? <span class="sr-only">added: </span> : l.kind === "del" ? <span class="sr-only">removed: </span> : null}{l.text}</span>
+            <span class="diff-text">
+              {l.kind === "add" ? <span class="sr-only">added: </span> : l.kind === "del" ? <span class="sr-only">removed: </span> : null}
+              {l.text}
+            </span>
           </div>
         ))}
       </div>

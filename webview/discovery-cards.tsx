@@ -87,7 +87,13 @@ function readList(args: Record<string, unknown>, d: Record<string, unknown> | un
   }
   const total = count(d?.total);
   const shown = rows.length;
-  return { asked, ...(total !== undefined ? { count: total > shown ? `${plural(shown, "entry", "entries")} of ${total.toLocaleString("en-US")}` : plural(total, "entry", "entries") } : {}), rows };
+  return {
+    asked,
+    ...(total !== undefined
+      ? { count: total > shown ? `${plural(shown, "entry", "entries")} of ${total.toLocaleString("en-US")}` : plural(total, "entry", "entries") }
+      : {}),
+    rows,
+  };
 }
 
 export function readDiscovery(item: ToolItem): Discovery | undefined {

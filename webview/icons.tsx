@@ -28,7 +28,9 @@ export const EditIcon = codicon("edit");
 export const ImageIcon = codicon("file-media");
 
 /** VS Code's spinning "loading" icon (still under prefers-reduced-motion). */
-export const Spinner = (p: IconProps) => <span class={`icon codicon codicon-loading codicon-modifier-spin spinner${p.class ? ` ${p.class}` : ""}`} aria-hidden="true" />;
+export const Spinner = (p: IconProps) => (
+  <span class={`icon codicon codicon-loading codicon-modifier-spin spinner${p.class ? ` ${p.class}` : ""}`} aria-hidden="true" />
+);
 export const RetryIcon = codicon("refresh");
 export const SteerIcon = codicon("debug-step-into");
 export const ChevronLeftIcon = codicon("chevron-left");

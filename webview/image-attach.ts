@@ -44,7 +44,10 @@ export async function prepareImage(file: Blob & { name?: string }): Promise<Atta
   const info = sniffImage(bytes);
   if (!info) {
     const svg = new TextDecoder().decode(bytes.subarray(0, 1024)).toLowerCase().includes("<svg");
-    return { ok: false, reason: `${name} is not a PNG, JPEG, GIF or WebP image${svg ? " (SVG is text: attach it as a file instead)" : ""}, so it was not attached.` };
+    return {
+      ok: false,
+      reason: `${name} is not a PNG, JPEG, GIF or WebP image${svg ? " (SVG is text: attach it as a file instead)" : ""}, so it was not attached.`,
+    };
   }
   let { width, height } = info;
   let out: Uint8Array = bytes;
@@ -67,7 +70,10 @@ export async function prepareImage(file: Blob & { name?: string }): Promise<Atta
 }
 
 /** Long side at most MAX_IMAGE_SIDE_PX. GIF frames come out as PNG (a canvas cannot write GIF). */
-async function scaleInCanvas(bytes: Uint8Array, mimeType: ImageMimeType): Promise<{ bytes: Uint8Array; mimeType: ImageMimeType; width: number; height: number } | undefined> {
+async function scaleInCanvas(
+  bytes: Uint8Array,
+  mimeType: ImageMimeType,
+): Promise<{ bytes: Uint8Array; mimeType: ImageMimeType; width: number; height: number } | undefined> {
   let bitmap: ImageBitmap;
   try {
     bitmap = await createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mimeType }));

@@ -116,7 +116,6 @@ function FileList({ title, files }: { title: string; files: readonly string[] })
   );
 }
 
-
 /** "10:42": the time a message was written, in the user's locale. */
 function clockTime(ms: number): string {
   return Number.isFinite(ms) && ms > 0 ? new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) : "";
@@ -162,11 +161,22 @@ function AttachmentChip({ item }: { item: AttachmentItem }) {
 function AssistantCard({ item }: { item: AssistantItem }) {
   const last = item.blocks[item.blocks.length - 1];
   // A message that only called tools: its tool cards say everything.
-  if (!item.isStreaming && item.blocks.every((b) => b.type === "text" && b.text.trim() === "") && item.stopReason !== "error" && item.stopReason !== "aborted" && item.stopReason !== "length") {
+  if (
+    !item.isStreaming &&
+    item.blocks.every((b) => b.type === "text" && b.text.trim() === "") &&
+    item.stopReason !== "error" &&
+    item.stopReason !== "aborted" &&
+    item.stopReason !== "length"
+  ) {
     return <ForkOnly item={item} />;
   }
   return (
-    <article class={`item assistant${item.isStreaming ? " streaming" : ""}`} data-item={item.id} aria-labelledby={`heading-${item.id}`} aria-busy={item.isStreaming ? "true" : undefined}>
+    <article
+      class={`item assistant${item.isStreaming ? " streaming" : ""}`}
+      data-item={item.id}
+      aria-labelledby={`heading-${item.id}`}
+      aria-busy={item.isStreaming ? "true" : undefined}
+    >
       <MessageHeading id={item.id} level={3} who="Pi" timestamp={item.timestamp} />
       {item.blocks.map((block) =>
         block.type === "thinking" ? (
@@ -276,7 +286,8 @@ function StreamingMarkdown({ text }: { text: string }) {
       {groups.map((group, i) => (
         <SettledBlocks key={i} blocks={group} />
       ))}
-      {view.open && ("html" in view.open ? <div class="md-block" dangerouslySetInnerHTML={{ __html: view.open.html }} /> : <StreamingPlainText text={view.open.plain} />)}
+      {view.open &&
+        ("html" in view.open ? <div class="md-block" dangerouslySetInnerHTML={{ __html: view.open.html }} /> : <StreamingPlainText text={view.open.plain} />)}
     </div>
   );
 }
@@ -381,7 +392,12 @@ function plainTextOf(item: unknown): string {
   }
 }
 
-const FIX_COMMAND_LABELS: Record<FixCommandId, string> = { setApiKey: "Set API Key", selectModel: "Select Model", compact: "Compact Chat", newChatFromSummary: "New Chat from Summary" };
+const FIX_COMMAND_LABELS: Record<FixCommandId, string> = {
+  setApiKey: "Set API Key",
+  selectModel: "Select Model",
+  compact: "Compact Chat",
+  newChatFromSummary: "New Chat from Summary",
+};
 
 function NoticeCard({ item }: { item: NoticeItem }) {
   const Icon = item.level === "error" ? ErrorIcon : InfoIcon;

@@ -22,7 +22,13 @@ const client = new ChatClient(post);
 window.addEventListener("message", (event: MessageEvent) => client.receive(event.data));
 
 if (document.body.dataset.test === "1") {
-  window.__piChatTest = { lastSeq: () => client.lastSeq, renderedSeq: () => renderedSeq.value, commits: () => renderedSeq.commits, itemCount: () => itemCount(client.model.chat), markdownWork: () => markdownWork.chars };
+  window.__piChatTest = {
+    lastSeq: () => client.lastSeq,
+    renderedSeq: () => renderedSeq.value,
+    commits: () => renderedSeq.commits,
+    itemCount: () => itemCount(client.model.chat),
+    markdownWork: () => markdownWork.chars,
+  };
 }
 
 let root = document.getElementById("root");

@@ -30,7 +30,9 @@ marked.use({
       const path = codeBlockPath(lang ?? "");
       const body = escaped ? text : escapeHtml(text);
       const cls = language ? ` class="language-${escapeHtml(language)}"` : "";
-      const applyTitle = path ? `Apply to ${path}: shows the diff, then asks` : "Apply to the file open in the editor (its selection, or the whole file): shows the diff, then asks";
+      const applyTitle = path
+        ? `Apply to ${path}: shows the diff, then asks`
+        : "Apply to the file open in the editor (its selection, or the whole file): shows the diff, then asks";
       return (
         `<div class="md-code"><div class="md-code-head"><span class="md-code-lang">${escapeHtml(language)}</span>` +
         (path ? `<span class="md-code-path">${escapeHtml(path)}</span>` : "") +
@@ -48,7 +50,27 @@ const purify = DOMPurify(window);
 // Set once: passing a config per call makes DOMPurify rebuild its tables on every message.
 purify.setConfig({
   USE_PROFILES: { html: true },
-  FORBID_TAGS: ["style", "form", "input", "textarea", "select", "option", "img", "picture", "source", "video", "audio", "iframe", "frame", "object", "embed", "link", "meta", "base", "dialog"],
+  FORBID_TAGS: [
+    "style",
+    "form",
+    "input",
+    "textarea",
+    "select",
+    "option",
+    "img",
+    "picture",
+    "source",
+    "video",
+    "audio",
+    "iframe",
+    "frame",
+    "object",
+    "embed",
+    "link",
+    "meta",
+    "base",
+    "dialog",
+  ],
   FORBID_ATTR: ["style", "id", "name", "target", "srcset", "action", "formaction", "form", "autofocus", "tabindex", "accesskey"],
   ALLOW_DATA_ATTR: false,
 });

@@ -14,11 +14,7 @@ export function forgetOpenSections(): void {
 export function Collapsible(props: { id: string; summary: ComponentChildren; class?: string; defaultOpen?: boolean; children: ComponentChildren }) {
   const open = openSections.get(props.id) ?? props.defaultOpen ?? false;
   return (
-    <details
-      class={props.class}
-      open={open}
-      onToggle={(e: JSX.TargetedEvent<HTMLDetailsElement>) => openSections.set(props.id, e.currentTarget.open)}
-    >
+    <details class={props.class} open={open} onToggle={(e: JSX.TargetedEvent<HTMLDetailsElement>) => openSections.set(props.id, e.currentTarget.open)}>
       <summary>{props.summary}</summary>
       {props.children}
     </details>

@@ -26,9 +26,7 @@ export const QueueChips = memo(function QueueChips(props: { queue: readonly Queu
     <section class="queue" aria-label="Queued messages">
       {props.kept && !props.running && (
         <div class="queue-kept" role="status">
-          <span class="grow">
-            Stopped. {count === 1 ? "Your queued message was" : `Your ${count} queued messages were`} not sent.
-          </span>
+          <span class="grow">Stopped. {count === 1 ? "Your queued message was" : `Your ${count} queued messages were`} not sent.</span>
           <button type="button" class="button primary" onClick={() => post({ type: "sendQueued" })}>
             Send now
           </button>

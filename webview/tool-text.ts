@@ -60,4 +60,3 @@ export function toolStatusText(item: ToolItem): string {
       return "failed";
   }
 }
-

@@ -111,7 +111,13 @@ export function ToolCard({ item }: { item: ToolItem }) {
         <StatusIcon item={item} />
         <ToolIcon class="muted" />
         <span class="tool-name">{item.name}</span>
-        {discovery ? <DiscoveryHead discovery={discovery} /> : path !== undefined ? <FileLink path={path} class="tool-path" /> : summary && <code class="tool-arg">{summary}</code>}
+        {discovery ? (
+          <DiscoveryHead discovery={discovery} />
+        ) : path !== undefined ? (
+          <FileLink path={path} class="tool-path" />
+        ) : (
+          summary && <code class="tool-arg">{summary}</code>
+        )}
         {path !== undefined && details.startLine !== undefined && (
           <FileLink path={path} line={details.startLine} label={rangeLabel(details.startLine, details.endLine)} class="tool-range" />
         )}
@@ -150,20 +156,24 @@ export function ToolCard({ item }: { item: ToolItem }) {
             </button>
           )}
         </p>
-      ) : diff !== undefined &&
+      ) : (
+        diff !== undefined &&
         (denied ? (
           <Collapsible id={`${item.id}:diff`} class="tool-result" summary="Proposed change">
             <DiffView diff={diff} />
           </Collapsible>
         ) : (
           <DiffView diff={diff} />
-        ))}
+        ))
+      )}
       <EditProblems details={item.details} path={path} />
       {pending && <ApprovalForm toolCallId={item.id} cardId={item.id} />}
       {discovery && item.status === "success" && <DiscoveryResults discovery={discovery} />}
       {result !== "" && !denied && (
         <Collapsible id={`${item.id}:result`} class="tool-result" summary={item.status === "error" ? "Error" : "Result"} defaultOpen={item.status === "error"}>
-          <pre>{result.length > MAX_RESULT_CHARS ? `${result.slice(0, MAX_RESULT_CHARS)}\n\u2026 ${result.length - MAX_RESULT_CHARS} more characters` : result}</pre>
+          <pre>
+            {result.length > MAX_RESULT_CHARS ? `${result.slice(0, MAX_RESULT_CHARS)}\n\u2026 ${result.length - MAX_RESULT_CHARS} more characters` : result}
+          </pre>
         </Collapsible>
       )}
     </article>

@@ -46,7 +46,17 @@ export async function runP1Paint(outDir: string, log: (line: string) => void, se
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-renderer-backgrounding", "--disable-background-timer-throttling"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-renderer-backgrounding",
+      "--disable-background-timer-throttling",
+    ],
   });
   try {
     const context = await browser.newContext({ viewport: { width: 420, height: 900 }, deviceScaleFactor: 1 });
@@ -75,7 +85,9 @@ export async function runP1Paint(outDir: string, log: (line: string) => void, se
         postsPerSecond: r.postsPerSecond,
         tokens: tokens.length,
       };
-      log(`  P1 paint ${config.policy} @ ${config.rate} tok/s: p50 ${run.latency.median.toFixed(1)} ms, p95 ${run.p95.toFixed(1)} ms, ${run.paintedUpdatesPerSecond.toFixed(1)} painted updates/s, ${run.postsPerSecond.toFixed(1)} posts/s`);
+      log(
+        `  P1 paint ${config.policy} @ ${config.rate} tok/s: p50 ${run.latency.median.toFixed(1)} ms, p95 ${run.p95.toFixed(1)} ms, ${run.paintedUpdatesPerSecond.toFixed(1)} painted updates/s, ${run.postsPerSecond.toFixed(1)} posts/s`,
+      );
       runs.push(run);
     }
     return { runs, latencyGoalMs: 60, updatesGoal: 20, chromium: CHROMIUM };

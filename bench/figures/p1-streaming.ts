@@ -65,17 +65,17 @@ export function piChatBytes(answer: StreamedAnswer, tokensPerSecond: number, pol
   let firstDeltaAt: number | undefined;
   const deltaText = deltaTexts();
   const post = (message: HostPost) => {
-      const bytes = utf8(JSON.stringify(message));
-      result.bytes += bytes;
-      result.messages++;
-      const text = deltaText(message);
-      if (text !== undefined) {
-        firstDeltaAt ??= clock.now;
-        result.streamMs = clock.now - firstDeltaAt;
-        result.deltaMessages++;
-        result.deltaBytes += bytes;
-        result.deltaPayloadBytes += utf8(JSON.stringify(text));
-      }
+    const bytes = utf8(JSON.stringify(message));
+    result.bytes += bytes;
+    result.messages++;
+    const text = deltaText(message);
+    if (text !== undefined) {
+      firstDeltaAt ??= clock.now;
+      result.streamMs = clock.now - firstDeltaAt;
+      result.deltaMessages++;
+      result.deltaBytes += bytes;
+      result.deltaPayloadBytes += utf8(JSON.stringify(text));
+    }
   };
   const now = () => clock.now;
   const channel = policy.sizeBatched ? new SizeBatchedChannel(post, clock.schedule, now) : new HostChannel(post, { ...policy, schedule: clock.schedule, now });

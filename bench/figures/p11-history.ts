@@ -87,7 +87,9 @@ export async function runP11(dir: string, log: (line: string) => void, runs = 9,
     const t0 = now();
     fullTextHits = (await stores.big.searchChats(WORD, P11_BIG)).length;
     fullText.push(now() - t0);
-    log(`  P11 run ${run + 1}/${runs}: list+titles ${median(a).toFixed(2)} / ${median(b).toFixed(2)} ms = ${(median(a) / median(b)).toFixed(2)}; full text ${fullText.at(-1)!.toFixed(0)} ms`);
+    log(
+      `  P11 run ${run + 1}/${runs}: list+titles ${median(a).toFixed(2)} / ${median(b).toFixed(2)} ms = ${(median(a) / median(b)).toFixed(2)}; full text ${fullText.at(-1)!.toFixed(0)} ms`,
+    );
   }
   await stores.big.close();
   await stores.small.close();

@@ -39,7 +39,9 @@ async function chatWithTwoVersions(store: TranscriptStore<AgentMessage>, id: str
   }
   if (prompt < 1) throw new Error(`P12: no prompt to fork in ${count} messages`);
   const created = await store.createChat({ id, messages });
-  const again = messages.slice(prompt, prompt + 2).map((m) => (m.role === "user" ? { ...m, content: [{ type: "text" as const, text: "the same question, edited" }] } : m));
+  const again = messages
+    .slice(prompt, prompt + 2)
+    .map((m) => (m.role === "user" ? { ...m, content: [{ type: "text" as const, text: "the same question, edited" }] } : m));
   await store.appendMany(id, again, { parentId: created.nodeIds[prompt - 1]! });
   return prompt;
 }

@@ -47,7 +47,11 @@ function printingCommand(bytes: number): string {
   return `for i in $(seq 0 ${BURSTS - 1}); do seq -f 'line %06g ${pad}' $((i*${linesPerBurst}+1)) $(((i+1)*${linesPerBurst})); sleep 0.1; done`;
 }
 
-async function measureOnce(workspace: string, logDir: string, bytes: number): Promise<{ viewBytes: number; modelTokens: number; posts: number; durationMs: number; maxGapMs: number }> {
+async function measureOnce(
+  workspace: string,
+  logDir: string,
+  bytes: number,
+): Promise<{ viewBytes: number; modelTokens: number; posts: number; durationMs: number; maxGapMs: number }> {
   const runner = new NodeCommandRunner();
   const tool = createRunCommandTool({ root: workspace, fs: createNodeWorkspaceFs(workspace), runner: () => runner, defaultTimeoutSeconds: () => 120, logDir });
   let viewBytes = 0;
@@ -66,9 +70,19 @@ async function measureOnce(workspace: string, logDir: string, bytes: number): Pr
   const command = printingCommand(bytes);
   const started = performance.now();
   send({ type: "tool_execution_start", toolCallId, toolName: "run_command", args: { command } });
-  const result = await tool.execute(toolCallId, { command }, undefined, (partialResult) => send({ type: "tool_execution_update", toolCallId, toolName: "run_command", args: { command }, partialResult }));
+  const result = await tool.execute(toolCallId, { command }, undefined, (partialResult) =>
+    send({ type: "tool_execution_update", toolCallId, toolName: "run_command", args: { command }, partialResult }),
+  );
   const durationMs = performance.now() - started;
-  const message = { role: "toolResult" as const, toolCallId, toolName: "run_command", content: result.content, details: JSON.parse(JSON.stringify(result.details)) as ToolResultMessage["details"], isError: result.isError === true, timestamp: Date.now() };
+  const message = {
+    role: "toolResult" as const,
+    toolCallId,
+    toolName: "run_command",
+    content: result.content,
+    details: JSON.parse(JSON.stringify(result.details)) as ToolResultMessage["details"],
+    isError: result.isError === true,
+    timestamp: Date.now(),
+  };
   send({ type: "tool_execution_end", toolCallId, toolName: "run_command", result, isError: message.isError });
   send({ type: "message_start", message });
   send({ type: "message_end", message });
@@ -116,5 +130,12 @@ export async function runP13(log: (line: string) => void, runs = 5): Promise<P13
     durationMs: summarize(samples.map((s) => s.durationMs)),
     outputBytes,
   });
-  return { viewRatio: summarize(viewRatios), modelRatio: summarize(modelRatios), big: side(sides.big, P13_BIG_BYTES), small: side(sides.small, P13_SMALL_BYTES), runs, goal: 1.5 };
+  return {
+    viewRatio: summarize(viewRatios),
+    modelRatio: summarize(modelRatios),
+    big: side(sides.big, P13_BIG_BYTES),
+    small: side(sides.small, P13_SMALL_BYTES),
+    runs,
+    goal: 1.5,
+  };
 }

@@ -48,7 +48,13 @@ export interface P14Result {
 function withImage(message: AgentMessage, png: Buffer): AgentMessage {
   if (message.role !== "user") return message;
   const text = typeof message.content === "string" ? message.content : message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
-  return { ...message, content: [{ type: "text", text }, { type: "image", data: png.toString("base64"), mimeType: "image/png" }] };
+  return {
+    ...message,
+    content: [
+      { type: "text", text },
+      { type: "image", data: png.toString("base64"), mimeType: "image/png" },
+    ],
+  };
 }
 
 export async function runP14(dir: string, log: (line: string) => void, runs = 9, restoresPerRun = 15, appendsPerRun = 40): Promise<P14Result> {

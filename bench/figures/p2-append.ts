@@ -31,7 +31,15 @@ async function timed(fn: () => Promise<void>): Promise<number> {
 }
 
 /** `transcript`: at least P2_BIG messages; `toAppend`: the messages saved (cycled, the same on both sides). */
-export async function runP2(dir: string, transcript: readonly AgentMessage[], toAppend: readonly AgentMessage[], log: (line: string) => void, runs = 9, savesPerRun = 40, baselineSavesPerRun = 4): Promise<P2Result> {
+export async function runP2(
+  dir: string,
+  transcript: readonly AgentMessage[],
+  toAppend: readonly AgentMessage[],
+  log: (line: string) => void,
+  runs = 9,
+  savesPerRun = 40,
+  baselineSavesPerRun = 4,
+): Promise<P2Result> {
   const big = transcript.slice(0, P2_BIG);
   const store = new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(join(dir, "store")));
   await store.createChat({ id: "big", messages: big });
@@ -80,7 +88,9 @@ export async function runP2(dir: string, transcript: readonly AgentMessage[], to
     bRatios.push(median(bb) / median(bs));
     bBigMs.push(median(bb));
     bSmallMs.push(median(bs));
-    log(`  P2 run ${run + 1}/${runs}: store ${median(b).toFixed(3)} / ${median(s).toFixed(3)} ms = ${(median(b) / median(s)).toFixed(2)}; one JSON file ${median(bb).toFixed(1)} / ${median(bs).toFixed(2)} ms`);
+    log(
+      `  P2 run ${run + 1}/${runs}: store ${median(b).toFixed(3)} / ${median(s).toFixed(3)} ms = ${(median(b) / median(s)).toFixed(2)}; one JSON file ${median(bb).toFixed(1)} / ${median(bs).toFixed(2)} ms`,
+    );
   }
   await store.close();
   return {

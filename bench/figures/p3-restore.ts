@@ -98,11 +98,7 @@ export async function runP3(dir: string, transcript: readonly AgentMessage[], lo
     let r: [number, number] = [0, 0];
     let d = 0;
     let l = 0;
-    const steps = [
-      async () => void (r = await restore()),
-      async () => void (d = await bareDocument()),
-      async () => void (l = await bareLines()),
-    ];
+    const steps = [async () => void (r = await restore()), async () => void (d = await bareDocument()), async () => void (l = await bareLines())];
     for (let i = 0; i < steps.length; i++) {
       gc();
       await steps[(i + run) % steps.length]!();
@@ -118,7 +114,9 @@ export async function runP3(dir: string, transcript: readonly AgentMessage[], lo
     bareMs.push(b);
     docMs.push(d);
     lineMs.push(l);
-    log(`  P3 run ${run + 1}/${runs}: restore ${r[0].toFixed(1)} ms (load ${r[1].toFixed(1)}) / bare parse ${b.toFixed(1)} ms (document ${d.toFixed(1)}, lines ${l.toFixed(1)}) = ${(r[0] / b).toFixed(2)}`);
+    log(
+      `  P3 run ${run + 1}/${runs}: restore ${r[0].toFixed(1)} ms (load ${r[1].toFixed(1)}) / bare parse ${b.toFixed(1)} ms (document ${d.toFixed(1)}, lines ${l.toFixed(1)}) = ${(r[0] / b).toFixed(2)}`,
+    );
   }
   return {
     ratio: summarize(ratios),

@@ -59,7 +59,14 @@ export interface P4Result {
   goal: number;
 }
 
-const TYPES: Record<string, string> = { ".js": "text/javascript", ".css": "text/css", ".ttf": "font/ttf", ".woff2": "font/woff2", ".svg": "image/svg+xml", ".map": "application/json" };
+const TYPES: Record<string, string> = {
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".ttf": "font/ttf",
+  ".woff2": "font/woff2",
+  ".svg": "image/svg+xml",
+  ".map": "application/json",
+};
 
 /** Cross-origin isolation: performance.now() gets 5 µs resolution instead of 100 µs. */
 const ISOLATED = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
@@ -92,7 +99,9 @@ const BENCH_VSCODE_API = `
 
 /** Serves the webview page (and flat files of `outDir`); `extraScripts` are loaded after the bundle. */
 export function serve(outDir: string, extraScripts: readonly string[] = []): Promise<{ server: Server; origin: string; cspViolations: () => number }> {
-  const nonce = randomBytes(18).toString("base64").replace(/[^A-Za-z0-9]/g, "");
+  const nonce = randomBytes(18)
+    .toString("base64")
+    .replace(/[^A-Za-z0-9]/g, "");
   return new Promise((resolve) => {
     const server = createServer((req, res) => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -147,7 +156,9 @@ async function openSide(browser: import("playwright-core").Browser, origin: stri
     if (m.type() === "error") errors.push(m.text());
   });
   await page.goto(origin + "/");
-  await page.waitForFunction(() => (window as unknown as { __benchOutbox: { type: string }[] }).__benchOutbox.some((m) => m.type === "ready"), null, { timeout: 15_000 });
+  await page.waitForFunction(() => (window as unknown as { __benchOutbox: { type: string }[] }).__benchOutbox.some((m) => m.type === "ready"), null, {
+    timeout: 15_000,
+  });
   const hasHook = await page.evaluate(() => typeof window.__piChatTest === "object");
   if (!hasHook) throw new Error("P4: the bundle did not expose window.__piChatTest (body data-test=1)");
   const state = stateFromTranscript(messages);
@@ -164,13 +175,16 @@ async function openSide(browser: import("playwright-core").Browser, origin: stri
     attachments: [],
   });
   const snapshot: unknown[] = wire.splice(0);
-  const snapshotMs = await page.evaluate(async ({ snapshot, items }) => {
-    const t0 = performance.now();
-    for (const m of snapshot) window.postMessage(m, "*");
-    while (window.__piChatTest!.itemCount() !== items) await new Promise((r) => setTimeout(r, 5));
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    return performance.now() - t0;
-  }, { snapshot, items });
+  const snapshotMs = await page.evaluate(
+    async ({ snapshot, items }) => {
+      const t0 = performance.now();
+      for (const m of snapshot) window.postMessage(m, "*");
+      while (window.__piChatTest!.itemCount() !== items) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return performance.now() - t0;
+    },
+    { snapshot, items },
+  );
   const cdp = await context.newCDPSession(page);
   await cdp.send("Performance.enable");
   const side: Side = { name, page, cdp, channel, wire, items, snapshotMs };
@@ -180,7 +194,19 @@ async function openSide(browser: import("playwright-core").Browser, origin: stri
     { type: "run_state", running: true },
     { type: "message_start", message: user },
     { type: "message_end", message: user },
-    { type: "message_start", message: { role: "assistant", content: [], api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "pending", timestamp: 2 } },
+    {
+      type: "message_start",
+      message: {
+        role: "assistant",
+        content: [],
+        api: "anthropic-messages",
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        stopReason: "pending",
+        timestamp: 2,
+      },
+    },
     { type: "block_start", index: 0, block: "text" },
   ]);
   if (errors.length) throw new Error(`P4: page errors: ${errors.join("; ")}`);
@@ -236,7 +262,12 @@ async function metrics(side: Side): Promise<Metrics> {
  */
 async function measure(side: Side, texts: readonly string[]): Promise<Sample> {
   // Two deltas per sample (one timed to the painted frame, one timed synchronously), each one post.
-  const wirePairs = texts.map((text) => wireFor(side, [{ type: "delta", index: 0, text }, { type: "delta", index: 0, text }]));
+  const wirePairs = texts.map((text) =>
+    wireFor(side, [
+      { type: "delta", index: 0, text },
+      { type: "delta", index: 0, text },
+    ]),
+  );
   if (wirePairs.some((p) => p.length !== 2)) throw new Error("P4: HostChannel did not post one message per flushed delta");
   // (typed loosely for page.evaluate's serializer; the values are the HostChannel's posts)
   const pairs = wirePairs as unknown as [{ message: unknown; seq: number }, { message: unknown; seq: number }][];
@@ -293,7 +324,14 @@ async function measure(side: Side, texts: readonly string[]): Promise<Sample> {
   return { taskMs: d("TaskDuration"), styleLayoutMs: d("RecalcStyleDuration") + d("LayoutDuration"), ...result };
 }
 
-export async function runP4(outDir: string, bigChat: readonly AgentMessage[], smallChat: readonly AgentMessage[], log: (line: string) => void, runs = 9, samplesPerRun = 15): Promise<P4Result> {
+export async function runP4(
+  outDir: string,
+  bigChat: readonly AgentMessage[],
+  smallChat: readonly AgentMessage[],
+  log: (line: string) => void,
+  runs = 9,
+  samplesPerRun = 15,
+): Promise<P4Result> {
   const { chromium } = (await import("playwright-core")) as typeof import("playwright-core");
   const { server, origin } = await serve(outDir);
   const browser = await chromium.launch({
@@ -330,7 +368,16 @@ export async function runP4(outDir: string, bigChat: readonly AgentMessage[], sm
     const ratios: number[] = [];
     const wallRatios: number[] = [];
     const syncRatios: number[] = [];
-    const acc = { taskBig: [] as number[], taskSmall: [] as number[], slBig: [] as number[], slSmall: [] as number[], wallBig: [] as number[], wallSmall: [] as number[], syncBig: [] as number[], syncSmall: [] as number[] };
+    const acc = {
+      taskBig: [] as number[],
+      taskSmall: [] as number[],
+      slBig: [] as number[],
+      slSmall: [] as number[],
+      wallBig: [] as number[],
+      wallSmall: [] as number[],
+      syncBig: [] as number[],
+      syncSmall: [] as number[],
+    };
     for (let run = 1; run <= runs; run++) {
       const order = run % 2 === 0 ? [small, big] : [big, small];
       const r: Record<string, Sample> = {};

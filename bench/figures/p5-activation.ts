@@ -53,7 +53,12 @@ export function runP5(repoRoot: string, probe: string, log: (line: string) => vo
   const results: Record<string, unknown>[] = [];
   for (let i = 0; i < runs; i++) {
     try {
-      const out = execFileSync(process.execPath, [probe, extensionFile], { cwd: repoRoot, encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"] });
+      const out = execFileSync(process.execPath, [probe, extensionFile], {
+        cwd: repoRoot,
+        encoding: "utf8",
+        timeout: 60_000,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       results.push(JSON.parse(out.trim().split("\n").pop() ?? "{}") as Record<string, unknown>);
     } catch (error) {
       return { status: "failed", reason: `probe failed: ${error instanceof Error ? error.message : String(error)}`, goalBytes: P5_GOAL_BYTES };
@@ -80,7 +85,11 @@ export function runP5(repoRoot: string, probe: string, log: (line: string) => vo
   // What ships: `npm run package` minifies. The bytes a user's extension host parses at activation.
   // (esbuild's CLI, not its JavaScript API: that one refuses to be bundled into this benchmark.)
   const esbuild = join(repoRoot, "node_modules", ".bin", "esbuild");
-  const shippedBytes = files.reduce((sum, f) => sum + execFileSync(esbuild, ["--minify", "--loader=js", "--log-level=error"], { input: readFileSync(f.file), maxBuffer: 64 * 1024 * 1024 }).length, 0);
+  const shippedBytes = files.reduce(
+    (sum, f) =>
+      sum + execFileSync(esbuild, ["--minify", "--loader=js", "--log-level=error"], { input: readFileSync(f.file), maxBuffer: 64 * 1024 * 1024 }).length,
+    0,
+  );
   return {
     status: "ok",
     totalBytes,

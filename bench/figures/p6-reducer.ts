@@ -44,7 +44,14 @@ function streamingStart(messages: readonly AgentMessage[]): ChatState {
   return reduce(s, { type: "block_start", index: 0, block: "text" });
 }
 
-export function runP6(bigChat: readonly AgentMessage[], smallChat: readonly AgentMessage[], log: (line: string) => void, runs = 11, deltasPerBlock = 250, blocksPerRun = 40): P6Result {
+export function runP6(
+  bigChat: readonly AgentMessage[],
+  smallChat: readonly AgentMessage[],
+  log: (line: string) => void,
+  runs = 11,
+  deltasPerBlock = 250,
+  blocksPerRun = 40,
+): P6Result {
   const tokens = markdownTokens(new Rng(6), deltasPerBlock);
   const bigStart = streamingStart(bigChat);
   const smallStart = streamingStart(smallChat);
@@ -106,7 +113,9 @@ export function runP6(bigChat: readonly AgentMessage[], smallChat: readonly Agen
       }
     }
     flatRatios.push(median(fb) / median(fs));
-    log(`  P6 run ${run + 1}/${runs}: ${median(b).toFixed(0)} / ${median(s).toFixed(0)} ns per delta = ${(median(b) / median(s)).toFixed(2)}; flat array ${median(fb).toFixed(0)} / ${median(fs).toFixed(0)} ns`);
+    log(
+      `  P6 run ${run + 1}/${runs}: ${median(b).toFixed(0)} / ${median(s).toFixed(0)} ns per delta = ${(median(b) / median(s)).toFixed(2)}; flat array ${median(fb).toFixed(0)} / ${median(fs).toFixed(0)} ns`,
+    );
   }
   return {
     ratio: summarize(ratios),

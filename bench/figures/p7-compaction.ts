@@ -7,7 +7,17 @@
 // and never slows down as it grows (P7), and compaction is a small part of what the chat costs (P8).
 // These are counts of tokens, deterministic for a seed: one run, no timing.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { calculateCost, createModels, fauxAssistantMessage, fauxProvider, fauxText, fauxToolCall, type Message, type TranscriptContext, type Usage } from "@earendil-works/pi-ai";
+import {
+  calculateCost,
+  createModels,
+  fauxAssistantMessage,
+  fauxProvider,
+  fauxText,
+  fauxToolCall,
+  type Message,
+  type TranscriptContext,
+  type Usage,
+} from "@earendil-works/pi-ai";
 import { anthropicProvider } from "@earendil-works/pi-ai/providers/anthropic";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -51,7 +61,32 @@ export interface P7Result {
 }
 
 function text(rand: () => number, tokens: number): string {
-  const words = ["the", "cache", "layout", "handler", "returns", "token", "stream", "widget", "budget", "index", "module", "review", "branch", "parser", "queue", "schema", "config", "request", "server", "client", "value", "error", "retry", "render"];
+  const words = [
+    "the",
+    "cache",
+    "layout",
+    "handler",
+    "returns",
+    "token",
+    "stream",
+    "widget",
+    "budget",
+    "index",
+    "module",
+    "review",
+    "branch",
+    "parser",
+    "queue",
+    "schema",
+    "config",
+    "request",
+    "server",
+    "client",
+    "value",
+    "error",
+    "retry",
+    "render",
+  ];
   const out: string[] = [];
   // ~4.6 characters a word with its space: words ≈ tokens × 0.87.
   const count = Math.max(1, Math.round(tokens * 0.87));
@@ -94,7 +129,9 @@ export async function runP7(dir: string, log: (line: string) => void, seed = 7):
     if (isSummaryRequest(context.messages)) {
       const size = 500 + Math.floor(rand() * 400);
       summaryLengths.push(size);
-      return fauxAssistantMessage(`## Goal\n${text(rand, 60)}\n\n## Progress\n### Done\n- [x] ${text(rand, size - 160)}\n\n## Next Steps\n1. ${text(rand, 60)}`);
+      return fauxAssistantMessage(
+        `## Goal\n${text(rand, 60)}\n\n## Progress\n### Done\n- [x] ${text(rand, size - 160)}\n\n## Next Steps\n1. ${text(rand, 60)}`,
+      );
     }
     const last = context.messages[context.messages.length - 1];
     // After a tool result: the answer. After a user message: a third of the turns read a file first.
@@ -133,7 +170,8 @@ export async function runP7(dir: string, log: (line: string) => void, seed = 7):
     await session.prompt(`Turn ${turn}: ${text(rand, 60 + Math.floor(rand() * 240))}`);
     // Let the last result() callbacks land before the next turn.
     await new Promise((r) => setImmediate(r));
-    if (turn % 100 === 0) log(`  P7 turn ${turn}: request ${turnRequestTokens[turn - 1]} tokens, ${requests.filter((r) => r.summary).length} compactions so far`);
+    if (turn % 100 === 0)
+      log(`  P7 turn ${turn}: request ${turnRequestTokens[turn - 1]} tokens, ${requests.filter((r) => r.summary).length} compactions so far`);
     faux.setResponses([]);
   }
   await service.dispose();
@@ -156,7 +194,15 @@ export async function runP7(dir: string, log: (line: string) => void, seed = 7):
   const catalog = createModels();
   catalog.setProvider(anthropicProvider());
   const priced = catalog.getModels("anthropic").find((m) => m.id === "claude-sonnet-4-5") ?? catalog.getModels("anthropic")[0]!;
-  const costOf = (input: number, output: number) => calculateCost(priced, { input, output, cacheRead: 0, cacheWrite: 0, totalTokens: input + output, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }).total;
+  const costOf = (input: number, output: number) =>
+    calculateCost(priced, {
+      input,
+      output,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: input + output,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    }).total;
   return {
     window: P7_WINDOW,
     threshold: budget.threshold,

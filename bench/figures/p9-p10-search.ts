@@ -83,7 +83,9 @@ export async function runP9(dir: string, log: (line: string) => void, runs = 9):
     rgMs.push(rg);
     pRatios.push(portable / rg);
     pMs.push(portable);
-    log(`  P9 run ${run + 1}/${runs}: tool ${tool.toFixed(0)} ms, rg ${rg.toFixed(0)} ms = ${(tool / rg).toFixed(2)}; portable ${portable.toFixed(0)} ms = ${(portable / rg).toFixed(2)}`);
+    log(
+      `  P9 run ${run + 1}/${runs}: tool ${tool.toFixed(0)} ms, rg ${rg.toFixed(0)} ms = ${(tool / rg).toFixed(2)}; portable ${portable.toFixed(0)} ms = ${(portable / rg).toFixed(2)}`,
+    );
   }
   return {
     ratio: summarize(ratios),
@@ -102,7 +104,10 @@ const textOf = (r: { content: { type: string; text?: string }[] }): string => r.
 
 export async function runP10(dir: string, log: (line: string) => void): Promise<P10Result> {
   const sizes = { big: 10_000, small: 100 };
-  const out: Record<"big" | "small", { list: number; search: number; listDefault: number }> = { big: { list: 0, search: 0, listDefault: 0 }, small: { list: 0, search: 0, listDefault: 0 } };
+  const out: Record<"big" | "small", { list: number; search: number; listDefault: number }> = {
+    big: { list: 0, search: 0, listDefault: 0 },
+    small: { list: 0, search: 0, listDefault: 0 },
+  };
   for (const side of ["big", "small"] as const) {
     const root = join(dir, `p10-${side}`);
     mkdirSync(root);

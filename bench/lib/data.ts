@@ -36,7 +36,10 @@ function usage(rng: Rng, output: number): Usage {
 }
 
 function assistant(rng: Rng, at: number, content: AssistantMessage["content"], stopReason: AssistantMessage["stopReason"]): AssistantMessage {
-  const chars = content.reduce((n, b) => n + (b.type === "text" ? b.text.length : b.type === "thinking" ? b.thinking.length : JSON.stringify(b.arguments).length), 0);
+  const chars = content.reduce(
+    (n, b) => n + (b.type === "text" ? b.text.length : b.type === "thinking" ? b.thinking.length : JSON.stringify(b.arguments).length),
+    0,
+  );
   return {
     role: "assistant",
     content,
@@ -99,7 +102,12 @@ export function generateTranscriptWithItems(items: number, seed = 1): AgentMessa
 function* generateTurn(rng: Rng, tick: () => number): Generator<AgentMessage> {
   const path = rng.pick(FILE_PATHS);
   if (rng.chance(0.1)) {
-    const attachment: FileAttachmentMessage = { role: "fileAttachment", path, range: { startLine: rng.int(1, 80), endLine: rng.int(81, 200) }, timestamp: tick() };
+    const attachment: FileAttachmentMessage = {
+      role: "fileAttachment",
+      path,
+      range: { startLine: rng.int(1, 80), endLine: rng.int(81, 200) },
+      timestamp: tick(),
+    };
     yield attachment;
   }
   yield { role: "user", content: markdownText(rng, rng.int(60, 700)).replace(/```[\s\S]*?```/g, ""), timestamp: tick() };
@@ -111,7 +119,16 @@ function* generateTurn(rng: Rng, tick: () => number): Generator<AgentMessage> {
 
   // read_file
   const readId = rng.id("toolu");
-  yield assistant(rng, tick(), [thinking(rng, rng.int(150, 900)), { type: "text", text: markdownText(rng, rng.int(40, 240)) }, { type: "toolCall", id: readId, name: "read_file", arguments: { path } }], "toolUse");
+  yield assistant(
+    rng,
+    tick(),
+    [
+      thinking(rng, rng.int(150, 900)),
+      { type: "text", text: markdownText(rng, rng.int(40, 240)) },
+      { type: "toolCall", id: readId, name: "read_file", arguments: { path } },
+    ],
+    "toolUse",
+  );
   const lines = sourceFile(rng, rng.int(1_500, 6_000));
   const text = lines.map((l, i) => `${String(i + 1).padStart(4)}\t${l}`).join("\n");
   yield {
@@ -133,14 +150,24 @@ function* generateTurn(rng: Rng, tick: () => number): Generator<AgentMessage> {
   yield assistant(
     rng,
     tick(),
-    [thinking(rng, rng.int(200, 1200)), { type: "text", text: markdownText(rng, rng.int(40, 300)) }, { type: "toolCall", id: editId, name: "edit_file", arguments: { path, oldText: oldLines.join("\n"), newText: newLines.join("\n") } }],
+    [
+      thinking(rng, rng.int(200, 1200)),
+      { type: "text", text: markdownText(rng, rng.int(40, 300)) },
+      { type: "toolCall", id: editId, name: "edit_file", arguments: { path, oldText: oldLines.join("\n"), newText: newLines.join("\n") } },
+    ],
     "toolUse",
   );
   const ctxBefore = lines.slice(Math.max(0, start - 3), start);
   const ctxAfter = lines.slice(start + oldLines.length, start + oldLines.length + 3);
   const hunkLines = [...ctxBefore.map((l) => " " + l), ...oldLines.map((l) => "-" + l), ...newLines.map((l) => "+" + l), ...ctxAfter.map((l) => " " + l)];
   const oldStart = Math.max(1, start - ctxBefore.length + 1);
-  const hunk = { oldStart, oldLines: ctxBefore.length + oldLines.length + ctxAfter.length, newStart: oldStart, newLines: ctxBefore.length + newLines.length + ctxAfter.length, lines: hunkLines };
+  const hunk = {
+    oldStart,
+    oldLines: ctxBefore.length + oldLines.length + ctxAfter.length,
+    newStart: oldStart,
+    newLines: ctxBefore.length + newLines.length + ctxAfter.length,
+    lines: hunkLines,
+  };
   const diff = `--- a/${path}\n+++ b/${path}\n@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@\n${hunkLines.join("\n")}\n`;
   const denied = rng.chance(0.1);
   const notice: ApprovalNoticeMessage = {
@@ -154,12 +181,21 @@ function* generateTurn(rng: Rng, tick: () => number): Generator<AgentMessage> {
     timestamp: tick(),
   };
   const result: AgentMessage = denied
-    ? { role: "toolResult", toolCallId: editId, toolName: "edit_file", content: [{ type: "text", text: "The user denied this edit: Not like this, keep the old name." }], isError: true, timestamp: tick() }
+    ? {
+        role: "toolResult",
+        toolCallId: editId,
+        toolName: "edit_file",
+        content: [{ type: "text", text: "The user denied this edit: Not like this, keep the old name." }],
+        isError: true,
+        timestamp: tick(),
+      }
     : {
         role: "toolResult",
         toolCallId: editId,
         toolName: "edit_file",
-        content: [{ type: "text", text: `Edited ${path}: +${newLines.length} -${oldLines.length} lines, first change at line ${oldStart + ctxBefore.length}.` }],
+        content: [
+          { type: "text", text: `Edited ${path}: +${newLines.length} -${oldLines.length} lines, first change at line ${oldStart + ctxBefore.length}.` },
+        ],
         details: { path, diff, hunks: [hunk], additions: newLines.length, deletions: oldLines.length, firstChangedLine: oldStart + ctxBefore.length },
         isError: false,
         timestamp: tick(),
@@ -185,7 +221,15 @@ export function streamedAnswer(seed: number, thinkingCount: number, textCount: n
   const rng = new Rng(seed);
   const thinking = thinkingTokens(rng, thinkingCount);
   const text = markdownTokens(rng, textCount);
-  const final = assistant(rng, BASE_TIME, [{ type: "thinking", thinking: thinking.join("") }, { type: "text", text: text.join("") }], "stop");
+  const final = assistant(
+    rng,
+    BASE_TIME,
+    [
+      { type: "thinking", thinking: thinking.join("") },
+      { type: "text", text: text.join("") },
+    ],
+    "stop",
+  );
   return { thinking, text, final };
 }
 
@@ -244,7 +288,6 @@ export function describe(messages: readonly AgentMessage[]): { messages: number;
   for (const m of messages) byRole[m.role] = (byRole[m.role] ?? 0) + 1;
   return { messages: messages.length, items: chatItems(stateFromTranscript(messages)).length, bytes: jsonlBytes(messages), byRole };
 }
-
 
 /** The chat file TranscriptStore would have written for these messages. */
 export function transcriptFileText(chatId: string, messages: readonly AgentMessage[]): string {

@@ -53,15 +53,85 @@ const WORDS = (
 const CAPITALIZED = ["The", "This", "It", "If", "When", "We", "You", "Then", "Now", "Next", "First", "Also", "In", "For"];
 
 const IDENTIFIERS = [
-  "state", "items", "event", "message", "result", "options", "chatId", "index", "text", "delta", "store",
-  "value", "count", "config", "handler", "entry", "path", "bytes", "lines", "offset", "node", "view",
+  "state",
+  "items",
+  "event",
+  "message",
+  "result",
+  "options",
+  "chatId",
+  "index",
+  "text",
+  "delta",
+  "store",
+  "value",
+  "count",
+  "config",
+  "handler",
+  "entry",
+  "path",
+  "bytes",
+  "lines",
+  "offset",
+  "node",
+  "view",
 ];
 
 const CODE_PIECES = [
-  "const", " ", "=", " =", " ===", " !==", "(", ")", "{", "}", "[", "]", ";", ",", ".", "=>", " =>",
-  "return", " return", "if", " if", "await", " await", "new", " new", "function", "export", "import",
-  " from", "\"", "'", "`", "${", "\\n", "  ", "    ", "\n", "\n  ", "\n    ", "?.", " ??", " &&", " ||",
-  "map", "filter", "push", "length", "slice", "JSON", ".stringify", ".parse", "null", "undefined", "true",
+  "const",
+  " ",
+  "=",
+  " =",
+  " ===",
+  " !==",
+  "(",
+  ")",
+  "{",
+  "}",
+  "[",
+  "]",
+  ";",
+  ",",
+  ".",
+  "=>",
+  " =>",
+  "return",
+  " return",
+  "if",
+  " if",
+  "await",
+  " await",
+  "new",
+  " new",
+  "function",
+  "export",
+  "import",
+  " from",
+  '"',
+  "'",
+  "`",
+  "${",
+  "\\n",
+  "  ",
+  "    ",
+  "\n",
+  "\n  ",
+  "\n    ",
+  "?.",
+  " ??",
+  " &&",
+  " ||",
+  "map",
+  "filter",
+  "push",
+  "length",
+  "slice",
+  "JSON",
+  ".stringify",
+  ".parse",
+  "null",
+  "undefined",
+  "true",
 ];
 
 const NON_ASCII = [" —", " é", " ü", " →", " …", " ✓", " 日本"];
@@ -160,11 +230,15 @@ export function thinkingTokens(rng: Rng, count: number): string[] {
 
 /** Roughly `chars` characters of Markdown (for messages that are not streamed here). */
 export function markdownText(rng: Rng, chars: number): string {
-  return markdownTokens(rng, Math.max(1, Math.round(chars / 4))).join("").trimStart();
+  return markdownTokens(rng, Math.max(1, Math.round(chars / 4)))
+    .join("")
+    .trimStart();
 }
 
 export function thinkingText(rng: Rng, chars: number): string {
-  return thinkingTokens(rng, Math.max(1, Math.round(chars / 4))).join("").trimStart();
+  return thinkingTokens(rng, Math.max(1, Math.round(chars / 4)))
+    .join("")
+    .trimStart();
 }
 
 /** A source file of about `bytes` bytes (TypeScript-like lines). */
@@ -198,7 +272,18 @@ export function sourceFile(rng: Rng, bytes: number): string[] {
 }
 
 export const FILE_PATHS = [
-  "src/core/session.ts", "src/shared/reducer.ts", "src/host/controller.ts", "src/core/transcript/store.ts",
-  "webview/app.tsx", "webview/items.tsx", "src/core/tools/read-file.ts", "package.json", "README.md",
-  "src/utils/format.ts", "test/unit/reducer.test.ts", "src/api/client.ts", "lib/parser.js", "docs/design.md",
+  "src/core/session.ts",
+  "src/shared/reducer.ts",
+  "src/host/controller.ts",
+  "src/core/transcript/store.ts",
+  "webview/app.tsx",
+  "webview/items.tsx",
+  "src/core/tools/read-file.ts",
+  "package.json",
+  "README.md",
+  "src/utils/format.ts",
+  "test/unit/reducer.test.ts",
+  "src/api/client.ts",
+  "lib/parser.js",
+  "docs/design.md",
 ];

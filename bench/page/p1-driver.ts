@@ -59,7 +59,10 @@ async function run(options: { tokens: string[]; rate: number; policy: "paced" | 
     { type: "run_state", running: true },
     { type: "message_start", message: user },
     { type: "message_end", message: user },
-    { type: "message_start", message: { role: "assistant", content: [], api: "bench", provider: "bench", model: "bench", usage, stopReason: "stop", timestamp: 2 } },
+    {
+      type: "message_start",
+      message: { role: "assistant", content: [], api: "bench", provider: "bench", model: "bench", usage, stopReason: "stop", timestamp: 2 },
+    },
     { type: "block_start", index: 0, block: "text" },
   ] as ChatEvent[])
     channel.sendEvent(event);

@@ -7,7 +7,16 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { RequestCapture } from "./context/chat-context";
 import { latestCompaction, type CompactionSettings } from "./context/compaction";
-import { ChatSession, DEFAULT_SYSTEM_PROMPT, type ChatSessionOptions, type CommandOptions, type EditApprover, type ModelBinding, type Redactor, type RequestContextStep } from "./session";
+import {
+  ChatSession,
+  DEFAULT_SYSTEM_PROMPT,
+  type ChatSessionOptions,
+  type CommandOptions,
+  type EditApprover,
+  type ModelBinding,
+  type Redactor,
+  type RequestContextStep,
+} from "./session";
 import type { EditPermissionSettings } from "./permissions";
 import { externalizeImages, hydrateImages } from "./images/stored-images";
 import type { ChatLocks, ChatModelChoice, ChatSummary, ChatTextHit, ChatTree, DamagedLine, LockOwner, TranscriptStore } from "./transcript";
@@ -57,9 +66,7 @@ export class ChatBusyError extends Error {
   }
 }
 
-export type OpenChatResult =
-  | { ok: true; session: ChatSession; damaged?: DamagedLine[] }
-  | { ok: false; reason: string };
+export type OpenChatResult = { ok: true; session: ChatSession; damaged?: DamagedLine[] } | { ok: false; reason: string };
 
 export class ChatService {
   private readonly sessions = new Map<string, ChatSession>();

@@ -21,7 +21,9 @@ export function estimateTokens(message: AgentMessage): number {
   return estimateMessageTokens(message);
 }
 
-export function createTransformContext(options: ContextPolicyOptions & { onView?: (view: RequestView) => void }): (messages: AgentMessage[]) => Promise<AgentMessage[]> {
+export function createTransformContext(
+  options: ContextPolicyOptions & { onView?: (view: RequestView) => void },
+): (messages: AgentMessage[]) => Promise<AgentMessage[]> {
   return async (messages) => {
     const view = requestView(messages, options);
     try {
@@ -123,7 +125,8 @@ function trimToBudget(messages: AgentMessage[], maxTokens: number): { messages: 
   for (let i = head + 1; i < messages.length; i++) {
     const m = messages[i]!;
     const prev = messages[i - 1]!;
-    if ((m.role === "user" || m.role === "fileAttachment" || m.role === "bashExecution") && prev.role !== "fileAttachment" && prev.role !== "bashExecution") turnStarts.push(i);
+    if ((m.role === "user" || m.role === "fileAttachment" || m.role === "bashExecution") && prev.role !== "fileAttachment" && prev.role !== "bashExecution")
+      turnStarts.push(i);
   }
   let cut = head;
   for (const start of turnStarts) {
@@ -191,7 +194,11 @@ export function appMessageFact(message: AppMessage): string | null {
 
 /** A `!cmd` the user ran, as the model reads it: the command, how it ended, the output. */
 export function bashExecutionFact(message: BashExecutionMessage): string {
-  const ended = message.cancelled ? "It was stopped before it finished." : message.exitCode === null ? "It was ended by a signal." : `Exit code: ${message.exitCode}.`;
+  const ended = message.cancelled
+    ? "It was stopped before it finished."
+    : message.exitCode === null
+      ? "It was ended by a signal."
+      : `Exit code: ${message.exitCode}.`;
   const cut = message.truncated ? " (the middle of the output was cut)" : "";
   const output = message.output === "" ? "(no output)" : message.output;
   return `[The user ran this command in the workspace folder themselves.]\n$ ${message.command}\n${ended}\nOutput${cut}:\n${output}`;
@@ -219,7 +226,8 @@ export function repairsBeforeContinue(messages: readonly AgentMessage[], now: nu
     else if (m.role !== "toolResult" && m.role !== "localNotice" && m.role !== "approvalNotice" && m.role !== "compactionSummary") return [];
   }
   if (!last) return [];
-  if (last.stopReason === "toolUse") return unansweredToolCalls(last, answeredToolCalls(messages)).map((call) => interruptedToolResult(call.id, call.name, now));
+  if (last.stopReason === "toolUse")
+    return unansweredToolCalls(last, answeredToolCalls(messages)).map((call) => interruptedToolResult(call.id, call.name, now));
   if (last.stopReason === "error") return [{ role: "localNotice", level: "info", text: "Retrying after the error.", timestamp: now }];
   return [];
 }

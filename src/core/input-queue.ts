@@ -33,7 +33,10 @@ type Attachment = Omit<FileAttachmentMessage, "role" | "timestamp">;
 
 /** The messages a prompt becomes: its attachments, then the user message (text, then the images exactly as attached). */
 export function promptMessages(text: string, attachments: readonly Attachment[], images: readonly StoredImageContent[], now: number): AgentMessage[] {
-  const content: (TextContent | StoredImageContent)[] = [...(text !== "" || images.length === 0 ? [{ type: "text" as const, text }] : []), ...images.map((i) => ({ ...i }))];
+  const content: (TextContent | StoredImageContent)[] = [
+    ...(text !== "" || images.length === 0 ? [{ type: "text" as const, text }] : []),
+    ...images.map((i) => ({ ...i })),
+  ];
   return [
     ...attachments.map((a): FileAttachmentMessage => ({ role: "fileAttachment", path: a.path, ...(a.range ? { range: { ...a.range } } : {}), timestamp: now })),
     { role: "user", content, timestamp: now },

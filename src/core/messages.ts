@@ -6,7 +6,16 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AppMessage, AppMessageRole } from "../shared/app-messages";
 
-export type { AppMessage, AppMessageRole, ApprovalNoticeMessage, BashExecutionMessage, CompactionSummaryMessage, CompactionTrigger, FileAttachmentMessage, LocalNoticeMessage } from "../shared/app-messages";
+export type {
+  AppMessage,
+  AppMessageRole,
+  ApprovalNoticeMessage,
+  BashExecutionMessage,
+  CompactionSummaryMessage,
+  CompactionTrigger,
+  FileAttachmentMessage,
+  LocalNoticeMessage,
+} from "../shared/app-messages";
 
 /**
  * Two separate questions per kind: does the user see it, does the model get it.

@@ -196,7 +196,12 @@ export class ChatSession {
     // One after the other: each is saved as the child of the one before (the tree's next node).
     let saving = Promise.resolve();
     for (const stale of unendedBackgroundStarts(this.initialMessages)) {
-      const notice: LocalNoticeMessage = { role: "localNotice", level: "info", text: backgroundEndedNoticeText(stale.id, stale.command), timestamp: Date.now() };
+      const notice: LocalNoticeMessage = {
+        role: "localNotice",
+        level: "info",
+        text: backgroundEndedNoticeText(stale.id, stale.command),
+        timestamp: Date.now(),
+      };
       this.initialMessages.push(notice);
       saving = saving.then(() => this.persistOnce(notice)).catch((error) => options.log?.(`could not save a notice: ${String(error)}`));
     }
@@ -358,7 +363,9 @@ export class ChatSession {
     if (prompt?.role !== "user") throw new Error("That message is not a prompt of this chat.");
     this.refuseWhileRunning();
     const start = turnStart(messages, messageIndex);
-    const attachments = messages.slice(start, messageIndex).flatMap((m) => (m.role === "fileAttachment" ? [{ path: m.path, ...(m.range ? { range: { ...m.range } } : {}) }] : []));
+    const attachments = messages
+      .slice(start, messageIndex)
+      .flatMap((m) => (m.role === "fileAttachment" ? [{ path: m.path, ...(m.range ? { range: { ...m.range } } : {}) }] : []));
     const images = typeof prompt.content === "string" ? [] : prompt.content.filter((c): c is StoredImageContent => c.type === "image");
     const edited = promptMessages(text, attachments, images, Date.now());
     let change: BranchChange = { filesLeftChanged: [] };
@@ -405,19 +412,30 @@ export class ChatSession {
     const commands = this.options.commands;
     const root = this.options.workspaceRoot;
     if (!commands || !commands.enabled()) {
-      const why = "Commands cannot run here: this folder is open in Restricted Mode (not trusted), or no folder is open. Trust the folder (Manage Workspace Trust) to run commands.";
+      const why =
+        "Commands cannot run here: this folder is open in Restricted Mode (not trusted), or no folder is open. Trust the folder (Manage Workspace Trust) to run commands.";
       return this.append(errorNotice(why, undefined));
     }
     if (root === undefined) {
       // Several folders: a command's folder is not chosen yet (the tools take folderName/path, commands do not).
-      const why = "Commands cannot run here: they run in one workspace folder, and this workspace has several (or none open). Open the folder on its own to run commands in it.";
+      const why =
+        "Commands cannot run here: they run in one workspace folder, and this workspace has several (or none open). Open the folder on its own to run commands in it.";
       return this.append(errorNotice(why, undefined));
     }
     const controller = new AbortController();
     const run = (async () => {
       this.userCommandStop = controller;
       this.emit({ type: "run_state", running: true });
-      const started: AgentMessage = { role: "bashExecution", command: text.command, output: "", exitCode: null, cancelled: false, truncated: false, excludeFromContext: text.excludeFromContext, timestamp: Date.now() };
+      const started: AgentMessage = {
+        role: "bashExecution",
+        command: text.command,
+        output: "",
+        exitCode: null,
+        cancelled: false,
+        truncated: false,
+        excludeFromContext: text.excludeFromContext,
+        timestamp: Date.now(),
+      };
       try {
         await this.ensureSystemMessage();
         this.emit({ type: "message_start", message: started });
@@ -470,16 +488,24 @@ export class ChatSession {
   /** Summarizes the earlier conversation now ("Pi Chat: Compact Chat"), with the user's words on what to keep. */
   compact(instructions?: string): Promise<CompactionOutcome> {
     let outcome: CompactionOutcome = { status: "nothing", reason: "There is nothing to compact yet." };
-    return this.run(async () => {
-      outcome = await this.context.compact("manual", instructions?.trim() ? { instructions: instructions.trim() } : {});
-    }, [], { afterRun: false }).then(() => outcome);
+    return this.run(
+      async () => {
+        outcome = await this.context.compact("manual", instructions?.trim() ? { instructions: instructions.trim() } : {});
+      },
+      [],
+      { afterRun: false },
+    ).then(() => outcome);
   }
 
   /** Starts this (new, empty) chat from another chat's summary: the model gets the summary and nothing else of it. */
   startFromSummary(summary: CompactionSummaryMessage): Promise<void> {
-    return this.run(async () => {
-      await this.append({ ...summary, keptMessageCount: 0, trigger: "manual", timestamp: Date.now() });
-    }, [], { afterRun: false });
+    return this.run(
+      async () => {
+        await this.append({ ...summary, keptMessageCount: 0, trigger: "manual", timestamp: Date.now() });
+      },
+      [],
+      { afterRun: false },
+    );
   }
 
   async waitForIdle(): Promise<void> {

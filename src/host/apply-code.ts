@@ -80,12 +80,16 @@ export class CodeApplier {
     try {
       const what = selection ? `the selected lines ${selection.start.line + 1}–${selection.end.line + 1}` : "the whole file";
       const why = pathClass.kind === "protected" ? `\n\n${pathClass.reason}` : "";
-      yes = await this.ask(`Apply the code block to ${path}?`, `It replaces ${what}${secret ? "" : "; the diff is open in the editor"}. Undo with Ctrl+Z.${why}`);
+      yes = await this.ask(
+        `Apply the code block to ${path}?`,
+        `It replaces ${what}${secret ? "" : "; the diff is open in the editor"}. Undo with Ctrl+Z.${why}`,
+      );
     } finally {
       await this.options.diffs.close(id);
     }
     if (!yes) return { status: "declined", path };
-    if (document.version !== version) return { status: "refused", reason: `${path} changed while you decided; nothing was written. Choose Apply to file again.` };
+    if (document.version !== version)
+      return { status: "refused", reason: `${path} changed while you decided; nothing was written. Choose Apply to file again.` };
 
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, range, text);
@@ -103,7 +107,9 @@ export class CodeApplier {
       try {
         path = (await resolveToolPath(fs, workspaceRoot?.scheme === "file" ? workspaceRoot.fsPath : undefined, pathHint.trim())).realPath;
       } catch (error) {
-        return { reason: `the code block names ${JSON.stringify(pathHint.slice(0, 200))}, which is not a file Pi Chat may change: ${error instanceof Error ? error.message : String(error)}` };
+        return {
+          reason: `the code block names ${JSON.stringify(pathHint.slice(0, 200))}, which is not a file Pi Chat may change: ${error instanceof Error ? error.message : String(error)}`,
+        };
       }
       const uri = paths.uriOf(path);
       return uri ? { path, uri, named } : { reason: `${path} is not in an open folder.` };

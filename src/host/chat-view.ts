@@ -137,5 +137,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 function makeNonce(): string {
   const bytes = new Uint8Array(24);
   globalThis.crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString("base64").replace(/[^A-Za-z0-9]/g, "");
+  return Buffer.from(bytes)
+    .toString("base64")
+    .replace(/[^A-Za-z0-9]/g, "");
 }

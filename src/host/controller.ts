@@ -308,7 +308,9 @@ export class ChatController implements vscode.Disposable {
       return;
     }
     if (opened.damaged) {
-      void vscode.window.showWarningMessage(`Pi Chat: ${opened.damaged.length} damaged line(s) of this chat were skipped; the rest is restored. See the Pi Chat output for details.`);
+      void vscode.window.showWarningMessage(
+        `Pi Chat: ${opened.damaged.length} damaged line(s) of this chat were skipped; the rest is restored. See the Pi Chat output for details.`,
+      );
     }
     this.switchTo(opened.session);
     await this.writeCurrentChat(chatId);

@@ -37,7 +37,9 @@ export class ProposalDiffs implements vscode.TextDocumentContentProvider, vscode
     this.proposals.delete(toolCallId);
     if (!request) return;
     const proposed = this.proposalUri(request).toString();
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === proposed);
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === proposed);
     if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
   }
 

@@ -86,7 +86,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     workspaceRoot: paths.multiRoot ? undefined : folder?.uri,
     paths,
     ...(paths.multiRoot
-      ? { systemPrompt: `${DEFAULT_SYSTEM_PROMPT}\n${multiRootPrompt(paths.folders.map((f) => ({ name: f.name, location: f.uri.scheme === "file" ? f.uri.fsPath : f.uri.toString() })))}` }
+      ? {
+          systemPrompt: `${DEFAULT_SYSTEM_PROMPT}\n${multiRootPrompt(paths.folders.map((f) => ({ name: f.name, location: f.uri.scheme === "file" ? f.uri.fsPath : f.uri.toString() })))}`,
+        }
       : {}),
     fs: tools?.fs ?? noFolderFs,
     ...(tools ? { discovery: tools.discovery } : {}),
@@ -223,7 +225,11 @@ async function selectModel(argument: unknown): Promise<void> {
       ignoreFocusOut: true,
     });
     if (baseUrl === undefined) return;
-    model = await vscode.window.showInputBox({ title: "Pi Chat: model name the server serves", value: config.get<string>("model") ?? "", ignoreFocusOut: true });
+    model = await vscode.window.showInputBox({
+      title: "Pi Chat: model name the server serves",
+      value: config.get<string>("model") ?? "",
+      ignoreFocusOut: true,
+    });
   } else {
     const models = loadProviders().listModels(provider);
     const picked = await vscode.window.showQuickPick(

@@ -38,8 +38,12 @@ function pickOf(chat: ChatSummary): ChatPick {
 export function registerHistoryCommands(controller: ChatController): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand("piChat.searchChats", () => searchChats(controller)),
-    vscode.commands.registerCommand("piChat.renameChat", (chatId?: unknown) => renameChat(controller, typeof chatId === "string" ? chatId : controller.currentSession.id)),
-    vscode.commands.registerCommand("piChat.exportChat", (chatId?: unknown) => exportChat(controller, typeof chatId === "string" ? chatId : controller.currentSession.id)),
+    vscode.commands.registerCommand("piChat.renameChat", (chatId?: unknown) =>
+      renameChat(controller, typeof chatId === "string" ? chatId : controller.currentSession.id),
+    ),
+    vscode.commands.registerCommand("piChat.exportChat", (chatId?: unknown) =>
+      exportChat(controller, typeof chatId === "string" ? chatId : controller.currentSession.id),
+    ),
   ];
 }
 

@@ -18,7 +18,9 @@ export async function attachImages(
   if (acceptsImages() === false) {
     const settings = readProviderSettings();
     const hint = settings.provider === "openai-compatible" ? " If the server's model does accept images, turn on the setting piChat.imageInput." : "";
-    throw new Error(`The model ${settings.model || `of ${settings.provider}`} cannot see images, so nothing was sent. Remove the images to send the text alone, or choose a model that accepts images.${hint}`);
+    throw new Error(
+      `The model ${settings.model || `of ${settings.provider}`} cannot see images, so nothing was sent. Remove the images to send the text alone, or choose a model that accepts images.${hint}`,
+    );
   }
   const stored: StoredImageContent[] = [];
   for (const [index, image] of images.entries()) {

@@ -7,7 +7,14 @@ import { existsSync } from "node:fs";
 import * as nodePath from "node:path";
 import { createInterface } from "node:readline";
 import { compileGlob } from "../core/tools/glob";
-import { compareMatches, SEARCH_MAX_COLLECTED, SEARCH_MAX_FILE_BYTES, type SearchBackend, type SearchMatch, type SearchRequest } from "../core/tools/search-backend";
+import {
+  compareMatches,
+  SEARCH_MAX_COLLECTED,
+  SEARCH_MAX_FILE_BYTES,
+  type SearchBackend,
+  type SearchMatch,
+  type SearchRequest,
+} from "../core/tools/search-backend";
 import { WorkspaceToolError } from "../core/tools/shared";
 import { ALWAYS_SKIPPED, SKIPPED_BY_DEFAULT } from "../core/tools/workspace-walk";
 

@@ -63,7 +63,9 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     const entry = await this.terminalFor(spec.cwd, shell);
     if (!entry) {
       this.integrationMissingSince = Date.now();
-      this.options.log(`shell integration did not start in the "Pi Chat" terminal within ${Math.round((this.options.waitForIntegrationMs ?? SHELL_INTEGRATION_WAIT_MS) / 1000)} s: commands run as child processes (for the next ${RETRY_TERMINAL_AFTER_MS / 60_000} minutes)`);
+      this.options.log(
+        `shell integration did not start in the "Pi Chat" terminal within ${Math.round((this.options.waitForIntegrationMs ?? SHELL_INTEGRATION_WAIT_MS) / 1000)} s: commands run as child processes (for the next ${RETRY_TERMINAL_AFTER_MS / 60_000} minutes)`,
+      );
       return this.options.fallback.start(spec);
     }
     return this.run(entry, line, spec);

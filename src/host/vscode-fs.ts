@@ -34,7 +34,8 @@ export function createVscodeWorkspaceFs(root: vscode.Uri): WorkspaceFileSystem {
   async function contained(path: string): Promise<string> {
     if (!disk) return path;
     const real = await disk.realPath(path);
-    if (!real.inside) throw new WorkspaceToolError("invalid_path", `Invalid path ${JSON.stringify(path)}: the path leads outside the workspace through a symbolic link.`);
+    if (!real.inside)
+      throw new WorkspaceToolError("invalid_path", `Invalid path ${JSON.stringify(path)}: the path leads outside the workspace through a symbolic link.`);
     return real.path;
   }
 

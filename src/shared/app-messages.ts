@@ -122,4 +122,3 @@ declare module "@earendil-works/pi-agent-core" {
 
 export type AppMessage = ApprovalNoticeMessage | FileAttachmentMessage | LocalNoticeMessage | CompactionSummaryMessage | BashExecutionMessage;
 export type AppMessageRole = AppMessage["role"];
-

@@ -20,7 +20,14 @@ function quote(text: string): string {
 /** One line saying what a tool call did, as its card's title does. */
 function toolSummary(item: ToolItem): string {
   const args = (typeof item.args === "object" && item.args !== null ? item.args : {}) as Record<string, unknown>;
-  const target = typeof args["path"] === "string" ? ` \`${args["path"]}\`` : typeof args["command"] === "string" ? ` \`${args["command"]}\`` : typeof args["query"] === "string" ? ` “${args["query"]}”` : "";
+  const target =
+    typeof args["path"] === "string"
+      ? ` \`${args["path"]}\``
+      : typeof args["command"] === "string"
+        ? ` \`${args["command"]}\``
+        : typeof args["query"] === "string"
+          ? ` “${args["query"]}”`
+          : "";
   const decided = item.approval?.state === "denied" ? " — denied" + (item.approval.reason ? `: ${item.approval.reason}` : "") : "";
   const status = item.status === "error" ? " — failed" : item.status === "success" ? "" : ` — ${item.status}`;
   return `**Tool** \`${item.name}\`${target}${status}${decided}`;
@@ -49,7 +56,12 @@ export function chatToMarkdown(title: string, items: readonly ChatItem[]): strin
           .map((b) => b.text)
           .join("\n\n")
           .trim();
-        const end = item.stopReason === "error" ? `\n\n*The request failed${item.errorMessage ? `: ${item.errorMessage}` : ""}.*` : item.stopReason === "aborted" ? "\n\n*Stopped.*" : "";
+        const end =
+          item.stopReason === "error"
+            ? `\n\n*The request failed${item.errorMessage ? `: ${item.errorMessage}` : ""}.*`
+            : item.stopReason === "aborted"
+              ? "\n\n*Stopped.*"
+              : "";
         if (text !== "" || end !== "") out.push(`## Pi\n\n${text}${end}`);
         break;
       }
@@ -59,7 +71,9 @@ export function chatToMarkdown(title: string, items: readonly ChatItem[]): strin
         break;
       }
       case "userCommand":
-        out.push(`**Command** \`${item.command}\`${item.exitCode !== null ? ` (exit ${item.exitCode})` : item.cancelled ? " (stopped)" : ""}\n\n${fence(item.output, "text")}`);
+        out.push(
+          `**Command** \`${item.command}\`${item.exitCode !== null ? ` (exit ${item.exitCode})` : item.cancelled ? " (stopped)" : ""}\n\n${fence(item.output, "text")}`,
+        );
         break;
       case "notice":
         out.push(quote(`${item.level === "error" ? "**Error:** " : ""}${item.text}${item.fix ? `\n${item.fix}` : ""}`));

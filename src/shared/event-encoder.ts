@@ -35,7 +35,9 @@ export class AgentEventEncoder {
         return [{ type: "tool_end", toolCallId: event.toolCallId, isError: event.isError }];
       case "tool_execution_update":
         // Tools rate-limit their own updates (run_command: every 250 ms at most).
-        return event.partialResult?.details !== undefined ? [{ type: "tool_progress", toolCallId: event.toolCallId, details: event.partialResult.details }] : [];
+        return event.partialResult?.details !== undefined
+          ? [{ type: "tool_progress", toolCallId: event.toolCallId, details: event.partialResult.details }]
+          : [];
       case "turn_start":
       case "turn_end":
         return [];

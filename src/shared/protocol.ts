@@ -184,7 +184,14 @@ export type WebviewMessage =
   | { type: "checkImageInput"; v: typeof PROTOCOL_VERSION }
   | { type: "stop"; v: typeof PROTOCOL_VERSION }
   | { type: "continue"; v: typeof PROTOCOL_VERSION }
-  | { type: "approval"; v: typeof PROTOCOL_VERSION; toolCallId: string; decision: "allow" | "deny" | "allowForChat" | "allowAlways"; reason?: string; rule?: string }
+  | {
+      type: "approval";
+      v: typeof PROTOCOL_VERSION;
+      toolCallId: string;
+      decision: "allow" | "deny" | "allowForChat" | "allowAlways";
+      reason?: string;
+      rule?: string;
+    }
   /** Open the whole output of a run_command call (its log file) in an editor. */
   | { type: "openCommandOutput"; v: typeof PROTOCOL_VERSION; toolCallId: string }
   | { type: "newChat"; v: typeof PROTOCOL_VERSION }

@@ -48,8 +48,10 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
     case "tool_start":
       return upsertTool(state, event.toolCallId, event.toolName, event.args, (t) => ({ ...t, status: "running" }));
     case "tool_end":
-      return updateLive(state, (i) => i.kind === "tool" && i.id === event.toolCallId, (t) =>
-        t.kind === "tool" && (t.status === "running" || t.status === "pending") ? { ...t, status: event.isError ? "error" : "success" } : t,
+      return updateLive(
+        state,
+        (i) => i.kind === "tool" && i.id === event.toolCallId,
+        (t) => (t.kind === "tool" && (t.status === "running" || t.status === "pending") ? { ...t, status: event.isError ? "error" : "success" } : t),
       );
     case "approval_request":
       // The call waits for the user, not for the tool: its card says so until the decision.
@@ -74,11 +76,17 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
     case "command_progress": {
       const id = state.openId;
       if (id === null) return state;
-      return updateLive(state, (i) => i.id === id, (i) => (i.kind === "userCommand" && i.running ? { ...i, output: event.tail.join("\n"), elapsedMs: event.elapsedMs } : i));
+      return updateLive(
+        state,
+        (i) => i.id === id,
+        (i) => (i.kind === "userCommand" && i.running ? { ...i, output: event.tail.join("\n"), elapsedMs: event.elapsedMs } : i),
+      );
     }
     case "tool_progress":
-      return updateLive(state, (i) => i.kind === "tool" && i.id === event.toolCallId, (t) =>
-        t.kind === "tool" && t.status === "running" ? { ...t, progress: event.details } : t,
+      return updateLive(
+        state,
+        (i) => i.kind === "tool" && i.id === event.toolCallId,
+        (t) => (t.kind === "tool" && t.status === "running" ? { ...t, progress: event.details } : t),
       );
     case "approval_cancelled":
       // Nobody decided: the card goes back to being a plain tool call (its result says it was cancelled).
@@ -111,7 +119,11 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
 }
 
 function setToolStatus(state: ChatState, toolCallId: string, status: ToolItem["status"]): ChatState {
-  return updateLive(state, (i) => i.kind === "tool" && i.id === toolCallId, (t) => (t.kind === "tool" && t.status !== status ? { ...t, status } : t));
+  return updateLive(
+    state,
+    (i) => i.kind === "tool" && i.id === toolCallId,
+    (t) => (t.kind === "tool" && t.status !== status ? { ...t, status } : t),
+  );
 }
 
 /**
@@ -171,7 +183,6 @@ export function replayWithReducer(messages: readonly AgentMessage[]): ChatState 
   return state;
 }
 
-
 // ---- messages ----
 
 function startMessage(state: ChatState, message: AgentMessage): ChatState {
@@ -193,7 +204,11 @@ function endMessage(state: ChatState, message: AgentMessage, elided: readonly nu
   switch (message.role) {
     case "assistant":
       return addToolCards(
-        updateLive(closed, (i) => i.id === id, (i) => (i.kind === "assistant" ? finalAssistant(i, message, elided) : i)),
+        updateLive(
+          closed,
+          (i) => i.id === id,
+          (i) => (i.kind === "assistant" ? finalAssistant(i, message, elided) : i),
+        ),
         message,
       );
     case "toolResult":
@@ -202,14 +217,26 @@ function endMessage(state: ChatState, message: AgentMessage, elided: readonly nu
       return upsertApproval(closed, message.toolCallId, message.toolName, (a) => approvalFromNotice(a, message));
     case "compactionSummary": {
       const item = itemForMessage(id, message, false);
-      const replaced = item ? updateLive(closed, (i) => i.id === id, () => item) : closed;
+      const replaced = item
+        ? updateLive(
+            closed,
+            (i) => i.id === id,
+            () => item,
+          )
+        : closed;
       const index = Number(id.slice(1));
       return markSummarized(replaced, index - Math.max(0, Math.floor(message.keptMessageCount) || 0));
     }
     default: {
       // user, fileAttachment, localNotice: the whole message came with message_start; take the final one.
       const item = itemForMessage(id, message, false);
-      return item ? updateLive(closed, (i) => i.id === id, () => item) : closed;
+      return item
+        ? updateLive(
+            closed,
+            (i) => i.id === id,
+            () => item,
+          )
+        : closed;
     }
   }
 }
@@ -290,9 +317,7 @@ function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatI
 function userText(message: UserMessage): string {
   if (typeof message.content === "string") return message.content;
   // Images with a blob are shown as thumbnails; one without (an old transcript) is named.
-  return message.content
-    .flatMap((c) => (c.type === "text" ? [c.text] : imageRefs({ ...message, content: [c] }).length > 0 ? [] : ["[image]"]))
-    .join("\n");
+  return message.content.flatMap((c) => (c.type === "text" ? [c.text] : imageRefs({ ...message, content: [c] }).length > 0 ? [] : ["[image]"])).join("\n");
 }
 
 function assistantBlocks(message: AssistantMessage, streamed?: readonly AssistantBlock[], elided?: readonly number[]): AssistantBlock[] {
@@ -359,7 +384,11 @@ function approvalFromNotice(a: ToolApproval, message: Extract<AgentMessage, { ro
 
 function upsertTool(state: ChatState, toolCallId: string, name: string, args: unknown, update: (t: ToolItem) => ToolItem): ChatState {
   if (state.live.some((i) => i.kind === "tool" && i.id === toolCallId)) {
-    return updateLive(state, (i) => i.kind === "tool" && i.id === toolCallId, (i) => (i.kind === "tool" ? update(i) : i));
+    return updateLive(
+      state,
+      (i) => i.kind === "tool" && i.id === toolCallId,
+      (i) => (i.kind === "tool" ? update(i) : i),
+    );
   }
   const created: ToolItem = { kind: "tool", id: toolCallId, name, args: args ?? {}, status: "pending" };
   return { ...state, live: [...state.live, update(created)] };
@@ -494,7 +523,11 @@ function rewind(state: ChatState, keep: number): ChatState {
 function updateOpenAssistant(state: ChatState, update: (item: AssistantItem) => AssistantItem): ChatState {
   const id = state.openId;
   if (id === null) return state;
-  return updateLive(state, (i) => i.id === id, (i) => (i.kind === "assistant" ? update(i) : i));
+  return updateLive(
+    state,
+    (i) => i.id === id,
+    (i) => (i.kind === "assistant" ? update(i) : i),
+  );
 }
 
 /** Replaces the last live item matching `match`; the state is returned as is when none does. */

@@ -83,4 +83,3 @@ export function parseWebviewMessage(raw: unknown): ParsedWebviewMessage {
     return { ok: false, error: `invalid webview message: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
-

@@ -17,13 +17,7 @@ export interface WebviewPageOptions {
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return [
-    "default-src 'none'",
-    `style-src ${cspSource}`,
-    `font-src ${cspSource}`,
-    `img-src ${cspSource} data:`,
-    `script-src 'nonce-${nonce}'`,
-  ].join("; ");
+  return ["default-src 'none'", `style-src ${cspSource}`, `font-src ${cspSource}`, `img-src ${cspSource} data:`, `script-src 'nonce-${nonce}'`].join("; ");
 }
 
 export function webviewHtml(o: WebviewPageOptions): string {

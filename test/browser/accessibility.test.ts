@@ -24,7 +24,12 @@ interface Finding {
 
 declare global {
   interface Window {
-    axe?: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[] }> };
+    axe?: {
+      run(
+        context: Document,
+        options: object,
+      ): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[] }>;
+    };
   }
 }
 
@@ -58,11 +63,25 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
         .toolStart("e1", "edit_file", { path: "src/config.ts" })
         .raw({ type: "approval_request", toolCallId: "e1", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF })
         .raw({ type: "approval_decided", toolCallId: "e1", decision: "allowed" })
-        .toolEnd("e1", "edit_file", { text: "Edited src/config.ts.", details: { diff: SAMPLE_DIFF, path: "src/config.ts", additions: 1, deletions: 1, firstChangedLine: 3 } })
-        .message({ role: "approvalNotice", toolCallId: "e1", toolName: "edit_file", decision: "allowed", path: "src/config.ts", diff: SAMPLE_DIFF, timestamp: 2 })
+        .toolEnd("e1", "edit_file", {
+          text: "Edited src/config.ts.",
+          details: { diff: SAMPLE_DIFF, path: "src/config.ts", additions: 1, deletions: 1, firstChangedLine: 3 },
+        })
+        .message({
+          role: "approvalNotice",
+          toolCallId: "e1",
+          toolName: "edit_file",
+          decision: "allowed",
+          path: "src/config.ts",
+          diff: SAMPLE_DIFF,
+          timestamp: 2,
+        })
         .assistant([
           { type: "thinking", thinking: "Done; say so." },
-          { type: "text", text: "Done: `retries` is now **5** in [`config.ts`](src/config.ts#L3).\n\n```ts\nexport const config = { retries: 5 };\n```\n\n> Restart the server.\n\n| a | b |\n|---|---|\n| 1 | 2 |" },
+          {
+            type: "text",
+            text: "Done: `retries` is now **5** in [`config.ts`](src/config.ts#L3).\n\n```ts\nexport const config = { retries: 5 };\n```\n\n> Restart the server.\n\n| a | b |\n|---|---|\n| 1 | 2 |",
+          },
         ])
         .end()
         .start()
@@ -75,7 +94,19 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
   {
     name: "a streamed answer",
     reach: async (chat) => {
-      await chat.events(new Script().start().user("Explain it.").assistant([{ type: "thinking", thinking: "Let me see" }, { type: "text", text: "It reads the **port** from" }], { open: true }).take());
+      await chat.events(
+        new Script()
+          .start()
+          .user("Explain it.")
+          .assistant(
+            [
+              { type: "thinking", thinking: "Let me see" },
+              { type: "text", text: "It reads the **port** from" },
+            ],
+            { open: true },
+          )
+          .take(),
+      );
     },
   },
   {
@@ -84,7 +115,14 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
       const script = new Script()
         .assistant([toolCall("e2", "edit_file", { path: "src/config.ts" })])
         .toolStart("e2", "edit_file", { path: "src/config.ts" })
-        .raw({ type: "approval_request", toolCallId: "e2", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF, protection: "src/config.ts is protected by piChat.protectedFiles." });
+        .raw({
+          type: "approval_request",
+          toolCallId: "e2",
+          toolName: "edit_file",
+          path: "src/config.ts",
+          diff: SAMPLE_DIFF,
+          protection: "src/config.ts is protected by piChat.protectedFiles.",
+        });
       await chat.events(script.take());
     },
   },
@@ -97,12 +135,23 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
             .start()
             .user("Hello?")
             .assistant([], { extra: { stopReason: "error", errorMessage: "401 Unauthorized: invalid x-api-key" } })
-            .message({ role: "localNotice", level: "error", text: "No API key for Anthropic.", fix: "Run “Pi Chat: Set API Key” and paste your key.", timestamp: 3 })
+            .message({
+              role: "localNotice",
+              level: "error",
+              text: "No API key for Anthropic.",
+              fix: "Run “Pi Chat: Set API Key” and paste your key.",
+              timestamp: 3,
+            })
             .message({ role: "localNotice", level: "info", text: "Retrying after the error.", timestamp: 4 })
             .end()
             .take(),
         ),
-        { chatId: "chat-error", title: "Hello?", status: { canContinue: true, storage: "globalFallback", editsAllowedForChat: true }, attachments: [{ path: "README.md" }] },
+        {
+          chatId: "chat-error",
+          title: "Hello?",
+          status: { canContinue: true, storage: "globalFallback", editsAllowedForChat: true },
+          attachments: [{ path: "README.md" }],
+        },
       );
     },
   },
@@ -129,7 +178,11 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
       await chat.page.keyboard.press("Escape");
       const script = new Script();
       for (let turn = 0; turn < 120; turn++) {
-        script.start().user(`Question ${turn}`).assistant([{ type: "text", text: `Answer ${turn} with \`code\` and a [link](src/a.ts).` }]).end();
+        script
+          .start()
+          .user(`Question ${turn}`)
+          .assistant([{ type: "text", text: `Answer ${turn} with \`code\` and a [link](src/a.ts).` }])
+          .end();
       }
       await chat.snapshot(stateOf(script.take()), { chatId: "chat-long", title: "A long chat" });
       await chat.page.locator(".scroller").evaluate((el) => (el.scrollTop = el.scrollHeight / 2));

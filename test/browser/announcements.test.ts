@@ -80,7 +80,14 @@ describe("announcements", function () {
   it("Copy on a code block says Copied, by name and in the live region", async () => {
     const chat = page();
     await chat.page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
-    await chat.events(new Script().start().user("Show me").assistant([{ type: "text", text: "```ts\nconst a = 1;\n```" }]).end().take());
+    await chat.events(
+      new Script()
+        .start()
+        .user("Show me")
+        .assistant([{ type: "text", text: "```ts\nconst a = 1;\n```" }])
+        .end()
+        .take(),
+    );
     await listen(chat);
     const copy = chat.page.getByRole("button", { name: "Copy", exact: true });
     await copy.click();
@@ -91,7 +98,14 @@ describe("announcements", function () {
 
   it("Insert at cursor posts the code block's text (the host puts it in the editor)", async () => {
     const chat = page();
-    await chat.events(new Script().start().user("Show me").assistant([{ type: "text", text: "```ts\nconst a = 1;\n```" }]).end().take());
+    await chat.events(
+      new Script()
+        .start()
+        .user("Show me")
+        .assistant([{ type: "text", text: "```ts\nconst a = 1;\n```" }])
+        .end()
+        .take(),
+    );
     await chat.clearPosted();
     await chat.page.getByRole("button", { name: "Insert at cursor", exact: true }).click();
     assert.deepEqual(await chat.postedOf("insertCode"), [{ type: "insertCode", v: 1, code: "const a = 1;" }]);
@@ -101,11 +115,18 @@ describe("announcements", function () {
     const chat = page();
     const answer = [
       "```ts src/config.ts\nexport const port = 8080;\n```",
-      "```ts title=\"lib/a b.ts\"\nnot a path: it has a space\n```",
+      '```ts title="lib/a b.ts"\nnot a path: it has a space\n```',
       "```python:tools/run.py\nprint(1)\n```",
       "```sh\nnpm test\n```",
     ].join("\n\n");
-    await chat.events(new Script().start().user("Show me").assistant([{ type: "text", text: answer }]).end().take());
+    await chat.events(
+      new Script()
+        .start()
+        .user("Show me")
+        .assistant([{ type: "text", text: answer }])
+        .end()
+        .take(),
+    );
     await chat.clearPosted();
     const paths = await chat.page.locator(".md-code").evaluateAll((blocks) => blocks.map((b) => b.querySelector(".md-code-path")?.textContent ?? null));
     assert.deepEqual(paths, ["src/config.ts", null, "tools/run.py", null]);

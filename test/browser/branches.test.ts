@@ -7,7 +7,11 @@ import { Script, stateOf } from "./script";
 function twoTurns(): Script {
   const script = new Script();
   script.message({ role: "system", content: "You are Pi Chat." } as never);
-  return script.user("first prompt").assistant([{ type: "text", text: "first answer" }]).user("second prompt").assistant([{ type: "text", text: "second answer" }]);
+  return script
+    .user("first prompt")
+    .assistant([{ type: "text", text: "first answer" }])
+    .user("second prompt")
+    .assistant([{ type: "text", text: "second answer" }]);
 }
 
 describe("branches in the webview", function () {
@@ -57,9 +61,19 @@ describe("branches in the webview", function () {
   it("a rewind and the replayed branch replace only the messages below the fork; buttons are off while a run goes", async () => {
     await chat.snapshot(stateOf(twoTurns().take()));
     const first = await chat.page.locator(".item.user").first().elementHandle();
-    await chat.events([{ type: "rewind", keep: 3 }, ...new Script().user("other prompt").assistant([{ type: "text", text: "other answer" }]).take(), { type: "forks", from: 3, forks: [{ messageIndex: 3, showAt: 3, index: 0, count: 2 }] }]);
+    await chat.events([
+      { type: "rewind", keep: 3 },
+      ...new Script()
+        .user("other prompt")
+        .assistant([{ type: "text", text: "other answer" }])
+        .take(),
+      { type: "forks", from: 3, forks: [{ messageIndex: 3, showAt: 3, index: 0, count: 2 }] },
+    ]);
     assert.deepEqual(await chat.page.locator(".item.user .user-text").allTextContents(), ["first prompt", "other prompt"]);
-    assert.deepEqual((await chat.page.locator(".item.assistant .md").allTextContents()).map((t) => t.trim()), ["first answer", "other answer"]);
+    assert.deepEqual(
+      (await chat.page.locator(".item.assistant .md").allTextContents()).map((t) => t.trim()),
+      ["first answer", "other answer"],
+    );
     assert.equal(await first!.evaluate((el) => el.isConnected), true, "the first turn was not redrawn");
     assert.equal(await chat.page.getByRole("group", { name: "version of this message 1 of 2" }).count(), 1);
     await chat.events(new Script().start().take());

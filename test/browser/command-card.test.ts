@@ -19,7 +19,15 @@ describe("command cards", function () {
       .user("Run the tests.")
       .assistant([toolCall("cmd-1", "run_command", { command, cwd: "pkg" })])
       .toolStart("cmd-1", "run_command", { command, cwd: "pkg" })
-      .raw({ type: "approval_request", toolCallId: "cmd-1", toolName: "run_command", diff: "", command, cwd: "pkg", suggestedRules: ["npm test", "git status"] });
+      .raw({
+        type: "approval_request",
+        toolCallId: "cmd-1",
+        toolName: "run_command",
+        diff: "",
+        command,
+        cwd: "pkg",
+        suggestedRules: ["npm test", "git status"],
+      });
     await chat.events(script.take());
     const card = chat.page.locator('.command-card[data-item="cmd-1"]');
     assert.equal(await card.count(), 1);
@@ -37,7 +45,11 @@ describe("command cards", function () {
     await chat.events(
       script
         .raw({ type: "approval_decided", toolCallId: "cmd-1", decision: "allowed", rule: "npm test, git" })
-        .raw({ type: "tool_progress", toolCallId: "cmd-1", details: { progress: { tail: ["> test", "\u2713 parser 1", "\u2713 parser 2"], lines: 3, elapsedMs: 1500 } } })
+        .raw({
+          type: "tool_progress",
+          toolCallId: "cmd-1",
+          details: { progress: { tail: ["> test", "\u2713 parser 1", "\u2713 parser 2"], lines: 3, elapsedMs: 1500 } },
+        })
         .take(),
     );
     assert.match(await card.locator(".command-decision").innerText(), /Allowed by your rule npm test, git/);
@@ -51,7 +63,20 @@ describe("command cards", function () {
       script
         .toolEnd("cmd-1", "run_command", {
           text: `$ ${command}\nExit code 1 after 2.1 s.\n1 failing`,
-          details: { command, cwd: "pkg", via: "process", end: "exited", exitCode: 1, durationMs: 2100, totalLines: 1, totalBytes: 10, cutLines: 0, cutBytes: 0, invalidUtf8: false, logFile: "/tmp/x.log" },
+          details: {
+            command,
+            cwd: "pkg",
+            via: "process",
+            end: "exited",
+            exitCode: 1,
+            durationMs: 2100,
+            totalLines: 1,
+            totalBytes: 10,
+            cutLines: 0,
+            cutBytes: 0,
+            invalidUtf8: false,
+            logFile: "/tmp/x.log",
+          },
           isError: false,
         })
         .take(),
@@ -74,7 +99,20 @@ describe("command cards", function () {
       .toolStart("bg-1", "run_command", { command, readyPattern: "ready in" })
       .toolEnd("bg-1", "run_command", {
         text: "Started in the background with id bg-1: npm run dev (in .).",
-        details: { command, cwd: ".", via: "terminal", end: "exited", exitCode: null, durationMs: 1800, totalLines: 0, totalBytes: 0, cutLines: 0, cutBytes: 0, invalidUtf8: false, background: { id: "bg-1", ready: "pattern", readyLine: "ready in 1.7 s" } },
+        details: {
+          command,
+          cwd: ".",
+          via: "terminal",
+          end: "exited",
+          exitCode: null,
+          durationMs: 1800,
+          totalLines: 0,
+          totalBytes: 0,
+          cutLines: 0,
+          cutBytes: 0,
+          invalidUtf8: false,
+          background: { id: "bg-1", ready: "pattern", readyLine: "ready in 1.7 s" },
+        },
       });
     await chat.events(script.take());
     const card = chat.page.locator('.command-card[data-item="bg-1"]');

@@ -119,8 +119,19 @@ describe("compaction and the context meter", function () {
   it("in a narrow sidebar the title keeps a few words, and the meter's details drop down from the header", async () => {
     const narrow = await ChatPage.open({ width: 260, height: 500 });
     try {
-      await narrow.snapshot(undefined, { title: "Move the dev server to port 8080 and keep 3000", status: { modelLabel: "openai-compatible/qwen2.5-coder-32b-instruct" } });
-      await narrow.send([{ type: "event", event: { type: "meter", meter: { tokens: 164_300, estimated: false, window: 200_000, priced: false, chat: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 } } } }]);
+      await narrow.snapshot(undefined, {
+        title: "Move the dev server to port 8080 and keep 3000",
+        status: { modelLabel: "openai-compatible/qwen2.5-coder-32b-instruct" },
+      });
+      await narrow.send([
+        {
+          type: "event",
+          event: {
+            type: "meter",
+            meter: { tokens: 164_300, estimated: false, window: 200_000, priced: false, chat: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 } },
+          },
+        },
+      ]);
       const title = await narrow.page.locator(".header-title").boundingBox();
       assert.ok(title && title.width >= 60, `the title is ${title?.width} px wide`);
       const header = await narrow.page.locator(".header").boundingBox();
@@ -128,7 +139,10 @@ describe("compaction and the context meter", function () {
       const details = narrow.page.getByRole("dialog", { name: "Context and usage" });
       await details.waitFor();
       const box = await details.boundingBox();
-      assert.ok(header && box && Math.abs(box.y - (header.y + header.height)) <= 4, `the details open under the header (header ends at ${header && header.y + header.height}, details at ${box?.y})`);
+      assert.ok(
+        header && box && Math.abs(box.y - (header.y + header.height)) <= 4,
+        `the details open under the header (header ends at ${header && header.y + header.height}, details at ${box?.y})`,
+      );
       assert.ok(box && box.x >= 0 && box.x + box.width <= 260, "and fit the sidebar's width");
       assert.equal(await narrow.page.evaluate(() => document.scrollingElement?.scrollTop ?? 0), 0, "nothing scrolled to show them");
       await narrow.assertClean();

@@ -38,7 +38,10 @@ describe("composer, header and protocol", function () {
 
     await input.pressSequentially("by button");
     await send.click();
-    assert.deepEqual((await chat.postedOf("prompt")).map((m) => m.text), ["first line\nsecond line", "by button"]);
+    assert.deepEqual(
+      (await chat.postedOf("prompt")).map((m) => m.text),
+      ["first line\nsecond line", "by button"],
+    );
   });
 
   it("shows Stop while running; Stop and Escape post stop; Enter queues a follow-up then instead of sending", async () => {
@@ -100,7 +103,11 @@ describe("composer, header and protocol", function () {
     ];
     await chat.snapshot(undefined, { chats, title: "Default port", status: { storage: "globalFallback" } });
     assert.equal(await chat.page.getByRole("heading", { level: 1 }).innerText(), "Default port");
-    assert.deepEqual(await chat.page.locator(".header button").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label"))), ["Model: anthropic/claude-sonnet-4-5. Change this chat's model"], "one set of actions: no New chat or History here");
+    assert.deepEqual(
+      await chat.page.locator(".header button").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label"))),
+      ["Model: anthropic/claude-sonnet-4-5. Change this chat's model"],
+      "one set of actions: no New chat or History here",
+    );
     assert.equal(await chat.page.locator(".header .header-meter").count(), 1, "a slot for the context meter");
     assert.match(await chat.page.locator(".banner-warning").innerText(), /global storage/);
     await chat.clearPosted();
@@ -146,7 +153,9 @@ describe("composer, header and protocol", function () {
     await chat.clearPosted();
 
     // seq jumps by two: a gap.
-    await chat.postRaw([{ type: "event", v: 1, seq: chat.seq + 2, event: { type: "message_start", message: { role: "user", content: "lost", timestamp: 1 } } }]);
+    await chat.postRaw([
+      { type: "event", v: 1, seq: chat.seq + 2, event: { type: "message_start", message: { role: "user", content: "lost", timestamp: 1 } } },
+    ]);
     await chat.page.waitForFunction(() => window.__posted.length > 0);
     assert.deepEqual(await chat.posted(), [{ type: "resync", v: 1, lastSeq: before }]);
     // Everything until the snapshot is ignored, even the message that would have been next.

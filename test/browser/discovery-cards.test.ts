@@ -53,11 +53,23 @@ describe("discovery cards (search, find_files, list_files)", function () {
       .user("What is there?")
       .assistant([toolCall("f1", "find_files", { pattern: "*.json" }), toolCall("l1", "list_files", { path: "api" })])
       .toolStart("f1", "find_files", { pattern: "*.json" })
-      .toolEnd("f1", "find_files", { text: "package.json", details: { pattern: "*.json", path: ".", files: ["package.json", "api/tsconfig.json"], total: 2, truncated: false } })
+      .toolEnd("f1", "find_files", {
+        text: "package.json",
+        details: { pattern: "*.json", path: ".", files: ["package.json", "api/tsconfig.json"], total: 2, truncated: false },
+      })
       .toolStart("l1", "list_files", { path: "api" })
       .toolEnd("l1", "list_files", {
         text: "src/\n  config.ts",
-        details: { path: "api", depth: 3, entries: [{ path: "api/src", type: "directory" }, { path: "api/src/config.ts", type: "file" }], total: 40, truncated: true },
+        details: {
+          path: "api",
+          depth: 3,
+          entries: [
+            { path: "api/src", type: "directory" },
+            { path: "api/src/config.ts", type: "file" },
+          ],
+          total: 40,
+          truncated: true,
+        },
       })
       .end();
     await chat.events(script.take());
@@ -79,4 +91,3 @@ describe("discovery cards (search, find_files, list_files)", function () {
     ]);
   });
 });
-

@@ -15,7 +15,15 @@ import { webviewHtml } from "../../src/shared/webview-page";
 /** out/test/browser/x.test.cjs → the repository root. */
 export const repoRoot = resolve(__dirname, "../../..");
 
-const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const LAUNCH_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 interface Shared {
   browser: Browser;
@@ -100,7 +108,9 @@ const BODY_CLASS: Record<Theme, string> = { dark: "vscode-dark", light: "vscode-
 function pageHtml(origin: string, testMode: boolean, theme: Theme): string {
   return webviewHtml({
     cspSource: origin,
-    nonce: randomBytes(16).toString("base64").replace(/[^A-Za-z0-9]/g, ""),
+    nonce: randomBytes(16)
+      .toString("base64")
+      .replace(/[^A-Za-z0-9]/g, ""),
     styles: [`${origin}/theme-${theme}.css`, `${origin}/webview.css`],
     scripts: [`${origin}/fake-vscode.js`, `${origin}/webview.js`],
     bodyAttributes: `class="${BODY_CLASS[theme]}"${testMode ? ` data-test="1"` : ""}`,

@@ -86,12 +86,27 @@ describe("hostile markdown", function () {
       await assertRendered(chat, [name]);
 
       // The next message renders as markdown, as usual.
-      await chat.events(script.user("And now?").assistant([{ type: "text", text: NEXT }], { chunk: 4 }).end().take());
+      await chat.events(
+        script
+          .user("And now?")
+          .assistant([{ type: "text", text: NEXT }], { chunk: 4 })
+          .end()
+          .take(),
+      );
       const last = chat.page.locator(".assistant").last();
       assert.equal(await last.locator("strong").innerText(), "good");
 
       // A reload (the view is recreated from the host's snapshot) shows the whole chat again.
-      const restored = stateOf([...new Script().start().user("Show me").assistant([{ type: "text", text }]).user("And now?").assistant([{ type: "text", text: NEXT }]).end().take()]);
+      const restored = stateOf([
+        ...new Script()
+          .start()
+          .user("Show me")
+          .assistant([{ type: "text", text }])
+          .user("And now?")
+          .assistant([{ type: "text", text: NEXT }])
+          .end()
+          .take(),
+      ]);
       await chat.close();
       chat = await ChatPage.open();
       await chat.snapshot(restored);
@@ -103,7 +118,10 @@ describe("hostile markdown", function () {
   it("every hostile message restored at once, in one chat", async () => {
     const script = new Script().start();
     for (const text of Object.values(HOSTILE)) script.user("Show me").assistant([{ type: "text", text }]);
-    script.user("And now?").assistant([{ type: "text", text: NEXT }]).end();
+    script
+      .user("And now?")
+      .assistant([{ type: "text", text: NEXT }])
+      .end();
     await chat.snapshot(stateOf(script.take()));
     // Chunks far from the bottom are drawn when scrolled near: scroll through the whole chat.
     const scroller = chat.page.locator(".scroller");
@@ -120,7 +138,13 @@ describe("hostile markdown", function () {
   });
 
   it("text over the budget is shown as plain text with a note; a normal answer is still markdown", async () => {
-    const script = new Script().start().user("x").assistant([{ type: "text", text: HOSTILE["a_ × 20,000"]! }]).user("y").assistant([{ type: "text", text: realistic }]).end();
+    const script = new Script()
+      .start()
+      .user("x")
+      .assistant([{ type: "text", text: HOSTILE["a_ × 20,000"]! }])
+      .user("y")
+      .assistant([{ type: "text", text: realistic }])
+      .end();
     await chat.events(script.take());
     const [hostile, normal] = [chat.page.locator(".assistant").nth(0), chat.page.locator(".assistant").nth(1)];
     assert.match(await hostile.locator(".md-note").innerText(), /Shown as plain text: a paragraph has more than 1,000 formatting characters/);
@@ -132,7 +156,15 @@ describe("hostile markdown", function () {
   });
 
   it("an item that fails to render shows as plain text with a note, and the chat around it renders", async () => {
-    const good = stateOf(new Script().start().user("before").assistant([{ type: "text", text: "First **answer**." }]).user("after").end().take());
+    const good = stateOf(
+      new Script()
+        .start()
+        .user("before")
+        .assistant([{ type: "text", text: "First **answer**." }])
+        .user("after")
+        .end()
+        .take(),
+    );
     // A malformed item (a host bug, a damaged transcript): its blocks are not a list.
     const items = [...good.settled.flat(), ...good.live];
     const broken = { ...items[1]!, blocks: null, text: "the broken item's own words" } as unknown as (typeof items)[number];
@@ -142,7 +174,13 @@ describe("hostile markdown", function () {
     assert.match(await chat.page.locator(".item-fallback").innerText(), /the broken item's own words[\s\S]*could not be displayed normally/);
     assert.equal(await chat.page.locator(".user").count(), 2, "the items around it render");
     // The next message renders as usual.
-    await chat.events(new Script().start().assistant([{ type: "text", text: NEXT }], { chunk: 3 }).end().take());
+    await chat.events(
+      new Script()
+        .start()
+        .assistant([{ type: "text", text: NEXT }], { chunk: 3 })
+        .end()
+        .take(),
+    );
     assert.equal(await chat.page.locator(".assistant strong").last().innerText(), "good");
     await chat.assertClean();
   });

@@ -72,7 +72,10 @@ describe("images in the composer", function () {
     await chat.clearPosted();
     await chat.page.getByRole("button", { name: "Send" }).click();
     const [prompt] = await chat.postedOf("prompt");
-    assert.deepEqual(prompt?.images?.map((i) => i.data), [png.toString("base64")]);
+    assert.deepEqual(
+      prompt?.images?.map((i) => i.data),
+      [png.toString("base64")],
+    );
   });
 
   it("scales an image over 2,000 px in a canvas before sending", async () => {
@@ -128,7 +131,9 @@ describe("images in the composer", function () {
     assert.deepEqual(await chat.postedOf("checkImageInput"), [{ type: "checkImageInput", v: 1 }]);
     await chat.page.getByRole("textbox", { name: "Message to Pi" }).pressSequentially("hello");
     assert.equal(await chat.page.getByRole("button", { name: "Send" }).isDisabled(), true);
-    await chat.send([{ type: "status", status: { modelLabel: "anthropic / claude", storage: "workspace", canContinue: false, editsAllowedForChat: false, imageInput: true } }]);
+    await chat.send([
+      { type: "status", status: { modelLabel: "anthropic / claude", storage: "workspace", canContinue: false, editsAllowedForChat: false, imageInput: true } },
+    ]);
     assert.equal(await chat.page.getByRole("button", { name: "Send" }).isDisabled(), false);
   });
 
@@ -140,7 +145,14 @@ describe("images in the composer", function () {
     await chat.page.route(`${base}/**`, (route) => route.fulfill({ status: 200, contentType: "image/png", body: png }));
     await chat.snapshot(undefined, { imageBase: base });
     // The user message of a restored chat carries the image's blob reference, never its bytes.
-    const message = { role: "user", content: [{ type: "text", text: "and this?" }, { type: "image", data: "", mimeType: "image/png", blob }], timestamp: 5 } as never;
+    const message = {
+      role: "user",
+      content: [
+        { type: "text", text: "and this?" },
+        { type: "image", data: "", mimeType: "image/png", blob },
+      ],
+      timestamp: 5,
+    } as never;
     await chat.events([
       { type: "message_start", message },
       { type: "message_end", message },

@@ -10,13 +10,23 @@ const focused = (chat: ChatPage) =>
   chat.page.evaluate(() => {
     const el = document.activeElement;
     // A button's own words (its shortcut hint is aria-hidden).
-    return { name: el?.getAttribute("aria-label") ?? el?.childNodes[0]?.textContent?.trim() ?? "", decision: el?.getAttribute("data-decision") ?? null, card: el?.closest("[data-item]")?.getAttribute("data-item") ?? null, tag: el?.tagName ?? "" };
+    return {
+      name: el?.getAttribute("aria-label") ?? el?.childNodes[0]?.textContent?.trim() ?? "",
+      decision: el?.getAttribute("data-decision") ?? null,
+      card: el?.closest("[data-item]")?.getAttribute("data-item") ?? null,
+      tag: el?.tagName ?? "",
+    };
   });
 
 async function pendingEdits(chat: ChatPage, ids: string[]): Promise<void> {
-  const script = new Script().start().user("Change both files.").assistant(ids.map((id) => toolCall(id, "edit_file", { path: `src/${id}.ts` })));
+  const script = new Script()
+    .start()
+    .user("Change both files.")
+    .assistant(ids.map((id) => toolCall(id, "edit_file", { path: `src/${id}.ts` })));
   for (const id of ids) {
-    script.toolStart(id, "edit_file", { path: `src/${id}.ts` }).raw({ type: "approval_request", toolCallId: id, toolName: "edit_file", path: `src/${id}.ts`, diff: SAMPLE_DIFF });
+    script
+      .toolStart(id, "edit_file", { path: `src/${id}.ts` })
+      .raw({ type: "approval_request", toolCallId: id, toolName: "edit_file", path: `src/${id}.ts`, diff: SAMPLE_DIFF });
   }
   await chat.events(script.take());
 }
@@ -37,7 +47,13 @@ describe("keyboard and focus", function () {
     assert.equal((await focused(chat)).name, "Message to Pi", "the last answer puts the focus back in the composer");
     await chat.events([{ type: "approval_decided", toolCallId: "b", decision: "allowed" }]);
     assert.equal((await focused(chat)).name, "Message to Pi", "and it stays there when the card stops asking");
-    assert.deepEqual((await chat.postedOf("approval")).map((m) => [m.toolCallId, m.decision]), [["a", "allow"], ["b", "allow"]]);
+    assert.deepEqual(
+      (await chat.postedOf("approval")).map((m) => [m.toolCallId, m.decision]),
+      [
+        ["a", "allow"],
+        ["b", "allow"],
+      ],
+    );
   });
 
   it("after Deny (typed reason, Enter) the focus goes to the composer, not to <body>", async () => {
@@ -61,7 +77,13 @@ describe("keyboard and focus", function () {
     await chat.page.keyboard.press("Alt+A");
     assert.equal((await focused(chat)).card, "e");
     await chat.page.keyboard.press("Alt+D");
-    assert.deepEqual((await chat.postedOf("approval")).map((m) => [m.toolCallId, m.decision]), [["d", "allow"], ["e", "deny"]]);
+    assert.deepEqual(
+      (await chat.postedOf("approval")).map((m) => [m.toolCallId, m.decision]),
+      [
+        ["d", "allow"],
+        ["e", "deny"],
+      ],
+    );
     assert.equal((await focused(chat)).name, "Message to Pi");
   });
 
@@ -75,7 +97,14 @@ describe("keyboard and focus", function () {
   });
 
   it("after a chat switch and after New chat the focus is in the composer", async () => {
-    await chat.events(new Script().start().user("Hello").assistant([{ type: "text", text: "Hi." }]).end().take());
+    await chat.events(
+      new Script()
+        .start()
+        .user("Hello")
+        .assistant([{ type: "text", text: "Hi." }])
+        .end()
+        .take(),
+    );
     await chat.page.getByRole("button", { name: /^Model/ }).focus();
     await chat.snapshot(undefined, { chatId: "chat-2", title: "Other chat" });
     assert.equal((await focused(chat)).name, "Message to Pi", "after switching");
@@ -96,7 +125,10 @@ describe("keyboard and focus", function () {
     await chat.send([{ type: "showHistory" }]);
     const dialog = chat.page.getByRole("dialog", { name: "Chat history" });
     assert.equal(await dialog.getAttribute("aria-modal"), "true");
-    const title = () => chat.page.evaluate(() => document.activeElement?.closest("li")?.querySelector(".history-title")?.textContent ?? `outside: ${document.activeElement?.tagName}`);
+    const title = () =>
+      chat.page.evaluate(
+        () => document.activeElement?.closest("li")?.querySelector(".history-title")?.textContent ?? `outside: ${document.activeElement?.tagName}`,
+      );
     assert.equal(await title(), "Default port", "opens on the current chat");
     await chat.page.keyboard.press("ArrowDown");
     assert.equal(await title(), "Refactor the loader");

@@ -17,7 +17,11 @@ function transcript(turns: number): AgentMessage[] {
   const messages: AgentMessage[] = [];
   for (let i = 0; i < turns; i++) {
     messages.push(userMessage(`Question ${i}: what does function f${i} do?`));
-    messages.push(assistantMessage([{ type: "text", text: `Answer ${i}: \`f${i}\` returns **${i * 2}**.\n\n- it is pure\n- it is fast\n\n\`\`\`ts\nf${i}() === ${i * 2}\n\`\`\`` }]));
+    messages.push(
+      assistantMessage([
+        { type: "text", text: `Answer ${i}: \`f${i}\` returns **${i * 2}**.\n\n- it is pure\n- it is fast\n\n\`\`\`ts\nf${i}() === ${i * 2}\n\`\`\`` },
+      ]),
+    );
   }
   return messages;
 }
@@ -39,7 +43,13 @@ describe("long chats", function () {
     // Opened at the bottom: the last chunks are drawn, chunks far above are placeholders until scrolled near.
     assert.equal(await chat.page.locator('[data-item="m1999"]').isVisible(), true, "the last answer is in view");
     assert.ok((await chat.page.locator(".chunk-pending").count()) > 0, "far chunks wait");
-    assert.equal(await chat.page.locator(".chunk:not(.chunk-pending)").first().evaluate((el) => getComputedStyle(el).contentVisibility), "auto");
+    assert.equal(
+      await chat.page
+        .locator(".chunk:not(.chunk-pending)")
+        .first()
+        .evaluate((el) => getComputedStyle(el).contentVisibility),
+      "auto",
+    );
 
     // Scrolled to the top, the first chunk is drawn; "Jump to latest" brings the view back.
     await chat.page.locator(".scroller").evaluate((el) => (el.scrollTop = 0));
@@ -90,7 +100,11 @@ describe("long chats", function () {
       }),
       { ids: markedIds, streamingId },
     );
-    assert.deepEqual(check.same, markedIds.map(() => true), "settled items keep their DOM nodes");
+    assert.deepEqual(
+      check.same,
+      markedIds.map(() => true),
+      "settled items keep their DOM nodes",
+    );
     assert.deepEqual(check.outside, [], "no mutation outside the streaming card");
     assert.equal(check.cards, 1);
     assert.ok(check.streamingText.startsWith("Streaming word word"), check.streamingText.slice(0, 40));

@@ -50,7 +50,10 @@ describe("follow-ups and steering in the webview", function () {
       {
         type: "queue",
         kept: false,
-        items: [queued("q1", "followUp", "then run the tests", { attachments: [{ path: "src/a.ts" }] }), queued("q2", "steer", "use vitest", { imageCount: 2 })],
+        items: [
+          queued("q1", "followUp", "then run the tests", { attachments: [{ path: "src/a.ts" }] }),
+          queued("q2", "steer", "use vitest", { imageCount: 2 }),
+        ],
       },
     ]);
     const chips = chat.page.getByRole("region", { name: "Queued messages" }).getByRole("listitem");
@@ -72,7 +75,10 @@ describe("follow-ups and steering in the webview", function () {
     await chat.events(new Script().start().user("Go").take());
     await chat.events([{ type: "queue", kept: false, items: [queued("q1", "followUp", "next"), queued("q2", "followUp", "and then")] }]);
     assert.equal(await chat.page.getByRole("button", { name: "Send now" }).count(), 0, "nothing to decide while the run goes");
-    await chat.events([{ type: "queue", kept: true, items: [queued("q1", "followUp", "next"), queued("q2", "followUp", "and then")] }, ...new Script().end().take()]);
+    await chat.events([
+      { type: "queue", kept: true, items: [queued("q1", "followUp", "next"), queued("q2", "followUp", "and then")] },
+      ...new Script().end().take(),
+    ]);
     const region = chat.page.getByRole("region", { name: "Queued messages" });
     assert.match((await region.getByRole("status").textContent()) ?? "", /Stopped\. Your 2 queued messages were not sent\./);
     await chat.clearPosted();

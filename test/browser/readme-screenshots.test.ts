@@ -119,12 +119,22 @@ describe("README screenshots", function () {
       script.raw({ type: "approval_decided", toolCallId: "c1", decision: "allowed", rule: "npm test" });
       script.toolEnd("c1", "run_command", {
         text: `$ ${command}\nExit code 1 after 3.4 s.`,
-        details: { command, cwd: ".", via: "process", end: "exited", exitCode: 1, durationMs: 3400, totalLines: 6, totalBytes: 180, cutLines: 0, cutBytes: 0, invalidUtf8: false },
+        details: {
+          command,
+          cwd: ".",
+          via: "process",
+          end: "exited",
+          exitCode: 1,
+          durationMs: 3400,
+          totalLines: 6,
+          totalBytes: 180,
+          cutLines: 0,
+          cutBytes: 0,
+          invalidUtf8: false,
+        },
         isError: false,
       });
-      script.assistant([
-        { type: "text", text: "`parseHeader` expects a trailing newline; `big.json` has none. Shall I make the newline optional?" },
-      ]);
+      script.assistant([{ type: "text", text: "`parseHeader` expects a trailing newline; `big.json` has none. Shall I make the newline optional?" }]);
       await chat.events(script.end().take());
       const img = chat.page.locator(".message-images img");
       await img.waitFor();
@@ -147,7 +157,10 @@ describe("README screenshots", function () {
       script.user("Read src/config.ts and tell me the default port.");
       script.assistant([{ type: "text", text: "The default port is **3000** (`src/config.ts`, line 3)." }]);
       script.user("Change it to 8080, and keep 3000 working as a redirect for one release.");
-      script.assistant([{ type: "text", text: "I will set `port: 8080` in `src/config.ts` and add a redirect from 3000 in `src/server.ts`. First the config" }], { open: true });
+      script.assistant(
+        [{ type: "text", text: "I will set `port: 8080` in `src/config.ts` and add a redirect from 3000 in `src/server.ts`. First the config" }],
+        { open: true },
+      );
       script.raw({ type: "forks", from: 0, forks: [{ messageIndex: 2, showAt: 2, index: 1, count: 2 }] });
       script.raw({
         type: "queue",

@@ -25,21 +25,30 @@ const ANSWER = [
   "2. set `PORT` in the environment.",
 ].join("\n");
 
-const RETRIES_DIFF = ["--- a/src/config.ts", "+++ b/src/config.ts", "@@ -3,3 +3,3 @@", "   port: 3000,", "-  retries: 3,", "+  retries: 5,", " };", ""].join("\n");
+const RETRIES_DIFF = ["--- a/src/config.ts", "+++ b/src/config.ts", "@@ -3,3 +3,3 @@", "   port: 3000,", "-  retries: 3,", "+  retries: 5,", " };", ""].join(
+  "\n",
+);
 
 export async function richChat(chat: ChatPage): Promise<void> {
   const chats = [
     { id: "chat-1", title: "Default port of the dev server", updatedAt: Date.now() },
     { id: "chat-2", title: "Refactor the config loader", updatedAt: Date.now() - 86_400_000 * 2 },
   ];
-  await chat.snapshot(undefined, { title: "Default port of the dev server", chats, attachments: [{ path: "src/config.ts", range: { startLine: 1, endLine: 6 } }] });
+  await chat.snapshot(undefined, {
+    title: "Default port of the dev server",
+    chats,
+    attachments: [{ path: "src/config.ts", range: { startLine: 1, endLine: 6 } }],
+  });
   const script = new Script()
     .start()
     .message({ role: "fileAttachment", path: "src/config.ts", range: { startLine: 1, endLine: 6 }, timestamp: 1 })
     .user("Read src/config.ts and tell me the default port.")
     .assistant([toolCall("call-read", "read_file", { path: "src/config.ts" })])
     .toolStart("call-read", "read_file", { path: "src/config.ts" })
-    .toolEnd("call-read", "read_file", { text: 'export const config = {\n  host: "localhost",\n  port: 3000,\n  retries: 3,\n};', details: { path: "src/config.ts", startLine: 1, endLine: 5 } })
+    .toolEnd("call-read", "read_file", {
+      text: 'export const config = {\n  host: "localhost",\n  port: 3000,\n  retries: 3,\n};',
+      details: { path: "src/config.ts", startLine: 1, endLine: 5 },
+    })
     .assistant([
       { type: "thinking", thinking: "The port is in the config object; answer with the value and where it is used." },
       { type: "text", text: ANSWER },
@@ -49,8 +58,19 @@ export async function richChat(chat: ChatPage): Promise<void> {
     .user("Set the retries to 5.")
     .assistant([toolCall("call-retries", "edit_file", { path: "src/config.ts" })])
     .toolStart("call-retries", "edit_file", { path: "src/config.ts" })
-    .message({ role: "approvalNotice", toolCallId: "call-retries", toolName: "edit_file", decision: "allowed", path: "src/config.ts", diff: RETRIES_DIFF, timestamp: 2 })
-    .toolEnd("call-retries", "edit_file", { text: "Edited src/config.ts.", details: { diff: RETRIES_DIFF, path: "src/config.ts", hunks: [], additions: 1, deletions: 1, firstChangedLine: 4 } })
+    .message({
+      role: "approvalNotice",
+      toolCallId: "call-retries",
+      toolName: "edit_file",
+      decision: "allowed",
+      path: "src/config.ts",
+      diff: RETRIES_DIFF,
+      timestamp: 2,
+    })
+    .toolEnd("call-retries", "edit_file", {
+      text: "Edited src/config.ts.",
+      details: { diff: RETRIES_DIFF, path: "src/config.ts", hunks: [], additions: 1, deletions: 1, firstChangedLine: 4 },
+    })
     .assistant([{ type: "text", text: "Done: `retries` is now **5**." }])
     .end()
     .start()
@@ -78,7 +98,10 @@ describe("screenshot", function () {
       const bg = await chat.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       assert.equal(bg, "rgb(24, 24, 24)", "the theme's sidebar background shows through");
 
-      const statusColor = await chat.page.locator(".tool-success .tool-status").first().evaluate((el) => getComputedStyle(el).color);
+      const statusColor = await chat.page
+        .locator(".tool-success .tool-status")
+        .first()
+        .evaluate((el) => getComputedStyle(el).color);
       assert.equal(statusColor, "rgb(157, 157, 157)", "a finished tool's status is muted, not an error colour");
 
       // Icons are VS Code's codicons, from the bundled font, loaded under the CSP.

@@ -32,7 +32,7 @@ const HOSTILE = [
   "",
   '<a href="https://example.com" onmouseover="window.__pwned=1" data-path="/etc/passwd">safe link</a>',
   "",
-  "Inline <b onmouseover=\"window.__pwned=1\">bold</b> and <style>body{display:none}</style> done.",
+  'Inline <b onmouseover="window.__pwned=1">bold</b> and <style>body{display:none}</style> done.',
   "",
   "[vscode](command:workbench.action.terminal.new) [ok](https://example.com/docs)",
 ].join("\n");
@@ -74,7 +74,8 @@ describe("hostile model output", function () {
       assert.equal(inside.forms, 0, "no forms");
       assert.equal(inside.styles, 0, "no style elements or attributes");
       assert.equal(inside.handlers, 0, "no inline event handlers");
-      for (const href of inside.hrefs) assert.match(href, /^(https:\/\/example\.com\/?(docs)?|https:\/\/evil\.example\/pixel\.png\?leak=1|#)$/, `unexpected href ${href}`);
+      for (const href of inside.hrefs)
+        assert.match(href, /^(https:\/\/example\.com\/?(docs)?|https:\/\/evil\.example\/pixel\.png\?leak=1|#)$/, `unexpected href ${href}`);
       assert.ok(!inside.hrefs.some((h) => /^\s*(javascript|data|vbscript|command):/i.test(h)));
       assert.deepEqual(inside.dataPaths, [], "model output cannot create file links with data-path");
       // Raw HTML is shown as text, not dropped silently.
@@ -91,7 +92,9 @@ describe("hostile model output", function () {
       assert.equal(chat.page.url(), `${chat.origin}/index.html`, "the page did not navigate");
       const violations = await chat.page.evaluate(() => window.__cspViolations);
       assert.deepEqual(violations, [], "no CSP violation was needed to stop anything");
-      const unexpected = chat.requestedUrls.filter((u) => !/\/(index\.html|webview\.(js|css)(\.map)?|fake-vscode\.js|theme-[a-z-]+\.css|codicon\.ttf\?[0-9a-f]+)$/.test(u));
+      const unexpected = chat.requestedUrls.filter(
+        (u) => !/\/(index\.html|webview\.(js|css)(\.map)?|fake-vscode\.js|theme-[a-z-]+\.css|codicon\.ttf\?[0-9a-f]+)$/.test(u),
+      );
       assert.deepEqual(unexpected, [], "nothing else was fetched");
       assert.deepEqual(await chat.postedOf("openFile"), [], "no file was opened");
       await chat.assertClean();

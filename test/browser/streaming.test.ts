@@ -44,7 +44,10 @@ describe("streaming answer", function () {
     assert.equal(await chat.page.locator(".assistant .md ol > li").count(), 2);
 
     // The end elides the text the view already has from the deltas (the real encoder decides).
-    const ending = script.agent({ type: "message_end", message: assistantMessage([{ type: "text", text: ANSWER }]) }).end().take();
+    const ending = script
+      .agent({ type: "message_end", message: assistantMessage([{ type: "text", text: ANSWER }]) })
+      .end()
+      .take();
     const end = ending.find((e) => e.type === "message_end");
     assert.ok(end?.type === "message_end" && end.elided?.includes(0), "the final text was elided");
     await chat.events(ending);
@@ -89,21 +92,24 @@ describe("streaming answer", function () {
     assert.ok(strings > 100, `continuations are bare strings (${strings})`);
 
     // All of them in one burst: each is its own message event, but the view renders once per frame.
-    const { renders, frames } = await chat.page.evaluate(async ({ list, last }) => {
-      const commitsBefore = window.__piChatTest!.commits();
-      let frames = 0;
-      let counting = true;
-      const tick = () => {
-        frames++;
-        if (counting) requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
-      for (const m of list) window.postMessage(m, "*");
-      while (window.__piChatTest!.renderedSeq() !== last) await new Promise((r) => setTimeout(r, 5));
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      counting = false;
-      return { renders: window.__piChatTest!.commits() - commitsBefore, frames };
-    }, { list: posted as unknown[], last: channel.lastSeq });
+    const { renders, frames } = await chat.page.evaluate(
+      async ({ list, last }) => {
+        const commitsBefore = window.__piChatTest!.commits();
+        let frames = 0;
+        let counting = true;
+        const tick = () => {
+          frames++;
+          if (counting) requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+        for (const m of list) window.postMessage(m, "*");
+        while (window.__piChatTest!.renderedSeq() !== last) await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        counting = false;
+        return { renders: window.__piChatTest!.commits() - commitsBefore, frames };
+      },
+      { list: posted as unknown[], last: channel.lastSeq },
+    );
     assert.ok(renders <= frames + 2, `${posted.length} frames in one burst rendered ${renders} times over ${frames} animation frames`);
     const text = (await chat.page.locator(".assistant").first().innerText()).replace(/\s+/g, " ");
     assert.match(text, /The default port is 3000\. Here is what the config does:/);
@@ -122,7 +128,14 @@ describe("streaming answer", function () {
       ])
       .user("And now?")
       .assistant([{ type: "text", text: "Partial" }], { extra: { stopReason: "error", errorMessage: "429 rate limited: try again in 20s" } })
-      .message({ role: "localNotice", level: "error", text: "No API key for anthropic.", fix: "Run “Pi Chat: Set API Key”.", fixCommand: "setApiKey", timestamp: 1 })
+      .message({
+        role: "localNotice",
+        level: "error",
+        text: "No API key for anthropic.",
+        fix: "Run “Pi Chat: Set API Key”.",
+        fixCommand: "setApiKey",
+        timestamp: 1,
+      })
       .message({ role: "localNotice", level: "info", text: "Mentions “Pi Chat: Select Model” in its words only.", timestamp: 2 })
       .end();
     await chat.events(script.take());
@@ -187,7 +200,15 @@ describe("streaming answer", function () {
     await chat.page.getByRole("button", { name: "Jump to latest" }).click();
     await chat.frames(2);
     assert.ok((await gap()) <= 2, "back at the bottom");
-    await chat.events(new Script().agent({ type: "message_update", message: {} as never, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: " more", partial: {} as never } }).take());
+    await chat.events(
+      new Script()
+        .agent({
+          type: "message_update",
+          message: {} as never,
+          assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: " more", partial: {} as never },
+        })
+        .take(),
+    );
     assert.ok((await gap()) <= 2, "following again");
   });
 });

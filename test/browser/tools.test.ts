@@ -21,12 +21,30 @@ describe("tool and approval cards", function () {
       .toolStart("img-1", "read_file", { path: "docs/wide.png" })
       .toolEnd("img-1", "read_file", {
         text: "[Image: docs/wide.png, PNG, 3000×1000 px, 12 KB; shown scaled to 2000×667 px (PNG, 9 KB)]",
-        details: { path: "docs/wide.png", startLine: 0, endLine: 0, totalLines: 0, truncated: false, bytes: 9000, fileBytes: 12000, image: { mimeType: "image/png", width: 3000, height: 1000, sent: { mimeType: "image/png", width: 2000, height: 667, bytes: 9000, scaled: true } } },
+        details: {
+          path: "docs/wide.png",
+          startLine: 0,
+          endLine: 0,
+          totalLines: 0,
+          truncated: false,
+          bytes: 9000,
+          fileBytes: 12000,
+          image: { mimeType: "image/png", width: 3000, height: 1000, sent: { mimeType: "image/png", width: 2000, height: 667, bytes: 9000, scaled: true } },
+        },
       })
       .toolStart("img-2", "read_file", { path: "docs/shot.png" })
       .toolEnd("img-2", "read_file", {
         text: "docs/shot.png is a PNG image (300×200 px, 2 KB). The current model cannot see images.",
-        details: { path: "docs/shot.png", startLine: 0, endLine: 0, totalLines: 0, truncated: false, bytes: 0, fileBytes: 2000, image: { mimeType: "image/png", width: 300, height: 200, notSent: "The current model cannot see images." } },
+        details: {
+          path: "docs/shot.png",
+          startLine: 0,
+          endLine: 0,
+          totalLines: 0,
+          truncated: false,
+          bytes: 0,
+          fileBytes: 2000,
+          image: { mimeType: "image/png", width: 300, height: 200, notSent: "The current model cannot see images." },
+        },
       });
     await chat.events(script.take());
     const wide = chat.page.locator('.tool[data-item="img-1"]');
@@ -46,17 +64,20 @@ describe("tool and approval cards", function () {
 
     const card = chat.page.locator('.tool[data-item="call-1"]');
     assert.equal(await card.count(), 1);
-    assert.match(await card.getAttribute("class") ?? "", /tool-running/);
+    assert.match((await card.getAttribute("class")) ?? "", /tool-running/);
     assert.equal(await card.locator(".spinner").count(), 1, "spinner while running");
     assert.equal(await card.locator(".tool-name").innerText(), "edit_file");
     assert.equal(await card.locator(".tool-path").innerText(), "src/config.ts");
 
     await chat.events(
       script
-        .toolEnd("call-1", "edit_file", { text: "Edited src/config.ts (1 line changed).", details: { diff: SAMPLE_DIFF, path: "src/config.ts", startLine: 3, endLine: 3 } })
+        .toolEnd("call-1", "edit_file", {
+          text: "Edited src/config.ts (1 line changed).",
+          details: { diff: SAMPLE_DIFF, path: "src/config.ts", startLine: 3, endLine: 3 },
+        })
         .take(),
     );
-    assert.match(await card.getAttribute("class") ?? "", /tool-success/);
+    assert.match((await card.getAttribute("class")) ?? "", /tool-success/);
     assert.equal(await card.locator(".spinner").count(), 0);
     assert.equal(await card.locator(".icon.ok").count(), 1);
 
@@ -67,8 +88,14 @@ describe("tool and approval cards", function () {
     assert.match(await card.locator(".diff-add .diff-text").innerText(), /port: 8080/);
     assert.equal(await card.locator(".diff-line", { hasText: "Index:" }).count(), 0);
     const [addBg, ctxBg] = await Promise.all([
-      card.locator(".diff-add").first().evaluate((el) => getComputedStyle(el).backgroundColor),
-      card.locator(".diff-ctx").first().evaluate((el) => getComputedStyle(el).backgroundColor),
+      card
+        .locator(".diff-add")
+        .first()
+        .evaluate((el) => getComputedStyle(el).backgroundColor),
+      card
+        .locator(".diff-ctx")
+        .first()
+        .evaluate((el) => getComputedStyle(el).backgroundColor),
     ]);
     assert.notEqual(addBg, ctxBg, "added lines are coloured");
 
@@ -94,7 +121,7 @@ describe("tool and approval cards", function () {
       .end();
     await chat.events(script.take());
     const card = chat.page.locator('.tool[data-item="call-9"]');
-    assert.match(await card.getAttribute("class") ?? "", /tool-error/);
+    assert.match((await card.getAttribute("class")) ?? "", /tool-error/);
     assert.equal(await card.locator("details.tool-result").getAttribute("open"), "");
     assert.equal(await card.locator(".tool-result pre").innerText(), "File not found: missing.ts");
   });
@@ -114,7 +141,7 @@ describe("tool and approval cards", function () {
     const cards = chat.page.locator(".card");
     assert.equal(await cards.count(), 1, "the edit is one card while it waits");
     const card = chat.page.locator('.tool[data-item="call-2"]');
-    assert.match(await card.getAttribute("class") ?? "", /tool-waiting/);
+    assert.match((await card.getAttribute("class")) ?? "", /tool-waiting/);
     assert.equal(await card.getAttribute("aria-label"), "Edit src/config.ts: waiting for your decision");
     assert.equal(await card.locator(".tool-status").innerText(), "Waiting for your decision");
     assert.equal(await card.locator(".diff-add").count(), 1, "the diff is shown for the decision");
@@ -136,12 +163,23 @@ describe("tool and approval cards", function () {
     assert.equal(await card.getByRole("button", { name: "Allow", exact: true }).count(), 0);
     await chat.events(
       new Script()
-        .toolEnd("call-2", "edit_file", { text: "Edited src/config.ts.", details: { diff: SAMPLE_DIFF, path: "src/config.ts", additions: 1, deletions: 1, firstChangedLine: 3 } })
-        .message({ role: "approvalNotice", toolCallId: "call-2", toolName: "edit_file", decision: "allowed", path: "src/config.ts", diff: SAMPLE_DIFF, timestamp: 5 })
+        .toolEnd("call-2", "edit_file", {
+          text: "Edited src/config.ts.",
+          details: { diff: SAMPLE_DIFF, path: "src/config.ts", additions: 1, deletions: 1, firstChangedLine: 3 },
+        })
+        .message({
+          role: "approvalNotice",
+          toolCallId: "call-2",
+          toolName: "edit_file",
+          decision: "allowed",
+          path: "src/config.ts",
+          diff: SAMPLE_DIFF,
+          timestamp: 5,
+        })
         .take(),
     );
     assert.equal(await cards.count(), 1, "still one card after the decision and the notice");
-    assert.match(await card.getAttribute("class") ?? "", /tool-success/);
+    assert.match((await card.getAttribute("class")) ?? "", /tool-success/);
     assert.equal(await card.locator(".decision").innerText(), "Allowed");
     assert.equal(await card.locator(".tool-status").innerText(), "Applied");
     assert.equal(await card.getAttribute("aria-label"), "Edit src/config.ts: applied");
@@ -161,10 +199,22 @@ describe("tool and approval cards", function () {
     ]);
     await chat.events(
       new Script()
-        .message({ role: "approvalNotice", toolCallId: "call-3", toolName: "edit_file", decision: "denied", reason: "Keep 3000, the proxy expects it.", path: "src/config.ts", timestamp: 6 })
+        .message({
+          role: "approvalNotice",
+          toolCallId: "call-3",
+          toolName: "edit_file",
+          decision: "denied",
+          reason: "Keep 3000, the proxy expects it.",
+          path: "src/config.ts",
+          timestamp: 6,
+        })
         .take(),
     );
-    await chat.events(new Script().toolEnd("call-3", "edit_file", { text: 'The user denied this edit: "Keep 3000, the proxy expects it.". Nothing was changed.', isError: true }).take());
+    await chat.events(
+      new Script()
+        .toolEnd("call-3", "edit_file", { text: 'The user denied this edit: "Keep 3000, the proxy expects it.". Nothing was changed.', isError: true })
+        .take(),
+    );
     assert.equal(await chat.page.locator(".card").count(), 1, "one card");
     assert.equal(await card.locator(".tool-status").innerText(), "Denied");
     assert.equal(await card.getAttribute("aria-label"), "Edit src/config.ts: denied");
@@ -197,7 +247,12 @@ describe("tool and approval cards", function () {
     const card = chat.page.locator('.tool[data-item="call-6"]');
     await card.getByRole("textbox", { name: /reason/i }).focus();
     await chat.page.keyboard.press("Tab");
-    const focused = () => chat.page.evaluate(() => ({ text: document.activeElement?.textContent ?? "", outline: getComputedStyle(document.activeElement!).outlineStyle, color: getComputedStyle(document.activeElement!).outlineColor }));
+    const focused = () =>
+      chat.page.evaluate(() => ({
+        text: document.activeElement?.textContent ?? "",
+        outline: getComputedStyle(document.activeElement!).outlineStyle,
+        color: getComputedStyle(document.activeElement!).outlineColor,
+      }));
     const allow = await focused();
     assert.match(allow.text, /^Allow/);
     assert.equal(allow.outline, "solid", "a visible focus ring");
@@ -226,7 +281,15 @@ describe("tool and approval cards", function () {
       new Script()
         .assistant([toolCall("call-s", "edit_file", { path: ".env" })])
         .toolStart("call-s", "edit_file", { path: ".env" })
-        .raw({ type: "approval_request", toolCallId: "call-s", toolName: "edit_file", path: ".env", diff: "secret file: 1 line changed", protection: ".env is a protected file", secret: true })
+        .raw({
+          type: "approval_request",
+          toolCallId: "call-s",
+          toolName: "edit_file",
+          path: ".env",
+          diff: "secret file: 1 line changed",
+          protection: ".env is a protected file",
+          secret: true,
+        })
         .take(),
     );
     const secret = chat.page.locator('.tool[data-item="call-s"]');
@@ -239,8 +302,24 @@ describe("tool and approval cards", function () {
 
   it("a restored chat shows the same single card as the live run", async () => {
     const call = assistantMessage([toolCall("call-r", "edit_file", { path: "src/config.ts" })]);
-    const result: AgentMessage = { role: "toolResult", toolCallId: "call-r", toolName: "edit_file", content: [{ type: "text", text: "Edited src/config.ts." }], details: { diff: SAMPLE_DIFF, path: "src/config.ts", additions: 1, deletions: 1, firstChangedLine: 3 }, isError: false, timestamp: 3 };
-    const notice: AgentMessage = { role: "approvalNotice", toolCallId: "call-r", toolName: "edit_file", decision: "allowed", path: "src/config.ts", diff: SAMPLE_DIFF, timestamp: 4 };
+    const result: AgentMessage = {
+      role: "toolResult",
+      toolCallId: "call-r",
+      toolName: "edit_file",
+      content: [{ type: "text", text: "Edited src/config.ts." }],
+      details: { diff: SAMPLE_DIFF, path: "src/config.ts", additions: 1, deletions: 1, firstChangedLine: 3 },
+      isError: false,
+      timestamp: 3,
+    };
+    const notice: AgentMessage = {
+      role: "approvalNotice",
+      toolCallId: "call-r",
+      toolName: "edit_file",
+      decision: "allowed",
+      path: "src/config.ts",
+      diff: SAMPLE_DIFF,
+      timestamp: 4,
+    };
     const user = userMessage("Change the port to 8080.");
     await chat.events([
       { type: "message_start", message: user },
@@ -261,7 +340,9 @@ describe("tool and approval cards", function () {
       chat.page.locator(".card").evaluateAll((els) => {
         const canon = (n: Node): string =>
           n instanceof Element
-            ? `<${n.tagName} ${Array.from(n.attributes, (a) => `${a.name}=${a.value}`).sort().join(" ")}>${Array.from(n.childNodes, canon).join("")}</${n.tagName}>`
+            ? `<${n.tagName} ${Array.from(n.attributes, (a) => `${a.name}=${a.value}`)
+                .sort()
+                .join(" ")}>${Array.from(n.childNodes, canon).join("")}</${n.tagName}>`
             : (n.textContent ?? "");
         return els.map(canon);
       });

@@ -10,10 +10,20 @@ describe("a chat written in another window", function () {
 
   it("is read-only with a banner, and editable again when that window is done", async () => {
     const chat = page();
-    const state = stateOf(new Script().start().user("Hi").assistant([{ type: "text", text: "Hello." }]).end().take());
+    const state = stateOf(
+      new Script()
+        .start()
+        .user("Hi")
+        .assistant([{ type: "text", text: "Hello." }])
+        .end()
+        .take(),
+    );
     await chat.snapshot(state, { status: { writtenElsewhere: true, canContinue: true } });
     const banner = chat.page.locator(".written-elsewhere");
-    assert.match(await banner.innerText(), /Open in another window: this chat is being written there, so it is read-only here\. It reloads when that window is done\./);
+    assert.match(
+      await banner.innerText(),
+      /Open in another window: this chat is being written there, so it is read-only here\. It reloads when that window is done\./,
+    );
     assert.equal(await banner.getAttribute("role"), "status");
     const input = chat.page.locator("textarea.input");
     assert.equal(await input.getAttribute("readonly"), "");
@@ -24,11 +34,16 @@ describe("a chat written in another window", function () {
     assert.deepEqual(await chat.postedOf("prompt"), [], "nothing was sent");
     assert.equal(await chat.page.locator(".continue-bar").count(), 0, "no Continue while the other window writes");
 
-    await chat.send([{ type: "status", status: { modelLabel: "m", storage: "workspace", canContinue: false, editsAllowedForChat: false, writtenElsewhere: false } }]);
+    await chat.send([
+      { type: "status", status: { modelLabel: "m", storage: "workspace", canContinue: false, editsAllowedForChat: false, writtenElsewhere: false } },
+    ]);
     assert.equal(await banner.count(), 0);
     assert.equal(await input.getAttribute("readonly"), null);
     await input.fill("Now it works");
     await chat.page.keyboard.press("Enter");
-    assert.deepEqual((await chat.postedOf("prompt")).map((m) => m.text), ["Now it works"]);
+    assert.deepEqual(
+      (await chat.postedOf("prompt")).map((m) => m.text),
+      ["Now it works"],
+    );
   });
 });

@@ -148,13 +148,23 @@ describe("end to end: the chat view in the real workbench", function () {
     await page.locator(".quick-input-widget input[type=password]").press("Enter");
     await page.locator(".notifications-toasts").filter({ hasText: "saved the OpenAI-compatible server" }).first().waitFor({ timeout: 30_000 });
 
-    server.failNext(401, { error: { message: `Incorrect API key provided: ${key}. You can find your key at https://example.invalid/keys.`, type: "invalid_request_error", code: "invalid_api_key" } });
+    server.failNext(401, {
+      error: {
+        message: `Incorrect API key provided: ${key}. You can find your key at https://example.invalid/keys.`,
+        type: "invalid_request_error",
+        code: "invalid_api_key",
+      },
+    });
     const frame = await findFrame(page, 'textarea[aria-label="Message to Pi"]', { timeout: 30_000 });
     const composer = frame.locator('textarea[aria-label="Message to Pi"]');
     await composer.click();
     await composer.pressSequentially("Hello?");
     await composer.press("Enter");
-    await frame.locator(".notice, .error-card").filter({ hasText: /401|key/i }).last().waitFor({ timeout: 60_000 });
+    await frame
+      .locator(".notice, .error-card")
+      .filter({ hasText: /401|key/i })
+      .last()
+      .waitFor({ timeout: 60_000 });
 
     // The key did go to the server (so it was there to leak), and came back in its error body.
     assert.equal(server.requests.at(-1)?.authorization, `Bearer ${key}`);

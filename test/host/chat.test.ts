@@ -91,7 +91,12 @@ describe("Pi Chat in the extension host", function () {
     const reader = new DeltaFrameReader();
     const frames = sent.map((m) => reader.read(m)).filter((f) => f !== null);
     assert.ok(frames.length > 0, "deltas were streamed");
-    assert.ok(frames.map((f) => f.text).join("").includes("The default port is 3000."));
+    assert.ok(
+      frames
+        .map((f) => f.text)
+        .join("")
+        .includes("The default port is 3000."),
+    );
     // Frames count as the next seq; every sequenced message carries the seq that follows.
     let expected: number | undefined;
     for (const m of sent) {
@@ -114,12 +119,15 @@ describe("Pi Chat in the extension host", function () {
       () => ({ text: "Changed it to 8080." }),
     );
     void api.view.receive({ type: "prompt", v: 1, text: "Change it to 8080." });
-    const toolCallId = await waitFor("the approval request", () =>
-      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
+    const toolCallId = await waitFor(
+      "the approval request",
+      () => chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
     );
     // The proposed change is open in VS Code's diff editor, and nothing is written yet.
     await waitFor("the diff editor", () =>
-      vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === "pi-chat-proposal"),
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === "pi-chat-proposal"),
     );
     assert.ok(api.diffs.opened.includes(toolCallId));
     assert.equal(await diskText(configUri), CONFIG_3000);
@@ -129,7 +137,11 @@ describe("Pi Chat in the extension host", function () {
     const doc = await vscode.workspace.openTextDocument(configUri);
     assert.match(doc.getText(), /port: 8080,/);
     const editResult = api.controller.currentSession.messages.find((m) => m.role === "toolResult" && m.toolCallId === toolCallId);
-    assert.equal(doc.isDirty, false, `the edit was saved (tool result: ${JSON.stringify(editResult && "content" in editResult ? editResult.content : editResult)})`);
+    assert.equal(
+      doc.isDirty,
+      false,
+      `the edit was saved (tool result: ${JSON.stringify(editResult && "content" in editResult ? editResult.content : editResult)})`,
+    );
     assert.match(await diskText(configUri), /port: 8080,/);
     assert.ok(api.controller.currentSession.messages.some((m) => m.role === "approvalNotice" && m.decision === "allowed"));
 
@@ -151,8 +163,9 @@ describe("Pi Chat in the extension host", function () {
       },
     );
     void api.view.receive({ type: "prompt", v: 1, text: "Change the port to 8080." });
-    const toolCallId = await waitFor("the approval request", () =>
-      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
+    const toolCallId = await waitFor(
+      "the approval request",
+      () => chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
     );
     await api.view.receive({ type: "approval", v: 1, toolCallId, decision: "deny", reason: "not today" });
     await api.controller.currentSession.waitForIdle();
@@ -226,7 +239,12 @@ describe("Pi Chat in the extension host", function () {
       // What the user sees while deciding: the proposal beside the file, nothing written yet.
       const diffOpen = vscode.window.tabGroups.all
         .flatMap((g) => g.tabs)
-        .some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.toString() === configUri.toString() && t.input.modified.scheme === "pi-chat-proposal");
+        .some(
+          (t) =>
+            t.input instanceof vscode.TabInputTextDiff &&
+            t.input.original.toString() === configUri.toString() &&
+            t.input.modified.scheme === "pi-chat-proposal",
+        );
       whileAsking.push({ diffOpen, onDisk: await diskText(configUri) });
       return answer;
     };
@@ -241,7 +259,12 @@ describe("Pi Chat in the extension host", function () {
     await apply(wholeFile, "src/config.ts");
     assert.deepEqual(asked, ["Apply the code block to src/config.ts?"]);
     assert.equal(await diskText(configUri), CONFIG_3000);
-    assert.ok(!vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === "pi-chat-proposal"), "the diff is closed");
+    assert.ok(
+      !vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === "pi-chat-proposal"),
+      "the diff is closed",
+    );
 
     assert.deepEqual(whileAsking, [{ diffOpen: true, onDisk: CONFIG_3000 }]);
 

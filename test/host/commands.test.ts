@@ -51,7 +51,11 @@ describe("Pi Chat commands in the extension host", function () {
     });
     assert.equal(card.approval?.command, "grep -n port src/config.ts && pwd");
     assert.equal(card.approval?.cwd, ".");
-    assert.equal(chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "tool" && i.id === "call_cmd").length, 1, "one card for the command");
+    assert.equal(
+      chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "tool" && i.id === "call_cmd").length,
+      1,
+      "one card for the command",
+    );
     await api.view.receive({ type: "approval", v: 1, toolCallId: "call_cmd", decision: "allow" });
     await api.controller.currentSession.waitForIdle();
     const done = commandCard("call_cmd")!;
@@ -112,7 +116,7 @@ describe("Pi Chat commands in the extension host", function () {
 
 // The terminal path: with piChat.commands.useTerminal on (the default) and shell integration in
 // code-server's bash terminal, commands run in the visible "Pi Chat" terminal.
-describe("Pi Chat commands in the \"Pi Chat\" terminal (shell integration)", function () {
+describe('Pi Chat commands in the "Pi Chat" terminal (shell integration)', function () {
   this.timeout(120_000);
   let server: OpenAIServer;
   let api: PiChatTestApi;
@@ -131,7 +135,10 @@ describe("Pi Chat commands in the \"Pi Chat\" terminal (shell integration)", fun
 
   const card = (id: string) => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
   async function runAllowed(id: string, command: string, answer = "Done."): Promise<ToolItem> {
-    server.push(() => ({ toolCalls: [{ id, name: "run_command", arguments: { command } }] }), () => ({ text: answer }));
+    server.push(
+      () => ({ toolCalls: [{ id, name: "run_command", arguments: { command } }] }),
+      () => ({ text: answer }),
+    );
     void api.view.receive({ type: "prompt", v: 1, text: `Run ${id}` });
     await waitFor(`${id} to ask`, () => card(id)?.approval?.state === "pending");
     await api.view.receive({ type: "approval", v: 1, toolCallId: id, decision: "allow" });
@@ -149,7 +156,10 @@ describe("Pi Chat commands in the \"Pi Chat\" terminal (shell integration)", fun
     assert.match(text, /out-42/);
     assert.match(text, /ci=1 pager=cat prompt=0/);
     assert.ok(text.includes(vscode.workspace.workspaceFolders![0]!.uri.fsPath), text);
-    assert.ok(vscode.window.terminals.some((t) => t.name === "Pi Chat"), "a Pi Chat terminal is open");
+    assert.ok(
+      vscode.window.terminals.some((t) => t.name === "Pi Chat"),
+      "a Pi Chat terminal is open",
+    );
   });
 
   it("standard input is closed: a command that reads it ends at once", async () => {

@@ -12,7 +12,9 @@ import type { ChatCompletionRequest, OpenAIServer } from "../support/openai-serv
 import { startChatView, waitFor } from "./helpers";
 
 function meterEvents(posted: readonly unknown[]): ContextMeter[] {
-  return (posted as HostPost[]).flatMap((m) => (typeof m === "object" && m !== null && !Array.isArray(m) && m.type === "event" && m.event.type === "meter" ? [m.event.meter] : []));
+  return (posted as HostPost[]).flatMap((m) =>
+    typeof m === "object" && m !== null && !Array.isArray(m) && m.type === "event" && m.event.type === "meter" ? [m.event.meter] : [],
+  );
 }
 
 /** The JSON of the "Request body as sent" section of the model-context document. */

@@ -23,7 +23,10 @@ describe("history commands in the extension host", function () {
 
   it("Export Chat to Markdown holds the prompts and answers the view shows, in order; Search finds the chat by a word of an answer", async () => {
     await vscode.commands.executeCommand("piChat.newChat");
-    server.push(() => ({ text: "The port is **3000**, see the quokka comment." }), () => ({ text: "Done." }));
+    server.push(
+      () => ({ text: "The port is **3000**, see the quokka comment." }),
+      () => ({ text: "Done." }),
+    );
     await api.view.receive({ type: "prompt", v: 1, text: "What is the default port?" });
     await api.view.receive({ type: "prompt", v: 1, text: "Thanks." });
     const session = api.controller.currentSession;

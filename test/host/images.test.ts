@@ -56,9 +56,14 @@ describe("images (extension host)", function () {
     const uri = workspaceUri("docs", "wide-screenshot.png");
     await vscode.workspace.fs.writeFile(uri, makePng(3000, 1200, 4));
     try {
-      server.push(() => ({ toolCalls: [{ id: "call_img", name: "read_file", arguments: { path: "docs/wide-screenshot.png" } }] }), () => ({ text: "A wide screenshot." }));
+      server.push(
+        () => ({ toolCalls: [{ id: "call_img", name: "read_file", arguments: { path: "docs/wide-screenshot.png" } }] }),
+        () => ({ text: "A wide screenshot." }),
+      );
       await api.view.receive({ type: "prompt", v: 1, text: "What does docs/wide-screenshot.png show?" });
-      await waitFor("the answer after the tool", () => server.chatRequests().some((r) => r.messages.some((m) => m.role === "tool" && m.tool_call_id === "call_img")));
+      await waitFor("the answer after the tool", () =>
+        server.chatRequests().some((r) => r.messages.some((m) => m.role === "tool" && m.tool_call_id === "call_img")),
+      );
       const body = server.chatRequests().find((r) => r.messages.some((m) => m.role === "tool" && m.tool_call_id === "call_img"))!;
       const tool = body.messages.find((m) => m.role === "tool" && m.tool_call_id === "call_img");
       assert.match(String(tool?.content), /^\[Image: docs\/wide-screenshot\.png, PNG, 3000×1200 px, .+; shown scaled to 2000×800 px \(PNG, .+\)\]$/);

@@ -66,7 +66,11 @@ describe("keys go only to their own provider", function () {
   afterEach(() => {
     // The standing assertion of this file: "another server" never saw a built-in key.
     const leaked = other.requests.filter((r) => ALL_KEYS.some((k) => JSON.stringify(r).includes(k)));
-    assert.deepEqual(leaked.map((r) => `${r.method} ${r.url}`), [], "requests to the other server carrying a built-in key");
+    assert.deepEqual(
+      leaked.map((r) => `${r.method} ${r.url}`),
+      [],
+      "requests to the other server carrying a built-in key",
+    );
   });
 
   async function useKey(provider: Builtin, source: "stored" | "env"): Promise<string> {
@@ -144,7 +148,10 @@ describe("keys go only to their own provider", function () {
     assert.ok((config().get<string[]>("protectedFiles") ?? []).length > 0, "VS Code ignores the workspace's protectedFiles");
     // And VS Code refuses to write them there.
     for (const key of ["provider", "baseUrl", "approvalMode", "protectedFiles"]) {
-      await assert.rejects(Promise.resolve(config().update(key, key === "protectedFiles" ? [] : "x", vscode.ConfigurationTarget.Workspace)), `${key} is user-only`);
+      await assert.rejects(
+        Promise.resolve(config().update(key, key === "protectedFiles" ? [] : "x", vscode.ConfigurationTarget.Workspace)),
+        `${key} is user-only`,
+      );
     }
     await vscode.workspace.fs.delete(workspaceUri(".vscode"), { recursive: true });
     await waitFor("VS Code to drop the workspace settings", () => config().get("model") === "");

@@ -37,7 +37,10 @@ describe(`a chat's model and branch across a restart (phase ${phase})`, function
       await vscode.commands.executeCommand("piChat.newChat");
       await vscode.commands.executeCommand("piChat.selectChatModel", { provider: "openai-compatible", model: "model-a" });
       assert.match(api.controller.currentSession.model?.modelId ?? "", /^model-a$/);
-      server.push(() => ({ text: "a1" }), () => ({ text: "a2" }));
+      server.push(
+        () => ({ text: "a1" }),
+        () => ({ text: "a2" }),
+      );
       await api.view.receive({ type: "prompt", v: 1, text: "first in a" });
       await api.view.receive({ type: "prompt", v: 1, text: "second in a" });
       const a = api.controller.currentSession;
@@ -53,7 +56,10 @@ describe(`a chat's model and branch across a restart (phase ${phase})`, function
       await api.view.receive({ type: "prompt", v: 1, text: "first in b" });
       const b = api.controller.currentSession;
       assert.deepEqual(
-        server.chatRequests().slice(-4).map((r) => r.model),
+        server
+          .chatRequests()
+          .slice(-4)
+          .map((r) => r.model),
         ["model-a", "model-a", "model-a", "model-b"],
       );
       // A new chat starts from the settings.
@@ -70,7 +76,10 @@ describe(`a chat's model and branch across a restart (phase ${phase})`, function
       try {
         await api.view.receive({ type: "switchChat", v: 1, chatId: saved.a });
         assert.deepEqual(prompts(), ["first in a", "second in a"], "the branch chosen before the restart");
-        assert.deepEqual(api.controller.currentSession.viewState.forks.map((f) => `${f.index + 1}/${f.count}`), ["1/2"]);
+        assert.deepEqual(
+          api.controller.currentSession.viewState.forks.map((f) => `${f.index + 1}/${f.count}`),
+          ["1/2"],
+        );
         server.push(() => ({ text: "a3" }));
         await api.view.receive({ type: "prompt", v: 1, text: "third in a" });
         assert.equal(server.chatRequests().at(-1)?.model, "model-a");

@@ -87,12 +87,15 @@ describe("multi-root workspace (extension host)", function () {
     );
 
     void api.view.receive({ type: "prompt", v: 1, text: "Where is the port configured? Make it 8080." });
-    const toolCallId = await waitFor("the approval request", () =>
-      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
+    const toolCallId = await waitFor(
+      "the approval request",
+      () => chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
     );
     // One diff, of the right file: the proposal's diff editor shows server/config.ts's folder.
     await waitFor("the diff editor", () =>
-      vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.toString() === configUri.toString()),
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.toString() === configUri.toString()),
     );
     const pending = chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "tool" && i.approval?.state === "pending");
     assert.equal(pending.length, 1, "one approval for the edit");

@@ -22,7 +22,11 @@ type Notify = (message: string, ...rest: unknown[]) => Thenable<unknown>;
 async function shownDuring(fn: () => Promise<void>): Promise<string[]> {
   const shown: string[] = [];
   const window = vscode.window as unknown as Record<"showErrorMessage" | "showWarningMessage" | "showInformationMessage", Notify>;
-  const originals = { showErrorMessage: window.showErrorMessage, showWarningMessage: window.showWarningMessage, showInformationMessage: window.showInformationMessage };
+  const originals = {
+    showErrorMessage: window.showErrorMessage,
+    showWarningMessage: window.showWarningMessage,
+    showInformationMessage: window.showInformationMessage,
+  };
   for (const name of Object.keys(originals) as (keyof typeof originals)[]) {
     window[name] = (message: string) => {
       shown.push(`${name}: ${message}`);
@@ -90,7 +94,15 @@ describe("requests the extension must not trust", function () {
   it("openFile from the webview goes through the tools' path guard", async () => {
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     symlinkSync(join(outside, "secret.txt"), inWorkspace("open-link.txt"));
-    const hostile = ["open-link.txt", "../x.txt", join(outside, "secret.txt"), "C:\\Windows\\win.ini", "\\\\server\\share\\x", "src\u2028config.ts", "src/con\u00adfig.ts"];
+    const hostile = [
+      "open-link.txt",
+      "../x.txt",
+      join(outside, "secret.txt"),
+      "C:\\Windows\\win.ini",
+      "\\\\server\\share\\x",
+      "src\u2028config.ts",
+      "src/con\u00adfig.ts",
+    ];
     const shown = await shownDuring(async () => {
       for (const path of hostile) await api.view.receive({ type: "openFile", v: 1, path });
     });
@@ -99,7 +111,10 @@ describe("requests the extension must not trust", function () {
     const active = () => vscode.window.activeTextEditor;
     assert.equal(active(), undefined);
     assert.equal(shown.length, hostile.length, "each refusal says why, in a warning (not a modal)");
-    assert.ok(shown.every((s) => s.startsWith("showWarningMessage: Pi Chat opens only files inside the workspace")), shown.join("\n"));
+    assert.ok(
+      shown.every((s) => s.startsWith("showWarningMessage: Pi Chat opens only files inside the workspace")),
+      shown.join("\n"),
+    );
 
     await api.view.receive({ type: "openFile", v: 1, path: "src/config.ts", line: 2 });
     assert.equal(active()?.document.uri.fsPath, workspaceUri("src", "config.ts").fsPath);

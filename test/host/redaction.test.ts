@@ -10,7 +10,12 @@ import type { PiChatTestApi } from "../../src/host/extension";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
 import { activateExtension } from "./helpers";
 
-const ODD_KEYS = ["3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c", "123e4567-e89b-12d3-a456-426614174000", "Zm9vYmFyYmF6cXV4+/0123456789==", 'ab"cd\\ef~!@#$%^&*()-key-0001'];
+const ODD_KEYS = [
+  "3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c",
+  "123e4567-e89b-12d3-a456-426614174000",
+  "Zm9vYmFyYmF6cXV4+/0123456789==",
+  'ab"cd\\ef~!@#$%^&*()-key-0001',
+];
 
 type Notify = (message: string, ...rest: unknown[]) => Thenable<unknown>;
 
@@ -59,7 +64,9 @@ describe("a key echoed by the provider is redacted everywhere", function () {
       const posted = api.view.posted!;
       const postedBefore = posted.length;
       const logBefore = api.logLines.length;
-      server.failNext(401, { error: { message: `Incorrect API key provided: ${key}. You passed it as Bearer ${key}.`, type: "invalid_request_error", code: "invalid_api_key" } });
+      server.failNext(401, {
+        error: { message: `Incorrect API key provided: ${key}. You passed it as Bearer ${key}.`, type: "invalid_request_error", code: "invalid_api_key" },
+      });
       server.push(() => ({ text: `I can see your key: ${key}. Keep it safe.` }));
       await api.view.receive({ type: "prompt", v: 1, text: "hello" });
       await api.view.receive({ type: "continue", v: 1 });

@@ -36,18 +36,25 @@ describe(`restore across a restart (phase ${phase})`, function () {
     it("leaves a chat whose last edit waits for approval when VS Code goes away", async () => {
       await resetConfigFile();
       await vscode.commands.executeCommand("piChat.newChat");
-      server.push(() => ({ toolCalls: [{ id: "r1", name: "read_file", arguments: { path: "src/config.ts" } }] }), () => ({ text: "The default port is 3000." }));
+      server.push(
+        () => ({ toolCalls: [{ id: "r1", name: "read_file", arguments: { path: "src/config.ts" } }] }),
+        () => ({ text: "The default port is 3000." }),
+      );
       await api.view.receive({ type: "prompt", v: 1, text: "Read src/config.ts and tell me the default port." });
       server.push(editCall("e1", "port: 3000,", "port: 8080,"), () => ({ text: "Changed it to 8080." }));
       void api.view.receive({ type: "prompt", v: 1, text: "Change it to 8080." });
-      await waitFor("approval e1", () => chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "tool" && i.id === "e1" && i.approval?.state === "pending"));
+      await waitFor("approval e1", () =>
+        chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "tool" && i.id === "e1" && i.approval?.state === "pending"),
+      );
       await api.view.receive({ type: "approval", v: 1, toolCallId: "e1", decision: "allow" });
       await api.controller.currentSession.waitForIdle();
       assert.match(await diskText(workspaceUri("src", "config.ts")), /port: 8080,/);
 
       server.push(editCall("e2", 'host: "localhost",', 'host: "0.0.0.0",'));
       void api.view.receive({ type: "prompt", v: 1, text: "Listen on all interfaces." });
-      await waitFor("approval e2", () => chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "tool" && i.id === "e2" && i.approval?.state === "pending"));
+      await waitFor("approval e2", () =>
+        chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "tool" && i.id === "e2" && i.approval?.state === "pending"),
+      );
       const session = api.controller.currentSession;
       const record: Phase1Record = { chatId: session.id, messages: JSON.parse(JSON.stringify(session.messages)) as AgentMessage[] };
       await vscode.workspace.fs.writeFile(savedFile(), new TextEncoder().encode(JSON.stringify(record)));
@@ -76,7 +83,10 @@ describe(`restore across a restart (phase ${phase})`, function () {
       assert.ok(meter.tokens > 0);
       assert.equal(server.chatRequests().length, 0, "no request was needed for it");
       const posted = (api.view.posted as HostMessage[]).filter((m) => m.type === "event" && m.event.type === "meter");
-      assert.ok(posted.some((m) => m.type === "event" && m.event.type === "meter" && m.event.meter.window === 32_768), "the webview got it too");
+      assert.ok(
+        posted.some((m) => m.type === "event" && m.event.type === "meter" && m.event.meter.window === 32_768),
+        "the webview got it too",
+      );
 
       server.push((body) => {
         const result = body.messages.find((m) => m.role === "tool" && m.tool_call_id === "e2");

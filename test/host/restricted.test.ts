@@ -56,7 +56,11 @@ describe("restricted mode (untrusted folder, workspace trust on)", function () {
         chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "notice" && /Commands cannot run here/.test(i.text)),
       );
       assert.match(notice.kind === "notice" ? notice.text : "", /Restricted Mode \(not trusted\).*Trust the folder/);
-      assert.equal(chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "userCommand"), false, "no command card");
+      assert.equal(
+        chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "userCommand"),
+        false,
+        "no command card",
+      );
       await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(marker)), "the command did not run");
       assert.equal(server.chatRequests().length, before, "nothing was sent to the model");
     });

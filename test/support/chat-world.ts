@@ -11,7 +11,7 @@ import { createNodeWorkspaceFs } from "../../src/core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/transcript";
 import { tempDir } from "./temp";
 
-export const CONFIG = "export const config = {\n  host: \"localhost\",\n  port: 3000,\n};\n";
+export const CONFIG = 'export const config = {\n  host: "localhost",\n  port: 3000,\n};\n';
 
 export interface ChatWorld {
   workspace: string;

@@ -139,7 +139,11 @@ export interface OpenAIServerOptions {
 }
 
 /** An OpenAI-style error body. */
-export function openAIErrorBody(message: string, type: string, code: string | null = null): { error: { message: string; type: string; param: null; code: string | null } } {
+export function openAIErrorBody(
+  message: string,
+  type: string,
+  code: string | null = null,
+): { error: { message: string; type: string; param: null; code: string | null } } {
   return { error: { message, type, param: null, code } };
 }
 
@@ -179,7 +183,14 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       }
     }
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
-    requests.push({ method: req.method ?? "GET", path, url: req.url ?? "/", authorization, headers: { ...req.headers }, body: body ? structuredClone(body) : undefined });
+    requests.push({
+      method: req.method ?? "GET",
+      path,
+      url: req.url ?? "/",
+      authorization,
+      headers: { ...req.headers },
+      body: body ? structuredClone(body) : undefined,
+    });
 
     if (req.method === "GET" && path === "/v1/models") {
       sendJson(res, 200, { object: "list", data: state.models.map((id) => ({ id, object: "model", created: 0, owned_by: "openai-server" })) });
@@ -327,7 +338,9 @@ function completionReply(id: string, body: ChatCompletionRequest, reply: TextRep
         message: {
           role: "assistant",
           content: reply.text ?? null,
-          ...(toolCalls.length ? { tool_calls: toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: toolArguments(c) } })) } : {}),
+          ...(toolCalls.length
+            ? { tool_calls: toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: toolArguments(c) } })) }
+            : {}),
         },
         finish_reason: toolCalls.length ? "tool_calls" : ("finishReason" in reply && reply.finishReason) || "stop",
       },

@@ -1,6 +1,18 @@
 // A scripted model for tests: pi-ai's faux provider, with every request's context recorded,
 // so a test can assert what the model actually received.
-import { createModels, fauxAssistantMessage, fauxProvider, fauxText, fauxThinking, fauxToolCall, type AssistantMessage, type FauxModelDefinition, type JsonObject, type Message, type TranscriptContext } from "@earendil-works/pi-ai";
+import {
+  createModels,
+  fauxAssistantMessage,
+  fauxProvider,
+  fauxText,
+  fauxThinking,
+  fauxToolCall,
+  type AssistantMessage,
+  type FauxModelDefinition,
+  type JsonObject,
+  type Message,
+  type TranscriptContext,
+} from "@earendil-works/pi-ai";
 import type { ModelBinding } from "../../src/core/session";
 
 export type ScriptStep = (request: Message[]) => AssistantMessage;
@@ -43,10 +55,14 @@ export function createScriptedModel(options: { tokensPerSecond?: number; model?:
 }
 
 export const reply = {
-  text: (text: string, thinking?: string): ScriptStep => () =>
-    fauxAssistantMessage(thinking ? [fauxThinking(thinking), fauxText(text)] : [fauxText(text)]),
-  tool: (name: string, args: JsonObject, id?: string): ScriptStep => () =>
-    fauxAssistantMessage([fauxToolCall(name, args, id ? { id } : undefined)], { stopReason: "toolUse" }),
+  text:
+    (text: string, thinking?: string): ScriptStep =>
+    () =>
+      fauxAssistantMessage(thinking ? [fauxThinking(thinking), fauxText(text)] : [fauxText(text)]),
+  tool:
+    (name: string, args: JsonObject, id?: string): ScriptStep =>
+    () =>
+      fauxAssistantMessage([fauxToolCall(name, args, id ? { id } : undefined)], { stopReason: "toolUse" }),
 };
 
 /** Text of a user message, for assertions. */

@@ -96,11 +96,15 @@ export function generateTree(root: string, fileCount: number, seed = 7): Generat
   // Root ignore rules: a folder, a pattern with a re-include, a pattern anchored at the root.
   write(".gitignore", "dist/\n*.log\n!keep.log\n/coverage\n", "text");
   write("README.md", "# Generated workspace\n\nThe server reads its port from config/server.ts.\n", "text");
-  write("config/server.ts", "export const server = {\n  host: \"0.0.0.0\",\n  port: 3000,\n};\n", "text");
+  write("config/server.ts", 'export const server = {\n  host: "0.0.0.0",\n  port: 3000,\n};\n', "text");
   write("keep.log", "kept despite *.log: port 1\n", "text");
   write("debug.log", "ignored log: port 2\n", "ignored");
   write("coverage/lcov.info", "port coverage\n", "ignored");
-  write("assets/huge.json", `[${Array.from({ length: 60_000 }, (_, i) => `{"id":${i},"port":${1000 + (i % 9000)},"pad":"${"p".repeat(20)}"}`).join(",\n")}]\n`, "huge");
+  write(
+    "assets/huge.json",
+    `[${Array.from({ length: 60_000 }, (_, i) => `{"id":${i},"port":${1000 + (i % 9000)},"pad":"${"p".repeat(20)}"}`).join(",\n")}]\n`,
+    "huge",
+  );
 
   let n = 0;
   const budget = fileCount - allFiles.length;

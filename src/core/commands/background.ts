@@ -69,7 +69,9 @@ export class BackgroundCommands {
 
   async start(spec: BackgroundStart): Promise<BackgroundStarted> {
     if (this.running.length >= MAX_BACKGROUND_PER_CHAT) {
-      throw new Error(`This chat already runs ${MAX_BACKGROUND_PER_CHAT} background commands (${this.running.map((p) => p.id).join(", ")}); stop one with command_output {id, stop: true} first.`);
+      throw new Error(
+        `This chat already runs ${MAX_BACKGROUND_PER_CHAT} background commands (${this.running.map((p) => p.id).join(", ")}); stop one with command_output {id, stop: true} first.`,
+      );
     }
     const output = new CommandOutput({ keepUnread: true, ...(spec.redact ? { redact: spec.redact } : {}), ...(spec.logFile ? { logFile: spec.logFile } : {}) });
     const started = Date.now();
@@ -92,7 +94,14 @@ export class BackgroundCommands {
       }
     };
     const running = await spec.runner.start({ command: spec.command, cwd: spec.absoluteCwd, onOutput, title: "Pi Chat" });
-    const process: BackgroundProcess = { id: spec.id, command: spec.command, cwd: spec.cwd, via: running.via, startedAt: started, status: { state: "running" } };
+    const process: BackgroundProcess = {
+      id: spec.id,
+      command: spec.command,
+      cwd: spec.cwd,
+      via: running.via,
+      startedAt: started,
+      status: { state: "running" },
+    };
     const ended = running.exited.then((exit: CommandExit) => {
       output.finish();
       if (process.status.state === "running") process.status = { state: "exited", exitCode: exit.exitCode, ...(exit.signal ? { signal: exit.signal } : {}) };
@@ -188,7 +197,8 @@ export function unendedBackgroundStarts(messages: readonly unknown[]): { id: str
     const details = (typeof message.details === "object" && message.details !== null ? message.details : {}) as Record<string, unknown>;
     if (message.role === "toolResult" && message.toolName === "run_command") {
       const bg = details.background as { id?: unknown; ready?: unknown } | undefined;
-      if (bg && typeof bg.id === "string" && bg.ready !== "ended" && bg.ready !== "stopped" && typeof details.command === "string") started.set(bg.id, details.command);
+      if (bg && typeof bg.id === "string" && bg.ready !== "ended" && bg.ready !== "stopped" && typeof details.command === "string")
+        started.set(bg.id, details.command);
     } else if (message.role === "toolResult" && message.toolName === "command_output") {
       if (typeof details.id === "string" && details.state !== "running") started.delete(details.id);
     } else if (message.role === "localNotice" && typeof message.text === "string") {

@@ -20,7 +20,8 @@ export const MAX_LOG_BYTES = 64 * 1024 * 1024;
 export const LIVE_TAIL_LINES = 20;
 
 // CSI/OSC/other escape sequences (after the `ansi-regex` pattern, plus OSC ended by ESC \).
-const ANSI = /[\u001B\u009B][[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?(?:\u0007|\u001B\\))|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-ntqry=><~]))/g;
+const ANSI =
+  /[\u001B\u009B][[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?(?:\u0007|\u001B\\))|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-ntqry=><~]))/g;
 const OSC = /\u001B\][^\u0007\u001B]*(?:\u0007|\u001B\\)?/g;
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
@@ -199,7 +200,10 @@ export class CommandOutput {
     const keptBytes = this.headBytes + this.tailBytes;
     const cutBytes = Math.max(0, this.totalBytes - keptBytes);
     const pieces = [...this.head];
-    if (cutLines > 0) pieces.push(`[… ${cutLines.toLocaleString("en-US")} lines (${formatSize(cutBytes)}) cut here; the first ${this.head.length} and the last ${tail.length} lines are shown …]`);
+    if (cutLines > 0)
+      pieces.push(
+        `[… ${cutLines.toLocaleString("en-US")} lines (${formatSize(cutBytes)}) cut here; the first ${this.head.length} and the last ${tail.length} lines are shown …]`,
+      );
     pieces.push(...tail);
     const summary: OutputSummary = {
       text: pieces.join("\n"),

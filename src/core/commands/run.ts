@@ -131,7 +131,8 @@ export function resultTextForModel(command: string, result: CommandRunResult): s
   const lines = [`$ ${command}`, describeEnd(result)];
   const o = result.output;
   if (o.invalidUtf8) lines.push("(Some output was not valid UTF-8; those bytes are shown as \uFFFD.)");
-  if (o.cutLines > 0) lines.push(`(Output: ${o.totalLines.toLocaleString("en-US")} lines; ${o.cutLines.toLocaleString("en-US")} lines in the middle were cut.)`);
+  if (o.cutLines > 0)
+    lines.push(`(Output: ${o.totalLines.toLocaleString("en-US")} lines; ${o.cutLines.toLocaleString("en-US")} lines in the middle were cut.)`);
   lines.push(o.text === "" ? "(no output)" : o.text);
   return lines.join("\n");
 }

@@ -96,7 +96,13 @@ export class ChatContext {
   meter(): ContextMeter {
     const model = this.binding?.model ?? this.preview;
     const budget = this.budget();
-    return contextMeter(this.host.messages(), model ? { contextWindow: model.contextWindow, cost: model.cost } : undefined, budget?.threshold, this.lastView?.trimmed, this.meterCache);
+    return contextMeter(
+      this.host.messages(),
+      model ? { contextWindow: model.contextWindow, cost: model.cost } : undefined,
+      budget?.threshold,
+      this.lastView?.trimmed,
+      this.meterCache,
+    );
   }
 
   /** Stops a compaction under way (the transcript stays as it was). */
@@ -188,14 +194,26 @@ export class ChatContext {
       // Only a refused request is retried: an answer that came (a silent overflow) is not asked again.
       if (!last || last.stopReason !== "error" || !isContextOverflow(last, window)) break;
       if (attempt >= OVERFLOW_RETRIES) {
-        await this.host.append(notice("error", `The conversation is still too long for ${last.model} after compacting it.`, "Run “Pi Chat: Compact Chat” to keep less of it verbatim, or “Pi Chat: New Chat from Summary” to go on in a new chat.", "newChatFromSummary"));
+        await this.host.append(
+          notice(
+            "error",
+            `The conversation is still too long for ${last.model} after compacting it.`,
+            "Run “Pi Chat: Compact Chat” to keep less of it verbatim, or “Pi Chat: New Chat from Summary” to go on in a new chat.",
+            "newChatFromSummary",
+          ),
+        );
         return true;
       }
       const outcome = await this.compact("overflow", {});
       if (outcome.status === "cancelled") return true;
       if (outcome.status !== "done") {
         await this.host.append(
-          notice("error", `The conversation is too long for ${last.model}, and it could not be summarized: ${outcome.status === "failed" ? outcome.error : outcome.reason}`, "Start a new chat, or run “Pi Chat: Compact Chat” again.", "compact"),
+          notice(
+            "error",
+            `The conversation is too long for ${last.model}, and it could not be summarized: ${outcome.status === "failed" ? outcome.error : outcome.reason}`,
+            "Start a new chat, or run “Pi Chat: Compact Chat” again.",
+            "compact",
+          ),
         );
         return true;
       }
@@ -224,26 +242,43 @@ export class ChatContext {
     let outcome: CompactionOutcome;
     try {
       const apiKey = await binding.getApiKey(binding.model.provider);
-      outcome = await compactPath(this.host.messages(), { model: binding.model, streamFn: binding.streamFn, apiKey }, {
-        trigger,
-        budget,
-        signal: controller.signal,
-        ...(options.instructions ? { instructions: options.instructions } : {}),
-      });
+      outcome = await compactPath(
+        this.host.messages(),
+        { model: binding.model, streamFn: binding.streamFn, apiKey },
+        {
+          trigger,
+          budget,
+          signal: controller.signal,
+          ...(options.instructions ? { instructions: options.instructions } : {}),
+        },
+      );
     } catch (error) {
       outcome = { status: "failed", error: error instanceof Error ? error.message : String(error) };
     } finally {
       options.signal?.removeEventListener("abort", onAbort);
       this.running = undefined;
     }
-    this.host.emit({ type: "compaction_end", status: outcome.status, ...(outcome.status === "failed" ? { error: outcome.error } : outcome.status === "nothing" ? { error: outcome.reason } : {}) });
+    this.host.emit({
+      type: "compaction_end",
+      status: outcome.status,
+      ...(outcome.status === "failed" ? { error: outcome.error } : outcome.status === "nothing" ? { error: outcome.reason } : {}),
+    });
     if (outcome.status === "done") {
       await this.host.append(outcome.message);
-      this.host.log?.(`compacted (${trigger}): ${outcome.message.tokensBefore} → ${outcome.message.tokensAfter} tokens, ${outcome.message.summarizedMessageCount} messages`);
+      this.host.log?.(
+        `compacted (${trigger}): ${outcome.message.tokensBefore} → ${outcome.message.tokensAfter} tokens, ${outcome.message.summarizedMessageCount} messages`,
+      );
     } else if (outcome.status === "failed" && trigger !== "manual") {
       this.failedThisRun = true;
       this.host.log?.(`compaction failed: ${outcome.error}`);
-      await this.host.append(notice("info", `The conversation could not be summarized (${outcome.error}). Its oldest turns are left out of the next requests instead.`, "Run “Pi Chat: Compact Chat” to try again.", "compact"));
+      await this.host.append(
+        notice(
+          "info",
+          `The conversation could not be summarized (${outcome.error}). Its oldest turns are left out of the next requests instead.`,
+          "Run “Pi Chat: Compact Chat” to try again.",
+          "compact",
+        ),
+      );
     }
     return outcome;
   }

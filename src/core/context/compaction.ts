@@ -213,7 +213,11 @@ const WRITE_TOOLS = new Set(["edit_file", "write_file", "multi_edit"]);
  * Files read and modified in `messages`, plus those of the previous summary. A modification
  * counts only if its call has a successful result on the path (a denied edit changed nothing).
  */
-export function fileOperations(messages: readonly AgentMessage[], path: readonly AgentMessage[], previous?: CompactionSummaryMessage): { readFiles: string[]; modifiedFiles: string[] } {
+export function fileOperations(
+  messages: readonly AgentMessage[],
+  path: readonly AgentMessage[],
+  previous?: CompactionSummaryMessage,
+): { readFiles: string[]; modifiedFiles: string[] } {
   const read = new Set<string>(Array.isArray(previous?.readFiles) ? previous.readFiles : []);
   const modified = new Set<string>(Array.isArray(previous?.modifiedFiles) ? previous.modifiedFiles : []);
   const succeeded = new Set<string>();

@@ -69,7 +69,14 @@ export function contextMeter(path: readonly AgentMessage[], model?: MeterModel, 
   const latestMessage = compactionAt >= 0 ? path[compactionAt] : undefined;
   const latest =
     latestMessage?.role === "compactionSummary"
-      ? { index: compactionAt, message: latestMessage, firstKeptIndex: Math.max(0, compactionAt - (Number.isInteger(latestMessage.keptMessageCount) && latestMessage.keptMessageCount > 0 ? latestMessage.keptMessageCount : 0)) }
+      ? {
+          index: compactionAt,
+          message: latestMessage,
+          firstKeptIndex: Math.max(
+            0,
+            compactionAt - (Number.isInteger(latestMessage.keptMessageCount) && latestMessage.keptMessageCount > 0 ? latestMessage.keptMessageCount : 0),
+          ),
+        }
       : undefined;
   const size = contextSize(path, { latest });
   const prices = model?.cost;
@@ -79,7 +86,13 @@ export function contextMeter(path: readonly AgentMessage[], model?: MeterModel, 
   if (model && model.contextWindow > 0) meter.window = model.contextWindow;
   if (threshold !== undefined && threshold > 0) meter.threshold = threshold;
   if (trimmed !== undefined && trimmed > 0) meter.reduced = { kind: "trimmed", messages: trimmed };
-  else if (latest) meter.reduced = { kind: "compacted", tokensBefore: latest.message.tokensBefore, tokensAfter: latest.message.tokensAfter, messages: latest.message.summarizedMessageCount };
+  else if (latest)
+    meter.reduced = {
+      kind: "compacted",
+      tokensBefore: latest.message.tokensBefore,
+      tokensAfter: latest.message.tokensAfter,
+      messages: latest.message.summarizedMessageCount,
+    };
   return meter;
 }
 

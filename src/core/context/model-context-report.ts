@@ -56,7 +56,10 @@ export function renderModelContext(capture: RequestCapture, transcript: readonly
     `Last request: ${new Date(capture.sentAt).toISOString()} · ${capture.model.provider} / ${capture.model.id} · window ${capture.model.contextWindow.toLocaleString("en-US")} tokens` +
       (capture.maxOutputTokens !== undefined ? ` · answer limit ${capture.maxOutputTokens.toLocaleString("en-US")} tokens` : ""),
   );
-  out.push(`About ${total.toLocaleString("en-US")} tokens in ${capture.messages.length} messages, from a transcript of ${capture.view.transcriptMessages} messages. Read-only; it follows the chat: the next request replaces it.`, "");
+  out.push(
+    `About ${total.toLocaleString("en-US")} tokens in ${capture.messages.length} messages, from a transcript of ${capture.view.transcriptMessages} messages. Read-only; it follows the chat: the next request replaces it.`,
+    "",
+  );
 
   let index = 0;
   for (const m of capture.messages) {
@@ -69,23 +72,36 @@ export function renderModelContext(capture: RequestCapture, transcript: readonly
     if (m.role === "user") {
       const text = textOf(m.content);
       const kind = typeof m.content === "string" ? facts.get(m.content) : undefined;
-      out.push(`## ${index}. user · ~${tokens.toLocaleString("en-US")} tokens${kind ? ` · the sentence for ${KIND_LABEL[kind]}` : ""}`, "", fence(text, "text"), "");
+      out.push(
+        `## ${index}. user · ~${tokens.toLocaleString("en-US")} tokens${kind ? ` · the sentence for ${KIND_LABEL[kind]}` : ""}`,
+        "",
+        fence(text, "text"),
+        "",
+      );
     } else if (m.role === "assistant") {
       out.push(`## ${index}. assistant · ~${tokens.toLocaleString("en-US")} tokens · ${m.model}`, "");
       for (const c of m.content) {
         if (c.type === "text") out.push(fence(c.text, "text"), "");
-        else if (c.type === "thinking") out.push(`Thinking${c.redacted ? " (redacted by the provider)" : ""}:`, "", fence(c.redacted ? "[redacted]" : c.thinking, "text"), "");
+        else if (c.type === "thinking")
+          out.push(`Thinking${c.redacted ? " (redacted by the provider)" : ""}:`, "", fence(c.redacted ? "[redacted]" : c.thinking, "text"), "");
         else out.push(`Tool call \`${c.name}\` (${c.id}):`, "", fence(JSON.stringify(c.arguments, null, 2), "json"), "");
       }
     } else {
-      out.push(`## ${index}. tool result · ${m.toolName} (${m.toolCallId})${m.isError ? " · error" : ""} · ~${tokens.toLocaleString("en-US")} tokens`, "", fence(textOf(m.content), "text"), "");
+      out.push(
+        `## ${index}. tool result · ${m.toolName} (${m.toolCallId})${m.isError ? " · error" : ""} · ~${tokens.toLocaleString("en-US")} tokens`,
+        "",
+        fence(textOf(m.content), "text"),
+        "",
+      );
     }
   }
 
   out.push("## Left out of this request, and why", "");
   const left: string[] = [];
   if (capture.view.summarized > 0) {
-    left.push(`- ${capture.view.summarized} messages are summarized by compaction${capture.view.compactionAt !== undefined ? ` (transcript message ${capture.view.compactionAt + 1})` : ""}: the model got the summary instead.`);
+    left.push(
+      `- ${capture.view.summarized} messages are summarized by compaction${capture.view.compactionAt !== undefined ? ` (transcript message ${capture.view.compactionAt + 1})` : ""}: the model got the summary instead.`,
+    );
   }
   if (capture.view.trimmed > 0) left.push(`- ${capture.view.trimmed} messages were trimmed to fit the window (no summary could be made).`);
   const notices = sentPart.filter((m) => isAppMessage(m) && m.role === "localNotice").length;

@@ -79,7 +79,11 @@ export async function loadProjectInstructions(
       files.push(entry);
       continue;
     }
-    const text = new TextDecoder("utf-8").decode(found.bytes).replace(/^\uFEFF/, "").replace(/\r\n/g, "\n").trimEnd();
+    const text = new TextDecoder("utf-8")
+      .decode(found.bytes)
+      .replace(/^\uFEFF/, "")
+      .replace(/\r\n/g, "\n")
+      .trimEnd();
     const kept = prefixAtLineBoundary(text, Math.max(0, budget));
     entry.includedBytes = utf8Bytes(kept);
     budget -= entry.includedBytes;

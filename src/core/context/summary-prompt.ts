@@ -55,7 +55,8 @@ Use this EXACT format:
 
 ${FORMAT}`;
 
-const SPLIT_TURN_NOTE = "The conversation ends in the middle of the current turn: its remaining messages are kept verbatim after the summary. Say in \"In Progress\" what that turn asked for and what it has done so far.";
+const SPLIT_TURN_NOTE =
+  'The conversation ends in the middle of the current turn: its remaining messages are kept verbatim after the summary. Say in "In Progress" what that turn asked for and what it has done so far.';
 
 /** A tool result longer than this is cut in the serialized conversation: the summary needs what it said, not all of it. */
 export const TOOL_RESULT_MAX_CHARS = 2_000;
@@ -104,7 +105,15 @@ export function serializeConversation(messages: readonly Message[]): string {
       if (text.trim()) parts.push(`[User]: ${text}`);
     } else if (m.role === "assistant") {
       const text = m.content.flatMap((c) => (c.type === "text" && c.text.trim() ? [c.text] : [])).join("\n");
-      const calls = m.content.flatMap((c) => (c.type === "toolCall" ? [`${c.name}(${Object.entries(c.arguments ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ")})`] : []));
+      const calls = m.content.flatMap((c) =>
+        c.type === "toolCall"
+          ? [
+              `${c.name}(${Object.entries(c.arguments ?? {})
+                .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+                .join(", ")})`,
+            ]
+          : [],
+      );
       if (text) parts.push(`[Assistant]: ${text}`);
       if (calls.length > 0) parts.push(`[Assistant tool calls]: ${calls.join("; ")}`);
     } else if (m.role === "toolResult") {

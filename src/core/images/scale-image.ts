@@ -52,7 +52,8 @@ export function scaleImage(photon: PhotonLike, request: ScaleRequest): ScaleResu
     const originalWidth = source.get_width();
     const originalHeight = source.get_height();
     const size = fitWithin(originalWidth, originalHeight, request.maxSide);
-    scaled = size.width === originalWidth && size.height === originalHeight ? source : photon.resize(source, size.width, size.height, photon.SamplingFilter.Lanczos3);
+    scaled =
+      size.width === originalWidth && size.height === originalHeight ? source : photon.resize(source, size.width, size.height, photon.SamplingFilter.Lanczos3);
     const attempts: (() => { bytes: Uint8Array; mimeType: "image/png" | "image/jpeg" })[] = [
       request.mimeType === "image/jpeg"
         ? () => ({ bytes: scaled!.get_bytes_jpeg(85), mimeType: "image/jpeg" })

@@ -43,7 +43,12 @@ export interface CommandGateDeps {
   record: (notice: ApprovalNoticeMessage) => void;
 }
 
-export async function gateCommand(toolCallId: string, args: unknown, deps: CommandGateDeps, signal: AbortSignal | undefined): Promise<BeforeToolCallResult | undefined> {
+export async function gateCommand(
+  toolCallId: string,
+  args: unknown,
+  deps: CommandGateDeps,
+  signal: AbortSignal | undefined,
+): Promise<BeforeToolCallResult | undefined> {
   if (!deps.enabled() || deps.root === undefined) {
     return { block: true, reason: "Commands cannot run here: the workspace is not trusted (restricted mode) or no folder is open." };
   }
@@ -76,7 +81,10 @@ export async function gateCommand(toolCallId: string, args: unknown, deps: Comma
   let rule: string | undefined;
   if (decision.decision === "allowAlways") {
     // One rule a line. Rules that would not even cover this command are a mistake: run it this once, save nothing.
-    const added = decision.rule.split("\n").map((r) => r.trim()).filter((r) => r !== "");
+    const added = decision.rule
+      .split("\n")
+      .map((r) => r.trim())
+      .filter((r) => r !== "");
     if (added.length > 0 && added.every((r) => parseRule(r).ok) && matchAllowRules(params.command, [...deps.rules.list(), ...added]).allowed) {
       for (const r of added) await deps.rules.add(r);
       rule = added.join(", ");

@@ -20,8 +20,7 @@ export type EditDecisionResult =
   | { action: "ask"; why?: string }
   | { action: "apply" };
 
-export const RESTRICTED_MODE_REASON =
-  "This folder is open in Restricted Mode (not trusted), so every edit is asked about, whatever the approval setting.";
+export const RESTRICTED_MODE_REASON = "This folder is open in Restricted Mode (not trusted), so every edit is asked about, whatever the approval setting.";
 
 export function decideEdit(input: EditDecisionInput): EditDecisionResult {
   const { path } = input;

@@ -119,7 +119,10 @@ export class EditGate {
     let decision: EditDecision;
     try {
       const proposedText = new TextDecoder().decode(proposal.newBytes).replace(/^\uFEFF/, "");
-      decision = await this.options.approver({ chatId: this.options.chatId, toolCallId, toolName: "edit_file", path: proposal.path, diff, proposedText, ...extra }, signal);
+      decision = await this.options.approver(
+        { chatId: this.options.chatId, toolCallId, toolName: "edit_file", path: proposal.path, diff, proposedText, ...extra },
+        signal,
+      );
     } catch {
       this.secretCalls.delete(toolCallId);
       emit({ type: "approval_cancelled", toolCallId });

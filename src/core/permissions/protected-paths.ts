@@ -38,10 +38,7 @@ export const DEFAULT_PROTECTED_FILES: readonly string[] = [
 /** Basenames whose diffs are secret: shown and saved only as "secret file: N lines changed". */
 const SECRET_FILE = /^\.env/i;
 
-export type PathClass =
-  | { kind: "refused"; reason: string }
-  | { kind: "protected"; pattern: string; secret: boolean; reason: string }
-  | { kind: "normal" };
+export type PathClass = { kind: "refused"; reason: string } | { kind: "protected"; pattern: string; secret: boolean; reason: string } | { kind: "normal" };
 
 /** A compiled list of protected globs; build once per settings change, match many times. */
 export interface ProtectedFiles {

@@ -83,7 +83,9 @@ export function editDiff(path: string, oldText: string, newText: string, context
   const newEnd = newText.length - tail;
   const shift = countNewlines(oldText, start);
 
-  const patch: StructuredPatch = structuredPatch(`a/${path}`, `b/${path}`, oldText.slice(start, oldEnd), newText.slice(start, newEnd), undefined, undefined, { context });
+  const patch: StructuredPatch = structuredPatch(`a/${path}`, `b/${path}`, oldText.slice(start, oldEnd), newText.slice(start, newEnd), undefined, undefined, {
+    context,
+  });
   // A window that stops before the end of the file ends with "\n": no "\ No newline" marker can
   // come from the cut itself, only from the real end of the file.
   for (const hunk of patch.hunks) {

@@ -41,8 +41,7 @@ export const editFileParameters = obj({
   path: str({ description: "Path of the file, relative to the workspace root." }),
   oldText: opt(
     str({
-      description:
-        "Text to replace (single-edit form). Must occur exactly once in the file; copy it from the file, whitespace and indentation included.",
+      description: "Text to replace (single-edit form). Must occur exactly once in the file; copy it from the file, whitespace and indentation included.",
     }),
   ),
   newText: opt(str({ description: "Replacement text (single-edit form)." })),
@@ -263,12 +262,14 @@ export async function proposeEdit(
   params: EditFileParams,
   options: ProposeEditOptions = {},
 ): Promise<EditProposal> {
-  const file = await openTextFile(fs, root, params.path, options.maxFileBytes ?? DEFAULT_MAX_EDIT_FILE_BYTES, options.signal, options.readTimeoutMs).catch((error: unknown) => {
-    if (error instanceof WorkspaceToolError && error.code === "too_large") {
-      throw new WorkspaceToolError("too_large", `${error.message} edit_file does not change files this large; ask the user to make the change.`);
-    }
-    throw error;
-  });
+  const file = await openTextFile(fs, root, params.path, options.maxFileBytes ?? DEFAULT_MAX_EDIT_FILE_BYTES, options.signal, options.readTimeoutMs).catch(
+    (error: unknown) => {
+      if (error instanceof WorkspaceToolError && error.code === "too_large") {
+        throw new WorkspaceToolError("too_large", `${error.message} edit_file does not change files this large; ask the user to make the change.`);
+      }
+      throw error;
+    },
+  );
   const { path } = file;
   refuseHardLinks(path, file.hardLinks);
   const requested = requestedEdits(params, path);
@@ -359,11 +360,7 @@ export async function proposeEdit(
  * if its bytes are not exactly those the proposal was computed from, throws
  * "changed_since_proposal" and writes nothing.
  */
-export async function applyEdit(
-  fs: WorkspaceFileSystem,
-  proposal: EditProposal,
-  signal?: AbortSignal,
-): Promise<AgentToolResult<EditFileDetails>> {
+export async function applyEdit(fs: WorkspaceFileSystem, proposal: EditProposal, signal?: AbortSignal): Promise<AgentToolResult<EditFileDetails>> {
   throwIfAborted(signal);
   // The proposal's path is already normalized; resolving it again repeats only the symlink check.
   const { realPath } = await resolveToolPath(fs, undefined, proposal.path);
@@ -405,14 +402,13 @@ function sameParams(a: Readonly<EditFileParams>, b: EditFileParams): boolean {
   const sameEdits =
     a.edits === undefined
       ? b.edits === undefined
-      : b.edits !== undefined && a.edits.length === b.edits.length && a.edits.every((e, i) => e.oldText === b.edits?.[i]?.oldText && e.newText === b.edits[i]?.newText);
+      : b.edits !== undefined &&
+        a.edits.length === b.edits.length &&
+        a.edits.every((e, i) => e.oldText === b.edits?.[i]?.oldText && e.newText === b.edits[i]?.newText);
   return a.path === b.path && a.oldText === b.oldText && a.newText === b.newText && sameEdits;
 }
 
-export function createEditFileTool(
-  fs: WorkspaceFileSystem,
-  options: EditFileToolOptions = {},
-): AgentTool<typeof editFileParameters, EditFileDetails> {
+export function createEditFileTool(fs: WorkspaceFileSystem, options: EditFileToolOptions = {}): AgentTool<typeof editFileParameters, EditFileDetails> {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_EDIT_FILE_BYTES;
   return {
     name: "edit_file",
@@ -437,7 +433,12 @@ export function createEditFileTool(
         throw new WorkspaceToolError("not_approved", "The edit was not approved; nothing was written.");
       }
       const proposal =
-        stored ?? (await proposeEdit(fs, options.root, params, { maxFileBytes, signal, ...(options.readTimeoutMs !== undefined ? { readTimeoutMs: options.readTimeoutMs } : {}) }));
+        stored ??
+        (await proposeEdit(fs, options.root, params, {
+          maxFileBytes,
+          signal,
+          ...(options.readTimeoutMs !== undefined ? { readTimeoutMs: options.readTimeoutMs } : {}),
+        }));
       return applyEdit(fs, proposal, signal);
     },
   };

@@ -30,12 +30,7 @@ const SPECIAL_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 
 /** The fuzzy classes: NFKC, then quotes, dashes and special spaces to their ASCII forms. */
 export const fuzzyPiece: PieceTransform = (piece) =>
-  piece
-    .normalize("NFKC")
-    .replace(SINGLE_QUOTES, "'")
-    .replace(DOUBLE_QUOTES, '"')
-    .replace(DASHES, "-")
-    .replace(SPECIAL_SPACES, " ");
+  piece.normalize("NFKC").replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"').replace(DASHES, "-").replace(SPECIAL_SPACES, " ");
 
 const exactPiece: PieceTransform = (piece) => piece;
 
@@ -325,7 +320,14 @@ export function explainMiss(raw: string, oldText: string): string {
     return `${where} of the file ${first === last ? "has" : "have"} ${check.why}:\n${quoteLines(lines, first, last)}\nCopy oldText from the file exactly.`;
   }
   if (lines.length > SIMILARITY_MAX_FILE_LINES) return "Read the file again and copy oldText from it exactly.";
-  const wanted = [...new Set(oldText.split("\n").map((l) => l.trim()).filter((l) => l.length >= 3))].slice(0, 10);
+  const wanted = [
+    ...new Set(
+      oldText
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l.length >= 3),
+    ),
+  ].slice(0, 10);
   if (wanted.length === 0) return "Read the file again and copy oldText from it exactly.";
   const grams = wanted.map((w) => ({ grams: bigrams(w), size: w.length - 1 }));
   const scored: { line: number; score: number }[] = [];

@@ -12,7 +12,8 @@ export const FIND_CAPS: OutputCaps = { maxLines: 200, maxBytes: 16 * 1024 };
 
 export const findFilesParameters = obj({
   pattern: str({
-    description: "Glob in VS Code syntax: * ? ** {a,b} [a-z]. Without / it matches file names anywhere (config.*); with / the path from the folder searched (src/**/*.test.ts).",
+    description:
+      "Glob in VS Code syntax: * ? ** {a,b} [a-z]. Without / it matches file names anywhere (config.*); with / the path from the folder searched (src/**/*.test.ts).",
   }),
   path: opt(str({ description: "Folder to search in, relative to the workspace root. Default: the whole workspace." })),
 });
@@ -68,7 +69,13 @@ export function createFindFilesTool(fs: WorkspaceFileSystem, options: FindFilesT
       if (state.truncated) text += `\n[The walk stopped after ${MAX_WALK_ENTRIES} entries; give a path to look deeper.]`;
       return {
         content: [{ type: "text", text }],
-        details: { pattern: params.pattern, path: target.path, files: found.slice(0, capped.shown), total: found.length, truncated: capped.shown < found.length || state.truncated },
+        details: {
+          pattern: params.pattern,
+          path: target.path,
+          files: found.slice(0, capped.shown),
+          total: found.length,
+          truncated: capped.shown < found.length || state.truncated,
+        },
       };
     },
   };

@@ -135,7 +135,10 @@ export function createListFilesTool(fs: WorkspaceFileSystem, options: ListFilesT
       const where = target.path === "." ? "The workspace" : target.path;
       let text = total === 0 ? `${where} is empty (or everything in it is ignored; includeIgnored lists it all).` : lines.join("\n");
       if (budget < total) {
-        const capped = capLines(order.map((n) => lineOf(n, false)), caps);
+        const capped = capLines(
+          order.map((n) => lineOf(n, false)),
+          caps,
+        );
         text += `\n\n[${total - budget} more entries not shown (${capReason(capped, caps, "entry")}); (+N) is what a folder holds beyond those shown. List a subfolder with path to see inside it.]`;
       }
       if (state.truncated) text += `\n[The walk stopped after ${MAX_WALK_ENTRIES} entries.]`;

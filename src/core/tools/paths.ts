@@ -62,7 +62,8 @@ export function resolveWorkspacePath(root: string | undefined, input: string): P
   if (input.length > MAX_PATH_LENGTH) return fail(input, `the path is longer than ${MAX_PATH_LENGTH} characters.`);
   if (input.includes("\0")) return fail(input, "the path contains a NUL byte.");
   if (CONTROL_CHARS.test(input)) return fail(input, "the path contains control characters (such as a newline or tab).");
-  if (INVISIBLE_CHARS.test(input)) return fail(input, "the path contains invisible, formatting or text-direction characters (such as a zero-width space, soft hyphen or line separator).");
+  if (INVISIBLE_CHARS.test(input))
+    return fail(input, "the path contains invisible, formatting or text-direction characters (such as a zero-width space, soft hyphen or line separator).");
 
   const windows = root !== undefined && isWindowsRoot(root);
   if (!windows && input.includes("\\")) {
@@ -71,7 +72,10 @@ export function resolveWorkspacePath(root: string | undefined, input: string): P
   let path = windows ? input.replace(/\\/g, "/") : input;
 
   if (path.startsWith("~")) {
-    return fail(input, "home directory paths (~) are not supported; use a path relative to the workspace root (if a file name really starts with ~, write ./~name).");
+    return fail(
+      input,
+      "home directory paths (~) are not supported; use a path relative to the workspace root (if a file name really starts with ~, write ./~name).",
+    );
   }
   if (URL_SCHEME.test(path) || /^file:/i.test(path)) {
     return fail(input, "URLs are not accepted; use a path relative to the workspace root.");
@@ -117,8 +121,7 @@ export function resolveWorkspacePath(root: string | undefined, input: string): P
     const same = (a: string, b: string): boolean => (windows ? a.toLowerCase() === b.toLowerCase() : a === b);
     const drive = windows ? input.slice(0, 2) : "";
     const rootDrive = windows && /^[a-z]:/i.test(root) ? root.slice(0, 2) : "";
-    const inside =
-      same(drive, rootDrive) && stack.length >= rootParts.length && rootParts.every((part, i) => same(part, stack[i] ?? ""));
+    const inside = same(drive, rootDrive) && stack.length >= rootParts.length && rootParts.every((part, i) => same(part, stack[i] ?? ""));
     if (!inside) return fail(input, "the path is outside the workspace; only files inside the workspace can be used.");
     relative = stack.slice(rootParts.length);
   }

@@ -76,10 +76,7 @@ function splitLines(text: string): string[] {
   return lines.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
 }
 
-export function createReadFileTool(
-  fs: WorkspaceFileSystem,
-  options: ReadFileToolOptions = {},
-): AgentTool<typeof readFileParameters, ReadFileDetails> {
+export function createReadFileTool(fs: WorkspaceFileSystem, options: ReadFileToolOptions = {}): AgentTool<typeof readFileParameters, ReadFileDetails> {
   const maxLines = options.maxLines ?? DEFAULT_READ_MAX_LINES;
   const maxBytes = options.maxBytes ?? DEFAULT_READ_MAX_BYTES;
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -103,7 +100,16 @@ export function createReadFileTool(
         // An image has no lines: 0 for the line fields, the sent bytes in `bytes`.
         return {
           content: read.content,
-          details: { path: file.path, startLine: 0, endLine: 0, totalLines: 0, truncated: false, bytes: read.image.sent?.bytes ?? 0, fileBytes: file.bytes.length, image: read.image },
+          details: {
+            path: file.path,
+            startLine: 0,
+            endLine: 0,
+            totalLines: 0,
+            truncated: false,
+            bytes: read.image.sent?.bytes ?? 0,
+            fileBytes: file.bytes.length,
+            image: read.image,
+          },
         };
       }
       if (looksBinary(file.bytes)) {

@@ -58,7 +58,9 @@ export async function readImage(
   if (options.acceptsImages?.() === false) {
     const notSent = "The current model cannot see images.";
     return {
-      content: [{ type: "text", text: `${what}. ${notSent} The image was not sent; ask the user to describe it, or to switch to a model that accepts images.` }],
+      content: [
+        { type: "text", text: `${what}. ${notSent} The image was not sent; ask the user to describe it, or to switch to a model that accepts images.` },
+      ],
       image: { ...image, notSent },
     };
   }
@@ -74,12 +76,16 @@ export async function readImage(
     };
   }
 
-  const over = Math.max(info.width, info.height) > maxSide ? `its long side is over ${maxSide.toLocaleString("en-US")} px` : `it is over ${formatBytes(maxBytes)}`;
+  const over =
+    Math.max(info.width, info.height) > maxSide ? `its long side is over ${maxSide.toLocaleString("en-US")} px` : `it is over ${formatBytes(maxBytes)}`;
   if (!options.scale) {
     throw new WorkspaceToolError("image_refused", `${what}, and ${over}; images that large cannot be scaled down here, so it was not read.`);
   }
   if (info.width * info.height > MAX_DECODE_PIXELS) {
-    throw new WorkspaceToolError("image_refused", `${what}: over ${MAX_DECODE_PIXELS / 1_000_000} million pixels, too large to scale down, so it was not read.`);
+    throw new WorkspaceToolError(
+      "image_refused",
+      `${what}: over ${MAX_DECODE_PIXELS / 1_000_000} million pixels, too large to scale down, so it was not read.`,
+    );
   }
   const scaled = await options.scale({ bytes: file.bytes, mimeType: info.mimeType, maxSide, maxBytes }, signal);
   throwIfAborted(signal);
@@ -99,6 +105,11 @@ export async function readImage(
       },
       { type: "image", data: Buffer.from(scaled.bytes).toString("base64"), mimeType: scaled.mimeType },
     ],
-    image: { ...image, width: scaled.originalWidth, height: scaled.originalHeight, sent: { mimeType: scaled.mimeType, width: scaled.width, height: scaled.height, bytes: scaled.bytes.length, scaled: true } },
+    image: {
+      ...image,
+      width: scaled.originalWidth,
+      height: scaled.originalHeight,
+      sent: { mimeType: scaled.mimeType, width: scaled.width, height: scaled.height, bytes: scaled.bytes.length, scaled: true },
+    },
   };
 }

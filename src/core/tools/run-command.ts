@@ -22,13 +22,24 @@ export const runCommandParameters = obj({
   command: str({ minLength: 1, maxLength: MAX_COMMAND_CHARS, description: "The shell command line (bash), e.g. `npm test` or `git status --short`." }),
   cwd: opt(str({ description: "Folder to run in, relative to the workspace root. Default: the workspace root." })),
   timeoutSeconds: opt(
-    int({ minimum: 1, maximum: MAX_COMMAND_TIMEOUT_SECONDS, description: `Ends the command (and everything it started) after this many seconds. Default from the user's settings (${DEFAULT_COMMAND_TIMEOUT_SECONDS} s).` }),
+    int({
+      minimum: 1,
+      maximum: MAX_COMMAND_TIMEOUT_SECONDS,
+      description: `Ends the command (and everything it started) after this many seconds. Default from the user's settings (${DEFAULT_COMMAND_TIMEOUT_SECONDS} s).`,
+    }),
   ),
   background: opt(
-    bool({ description: "Start a long-running command (a dev server, a watcher) and return while it keeps running; read its newer output or stop it with command_output and the id returned. No time-out applies." }),
+    bool({
+      description:
+        "Start a long-running command (a dev server, a watcher) and return while it keeps running; read its newer output or stop it with command_output and the id returned. No time-out applies.",
+    }),
   ),
   readyPattern: opt(
-    str({ maxLength: 200, description: "With background: a regular expression (case-insensitive) for the output line that means it is ready, e.g. `listening on|ready in`. Without it, the call returns after 5 s." }),
+    str({
+      maxLength: 200,
+      description:
+        "With background: a regular expression (case-insensitive) for the output line that means it is ready, e.g. `listening on|ready in`. Without it, the call returns after 5 s.",
+    }),
   ),
 });
 
@@ -134,7 +145,19 @@ export function createRunCommandTool(options: RunCommandToolOptions): AgentTool<
         onProgress: (progress) =>
           onUpdate?.({
             content: [{ type: "text", text: progress.tail.join("\n") }],
-            details: { ...base, via: progress.via ?? "process", end: "exited", exitCode: null, durationMs: progress.elapsedMs, totalLines: progress.lines, totalBytes: 0, cutLines: 0, cutBytes: 0, invalidUtf8: false, progress },
+            details: {
+              ...base,
+              via: progress.via ?? "process",
+              end: "exited",
+              exitCode: null,
+              durationMs: progress.elapsedMs,
+              totalLines: progress.lines,
+              totalBytes: 0,
+              cutLines: 0,
+              cutBytes: 0,
+              invalidUtf8: false,
+              progress,
+            },
           }),
       });
       const o = result.output;
@@ -203,8 +226,12 @@ async function startInBackground(
   const text = [
     `Started in the background with id ${p.id}: ${params.command} (in ${folder.relative}).`,
     why,
-    started.output.text === "" ? "No output yet." : `Output so far${started.output.skipped ? ` (${started.output.skipped} earlier lines left out)` : ""}:\n${started.output.text}`,
-    running ? `Read its newer output with command_output {"id": "${p.id}"}; stop it with command_output {"id": "${p.id}", "stop": true}. It also stops when the chat is deleted or VS Code closes.` : "",
+    started.output.text === ""
+      ? "No output yet."
+      : `Output so far${started.output.skipped ? ` (${started.output.skipped} earlier lines left out)` : ""}:\n${started.output.text}`,
+    running
+      ? `Read its newer output with command_output {"id": "${p.id}"}; stop it with command_output {"id": "${p.id}", "stop": true}. It also stops when the chat is deleted or VS Code closes.`
+      : "",
   ]
     .filter((l) => l !== "")
     .join("\n");

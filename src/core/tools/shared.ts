@@ -145,11 +145,7 @@ export interface OpenedFile {
 }
 
 /** Resolve a model-given path to a real path inside the workspace, or throw "invalid_path". */
-export async function resolveToolPath(
-  fs: WorkspaceFileSystem,
-  root: string | undefined,
-  input: string,
-): Promise<{ path: string; realPath: string }> {
+export async function resolveToolPath(fs: WorkspaceFileSystem, root: string | undefined, input: string): Promise<{ path: string; realPath: string }> {
   const lexical = resolveWorkspacePath(root, input);
   if (!lexical.ok) throw new WorkspaceToolError("invalid_path", lexical.error);
   const real = await checkRealPath(fs, lexical.path);

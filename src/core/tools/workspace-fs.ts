@@ -41,8 +41,7 @@ export interface WorkspaceDirEntry {
 /** Where a path really leads once every symlink in it is followed. */
 export type WorkspaceRealPath =
   /** `path` is workspace-relative POSIX, "." for the root itself. */
-  | { readonly inside: true; readonly path: string }
-  | { readonly inside: false };
+  { readonly inside: true; readonly path: string } | { readonly inside: false };
 
 /**
  * The file system of one workspace folder, as the tools see it.
@@ -122,7 +121,8 @@ export async function readRegularFile(absPath: string, shownPath: string, option
   try {
     handle = await abortable(open(absPath, OPEN_FOR_READ), signal);
   } catch (error) {
-    if (errorCode(error) === "ELOOP") throw new WorkspaceToolError("invalid_path", `${shownPath} changed into a symbolic link while it was being read; try again.`);
+    if (errorCode(error) === "ELOOP")
+      throw new WorkspaceToolError("invalid_path", `${shownPath} changed into a symbolic link while it was being read; try again.`);
     throw error;
   }
   let closed = false;

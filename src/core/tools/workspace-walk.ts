@@ -145,7 +145,11 @@ export class IgnoreRules {
  * folder's entries sorted folders first, then by name. Skipped folders are not entered; symlinks are yielded but not
  * followed. Stops quietly after MAX_WALK_ENTRIES; `walkState.truncated` says so.
  */
-export async function* walkWorkspace(fs: WorkspaceFileSystem, options: WalkOptions, walkState: { truncated: boolean } = { truncated: false }): AsyncGenerator<WalkEntry> {
+export async function* walkWorkspace(
+  fs: WorkspaceFileSystem,
+  options: WalkOptions,
+  walkState: { truncated: boolean } = { truncated: false },
+): AsyncGenerator<WalkEntry> {
   const rules = new IgnoreRules(fs, options);
   await rules.enterAncestors(parentOf(options.start === "." ? "." : options.start));
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;

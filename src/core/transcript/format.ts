@@ -105,9 +105,7 @@ export interface ParsedTranscript<M extends StoredMessage> {
   byteLength: number;
 }
 
-export type ParseOutcome<M extends StoredMessage> =
-  | { ok: true; parsed: ParsedTranscript<M> }
-  | { ok: false; code: LoadFailureCode; reason: string };
+export type ParseOutcome<M extends StoredMessage> = { ok: true; parsed: ParsedTranscript<M> } | { ok: false; code: LoadFailureCode; reason: string };
 
 /** Why a version number cannot be read by this build, or undefined when it can. */
 export function unsupportedVersionReason(version: unknown): string | undefined {

@@ -25,16 +25,7 @@
 //   Writes reject (the message was not saved) with a TranscriptError or the I/O error.
 
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import {
-  applyMessages,
-  entryFromParsed,
-  explicitTitle,
-  parseIndex,
-  serializeIndex,
-  toSummary,
-  unreadableEntry,
-  type IndexEntry,
-} from "./chat-index";
+import { applyMessages, entryFromParsed, explicitTitle, parseIndex, serializeIndex, toSummary, unreadableEntry, type IndexEntry } from "./chat-index";
 import { searchChatText, type ChatTextHit } from "./chat-search";
 import { headerLine, leafLine, messageLine, metaLine, modelLine, parseTranscript, probeHeader, versionLine } from "./format";
 import { DEFAULT_TITLE, deriveTitle } from "./title";
@@ -195,7 +186,13 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
   /** Saves the chat's model choice (appends a model line; the last one wins). */
   async setModel(chatId: string, choice: ChatModelChoice): Promise<void> {
     checkId(chatId);
-    const record = { type: "model" as const, provider: choice.provider, modelId: choice.modelId, ...(choice.thinkingLevel ? { thinkingLevel: choice.thinkingLevel } : {}), at: this.now() };
+    const record = {
+      type: "model" as const,
+      provider: choice.provider,
+      modelId: choice.modelId,
+      ...(choice.thinkingLevel ? { thinkingLevel: choice.thinkingLevel } : {}),
+      at: this.now(),
+    };
     const data = encoder.encode(modelLine(record));
     await this.enqueue(chatId, () =>
       this.write(chatId, data, (entry, bytes) => {
@@ -407,7 +404,8 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       data = concat(encoder.encode(headerLine({ type: "header", version: TRANSCRIPT_FORMAT_VERSION, chatId, createdAt: this.now() })), body);
     } else {
       // An older file is continued, never rewritten: one line says the records after it are newer.
-      if (state.version < TRANSCRIPT_FORMAT_VERSION) data = concat(encoder.encode(versionLine({ type: "version", version: TRANSCRIPT_FORMAT_VERSION, at: this.now() })), data);
+      if (state.version < TRANSCRIPT_FORMAT_VERSION)
+        data = concat(encoder.encode(versionLine({ type: "version", version: TRANSCRIPT_FORMAT_VERSION, at: this.now() })), data);
       if (!state.endsWithNewline) data = concat(NEWLINE_BYTES, data);
     }
     // Unknown until the write succeeds: a failed write may have written part of the data.
@@ -456,7 +454,12 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     }
     const index = await this.loadIndex();
     const names = await this.storage.list(CHATS_DIR);
-    const ids = new Set(names.filter((n) => n.endsWith(".jsonl")).map((n) => n.slice(0, -".jsonl".length)).filter(isValidChatId));
+    const ids = new Set(
+      names
+        .filter((n) => n.endsWith(".jsonl"))
+        .map((n) => n.slice(0, -".jsonl".length))
+        .filter(isValidChatId),
+    );
     for (const id of index.keys()) ids.add(id);
 
     const summaries: ChatSummary[] = [];

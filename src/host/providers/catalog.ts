@@ -50,6 +50,7 @@ export function isProviderId(value: unknown): value is ProviderId {
  */
 export function apiKeyProblem(key: string): string | undefined {
   if (/[\s]/.test(key.trim())) return "it has a space, tab or line break inside. Paste the key alone, on one line.";
-  if (/[^\x21-\x7e]/.test(key.trim())) return "it has characters an API key never has (only printable ASCII letters, digits and symbols). Paste the key alone, on one line.";
+  if (/[^\x21-\x7e]/.test(key.trim()))
+    return "it has characters an API key never has (only printable ASCII letters, digits and symbols). Paste the key alone, on one line.";
   return undefined;
 }

@@ -66,9 +66,10 @@ export function describeProviderError(errorMessage: string | undefined, provider
     };
   }
 
-  const network = /econnrefused|enotfound|eai_again|etimedout|econnreset|ehostunreach|enetunreach|fetch failed|connection error|socket hang up|getaddrinfo|request timed out|timed out|network error|certificate|self[- ]signed/.exec(
-    lower,
-  );
+  const network =
+    /econnrefused|enotfound|eai_again|etimedout|econnreset|ehostunreach|enetunreach|fetch failed|connection error|socket hang up|getaddrinfo|request timed out|timed out|network error|certificate|self[- ]signed/.exec(
+      lower,
+    );
   if (network) {
     const code = /\b(E[A-Z_]{4,})\b/.exec(message)?.[1];
     return {

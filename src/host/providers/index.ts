@@ -10,7 +10,17 @@ import { googleProvider } from "@earendil-works/pi-ai/providers/google";
 import { openaiProvider } from "@earendil-works/pi-ai/providers/openai";
 import { RunSetupError, type ModelBinding } from "../../core/session";
 import type { FixCommandId } from "../../shared/app-messages";
-import { apiKeyProblem, DEFAULT_MODELS, ENV_VARS, isProviderId, KEYLESS_API_KEY, PROVIDER_LABELS, SELECT_MODEL_COMMAND, SET_API_KEY_COMMAND, type ProviderId } from "./catalog";
+import {
+  apiKeyProblem,
+  DEFAULT_MODELS,
+  ENV_VARS,
+  isProviderId,
+  KEYLESS_API_KEY,
+  PROVIDER_LABELS,
+  SELECT_MODEL_COMMAND,
+  SET_API_KEY_COMMAND,
+  type ProviderId,
+} from "./catalog";
 import { setKeyFix } from "./errors";
 
 export { DEFAULT_MODELS, ENV_VARS, KEYLESS_API_KEY, PROVIDER_IDS, PROVIDER_LABELS, isProviderId, type ProviderId } from "./catalog";
@@ -173,7 +183,11 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
   const wanted = settings.model.trim() || DEFAULT_MODELS[provider];
   const found = models.getModel(provider, wanted) ?? models.getModels(provider).find((m) => m.id.toLowerCase() === wanted.toLowerCase());
   if (!found) {
-    throw fail(`Unknown ${label} model “${wanted}”.`, `Choose one with “${SELECT_MODEL_COMMAND}”, for example ${suggestedModelIds(provider).join(", ")}.`, "selectModel");
+    throw fail(
+      `Unknown ${label} model “${wanted}”.`,
+      `Choose one with “${SELECT_MODEL_COMMAND}”, for example ${suggestedModelIds(provider).join(", ")}.`,
+      "selectModel",
+    );
   }
   // A key goes only to its own provider: another endpoint needs the user's consent for that URL.
   const override = baseUrl !== undefined && !sameEndpoint(baseUrl, found.baseUrl) ? baseUrl : undefined;
@@ -204,7 +218,11 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
 }
 
 /** The models an OpenAI-compatible server lists at GET {baseUrl}/models (for the quick pick). Throws RunSetupError when it cannot. */
-export async function listServerModels(settings: ProviderSettings, secrets: SecretSource, options: ResolveOptions = {}): Promise<{ id: string; name: string }[]> {
+export async function listServerModels(
+  settings: ProviderSettings,
+  secrets: SecretSource,
+  options: ResolveOptions = {},
+): Promise<{ id: string; name: string }[]> {
   const fail: Fail = (message, fix, command) => new RunSetupError(message, fix, command);
   const baseUrl = requireBaseUrl(settings, fail);
   const key = await readCompatibleKey(secrets);
@@ -213,22 +231,26 @@ export async function listServerModels(settings: ProviderSettings, secrets: Secr
   return ids.map((id) => ({ id, name: id }));
 }
 
-async function resolveOpenAICompatible(
-  settings: ProviderSettings,
-  secrets: SecretSource,
-  options: ResolveOptions,
-  fail: Fail,
-): Promise<ModelBinding> {
+async function resolveOpenAICompatible(settings: ProviderSettings, secrets: SecretSource, options: ResolveOptions, fail: Fail): Promise<ModelBinding> {
   const baseUrl = requireBaseUrl(settings, fail);
   let initialKey: string | undefined;
   try {
     initialKey = await readCompatibleKey(secrets);
     if (initialKey) options.onKeyUsed?.(initialKey);
   } catch {
-    throw fail(`Could not read the stored API key for ${PROVIDER_LABELS["openai-compatible"]}.`, `Run “${SET_API_KEY_COMMAND}” to store it again.`, "setApiKey");
+    throw fail(
+      `Could not read the stored API key for ${PROVIDER_LABELS["openai-compatible"]}.`,
+      `Run “${SET_API_KEY_COMMAND}” to store it again.`,
+      "setApiKey",
+    );
   }
   const problem = initialKey !== undefined ? apiKeyProblem(initialKey) : undefined;
-  if (problem) throw fail(`The stored API key for ${PROVIDER_LABELS["openai-compatible"]} cannot be used: ${problem}`, `Run “${SET_API_KEY_COMMAND}” to store it again.`, "setApiKey");
+  if (problem)
+    throw fail(
+      `The stored API key for ${PROVIDER_LABELS["openai-compatible"]} cannot be used: ${problem}`,
+      `Run “${SET_API_KEY_COMMAND}” to store it again.`,
+      "setApiKey",
+    );
   let id = settings.model.trim();
   if (!id) {
     const listed = await fetchServerModelIds(baseUrl, initialKey ?? KEYLESS_API_KEY, options.discoveryTimeoutMs ?? 5000, fail);
@@ -267,7 +289,9 @@ async function resolveOpenAICompatible(
     name: "OpenAI-compatible server",
     baseUrl,
     // The key arrives as the request's apiKey (getApiKey below); a keyless server is configured too.
-    auth: { apiKey: { name: "OpenAI-compatible server key", resolve: async ({ credential }) => ({ auth: credential?.key ? { apiKey: credential.key } : {} }) } },
+    auth: {
+      apiKey: { name: "OpenAI-compatible server key", resolve: async ({ credential }) => ({ auth: credential?.key ? { apiKey: credential.key } : {} }) },
+    },
     models: [model],
     api: openAICompletionsApi(),
   });
@@ -301,7 +325,11 @@ function hostOf(url: string): string {
   }
 }
 
-async function readStoredOrEnvKey(provider: BuiltinProviderId, secrets: SecretSource, env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
+async function readStoredOrEnvKey(
+  provider: BuiltinProviderId,
+  secrets: SecretSource,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string | undefined> {
   const stored = (await secrets.get(provider))?.trim();
   if (stored) return stored;
   for (const name of ENV_VARS[provider]) {
@@ -332,10 +360,16 @@ function parseBaseUrl(raw: string, fail: Fail): string {
   try {
     url = new URL(text);
   } catch {
-    throw fail(`The base URL “${text}” is not a valid URL.`, "Enter a full http:// or https:// URL in the Pi Chat settings, for example http://localhost:11434/v1.");
+    throw fail(
+      `The base URL “${text}” is not a valid URL.`,
+      "Enter a full http:// or https:// URL in the Pi Chat settings, for example http://localhost:11434/v1.",
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw fail(`The base URL “${text}” is not an http:// or https:// URL.`, "Enter a full http:// or https:// URL in the Pi Chat settings, for example http://localhost:11434/v1.");
+    throw fail(
+      `The base URL “${text}” is not an http:// or https:// URL.`,
+      "Enter a full http:// or https:// URL in the Pi Chat settings, for example http://localhost:11434/v1.",
+    );
   }
   if (url.username || url.password) {
     // Credentials in the URL would end up in logs and error messages.

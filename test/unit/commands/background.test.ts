@@ -17,7 +17,8 @@ import { chatItems } from "../../../src/shared/reducer";
 import { createScriptedModel, reply } from "../../support/scripted-model";
 import { tempDir } from "../../support/temp";
 
-const SERVER = "echo pid:$$; sleep 300 & echo grandchild:$!; echo starting; sleep 0.3; echo 'Server listening on port 4321'; i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.05; done";
+const SERVER =
+  "echo pid:$$; sleep 300 & echo grandchild:$!; echo starting; sleep 0.3; echo 'Server listening on port 4321'; i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.05; done";
 
 function pidsIn(text: string): number[] {
   return [...text.matchAll(/(?:pid|grandchild):(\d+)/g)].map((m) => Number(m[1]));
@@ -52,7 +53,15 @@ describe("background commands", function () {
 
   it("returns once the readiness line is printed, keeps running, gives only newer output per read, and stop ends the tree", async () => {
     const { background, ws } = registry();
-    const started = await background.start({ id: "call_srv", command: SERVER, cwd: ".", absoluteCwd: ws, runner, readyPattern: /listening on port/i, waitMs: 20_000 });
+    const started = await background.start({
+      id: "call_srv",
+      command: SERVER,
+      cwd: ".",
+      absoluteCwd: ws,
+      runner,
+      readyPattern: /listening on port/i,
+      waitMs: 20_000,
+    });
     assert.equal(started.ready, "pattern");
     assert.equal(started.readyLine, "Server listening on port 4321");
     assert.match(started.output.text, /starting/);
@@ -60,7 +69,10 @@ describe("background commands", function () {
     const pids = pidsIn(started.output.text);
     assert.equal(pids.length, 2, started.output.text);
     for (const pid of pids) assert.ok(isRunning(pid), `pid ${pid} runs`);
-    assert.deepEqual(background.running.map((p) => p.id), ["call_srv"]);
+    assert.deepEqual(
+      background.running.map((p) => p.id),
+      ["call_srv"],
+    );
 
     await new Promise((r) => setTimeout(r, 300));
     const first = background.read("call_srv")!;
@@ -160,11 +172,18 @@ describe("background commands", function () {
     for (const pid of pids) assert.ok(!isRunning(pid), `pid ${pid} is gone`);
     const unknown = await tool.execute("t2", { id: "call_old" });
     assert.equal(unknown.isError, true);
-    assert.match(unknown.content.map((c) => (c.type === "text" ? c.text : "")).join(""), /No background command with id call_old runs in this chat\. Background commands end when the chat is deleted or VS Code closes/);
+    assert.match(
+      unknown.content.map((c) => (c.type === "text" ? c.text : "")).join(""),
+      /No background command with id call_old runs in this chat\. Background commands end when the chat is deleted or VS Code closes/,
+    );
   });
 
   it("finds the background starts a transcript never saw end", () => {
-    const start = (id: string, ready = "pattern") => ({ role: "toolResult", toolName: "run_command", details: { command: `cmd ${id}`, background: { id, ready } } });
+    const start = (id: string, ready = "pattern") => ({
+      role: "toolResult",
+      toolName: "run_command",
+      details: { command: `cmd ${id}`, background: { id, ready } },
+    });
     assert.deepEqual(
       unendedBackgroundStarts([
         start("a"),

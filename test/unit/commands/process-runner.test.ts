@@ -19,8 +19,7 @@ describe("commands: the child-process runner", function () {
   });
   afterEach(() => dir.cleanup());
 
-  const run = (command: string, extra: Partial<RunCommandOnceOptions> = {}) =>
-    runCommandOnce({ runner, command, cwd: dir.path, timeoutMs: 30_000, ...extra });
+  const run = (command: string, extra: Partial<RunCommandOnceOptions> = {}) => runCommandOnce({ runner, command, cwd: dir.path, timeoutMs: 30_000, ...extra });
 
   it("returns exit codes and runs in the given folder", async () => {
     const ok = await run("pwd");

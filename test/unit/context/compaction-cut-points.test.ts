@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { applyCompaction, contextBudget, DEFAULT_COMPACTION_SETTINGS, fileOperations, planCompaction, type CompactionPlan } from "../../../src/core/context/compaction";
+import {
+  applyCompaction,
+  contextBudget,
+  DEFAULT_COMPACTION_SETTINGS,
+  fileOperations,
+  planCompaction,
+  type CompactionPlan,
+} from "../../../src/core/context/compaction";
 import { estimateMessageTokens } from "../../../src/core/context/tokens";
 import { deepFreeze } from "../../support/freeze";
 import { assistant, call, conversation, result, summaryMessage, system, text, user } from "./messages";
@@ -73,7 +80,10 @@ describe("compaction: cut points", () => {
     assert.equal(p.splitTurn, true);
     assert.equal(path[cut]!.role, "assistant");
     assert.ok(p.keptTokens >= 800 && p.keptTokens <= 1_200, `kept ${p.keptTokens}`);
-    assert.ok(p.toSummarize.some((m) => m.role === "user" && JSON.stringify(m).includes("refactor everything")), "the turn's request is summarized");
+    assert.ok(
+      p.toSummarize.some((m) => m.role === "user" && JSON.stringify(m).includes("refactor everything")),
+      "the turn's request is summarized",
+    );
     assertCallsKeepTheirResults(path, cut);
   });
 
@@ -105,7 +115,13 @@ describe("compaction: the model's view of a path", () => {
 
   it("a later compaction updates the previous summary: it covers the previous kept part and carries its files", () => {
     const path = conversation(8, 120);
-    const first = summaryMessage({ keptMessageCount: 12, summary: "PREVIOUS", readFiles: ["old/read.ts"], modifiedFiles: ["old/changed.ts"], summarizedMessageCount: 20 });
+    const first = summaryMessage({
+      keptMessageCount: 12,
+      summary: "PREVIOUS",
+      readFiles: ["old/read.ts"],
+      modifiedFiles: ["old/changed.ts"],
+      summarizedMessageCount: 20,
+    });
     path.push(first);
     path.push(...conversation(4, 120, "n").slice(1));
     deepFreeze(path);

@@ -21,10 +21,12 @@ function isSummaryRequest(request: Message[]): boolean {
 }
 
 const overflow: ScriptStep = () => fauxAssistantMessage([], { stopReason: "error", errorMessage: OVERFLOW });
-const summary = (body: string): ScriptStep => (request) => {
-  assert.ok(isSummaryRequest(request), "expected the summary request here");
-  return fauxAssistantMessage(`## Goal\n${body}`);
-};
+const summary =
+  (body: string): ScriptStep =>
+  (request) => {
+    assert.ok(isSummaryRequest(request), "expected the summary request here");
+    return fauxAssistantMessage(`## Goal\n${body}`);
+  };
 
 async function chatWithHistory(world: ChatWorld, model: ScriptedModel, turns: number): Promise<ChatSession> {
   const session = world.service.newChat();
@@ -165,8 +167,10 @@ describe("compaction in a chat", () => {
     model.push(reply.text("continuing"));
     await fresh.prompt("where were we?");
     const request = model.requests[model.requests.length - 1]!;
-    assert.deepEqual(request.map((m) => m.role), ["system", "user", "user"]);
+    assert.deepEqual(
+      request.map((m) => m.role),
+      ["system", "user", "user"],
+    );
     assert.match(textOf(request[1]), /carry this on/);
   });
 });
-

@@ -47,8 +47,12 @@ const model: ScriptStep = (request) => {
   if (isSummaryRequest(request)) {
     const port = lastMatch(all, PORT);
     const fn = lastMatch(all, FUNCTION);
-    const facts = [port ? `- For the dev server, the port is ${port}.` : "", fn ? `- The entry point: the function is called ${fn}.` : ""].filter(Boolean).join("\n");
-    return fauxAssistantMessage(`## Goal\nSet up and tune the dev server.\n\n## Progress\n### Done\n- [x] Discussed ${filler(3, 20)}\n\n## Critical Facts\n${facts || "- (none)"}`);
+    const facts = [port ? `- For the dev server, the port is ${port}.` : "", fn ? `- The entry point: the function is called ${fn}.` : ""]
+      .filter(Boolean)
+      .join("\n");
+    return fauxAssistantMessage(
+      `## Goal\nSet up and tune the dev server.\n\n## Progress\n### Done\n- [x] Discussed ${filler(3, 20)}\n\n## Critical Facts\n${facts || "- (none)"}`,
+    );
   }
   const question = textOf([...request].reverse().find((m) => m.role === "user"));
   if (question.includes("Which port")) {

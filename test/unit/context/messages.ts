@@ -17,11 +17,29 @@ export function text(tokens: number, word = "lorem"): string {
 export const user = (content: string): AgentMessage => ({ role: "user", content: [{ type: "text", text: content }], timestamp: 1 });
 
 export function assistant(content: string, u: Usage = usage(0, 0)): AssistantMessage {
-  return { role: "assistant", content: [{ type: "text", text: content }], api: "faux", provider: "faux", model: "m", usage: u, stopReason: "stop", timestamp: 2 };
+  return {
+    role: "assistant",
+    content: [{ type: "text", text: content }],
+    api: "faux",
+    provider: "faux",
+    model: "m",
+    usage: u,
+    stopReason: "stop",
+    timestamp: 2,
+  };
 }
 
 export function call(id: string, name: string, args: Record<string, string>, u: Usage = usage(0, 0)): AssistantMessage {
-  return { role: "assistant", content: [{ type: "toolCall", id, name, arguments: args }], api: "faux", provider: "faux", model: "m", usage: u, stopReason: "toolUse", timestamp: 2 };
+  return {
+    role: "assistant",
+    content: [{ type: "toolCall", id, name, arguments: args }],
+    api: "faux",
+    provider: "faux",
+    model: "m",
+    usage: u,
+    stopReason: "toolUse",
+    timestamp: 2,
+  };
 }
 
 export const result = (id: string, name: string, content: string, isError = false): AgentMessage => ({
@@ -38,7 +56,12 @@ export function conversation(turns: number, size = 100, prefix = "t"): AgentMess
   const out: AgentMessage[] = [system];
   for (let i = 0; i < turns; i++) {
     const id = `${prefix}${i}`;
-    out.push(user(`question ${i} ${text(size / 4)}`), call(id, "read_file", { path: `src/f${i}.ts` }), result(id, "read_file", text(size / 2)), assistant(`answer ${i} ${text(size / 4)}`));
+    out.push(
+      user(`question ${i} ${text(size / 4)}`),
+      call(id, "read_file", { path: `src/f${i}.ts` }),
+      result(id, "read_file", text(size / 2)),
+      assistant(`answer ${i} ${text(size / 4)}`),
+    );
   }
   return out;
 }

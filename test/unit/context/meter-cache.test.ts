@@ -16,7 +16,12 @@ describe("context meter: running totals per message", () => {
   it("equals a fresh count on every path it is asked about, in any order", () => {
     const trunk: AgentMessage[] = [system, ...turn(1), ...turn(2), ...turn(3)];
     const branchA = [...trunk, ...turn(4), ...turn(5)];
-    const branchB = [...trunk.slice(0, 3), ...turn(20, 0.5), summaryMessage({ keptMessageCount: 2, tokensAfter: 900, usage: { input: 50, output: 20, cacheRead: 0, cacheWrite: 0, cost: 0.002 } }), ...turn(21)];
+    const branchB = [
+      ...trunk.slice(0, 3),
+      ...turn(20, 0.5),
+      summaryMessage({ keptMessageCount: 2, tokensAfter: 900, usage: { input: 50, output: 20, cacheRead: 0, cacheWrite: 0, cost: 0.002 } }),
+      ...turn(21),
+    ];
     const cache = new MeterCache();
     const asked = [trunk, branchA, branchA.slice(0, 6), branchB, branchA, trunk.slice(0, 2), branchB.slice(0, 6), branchB];
     for (const path of asked) {

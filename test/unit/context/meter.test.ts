@@ -49,7 +49,10 @@ describe("context meter", () => {
   });
 
   it("shows no price for a model without prices (a local server)", () => {
-    const meter = contextMeter([system, user("q"), assistant("a", usage(10, 1))], { contextWindow: 8_000, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } });
+    const meter = contextMeter([system, user("q"), assistant("a", usage(10, 1))], {
+      contextWindow: 8_000,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    });
     assert.equal(meter.priced, false);
   });
 

@@ -39,7 +39,10 @@ describe("project instructions (AGENTS.md / CLAUDE.md)", () => {
     const loaded = await loadProjectInstructions([a.folder]);
     assert.match(loaded.section ?? "", /^## AGENTS\.md\n\nUse tabs\.\nRun npm test\.$/m);
     assert.doesNotMatch(loaded.section ?? "", /Use spaces/);
-    assert.deepEqual(loaded.files.map((f) => f.file), ["AGENTS.md"]);
+    assert.deepEqual(
+      loaded.files.map((f) => f.file),
+      ["AGENTS.md"],
+    );
   });
 
   it("uses CLAUDE.md where there is no AGENTS.md, names each folder when there are several, skips folders without either", async () => {

@@ -19,7 +19,14 @@ const assistantCall = (id: string): AssistantMessage => ({
   timestamp: 2,
 });
 const assistantText = (text: string): AssistantMessage => ({ ...assistantCall("x"), content: [{ type: "text", text }], stopReason: "stop" });
-const result = (id: string, text = "contents"): AgentMessage => ({ role: "toolResult", toolCallId: id, toolName: "read_file", content: [{ type: "text", text }], isError: false, timestamp: 3 });
+const result = (id: string, text = "contents"): AgentMessage => ({
+  role: "toolResult",
+  toolCallId: id,
+  toolName: "read_file",
+  content: [{ type: "text", text }],
+  isError: false,
+  timestamp: 3,
+});
 
 function conversation(turns: number, filler = 0): AgentMessage[] {
   const out: AgentMessage[] = [system];
@@ -57,7 +64,10 @@ describe("context policy: transformContext", () => {
   it("closes tool calls that never got a result (a cut-off run) in the request only", () => {
     const input = deepFreeze([system, user("q"), assistantCall("lost"), user("next")]);
     const out = transformContext(input, { maxContextTokens: 100_000 });
-    assert.deepEqual(out.map((m) => m.role), ["system", "user", "assistant", "toolResult", "user"]);
+    assert.deepEqual(
+      out.map((m) => m.role),
+      ["system", "user", "assistant", "toolResult", "user"],
+    );
     const synthetic = out[3]!;
     assert.ok(synthetic.role === "toolResult" && synthetic.toolCallId === "lost" && synthetic.isError);
     assert.equal(input.length, 4);
@@ -65,7 +75,10 @@ describe("context policy: transformContext", () => {
 
   it("does not close the calls of the last message (they may be running now)", () => {
     const input = deepFreeze([system, user("q"), assistantCall("now")]);
-    assert.deepEqual(transformContext(input, { maxContextTokens: 100_000 }).map((m) => m.role), ["system", "user", "assistant"]);
+    assert.deepEqual(
+      transformContext(input, { maxContextTokens: 100_000 }).map((m) => m.role),
+      ["system", "user", "assistant"],
+    );
   });
 
   it("never throws: on failure it falls back to its input and reports why", () => {
@@ -87,7 +100,16 @@ describe("context policy: transformContext", () => {
     assert.notEqual(out, input);
     assert.deepEqual(reasons, ["budget unavailable"]);
     // A throwing logger is survived too.
-    assert.doesNotThrow(() => transformContext(input, { get maxContextTokens(): number { throw new Error("x"); }, onFallback: () => { throw new Error("logger down"); } }));
+    assert.doesNotThrow(() =>
+      transformContext(input, {
+        get maxContextTokens(): number {
+          throw new Error("x");
+        },
+        onFallback: () => {
+          throw new Error("logger down");
+        },
+      }),
+    );
   });
 });
 
@@ -102,7 +124,16 @@ describe("context policy: convertToLlm", () => {
   it("states a denial as a user fact, with the reason, and an allowance too", () => {
     const input = deepFreeze<AgentMessage[]>([
       system,
-      { role: "approvalNotice", toolCallId: "e1", toolName: "edit_file", decision: "denied", reason: "not now", path: "src/a.ts", diff: "--- secret diff body", timestamp: 5 },
+      {
+        role: "approvalNotice",
+        toolCallId: "e1",
+        toolName: "edit_file",
+        decision: "denied",
+        reason: "not now",
+        path: "src/a.ts",
+        diff: "--- secret diff body",
+        timestamp: 5,
+      },
       { role: "approvalNotice", toolCallId: "e2", toolName: "edit_file", decision: "allowed", path: "src/a.ts", timestamp: 6 },
     ]);
     const out = convertToLlm(input);
@@ -116,7 +147,9 @@ describe("context policy: convertToLlm", () => {
   });
 
   it("turns an attached file into a reference the model can read, never the editor state", () => {
-    const out = convertToLlm(deepFreeze<AgentMessage[]>([{ role: "fileAttachment", path: "src/config.ts", range: { startLine: 2, endLine: 4 }, timestamp: 1 }]));
+    const out = convertToLlm(
+      deepFreeze<AgentMessage[]>([{ role: "fileAttachment", path: "src/config.ts", range: { startLine: 2, endLine: 4 }, timestamp: 1 }]),
+    );
     assert.equal(out.length, 1);
     assert.match(JSON.stringify(out[0]), /attached the file src\/config\.ts \(lines 2-4\).*read_file/);
   });
@@ -128,7 +161,10 @@ describe("context policy: convertToLlm", () => {
       { role: "somethingFromTheFuture", text: "x", timestamp: 1 } as unknown as AgentMessage,
     ]);
     const out = convertToLlm(input);
-    assert.deepEqual(out.map((m) => m.role), ["user"]);
+    assert.deepEqual(
+      out.map((m) => m.role),
+      ["user"],
+    );
   });
 
   it("keeps the two flags separate per kind", () => {
@@ -155,7 +191,13 @@ describe("context policy: repairsBeforeContinue", () => {
       ...assistantCall("c1"),
       content: [...assistantCall("c1").content, { type: "toolCall", id: "c2", name: "edit_file", arguments: { path: "b.ts" } }],
     };
-    const transcript = deepFreeze([system, user("q"), twoCalls, result("c1"), { role: "approvalNotice", toolCallId: "c2", toolName: "edit_file", decision: "allowed", timestamp: 4 }] as AgentMessage[]);
+    const transcript = deepFreeze([
+      system,
+      user("q"),
+      twoCalls,
+      result("c1"),
+      { role: "approvalNotice", toolCallId: "c2", toolName: "edit_file", decision: "allowed", timestamp: 4 },
+    ] as AgentMessage[]);
     const repairs = repairsBeforeContinue(transcript, 99);
     assert.deepEqual(
       repairs.map((m) => (m.role === "toolResult" ? [m.toolCallId, m.toolName, m.isError, m.timestamp] : m.role)),

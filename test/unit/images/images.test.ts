@@ -19,7 +19,9 @@ import { tempDir } from "../../support/temp";
 const b64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString("base64");
 
 function imagesOf(request: Message[]): { mimeType: string; data: string }[] {
-  return request.flatMap((m) => (m.role === "user" && Array.isArray(m.content) ? m.content.filter((c) => c.type === "image").map((c) => ({ mimeType: c.mimeType, data: c.data })) : []));
+  return request.flatMap((m) =>
+    m.role === "user" && Array.isArray(m.content) ? m.content.filter((c) => c.type === "image").map((c) => ({ mimeType: c.mimeType, data: c.data })) : [],
+  );
 }
 
 describe("images: type from bytes", () => {
@@ -143,9 +145,16 @@ describe("images: stored beside the chat", () => {
 
   it("the view state of a restored chat carries references only", () => {
     const state = stateFromTranscript([
-      { role: "user", content: [{ type: "text", text: "hi" }, { type: "image", data: "", mimeType: "image/png", blob: "c".repeat(64) } as never], timestamp: 1 },
+      {
+        role: "user",
+        content: [{ type: "text", text: "hi" }, { type: "image", data: "", mimeType: "image/png", blob: "c".repeat(64) } as never],
+        timestamp: 1,
+      },
     ]);
     const [item] = chatItems(state);
-    assert.deepEqual(item && item.kind === "user" ? { text: item.text, images: item.images } : undefined, { text: "hi", images: [{ blob: "c".repeat(64), mimeType: "image/png" }] });
+    assert.deepEqual(item && item.kind === "user" ? { text: item.text, images: item.images } : undefined, {
+      text: "hi",
+      images: [{ blob: "c".repeat(64), mimeType: "image/png" }],
+    });
   });
 });

@@ -26,7 +26,9 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 const scaler = createWorkerImageScaler(resolve(__dirname, "../../../image-scale.js"));
 
 function toolResultImages(request: Message[]): { data: string; mimeType: string }[] {
-  return request.flatMap((m) => (m.role === "toolResult" ? m.content.filter((c) => c.type === "image").map((c) => ({ data: c.data, mimeType: c.mimeType })) : []));
+  return request.flatMap((m) =>
+    m.role === "toolResult" ? m.content.filter((c) => c.type === "image").map((c) => ({ data: c.data, mimeType: c.mimeType })) : [],
+  );
 }
 
 describe("read_file images in a chat", function () {
@@ -108,9 +110,14 @@ describe("read_file images in a chat", function () {
       guard.restore();
       await server.close();
     });
-    const w = world(() => resolveModelBinding({ provider: "openai-compatible", model: "local-vision", baseUrl: `${server.url}/v1`, imageInput: true }, secretsOf({})));
+    const w = world(() =>
+      resolveModelBinding({ provider: "openai-compatible", model: "local-vision", baseUrl: `${server.url}/v1`, imageInput: true }, secretsOf({})),
+    );
     writeFileSync(join(w.ws, "wide.png"), makePng(4000, 1000, 6));
-    server.push(() => ({ toolCalls: [{ id: "call_1", name: "read_file", arguments: { path: "wide.png" } }] }), () => ({ text: "A wide gradient." }));
+    server.push(
+      () => ({ toolCalls: [{ id: "call_1", name: "read_file", arguments: { path: "wide.png" } }] }),
+      () => ({ text: "A wide gradient." }),
+    );
     await w.open().newChat().prompt("Describe wide.png");
     const body = server.chatRequests()[1]!;
     const tool = body.messages.find((m) => m.role === "tool");
@@ -119,6 +126,9 @@ describe("read_file images in a chat", function () {
     const url = parts.find((p) => p.type === "image_url")?.image_url?.url ?? "";
     assert.match(url, /^data:image\/png;base64,/);
     assert.deepEqual(sniffImage(Buffer.from(url.slice(url.indexOf(",") + 1), "base64")), { mimeType: "image/png", width: 2000, height: 500 });
-    assert.deepEqual(guard.urls.filter((u) => !u.startsWith(server.url)), []);
+    assert.deepEqual(
+      guard.urls.filter((u) => !u.startsWith(server.url)),
+      [],
+    );
   });
 });

@@ -75,7 +75,13 @@ describe("command allow rules", () => {
   });
 
   it("splits and unquotes words", () => {
-    assert.deepEqual(splitCommand(`git commit -m "fix: a; b" && npm test`), { ok: true, parts: [["git", "commit", "-m", "fix: a; b"], ["npm", "test"]] });
+    assert.deepEqual(splitCommand(`git commit -m "fix: a; b" && npm test`), {
+      ok: true,
+      parts: [
+        ["git", "commit", "-m", "fix: a; b"],
+        ["npm", "test"],
+      ],
+    });
   });
 
   it("says why it asks", () => {

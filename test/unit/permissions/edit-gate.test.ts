@@ -212,6 +212,9 @@ describe("the edit gate", () => {
     w.write("package.json", "{}\n");
     await w.call("docs/a.md", "x", "y");
     await w.call("package.json", "{}", '{"a":1}');
-    assert.deepEqual(w.requests.map((r) => r.path), ["docs/a.md"]);
+    assert.deepEqual(
+      w.requests.map((r) => r.path),
+      ["docs/a.md"],
+    );
   });
 });

@@ -9,7 +9,15 @@ const defaults = compileProtectedFiles(DEFAULT_PROTECTED_FILES);
 const classify = (path: string) => classifyEditPath([path], defaults);
 
 describe("protected paths", () => {
-  const refused = [".git/config", ".git/hooks/pre-commit", ".git", "sub/module/.git/config", ".GIT/config", ".Git/hooks/post-checkout", "vendor/lib/.git/info/attributes"];
+  const refused = [
+    ".git/config",
+    ".git/hooks/pre-commit",
+    ".git",
+    "sub/module/.git/config",
+    ".GIT/config",
+    ".Git/hooks/post-checkout",
+    "vendor/lib/.git/info/attributes",
+  ];
   for (const path of refused) {
     it(`refuses ${path}`, () => {
       const c = classify(path);
@@ -62,7 +70,17 @@ describe("protected paths", () => {
     });
   }
 
-  for (const path of ["src/config.ts", ".gitignore", "docs/.github.md", "my.vscode/notes.md", ".github/ISSUE_TEMPLATE/bug.md", "package.json.bak", "src/environment.ts", "git/config", ".gitkeep"]) {
+  for (const path of [
+    "src/config.ts",
+    ".gitignore",
+    "docs/.github.md",
+    "my.vscode/notes.md",
+    ".github/ISSUE_TEMPLATE/bug.md",
+    "package.json.bak",
+    "src/environment.ts",
+    "git/config",
+    ".gitkeep",
+  ]) {
     it(`leaves ${path} an ordinary file`, () => {
       assert.deepEqual(classify(path), { kind: "normal" });
     });

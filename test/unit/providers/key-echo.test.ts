@@ -12,12 +12,7 @@ import { chatWorld, type ChatWorld } from "../../support/chat-world";
 import { startOpenAIServer, type OpenAIServer } from "../../support/openai-server";
 import { secretsOf } from "./helpers";
 
-const KEYS = [
-  "3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c",
-  "123e4567-e89b-12d3-a456-426614174000",
-  "Zm9vYmFyYmF6cXV4+/0123456789==",
-  'ab"cd\\ef~!@#$%^&*()-key-0001',
-];
+const KEYS = ["3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c", "123e4567-e89b-12d3-a456-426614174000", "Zm9vYmFyYmF6cXV4+/0123456789==", 'ab"cd\\ef~!@#$%^&*()-key-0001'];
 
 describe("providers: a key echoed back is redacted everywhere", () => {
   let server: OpenAIServer;

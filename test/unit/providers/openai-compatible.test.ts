@@ -187,7 +187,10 @@ describe("providers: OpenAI-compatible server through the core (real pi-ai adapt
   it("a 401 ends the turn with stopReason error, describeProviderError gives the set-key fix, and the chat can continue", async () => {
     w = compatibleWorld(server, secretsOf({ "openai-compatible": STORED_KEY }));
     const session = w.service.newChat();
-    server.failNext(401, openAIErrorBody("Incorrect API key provided: sk-loc**********9c. You can find your API key in your account.", "invalid_request_error", "invalid_api_key"));
+    server.failNext(
+      401,
+      openAIErrorBody("Incorrect API key provided: sk-loc**********9c. You can find your API key in your account.", "invalid_request_error", "invalid_api_key"),
+    );
     await session.prompt("hi");
     const failed = lastAssistant(session.messages);
     assert.equal(failed.stopReason, "error");

@@ -94,13 +94,17 @@ describe("providers: resolveModelBinding", () => {
     const fromEnv = await resolveModelBinding({ provider: "anthropic", model: "" }, secretsOf({}), { env: { ANTHROPIC_API_KEY: "sk-ant-env-key" } });
     assert.equal(await fromEnv.getApiKey("anthropic"), "sk-ant-env-key");
 
-    const gemini = await resolveModelBinding({ provider: "google", model: "" }, secretsOf({}), { env: { GOOGLE_API_KEY: "google-env", GEMINI_API_KEY: "gemini-env" } });
+    const gemini = await resolveModelBinding({ provider: "google", model: "" }, secretsOf({}), {
+      env: { GOOGLE_API_KEY: "google-env", GEMINI_API_KEY: "gemini-env" },
+    });
     assert.equal(await gemini.getApiKey("google"), "gemini-env", "GEMINI_API_KEY before GOOGLE_API_KEY");
     const google = await resolveModelBinding({ provider: "google", model: "" }, secretsOf({}), { env: { GOOGLE_API_KEY: "google-env" } });
     assert.equal(await google.getApiKey("google"), "google-env");
     assert.equal(google.model.api, "google-generative-ai");
 
-    const openai = await resolveModelBinding({ provider: "openai", model: "" }, secretsOf({ openai: "sk-openai-stored" }), { env: { OPENAI_API_KEY: "sk-env" } });
+    const openai = await resolveModelBinding({ provider: "openai", model: "" }, secretsOf({ openai: "sk-openai-stored" }), {
+      env: { OPENAI_API_KEY: "sk-env" },
+    });
     assert.equal(await openai.getApiKey("openai"), "sk-openai-stored");
     assert.equal(openai.model.id, DEFAULT_MODELS.openai);
     assert.deepEqual(guard.urls, []);
@@ -132,19 +136,25 @@ describe("providers: resolveModelBinding", () => {
     for (const id of suggested) assert.ok(valid.has(id), `${id} is a valid id`);
     assertNoKeyMaterial(error, ["sk-x"]);
 
-    const binding = await resolveModelBinding({ provider: "anthropic", model: DEFAULT_MODELS.anthropic.toUpperCase() }, secretsOf({ anthropic: "k" }), { env: {} });
+    const binding = await resolveModelBinding({ provider: "anthropic", model: DEFAULT_MODELS.anthropic.toUpperCase() }, secretsOf({ anthropic: "k" }), {
+      env: {},
+    });
     assert.equal(binding.model.id, DEFAULT_MODELS.anthropic);
   });
 
   it("a base URL overrides the endpoint of a built-in provider only with the user's consent for that URL", async () => {
     const asked: unknown[] = [];
-    const binding = await resolveModelBinding({ provider: "openai", model: "gpt-4o-mini", baseUrl: "https://proxy.example.invalid/v1/" }, secretsOf({ openai: "k" }), {
-      env: {},
-      allowBaseUrl: async (override) => {
-        asked.push(override);
-        return true;
+    const binding = await resolveModelBinding(
+      { provider: "openai", model: "gpt-4o-mini", baseUrl: "https://proxy.example.invalid/v1/" },
+      secretsOf({ openai: "k" }),
+      {
+        env: {},
+        allowBaseUrl: async (override) => {
+          asked.push(override);
+          return true;
+        },
       },
-    });
+    );
     assert.equal(binding.model.id, "gpt-4o-mini");
     assert.equal(binding.model.baseUrl, "https://proxy.example.invalid/v1");
     assert.deepEqual(asked, [{ provider: "openai", label: "OpenAI", url: "https://proxy.example.invalid/v1", ownUrl: "https://api.openai.com/v1" }]);
@@ -263,7 +273,11 @@ describe("providers: resolveModelBinding", () => {
       (e: unknown) => e,
     );
     // A copy of the error as another bundle would see it: same fields, another class.
-    const copied = Object.assign(new Error((error as Error).message), { code: (error as { code?: unknown }).code, fix: (error as { fix?: unknown }).fix, fixCommand: (error as { fixCommand?: unknown }).fixCommand });
+    const copied = Object.assign(new Error((error as Error).message), {
+      code: (error as { code?: unknown }).code,
+      fix: (error as { fix?: unknown }).fix,
+      fixCommand: (error as { fixCommand?: unknown }).fixCommand,
+    });
     assert.deepEqual(runSetupFix(copied), { fix: "Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY.", fixCommand: "setApiKey" });
     assert.equal(runSetupFix(new Error("No API key")), undefined, "a plain error is not a setup error");
     const unknownModel = await resolveModelBinding({ provider: "anthropic", model: "claude-nope" }, secretsOf({ anthropic: "sk-ant-test" }), { env: {} }).then(
@@ -279,7 +293,10 @@ describe("providers: listModels and DEFAULT_MODELS", () => {
     for (const provider of ["anthropic", "openai", "google"] as const) {
       const models = listModels(provider);
       assert.ok(models.length > 3, `${provider} has models`);
-      assert.ok(models.some((m) => m.id === DEFAULT_MODELS[provider]), `the ${provider} default is listed`);
+      assert.ok(
+        models.some((m) => m.id === DEFAULT_MODELS[provider]),
+        `the ${provider} default is listed`,
+      );
       for (const m of models) assert.ok(m.id && m.name);
     }
     assert.deepEqual(listModels("openai-compatible"), []);
@@ -291,7 +308,8 @@ describe("providers: describeProviderError", () => {
   const cases: { name: string; message: string; text: RegExp; fix?: RegExp; provider?: "anthropic" }[] = [
     {
       name: "OpenAI 401 (pi-ai's status: body format)",
-      message: '401: {"message":"Incorrect API key provided: sk-proj-abcdefghijklmnop1234. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}',
+      message:
+        '401: {"message":"Incorrect API key provided: sk-proj-abcdefghijklmnop1234. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}',
       text: /rejected the API key/,
       fix: /Set API Key/,
     },
@@ -313,11 +331,17 @@ describe("providers: describeProviderError", () => {
     },
     {
       name: "OpenAI insufficient_quota",
-      message: '429: {"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}',
+      message:
+        '429: {"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}',
       text: /no quota or credit/,
       fix: /billing/,
     },
-    { name: "connection refused", message: "Connection error.: connect ECONNREFUSED 127.0.0.1:11434 (ECONNREFUSED)", text: /Could not reach the provider \(ECONNREFUSED\)/, fix: /base URL/ },
+    {
+      name: "connection refused",
+      message: "Connection error.: connect ECONNREFUSED 127.0.0.1:11434 (ECONNREFUSED)",
+      text: /Could not reach the provider \(ECONNREFUSED\)/,
+      fix: /base URL/,
+    },
     { name: "DNS", message: "getaddrinfo ENOTFOUND api.example.invalid", text: /Could not reach/, fix: /network/ },
     { name: "fetch failed", message: "fetch failed", text: /Could not reach/, fix: /network/ },
     {
@@ -329,8 +353,18 @@ describe("providers: describeProviderError", () => {
     },
     { name: "Anthropic prompt too long", message: "prompt is too long: 213462 tokens > 200000 maximum", text: /context window/, fix: /new chat/ },
     { name: "llama.cpp context", message: "400 the request exceeds the available context size, try increasing it", text: /context window/, fix: /new chat/ },
-    { name: "Anthropic overloaded", message: '529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', text: /overloaded/, fix: /Wait/ },
-    { name: "unknown model", message: '404: {"message":"The model `gpt-9` does not exist or you do not have access to it.","code":"model_not_found"}', text: /does not know this model/, fix: /Select Model/ },
+    {
+      name: "Anthropic overloaded",
+      message: '529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+      text: /overloaded/,
+      fix: /Wait/,
+    },
+    {
+      name: "unknown model",
+      message: '404: {"message":"The model `gpt-9` does not exist or you do not have access to it.","code":"model_not_found"}',
+      text: /does not know this model/,
+      fix: /Select Model/,
+    },
     { name: "wrong path", message: "404 status code (no body)", text: /404 Not Found/, fix: /base URL/ },
     { name: "server error", message: "500 Internal server error", text: /internal error \(500\)/, fix: /Wait/ },
   ];

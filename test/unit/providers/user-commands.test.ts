@@ -105,10 +105,13 @@ describe("!cmd and !!cmd against a local OpenAI-format server", function () {
     const loaded = await reopened.open(session.id);
     assert.ok(loaded.ok);
     const restored = chatItems(loaded.session.viewState).filter((i): i is UserCommandItem => i.kind === "userCommand");
-    assert.deepEqual(restored.map((i) => [i.command, i.excludeFromContext, i.running]), [
-      ["cat src/notes.txt; exit 3", false, false],
-      ["echo private-9931 && cat src/notes.txt", true, false],
-    ]);
+    assert.deepEqual(
+      restored.map((i) => [i.command, i.excludeFromContext, i.running]),
+      [
+        ["cat src/notes.txt; exit 3", false, false],
+        ["echo private-9931 && cat src/notes.txt", true, false],
+      ],
+    );
     server.push(() => ({ text: "Still here." }));
     await loaded.session.prompt("And now?");
     assert.equal(server.pending(), 0);

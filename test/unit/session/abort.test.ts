@@ -118,12 +118,21 @@ describe("abort", () => {
       // Simulate the crash: keep the file only up to the assistant tool call.
       const loaded = await t.store.load(session.id);
       assert.ok(loaded.ok);
-      const cut = loaded.messages.slice(0, loaded.messages.findIndex((m) => m.role === "toolResult"));
+      const cut = loaded.messages.slice(
+        0,
+        loaded.messages.findIndex((m) => m.role === "toolResult"),
+      );
       const t2 = setup(model, async () => ({ decision: "allow" }));
       try {
         const store2 = t2.store;
         await store2.createChat({ id: "cutoff", messages: cut });
-        const service2 = new ChatService({ store: store2, fs: createNodeWorkspaceFs(t.ws.path), resolveModel: async () => model.binding, approver: async () => ({ decision: "allow" }), approvalMode: () => "ask" });
+        const service2 = new ChatService({
+          store: store2,
+          fs: createNodeWorkspaceFs(t.ws.path),
+          resolveModel: async () => model.binding,
+          approver: async () => ({ decision: "allow" }),
+          approvalMode: () => "ask",
+        });
         const opened = await service2.open("cutoff");
         assert.ok(opened.ok);
         assert.equal(opened.session.canContinue, true);

@@ -32,7 +32,9 @@ function watchView(session: ChatSession): { state: () => ChatState } {
 }
 
 function shown(state: ChatState): string[] {
-  return chatItems(state).flatMap((i) => (i.kind === "user" ? [`user: ${i.text}`] : i.kind === "assistant" ? [`assistant: ${i.blocks.map((b) => b.text).join("")}`] : []));
+  return chatItems(state).flatMap((i) =>
+    i.kind === "user" ? [`user: ${i.text}`] : i.kind === "assistant" ? [`assistant: ${i.blocks.map((b) => b.text).join("")}`] : [],
+  );
 }
 
 async function fourTurns(w: World): Promise<ChatSession> {
@@ -65,7 +67,10 @@ describe("branches: edit, retry, switch (core, scripted model)", () => {
     // Switch back to the first branch: its four turns and their context come back.
     const change = await session.switchBranch(prompt2, 0);
     assert.deepStrictEqual(change.filesLeftChanged, []);
-    assert.deepStrictEqual(shown(view.state()), [1, 2, 3, 4].flatMap((t) => [`user: prompt ${t}`, `assistant: answer ${t}`]));
+    assert.deepStrictEqual(
+      shown(view.state()),
+      [1, 2, 3, 4].flatMap((t) => [`user: prompt ${t}`, `assistant: answer ${t}`]),
+    );
     assert.deepStrictEqual(view.state().forks, [{ messageIndex: prompt2, showAt: prompt2, index: 0, count: 2 }]);
     w.model.push(reply.text("answer 5"));
     await session.prompt("prompt 5");
@@ -190,7 +195,10 @@ describe("branches with main's features (compaction, !cmd)", () => {
     assert.deepEqual(shown(session.viewState), ["user: prompt 1b", "assistant: answer 1b"]);
     const reopened = await w.reopen().open(session.id);
     assert.ok(reopened.ok);
-    assert.deepEqual(reopened.session.messages.map((m) => m.role), ["system", "localNotice", "user", "assistant"]);
+    assert.deepEqual(
+      reopened.session.messages.map((m) => m.role),
+      ["system", "localNotice", "user", "assistant"],
+    );
     assert.deepEqual(reopened.session.viewState.forks, [{ messageIndex: prompt1, showAt: prompt1, index: 1, count: 2 }]);
   });
 });

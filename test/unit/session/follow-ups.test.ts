@@ -57,9 +57,17 @@ describe("follow-ups and steering (core, faux provider)", () => {
     );
     await session.prompt("read the config");
 
-    assert.deepEqual(dialogue(w.model.requests[1]!).slice(-3), ["assistant: ", "tool: read_file", "user: use port 8080"], "the steer comes right after the tool result");
+    assert.deepEqual(
+      dialogue(w.model.requests[1]!).slice(-3),
+      ["assistant: ", "tool: read_file", "user: use port 8080"],
+      "the steer comes right after the tool result",
+    );
     assert.ok(!savedDuringRun.includes("user: then run the tests"), "a queued follow-up is not saved before it is delivered");
-    assert.deepEqual(dialogue(w.model.requests[2]!).slice(-3), ["assistant: Port 3000; noted, 8080.", "user: then run the tests", "user: and update the README"]);
+    assert.deepEqual(dialogue(w.model.requests[2]!).slice(-3), [
+      "assistant: Port 3000; noted, 8080.",
+      "user: then run the tests",
+      "user: and update the README",
+    ]);
     const expected = [
       "user: read the config",
       "assistant: ",

@@ -36,7 +36,10 @@ describe("model per chat (core)", () => {
     model.push(reply.text("from a2"));
     await a.prompt("again");
     assert.equal(asked.at(-1), "openai/model-a2");
-    const lines = readFileSync(join(w.storageDir, "chats", `${a.id}.jsonl`), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(join(w.storageDir, "chats", `${a.id}.jsonl`), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     assert.deepEqual(
       lines.filter((l) => l.type === "model").map((l) => l.modelId),
       ["model-a", "model-a2"],

@@ -17,7 +17,7 @@ describe("edit_file with several edits, through the session's gate", () => {
 
   it("asks once, with one diff holding every edit, and writes them all", async () => {
     const edits = [
-      { oldText: "host: \"localhost\"", newText: "host: \"0.0.0.0\"" },
+      { oldText: 'host: "localhost"', newText: 'host: "0.0.0.0"' },
       { oldText: "port: 3000", newText: "port: 8080" },
     ];
     w.model.push(reply.tool("edit_file", { path: "src/config.ts", edits }, "m1"), reply.text("Done."));

@@ -18,7 +18,11 @@ import type { ToolItem } from "../../../src/shared/chat-items";
 import { createScriptedModel, reply, textOf, type ScriptedModel } from "../../support/scripted-model";
 import { tempDir } from "../../support/temp";
 
-function world(model: ScriptedModel, decide: (r: CommandApprovalRequest, signal: AbortSignal | undefined) => Promise<CommandDecision>, options: { enabled?: boolean; rules?: string[]; approvalMode?: "ask" | "auto" } = {}) {
+function world(
+  model: ScriptedModel,
+  decide: (r: CommandApprovalRequest, signal: AbortSignal | undefined) => Promise<CommandDecision>,
+  options: { enabled?: boolean; rules?: string[]; approvalMode?: "ask" | "auto" } = {},
+) {
   const ws = tempDir("ws");
   const storage = tempDir("storage");
   mkdirSync(join(ws.path, "pkg"));
@@ -119,9 +123,16 @@ describe("run_command in a chat", function () {
     const w = world(model, async () => ({ decision: "deny" }), { rules: ["echo", "pwd"] });
     try {
       const session = w.service.newChat();
-      model.push(reply.tool("run_command", { command: "echo one && pwd" }, "call_r1"), reply.tool("run_command", { command: "echo two && touch x" }, "call_r2"), reply.text("Done."));
+      model.push(
+        reply.tool("run_command", { command: "echo one && pwd" }, "call_r1"),
+        reply.tool("run_command", { command: "echo two && touch x" }, "call_r2"),
+        reply.text("Done."),
+      );
       await session.prompt("Go.");
-      assert.deepEqual(w.asked.map((a) => a.command), ["echo two && touch x"]);
+      assert.deepEqual(
+        w.asked.map((a) => a.command),
+        ["echo two && touch x"],
+      );
       assert.deepEqual(w.asked[0]!.suggestedRules, ["touch x"], "only the part without a rule is suggested");
       const card = chatItems(session.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === "call_r1")!;
       assert.equal(card.approval?.rule, "echo, pwd");

@@ -133,8 +133,16 @@ describe("the 8080 scenario (core, scripted model)", () => {
     await restored.prompt("and now 9090");
     const request = model.requests[0]!;
     assert.deepEqual(roles(request), [
-      "system", "user", "assistant", "toolResult", "assistant", // turn 1
-      "user", "assistant", "toolResult", "user", "assistant", //    turn 2 (the user message after the result is the approval fact)
+      "system",
+      "user",
+      "assistant",
+      "toolResult",
+      "assistant", // turn 1
+      "user",
+      "assistant",
+      "toolResult",
+      "user",
+      "assistant", //    turn 2 (the user message after the result is the approval fact)
       "user", //                                                   turn 3
     ]);
     assert.match(textOf(request[request.length - 1]), /and now 9090/);

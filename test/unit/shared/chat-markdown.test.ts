@@ -23,7 +23,15 @@ function scenario(): AgentMessage[] {
       stopReason: "toolUse",
       timestamp: ts + 1,
     },
-    { role: "toolResult", toolCallId: "r1", toolName: "read_file", content: [{ type: "text", text: "port: 3000" }], details: { path: "src/config.ts" }, isError: false, timestamp: ts + 2 },
+    {
+      role: "toolResult",
+      toolCallId: "r1",
+      toolName: "read_file",
+      content: [{ type: "text", text: "port: 3000" }],
+      details: { path: "src/config.ts" },
+      isError: false,
+      timestamp: ts + 2,
+    },
     {
       role: "assistant",
       content: [
@@ -54,7 +62,17 @@ describe("export a chat to Markdown", () => {
   it("holds what the view shows, in its order, and nothing the view hides", () => {
     const items = chatItems(stateFromTranscript(scenario()));
     const md = chatToMarkdown("Default port", items);
-    const order = ["# Default port", "## You", "Read src/config.ts and tell me the default port.", "**Tool** `read_file` `src/config.ts`", "## Pi", "The default port is **3000**.", "**Tool** `edit_file` `src/config.ts`", "+  port: 8080,", "**Error:** No API key for Anthropic."];
+    const order = [
+      "# Default port",
+      "## You",
+      "Read src/config.ts and tell me the default port.",
+      "**Tool** `read_file` `src/config.ts`",
+      "## Pi",
+      "The default port is **3000**.",
+      "**Tool** `edit_file` `src/config.ts`",
+      "+  port: 8080,",
+      "**Error:** No API key for Anthropic.",
+    ];
     let at = -1;
     for (const piece of order) {
       const next = md.indexOf(piece, at + 1);

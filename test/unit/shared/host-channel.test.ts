@@ -76,7 +76,12 @@ describe("HostChannel", () => {
     const seconds = 10;
     assert.ok(posted.length / seconds >= 20, `${posted.length / seconds} posts/s`);
     assert.ok(posted.length / seconds <= 31, `${posted.length / seconds} posts/s: no more than one per interval`);
-    assert.equal(decode(posted).map((d) => (d.event.type === "delta" ? d.event.text : "")).join(""), "tok ".repeat(600));
+    assert.equal(
+      decode(posted)
+        .map((d) => (d.event.type === "delta" ? d.event.text : ""))
+        .join(""),
+      "tok ".repeat(600),
+    );
   });
 
   it("keeps the order of events and numbers every post without gaps", () => {
@@ -91,16 +96,34 @@ describe("HostChannel", () => {
     channel.sendEvent(delta(" more", 1));
     channel.flush();
     const decoded = decode(posted);
-    assert.deepEqual(decoded.map((d) => d.seq), [1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      decoded.map((d) => d.seq),
+      [1, 2, 3, 4, 5],
+    );
     assert.equal(channel.lastSeq, 5);
     assert.deepEqual(posted.slice(1, 3), [[0, "Hello "], "world"], "a run of frames names its block once");
     assert.deepEqual(posted[4], [1, "hmm more"], "the first frame after another message names its block again; held deltas merge");
     // What a receiver rebuilds from the posts is what the events say.
-    let state: ChatState = reduce(emptyChatState, { type: "message_start", message: { role: "assistant", content: [], api: "x", provider: "x", model: "m", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: 1 } });
+    let state: ChatState = reduce(emptyChatState, {
+      type: "message_start",
+      message: {
+        role: "assistant",
+        content: [],
+        api: "x",
+        provider: "x",
+        model: "m",
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        stopReason: "stop",
+        timestamp: 1,
+      },
+    });
     for (const d of decoded) state = reduce(state, d.event);
     const item = chatItems(state)[0];
     assert.ok(item?.kind === "assistant");
-    assert.deepEqual(item.blocks.map((b) => b.text), ["Hello world", "hmm more"]);
+    assert.deepEqual(
+      item.blocks.map((b) => b.text),
+      ["Hello world", "hmm more"],
+    );
   });
 
   it("drops held deltas when a snapshot is sent (the snapshot already has them)", () => {
@@ -115,7 +138,15 @@ describe("HostChannel", () => {
     channel.send({ type: "chats", chats: [] });
     channel.sendEvent(delta("sent at once"));
     channel.sendEvent(delta("dropped"));
-    channel.send({ type: "snapshot", chatId: "c", title: "t", state: emptyChatState, status: { modelLabel: "", storage: "workspace", canContinue: false, editsAllowedForChat: false }, chats: [], attachments: [] });
+    channel.send({
+      type: "snapshot",
+      chatId: "c",
+      title: "t",
+      state: emptyChatState,
+      status: { modelLabel: "", storage: "workspace", canContinue: false, editsAllowedForChat: false },
+      chats: [],
+      attachments: [],
+    });
     timers.advance(1000);
     assert.ok(!JSON.stringify(posted).includes("dropped"));
     assert.equal((posted[posted.length - 1] as { type: string }).type, "snapshot");

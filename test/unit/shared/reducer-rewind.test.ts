@@ -36,7 +36,14 @@ describe("reducer: rewind", () => {
   });
 
   it("drops the forks at and after the cut; a forks event replaces them from its index on", () => {
-    let state = reduce(full, { type: "forks", from: 0, forks: [{ messageIndex: 5, showAt: 5, index: 0, count: 2 }, { messageIndex: 40, showAt: 40, index: 1, count: 3 }] });
+    let state = reduce(full, {
+      type: "forks",
+      from: 0,
+      forks: [
+        { messageIndex: 5, showAt: 5, index: 0, count: 2 },
+        { messageIndex: 40, showAt: 40, index: 1, count: 3 },
+      ],
+    });
     state = reduce(state, { type: "rewind", keep: 21 });
     assert.deepStrictEqual(state.forks, [{ messageIndex: 5, showAt: 5, index: 0, count: 2 }]);
     state = reduce(state, { type: "forks", from: 5, forks: [{ messageIndex: 5, showAt: 5, index: 1, count: 2 }] });

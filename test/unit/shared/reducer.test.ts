@@ -31,7 +31,9 @@ describe("reducer", () => {
     const agentEvents: AgentEvent[] = [
       { type: "message_start", message: partial },
       { type: "message_update", message: partial, assistantMessageEvent: { type: "text_start", contentIndex: 0, partial } },
-      ...words.map((w): AgentEvent => ({ type: "message_update", message: partial, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: w, partial } })),
+      ...words.map(
+        (w): AgentEvent => ({ type: "message_update", message: partial, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: w, partial } }),
+      ),
       { type: "message_end", message: final },
     ];
     const events = agentEvents.flatMap((e) => encoder.encode(e));
@@ -81,7 +83,16 @@ describe("reducer", () => {
       { type: "block_start", index: 0, block: "thinking" },
       { type: "delta", index: 0, text: "hmm" },
       { type: "block_start", index: 1, block: "toolCall" },
-      { type: "message_end", message: assistant([{ type: "thinking", thinking: "hmm", thinkingSignature: "sig" }, { type: "toolCall", id: "t1", name: "edit_file", arguments: { path: "a" } }], "toolUse") },
+      {
+        type: "message_end",
+        message: assistant(
+          [
+            { type: "thinking", thinking: "hmm", thinkingSignature: "sig" },
+            { type: "toolCall", id: "t1", name: "edit_file", arguments: { path: "a" } },
+          ],
+          "toolUse",
+        ),
+      },
       { type: "tool_start", toolCallId: "t1", toolName: "edit_file", args: { path: "a" } },
       { type: "approval_request", toolCallId: "t1", toolName: "edit_file", path: "a", diff: "@@" },
       { type: "approval_decided", toolCallId: "t1", decision: "allowed" },
@@ -94,10 +105,22 @@ describe("reducer", () => {
       state = deepFreeze(next);
     }
     const items = chatItems(state);
-    assert.deepEqual(items.map((i) => i.kind), ["user", "assistant", "tool"], "one card for the edit; the system message never becomes an item");
+    assert.deepEqual(
+      items.map((i) => i.kind),
+      ["user", "assistant", "tool"],
+      "one card for the edit; the system message never becomes an item",
+    );
     const tool = items[2]!;
     assert.ok(tool.kind === "tool" && tool.approval?.state === "allowed" && tool.status === "running");
-    assert.deepEqual(tool.kind === "tool" && tool.approval, { kind: "approval", id: "approval:t1", toolCallId: "t1", toolName: "edit_file", state: "allowed", path: "a", diff: "@@" });
+    assert.deepEqual(tool.kind === "tool" && tool.approval, {
+      kind: "approval",
+      id: "approval:t1",
+      toolCallId: "t1",
+      toolName: "edit_file",
+      state: "allowed",
+      path: "a",
+      diff: "@@",
+    });
   });
 
   it("replaying a saved transcript gives the same items as the live run (tools, approval, denial)", async () => {
@@ -119,10 +142,7 @@ describe("reducer", () => {
       const session = service.newChat();
       const live: ChatEvent[] = [];
       session.onEvent((e) => live.push(e));
-      model.push(
-        reply.tool("read_file", { path: "src/config.ts" }, "r1"),
-        reply.text("It is 3000.", "Let me think about ports."),
-      );
+      model.push(reply.tool("read_file", { path: "src/config.ts" }, "r1"), reply.text("It is 3000.", "Let me think about ports."));
       await session.prompt("Port?");
       model.push(
         reply.tool("edit_file", { path: "src/config.ts", oldText: "3000", newText: "8080" }, "e1"),
@@ -135,9 +155,19 @@ describe("reducer", () => {
       const replayed = chatItems(stateFromTranscript(JSON.parse(JSON.stringify(session.messages)) as AgentMessage[]));
       assert.deepEqual(webview, replayed);
       // One card per call: the decision is on the edit's own card, live and restored alike.
-      assert.deepEqual(webview.map((i) => i.kind), ["user", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant", "tool", "assistant"]);
+      assert.deepEqual(
+        webview.map((i) => i.kind),
+        ["user", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant", "tool", "assistant"],
+      );
       const tools = webview.flatMap((i) => (i.kind === "tool" ? [i] : []));
-      assert.deepEqual(tools.map((t) => [t.id, t.status, t.approval?.state]), [["r1", "success", undefined], ["e1", "error", "denied"], ["e2", "success", "allowed"]]);
+      assert.deepEqual(
+        tools.map((t) => [t.id, t.status, t.approval?.state]),
+        [
+          ["r1", "success", undefined],
+          ["e1", "error", "denied"],
+          ["e2", "success", "allowed"],
+        ],
+      );
       assert.equal(tools[1]!.approval?.reason, "no");
       assert.match(tools[2]!.approval?.diff ?? "", /\+export const port = 8080;/);
     } finally {
@@ -161,7 +191,10 @@ describe("reducer", () => {
     );
     const card = () => chatItems(state).filter((i) => i.kind === "tool");
     assert.equal(card().length, 1);
-    assert.deepEqual(card()[0]!.kind === "tool" && [card()[0]!.status, card()[0]!.approval], ["pending", { kind: "approval", id: "approval:t1", toolCallId: "t1", toolName: "edit_file", state: "pending", path: "a.ts", diff: "@@ -1 +1 @@" }]);
+    assert.deepEqual(card()[0]!.kind === "tool" && [card()[0]!.status, card()[0]!.approval], [
+      "pending",
+      { kind: "approval", id: "approval:t1", toolCallId: "t1", toolName: "edit_file", state: "pending", path: "a.ts", diff: "@@ -1 +1 @@" },
+    ]);
     // A follow-up user turn settles the card before the notice is saved: the notice still finds it.
     state = deepFreeze(
       reduceAll(
@@ -169,14 +202,30 @@ describe("reducer", () => {
           { type: "approval_decided", toolCallId: "t1", decision: "denied", reason: "no" },
           { type: "message_start", message: { role: "user", content: "later", timestamp: 2 } },
           { type: "message_end", message: { role: "user", content: "later", timestamp: 2 } },
-          { type: "message_end", message: { role: "approvalNotice", toolCallId: "t1", toolName: "edit_file", decision: "denied", reason: "no", path: "a.ts", timestamp: 3 } },
+          {
+            type: "message_end",
+            message: { role: "approvalNotice", toolCallId: "t1", toolName: "edit_file", decision: "denied", reason: "no", path: "a.ts", timestamp: 3 },
+          },
         ],
         state,
       ),
     );
     assert.equal(card().length, 1, "still one card");
-    assert.equal(state.live.some((i) => i.kind === "tool"), false, "the settled card was updated, not a new one added");
-    assert.deepEqual(card()[0]!.kind === "tool" && card()[0]!.approval, { kind: "approval", id: "approval:t1", toolCallId: "t1", toolName: "edit_file", state: "denied", path: "a.ts", diff: "@@ -1 +1 @@", reason: "no" });
+    assert.equal(
+      state.live.some((i) => i.kind === "tool"),
+      false,
+      "the settled card was updated, not a new one added",
+    );
+    assert.deepEqual(card()[0]!.kind === "tool" && card()[0]!.approval, {
+      kind: "approval",
+      id: "approval:t1",
+      toolCallId: "t1",
+      toolName: "edit_file",
+      state: "denied",
+      path: "a.ts",
+      diff: "@@ -1 +1 @@",
+      reason: "no",
+    });
   });
 
   it("a cancelled request leaves the call's card without a question", () => {

@@ -9,7 +9,12 @@ import { assistant, call, conversation, result, summaryMessage, system, user } f
 
 describe("restore: the one-pass replay equals the reducer's fold", () => {
   it("on seeded realistic transcripts of several sizes", () => {
-    for (const [size, seed] of [[1, 1], [10, 2], [257, 3], [2_000, 4]] as const) {
+    for (const [size, seed] of [
+      [1, 1],
+      [10, 2],
+      [257, 3],
+      [2_000, 4],
+    ] as const) {
       const transcript = generateTranscript(size, seed);
       assert.deepEqual(stateFromTranscript(transcript), replayWithReducer(transcript), `${size} messages, seed ${seed}`);
     }
@@ -32,7 +37,10 @@ describe("restore: the one-pass replay equals the reducer's fold", () => {
     ];
     const fast = stateFromTranscript(path);
     assert.deepEqual(fast, replayWithReducer(path));
-    assert.ok(chatItems(fast).some((i) => i.summarized), "some items are marked");
+    assert.ok(
+      chatItems(fast).some((i) => i.summarized),
+      "some items are marked",
+    );
     assert.equal(chatItems(fast).filter((i) => i.kind === "summary").length, 2);
     assert.deepEqual(stateFromTranscript([system]), replayWithReducer([system]));
     assert.deepEqual(stateFromTranscript([]), replayWithReducer([]));

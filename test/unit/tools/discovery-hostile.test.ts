@@ -71,12 +71,32 @@ describe("hostile paths: list_files, find_files, search", () => {
       assert.equal(result.details.total, 0, name);
       assert.match(textOf(result), /^No matches/, name);
       const inside = await createSearchTool(fs(), { root: s.ws, backend }).execute("c", { query: "port = 3000" });
-      assert.deepEqual(inside.details.matches.map((m) => m.path), ["sub/config.ts"], name);
+      assert.deepEqual(
+        inside.details.matches.map((m) => m.path),
+        ["sub/config.ts"],
+        name,
+      );
     }
   });
 
   it("refuse globs that climb, are absolute or start at home, in find_files and in search's include", async () => {
-    const escapes = ["../**", "../outside/*", "../../etc/passwd", "/etc/*", "/**", "{..,x}/**", "x/{a,..}/**", "**/../**", "@(..|x)/*", "C:/Windows/*", "c:*", "~/*", "..\\outside\\*", "a\u0000b", ".."];
+    const escapes = [
+      "../**",
+      "../outside/*",
+      "../../etc/passwd",
+      "/etc/*",
+      "/**",
+      "{..,x}/**",
+      "x/{a,..}/**",
+      "**/../**",
+      "@(..|x)/*",
+      "C:/Windows/*",
+      "c:*",
+      "~/*",
+      "..\\outside\\*",
+      "a\u0000b",
+      "..",
+    ];
     for (const pattern of escapes) {
       const error = await rejection(() => createFindFilesTool(fs(), { root: s.ws }).execute("c", { pattern }));
       assert.match(error.message, /^Invalid pattern/, `find_files ${JSON.stringify(pattern)}`);

@@ -42,7 +42,20 @@ describe("discovery tools", () => {
       const result = await createListFilesTool(fs(), { root: s.ws }).execute("c", {});
       assert.equal(
         textOf(result),
-        ["empty/", "  .gitkeep", "src/", "  lib/", "    .gitignore", "    keep.gen.ts", "    util.ts", "  alias@", "  config.ts", "  index.ts", ".gitignore", "README.md"].join("\n"),
+        [
+          "empty/",
+          "  .gitkeep",
+          "src/",
+          "  lib/",
+          "    .gitignore",
+          "    keep.gen.ts",
+          "    util.ts",
+          "  alias@",
+          "  config.ts",
+          "  index.ts",
+          ".gitignore",
+          "README.md",
+        ].join("\n"),
       );
       assert.equal(result.details.total, 12);
       assert.equal(result.details.truncated, false);
@@ -54,7 +67,13 @@ describe("discovery tools", () => {
       const capped = textOf(await tool.execute("c", { depth: 2 }));
       assert.equal(
         capped,
-        ["empty/ (+1)", "src/ (+4)", ".gitignore", "", "[6 more entries not shown (the 3 entry limit); (+N) is what a folder holds beyond those shown. List a subfolder with path to see inside it.]"].join("\n"),
+        [
+          "empty/ (+1)",
+          "src/ (+4)",
+          ".gitignore",
+          "",
+          "[6 more entries not shown (the 3 entry limit); (+N) is what a folder holds beyond those shown. List a subfolder with path to see inside it.]",
+        ].join("\n"),
       );
       const sub = textOf(await createListFilesTool(fs(), { root: s.ws }).execute("c", { path: "src/lib", depth: 1 }));
       assert.equal(sub, [".gitignore", "keep.gen.ts", "util.ts"].join("\n"));
@@ -74,7 +93,12 @@ describe("discovery tools", () => {
   describe("find_files", () => {
     it("matches names anywhere without /, paths with /, relative to the folder given; shortest first", async () => {
       const tool = createFindFilesTool(fs(), { root: s.ws });
-      assert.deepEqual((await tool.execute("c", { pattern: "*.ts" })).details.files, ["src/index.ts", "src/config.ts", "src/lib/util.ts", "src/lib/keep.gen.ts"]);
+      assert.deepEqual((await tool.execute("c", { pattern: "*.ts" })).details.files, [
+        "src/index.ts",
+        "src/config.ts",
+        "src/lib/util.ts",
+        "src/lib/keep.gen.ts",
+      ]);
       assert.deepEqual((await tool.execute("c", { pattern: "lib/*.ts", path: "src" })).details.files, ["src/lib/util.ts", "src/lib/keep.gen.ts"]);
       assert.deepEqual((await tool.execute("c", { pattern: "{README,index}.*" })).details.files, ["README.md", "src/index.ts"]);
       assert.match(textOf(await tool.execute("c", { pattern: "*.py" })), /^No files match "\*\.py" in the workspace\.$/);
@@ -85,7 +109,16 @@ describe("discovery tools", () => {
     it("gives path:line:column: line, sorted, with ignored files left out (both engines)", async () => {
       for (const [name, backend] of engines()) {
         const text = textOf(await createSearchTool(fs(), { root: s.ws, backend }).execute("c", { query: "PORT" }));
-        assert.equal(text, ["src/config.ts:1:3: export const port = 3000;", "src/index.ts:1:3: import { port } from './config';", "src/index.ts:2:8: listen(port);", "src/lib/util.ts:1:3: export const twice = (n: number) => n * 2;"].join("\n"), name);
+        assert.equal(
+          text,
+          [
+            "src/config.ts:1:3: export const port = 3000;",
+            "src/index.ts:1:3: import { port } from './config';",
+            "src/index.ts:2:8: listen(port);",
+            "src/lib/util.ts:1:3: export const twice = (n: number) => n * 2;",
+          ].join("\n"),
+          name,
+        );
       }
     });
 

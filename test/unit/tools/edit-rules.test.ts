@@ -110,7 +110,7 @@ const rows: Row[] = [
     name: "a match inside a line leaves the rest of the line alone",
     file: "let s = \u201Ca\u201D + \u201Cb\u201D;   \n",
     edit: { oldText: '"a"', newText: '"z"' },
-    after: "let s = \"z\" + \u201Cb\u201D;   \n",
+    after: 'let s = "z" + \u201Cb\u201D;   \n',
   },
   // ---- line endings, BOM ----
   {
@@ -193,7 +193,12 @@ const rows: Row[] = [
   {
     name: "an empty oldText in the list is an error",
     file: "a\n",
-    edit: { edits: [{ oldText: "a", newText: "b" }, { oldText: "", newText: "c" }] },
+    edit: {
+      edits: [
+        { oldText: "a", newText: "b" },
+        { oldText: "", newText: "c" },
+      ],
+    },
     error: { code: "invalid_edit", message: /edits\[1\]\.oldText is empty/ },
   },
   {
@@ -231,7 +236,8 @@ const rows: Row[] = [
     edit: { oldText: "function f() {\n  return 1;\n}", newText: "x" },
     error: {
       code: "no_match",
-      message: /Lines 2-4 of the file have the same text if whitespace is ignored \(indentation, spaces or line breaks differ\):\n2: function f\(\) \{\n3:     return 1;\n4: \}\n/,
+      message:
+        /Lines 2-4 of the file have the same text if whitespace is ignored \(indentation, spaces or line breaks differ\):\n2: function f\(\) \{\n3:     return 1;\n4: \}\n/,
     },
   },
   {
@@ -291,7 +297,13 @@ describe("edit_file rules (table)", () => {
     const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
     s.write("f.txt", `${lines.join("\n")}\n`);
     const tool = createEditFileTool(createNodeWorkspaceFs(s.ws), { root: s.ws });
-    const result = await tool.execute("c", { path: "f.txt", edits: [{ oldText: "line 2\n", newText: "two\n" }, { oldText: "line 25\n", newText: "" }] });
+    const result = await tool.execute("c", {
+      path: "f.txt",
+      edits: [
+        { oldText: "line 2\n", newText: "two\n" },
+        { oldText: "line 25\n", newText: "" },
+      ],
+    });
     assert.equal(result.details.hunks.length, 2);
     assert.equal(result.details.additions, 1);
     assert.equal(result.details.deletions, 2);

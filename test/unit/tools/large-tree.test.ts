@@ -90,12 +90,12 @@ describe("discovery tools on a generated 10,000-file tree", function () {
   // file it is given, and this suite runs on a shared 2-core machine).
   const FEW_PACKAGES = "**/pkg-00[0-4]/**";
   const requests: [string, Omit<SearchRequest, "rules">, (line: string) => boolean, ((path: string) => boolean)?][] = [
-    ["literal, any case", { query: "listenport", regex: false, caseSensitive: false, path: ".", pathIsFile: false }, (l) => l.toLowerCase().includes("listenport")],
     [
-      "regex",
-      { query: "listenPort = [0-9]{4};$", regex: true, caseSensitive: true, path: ".", pathIsFile: false },
-      (l) => /listenPort = [0-9]{4};$/.test(l),
+      "literal, any case",
+      { query: "listenport", regex: false, caseSensitive: false, path: ".", pathIsFile: false },
+      (l) => l.toLowerCase().includes("listenport"),
     ],
+    ["regex", { query: "listenPort = [0-9]{4};$", regex: true, caseSensitive: true, path: ".", pathIsFile: false }, (l) => /listenPort = [0-9]{4};$/.test(l)],
     [
       "literal, exact case",
       { query: "PORT", regex: false, caseSensitive: true, include: FEW_PACKAGES, path: ".", pathIsFile: false },
@@ -123,7 +123,10 @@ describe("discovery tools on a generated 10,000-file tree", function () {
       const expected = expectedMatches(tree, test).filter(([p]) => !files || files(p));
       assert.ok(expected.length > 0, "the query must match something");
       assert.equal(fromRg.incomplete, false);
-      assert.deepEqual(fromPortable.matches.map((m) => [m.path, m.line]), expected);
+      assert.deepEqual(
+        fromPortable.matches.map((m) => [m.path, m.line]),
+        expected,
+      );
       assert.deepEqual(fromRg.matches, fromPortable.matches);
     });
   }
@@ -139,9 +142,15 @@ describe("discovery tools on a generated 10,000-file tree", function () {
       const result = await backend.search({ query: "port", regex: false, caseSensitive: false, path: "assets", pathIsFile: false, rules: {} });
       assert.deepEqual(result.matches, []);
       const logs = await backend.search({ query: "port", regex: false, caseSensitive: false, include: "*.log", path: ".", pathIsFile: false, rules: {} });
-      assert.deepEqual(logs.matches.map((m) => m.path), ["keep.log"]);
+      assert.deepEqual(
+        logs.matches.map((m) => m.path),
+        ["keep.log"],
+      );
       const snaps = await backend.search({ query: "snapshot", regex: false, caseSensitive: false, path: "packages/pkg-000", pathIsFile: false, rules: {} });
-      assert.deepEqual(snaps.matches.map((m) => m.path), ["packages/pkg-000/test/important.snap"]);
+      assert.deepEqual(
+        snaps.matches.map((m) => m.path),
+        ["packages/pkg-000/test/important.snap"],
+      );
     }
   });
 

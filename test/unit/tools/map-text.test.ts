@@ -76,7 +76,29 @@ function random(seed: number): () => number {
   };
 }
 
-const PIECES = ["a", "b", "e", " ", "\t", "\n", "\r\n", "\r", "\u0301", "\u0308", "\u2019", "\u201C", "\u2014", "\u00A0", "\u3000", "\uFB03", "😀", "x ", "  \n", "\u2028", "é"];
+const PIECES = [
+  "a",
+  "b",
+  "e",
+  " ",
+  "\t",
+  "\n",
+  "\r\n",
+  "\r",
+  "\u0301",
+  "\u0308",
+  "\u2019",
+  "\u201C",
+  "\u2014",
+  "\u00A0",
+  "\u3000",
+  "\uFB03",
+  "😀",
+  "x ",
+  "  \n",
+  "\u2028",
+  "é",
+];
 
 function same(actual: MappedText, expected: MappedText, input: string): void {
   const message = JSON.stringify(input);
@@ -90,7 +112,11 @@ describe("mapText (fast path for ASCII runs)", () => {
     const next = random(11);
     for (let round = 0; round < 3000; round++) {
       const input = Array.from({ length: Math.floor(next() * 30) }, () => PIECES[Math.floor(next() * PIECES.length)]).join("");
-      same(mapText(input, (p) => p, false), referenceMapText(input, (p) => p, false), input);
+      same(
+        mapText(input, (p) => p, false),
+        referenceMapText(input, (p) => p, false),
+        input,
+      );
       same(mapText(input, fuzzyPiece, true), referenceMapText(input, fuzzyPiece, true), input);
       same(mapText(input, fuzzyPiece, true, false), referenceMapText(input, fuzzyPiece, true, false), input);
     }

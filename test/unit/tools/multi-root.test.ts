@@ -54,7 +54,10 @@ describe("multi-root workspaces", () => {
 
   it("names folders uniquely and safely", () => {
     assert.deepEqual(folderNames(["app", "lib", "app", "App", "a/b", "..", "", "app-2"]), ["app", "lib", "app-2", "App-3", "a_b", "_..", "_", "app-2-2"]);
-    assert.equal(multiRootPrompt([{ name: "app", location: "/w/app" }]), "This workspace has several folders. Every path starts with the folder's name: folderName/relative/path.\n- app: /w/app");
+    assert.equal(
+      multiRootPrompt([{ name: "app", location: "/w/app" }]),
+      "This workspace has several folders. Every path starts with the folder's name: folderName/relative/path.\n- app: /w/app",
+    );
   });
 
   it("reads by folderName/path: a folder named like another's subfolder is told apart", async () => {
@@ -110,7 +113,11 @@ describe("multi-root workspaces", () => {
   it("searches every folder, one folder, or with an include naming a folder (both engines alike)", async () => {
     for (const [name, backend] of engines()) {
       const tool = createSearchTool(fs(), { backend });
-      assert.equal(textOf(await tool.execute("c", { query: "where" })), "app/lib/x.ts:1:14: export const where = 'app/lib';\nlib/x.ts:1:14: export const where = 'lib folder';", name);
+      assert.equal(
+        textOf(await tool.execute("c", { query: "where" })),
+        "app/lib/x.ts:1:14: export const where = 'app/lib';\nlib/x.ts:1:14: export const where = 'lib folder';",
+        name,
+      );
       assert.equal(textOf(await tool.execute("c", { query: "port:", path: "app-2" })), "app-2/src/config.ts:2:3: port: 3000,", name);
       assert.equal(textOf(await tool.execute("c", { query: "where", include: "lib/**" })), "lib/x.ts:1:14: export const where = 'lib folder';", name);
       assert.equal((await tool.execute("c", { query: "port:", path: "app-2/src/config.ts" })).details.total, 1, name);

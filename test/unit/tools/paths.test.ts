@@ -27,7 +27,7 @@ describe("resolveWorkspacePath (POSIX root)", () => {
     assert.equal(ok(root, "a/.."), ".");
     assert.equal(ok(root, "./~name"), "~name");
     assert.equal(ok(root, "%2e%2e/x"), "%2e%2e/x"); // never decoded
-    assert.equal(ok(root, "...") , "...");
+    assert.equal(ok(root, "..."), "...");
     assert.equal(ok(root, "with space.txt"), "with space.txt");
     assert.equal(ok(root, "ünïcode/文件.ts"), "ünïcode/文件.ts");
   });
@@ -49,7 +49,28 @@ describe("resolveWorkspacePath (POSIX root)", () => {
   });
 
   it("refuses climbing, home, URLs, colons, backslashes and odd characters", () => {
-    for (const input of ["..", "../x", "a/../../x", "~", "~/x", "~user/x", "file:x", "file:///x", "http://h/x", "C:/x", "c:x", "a:b", "x\\y", "\\\\srv\\share", "a\0b", "a\nb", "a\u0085b", "a\u200bb", "a\u202eb", ""]) {
+    for (const input of [
+      "..",
+      "../x",
+      "a/../../x",
+      "~",
+      "~/x",
+      "~user/x",
+      "file:x",
+      "file:///x",
+      "http://h/x",
+      "C:/x",
+      "c:x",
+      "a:b",
+      "x\\y",
+      "\\\\srv\\share",
+      "a\0b",
+      "a\nb",
+      "a\u0085b",
+      "a\u200bb",
+      "a\u202eb",
+      "",
+    ]) {
       refused(root, input);
     }
     refused(root, "a".repeat(5000));
@@ -147,7 +168,7 @@ describe("createNodeWorkspaceFs", () => {
     assert.deepEqual(await fs.realPath("."), { inside: true, path: "." });
     assert.deepEqual(await fs.realPath("missing/dir/file"), { inside: true, path: "missing/dir/file" });
     assert.deepEqual(await fs.realPath("out"), { inside: false });
-    assert.deepEqual((await checkRealPath(fs, "in")), { ok: true, path: "a.txt" });
+    assert.deepEqual(await checkRealPath(fs, "in"), { ok: true, path: "a.txt" });
     assert.equal((await checkRealPath(fs, "out")).ok, false);
   });
 

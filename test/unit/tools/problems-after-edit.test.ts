@@ -16,9 +16,13 @@ import {
 import { makeSandbox, textOf, type Sandbox } from "./helpers";
 
 function lint(text: string): Problem[] {
-  return text.split("\n").flatMap((line, i) =>
-    line.includes("undefinedName") ? [{ line: i + 1, column: line.indexOf("undefinedName") + 1, message: "Cannot find name 'undefinedName'.", source: "ts", code: "2304" }] : [],
-  );
+  return text
+    .split("\n")
+    .flatMap((line, i) =>
+      line.includes("undefinedName")
+        ? [{ line: i + 1, column: line.indexOf("undefinedName") + 1, message: "Cannot find name 'undefinedName'.", source: "ts", code: "2304" }]
+        : [],
+    );
 }
 
 function linterWatcher(ws: string, log: string[]): ProblemsWatcher {
@@ -73,7 +77,10 @@ describe("problems after an edit", () => {
     assert.match(textOf(result), /^Edited src\/a\.ts/);
     assert.match(textOf(result), /reports 1 new error in src\/a\.ts:\nsrc\/a\.ts:2:21 - ts 2304: Cannot find name 'undefinedName'\./);
     assert.doesNotMatch(textOf(result), /src\/a\.ts:1:/, "the error that was there before is not reported");
-    assert.deepEqual(result.details.problems, { items: [{ line: 2, column: 21, message: "Cannot find name 'undefinedName'.", source: "ts", code: "2304" }], total: 1 });
+    assert.deepEqual(result.details.problems, {
+      items: [{ line: 2, column: 21, message: "Cannot find name 'undefinedName'.", source: "ts", code: "2304" }],
+      total: 1,
+    });
   });
 
   it("at most 20 errors reach the model, with the count of the rest", async () => {

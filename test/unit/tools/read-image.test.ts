@@ -69,7 +69,10 @@ describe("read_file on images", function () {
     const info = sniffImage(Buffer.from(image.data, "base64"));
     assert.deepEqual(info, { mimeType: "image/png", width: 2000, height: 667 }, "the bytes sent are a real 2000×667 PNG");
     assert.match(textOf(result), /^\[Image: wide\.png, PNG, 3000×1000 px, .+; shown scaled to 2000×667 px \(PNG, .+\)\]$/);
-    assert.deepEqual(result.details.image?.sent && { w: result.details.image.sent.width, h: result.details.image.sent.height, scaled: result.details.image.sent.scaled }, { w: 2000, h: 667, scaled: true });
+    assert.deepEqual(
+      result.details.image?.sent && { w: result.details.image.sent.width, h: result.details.image.sent.height, scaled: result.details.image.sent.scaled },
+      { w: 2000, h: 667, scaled: true },
+    );
   });
 
   it("re-encodes an image over the byte cap, and refuses with the reason when even that is over it", async () => {
@@ -84,14 +87,20 @@ describe("read_file on images", function () {
 
     const tooBig = await rejection(() => tool({ scale, maxBytes: 2048 }).execute("c2", { path: "noise.png" }));
     assert.equal(tooBig.code, "image_refused");
-    assert.match(tooBig.message, /^noise\.png is a PNG image \(400×400 px, .+\), and it is over 2 KB\. It was not read: even scaled to 400×400 px it is [\d.]+ KB, over the 2 KB an image may have\.$/);
+    assert.match(
+      tooBig.message,
+      /^noise\.png is a PNG image \(400×400 px, .+\), and it is over 2 KB\. It was not read: even scaled to 400×400 px it is [\d.]+ KB, over the 2 KB an image may have\.$/,
+    );
   });
 
   it("without a scaler, an image over the caps is refused with the reason", async () => {
     s.write("wide.png", makePng(2500, 100));
     const error = await rejection(() => tool({ acceptsImages: () => true }).execute("c1", { path: "wide.png" }));
     assert.equal(error.code, "image_refused");
-    assert.match(error.message, /^wide\.png is a PNG image \(2500×100 px, .+\), and its long side is over 2,000 px; images that large cannot be scaled down here, so it was not read\.$/);
+    assert.match(
+      error.message,
+      /^wide\.png is a PNG image \(2500×100 px, .+\), and its long side is over 2,000 px; images that large cannot be scaled down here, so it was not read\.$/,
+    );
   });
 
   it("refuses a pixel bomb without decoding it, and a damaged image with the decoder's reason", async () => {
@@ -101,7 +110,10 @@ describe("read_file on images", function () {
     s.write("broken.png", pngClaiming(3000, 3000));
     const broken = await rejection(() => tool({ scale }).execute("c2", { path: "broken.png" }));
     assert.equal(broken.code, "image_refused");
-    assert.match(broken.message, /^broken\.png is a PNG image \(3000×3000 px, .+\), and its long side is over 2,000 px\. It was not read: it could not be decoded/);
+    assert.match(
+      broken.message,
+      /^broken\.png is a PNG image \(3000×3000 px, .+\), and its long side is over 2,000 px\. It was not read: it could not be decoded/,
+    );
   });
 
   it("Stop ends the scaling at once", async () => {

@@ -6,14 +6,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  createEditFileTool,
-  createNodeWorkspaceFs,
-  createReadFileTool,
-  proposeEdit,
-  applyEdit,
-  type WorkspaceFileSystem,
-} from "../../../src/core/tools";
+import { createEditFileTool, createNodeWorkspaceFs, createReadFileTool, proposeEdit, applyEdit, type WorkspaceFileSystem } from "../../../src/core/tools";
 import { makeSandbox, rejection, SECRET, textOf, type Sandbox } from "./helpers";
 
 function mkfifo(path: string): void {
@@ -166,9 +159,9 @@ describe("files near the size cap", () => {
     const proposal = await proposeEdit(fs, s.ws, { path: "near-cap.ts", oldText: "const value30000 = 30000;", newText: "const value30000 = 8080;" });
     assert.equal(proposal.details.hunks.length, 1);
     assert.equal(proposal.details.firstChangedLine, 30_001);
-    assert.deepEqual(proposal.details.hunks[0]!.lines.filter((l) => l.startsWith("-") || l.startsWith("+")), [
-      `-const value30000 = 30000; // ${"x".repeat(40)}`,
-      `+const value30000 = 8080; // ${"x".repeat(40)}`,
-    ]);
+    assert.deepEqual(
+      proposal.details.hunks[0]!.lines.filter((l) => l.startsWith("-") || l.startsWith("+")),
+      [`-const value30000 = 30000; // ${"x".repeat(40)}`, `+const value30000 = 8080; // ${"x".repeat(40)}`],
+    );
   });
 });

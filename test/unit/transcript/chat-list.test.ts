@@ -36,8 +36,27 @@ describe("TranscriptStore: chat index", () => {
       model: "openai/gpt-5",
       lastPreview: "好的 — you denied the edit ✓ 🎉; the port stays 3000.",
     },
-    { id: "b", title: "Named chat", createdAt: 200, updatedAt: 220, messageCount: 3, sizeBytes: size("b"), firstPrompt: "hello", model: "openai/gpt-5", lastPreview: "Hi! How can I help?" },
-    { id: "a", title: "First chat about ports", createdAt: 100, updatedAt: 110, messageCount: 2, sizeBytes: size("a"), firstPrompt: "First chat about ports", lastPreview: "First chat about ports" },
+    {
+      id: "b",
+      title: "Named chat",
+      createdAt: 200,
+      updatedAt: 220,
+      messageCount: 3,
+      sizeBytes: size("b"),
+      firstPrompt: "hello",
+      model: "openai/gpt-5",
+      lastPreview: "Hi! How can I help?",
+    },
+    {
+      id: "a",
+      title: "First chat about ports",
+      createdAt: 100,
+      updatedAt: 110,
+      messageCount: 2,
+      sizeBytes: size("a"),
+      firstPrompt: "First chat about ports",
+      lastPreview: "First chat about ports",
+    },
   ];
 
   it("lists chats newest first, and index.json is written atomically after a debounce", async () => {
@@ -67,7 +86,7 @@ describe("TranscriptStore: chat index", () => {
 
   it("is correct when index.json is corrupt or foreign", async () => {
     await seed();
-    for (const junk of ["{\"version\":1,\"chats\":[{\"id\":", "null", "[1,2]", '{"version":9,"chats":[]}', '{"version":1,"chats":[{"id":"a"},7]}']) {
+    for (const junk of ['{"version":1,"chats":[{"id":', "null", "[1,2]", '{"version":9,"chats":[]}', '{"version":1,"chats":[{"id":"a"},7]}']) {
       writeFileSync(indexPath(), junk);
       assert.deepStrictEqual(await openStore(dir).listChats(), expected(), junk);
     }
@@ -120,7 +139,10 @@ describe("TranscriptStore: chat index", () => {
       model: "openai/gpt-5",
       lastPreview: "Ports are numbers.",
     });
-    assert.deepStrictEqual(list.map((c) => c.id), ["c", "a", "b"]);
+    assert.deepStrictEqual(
+      list.map((c) => c.id),
+      ["c", "a", "b"],
+    );
     await store.close();
     assert.deepStrictEqual(await openStore(dir).rebuildIndex(), list);
   });
@@ -132,7 +154,10 @@ describe("TranscriptStore: chat index", () => {
     const cFile = join(dir, "chats", "c.jsonl");
     writeFileSync(cFile, readFileSync(cFile).subarray(0, -10));
     const list = await openStore(dir).listChats();
-    assert.deepStrictEqual(list.map((c) => c.id), ["c", "b", "a"]);
+    assert.deepStrictEqual(
+      list.map((c) => c.id),
+      ["c", "b", "a"],
+    );
     assert.equal(list[0]?.damaged, true);
     assert.equal(list[0]?.messageCount, 8);
   });

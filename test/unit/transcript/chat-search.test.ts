@@ -13,7 +13,11 @@ describe("TranscriptStore: searching and renaming chats", () => {
   it("finds the chats whose prompts or answers hold the words, any branch, any case, newest first", async () => {
     const store = openStore(t.dir);
     for (let i = 0; i < 30; i++) {
-      await store.createChat({ id: `c${i}`, createdAt: 1000 + i, messages: [userMessage(`question ${i} about ports`, 1000 + i), assistantAnswer(`answer ${i}`, 1001 + i)] });
+      await store.createChat({
+        id: `c${i}`,
+        createdAt: 1000 + i,
+        messages: [userMessage(`question ${i} about ports`, 1000 + i), assistantAnswer(`answer ${i}`, 1001 + i)],
+      });
     }
     await store.append("c7", assistantAnswer("The Flux Capacitor needs 1.21 gigawatts.", 5000));
     // An edited prompt on another branch of c3: still found.
@@ -28,7 +32,11 @@ describe("TranscriptStore: searching and renaming chats", () => {
       ["c12", "b", "c7"],
     );
     assert.match(hits.find((h) => h.chatId === "c7")!.snippet, /Flux Capacitor needs 1\.21 gigawatts/);
-    assert.deepEqual((await store.searchChats('"flux capacitor"')).map((h) => h.chatId), ["c12"], "quotes are searched as typed");
+    assert.deepEqual(
+      (await store.searchChats('"flux capacitor"')).map((h) => h.chatId),
+      ["c12"],
+      "quotes are searched as typed",
+    );
     assert.deepEqual(await store.searchChats("nowhere to be found"), []);
     assert.equal((await store.searchChats("ports", 5)).length, 5, "the limit holds");
   });

@@ -13,9 +13,7 @@ describe("TranscriptStore: concurrent writes", () => {
     const store = openStore(dir);
     await store.createChat({ id: "c" });
     // Mixed sizes (some tool results of ~20 KB) so writes would interleave if they could.
-    const messages: TestMessage[] = Array.from({ length: 200 }, (_, i) =>
-      i % 7 === 0 ? toolResult(`call_${i}`, i, 20_000) : userMessage(`message ${i}`, i),
-    );
+    const messages: TestMessage[] = Array.from({ length: 200 }, (_, i) => (i % 7 === 0 ? toolResult(`call_${i}`, i, 20_000) : userMessage(`message ${i}`, i)));
     await Promise.all(messages.map((m) => store.append("c", m)));
     const loaded = await openStore(dir).load("c");
     assert.ok(loaded.ok);
@@ -56,7 +54,10 @@ describe("TranscriptStore: concurrent writes", () => {
       store.append("q", { role: "user", content: "c", timestamp: 3, big: BigInt(1) } as unknown as TestMessage),
       store.append("q", userMessage("d", 4)),
     ]);
-    assert.deepStrictEqual(results.map((r) => r.status), ["rejected", "fulfilled", "rejected", "fulfilled"]);
+    assert.deepStrictEqual(
+      results.map((r) => r.status),
+      ["rejected", "fulfilled", "rejected", "fulfilled"],
+    );
     const loaded = await store.load("q");
     assert.ok(loaded.ok);
     assert.deepStrictEqual(loaded.messages, [userMessage("b", 2), userMessage("d", 4)]);

@@ -47,9 +47,10 @@ describe("TranscriptStore: damaged files", () => {
       } else {
         damagedCuts++;
         assert.deepStrictEqual(loaded.messages, all.slice(0, -1), `cut ${cut}`);
-        assert.deepStrictEqual(loaded.damaged?.map((d) => ({ ...d, reason: "" })), [
-          { line: lines, byteOffset: lastLineStart, byteLength: cut - lastLineStart, reason: "", tail: true },
-        ]);
+        assert.deepStrictEqual(
+          loaded.damaged?.map((d) => ({ ...d, reason: "" })),
+          [{ line: lines, byteOffset: lastLineStart, byteLength: cut - lastLineStart, reason: "", tail: true }],
+        );
         assert.match(loaded.damaged?.[0]?.reason ?? "", /^incomplete last line/);
       }
     }
@@ -115,7 +116,12 @@ describe("TranscriptStore: damaged files", () => {
     assert.match(reasons[4] ?? "", /unknown record type/);
     assert.ok(loaded.damaged?.every((d) => !d.tail));
     const offset = loaded.damaged?.[0]?.byteOffset ?? -1;
-    assert.equal(Buffer.concat(parts).subarray(offset, offset + 16).toString(), "{not json at all");
+    assert.equal(
+      Buffer.concat(parts)
+        .subarray(offset, offset + 16)
+        .toString(),
+      "{not json at all",
+    );
   });
 
   it("binary junk as the last line is a damaged tail", async () => {

@@ -36,9 +36,15 @@ describe("TranscriptStore: the chat as a tree", () => {
       [1, 2, 3, 6, 7],
       "the path to the newest leaf",
     );
-    assert.deepStrictEqual(loaded.tree.childrenOf(a1!).map((n) => n.id), [u2, u2b]);
+    assert.deepStrictEqual(
+      loaded.tree.childrenOf(a1!).map((n) => n.id),
+      [u2, u2b],
+    );
     assert.deepStrictEqual(loaded.tree.siblingPosition(u2b!), { index: 1, count: 2, siblings: loaded.tree.childrenOf(a1!) });
-    assert.deepStrictEqual(loaded.tree.path(a2!).map((n) => n.id), [root, u1, a1, u2, a2]);
+    assert.deepStrictEqual(
+      loaded.tree.path(a2!).map((n) => n.id),
+      [root, u1, a1, u2, a2],
+    );
     assert.equal(loaded.tree.newestLeafUnder(u2!), a2);
   });
 
@@ -77,11 +83,14 @@ describe("TranscriptStore: the chat as a tree", () => {
     await store.appendMany("t", [userMessage("q", 2), assistantAnswer("a", 3)], { parentId: first.tree.leafId });
     await store.close();
     const lines = readFileSync(file("t"), "utf8").split("\n");
-    lines[2] = "{\"type\":\"message\",\"id\":\"gone\",\"message\":{\"role\":\"us"; // the user line, damaged
+    lines[2] = '{"type":"message","id":"gone","message":{"role":"us'; // the user line, damaged
     writeFileSync(file("t"), lines.join("\n"));
     const loaded = await openStore(dir).load("t");
     assert.ok(loaded.ok);
-    assert.deepStrictEqual(loaded.messages.map((m) => m.role), ["system", "assistant"]);
+    assert.deepStrictEqual(
+      loaded.messages.map((m) => m.role),
+      ["system", "assistant"],
+    );
     assert.equal(loaded.damaged?.length, 2);
     assert.match(loaded.damaged?.[1]?.reason ?? "", /parent .* is not in the file/);
   });
@@ -119,7 +128,10 @@ describe("TranscriptStore: chats saved in format version 1", () => {
     assert.equal(loaded.damaged, undefined);
     assert.equal(loaded.header.version, 1);
     assert.deepStrictEqual(loaded.messages, JSON.parse(JSON.stringify(scenarioMessages())));
-    assert.deepStrictEqual(loaded.tree.path().map((n) => n.id), ["L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "L10"]);
+    assert.deepStrictEqual(
+      loaded.tree.path().map((n) => n.id),
+      ["L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "L10"],
+    );
   });
 
   it("continues and branches it without rewriting a byte: one version line, then version 2 records", async () => {
@@ -130,15 +142,27 @@ describe("TranscriptStore: chats saved in format version 1", () => {
     await store.append("v1-scenario", userMessage("and now 9090", 1_750_000_000_100), { parentId: leaf });
     // Edit the second prompt ("Change it to 8080.", line 7): a sibling of it.
     const editParent = loaded.tree.get("L7")!.parentId!;
-    const [edited] = await store.appendMany("v1-scenario", [userMessage("Change it to 8081.", 1_750_000_000_200), assistantAnswer("Done: 8081.", 1_750_000_000_201)], {
-      parentId: editParent,
-    });
+    const [edited] = await store.appendMany(
+      "v1-scenario",
+      [userMessage("Change it to 8081.", 1_750_000_000_200), assistantAnswer("Done: 8081.", 1_750_000_000_201)],
+      {
+        parentId: editParent,
+      },
+    );
     await store.close();
 
     const bytes = readFileSync(file());
     assert.deepStrictEqual(bytes.subarray(0, original().length), original(), "the version 1 part is untouched");
-    const added = bytes.subarray(original().length).toString("utf8").trim().split("\n").map((l) => JSON.parse(l));
-    assert.deepStrictEqual(added.map((r) => r.type), ["version", "message", "message", "message"]);
+    const added = bytes
+      .subarray(original().length)
+      .toString("utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    assert.deepStrictEqual(
+      added.map((r) => r.type),
+      ["version", "message", "message", "message"],
+    );
     assert.equal(added[0].version, 2);
 
     const reloaded = await openStore(dir).load("v1-scenario");
@@ -152,7 +176,10 @@ describe("TranscriptStore: chats saved in format version 1", () => {
     assert.deepStrictEqual(reloaded.tree.siblingPosition(edited!)?.count, 2);
     const other = reloaded.tree.newestLeafUnder("L7");
     assert.deepStrictEqual(
-      reloaded.tree.pathMessages(other).map((m) => (m as { timestamp: number }).timestamp).slice(-2),
+      reloaded.tree
+        .pathMessages(other)
+        .map((m) => (m as { timestamp: number }).timestamp)
+        .slice(-2),
       [1_750_000_000_008, 1_750_000_000_100],
       "the old branch with its continuation",
     );

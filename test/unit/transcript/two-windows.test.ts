@@ -63,7 +63,10 @@ if (CHILD !== undefined) {
         const until = Date.now() + seconds * 1000;
         const run = (name: string) =>
           new Promise<number>((resolve, reject) => {
-            const child = spawn(process.execPath, [__filename], { env: { ...process.env, PI_CHAT_APPEND_CHILD: JSON.stringify({ dir, chatId: "shared", name, until }) }, stdio: ["ignore", "pipe", "inherit"] });
+            const child = spawn(process.execPath, [__filename], {
+              env: { ...process.env, PI_CHAT_APPEND_CHILD: JSON.stringify({ dir, chatId: "shared", name, until }) },
+              stdio: ["ignore", "pipe", "inherit"],
+            });
             let out = "";
             child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
             child.on("error", reject);
@@ -79,7 +82,10 @@ if (CHILD !== undefined) {
         const loaded = await openStore(dir).load("shared");
         assert.ok(loaded.ok, loaded.ok ? "" : loaded.reason);
         assert.equal(loaded.damaged, undefined, `damaged lines: ${JSON.stringify(loaded.damaged?.slice(0, 3))}`);
-        for (const [name, count] of [["a", a], ["b", b]] as const) {
+        for (const [name, count] of [
+          ["a", a],
+          ["b", b],
+        ] as const) {
           // Each window's messages are all there, once each, in the order it wrote them.
           const mine: number[] = loaded.messages.flatMap((m): number[] => {
             const text = m.role === "user" && typeof m.content === "string" ? m.content : JSON.stringify(m);
@@ -87,7 +93,10 @@ if (CHILD !== undefined) {
             return match ? [Number(match[1])] : [];
           });
           assert.equal(mine.length, count, `${name}: ${mine.length} of ${count} messages found`);
-          assert.ok(mine.every((n, i) => n === i), `${name}: in order, none twice`);
+          assert.ok(
+            mine.every((n, i) => n === i),
+            `${name}: in order, none twice`,
+          );
         }
         assert.equal(loaded.messages.length, a + b);
       } finally {
