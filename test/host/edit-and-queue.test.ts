@@ -7,8 +7,8 @@ import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { HostMessage } from "../../src/shared/protocol";
 import { chatItems } from "../../src/shared/reducer";
-import { startOpenAIServer, type ChatCompletionRequest, type OpenAIServer } from "../support/openai-server";
-import { activateExtension, waitFor } from "./helpers";
+import type { ChatCompletionRequest, OpenAIServer } from "../support/openai-server";
+import { startChatView, waitFor } from "./helpers";
 
 /** The user and assistant texts of a request, as the server received them. */
 function dialogue(request: ChatCompletionRequest): string[] {
@@ -25,10 +25,7 @@ describe("branches and follow-ups in the extension host", function () {
   let api: PiChatTestApi;
 
   before(async () => {
-    server = await startOpenAIServer();
-    api = await activateExtension(`${server.url}/v1`);
-    await vscode.commands.executeCommand("piChat.chatView.focus");
-    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+    ({ server, api } = await startChatView());
   });
 
   after(async () => {

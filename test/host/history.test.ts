@@ -5,8 +5,8 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
 import { chatItems } from "../../src/shared/reducer";
-import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { activateExtension, waitFor } from "./helpers";
+import type { OpenAIServer } from "../support/openai-server";
+import { startChatView, waitFor } from "./helpers";
 
 describe("history commands in the extension host", function () {
   this.timeout(120_000);
@@ -14,10 +14,7 @@ describe("history commands in the extension host", function () {
   let api: PiChatTestApi;
 
   before(async () => {
-    server = await startOpenAIServer();
-    api = await activateExtension(`${server.url}/v1`);
-    await vscode.commands.executeCommand("piChat.chatView.focus");
-    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+    ({ server, api } = await startChatView());
   });
   after(async () => server?.close());
 

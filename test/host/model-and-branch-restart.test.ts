@@ -6,8 +6,8 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
 import { chatItems } from "../../src/shared/reducer";
-import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { activateExtension, waitFor, workspaceUri } from "./helpers";
+import type { OpenAIServer } from "../support/openai-server";
+import { startChatView, workspaceUri } from "./helpers";
 
 const phase = process.env.PI_CHAT_TEST_PHASE === "2" ? 2 : 1;
 const savedFile = () => workspaceUri(".pi-chat-test", "choices.json");
@@ -23,10 +23,7 @@ describe(`a chat's model and branch across a restart (phase ${phase})`, function
   let api: PiChatTestApi;
 
   before(async () => {
-    server = await startOpenAIServer();
-    api = await activateExtension(`${server.url}/v1`);
-    await vscode.commands.executeCommand("piChat.chatView.focus");
-    await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
+    ({ server, api } = await startChatView());
   });
   after(async () => server?.close());
 
