@@ -8,7 +8,7 @@
 import { imageRefs } from "./images";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
-import type {} from "./app-messages"; // the app message kinds in AgentMessage
+import type { ApprovalNoticeMessage } from "./app-messages"; // also: the app message kinds in AgentMessage
 import type { AssistantBlock, AssistantItem, ChatItem, ChatState, SummaryItem, ToolApproval, ToolItem } from "./chat-items";
 import type { ChatEvent } from "./protocol";
 
@@ -136,33 +136,58 @@ function setToolStatus(state: ChatState, toolCallId: string, status: ToolItem["s
 export function stateFromTranscript(messages: readonly AgentMessage[]): ChatState {
   const settled: ChatItem[] = [];
   let live: ChatItem[] = [];
+  // Where each tool card is, so a result or an approval finds it without scanning: the fold's
+  // `live.some(...)` per message is what made a long chat's restore quadratic in its live part.
+  const settledTools = new Map<string, number>();
+  let liveTools = new Map<string, number>();
   let count = 0;
-  // The reducer's helpers work on a state: give them one with only the live part.
-  const withLive = (update: (state: ChatState) => ChatState) => {
-    live = update({ ...emptyChatState, live, messageCount: count }).live as ChatItem[];
+  const pushLive = (item: ChatItem): void => {
+    if (item.kind === "tool") liveTools.set(item.id, live.length);
+    live.push(item);
+  };
+  const settle = (): void => {
+    for (const item of live) {
+      if (item.kind === "tool") settledTools.set(item.id, settled.length);
+      settled.push(item);
+    }
+    live = [];
+    liveTools = new Map();
   };
   for (const message of messages) {
     const id = `m${count++}`;
     // Where startMessage settles the live part.
-    if (message.role === "compactionSummary" || message.role === "assistant" || startsUserTurn({ ...emptyChatState, live }, message)) {
-      for (const item of live) settled.push(item);
-      live = [];
-    }
+    if (message.role === "compactionSummary" || message.role === "assistant" || startsUserTurn({ ...emptyChatState, live }, message)) settle();
     switch (message.role) {
       case "assistant":
         live.push(finalAssistant(itemForMessage(id, message, false) as AssistantItem, message, undefined));
-        withLive((state) => addToolCards(state, message));
+        for (const block of message.content) {
+          // addToolCards: a call already on a card keeps it.
+          if (block.type === "toolCall" && !liveTools.has(block.id)) pushLive(newToolItem(block.id, block.name, block.arguments));
+        }
         break;
-      case "toolResult":
-        withLive((state) => applyToolResult(state, message));
+      case "toolResult": {
+        const at = liveTools.get(message.toolCallId);
+        // Every card here was made by this pass, so it is filled in place (the fold copies it).
+        if (at === undefined) pushLive(setToolDone(newToolItem(message.toolCallId, message.toolName, undefined), message));
+        else setToolDone(live[at] as ToolItem, message);
         break;
-      case "approvalNotice":
-        withLive((state) => upsertApproval(state, message.toolCallId, message.toolName, (a) => approvalFromNotice(a, message)));
+      }
+      case "approvalNotice": {
+        const atLive = liveTools.get(message.toolCallId);
+        const atSettled = atLive === undefined ? settledTools.get(message.toolCallId) : undefined;
+        let card = (atLive !== undefined ? live[atLive] : atSettled !== undefined ? settled[atSettled] : undefined) as ToolItem | undefined;
+        if (card === undefined) {
+          card = newToolItem(message.toolCallId, message.toolName, undefined);
+          pushLive(card);
+        }
+        card.approval = setApprovalFromNotice(card.approval ?? newApproval(card, message.toolCallId, message.toolName), message);
         break;
+      }
       default: {
         const item = itemForMessage(id, message, false);
         if (item) live.push(item);
         if (message.role === "compactionSummary") {
+          // markSummarized replaces items in place (same positions), so the tool maps stay right.
           const marked = markSummarized({ ...emptyChatState, settled: [settled], live }, count - 1 - Math.max(0, Math.floor(message.keptMessageCount) || 0));
           const flat = marked.settled[0] ?? [];
           if (flat !== settled) settled.splice(0, settled.length, ...flat);
@@ -361,25 +386,37 @@ function applyToolResult(state: ChatState, message: ToolResultMessage): ChatStat
 }
 
 function toolDone(t: ToolItem, message: ToolResultMessage): ToolItem {
-  const resultText = message.content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("\n");
+  if (t.progress === undefined) return setToolDone({ ...t }, message);
   const { progress: _live, ...rest } = t;
-  const done: ToolItem = { ...rest, status: message.isError ? "error" : "success", resultText };
-  if (message.details !== undefined) done.details = message.details;
-  return done;
+  return setToolDone(rest, message);
 }
 
-function approvalFromNotice(a: ToolApproval, message: Extract<AgentMessage, { role: "approvalNotice" }>): ToolApproval {
-  return {
-    ...a,
-    state: message.decision,
-    ...(message.path !== undefined ? { path: message.path } : {}),
-    ...(message.reason !== undefined ? { reason: message.reason } : {}),
-    ...(message.diff !== undefined ? { diff: message.diff } : {}),
-    ...(message.secret ? { secret: true } : {}),
-    ...(message.command !== undefined ? { command: message.command } : {}),
-    ...(message.cwd !== undefined ? { cwd: message.cwd } : {}),
-    ...(message.rule !== undefined ? { rule: message.rule } : {}),
-  };
+/** Writes a result onto a card the caller owns (a copy, or one the restore pass made). */
+function setToolDone(t: ToolItem, message: ToolResultMessage): ToolItem {
+  const content = message.content;
+  const only = content.length === 1 ? content[0] : undefined;
+  // One text block (nearly every result) needs no map and join.
+  t.resultText = only?.type === "text" ? only.text : content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("\n");
+  t.status = message.isError ? "error" : "success";
+  if (message.details !== undefined) t.details = message.details;
+  return t;
+}
+
+function approvalFromNotice(a: ToolApproval, message: ApprovalNoticeMessage): ToolApproval {
+  return setApprovalFromNotice({ ...a }, message);
+}
+
+/** Writes a saved decision onto an approval the caller owns. */
+function setApprovalFromNotice(approval: ToolApproval, message: ApprovalNoticeMessage): ToolApproval {
+  approval.state = message.decision;
+  if (message.path !== undefined) approval.path = message.path;
+  if (message.reason !== undefined) approval.reason = message.reason;
+  if (message.diff !== undefined) approval.diff = message.diff;
+  if (message.secret) approval.secret = true;
+  if (message.command !== undefined) approval.command = message.command;
+  if (message.cwd !== undefined) approval.cwd = message.cwd;
+  if (message.rule !== undefined) approval.rule = message.rule;
+  return approval;
 }
 
 function upsertTool(state: ChatState, toolCallId: string, name: string, args: unknown, update: (t: ToolItem) => ToolItem): ChatState {
@@ -390,8 +427,20 @@ function upsertTool(state: ChatState, toolCallId: string, name: string, args: un
       (i) => (i.kind === "tool" ? update(i) : i),
     );
   }
-  const created: ToolItem = { kind: "tool", id: toolCallId, name, args: args ?? {}, status: "pending" };
-  return { ...state, live: [...state.live, update(created)] };
+  return { ...state, live: [...state.live, update(newToolItem(toolCallId, name, args))] };
+}
+
+function newToolItem(toolCallId: string, name: string, args: unknown): ToolItem {
+  return { kind: "tool", id: toolCallId, name, args: args ?? {}, status: "pending" };
+}
+
+/** The card with its approval set (a new pending one when it has none yet). */
+function withApproval(t: ToolItem, toolCallId: string, toolName: string, update: (a: ToolApproval) => ToolApproval): ToolItem {
+  return { ...t, approval: update(t.approval ?? newApproval(t, toolCallId, toolName)) };
+}
+
+function newApproval(t: ToolItem, toolCallId: string, toolName: string): ToolApproval {
+  return { kind: "approval", id: `approval:${toolCallId}`, toolCallId, toolName: t.name || toolName, state: "pending" };
 }
 
 /**
@@ -400,10 +449,7 @@ function upsertTool(state: ChatState, toolCallId: string, name: string, args: un
  * the settled chunks, and a call without any card gets one.
  */
 function upsertApproval(state: ChatState, toolCallId: string, toolName: string, update: (a: ToolApproval) => ToolApproval): ChatState {
-  const apply = (t: ToolItem): ToolItem => ({
-    ...t,
-    approval: update(t.approval ?? { kind: "approval", id: `approval:${toolCallId}`, toolCallId, toolName: t.name || toolName, state: "pending" }),
-  });
+  const apply = (t: ToolItem): ToolItem => withApproval(t, toolCallId, toolName, update);
   if (hasTool(state, toolCallId)) return updateTool(state, toolCallId, apply);
   return upsertTool(state, toolCallId, toolName, undefined, apply);
 }

@@ -45,4 +45,28 @@ describe("restore: the one-pass replay equals the reducer's fold", () => {
     assert.deepEqual(stateFromTranscript([system]), replayWithReducer([system]));
     assert.deepEqual(stateFromTranscript([]), replayWithReducer([]));
   });
+
+  it("finds a card wherever it is: an approval after a user turn settled it, a result without a call, a call id used twice", () => {
+    const path: AgentMessage[] = [
+      system,
+      user("edit it"),
+      call("e1", "edit_file", { path: "a.ts", oldText: "a", newText: "b" }),
+      result("e1", "edit_file", "Applied"),
+      user("meanwhile"),
+      // The notice arrives after the card was settled by the user turn: the settled card gets it.
+      { role: "approvalNotice", toolCallId: "e1", toolName: "edit_file", decision: "allowed", path: "a.ts", diff: "-a\n+b", timestamp: 7 },
+      result("orphan", "read_file", "no call before me"),
+      { role: "approvalNotice", toolCallId: "nowhere", toolName: "run_command", decision: "denied", command: "rm -rf /", cwd: ".", timestamp: 8 },
+      call("dup", "read_file", { path: "b.ts" }),
+      call("dup", "read_file", { path: "b.ts" }),
+      result("dup", "read_file", "twice", true),
+      assistant("done"),
+    ];
+    const fast = stateFromTranscript(path);
+    assert.deepEqual(fast, replayWithReducer(path));
+    const edit = chatItems(fast).find((i) => i.kind === "tool" && i.id === "e1");
+    assert.equal(edit?.kind === "tool" ? edit.approval?.state : undefined, "allowed", "the settled card carries the decision");
+    // Restoring twice from the same messages gives the same items: nothing was written into them.
+    assert.deepEqual(stateFromTranscript(path), fast);
+  });
 });
