@@ -136,15 +136,19 @@ export function parseTranscript<M extends StoredMessage>(bytes: Uint8Array, chat
 
   let start = 0;
   let lineNo = 0;
+  // The line being read; `fail` reports it (one closure for the file, not one per line).
+  let lineStart = 0;
+  let end = 0;
+  let tail = false;
+  const fail = (reason: string): void => {
+    damaged.push({ line: lineNo, byteOffset: lineStart, byteLength: end - lineStart, reason, tail });
+  };
   while (start < bytes.length) {
     const nl = bytes.indexOf(NEWLINE, start);
-    const end = nl === -1 ? bytes.length : nl;
+    end = nl === -1 ? bytes.length : nl;
     lineNo++;
-    const tail = nl === -1;
-    const lineStart = start;
-    const fail = (reason: string): void => {
-      damaged.push({ line: lineNo, byteOffset: lineStart, byteLength: end - lineStart, reason, tail });
-    };
+    tail = nl === -1;
+    lineStart = start;
     const parsed = parseLine(bytes, start, end);
     start = end + 1;
 
