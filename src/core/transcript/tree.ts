@@ -82,7 +82,13 @@ export class ChatTree<M> {
 
   /** The messages of `path()`. */
   pathMessages(leafId: string | null = this.leafId): M[] {
-    return this.path(leafId).map((n) => n.message);
+    const out: M[] = [];
+    let node = leafId === null ? undefined : this.byId.get(leafId);
+    while (node) {
+      out.push(node.message);
+      node = node.parentId === null ? undefined : this.byId.get(node.parentId);
+    }
+    return out.reverse();
   }
 
   /**
