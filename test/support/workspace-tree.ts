@@ -5,6 +5,7 @@
 // from the code under test.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Rng as Seeded } from "./seeded-random";
 
 export interface GeneratedTree {
   root: string;
@@ -18,26 +19,6 @@ export interface GeneratedTree {
   visibleDirs: string[];
   /** Lines of the searchable files, to count matches independently of the tools. */
   lines(path: string): string[];
-}
-
-class Seeded {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1));
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)] as T;
-  }
 }
 
 const LINE_TEMPLATES: readonly ((r: Seeded, i: number) => string)[] = [
