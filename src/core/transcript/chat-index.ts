@@ -112,15 +112,20 @@ export function serializeIndex(entries: Iterable<IndexEntry>): string {
 
 /** Never throws: a corrupt or foreign index.json gives an empty (or partial) cache. */
 export function parseIndex(bytes: Uint8Array | undefined): Map<string, IndexEntry> {
-  const entries = new Map<string, IndexEntry>();
-  if (!bytes) return entries;
+  return readIndexFile(bytes) ?? new Map();
+}
+
+/** The entries of index.json, or undefined when it is missing, corrupt, foreign or of another version. Never throws. */
+export function readIndexFile(bytes: Uint8Array | undefined): Map<string, IndexEntry> | undefined {
+  if (!bytes) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch {
-    return entries;
+    return undefined;
   }
-  if (!isPlainObject(value) || value["version"] !== INDEX_VERSION || !Array.isArray(value["chats"])) return entries;
+  if (!isPlainObject(value) || value["version"] !== INDEX_VERSION || !Array.isArray(value["chats"])) return undefined;
+  const entries = new Map<string, IndexEntry>();
   for (const raw of value["chats"] as unknown[]) {
     const entry = readEntry(raw);
     if (entry) entries.set(entry.id, entry);

@@ -18,14 +18,30 @@
 //   write (costs milliseconds per message on many disks).
 // - index.json is updated in memory on each write and written (temp + rename) at most once
 //   per `indexFlushDelayMs`, so append stays O(1) in the number of chats. Each entry keeps
-//   the file size it describes; listChats stats every chat file and rescans those whose
-//   size differs or that have no entry, so a missing, corrupt or stale index costs time,
-//   never chats.
+//   the file size it describes. The first listChats of a store stats every chat file and
+//   rescans those whose size differs or that have no entry, so a missing, corrupt or stale
+//   index costs time, never chats. Later lists come from the index in memory after two stats
+//   (list-freshness.ts): the chats folder (its mtime changes when a chat file is created,
+//   deleted or moved: then it is read again and only the chats that came or went are looked
+//   at) and index.json (another window writes it at most `indexFlushDelayMs` after each of its
+//   writes: then it is merged). A chat appended by a writer that never updates index.json is
+//   seen when this store loads it, or by the next store's first list.
 // - load() never throws: bad data gives `damaged` lines or an `ok: false` result.
 //   Writes reject (the message was not saved) with a TranscriptError or the I/O error.
 
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { applyMessages, entryFromParsed, explicitTitle, parseIndex, serializeIndex, toSummary, unreadableEntry, type IndexEntry } from "./chat-index";
+import {
+  applyMessages,
+  entryFromParsed,
+  explicitTitle,
+  parseIndex,
+  readIndexFile,
+  serializeIndex,
+  toSummary,
+  unreadableEntry,
+  type IndexEntry,
+} from "./chat-index";
+import { chatIdsOf, observe, unchanged, type Observed } from "./list-freshness";
 import { searchChatText, type ChatTextHit } from "./chat-search";
 import { headerLine, leafLine, messageLine, metaLine, modelLine, parseTranscript, probeHeader, versionLine } from "./format";
 import { DEFAULT_TITLE, deriveTitle } from "./title";
@@ -111,6 +127,12 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
   private readonly gone = new Set<string>();
   private indexWrite: Promise<void> | undefined;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** What the last list saw (the chats folder, index.json, the chat files); undefined before the first. */
+  private seen: { folder: Observed | undefined; indexFile: Observed | undefined; names: Set<string> } | undefined;
+  /** Chats whose entry was dropped as stale: the next list reads them again. */
+  private readonly rescan = new Set<string>();
+  /** The list as the index has it now, sorted, and its titles lower-cased; cleared by every index change. */
+  private summaries: { chats: readonly ChatSummary[]; titleKeys: readonly string[] } | undefined;
 
   constructor(
     private readonly storage: TranscriptStorage,
@@ -263,10 +285,19 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
 
   /**
    * The history list, newest first. Correct even when index.json is missing, corrupt or
-   * stale: every chat file is stat-ed and the ones the index does not describe are read.
+   * stale: the first list stats every chat file and reads the ones the index does not
+   * describe; later ones look again only at what the folder and index.json say changed.
    */
-  listChats(): Promise<ChatSummary[]> {
-    return this.refreshIndex(false);
+  async listChats(): Promise<ChatSummary[]> {
+    return (await this.refreshIndex(false)).chats.slice();
+  }
+
+  /** The chats whose title contains `query` (any case), newest first: from the index, no chat file read. */
+  async searchTitles(query: string): Promise<ChatSummary[]> {
+    const needle = query.trim().toLowerCase();
+    const { chats, titleKeys } = await this.refreshIndex(false);
+    if (needle === "") return chats.slice();
+    return chats.filter((_, i) => titleKeys[i]!.includes(needle));
   }
 
   /**
@@ -286,9 +317,9 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
 
   /** Rebuilds index.json from the chat files alone and writes it now. */
   async rebuildIndex(): Promise<ChatSummary[]> {
-    const summaries = await this.refreshIndex(true);
+    const { chats } = await this.refreshIndex(true);
     await this.flush({ fromFilesOnly: true });
-    return summaries;
+    return chats.slice();
   }
 
   /** Writes index.json now if it has pending changes. */
@@ -351,7 +382,10 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     for (const [id, theirs] of onDisk) {
       if (this.gone.has(id)) continue;
       const mine = index.get(id);
-      if (mine === undefined || theirs.fileSize > mine.fileSize) index.set(id, theirs);
+      if (mine === undefined || theirs.fileSize > mine.fileSize) {
+        index.set(id, theirs);
+        this.summaries = undefined;
+      }
     }
   }
 
@@ -422,9 +456,10 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     const entry = index.get(chatId);
     if (entry && entry.fileSize === state.size && !entry.unreadable && state.size > 0) {
       updateEntry(entry, data.length);
-    } else if (entry) {
-      // The entry described another version of the file: let listChats rescan it.
+    } else {
+      // No entry, or one describing another version of the file: let listChats rescan it.
       index.delete(chatId);
+      this.rescan.add(chatId);
     }
     this.scheduleIndexWrite();
   }
@@ -446,42 +481,100 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     return state;
   }
 
-  private async refreshIndex(rebuild: boolean): Promise<ChatSummary[]> {
+  private async refreshIndex(rebuild: boolean): Promise<{ chats: readonly ChatSummary[]; titleKeys: readonly string[] }> {
     if (rebuild) {
       this.index = new Map();
       this.indexLoading = undefined;
       this.indexDirty = true;
+      this.seen = undefined;
+      this.summaries = undefined;
     }
     const index = await this.loadIndex();
-    const names = await this.storage.list(CHATS_DIR);
-    const ids = new Set(
-      names
-        .filter((n) => n.endsWith(".jsonl"))
-        .map((n) => n.slice(0, -".jsonl".length))
-        .filter(isValidChatId),
-    );
-    for (const id of index.keys()) ids.add(id);
+    // Observed before reading: a change after this point changes what the next list observes.
+    const [folder, indexFile] = await Promise.all([observe(this.storage, CHATS_DIR), observe(this.storage, INDEX_PATH)]);
+    const seen = this.seen;
+    let names: Set<string>;
+    if (seen === undefined) {
+      names = await this.verifyAll(index);
+    } else {
+      names = seen.names;
+      if (!unchanged(seen.folder, folder)) {
+        // A chat came or went (this window's or another's): look at those only.
+        names = chatIdsOf(await this.storage.list(CHATS_DIR));
+        const changed = [...names].filter((id) => !index.has(id));
+        for (const id of index.keys()) if (!names.has(id)) changed.push(id);
+        await this.refreshEntries(changed, index);
+      }
+      if (this.rescan.size > 0) await this.refreshEntries([...this.rescan], index);
+      if (!unchanged(seen.indexFile, indexFile) && !(await this.mergeIndexFile(index, names))) {
+        // index.json is missing or corrupt: check every file as a first list does, then write it again.
+        names = await this.verifyAll(index);
+        this.scheduleIndexWrite();
+      }
+    }
+    this.seen = { folder, indexFile, names };
+    if (this.summaries === undefined) {
+      const chats = [...index.values()]
+        .map((entry) => Object.freeze(toSummary(entry)))
+        .sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      this.summaries = { chats, titleKeys: chats.map((c) => c.title.toLowerCase()) };
+    }
+    return this.summaries;
+  }
 
-    const summaries: ChatSummary[] = [];
-    await forEachLimited([...ids], SCAN_CONCURRENCY, (id) =>
+  /** Stats every chat file (the folder's and the index's), rereading those the index does not describe. */
+  private async verifyAll(index: Map<string, IndexEntry>): Promise<Set<string>> {
+    const names = chatIdsOf(await this.storage.list(CHATS_DIR));
+    const ids = new Set(names);
+    for (const id of index.keys()) ids.add(id);
+    await this.refreshEntries([...ids], index);
+    return names;
+  }
+
+  /** Brings the entries of `ids` up to date with their files (dropping those whose file is gone). */
+  private async refreshEntries(ids: readonly string[], index: Map<string, IndexEntry>): Promise<void> {
+    await forEachLimited(ids, SCAN_CONCURRENCY, (id) =>
       // In the chat's queue, so a write in progress is never half seen.
       this.enqueue(id, async () => {
+        this.rescan.delete(id);
         const entry = await this.freshEntry(id, index.get(id));
         if (entry === undefined) {
           this.gone.add(id);
           if (index.delete(id)) this.scheduleIndexWrite();
           return;
         }
+        this.gone.delete(id);
         if (entry !== index.get(id)) {
           // A read error is not cached: the next list tries again.
-          if (entry.unreadable?.code === "readError") index.delete(id);
-          else index.set(id, entry);
+          if (entry.unreadable?.code === "readError") {
+            index.delete(id);
+            this.rescan.add(id);
+          } else index.set(id, entry);
           this.scheduleIndexWrite();
         }
-        summaries.push(toSummary(entry));
       }),
     );
-    return summaries.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /**
+   * Takes in what another window wrote to index.json: entries of chats whose files are there
+   * (`names`) and that describe more of the file than this store's (files only grow). False
+   * when index.json is missing or is not an index.
+   */
+  private async mergeIndexFile(index: Map<string, IndexEntry>, names: ReadonlySet<string>): Promise<boolean> {
+    const theirs = readIndexFile(await this.storage.read(INDEX_PATH).catch(() => undefined));
+    if (theirs === undefined) return false;
+    let changed = false;
+    for (const [id, entry] of theirs) {
+      if (this.gone.has(id) || !names.has(id)) continue;
+      const mine = index.get(id);
+      if (mine === undefined || entry.fileSize > mine.fileSize) {
+        index.set(id, entry);
+        changed = true;
+      }
+    }
+    if (changed) this.summaries = undefined;
+    return true;
   }
 
   /** The cached entry if it still describes the file, a rescanned one, or undefined if the file is gone. */
@@ -520,6 +613,8 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
   }
 
   private scheduleIndexWrite(): void {
+    // Every change to the index comes through here: the sorted list is made again on the next list.
+    this.summaries = undefined;
     this.indexDirty = true;
     if (this.flushTimer !== undefined) return;
     this.flushTimer = setTimeout(() => {
