@@ -31,6 +31,8 @@ export interface ViewModel {
   readonly focusTarget: "composer" | "approval";
   /** Grows by one per `showHistory` message: the history opens when it changes. */
   readonly historyRequests: number;
+  /** The chat deleted last, while Undo can bring it back (until the list has it again). */
+  readonly deleted?: { readonly chatId: string; readonly title: string };
 }
 
 const initialStatus: ViewStatus = { modelLabel: "", storage: "workspace", canContinue: false, editsAllowedForChat: false };
@@ -48,7 +50,7 @@ export const initialViewModel: ViewModel = {
   historyRequests: 0,
 };
 
-const HOST_TYPES = new Set<string>(["snapshot", "event", "chats", "status", "attachments", "focus", "showHistory"]);
+const HOST_TYPES = new Set<string>(["snapshot", "event", "chats", "status", "attachments", "focus", "showHistory", "chatDeleted"]);
 
 /** A request for a snapshot that got no answer is sent again after this long. */
 const SNAPSHOT_RETRY_MS = 4000;
@@ -136,6 +138,7 @@ export class ChatClient {
       focusRequests: this.view.focusRequests,
       focusTarget: this.view.focusTarget,
       historyRequests: this.view.historyRequests,
+      ...(this.view.deleted ? { deleted: this.view.deleted } : {}),
     });
   }
 
@@ -145,9 +148,16 @@ export class ChatClient {
         const chats = Array.isArray(message.chats) ? message.chats : [];
         // The list carries the current chat's title too: a new chat gets its title after the first answer.
         const title = chats.find((c) => c.id === this.view.chatId)?.title ?? this.view.title;
-        this.update({ ...this.view, chats, title });
+        const { deleted, ...rest } = this.view;
+        // A deleted chat listed again was restored: nothing left to undo.
+        const stillDeleted = deleted && !chats.some((c) => c.id === deleted.chatId);
+        this.update({ ...rest, chats, title, ...(stillDeleted ? { deleted } : {}) });
         return;
       }
+      case "chatDeleted":
+        if (typeof message.chatId !== "string" || typeof message.title !== "string") return;
+        this.update({ ...this.view, deleted: { chatId: message.chatId, title: message.title } });
+        return;
       case "status":
         this.update({ ...this.view, status: { ...initialStatus, ...message.status } });
         return;

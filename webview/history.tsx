@@ -11,7 +11,13 @@ import { post } from "./vscode";
 
 const TYPE_AHEAD_RESET_MS = 700;
 
-export function History(props: { chats: readonly ChatSummary[]; currentId: string; onClose: () => void }) {
+export function History(props: {
+  chats: readonly ChatSummary[];
+  currentId: string;
+  /** The chat deleted last, while Undo can bring it back. */
+  deleted?: { readonly chatId: string; readonly title: string } | undefined;
+  onClose: () => void;
+}) {
   const panel = useRef<HTMLDivElement>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const typed = useRef({ text: "", at: 0 });
@@ -82,6 +88,22 @@ export function History(props: { chats: readonly ChatSummary[]; currentId: strin
   const chats = [...props.chats].sort((a, b) => b.updatedAt - a.updatedAt);
   return (
     <div class="history" ref={panel} role="dialog" aria-modal="true" aria-label="Chat history" tabIndex={-1} onKeyDown={onKeyDown}>
+      {props.deleted && (
+        <div class="history-deleted" role="status">
+          <span class="history-deleted-text">Chat “{props.deleted.title}” deleted</span>
+          <button
+            type="button"
+            class="text-button"
+            onClick={() => {
+              if (props.deleted) post({ type: "undoDelete", chatId: props.deleted.chatId });
+              // The notice goes when the chat is back: keep the focus in the dialog.
+              (chatButtons()[0] ?? panel.current)?.focus();
+            }}
+          >
+            Undo
+          </button>
+        </div>
+      )}
       {chats.length === 0 ? (
         <div class="history-empty">No saved chats yet</div>
       ) : (

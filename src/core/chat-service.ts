@@ -135,17 +135,45 @@ export class ChatService {
     return this.options.store.listChats();
   }
 
-  async deleteChat(chatId: string): Promise<void> {
+  /**
+   * Deletes the chat: its runs and background commands end, and its file moves to the trash
+   * (restoreChat undoes it; its images and command logs stay until the trash is emptied).
+   * False when it was never saved (nothing to undo).
+   */
+  async deleteChat(chatId: string): Promise<boolean> {
     const session = this.sessions.get(chatId);
     session?.abort();
     await session?.waitForIdle();
     await session?.stopBackground("the chat was deleted");
     this.sessions.delete(chatId);
     this.created.delete(chatId);
-    await this.options.store.deleteChat(chatId);
-    await this.options.images?.deleteChat(chatId);
-    const logDir = this.commandLogDir(chatId);
-    if (logDir) await rm(logDir, { recursive: true, force: true }).catch(() => undefined);
+    this.pendingModels.delete(chatId);
+    return this.options.store.trashChat(chatId);
+  }
+
+  /** Undoes deleteChat: the chat comes back as it was (same id, branches and leaf). False when the trash has no copy. */
+  restoreChat(chatId: string): Promise<boolean> {
+    return this.options.store.restoreChat(chatId);
+  }
+
+  /** Whether the chat is saved (its file is there: not new, not deleted). */
+  hasChat(chatId: string): Promise<boolean> {
+    return this.options.store.hasChat(chatId);
+  }
+
+  /** Removes for good what was deleted more than `maxAgeMs` ago, with its images and command logs. */
+  async emptyTrash(maxAgeMs: number, now = Date.now()): Promise<string[]> {
+    const removed = await this.options.store.emptyTrash(now - maxAgeMs);
+    const remaining = new Set((await this.options.store.trashEntries()).map((e) => e.chatId));
+    const ids = [...new Set(removed.map((e) => e.chatId))];
+    for (const chatId of ids) {
+      // A chat restored since, or deleted again later, still needs them.
+      if (remaining.has(chatId) || (await this.options.store.hasChat(chatId))) continue;
+      await this.options.images?.deleteChat(chatId);
+      const logDir = this.commandLogDir(chatId);
+      if (logDir) await rm(logDir, { recursive: true, force: true }).catch(() => undefined);
+    }
+    return ids;
   }
 
   /** Renames a saved chat (a meta line); null or blank goes back to the title from its first prompt. */

@@ -32,6 +32,7 @@ import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./
 import type { HostCommands } from "./commands";
 import { findToolDetails } from "./tool-details";
 import { parseUserCommand } from "../core/commands/user-command";
+import { ChatDeletion } from "./chat-deletion";
 
 /** Which chat is on screen, in the storage folder beside the chats: written at once, so a crash keeps it. */
 const CURRENT_CHAT_FILE = "current-chat.json";
@@ -76,6 +77,8 @@ export class ChatController implements vscode.Disposable {
   private readonly otherWindows: OtherWindows;
   private chats: ChatSummary[] = [];
   private branchNote: string | undefined;
+  /** Delete (to the trash) and Undo. */
+  readonly deletion: ChatDeletion;
 
   constructor(private readonly options: ControllerOptions) {
     this.otherWindows = new OtherWindows(options.storageDir);
@@ -113,6 +116,19 @@ export class ChatController implements vscode.Disposable {
     });
     this.session = this.service.newChat();
     this.watch(this.session);
+    this.deletion = new ChatDeletion({
+      service: this.service,
+      currentChatId: () => this.session.id,
+      chatTitle: (chatId) => this.chatTitle(chatId),
+      showNewChat: () => {
+        this.switchTo(this.service.newChat());
+        return this.session.id;
+      },
+      openChat: (chatId) => this.switchChat(chatId),
+      refreshChats: () => this.refreshChats(),
+      chatDeleted: (chatId, title) => this.view?.send({ type: "chatDeleted", chatId, title }),
+      log: options.log,
+    });
     this.otherWindows.start({
       service: this.service,
       current: () => this.session,
@@ -200,6 +216,8 @@ export class ChatController implements vscode.Disposable {
         return this.isKnownChat(message.chatId) ? this.switchChat(message.chatId) : this.ignore(message);
       case "deleteChat":
         return this.isKnownChat(message.chatId) ? this.deleteChat(message.chatId) : this.ignore(message);
+      case "undoDelete":
+        return this.deletion.canUndo(message.chatId) ? this.deletion.undo(message.chatId) : this.ignore(message);
       case "removeAttachment":
         this.attachments = this.attachments.filter((_, i) => i !== message.index);
         this.view?.send({ type: "attachments", attachments: this.attachments });
@@ -316,12 +334,9 @@ export class ChatController implements vscode.Disposable {
     await this.writeCurrentChat(chatId);
   }
 
-  async deleteChat(chatId: string): Promise<void> {
-    const answer = await vscode.window.showWarningMessage("Delete this chat? Its transcript is removed from disk.", { modal: true }, "Delete");
-    if (answer !== "Delete") return;
-    await this.service.deleteChat(chatId);
-    if (chatId === this.session.id) this.switchTo(this.service.newChat());
-    await this.refreshChats();
+  /** Moves the chat to the trash, with Undo (chat-deletion.ts). */
+  deleteChat(chatId: string): Promise<void> {
+    return this.deletion.delete(chatId);
   }
 
   /** "Ask about this file": attach the file (and selection) to the next prompt and focus the composer. */

@@ -146,6 +146,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   );
 
   await controller.restore();
+  void controller.deletion.emptyOldTrash();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
   return testMode ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands, codeApplier } : undefined;
 }

@@ -118,7 +118,9 @@ export type HostMessage =
    */
   | (Sequenced & { type: "focus"; target?: "composer" | "approval" })
   /** Open the chat history in the view (the view title's History action). */
-  | (Sequenced & { type: "showHistory" });
+  | (Sequenced & { type: "showHistory" })
+  /** A chat went to the trash: the history offers Undo (`undoDelete`) until it is listed again. */
+  | (Sequenced & { type: "chatDeleted"; chatId: string; title: string });
 
 /**
  * A streamed delta on the wire, as small as it can be: at 60 tokens a second the view wants a
@@ -197,6 +199,8 @@ export type WebviewMessage =
   | { type: "newChat"; v: typeof PROTOCOL_VERSION }
   | { type: "switchChat"; v: typeof PROTOCOL_VERSION; chatId: string }
   | { type: "deleteChat"; v: typeof PROTOCOL_VERSION; chatId: string }
+  /** Bring back a chat this window deleted (from the trash). */
+  | { type: "undoDelete"; v: typeof PROTOCOL_VERSION; chatId: string }
   | { type: "removeAttachment"; v: typeof PROTOCOL_VERSION; index: number }
   | { type: "openFile"; v: typeof PROTOCOL_VERSION; path: string; line?: number }
   | { type: "openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }

@@ -38,6 +38,7 @@ const webviewMessageSchema = union([
   obj({ type: lit("newChat"), v }),
   obj({ type: lit("switchChat"), v, chatId: id }),
   obj({ type: lit("deleteChat"), v, chatId: id }),
+  obj({ type: lit("undoDelete"), v, chatId: id }),
   obj({ type: lit("removeAttachment"), v, index: int({ minimum: 0, maximum: 1000 }) }),
   obj({ type: lit("openFile"), v, path: str({ minLength: 1, maxLength: 4096 }), line: opt(int({ minimum: 1 })) }),
   obj({ type: lit("openDiff"), v, toolCallId: id }),

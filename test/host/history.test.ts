@@ -1,6 +1,6 @@
 // The history's host side in the real extension: Export Chat to Markdown opens what the view
-// shows in an untitled Markdown editor, and the full-text search finds a chat by a word of an
-// answer, on disk in the extension's storage.
+// shows in an untitled Markdown editor, the full-text search finds a chat by a word of an
+// answer, on disk in the extension's storage, and Delete goes to the trash with Undo.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
@@ -49,5 +49,52 @@ describe("history commands in the extension host", function () {
       [session.id],
     );
     assert.match(hits[0]!.snippet, /quokka comment/);
+  });
+
+  it("Delete moves the chat to the trash and Undo brings it back from disk: same id, messages and current leaf, on screen again", async () => {
+    await vscode.commands.executeCommand("piChat.newChat");
+    server.push(
+      () => ({ text: "the first answer" }),
+      () => ({ text: "the retried answer" }),
+    );
+    await api.view.receive({ type: "prompt", v: 1, text: "Name a colour." });
+    const session = api.controller.currentSession;
+    const answer = session.messages.findIndex((m) => m.role === "assistant");
+    await api.view.receive({ type: "retry", v: 1, messageIndex: answer });
+    // Back on the first answer: the current leaf is not the newest line of the file.
+    await api.view.receive({ type: "switchBranch", v: 1, messageIndex: answer, to: 0 });
+    const chatId = session.id;
+    const shownBefore = chatItems(session.viewState);
+    assert.ok(JSON.stringify(shownBefore).includes("the first answer") && !JSON.stringify(shownBefore).includes("the retried answer"));
+    await waitFor("the chat in the list", async () => (await api.controller.service.listChats()).some((c) => c.id === chatId));
+
+    const posted = api.view.posted!;
+    const postedBefore = posted.length;
+    await api.view.receive({ type: "deleteChat", v: 1, chatId });
+    assert.notEqual(api.controller.currentSession.id, chatId, "a new chat is shown in its place");
+    assert.equal(await api.controller.service.hasChat(chatId), false);
+    assert.ok(!(await api.controller.service.listChats()).some((c) => c.id === chatId));
+    const notices = posted
+      .slice(postedBefore)
+      .filter((m): m is { type: string; chatId: string; title: string } => (m as { type?: string }).type === "chatDeleted");
+    assert.deepEqual(
+      notices.map((m) => [m.chatId, m.title]),
+      [[chatId, "Name a colour."]],
+      "the view is told, to offer Undo",
+    );
+
+    await api.view.receive({ type: "undoDelete", v: 1, chatId });
+    const restored = api.controller.currentSession;
+    assert.equal(restored.id, chatId, "the restored chat is on screen again");
+    assert.notEqual(restored, session, "read back from disk, not the session kept in memory");
+    assert.deepEqual(chatItems(restored.viewState), shownBefore, "the same messages on the same branch");
+    assert.deepEqual(restored.viewState.forks, session.viewState.forks, "both answers are still there, the first one chosen");
+    assert.ok(
+      (await api.controller.service.listChats()).some((c) => c.id === chatId),
+      "listed again",
+    );
+    // A second Undo (the notification's, after the view's) does nothing.
+    await api.view.receive({ type: "undoDelete", v: 1, chatId });
+    assert.equal(api.controller.currentSession, restored);
   });
 });

@@ -6,6 +6,7 @@ export { searchChatText } from "./chat-search";
 export type { ChatTextHit } from "./chat-search";
 export type { Fork, TreeNode } from "./tree";
 export { createNodeTranscriptStorage } from "./node-storage";
+export type { TrashEntry } from "./trash";
 export { ChatLocks, HEARTBEAT_MS, STALE_AFTER_MS } from "./chat-lock";
 export type { AcquireResult, ChatLocksOptions, HeldLock, LockOwner } from "./chat-lock";
 export { isValidNodeId, parseTranscript } from "./format";

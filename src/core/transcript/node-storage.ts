@@ -112,6 +112,21 @@ export function createNodeTranscriptStorage(root: string): TranscriptStorage {
       await fs.rm(resolve(path), { force: true });
     },
 
+    async move(from, to) {
+      const target = resolve(to);
+      await fs.mkdir(dirname(target), { recursive: true });
+      // rename() replaces an existing target: look first (two windows restoring the same chat in
+      // the same instant is the only race, and it loses nothing: both copies are that chat).
+      if (await exists(target)) return false;
+      try {
+        await renameWithRetry(resolve(from), target);
+        return true;
+      } catch (err) {
+        if (errorCode(err) === "ENOENT") return false;
+        throw err;
+      }
+    },
+
     async list(dir) {
       try {
         const entries = await fs.readdir(resolve(dir), { withFileTypes: true });
@@ -136,6 +151,16 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
       if (attempt >= 4 || (code !== "EPERM" && code !== "EACCES" && code !== "EBUSY")) throw err;
       await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
     }
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await fs.lstat(path);
+    return true;
+  } catch (err) {
+    if (errorCode(err) === "ENOENT") return false;
+    throw err;
   }
 }
 

@@ -42,6 +42,7 @@ import {
   type IndexEntry,
 } from "./chat-index";
 import { chatIdsOf, observe, unchanged, type Observed } from "./list-freshness";
+import { TRASH_DIR, trashEntriesOf, trashPath, type TrashEntry } from "./trash";
 import { searchChatText, type ChatTextHit } from "./chat-search";
 import { headerLine, leafLine, messageLine, metaLine, modelLine, parseTranscript, probeHeader, versionLine } from "./format";
 import { DEFAULT_TITLE, deriveTitle } from "./title";
@@ -252,6 +253,68 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       this.scheduleIndexWrite();
       return existed;
     });
+  }
+
+  /**
+   * Deletes the chat so that it can come back: its file moves, as it is, to trash/ (see
+   * trash.ts). False when there was no such chat.
+   */
+  async trashChat(chatId: string): Promise<boolean> {
+    checkId(chatId);
+    return this.enqueue(chatId, async () => {
+      if (!(await this.storage.move(chatPath(chatId), trashPath(chatId, this.now())))) return false;
+      this.files.delete(chatId);
+      this.rescan.delete(chatId);
+      this.gone.add(chatId);
+      const index = await this.loadIndex();
+      index.delete(chatId);
+      this.scheduleIndexWrite();
+      return true;
+    });
+  }
+
+  /**
+   * Puts back the chat's last deleted copy exactly as it was (same id, branches and leaf) and
+   * lists it again. False when the trash has no copy, or a chat with that id exists.
+   */
+  async restoreChat(chatId: string): Promise<boolean> {
+    checkId(chatId);
+    return this.enqueue(chatId, async () => {
+      const newest = (await this.trashEntries()).filter((e) => e.chatId === chatId).sort((a, b) => b.deletedAt - a.deletedAt)[0];
+      if (!newest || !(await this.storage.move(newest.path, chatPath(chatId)))) return false;
+      this.gone.delete(chatId);
+      this.files.delete(chatId);
+      const index = await this.loadIndex();
+      const entry = await this.freshEntry(chatId, undefined);
+      if (entry && entry.unreadable?.code !== "readError") index.set(chatId, entry);
+      else {
+        index.delete(chatId);
+        this.rescan.add(chatId);
+      }
+      this.scheduleIndexWrite();
+      return true;
+    });
+  }
+
+  /** Whether the chat's file is in chats/ (not deleted, not in the trash). */
+  async hasChat(chatId: string): Promise<boolean> {
+    return isValidChatId(chatId) && (await this.storage.stat(chatPath(chatId))) !== undefined;
+  }
+
+  /** What the trash holds, oldest first. */
+  async trashEntries(): Promise<TrashEntry[]> {
+    return trashEntriesOf(await this.storage.list(TRASH_DIR)).sort((a, b) => a.deletedAt - b.deletedAt);
+  }
+
+  /** Removes for good the trash entries deleted before `cutoff` (Unix ms); returns them. */
+  async emptyTrash(cutoff: number): Promise<TrashEntry[]> {
+    const removed: TrashEntry[] = [];
+    for (const entry of await this.trashEntries()) {
+      if (entry.deletedAt >= cutoff) continue;
+      await this.enqueue(entry.chatId, () => this.storage.remove(entry.path));
+      removed.push(entry);
+    }
+    return removed;
   }
 
   /**

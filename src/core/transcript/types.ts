@@ -213,6 +213,11 @@ export interface TranscriptStorage {
   remove(path: string): Promise<void>;
   /** File names directly inside `dir`; [] when the folder does not exist. */
   list(dir: string): Promise<string[]>;
+  /**
+   * Renames the file as it is (no copy), creating the target's folders; false when `from` does
+   * not exist or `to` already does (nothing is overwritten).
+   */
+  move(from: string, to: string): Promise<boolean>;
 }
 
 export class StorageNotFoundError extends Error {

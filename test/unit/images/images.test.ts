@@ -122,7 +122,9 @@ describe("images: stored beside the chat", () => {
     assert.ok(!JSON.stringify(opened.session.messages).includes(b64(png).slice(0, 200)));
 
     await again.deleteChat(session.id);
-    assert.equal(existsSync(join(w.storage, "images", session.id)), false, "deleting the chat deletes its images");
+    assert.equal(existsSync(join(w.storage, "images", session.id)), true, "kept while the chat is in the trash (Undo brings it back whole)");
+    await again.emptyTrash(0, Date.now() + 1);
+    assert.equal(existsSync(join(w.storage, "images", session.id)), false, "emptying the trash deletes its images");
   });
 
   it("an image whose file is gone is named in the request, never sent empty", async () => {
