@@ -82,7 +82,9 @@ export function App({ client }: { client: ChatClient }) {
         <Header title={view.title} status={status}>
           <ContextMeterButton meter={chat.meter} running={chat.running} />
         </Header>
-        {historyOpen && <History chats={view.chats} currentId={view.chatId} deleted={view.deleted} onClose={() => setHistoryOpen(false)} />}
+        {historyOpen && (
+          <History chats={view.chats} currentId={view.chatId} deleted={view.deleted} search={view.search} onClose={() => setHistoryOpen(false)} />
+        )}
         {status.storage === "globalFallback" && (
           <section class="banner banner-warning" aria-label="Where chats are saved">
             <WarningIcon class="warn" />

@@ -12,6 +12,7 @@ import {
   type ViewStatus,
 } from "../src/shared/protocol";
 import { emptyChatState, reduce, type ChatState } from "../src/shared/reducer";
+import type { HistorySearch } from "./history";
 import type { Outgoing } from "./vscode";
 
 export interface ViewModel {
@@ -33,6 +34,8 @@ export interface ViewModel {
   readonly historyRequests: number;
   /** The chat deleted last, while Undo can bring it back (until the list has it again). */
   readonly deleted?: { readonly chatId: string; readonly title: string };
+  /** The host's answer to the history's last search. */
+  readonly search?: HistorySearch;
 }
 
 const initialStatus: ViewStatus = { modelLabel: "", storage: "workspace", canContinue: false, editsAllowedForChat: false };
@@ -50,7 +53,7 @@ export const initialViewModel: ViewModel = {
   historyRequests: 0,
 };
 
-const HOST_TYPES = new Set<string>(["snapshot", "event", "chats", "status", "attachments", "focus", "showHistory", "chatDeleted"]);
+const HOST_TYPES = new Set<string>(["snapshot", "event", "chats", "status", "attachments", "focus", "showHistory", "history/deleted", "history/results"]);
 
 /** A request for a snapshot that got no answer is sent again after this long. */
 const SNAPSHOT_RETRY_MS = 4000;
@@ -139,6 +142,7 @@ export class ChatClient {
       focusTarget: this.view.focusTarget,
       historyRequests: this.view.historyRequests,
       ...(this.view.deleted ? { deleted: this.view.deleted } : {}),
+      ...(this.view.search ? { search: this.view.search } : {}),
     });
   }
 
@@ -154,10 +158,20 @@ export class ChatClient {
         this.update({ ...rest, chats, title, ...(stillDeleted ? { deleted } : {}) });
         return;
       }
-      case "chatDeleted":
+      case "history/deleted":
         if (typeof message.chatId !== "string" || typeof message.title !== "string") return;
         this.update({ ...this.view, deleted: { chatId: message.chatId, title: message.title } });
         return;
+      case "history/results": {
+        if (typeof message.query !== "string" || !Array.isArray(message.hits)) return;
+        const hits = message.hits.flatMap((h) =>
+          typeof h === "object" && h !== null && typeof h.chatId === "string"
+            ? [{ chatId: h.chatId, ...(typeof h.snippet === "string" ? { snippet: h.snippet } : {}) }]
+            : [],
+        );
+        this.update({ ...this.view, search: { query: message.query, hits, complete: message.complete === true } });
+        return;
+      }
       case "status":
         this.update({ ...this.view, status: { ...initialStatus, ...message.status } });
         return;

@@ -25,6 +25,7 @@ export const ArrowDownIcon = codicon("arrow-down");
 export const DiffIcon = codicon("diff");
 export const ShieldIcon = codicon("shield");
 export const EditIcon = codicon("edit");
+export const MarkdownIcon = codicon("markdown");
 export const ImageIcon = codicon("file-media");
 
 /** VS Code's spinning "loading" icon (still under prefers-reduced-motion). */

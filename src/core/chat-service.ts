@@ -184,6 +184,11 @@ export class ChatService {
     await this.options.store.renameChat(chatId, title);
   }
 
+  /** Chats whose title contains `query` (any case), newest first, from the index. */
+  searchTitles(query: string): Promise<ChatSummary[]> {
+    return this.options.store.searchTitles(query);
+  }
+
   /** Chats whose prompts or answers contain `query` (every branch), newest first. */
   searchChats(query: string, limit?: number): Promise<ChatTextHit[]> {
     return this.options.store.searchChats(query, limit);

@@ -33,6 +33,7 @@ import type { HostCommands } from "./commands";
 import { findToolDetails } from "./tool-details";
 import { parseUserCommand } from "../core/commands/user-command";
 import { ChatDeletion } from "./chat-deletion";
+import { HistoryViewRequests } from "./history-view";
 
 /** Which chat is on screen, in the storage folder beside the chats: written at once, so a crash keeps it. */
 const CURRENT_CHAT_FILE = "current-chat.json";
@@ -79,6 +80,8 @@ export class ChatController implements vscode.Disposable {
   private branchNote: string | undefined;
   /** Delete (to the trash) and Undo. */
   readonly deletion: ChatDeletion;
+  /** The view's history dialog: search, rename, export. */
+  private readonly historyView: HistoryViewRequests;
 
   constructor(private readonly options: ControllerOptions) {
     this.otherWindows = new OtherWindows(options.storageDir);
@@ -126,7 +129,7 @@ export class ChatController implements vscode.Disposable {
       },
       openChat: (chatId) => this.switchChat(chatId),
       refreshChats: () => this.refreshChats(),
-      chatDeleted: (chatId, title) => this.view?.send({ type: "chatDeleted", chatId, title }),
+      chatDeleted: (chatId, title) => this.view?.send({ type: "history/deleted", chatId, title }),
       log: options.log,
     });
     this.otherWindows.start({
@@ -134,6 +137,12 @@ export class ChatController implements vscode.Disposable {
       current: () => this.session,
       reloaded: (session) => this.switchTo(session),
       statusChanged: () => this.view?.send({ type: "status", status: this.status() }),
+      log: options.log,
+    });
+    this.historyView = new HistoryViewRequests({
+      service: this.service,
+      send: (body) => this.view?.send(body),
+      refreshChats: () => this.refreshChats(),
       log: options.log,
     });
   }
@@ -216,8 +225,14 @@ export class ChatController implements vscode.Disposable {
         return this.isKnownChat(message.chatId) ? this.switchChat(message.chatId) : this.ignore(message);
       case "deleteChat":
         return this.isKnownChat(message.chatId) ? this.deleteChat(message.chatId) : this.ignore(message);
-      case "undoDelete":
+      case "history/undoDelete":
         return this.deletion.canUndo(message.chatId) ? this.deletion.undo(message.chatId) : this.ignore(message);
+      case "history/search":
+        return this.historyView.search(message.query);
+      case "history/rename":
+        return this.isKnownChat(message.chatId) ? this.historyView.rename(message.chatId, message.title) : this.ignore(message);
+      case "history/export":
+        return this.isKnownChat(message.chatId) ? this.historyView.export(message.chatId) : this.ignore(message);
       case "removeAttachment":
         this.attachments = this.attachments.filter((_, i) => i !== message.index);
         this.view?.send({ type: "attachments", attachments: this.attachments });

@@ -119,8 +119,18 @@ export type HostMessage =
   | (Sequenced & { type: "focus"; target?: "composer" | "approval" })
   /** Open the chat history in the view (the view title's History action). */
   | (Sequenced & { type: "showHistory" })
-  /** A chat went to the trash: the history offers Undo (`undoDelete`) until it is listed again. */
-  | (Sequenced & { type: "chatDeleted"; chatId: string; title: string });
+  /** A chat went to the trash: the history offers Undo (`history/undoDelete`) until it is listed again. */
+  | (Sequenced & { type: "history/deleted"; chatId: string; title: string })
+  /**
+   * What `history/search` found: title matches first, then (`complete`) chats whose message text
+   * holds the words, each with the words around the first match.
+   */
+  | (Sequenced & { type: "history/results"; query: string; hits: HistoryHit[]; complete: boolean });
+
+export interface HistoryHit {
+  chatId: string;
+  snippet?: string;
+}
 
 /**
  * A streamed delta on the wire, as small as it can be: at 60 tokens a second the view wants a
@@ -200,7 +210,13 @@ export type WebviewMessage =
   | { type: "switchChat"; v: typeof PROTOCOL_VERSION; chatId: string }
   | { type: "deleteChat"; v: typeof PROTOCOL_VERSION; chatId: string }
   /** Bring back a chat this window deleted (from the trash). */
-  | { type: "undoDelete"; v: typeof PROTOCOL_VERSION; chatId: string }
+  | { type: "history/undoDelete"; v: typeof PROTOCOL_VERSION; chatId: string }
+  /** Search the chats' titles and message text (answered with `history/results`). */
+  | { type: "history/search"; v: typeof PROTOCOL_VERSION; query: string }
+  /** Rename a saved chat; an empty title goes back to the one from its first prompt. */
+  | { type: "history/rename"; v: typeof PROTOCOL_VERSION; chatId: string; title: string }
+  /** Open what the view shows of a chat as Markdown in a new untitled editor. */
+  | { type: "history/export"; v: typeof PROTOCOL_VERSION; chatId: string }
   | { type: "removeAttachment"; v: typeof PROTOCOL_VERSION; index: number }
   | { type: "openFile"; v: typeof PROTOCOL_VERSION; path: string; line?: number }
   | { type: "openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }

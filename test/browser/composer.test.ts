@@ -118,8 +118,8 @@ describe("composer, header and protocol", function () {
     await history.getByRole("button", { name: /^Refactor the loader/ }).click();
     assert.equal(await history.count(), 0, "the menu closes after switching");
     await chat.send([{ type: "showHistory" }]);
+    // No confirmation: the host moves the chat to the trash and offers Undo.
     await history.getByRole("button", { name: "Delete chat Refactor the loader" }).click();
-    await history.getByRole("button", { name: "Confirm: delete chat Refactor the loader" }).click();
     await chat.page.keyboard.press("Escape");
     assert.equal(await history.count(), 0, "Escape closes the menu");
     assert.deepEqual(await chat.posted(), [

@@ -15,22 +15,118 @@ describe("the history dialog in the webview", function () {
     chat = page();
   });
 
-  it("after a delete it says “Chat … deleted” with Undo, which posts undoDelete; the notice goes when the chat is listed again", async () => {
+  it("after a delete it says “Chat … deleted” with Undo, which posts history/undoDelete; the notice goes when the chat is listed again", async () => {
     await chat.snapshot(undefined, { chats, chatId: "chat-1", title: "Default port" });
     await chat.send([{ type: "showHistory" }]);
     const history = chat.page.getByRole("dialog", { name: "Chat history" });
     await chat.send([
       { type: "chats", chats: [chats[0]!] },
-      { type: "chatDeleted", chatId: "chat-2", title: "Refactor the loader" },
+      { type: "history/deleted", chatId: "chat-2", title: "Refactor the loader" },
     ]);
-    const notice = history.getByRole("status");
+    const notice = history.getByRole("status").filter({ hasText: "deleted" });
     assert.equal((await notice.innerText()).replace(/\s+/g, " ").trim(), "Chat “Refactor the loader” deleted Undo");
     await chat.clearPosted();
     await notice.getByRole("button", { name: "Undo" }).click();
-    assert.deepEqual(await chat.posted(), [{ type: "undoDelete", v: 1, chatId: "chat-2" }]);
+    assert.deepEqual(await chat.posted(), [{ type: "history/undoDelete", v: 1, chatId: "chat-2" }]);
     assert.ok(await history.evaluate((dialog) => dialog.contains(document.activeElement)), "the focus stays in the dialog");
     await chat.send([{ type: "chats", chats }]);
-    assert.equal(await history.getByRole("status").count(), 0);
+    assert.equal(await history.locator(".history-deleted").count(), 0);
     assert.equal(await history.locator(".history-item").count(), 2);
+  });
+
+  const three = [
+    { id: "chat-1", title: "Default port", updatedAt: Date.now() },
+    { id: "chat-2", title: "Refactor the loader", updatedAt: Date.now() - 1000 },
+    { id: "chat-3", title: "Tests for the server", updatedAt: Date.now() - 2000 },
+  ];
+  const focusedRow = (): Promise<string> =>
+    chat.page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (el?.classList.contains("history-search")) return "search box";
+      return el?.closest("li")?.querySelector(".history-title")?.textContent ?? `outside: ${el?.tagName}`;
+    });
+
+  it("keys on a chat: F2 renames in place (Enter keeps, Escape cancels), Delete deletes, Enter opens; the focus moves to the next chat", async () => {
+    await chat.snapshot(undefined, { chats: three, chatId: "chat-1", title: "Default port" });
+    await chat.send([{ type: "showHistory" }]);
+    const history = chat.page.getByRole("dialog", { name: "Chat history" });
+    await chat.clearPosted();
+    await chat.page.keyboard.press("ArrowDown");
+    assert.equal(await focusedRow(), "Refactor the loader");
+
+    await chat.page.keyboard.press("F2");
+    const box = history.getByRole("textbox", { name: "New title for Refactor the loader" });
+    assert.equal(await box.inputValue(), "Refactor the loader");
+    assert.ok(
+      await box.evaluate((el: HTMLInputElement) => el === document.activeElement && el.selectionEnd! - el.selectionStart! === el.value.length),
+      "focused, all selected",
+    );
+    await chat.page.keyboard.type("Loader cleanup");
+    await chat.page.keyboard.press("Escape");
+    assert.equal(await history.count(), 1, "Escape in the box cancels the rename, not the dialog");
+    assert.equal(await focusedRow(), "Refactor the loader");
+    await chat.page.keyboard.press("F2");
+    await chat.page.keyboard.type("Loader cleanup");
+    await chat.page.keyboard.press("Enter");
+    assert.deepEqual(await chat.posted(), [{ type: "history/rename", v: 1, chatId: "chat-2", title: "Loader cleanup" }]);
+    await chat.send([{ type: "chats", chats: [three[0]!, { ...three[1]!, title: "Loader cleanup" }, three[2]!] }]);
+    assert.equal(await focusedRow(), "Loader cleanup", "the renamed chat keeps the focus");
+
+    await chat.clearPosted();
+    await chat.page.keyboard.press("Delete");
+    assert.deepEqual(await chat.posted(), [{ type: "deleteChat", v: 1, chatId: "chat-2" }]);
+    await chat.send([{ type: "chats", chats: [three[0]!, three[2]!] }]);
+    assert.equal(await focusedRow(), "Tests for the server", "the focus goes to the chat after the deleted one");
+
+    await chat.clearPosted();
+    await chat.page.keyboard.press("Enter");
+    assert.deepEqual(await chat.posted(), [{ type: "switchChat", v: 1, chatId: "chat-3" }]);
+    assert.equal(await history.count(), 0, "opening a chat closes the dialog");
+  });
+
+  it("the search box asks the host (the view reads no file) and lists what it answers, with the words around a match; Up/Down and Ctrl+F move between box and list", async () => {
+    await chat.snapshot(undefined, { chats: three, chatId: "chat-1", title: "Default port" });
+    await chat.send([{ type: "showHistory" }]);
+    const history = chat.page.getByRole("dialog", { name: "Chat history" });
+    await chat.page.keyboard.press("ArrowUp");
+    assert.equal(await focusedRow(), "search box", "Up from the first chat");
+    await chat.page.keyboard.press("ArrowDown");
+    assert.equal(await focusedRow(), "Default port");
+    await chat.page.keyboard.press("Control+f");
+    assert.equal(await focusedRow(), "search box");
+    const search = history.getByRole("searchbox", { name: "Search chats: titles and message text" });
+
+    await chat.clearPosted();
+    await chat.page.keyboard.type("serv");
+    assert.equal(await history.locator(".history-search-state").innerText(), "Searching…");
+    // Asked once the typing pauses, for what the box holds then.
+    await chat.page.waitForFunction(() => window.__posted.some((m) => (m as { type?: string }).type === "history/search"));
+    assert.deepEqual(await chat.postedOf("history/search"), [{ type: "history/search", v: 1, query: "serv" }]);
+    // An answer to an older query is not shown.
+    await chat.send([{ type: "history/results", query: "ser", hits: [{ chatId: "chat-1" }], complete: true }]);
+    assert.equal(await history.locator(".history-item").count(), 0);
+    await chat.send([{ type: "history/results", query: "serv", hits: [{ chatId: "chat-3" }], complete: false }]);
+    assert.deepEqual(await history.locator(".history-title").allInnerTexts(), ["Tests for the server"]);
+    assert.equal(await history.locator(".history-search-state").innerText(), "Searching…");
+    await chat.send([
+      {
+        type: "history/results",
+        query: "serv",
+        hits: [{ chatId: "chat-3" }, { chatId: "chat-1", snippet: "…the dev server listens on 3000" }, { chatId: "no-such-chat" }],
+        complete: true,
+      },
+    ]);
+    assert.deepEqual(await history.locator(".history-title").allInnerTexts(), ["Tests for the server", "Default port"]);
+    assert.equal(await history.locator(".history-snippet").innerText(), "…the dev server listens on 3000");
+    assert.equal(await history.locator(".history-search-state").innerText(), "2 chats found");
+    await chat.page.keyboard.press("ArrowDown");
+    assert.equal(await focusedRow(), "Tests for the server");
+
+    await chat.clearPosted();
+    await history.locator("li").nth(1).hover();
+    await history.getByRole("button", { name: "Export chat Default port to Markdown" }).click();
+    assert.deepEqual(await chat.posted(), [{ type: "history/export", v: 1, chatId: "chat-1" }]);
+    await search.fill("");
+    assert.equal(await history.locator(".history-item").count(), 3, "an empty box lists every chat again");
   });
 });

@@ -51,6 +51,44 @@ describe("history commands in the extension host", function () {
     assert.match(hits[0]!.snippet, /quokka comment/);
   });
 
+  it("the view's history search: titles at once, then the chats whose messages hold the words, each with its snippet; a rename from the view is listed", async () => {
+    await vscode.commands.executeCommand("piChat.newChat");
+    server.push(() => ({ text: "Wombats dig burrows." }));
+    await api.view.receive({ type: "prompt", v: 1, text: "Tell me about a wombat." });
+    const wombatChat = api.controller.currentSession.id;
+    await api.view.receive({ type: "history/rename", v: 1, chatId: wombatChat, title: "Marsupials" });
+    await waitFor(
+      "the renamed chat in the list",
+      async () => (await api.controller.service.listChats()).find((c) => c.id === wombatChat)?.title === "Marsupials",
+    );
+    await vscode.commands.executeCommand("piChat.newChat");
+    server.push(() => ({ text: "Noted." }));
+    await api.view.receive({ type: "prompt", v: 1, text: "Wombat facts for the marsupials page" });
+    const titledChat = api.controller.currentSession.id;
+
+    const posted = api.view.posted!;
+    const before = posted.length;
+    await api.view.receive({ type: "history/search", v: 1, query: "WOMBAT" });
+    const results = await waitFor("the complete answer", () => {
+      const answers = posted
+        .slice(before)
+        .filter(
+          (m): m is { type: string; query: string; hits: { chatId: string; snippet?: string }[]; complete: boolean } =>
+            (m as { type?: string }).type === "history/results",
+        );
+      return answers.some((a) => a.complete) ? answers : undefined;
+    });
+    assert.deepEqual(
+      results.map((r) => [r.query, r.complete, r.hits.map((h) => h.chatId)]),
+      [
+        ["WOMBAT", false, [titledChat]],
+        ["WOMBAT", true, [titledChat, wombatChat]],
+      ],
+      "the title match first, then the chat that says it only in its messages",
+    );
+    assert.match(results[1]!.hits[1]!.snippet ?? "", /wombat/i);
+  });
+
   it("Delete moves the chat to the trash and Undo brings it back from disk: same id, messages and current leaf, on screen again", async () => {
     await vscode.commands.executeCommand("piChat.newChat");
     server.push(
@@ -76,14 +114,14 @@ describe("history commands in the extension host", function () {
     assert.ok(!(await api.controller.service.listChats()).some((c) => c.id === chatId));
     const notices = posted
       .slice(postedBefore)
-      .filter((m): m is { type: string; chatId: string; title: string } => (m as { type?: string }).type === "chatDeleted");
+      .filter((m): m is { type: string; chatId: string; title: string } => (m as { type?: string }).type === "history/deleted");
     assert.deepEqual(
       notices.map((m) => [m.chatId, m.title]),
       [[chatId, "Name a colour."]],
       "the view is told, to offer Undo",
     );
 
-    await api.view.receive({ type: "undoDelete", v: 1, chatId });
+    await api.view.receive({ type: "history/undoDelete", v: 1, chatId });
     const restored = api.controller.currentSession;
     assert.equal(restored.id, chatId, "the restored chat is on screen again");
     assert.notEqual(restored, session, "read back from disk, not the session kept in memory");
@@ -94,7 +132,7 @@ describe("history commands in the extension host", function () {
       "listed again",
     );
     // A second Undo (the notification's, after the view's) does nothing.
-    await api.view.receive({ type: "undoDelete", v: 1, chatId });
+    await api.view.receive({ type: "history/undoDelete", v: 1, chatId });
     assert.equal(api.controller.currentSession, restored);
   });
 });

@@ -130,7 +130,7 @@ describe("requests the extension must not trust", function () {
       // Before the fix this opened a modal "Delete this chat?" that nobody answers: the test would hang.
       await api.view.receive({ type: "deleteChat", v: 1, chatId: "c-does-not-exist" });
       // Undo only takes back a delete this window made.
-      await api.view.receive({ type: "undoDelete", v: 1, chatId: "c-does-not-exist" });
+      await api.view.receive({ type: "history/undoDelete", v: 1, chatId: "c-does-not-exist" });
       await api.view.receive({ type: "switchChat", v: 1, chatId: "../../etc" });
       await api.view.receive({ type: "approval", v: 1, toolCallId: "call_unknown", decision: "allow" });
       await api.view.receive({ type: "openDiff", v: 1, toolCallId: "call_unknown" });
