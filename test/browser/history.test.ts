@@ -57,6 +57,7 @@ describe("the history dialog in the webview", function () {
     await chat.page.keyboard.press("F2");
     const box = history.getByRole("textbox", { name: "New title for Refactor the loader" });
     assert.equal(await box.inputValue(), "Refactor the loader");
+    await chat.page.waitForFunction(() => document.activeElement?.classList.contains("history-rename"));
     assert.ok(
       await box.evaluate((el: HTMLInputElement) => el === document.activeElement && el.selectionEnd! - el.selectionStart! === el.value.length),
       "focused, all selected",
@@ -66,6 +67,7 @@ describe("the history dialog in the webview", function () {
     assert.equal(await history.count(), 1, "Escape in the box cancels the rename, not the dialog");
     assert.equal(await focusedRow(), "Refactor the loader");
     await chat.page.keyboard.press("F2");
+    await chat.page.waitForFunction(() => document.activeElement?.classList.contains("history-rename"));
     await chat.page.keyboard.type("Loader cleanup");
     await chat.page.keyboard.press("Enter");
     assert.deepEqual(await chat.posted(), [{ type: "history/rename", v: 1, chatId: "chat-2", title: "Loader cleanup" }]);
