@@ -71,8 +71,21 @@ export class ChatBranches {
     return this.tree.childrenOf(parentId).length > 1;
   }
 
-  /** The next message saved continues after `messages[keep - 1]`: a new branch starts there. */
+  /**
+   * The path keeps `messages[0..keep)`; the next message saved starts a branch beside
+   * `messages[keep]`, under its parent in the tree. Not under `messages[keep - 1]`: in a chat an
+   * earlier build saved with a `!cmd` or a setup error before the system message, the session
+   * shows the system message first, so the message before the first prompt on screen is the
+   * `!cmd`, while in the file the prompt hangs under the system message.
+   */
   cutAt(messages: readonly AgentMessage[], keep: number): void {
+    const first = messages[keep];
+    const firstId = first ? this.nodeOf.get(first) : undefined;
+    const firstNode = firstId === undefined ? undefined : this.tree.get(firstId);
+    if (firstNode) {
+      this.tree.leafId = firstNode.parentId;
+      return;
+    }
     const before = keep > 0 ? messages[keep - 1] : undefined;
     this.tree.leafId = before ? (this.nodeOf.get(before) ?? this.tree.leafId) : null;
   }
@@ -101,7 +114,7 @@ export class ChatBranches {
 
   /**
    * The forks of the path from index `from` on: each message that has siblings, with the item it
-   * is shown on (the prompt of a turn that starts with attachments).
+   * is shown on (the prompt of a turn that starts with attachments or a system message).
    */
   forks(messages: readonly AgentMessage[], from: number): ForkMark[] {
     const marks: ForkMark[] = [];
@@ -111,8 +124,11 @@ export class ChatBranches {
       if (!node) continue;
       const siblings = this.tree.childrenOf(node.parentId);
       if (siblings.length < 2) continue;
+      // Shown on the next message the view draws: a turn's prompt after its attachments, and
+      // after a system message (the tools changed since an older chat was saved, so the first
+      // message of a new branch there is the system message recording it).
       let showAt = i;
-      while (messages[showAt]?.role === "fileAttachment" && showAt + 1 < messages.length) showAt++;
+      while ((messages[showAt]?.role === "fileAttachment" || messages[showAt]?.role === "system") && showAt + 1 < messages.length) showAt++;
       marks.push({ messageIndex: i, showAt, index: siblings.indexOf(node), count: siblings.length });
     }
     return marks;

@@ -1,7 +1,7 @@
 // Edit and retry as branches, in a real ChatService over the real store, with a scripted model:
 // what the next request holds, what the view shows, and what a reload keeps.
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, type Message } from "@earendil-works/pi-ai";
 import type { ChatSession } from "../../../src/core/session";
@@ -200,5 +200,55 @@ describe("branches with main's features (compaction, !cmd)", () => {
       ["system", "localNotice", "user", "assistant"],
     );
     assert.deepEqual(reopened.session.viewState.forks, [{ messageIndex: prompt1, showAt: prompt1, index: 1, count: 2 }]);
+  });
+
+  it("a chat an earlier build saved with a !cmd before its system message (committed fixture): editing its first prompt branches under the system message", async () => {
+    w = world();
+    mkdirSync(join(w.storageDir, "chats"), { recursive: true });
+    const file = join(w.storageDir, "chats", "cmd-before-system.jsonl");
+    copyFileSync(join(__dirname, "../../../../test/fixtures/transcripts/cmd-before-system.jsonl"), file);
+    const opened = await w.service.open("cmd-before-system");
+    assert.ok(opened.ok);
+    const session = opened.session;
+    // On disk: !cmd, system, prompt 1, …; the session shows the system message first.
+    assert.deepEqual(
+      session.messages.map((m) => m.role),
+      ["system", "bashExecution", "user", "assistant", "user", "assistant"],
+    );
+    const prompt1 = 2;
+    w.model.push(reply.text("answer 1, edited"));
+    await session.editPrompt(prompt1, "prompt 1, edited");
+    const sent = dialogue(w.model.requests[0]!);
+    assert.equal(sent.at(-1), "user: prompt 1, edited");
+    assert.ok(!sent.some((l) => /prompt 1$|answer 1$|prompt 2|answer 2/.test(l)), sent.join(" | "));
+
+    // The new branch hangs under the chat's system message, beside the old prompt 1 (before the
+    // fix it hung under the !cmd: the branch had no system message but a new one the agent added).
+    const records = readFileSync(file, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; id?: string; parentId?: string | null; message?: Message });
+    const byId = new Map(records.flatMap((r) => (r.id ? [[r.id, r] as const] : [])));
+    const edited = records.find((r) => r.message?.role === "user" && textOf(r.message) === "prompt 1, edited");
+    const ancestors: string[] = [];
+    for (let id = edited?.parentId; id; id = byId.get(id)?.parentId) ancestors.push(id);
+    assert.deepEqual(ancestors.slice(-2), ["5e6f7a8b9c0d", "b7c1d2e3f4a5"], "under the system message, under the !cmd");
+
+    const reopened = await w.reopen().open("cmd-before-system");
+    assert.ok(reopened.ok);
+    const path = reopened.session.messages;
+    assert.ok(
+      path.some((m) => m.role === "system" && m.content === "You are Pi Chat, a coding assistant inside VS Code."),
+      "the chat's system message is on the branch",
+    );
+    assert.deepEqual(shown(reopened.session.viewState), ["user: prompt 1, edited", "assistant: answer 1, edited"]);
+    const editedIndex = path.findIndex((m) => m.role === "user" && textOf(m as Message) === "prompt 1, edited");
+    // The switcher is on the edited prompt (the first message of the branch may be the system
+    // message the agent added for today's tools, which the view does not draw).
+    const forks = reopened.session.viewState.forks;
+    assert.equal(forks.length, 1);
+    assert.deepEqual({ showAt: forks[0]!.showAt, index: forks[0]!.index, count: forks[0]!.count }, { showAt: editedIndex, index: 1, count: 2 });
+    await reopened.session.switchBranch(forks[0]!.messageIndex, 0);
+    assert.deepEqual(shown(reopened.session.viewState), ["user: prompt 1", "assistant: answer 1", "user: prompt 2", "assistant: answer 2"]);
   });
 });
