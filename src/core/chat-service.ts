@@ -23,6 +23,11 @@ import type { ChatLocks, ChatModelChoice, ChatSummary, ChatTextHit, ChatTree, Da
 import type { ImageBlobStore } from "./transcript/image-blobs";
 import type { ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
+import { cleanTitle, suggestTitle } from "./title-suggestion";
+import { messageText } from "./transcript/title";
+
+/** A title request that has not answered by then is given up. */
+const TITLE_TIMEOUT_MS = 30_000;
 
 export interface ChatServiceOptions {
   store: TranscriptStore<AgentMessage>;
@@ -53,6 +58,11 @@ export interface ChatServiceOptions {
   images?: ImageBlobStore;
   /** One writer per chat across windows sharing the storage folder (see transcript/chat-lock.ts). */
   locks?: ChatLocks;
+  /**
+   * Titles from the chat's model after its first answer (title-suggestion.ts): `wanted` says
+   * whether to ask for the chat's model choice, `saved` hears of each title saved. Absent: never.
+   */
+  titles?: { wanted: (choice: ChatModelChoice | undefined) => boolean; saved?: (chatId: string, title: string) => void };
 }
 
 /** A run refused because another window writes the chat, or wrote it since this one loaded it. */
@@ -74,6 +84,8 @@ export class ChatService {
   private readonly created = new Set<string>();
   /** Model choices of chats whose file does not exist yet. */
   private readonly pendingModels = new Map<string, ChatModelChoice>();
+  /** Chats with no answer yet: the first one may get them a title from the model. */
+  private readonly untitled = new Set<string>();
 
   constructor(private readonly options: ChatServiceOptions) {}
 
@@ -219,6 +231,7 @@ export class ChatService {
   }
 
   private createSession(id: string, messages: readonly AgentMessage[], tree?: ChatTree<AgentMessage>, model?: ChatModelChoice): ChatSession {
+    if (!messages.some(isAnswer)) this.untitled.add(id);
     return new ChatSession({
       id,
       messages,
@@ -248,6 +261,43 @@ export class ChatService {
       ...(this.options.commands ? { commands: this.commandOptions(id, this.options.commands) } : {}),
       ...(this.options.locks ? { claimWriter: () => this.claimWriter(id) } : {}),
     });
+  }
+
+  /**
+   * After the chat's first answer: one short request to the chat's model for a title, saved as a
+   * title line unless the user named the chat meanwhile. In the background; a failure (no key, an
+   * error, a timeout, an empty reply) is only logged, and the title from the first prompt stays.
+   */
+  private async titleFromModel(chatId: string, answer: AgentMessage): Promise<void> {
+    const titles = this.options.titles;
+    const session = this.sessions.get(chatId);
+    if (!titles || !session || !titles.wanted(session.model)) return;
+    try {
+      const prompt = session.messages.find((m) => m.role === "user");
+      const promptText = prompt ? messageText(prompt) : "";
+      const answerText = messageText(answer);
+      if (promptText.trim() === "" || answerText.trim() === "") return;
+      const binding = await this.options.resolveModel(session.model);
+      const apiKey = await binding.getApiKey(binding.model.provider);
+      const suggested = await suggestTitle(
+        { model: binding.model, streamFn: binding.streamFn, apiKey },
+        promptText,
+        answerText,
+        AbortSignal.timeout(TITLE_TIMEOUT_MS),
+      );
+      // Redacted before it is cleaned and cut, so no part of a key survives the cut.
+      const title = suggested && cleanTitle(this.options.redactor ? this.options.redactor.text(suggested) : suggested);
+      if (!title) {
+        this.options.log?.(`chat ${chatId}: the model suggested no usable title; the first prompt's stays`);
+        return;
+      }
+      if (await this.options.store.suggestTitle(chatId, title)) {
+        this.options.log?.(`chat ${chatId}: titled by the model`);
+        titles.saved?.(chatId, title);
+      }
+    } catch (error) {
+      this.options.log?.(`chat ${chatId}: no title from the model (${error instanceof Error ? error.message : String(error)}); the first prompt's stays`);
+    }
   }
 
   /** Before a run: this window becomes the chat's only writer, and its transcript must be the one on disk. */
@@ -298,7 +348,11 @@ export class ChatService {
     const images = this.options.images;
     // The line refers to each image by hash; the bytes live in the blob beside the chat.
     const message = images ? await externalizeImages(original, (bytes, mimeType) => images.put(chatId, bytes, mimeType)) : original;
-    if (this.created.has(chatId)) return this.options.store.append(chatId, message, { parentId });
+    if (this.created.has(chatId)) {
+      const id = await this.options.store.append(chatId, message, { parentId });
+      if (isAnswer(message) && this.untitled.delete(chatId)) void this.titleFromModel(chatId, message);
+      return id;
+    }
     this.created.add(chatId);
     const created = await this.options.store.createChat({ id: chatId, messages: [message] });
     const model = this.pendingModels.get(chatId);
@@ -306,6 +360,11 @@ export class ChatService {
     if (model) await this.options.store.setModel(chatId, model);
     return created.nodeIds[0]!;
   }
+}
+
+/** A final answer with text (not a tool call's step, not an error or a stop). */
+function isAnswer(message: AgentMessage): boolean {
+  return message.role === "assistant" && message.stopReason === "stop" && message.content.some((c) => c.type === "text" && c.text.trim() !== "");
 }
 
 function newChatId(): string {

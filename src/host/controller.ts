@@ -34,6 +34,7 @@ import { findToolDetails } from "./tool-details";
 import { parseUserCommand } from "../core/commands/user-command";
 import { ChatDeletion } from "./chat-deletion";
 import { HistoryViewRequests } from "./history-view";
+import { modelTitles } from "./model-titles";
 
 /** Which chat is on screen, in the storage folder beside the chats: written at once, so a crash keeps it. */
 const CURRENT_CHAT_FILE = "current-chat.json";
@@ -116,6 +117,7 @@ export class ChatController implements vscode.Disposable {
       },
       locks: this.otherWindows.locks,
       redactor: keyRedactor,
+      titles: modelTitles(() => void this.refreshChats()),
     });
     this.session = this.service.newChat();
     this.watch(this.session);

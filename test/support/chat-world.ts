@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { ChatService } from "../../src/core/chat-service";
+import { ChatService, type ChatServiceOptions } from "../../src/core/chat-service";
 import type { CompactionSettings } from "../../src/core/context/compaction";
 import type { EditApprovalRequest, EditDecision, ModelBinding, Redactor, RequestContextStep } from "../../src/core/session";
 import { createNodeWorkspaceFs } from "../../src/core/tools";
@@ -32,6 +32,8 @@ export function chatWorld(options: {
   /** Built once the workspace exists (it may read from it). */
   extendContext?: (workspace: string) => RequestContextStep;
   compaction?: () => Partial<CompactionSettings>;
+  titles?: ChatServiceOptions["titles"];
+  log?: (line: string) => void;
 }): ChatWorld {
   const ws = tempDir("ws");
   const storage = tempDir("storage");
@@ -53,6 +55,8 @@ export function chatWorld(options: {
       ...(options.redactor ? { redactor: options.redactor } : {}),
       ...(options.extendContext ? { extendContext: options.extendContext(ws.path) } : {}),
       ...(options.compaction ? { compaction: options.compaction } : {}),
+      ...(options.titles ? { titles: options.titles } : {}),
+      ...(options.log ? { log: options.log } : {}),
     });
     services.push(service);
     return service;

@@ -239,6 +239,31 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     );
   }
 
+  /**
+   * Saves a title the model suggested (a meta line marked `source: "model"`), unless the chat has
+   * a title of its own by now (the user renamed it): false then, and nothing is written.
+   */
+  async suggestTitle(chatId: string, title: string): Promise<boolean> {
+    checkId(chatId);
+    const normalized = normalizeTitle(title);
+    if (normalized === null) return false;
+    return this.enqueue(chatId, async () => {
+      const index = await this.loadIndex();
+      let entry = index.get(chatId);
+      if (entry === undefined) {
+        entry = await this.freshEntry(chatId, undefined);
+        if (entry === undefined) return false;
+      }
+      if (entry.explicitTitle !== undefined) return false;
+      const data = encoder.encode(metaLine({ type: "meta", title: normalized, at: this.now(), source: "model" }));
+      await this.write(chatId, data, (current, bytes) => {
+        current.fileSize += bytes;
+        current.explicitTitle = normalized;
+      });
+      return true;
+    });
+  }
+
   /** Deletes the chat file and its index entry. False when there was no such chat. */
   async deleteChat(chatId: string): Promise<boolean> {
     checkId(chatId);

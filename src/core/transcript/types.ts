@@ -93,6 +93,8 @@ export interface MetaRecord {
   title: string | null;
   /** Unix ms. */
   at: number;
+  /** "model": a title the chat's model suggested after its first answer (a rename by the user has none). */
+  source?: "model";
 }
 
 export type TranscriptRecord<M extends StoredMessage = StoredMessage> =
