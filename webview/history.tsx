@@ -98,7 +98,7 @@ export function History(props: { chats: readonly ChatSummary[]; currentId: strin
                   data-title={title}
                   aria-current={current ? "true" : undefined}
                   onClick={() => {
-                    if (!current) post({ type: "switchChat", chatId: chat.id });
+                    if (!current) post({ type: "chat/switch", chatId: chat.id });
                     close(true);
                   }}
                 >
@@ -114,7 +114,7 @@ export function History(props: { chats: readonly ChatSummary[]; currentId: strin
                   onClick={() => {
                     if (confirming === chat.id) {
                       setConfirming(null);
-                      post({ type: "deleteChat", chatId: chat.id });
+                      post({ type: "chat/delete", chatId: chat.id });
                     } else {
                       setConfirming(chat.id);
                     }

@@ -24,8 +24,8 @@ describe("history commands in the extension host", function () {
       () => ({ text: "The port is **3000**, see the quokka comment." }),
       () => ({ text: "Done." }),
     );
-    await api.view.receive({ type: "prompt", v: 1, text: "What is the default port?" });
-    await api.view.receive({ type: "prompt", v: 1, text: "Thanks." });
+    await api.view.receive({ type: "chat/send", v: 1, text: "What is the default port?" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "Thanks." });
     const session = api.controller.currentSession;
     await vscode.commands.executeCommand("piChat.exportChat", session.id);
     const doc = await waitFor("the exported document", () => {
