@@ -108,7 +108,7 @@ export function App({ client }: { client: ChatClient }) {
           <section class="continue-bar" aria-label="Interrupted turn">
             <WarningIcon class="warn" />
             <span class="grow">Interrupted — the last turn did not finish.</span>
-            <button type="button" class="button primary" onClick={() => post({ type: "continue" })}>
+            <button type="button" class="button primary" onClick={() => post({ type: "chat/continue" })}>
               Continue
             </button>
           </section>

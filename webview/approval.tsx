@@ -65,7 +65,9 @@ export function ApprovalForm({ toolCallId, cardId }: { toolCallId: string; cardI
     if (sent !== null) return;
     setSent(decision);
     const why = reason.trim();
-    post(decision === "deny" && why !== "" ? { type: "approval", toolCallId, decision, reason: why } : { type: "approval", toolCallId, decision });
+    post(
+      decision === "deny" && why !== "" ? { type: "approval/decide", toolCallId, decision, reason: why } : { type: "approval/decide", toolCallId, decision },
+    );
     focusAfterDecision(cardId);
   };
   return (

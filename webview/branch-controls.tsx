@@ -1,5 +1,5 @@
 // Edit, Retry and the `‹ 2 / 3 ›` branch switcher on the chat's messages. Which items fork comes
-// from the chat state (`forks`, set by the host); it reaches the memoized items through a
+// from the chat state (`branch/forks`, set by the host); it reaches the memoized items through a
 // context, so a switch re-renders just the items that show a switcher.
 import { createContext, type ComponentChildren } from "preact";
 import { useContext, useEffect, useRef, useState } from "preact/hooks";
@@ -27,7 +27,7 @@ export function forksByItem(forks: readonly ForkMark[] | undefined): ReadonlyMap
 
 function ForkSwitcher({ fork, what }: { fork: ForkMark; what: string }) {
   const { running } = useContext(BranchContext);
-  const go = (to: number) => post({ type: "switchBranch", messageIndex: fork.messageIndex, to });
+  const go = (to: number) => post({ type: "branch/switch", messageIndex: fork.messageIndex, to });
   return (
     // biome-ignore lint/a11y/useSemanticElements: two buttons and their position, named as one control; not a form, so no fieldset.
     <span class="fork-switcher" role="group" aria-label={`${what} ${fork.index + 1} of ${fork.count}`}>
@@ -76,7 +76,7 @@ export function UserMessage({ item, children }: { item: UserItem; children: Comp
   if (editing) {
     const send = () => {
       if (text.trim() === "" || running) return;
-      post({ type: "editPrompt", messageIndex: index, text });
+      post({ type: "branch/editPrompt", messageIndex: index, text });
       setEditing(false);
     };
     return (
@@ -149,7 +149,7 @@ export function AnswerActions({ item }: { item: AssistantItem }) {
         title="Retry: write this answer again"
         aria-label="Retry this answer"
         disabled={running}
-        onClick={() => post({ type: "retry", messageIndex: index })}
+        onClick={() => post({ type: "branch/retry", messageIndex: index })}
       >
         <RetryIcon />
       </button>

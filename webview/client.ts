@@ -4,6 +4,7 @@
 // Chat events go through the shared reducer, the same one the host uses to rebuild saved chats.
 import {
   DeltaFrameReader,
+  isHostMessageType,
   PROTOCOL_VERSION,
   type ChatEvent,
   type ChatSummary,
@@ -26,11 +27,11 @@ export interface ViewModel {
   readonly attachments: readonly PendingAttachment[];
   /** Webview URL of this chat's image folder. */
   readonly imageBase?: string;
-  /** Grows by one per `focus` message: the composer focuses itself when it changes. */
+  /** Grows by one per `view/focus` message: the composer focuses itself when it changes. */
   readonly focusRequests: number;
-  /** Where the last `focus` message asked the focus to go. */
+  /** Where the last `view/focus` message asked the focus to go. */
   readonly focusTarget: "composer" | "approval";
-  /** Grows by one per `showHistory` message: the history opens when it changes. */
+  /** Grows by one per `history/show` message: the history opens when it changes. */
   readonly historyRequests: number;
   /** The chat deleted last, while Undo can bring it back (until the list has it again). */
   readonly deleted?: { readonly chatId: string; readonly title: string };
@@ -53,15 +54,13 @@ export const initialViewModel: ViewModel = {
   historyRequests: 0,
 };
 
-const HOST_TYPES = new Set<string>(["snapshot", "event", "chats", "status", "attachments", "focus", "showHistory", "history/deleted", "history/results"]);
-
 /** A request for a snapshot that got no answer is sent again after this long. */
 const SNAPSHOT_RETRY_MS = 4000;
 
 export class ChatClient {
   private view: ViewModel = initialViewModel;
   private seq = -1;
-  /** Set while waiting for a snapshot (after `ready` or `resync`): every other message is dropped. */
+  /** Set while waiting for a snapshot (after `view/ready` or `view/resync`): every other message is dropped. */
   private waiting: "ready" | "resync" | null = null;
   private retry: ReturnType<typeof setTimeout> | undefined;
   private readonly frames = new DeltaFrameReader();
@@ -98,7 +97,7 @@ export class ChatClient {
     }
     const message = asHostMessage(data);
     if (!message) return;
-    if (message.type === "snapshot") {
+    if (message.type === "view/snapshot") {
       this.applySnapshot(message);
       return;
     }
@@ -108,7 +107,7 @@ export class ChatClient {
       return;
     }
     this.seq = message.seq;
-    if (message.type === "event") this.applyEvent(message.event);
+    if (message.type === "chat/event") this.applyEvent(message.event);
     else this.apply(message);
   }
 
@@ -123,7 +122,7 @@ export class ChatClient {
     }
   }
 
-  private applySnapshot(message: Extract<HostMessage, { type: "snapshot" }>): void {
+  private applySnapshot(message: Extract<HostMessage, { type: "view/snapshot" }>): void {
     const chat = message.state;
     if (typeof chat !== "object" || chat === null || !Array.isArray(chat.settled) || !Array.isArray(chat.live)) return;
     clearTimeout(this.retry);
@@ -146,9 +145,9 @@ export class ChatClient {
     });
   }
 
-  private apply(message: Exclude<HostMessage, { type: "snapshot" | "event" }>): void {
+  private apply(message: Exclude<HostMessage, { type: "view/snapshot" | "chat/event" }>): void {
     switch (message.type) {
-      case "chats": {
+      case "history/list": {
         const chats = Array.isArray(message.chats) ? message.chats : [];
         // The list carries the current chat's title too: a new chat gets its title after the first answer.
         const title = chats.find((c) => c.id === this.view.chatId)?.title ?? this.view.title;
@@ -172,16 +171,16 @@ export class ChatClient {
         this.update({ ...this.view, search: { query: message.query, hits, complete: message.complete === true } });
         return;
       }
-      case "status":
+      case "view/status":
         this.update({ ...this.view, status: { ...initialStatus, ...message.status } });
         return;
-      case "attachments":
+      case "composer/attachments":
         this.update({ ...this.view, attachments: Array.isArray(message.attachments) ? message.attachments : [] });
         return;
-      case "focus":
+      case "view/focus":
         this.update({ ...this.view, focusRequests: this.view.focusRequests + 1, focusTarget: message.target === "approval" ? "approval" : "composer" });
         return;
-      case "showHistory":
+      case "history/show":
         this.update({ ...this.view, historyRequests: this.view.historyRequests + 1 });
         return;
     }
@@ -189,8 +188,8 @@ export class ChatClient {
 
   private requestSnapshot(kind: "ready" | "resync"): void {
     this.waiting = kind;
-    if (kind === "ready") this.send({ type: "ready" });
-    else this.send({ type: "resync", lastSeq: this.seq });
+    if (kind === "ready") this.send({ type: "view/ready" });
+    else this.send({ type: "view/resync", lastSeq: this.seq });
     clearTimeout(this.retry);
     this.retry = setTimeout(() => {
       if (this.waiting !== null) this.requestSnapshot(this.waiting);
@@ -207,9 +206,9 @@ function asHostMessage(data: unknown): HostMessage | null {
   if (typeof data !== "object" || data === null) return null;
   const { type, seq, v } = data as { type?: unknown; seq?: unknown; v?: unknown };
   if (v !== PROTOCOL_VERSION) return null;
-  if (typeof type !== "string" || !HOST_TYPES.has(type)) return null;
+  if (!isHostMessageType(type)) return null;
   if (typeof seq !== "number" || !Number.isInteger(seq)) return null;
-  if (type === "event") {
+  if (type === "chat/event") {
     const event = (data as { event?: unknown }).event;
     if (typeof event !== "object" || event === null || typeof (event as { type?: unknown }).type !== "string") return null;
   }

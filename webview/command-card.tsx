@@ -118,7 +118,7 @@ export function CommandCard({ item }: { item: ToolItem }) {
         <span class={`tool-status command-outcome command-${state.tone}`}>{state.text}</span>
         {facts.via !== undefined && !pending && <span class="tool-note">{facts.via === "terminal" ? "in terminal" : "child process"}</span>}
         {running && (
-          <button type="button" class="button stop-button" aria-label="Stop the command" onClick={() => post({ type: "stop" })}>
+          <button type="button" class="button stop-button" aria-label="Stop the command" onClick={() => post({ type: "chat/stop" })}>
             <StopIcon /> Stop
           </button>
         )}
@@ -145,7 +145,7 @@ export function CommandCard({ item }: { item: ToolItem }) {
         >
           <pre>{result.length > MAX_OUTPUT_CHARS ? `${result.slice(0, MAX_OUTPUT_CHARS)}\n\u2026` : result}</pre>
           {facts.logFile && (
-            <button type="button" class="text-button" onClick={() => post({ type: "openCommandOutput", toolCallId: item.id })}>
+            <button type="button" class="text-button" onClick={() => post({ type: "command/openOutput", toolCallId: item.id })}>
               Open the whole output
             </button>
           )}
@@ -187,11 +187,11 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
     if (decision === "deny")
       post(
         why !== ""
-          ? { type: "approval", toolCallId: approval.toolCallId, decision, reason: why }
-          : { type: "approval", toolCallId: approval.toolCallId, decision },
+          ? { type: "approval/decide", toolCallId: approval.toolCallId, decision, reason: why }
+          : { type: "approval/decide", toolCallId: approval.toolCallId, decision },
       );
-    else if (decision === "allowAlways") post({ type: "approval", toolCallId: approval.toolCallId, decision, rule: rule.trim() });
-    else post({ type: "approval", toolCallId: approval.toolCallId, decision });
+    else if (decision === "allowAlways") post({ type: "approval/decide", toolCallId: approval.toolCallId, decision, rule: rule.trim() });
+    else post({ type: "approval/decide", toolCallId: approval.toolCallId, decision });
   };
   const canRule = suggested !== "";
   return (
@@ -249,7 +249,7 @@ export function UserCommandCard({ item }: { item: UserCommandItem }) {
         <span class={`tool-status command-outcome command-${state.tone}`}>{state.text}</span>
         <span class="tool-note command-context">{item.excludeFromContext ? "not sent to Pi" : "sent to Pi with your next message"}</span>
         {item.running && (
-          <button type="button" class="button stop-button" aria-label="Stop the command" onClick={() => post({ type: "stop" })}>
+          <button type="button" class="button stop-button" aria-label="Stop the command" onClick={() => post({ type: "chat/stop" })}>
             <StopIcon /> Stop
           </button>
         )}
@@ -266,7 +266,7 @@ export function UserCommandCard({ item }: { item: UserCommandItem }) {
         </pre>
       )}
       {!item.running && item.logFile !== undefined && (
-        <button type="button" class="text-button command-log" onClick={() => post({ type: "openCommandOutput", toolCallId: item.id })}>
+        <button type="button" class="text-button command-log" onClick={() => post({ type: "command/openOutput", toolCallId: item.id })}>
           Open the whole output
         </button>
       )}

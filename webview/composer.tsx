@@ -39,7 +39,7 @@ export const Composer = memo(function Composer(props: {
   /** Pasted, dropped or picked files: each becomes a thumbnail, or a note saying why not. */
   const addFiles = async (files: readonly File[]) => {
     if (files.length === 0) return;
-    if (props.imageInput === undefined) post({ type: "checkImageInput" });
+    if (props.imageInput === undefined) post({ type: "composer/checkImageInput" });
     const notes: string[] = [];
     const added: ComposerImage[] = [];
     for (const file of files) {
@@ -81,14 +81,14 @@ export const Composer = memo(function Composer(props: {
   const send = (withImages = true) => {
     if (props.running || props.readOnly || (withImages ? !canSend : !hasText)) return;
     const sent = withImages ? images.map((i) => ({ mimeType: i.mimeType, data: i.data })) : [];
-    post(sent.length > 0 ? { type: "prompt", text: draft, images: sent } : { type: "prompt", text: draft });
+    post(sent.length > 0 ? { type: "chat/send", text: draft, images: sent } : { type: "chat/send", text: draft });
     clear();
   };
   /** While Pi writes: a follow-up (after the reply) or a steer (after the current tool call). */
   const queue = (kind: "followUp" | "steer") => {
     if (!props.running || !canSend) return;
     const sent = images.map((i) => ({ mimeType: i.mimeType, data: i.data }));
-    post(sent.length > 0 ? { type: "queueInput", kind, text: draft, images: sent } : { type: "queueInput", kind, text: draft });
+    post(sent.length > 0 ? { type: "queue/add", kind, text: draft, images: sent } : { type: "queue/add", kind, text: draft });
     clear();
   };
 
@@ -129,7 +129,7 @@ export const Composer = memo(function Composer(props: {
                 <FileIcon />
                 <span class="chip-label">{a.path}</span>
                 {a.range && <span class="chip-range">{rangeLabel(a.range.startLine, a.range.endLine)}</span>}
-                <button type="button" class="chip-remove" aria-label={`Remove ${label}`} onClick={() => post({ type: "removeAttachment", index })}>
+                <button type="button" class="chip-remove" aria-label={`Remove ${label}`} onClick={() => post({ type: "composer/removeAttachment", index })}>
                   <CloseIcon />
                 </button>
               </li>
@@ -167,7 +167,7 @@ export const Composer = memo(function Composer(props: {
               else send();
             } else if (e.key === "Escape" && props.running) {
               e.preventDefault();
-              post({ type: "stop" });
+              post({ type: "chat/stop" });
             }
           }}
         />
@@ -225,7 +225,7 @@ export const Composer = memo(function Composer(props: {
               >
                 <SendIcon />
               </button>
-              <button type="button" class="button stop-button" title="Stop (Escape)" aria-label="Stop" onClick={() => post({ type: "stop" })}>
+              <button type="button" class="button stop-button" title="Stop (Escape)" aria-label="Stop" onClick={() => post({ type: "chat/stop" })}>
                 <StopIcon /> Stop
               </button>
             </>

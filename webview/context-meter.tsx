@@ -126,7 +126,7 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
           title={props.running ? "Wait for the reply to finish" : "Summarize the earlier conversation now"}
           onClick={() => {
             props.onClose(false);
-            post({ type: "command", command: "compact" });
+            post({ type: "workbench/runCommand", command: "compact" });
           }}
         >
           Compact now
@@ -136,7 +136,7 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
           class="button secondary"
           onClick={() => {
             props.onClose(false);
-            post({ type: "command", command: "showModelContext" });
+            post({ type: "workbench/runCommand", command: "showModelContext" });
           }}
         >
           Show model context

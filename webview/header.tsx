@@ -20,7 +20,7 @@ export function Header(props: { title: string; status: ViewStatus; children?: Co
         class="model-button"
         title="Model for this chat (saved with the chat; new chats start from the settings)"
         aria-label={label ? `Model: ${label}. Change this chat's model` : "Select a model"}
-        onClick={() => post({ type: "command", command: "selectChatModel" })}
+        onClick={() => post({ type: "workbench/runCommand", command: "selectChatModel" })}
       >
         <span class="model-label">{label || "Select model"}</span>
         <ChevronDownIcon />

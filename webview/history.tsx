@@ -100,7 +100,7 @@ export function History(props: {
         ?.focus(),
     );
   };
-  const remove = (chatId: string) => post({ type: "deleteChat", chatId });
+  const remove = (chatId: string) => post({ type: "chat/delete", chatId });
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === "Escape") {
@@ -228,7 +228,7 @@ export function History(props: {
                     aria-keyshortcuts="Enter F2 Delete"
                     onFocus={() => (lastRow.current = rowIndex)}
                     onClick={() => {
-                      if (!current) post({ type: "switchChat", chatId: chat.id });
+                      if (!current) post({ type: "chat/switch", chatId: chat.id });
                       close(true);
                     }}
                   >

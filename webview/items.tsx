@@ -60,7 +60,7 @@ function SummaryCard({ item }: { item: SummaryItem }) {
     return (
       <div class="item summary summary-running" data-item={item.id} role="status">
         <Spinner /> <span class="summary-title">Compacting… writing a summary of the earlier conversation</span>
-        <button type="button" class="button secondary summary-stop" onClick={() => post({ type: "stop" })}>
+        <button type="button" class="button secondary summary-stop" onClick={() => post({ type: "chat/stop" })}>
           Stop
         </button>
       </div>
@@ -409,7 +409,7 @@ function NoticeCard({ item }: { item: NoticeItem }) {
         {item.fix !== undefined && <div class="notice-fix">{item.fix}</div>}
         {item.fixCommand !== undefined && (
           <div class="notice-actions">
-            <button type="button" class="button secondary" onClick={() => post({ type: "command", command: item.fixCommand! })}>
+            <button type="button" class="button secondary" onClick={() => post({ type: "workbench/runCommand", command: item.fixCommand! })}>
               {FIX_COMMAND_LABELS[item.fixCommand]}
             </button>
           </div>

@@ -260,7 +260,7 @@ export function onMarkdownClick(event: MouseEvent): void {
   const insert = target.closest("button.md-insert");
   if (insert) {
     // The host puts it in the editor and moves the focus there (or says why it could not).
-    post({ type: "insertCode", code: insert.closest(".md-code")?.querySelector("pre")?.textContent ?? "" });
+    post({ type: "editor/insertCode", code: insert.closest(".md-code")?.querySelector("pre")?.textContent ?? "" });
     return;
   }
   const apply = target.closest("button.md-apply");
@@ -268,7 +268,7 @@ export function onMarkdownClick(event: MouseEvent): void {
     // The host shows the diff and asks before anything is written (src/host/apply-code.ts).
     const block = apply.closest(".md-code");
     const path = block?.querySelector(".md-code-path")?.textContent ?? undefined;
-    post({ type: "applyCode", code: block?.querySelector("pre")?.textContent ?? "", ...(path ? { path } : {}) });
+    post({ type: "editor/applyCode", code: block?.querySelector("pre")?.textContent ?? "", ...(path ? { path } : {}) });
     return;
   }
   const copy = target.closest("button.md-copy");
@@ -286,7 +286,7 @@ export function onMarkdownClick(event: MouseEvent): void {
   if (path !== null) {
     event.preventDefault();
     const line = Number(link.getAttribute("data-line"));
-    post(Number.isInteger(line) && line >= 1 ? { type: "openFile", path, line } : { type: "openFile", path });
+    post(Number.isInteger(line) && line >= 1 ? { type: "editor/openFile", path, line } : { type: "editor/openFile", path });
     return;
   }
   // http(s)/mailto: VS Code intercepts the navigation and asks before opening it. Anything else: nothing.

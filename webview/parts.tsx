@@ -35,7 +35,7 @@ export function FileLink(props: { path: string; line?: number; label?: string; c
       title={`Open ${where}`}
       onClick={(e) => {
         e.preventDefault();
-        post(props.line !== undefined ? { type: "openFile", path: props.path, line: props.line } : { type: "openFile", path: props.path });
+        post(props.line !== undefined ? { type: "editor/openFile", path: props.path, line: props.line } : { type: "editor/openFile", path: props.path });
       }}
     >
       {props.label ?? props.path}

@@ -27,10 +27,10 @@ export const QueueChips = memo(function QueueChips(props: { queue: readonly Queu
       {props.kept && !props.running && (
         <div class="queue-kept" role="status">
           <span class="grow">Stopped. {count === 1 ? "Your queued message was" : `Your ${count} queued messages were`} not sent.</span>
-          <button type="button" class="button primary" onClick={() => post({ type: "sendQueued" })}>
+          <button type="button" class="button primary" onClick={() => post({ type: "queue/sendNow" })}>
             Send now
           </button>
-          <button type="button" class="button secondary" onClick={() => post({ type: "clearQueue" })}>
+          <button type="button" class="button secondary" onClick={() => post({ type: "queue/clear" })}>
             Clear
           </button>
         </div>
@@ -44,7 +44,7 @@ export const QueueChips = memo(function QueueChips(props: { queue: readonly Queu
               <span class="queue-kind">{KIND_LABEL[item.kind]}</span>
               <span class="chip-label">{item.text === "" ? "(images only)" : item.text}</span>
               {more && <span class="chip-range">{more}</span>}
-              <button type="button" class="chip-remove" aria-label={`Remove ${label}`} onClick={() => post({ type: "unqueue", id: item.id })}>
+              <button type="button" class="chip-remove" aria-label={`Remove ${label}`} onClick={() => post({ type: "queue/remove", id: item.id })}>
                 <CloseIcon />
               </button>
             </li>

@@ -140,7 +140,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
         {approval?.state === "allowed" && <span class="decision decision-allowed">Allowed</span>}
         <span class="tool-status">{capitalized(status)}</span>
         {pending && !approval.secret && (
-          <button type="button" class="text-button" onClick={() => post({ type: "openDiff", toolCallId: item.id })}>
+          <button type="button" class="text-button" onClick={() => post({ type: "editor/openDiff", toolCallId: item.id })}>
             <DiffIcon /> Open diff
           </button>
         )}
@@ -151,7 +151,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
         <p class="approval-secret">
           {approval.diff}{" "}
           {pending && (
-            <button type="button" class="text-button" onClick={() => post({ type: "openDiff", toolCallId: item.id })}>
+            <button type="button" class="text-button" onClick={() => post({ type: "editor/openDiff", toolCallId: item.id })}>
               <DiffIcon /> Show the change in the editor
             </button>
           )}

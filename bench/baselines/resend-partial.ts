@@ -19,7 +19,7 @@ export class ResendPartialChannel {
         return;
       case "agent_start":
       case "agent_end":
-        this.post({ type: "run_state", running: event.type === "agent_start", v: 1, seq: ++this.seq });
+        this.post({ type: "chat/runState", running: event.type === "agent_start", v: 1, seq: ++this.seq });
         return;
       default:
         return;

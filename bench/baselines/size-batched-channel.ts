@@ -27,7 +27,7 @@ export class SizeBatchedChannel {
   }
 
   sendEvent(event: ChatEvent): void {
-    if (event.type !== "delta") {
+    if (event.type !== "message/delta") {
       this.flush();
       this.inner.sendEvent(event);
       return;

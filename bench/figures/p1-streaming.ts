@@ -47,13 +47,14 @@ export interface PiChatStreamBytes {
   streamMs: number;
 }
 
-/** Decodes posted deltas in order (frames, or an `event` message carrying a delta). */
+/** Decodes posted deltas in order (frames, or a `chat/event` message carrying a delta). */
 function deltaTexts(): (message: HostPost) => string | undefined {
   const reader = new DeltaFrameReader();
   return (message) => {
     const frame = reader.read(message);
     if (frame) return frame.text;
-    if (typeof message === "object" && !Array.isArray(message) && message.type === "event" && message.event.type === "delta") return message.event.text;
+    if (typeof message === "object" && !Array.isArray(message) && message.type === "chat/event" && message.event.type === "message/delta")
+      return message.event.text;
     return undefined;
   };
 }

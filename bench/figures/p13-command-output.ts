@@ -63,7 +63,7 @@ async function measureOnce(
   const toolCallId = `p13-${bytes}-${Math.random().toString(36).slice(2, 8)}`;
   const send = (event: AgentEvent) => {
     for (const e of encoder.encode(event)) {
-      if (e.type === "tool_progress") postTimes.push(performance.now());
+      if (e.type === "tool/progress") postTimes.push(performance.now());
       channel.sendEvent(e);
     }
   };

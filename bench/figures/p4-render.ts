@@ -5,7 +5,7 @@
 // The page is served from a local node:http server on 127.0.0.1 with a CSP like the host's (only
 // nonce'd scripts, styles/fonts/images from the server). It defines acquireVsCodeApi, sets
 // body[data-test="1"] (so the bundle exposes window.__piChatTest) and, once the bundle said
-// `ready`, gets a `snapshot` (seq 1) of a restored chat and then events with seq = last + 1. Every
+// `view/ready`, gets a `view/snapshot` (seq 1) of a restored chat and then events with seq = last + 1. Every
 // message comes from the real HostChannel (so deltas arrive in whatever wire form the host posts,
 // e.g. DeltaFrames), one post per delta: HostChannel.flush() after each.
 //
@@ -156,7 +156,7 @@ async function openSide(browser: import("playwright-core").Browser, origin: stri
     if (m.type() === "error") errors.push(m.text());
   });
   await page.goto(origin + "/");
-  await page.waitForFunction(() => (window as unknown as { __benchOutbox: { type: string }[] }).__benchOutbox.some((m) => m.type === "ready"), null, {
+  await page.waitForFunction(() => (window as unknown as { __benchOutbox: { type: string }[] }).__benchOutbox.some((m) => m.type === "view/ready"), null, {
     timeout: 15_000,
   });
   const hasHook = await page.evaluate(() => typeof window.__piChatTest === "object");
@@ -166,7 +166,7 @@ async function openSide(browser: import("playwright-core").Browser, origin: stri
   const wire: HostPost[] = [];
   const channel = new HostChannel((m) => wire.push(m), { schedule: new VirtualClock().schedule });
   channel.send({
-    type: "snapshot",
+    type: "view/snapshot",
     chatId: `bench-${name}`,
     title: "Benchmark chat",
     state,
@@ -191,11 +191,11 @@ async function openSide(browser: import("playwright-core").Browser, origin: stri
   // A new turn whose answer streams: the user message, then the assistant's start and its text block.
   const user = { role: "user" as const, content: "Go on, explain the rest.", timestamp: 1 };
   await post(side, [
-    { type: "run_state", running: true },
-    { type: "message_start", message: user },
-    { type: "message_end", message: user },
+    { type: "chat/runState", running: true },
+    { type: "message/start", message: user },
+    { type: "message/end", message: user },
     {
-      type: "message_start",
+      type: "message/start",
       message: {
         role: "assistant",
         content: [],
@@ -207,7 +207,7 @@ async function openSide(browser: import("playwright-core").Browser, origin: stri
         timestamp: 2,
       },
     },
-    { type: "block_start", index: 0, block: "text" },
+    { type: "message/blockStart", index: 0, block: "text" },
   ]);
   if (errors.length) throw new Error(`P4: page errors: ${errors.join("; ")}`);
   const visible = await page.evaluate(() => document.visibilityState);
@@ -264,8 +264,8 @@ async function measure(side: Side, texts: readonly string[]): Promise<Sample> {
   // Two deltas per sample (one timed to the painted frame, one timed synchronously), each one post.
   const wirePairs = texts.map((text) =>
     wireFor(side, [
-      { type: "delta", index: 0, text },
-      { type: "delta", index: 0, text },
+      { type: "message/delta", index: 0, text },
+      { type: "message/delta", index: 0, text },
     ]),
   );
   if (wirePairs.some((p) => p.length !== 2)) throw new Error("P4: HostChannel did not post one message per flushed delta");

@@ -37,11 +37,11 @@ function streamingStart(messages: readonly AgentMessage[]): ChatState {
     timestamp: 0,
   };
   let s = stateFromTranscript(messages);
-  s = reduce(s, { type: "message_start", message: { role: "user", content: "go on", timestamp: 0 } });
-  s = reduce(s, { type: "message_end", message: { role: "user", content: "go on", timestamp: 0 } });
-  s = reduce(s, { type: "run_state", running: true });
-  s = reduce(s, { type: "message_start", message: open });
-  return reduce(s, { type: "block_start", index: 0, block: "text" });
+  s = reduce(s, { type: "message/start", message: { role: "user", content: "go on", timestamp: 0 } });
+  s = reduce(s, { type: "message/end", message: { role: "user", content: "go on", timestamp: 0 } });
+  s = reduce(s, { type: "chat/runState", running: true });
+  s = reduce(s, { type: "message/start", message: open });
+  return reduce(s, { type: "message/blockStart", index: 0, block: "text" });
 }
 
 export function runP6(
@@ -61,7 +61,7 @@ export function runP6(
   const block = (start: ChatState): number => {
     let s = start;
     const t0 = now();
-    for (let i = 0; i < tokens.length; i++) s = reduce(s, { type: "delta", index: 0, text: tokens[i]! });
+    for (let i = 0; i < tokens.length; i++) s = reduce(s, { type: "message/delta", index: 0, text: tokens[i]! });
     const t1 = now();
     if (s.live.length === 0) throw new Error("P6: nothing reduced");
     return ((t1 - t0) / tokens.length) * 1e6;

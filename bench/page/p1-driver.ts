@@ -46,7 +46,7 @@ async function run(options: { tokens: string[]; rate: number; policy: "paced" | 
   };
   channel = options.policy === "paced" ? new HostChannel(post, { schedule, now }) : new SizeBatchedChannel(post, schedule, now);
   channel.send({
-    type: "snapshot",
+    type: "view/snapshot",
     chatId: `p1-${options.policy}-${options.rate}`,
     title: "P1",
     state: emptyChatState,
@@ -56,14 +56,14 @@ async function run(options: { tokens: string[]; rate: number; policy: "paced" | 
   });
   const user = { role: "user" as const, content: "Explain it.", timestamp: 1 };
   for (const event of [
-    { type: "run_state", running: true },
-    { type: "message_start", message: user },
-    { type: "message_end", message: user },
+    { type: "chat/runState", running: true },
+    { type: "message/start", message: user },
+    { type: "message/end", message: user },
     {
-      type: "message_start",
+      type: "message/start",
       message: { role: "assistant", content: [], api: "bench", provider: "bench", model: "bench", usage, stopReason: "stop", timestamp: 2 },
     },
-    { type: "block_start", index: 0, block: "text" },
+    { type: "message/blockStart", index: 0, block: "text" },
   ] as ChatEvent[])
     channel.sendEvent(event);
   await new Promise<void>((resolve) => {
@@ -92,7 +92,7 @@ async function run(options: { tokens: string[]; rate: number; policy: "paced" | 
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     tokenAt.push(performance.now());
     sent = i + 1;
-    channel.sendEvent({ type: "delta", index: 0, text: options.tokens[i]! });
+    channel.sendEvent({ type: "message/delta", index: 0, text: options.tokens[i]! });
   }
   const lastTokenAt = performance.now();
   const streamPosts = posts.length - setUpPosts;

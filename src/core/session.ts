@@ -257,7 +257,7 @@ export class ChatSession {
     }
     this.queue = new InputQueue(
       () => this.agent,
-      (items, kept) => this.emit({ type: "queue", items, kept }),
+      (items, kept) => this.emit({ type: "queue/changed", items, kept }),
     );
   }
 
@@ -395,10 +395,10 @@ export class ChatSession {
     const left = this.messages.slice(messageIndex);
     this.setPath(messageIndex, switched.suffix);
     this.branches.setLeaf(switched.leafId);
-    this.emit({ type: "rewind", keep: messageIndex });
-    for (const message of switched.suffix) this.emit({ type: "message_end", message });
+    this.emit({ type: "branch/rewind", keep: messageIndex });
+    for (const message of switched.suffix) this.emit({ type: "message/end", message });
     this.emitForks(messageIndex);
-    this.emit({ type: "meter", meter: this.context.meter() });
+    this.emit({ type: "context/meter", meter: this.context.meter() });
     await this.options.persistLeaf?.(switched.leafId);
     return { filesLeftChanged: filesChangedBy(left) };
   }
@@ -425,7 +425,7 @@ export class ChatSession {
     const controller = new AbortController();
     const run = (async () => {
       this.userCommandStop = controller;
-      this.emit({ type: "run_state", running: true });
+      this.emit({ type: "chat/runState", running: true });
       const started: AgentMessage = {
         role: "bashExecution",
         command: text.command,
@@ -438,7 +438,7 @@ export class ChatSession {
       };
       try {
         await this.ensureSystemMessage();
-        this.emit({ type: "message_start", message: started });
+        this.emit({ type: "message/start", message: started });
         const message = await runUserCommand(text, {
           runner: commands.runner(),
           cwd: root,
@@ -446,17 +446,17 @@ export class ChatSession {
           signal: controller.signal,
           redact: (t) => redactSecrets(t, this.secretsInUse),
           ...(commands.logDir ? { logFile: `${commands.logDir}/user-${Date.now().toString(36)}.log` } : {}),
-          onProgress: (p) => this.emit({ type: "command_progress", tail: p.tail, elapsedMs: p.elapsedMs }),
+          onProgress: (p) => this.emit({ type: "command/progress", tail: p.tail, elapsedMs: p.elapsedMs }),
         });
         if (this.agent) this.agent.state.messages = [...this.agent.state.messages, message];
         else this.initialMessages.push(message);
         // Saved on the current branch like any message (the tree's next node).
         await this.persistOnce(message);
-        this.emit({ type: "message_end", message });
+        this.emit({ type: "message/end", message });
       } finally {
         this.userCommandStop = undefined;
         this.active = undefined;
-        this.emit({ type: "run_state", running: false });
+        this.emit({ type: "chat/runState", running: false });
       }
     })();
     this.active = run;
@@ -482,7 +482,7 @@ export class ChatSession {
    */
   previewModel(model: PreviewModel | undefined): void {
     this.context.previewModel(model);
-    this.emit({ type: "meter", meter: this.context.meter() });
+    this.emit({ type: "context/meter", meter: this.context.meter() });
   }
 
   /** Summarizes the earlier conversation now ("Pi Chat: Compact Chat"), with the user's words on what to keep. */
@@ -516,7 +516,7 @@ export class ChatSession {
     // A provider's words may quote the key it was sent: nothing reaches the view unredacted.
     const event = this.options.redactor ? this.options.redactor.deep(raw) : raw;
     this.state = reduce(this.state, event);
-    if (event.type === "message_end") this.emitMeterAfter(event);
+    if (event.type === "message/end") this.emitMeterAfter(event);
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -535,8 +535,8 @@ export class ChatSession {
     const left = this.messages.slice(keep);
     this.branches.cutAt(this.messages, keep);
     this.setPath(keep, []);
-    this.emit({ type: "rewind", keep });
-    this.emit({ type: "meter", meter: this.context.meter() });
+    this.emit({ type: "branch/rewind", keep });
+    this.emit({ type: "context/meter", meter: this.context.meter() });
     return { filesLeftChanged: filesChangedBy(left) };
   }
 
@@ -551,7 +551,7 @@ export class ChatSession {
   }
 
   private emitForks(from: number): void {
-    this.emit({ type: "forks", from, forks: this.branches.forks(this.messages, from) });
+    this.emit({ type: "branch/forks", from, forks: this.branches.forks(this.messages, from) });
   }
 
   /**
@@ -586,7 +586,7 @@ export class ChatSession {
         throw error;
       }
       options.prepare?.();
-      this.emit({ type: "run_state", running: true });
+      this.emit({ type: "chat/runState", running: true });
       let failed = true;
       try {
         await this.ensureSystemMessage();
@@ -604,7 +604,7 @@ export class ChatSession {
         // sends what came too late for it (below).
         if (failed && this.queue.size > 0) this.queue.hold();
         this.active = undefined;
-        this.emit({ type: "run_state", running: false });
+        this.emit({ type: "chat/runState", running: false });
         await release?.().catch((error: unknown) => this.options.log?.(`could not release the chat lock: ${String(error)}`));
       }
     })();
@@ -640,9 +640,9 @@ export class ChatSession {
   }
 
   private async persistAndShow(message: AgentMessage): Promise<void> {
-    this.emit({ type: "message_start", message });
+    this.emit({ type: "message/start", message });
     await this.persistOnce(message);
-    this.emit({ type: "message_end", message });
+    this.emit({ type: "message/end", message });
   }
 
   private async persistOnce(message: AgentMessage): Promise<void> {
@@ -668,9 +668,9 @@ export class ChatSession {
   }
 
   /** The meter follows every final message (a request's usage, a summary, a new prompt). */
-  private emitMeterAfter(event: Extract<ChatEvent, { type: "message_end" }>): void {
+  private emitMeterAfter(event: Extract<ChatEvent, { type: "message/end" }>): void {
     if (event.message.role === "system") return;
-    this.emit({ type: "meter", meter: this.context.meter() });
+    this.emit({ type: "context/meter", meter: this.context.meter() });
   }
 
   private async ensureAgent(): Promise<Agent> {
@@ -683,7 +683,7 @@ export class ChatSession {
     }
     this.context.bind(binding);
     // The window is known now: the meter can show "used / window".
-    this.emit({ type: "meter", meter: this.context.meter() });
+    this.emit({ type: "context/meter", meter: this.context.meter() });
     // The chat's thinking level, as far as its model supports it ("off" by default).
     const thinkingLevel = clampThinkingLevel(binding.model, (this.modelChoice?.thinkingLevel ?? "off") as Parameters<typeof clampThinkingLevel>[1]);
     if (this.agent) {
@@ -755,22 +755,22 @@ export class ChatSession {
     if (event.type === "message_end") await this.persistOnce(event.message);
     for (const chatEvent of this.encoder.encode(event)) {
       // The session's own run_state brackets the whole run (setup included).
-      if (chatEvent.type === "run_state") continue;
+      if (chatEvent.type === "chat/runState") continue;
       if (this.stream) {
-        if (chatEvent.type === "delta") {
+        if (chatEvent.type === "message/delta") {
           const safe = this.stream.delta(chatEvent.index, chatEvent.text);
           if (safe !== "") this.emit({ ...chatEvent, text: safe });
           continue;
         }
         // What a stream held back is shown before anything that follows it.
-        for (const [index, text] of this.stream.flush()) this.emit({ type: "delta", index, text });
+        for (const [index, text] of this.stream.flush()) this.emit({ type: "message/delta", index, text });
       }
       // A key split across two streamed deltas escapes their redaction: if the final text had
       // something to redact, send it whole instead of leaving the view the streamed text.
-      if (chatEvent.type === "message_end" && chatEvent.elided && event.type === "message_end" && this.options.redactor) {
+      if (chatEvent.type === "message/end" && chatEvent.elided && event.type === "message_end" && this.options.redactor) {
         const redacted = this.options.redactor.deep(event.message);
         if (redacted !== event.message) {
-          this.emit({ type: "message_end", message: redacted });
+          this.emit({ type: "message/end", message: redacted });
           continue;
         }
       }

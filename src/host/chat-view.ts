@@ -1,7 +1,7 @@
 // The sidebar webview: strict CSP, local assets only, and the typed protocol. Every message
 // from the webview is validated before the controller sees it; host messages go through a
 // HostChannel (sequence numbers, delta batching). The view holds no chat state of its own:
-// on `ready` or `resync` it gets a full snapshot from the controller.
+// on `view/ready` or `view/resync` it gets a full snapshot from the controller.
 import * as vscode from "vscode";
 import { redact } from "./key-redaction";
 import { HostChannel } from "../shared/host-channel";
@@ -14,7 +14,7 @@ export interface ChatViewHandler {
   onMessage(message: WebviewMessage): void | Promise<void>;
   /** The body of a full snapshot of the current chat. */
   snapshot(): HostMessageBody;
-  /** The webview said `ready` (it shows the chat now). */
+  /** The webview said `view/ready` (it shows the chat now). */
   viewReady?(): void;
 }
 
@@ -22,7 +22,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   static readonly viewId = "piChat.chatView";
   private view: vscode.WebviewView | undefined;
   private channel: HostChannel | undefined;
-  /** Nothing is posted before the webview says `ready`: the snapshot sent then covers it. */
+  /** Nothing is posted before the webview says `view/ready`: the snapshot sent then covers it. */
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly readyWaiters: (() => void)[] = [];
@@ -88,8 +88,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return;
     }
     const message = parsed.message;
-    if (message.type === "ready" || message.type === "resync") {
-      if (message.type === "resync") this.log(`webview asked for a resync after seq ${message.lastSeq}`);
+    if (message.type === "view/ready" || message.type === "view/resync") {
+      if (message.type === "view/resync") this.log(`webview asked for a resync after seq ${message.lastSeq}`);
       this.ready = true;
       this.sendSnapshot();
       this.handler.viewReady?.();
@@ -116,7 +116,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (!this.ready) return;
     const snapshot = this.handler.snapshot();
     const root = this.options.imagesRoot;
-    if (snapshot.type === "snapshot" && root && this.view) {
+    if (snapshot.type === "view/snapshot" && root && this.view) {
       snapshot.imageBase = this.view.webview.asWebviewUri(vscode.Uri.joinPath(root, snapshot.chatId)).toString();
     }
     this.channel?.send(snapshot);

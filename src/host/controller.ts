@@ -138,7 +138,7 @@ export class ChatController implements vscode.Disposable {
       service: this.service,
       current: () => this.session,
       reloaded: (session) => this.switchTo(session),
-      statusChanged: () => this.view?.send({ type: "status", status: this.status() }),
+      statusChanged: () => this.view?.send({ type: "view/status", status: this.status() }),
       log: options.log,
     });
     this.historyView = new HistoryViewRequests({
@@ -175,7 +175,7 @@ export class ChatController implements vscode.Disposable {
   snapshot(): HostMessageBody {
     const summary = this.chats.find((c) => c.id === this.session.id);
     return {
-      type: "snapshot",
+      type: "view/snapshot",
       chatId: this.session.id,
       title: summary?.title ?? "New chat",
       state: this.session.viewState,
@@ -202,30 +202,30 @@ export class ChatController implements vscode.Disposable {
 
   async onMessage(message: WebviewMessage): Promise<void> {
     switch (message.type) {
-      case "prompt":
+      case "chat/send":
         return this.prompt(message.text, message.images ?? []);
-      case "checkImageInput":
+      case "composer/checkImageInput":
         // Images were attached: the bundle is about to be needed anyway, and the composer must
         // say before sending whether the model can see them.
         loadProviders();
-        this.view?.send({ type: "status", status: this.status() });
+        this.view?.send({ type: "view/status", status: this.status() });
         return;
-      case "stop":
+      case "chat/stop":
         return this.stop();
-      case "continue":
+      case "chat/continue":
         return this.continueChat();
-      case "approval":
+      case "approval/decide":
         if (this.options.commands.decide(message.toolCallId, message.decision, message.reason, message.rule)) return;
         if (message.decision === "allowAlways") return; // only commands have rules
         return this.decide(message.toolCallId, message.decision, message.reason);
-      case "openCommandOutput":
+      case "command/openOutput":
         return this.options.commands.openOutput(findToolDetails(this.session.viewState, message.toolCallId)?.logFile);
-      case "newChat":
+      case "chat/new":
         return this.newChat();
       // Ids from the webview are only requests: one naming no saved chat is dropped quietly.
-      case "switchChat":
+      case "chat/switch":
         return this.isKnownChat(message.chatId) ? this.switchChat(message.chatId) : this.ignore(message);
-      case "deleteChat":
+      case "chat/delete":
         return this.isKnownChat(message.chatId) ? this.deleteChat(message.chatId) : this.ignore(message);
       case "history/undoDelete":
         return this.deletion.canUndo(message.chatId) ? this.deletion.undo(message.chatId) : this.ignore(message);
@@ -235,42 +235,42 @@ export class ChatController implements vscode.Disposable {
         return this.isKnownChat(message.chatId) ? this.historyView.rename(message.chatId, message.title) : this.ignore(message);
       case "history/export":
         return this.isKnownChat(message.chatId) ? this.historyView.export(message.chatId) : this.ignore(message);
-      case "removeAttachment":
+      case "composer/removeAttachment":
         this.attachments = this.attachments.filter((_, i) => i !== message.index);
-        this.view?.send({ type: "attachments", attachments: this.attachments });
+        this.view?.send({ type: "composer/attachments", attachments: this.attachments });
         return;
-      case "openFile":
+      case "editor/openFile":
         return this.openFile(message.path, message.line);
-      case "insertCode":
+      case "editor/insertCode":
         return insertAtCursor(message.code);
-      case "applyCode":
+      case "editor/applyCode":
         await this.options.codeApplier.apply(message.code, message.path);
         return;
-      case "openDiff": {
+      case "editor/openDiff": {
         const pending = this.approvals.get(message.toolCallId);
         if (pending) await this.options.diffs.show(pending.request);
         return;
       }
-      case "command":
+      case "workbench/runCommand":
         await vscode.commands.executeCommand(`piChat.${message.command}`);
         return;
-      case "queueInput":
+      case "queue/add":
         return this.queueInput(message.kind, message.text, message.images ?? []);
-      case "unqueue":
+      case "queue/remove":
         return this.session.unqueue(message.id);
-      case "sendQueued":
+      case "queue/sendNow":
         await this.writeCurrentChat(this.session.id);
         return this.session.sendQueued();
-      case "clearQueue":
+      case "queue/clear":
         return this.session.clearQueue();
-      case "editPrompt":
+      case "branch/editPrompt":
         return this.branch(() => this.session.editPrompt(message.messageIndex, message.text));
-      case "retry":
+      case "branch/retry":
         return this.branch(() => this.session.retry(message.messageIndex));
-      case "switchBranch":
+      case "branch/switch":
         return this.branch(() => this.session.switchBranch(message.messageIndex, message.to));
-      case "ready":
-      case "resync":
+      case "view/ready":
+      case "view/resync":
         return; // answered by the view itself
     }
   }
@@ -284,7 +284,7 @@ export class ChatController implements vscode.Disposable {
     if (change.filesLeftChanged.length > 0 && session === this.session) {
       this.branchNote = `Files changed on the branch you left keep their changes (${change.filesLeftChanged.join(", ")}): switching branches does not undo edits.`;
     }
-    if (session === this.session) this.view?.send({ type: "status", status: this.status() });
+    if (session === this.session) this.view?.send({ type: "view/status", status: this.status() });
   }
 
   async prompt(text: string, images: readonly PromptImage[] = []): Promise<void> {
@@ -302,7 +302,7 @@ export class ChatController implements vscode.Disposable {
     const stored = await attachImages(this.service, this.session.id, images, () => this.imageInput(true));
     const attachments = this.attachments;
     this.attachments = [];
-    this.view?.send({ type: "attachments", attachments: [] });
+    this.view?.send({ type: "composer/attachments", attachments: [] });
     // Remember it now: if VS Code dies during this first run, the reload still finds the chat.
     await this.writeCurrentChat(this.session.id);
     await this.session.prompt(text, attachments, stored);
@@ -318,7 +318,7 @@ export class ChatController implements vscode.Disposable {
     const stored = await attachImages(this.service, this.session.id, images, () => this.imageInput(true));
     const attachments = this.attachments;
     this.attachments = [];
-    this.view?.send({ type: "attachments", attachments: [] });
+    this.view?.send({ type: "composer/attachments", attachments: [] });
     await this.session.send(kind, text, attachments, stored);
   }
 
@@ -376,8 +376,8 @@ export class ChatController implements vscode.Disposable {
     this.attachments = [...this.attachments.filter((a) => a.path !== attachment.path), attachment];
     // Queued in the controller: if the view is still loading, its first snapshot carries it.
     await this.view?.reveal();
-    this.view?.send({ type: "attachments", attachments: this.attachments });
-    this.view?.send({ type: "focus" });
+    this.view?.send({ type: "composer/attachments", attachments: this.attachments });
+    this.view?.send({ type: "view/focus" });
   }
 
   get pendingAttachments(): readonly PendingAttachment[] {
@@ -419,7 +419,7 @@ export class ChatController implements vscode.Disposable {
     this.unsubscribe = session.onEvent((event) => {
       if (session !== this.session) return;
       this.view?.sendEvent(event);
-      if (event.type === "run_state") {
+      if (event.type === "chat/runState") {
         void vscode.commands.executeCommand("setContext", "piChat.running", event.running);
         if (!event.running) void this.afterRun(session);
       }
@@ -434,7 +434,7 @@ export class ChatController implements vscode.Disposable {
 
   /** Posts the facts around the chat (model, storage, Continue) after they may have changed: a settings change, a finished run. */
   refreshStatus(): void {
-    this.view?.send({ type: "status", status: this.status() });
+    this.view?.send({ type: "view/status", status: this.status() });
     this.previewMeter(false);
   }
 
@@ -484,7 +484,7 @@ export class ChatController implements vscode.Disposable {
   /** The history changed elsewhere (a rename): the view's list follows. */
   async refreshChats(): Promise<void> {
     this.chats = await this.service.listChats();
-    this.view?.send({ type: "chats", chats: this.chatList() });
+    this.view?.send({ type: "history/list", chats: this.chatList() });
   }
 
   /** Whether the model accepts images; `load` allows loading the provider bundle to find out. */
@@ -532,7 +532,7 @@ export class ChatController implements vscode.Disposable {
     this.approvals.delete(toolCallId);
     void this.options.diffs.close(toolCallId);
     pending.resolve(decision === "deny" ? { decision: "deny", ...(reason ? { reason } : {}) } : { decision });
-    if (decision === "allowForChat") this.view?.send({ type: "status", status: { ...this.status(), editsAllowedForChat: true } });
+    if (decision === "allowForChat") this.view?.send({ type: "view/status", status: { ...this.status(), editsAllowedForChat: true } });
   }
 
   private relativePath(uri: vscode.Uri): string | undefined {

@@ -132,12 +132,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     vscode.commands.registerCommand("piChat.showHistory", async () => {
       // The view's own history (search, delete) when it can show it; the quick pick otherwise.
       await view.reveal();
-      if (view.isReady) view.send({ type: "showHistory" });
+      if (view.isReady) view.send({ type: "history/show" });
       else await showHistory(controller);
     }),
     vscode.commands.registerCommand("piChat.focusApproval", async () => {
       await view.reveal();
-      view.send({ type: "focus", target: "approval" });
+      view.send({ type: "view/focus", target: "approval" });
     }),
     ...registerContextCommands(controller, modelContext),
     vscode.workspace.onDidChangeConfiguration((e) => {

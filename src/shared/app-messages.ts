@@ -47,7 +47,7 @@ export interface LocalNoticeMessage {
   timestamp: number;
 }
 
-/** Commands a notice may offer as its fix (the webview's `command` message runs them). */
+/** Commands a notice may offer as its fix (the webview's `workbench/runCommand` message runs them). */
 export type FixCommandId = "setApiKey" | "selectModel" | "compact" | "newChatFromSummary";
 
 /** What started a compaction. */

@@ -162,7 +162,7 @@ export interface ChatState {
   readonly running: boolean;
   /** The context meter's figures (set by the host from the transcript; absent until it sends them). */
   readonly meter?: ContextMeter;
-  /** Where the path forks, by message index, ascending (set by `forks` events; the transcript alone does not know). */
+  /** Where the path forks, by message index, ascending (set by `branch/forks` events; the transcript alone does not know). */
   readonly forks: readonly ForkMark[];
   /** Follow-ups and steering queued during the run, not delivered yet (never saved: UI state until delivered). */
   readonly queue: readonly QueuedInput[];
@@ -183,7 +183,7 @@ export interface QueuedInput {
 
 /** Where the path forks: shown as `‹ index+1 / count ›` on an item. */
 export interface ForkMark {
-  /** Index on the path of the message that has siblings (what `switchBranch` names). */
+  /** Index on the path of the message that has siblings (what `branch/switch` names). */
   messageIndex: number;
   /** Index of the message whose item shows the switcher (the user message of a turn that starts with attachments). */
   showAt: number;

@@ -14,29 +14,29 @@ export class AgentEventEncoder {
   encode(event: AgentEvent): ChatEvent[] {
     switch (event.type) {
       case "agent_start":
-        return [{ type: "run_state", running: true }];
+        return [{ type: "chat/runState", running: true }];
       case "agent_end":
-        return [{ type: "run_state", running: false }];
+        return [{ type: "chat/runState", running: false }];
       case "message_start":
         if (event.message.role === "assistant") {
           this.streamed = new Map();
           // Blocks arrive through block_start/delta; the start only needs the metadata.
-          return [{ type: "message_start", message: { ...event.message, content: [] } }];
+          return [{ type: "message/start", message: { ...event.message, content: [] } }];
         }
-        return [{ type: "message_start", message: withoutImageData(event.message) }];
+        return [{ type: "message/start", message: withoutImageData(event.message) }];
       case "message_update":
         return this.encodeUpdate(event.assistantMessageEvent);
       case "message_end":
         if (event.message.role === "assistant") return [this.encodeAssistantEnd(event.message)];
-        return [{ type: "message_end", message: withoutImageData(event.message) }];
+        return [{ type: "message/end", message: withoutImageData(event.message) }];
       case "tool_execution_start":
-        return [{ type: "tool_start", toolCallId: event.toolCallId, toolName: event.toolName, args: event.args }];
+        return [{ type: "tool/start", toolCallId: event.toolCallId, toolName: event.toolName, args: event.args }];
       case "tool_execution_end":
-        return [{ type: "tool_end", toolCallId: event.toolCallId, isError: event.isError }];
+        return [{ type: "tool/end", toolCallId: event.toolCallId, isError: event.isError }];
       case "tool_execution_update":
         // Tools rate-limit their own updates (run_command: every 250 ms at most).
         return event.partialResult?.details !== undefined
-          ? [{ type: "tool_progress", toolCallId: event.toolCallId, details: event.partialResult.details }]
+          ? [{ type: "tool/progress", toolCallId: event.toolCallId, details: event.partialResult.details }]
           : [];
       case "turn_start":
       case "turn_end":
@@ -48,17 +48,17 @@ export class AgentEventEncoder {
     switch (update.type) {
       case "text_start":
         this.streamed.set(update.contentIndex, "");
-        return [{ type: "block_start", index: update.contentIndex, block: "text" }];
+        return [{ type: "message/blockStart", index: update.contentIndex, block: "text" }];
       case "thinking_start":
         this.streamed.set(update.contentIndex, "");
-        return [{ type: "block_start", index: update.contentIndex, block: "thinking" }];
+        return [{ type: "message/blockStart", index: update.contentIndex, block: "thinking" }];
       case "toolcall_start":
-        return [{ type: "block_start", index: update.contentIndex, block: "toolCall" }];
+        return [{ type: "message/blockStart", index: update.contentIndex, block: "toolCall" }];
       case "text_delta":
       case "thinking_delta": {
         if (update.delta === "") return [];
         this.streamed.set(update.contentIndex, (this.streamed.get(update.contentIndex) ?? "") + update.delta);
-        return [{ type: "delta", index: update.contentIndex, text: update.delta }];
+        return [{ type: "message/delta", index: update.contentIndex, text: update.delta }];
       }
       default:
         // Tool-call argument deltas are not shown while streaming; the final message carries them parsed.
@@ -81,7 +81,7 @@ export class AgentEventEncoder {
       return block;
     });
     this.streamed = new Map();
-    return elided.length > 0 ? { type: "message_end", message: { ...message, content }, elided } : { type: "message_end", message };
+    return elided.length > 0 ? { type: "message/end", message: { ...message, content }, elided } : { type: "message/end", message };
   }
 }
 
@@ -90,8 +90,8 @@ export function mergeDeltas(events: readonly ChatEvent[]): ChatEvent[] {
   const out: ChatEvent[] = [];
   for (const event of events) {
     const last = out[out.length - 1];
-    if (event.type === "delta" && last?.type === "delta" && last.index === event.index) {
-      out[out.length - 1] = { type: "delta", index: event.index, text: last.text + event.text };
+    if (event.type === "message/delta" && last?.type === "message/delta" && last.index === event.index) {
+      out[out.length - 1] = { type: "message/delta", index: event.index, text: last.text + event.text };
     } else {
       out.push(event);
     }

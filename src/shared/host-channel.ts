@@ -30,7 +30,7 @@ const defaultSchedule = (callback: () => void, ms: number): (() => void) => {
 
 export class HostChannel {
   private seq = 0;
-  private held: Extract<ChatEvent, { type: "delta" }>[] = [];
+  private held: Extract<ChatEvent, { type: "message/delta" }>[] = [];
   private cancelFlush: (() => void) | undefined;
   /** When the last delta frame was posted; -Infinity before the first. */
   private lastFrameAt = Number.NEGATIVE_INFINITY;
@@ -55,7 +55,7 @@ export class HostChannel {
   }
 
   sendEvent(event: ChatEvent): void {
-    if (event.type === "delta") {
+    if (event.type === "message/delta") {
       this.held.push(event);
       if (this.cancelFlush) return;
       const wait = this.lastFrameAt + this.frameIntervalMs - this.now();
@@ -64,7 +64,7 @@ export class HostChannel {
       return;
     }
     this.flush();
-    this.postBody({ type: "event", event });
+    this.postBody({ type: "chat/event", event });
   }
 
   /**
@@ -72,7 +72,7 @@ export class HostChannel {
    * was reduced from them), so held deltas are dropped rather than sent after it.
    */
   send(body: HostMessageBody): void {
-    if (body.type === "snapshot") this.discardHeld();
+    if (body.type === "view/snapshot") this.discardHeld();
     else this.flush();
     this.postBody(body);
   }
@@ -84,7 +84,7 @@ export class HostChannel {
     const events = mergeDeltas(this.held);
     this.held = [];
     for (const event of events) {
-      if (event.type !== "delta") continue; // only deltas are ever held
+      if (event.type !== "message/delta") continue; // only deltas are ever held
       this.seq += 1;
       const frame: DeltaFrame = this.frameIndex === event.index ? event.text : [event.index, event.text];
       this.frameIndex = event.index;

@@ -2,6 +2,10 @@
 // Host → webview: sequenced messages (`seq` grows by one per message), so the webview can
 // detect a gap and ask for a full resync. Streaming sends deltas, never the whole message again.
 // Webview → host: untrusted input, validated with `parseWebviewMessage` before anything reads it.
+// Names are grouped by concern, `concern/action` (view/, chat/, message/, tool/, approval/,
+// command/, compaction/, context/, branch/, queue/, composer/, history/, editor/, workbench/), as
+// the protocols of other assistants in the editor name theirs (Continue's `history/list`): one
+// glance at a name says which part of the view sends or handles it.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { FixCommandId } from "./app-messages";
 import type { ChatState, ForkMark, QueuedInput } from "./chat-items";
@@ -14,21 +18,21 @@ export const PROTOCOL_VERSION = 1;
 /** What the reducer consumes: agent events in a compact, delta-based form (see event-encoder.ts). */
 export type ChatEvent =
   /** A new message. For an assistant this is the empty start of a stream; for others, the whole message. */
-  | { type: "message_start"; message: AgentMessage }
+  | { type: "message/start"; message: AgentMessage }
   /** A new content block of the streaming assistant message. */
-  | { type: "block_start"; index: number; block: "text" | "thinking" | "toolCall" }
+  | { type: "message/blockStart"; index: number; block: "text" | "thinking" | "toolCall" }
   /** Text appended to block `index` of the streaming assistant message. */
-  | { type: "delta"; index: number; text: string }
+  | { type: "message/delta"; index: number; text: string }
   /**
    * The final message. For an assistant that was streamed, the text of the blocks listed in `elided`
    * is left empty: the receiver already has it from the deltas (saves re-sending the whole answer).
    */
-  | { type: "message_end"; message: AgentMessage; elided?: number[] }
-  | { type: "tool_start"; toolCallId: string; toolName: string; args: unknown }
-  | { type: "tool_end"; toolCallId: string; isError: boolean }
+  | { type: "message/end"; message: AgentMessage; elided?: number[] }
+  | { type: "tool/start"; toolCallId: string; toolName: string; args: unknown }
+  | { type: "tool/end"; toolCallId: string; isError: boolean }
   /** The permission gate is waiting for the user on this call. Live only: the decision is saved as an approvalNotice. */
   | {
-      type: "approval_request";
+      type: "approval/request";
       toolCallId: string;
       toolName: string;
       path?: string;
@@ -44,26 +48,26 @@ export type ChatEvent =
       suggestedRules?: string[];
     }
   /** The user decided; the approvalNotice saying so reaches the transcript after the tool result. */
-  | { type: "approval_decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string; rule?: string }
+  | { type: "approval/decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string; rule?: string }
   /** The user's running `!cmd` (the open bashExecution message): its last lines, at a bounded rate. */
-  | { type: "command_progress"; tail: string[]; elapsedMs: number }
+  | { type: "command/progress"; tail: string[]; elapsedMs: number }
   /** A running tool's latest progress (run_command: the last lines of output), at a bounded rate. */
-  | { type: "tool_progress"; toolCallId: string; details: unknown }
+  | { type: "tool/progress"; toolCallId: string; details: unknown }
   /** The gate stopped waiting without a decision (the run was aborted). */
-  | { type: "approval_cancelled"; toolCallId: string }
-  | { type: "run_state"; running: boolean }
+  | { type: "approval/cancelled"; toolCallId: string }
+  | { type: "chat/runState"; running: boolean }
   /** A summary of the earlier conversation is being written ("Compacting…"). */
-  | { type: "compaction_start"; trigger: "threshold" | "overflow" | "manual" }
+  | { type: "compaction/start"; trigger: "threshold" | "overflow" | "manual" }
   /** The summary request is over; when done, the compactionSummary message follows as message_start/end. */
-  | { type: "compaction_end"; status: "done" | "nothing" | "cancelled" | "failed"; error?: string }
+  | { type: "compaction/end"; status: "done" | "nothing" | "cancelled" | "failed"; error?: string }
   /** New figures for the context meter (after every final message, and after a request). */
-  | { type: "meter"; meter: ContextMeter }
+  | { type: "context/meter"; meter: ContextMeter }
   /** The path changed below message `keep` (an edit, a retry, a branch switch): drop the items of later messages. */
-  | { type: "rewind"; keep: number }
+  | { type: "branch/rewind"; keep: number }
   /** The forks of the path from message `from` on (earlier ones stay as they are). */
-  | { type: "forks"; from: number; forks: ForkMark[] }
+  | { type: "branch/forks"; from: number; forks: ForkMark[] }
   /** What the user queued during the run, not delivered yet; `kept`: a Stop left it for the user to send or clear. */
-  | { type: "queue"; items: QueuedInput[]; kept: boolean };
+  | { type: "queue/changed"; items: QueuedInput[]; kept: boolean };
 
 export interface ChatSummary {
   id: string;
@@ -86,7 +90,7 @@ export interface ViewStatus {
   canContinue: boolean;
   /** Edits are applied without asking for the rest of this chat. */
   editsAllowedForChat: boolean;
-  /** Whether the current model accepts images; absent while not known (the view asks with `checkImageInput`). */
+  /** Whether the current model accepts images; absent while not known (the view asks with `composer/checkImageInput`). */
   imageInput?: boolean;
   /** Another VS Code window is writing this chat (a run): read-only here until it is done. */
   writtenElsewhere?: boolean;
@@ -98,7 +102,7 @@ type Sequenced = { v: typeof PROTOCOL_VERSION; seq: number };
 
 export type HostMessage =
   | (Sequenced & {
-      type: "snapshot";
+      type: "view/snapshot";
       chatId: string;
       title: string;
       state: ChatState;
@@ -108,17 +112,17 @@ export type HostMessage =
       /** Webview URL of the folder holding this chat's images (`<imageBase>/<sha256>.<ext>`). */
       imageBase?: string;
     })
-  | (Sequenced & { type: "event"; event: ChatEvent })
-  | (Sequenced & { type: "chats"; chats: ChatSummary[] })
-  | (Sequenced & { type: "status"; status: ViewStatus })
-  | (Sequenced & { type: "attachments"; attachments: PendingAttachment[] })
+  | (Sequenced & { type: "chat/event"; event: ChatEvent })
+  | (Sequenced & { type: "history/list"; chats: ChatSummary[] })
+  | (Sequenced & { type: "view/status"; status: ViewStatus })
+  | (Sequenced & { type: "composer/attachments"; attachments: PendingAttachment[] })
   /**
    * Ask the webview to move the focus: to the composer ("Ask about this file"), or to the first
    * approval waiting (Pi Chat: Go to Pending Approval; the composer when none waits).
    */
-  | (Sequenced & { type: "focus"; target?: "composer" | "approval" })
+  | (Sequenced & { type: "view/focus"; target?: "composer" | "approval" })
   /** Open the chat history in the view (the view title's History action). */
-  | (Sequenced & { type: "showHistory" })
+  | (Sequenced & { type: "history/show" })
   /** A chat went to the trash: the history offers Undo (`history/undoDelete`) until it is listed again. */
   | (Sequenced & { type: "history/deleted"; chatId: string; title: string })
   /**
@@ -130,6 +134,29 @@ export type HostMessage =
 export interface HistoryHit {
   chatId: string;
   snippet?: string;
+}
+
+export type ChatEventType = ChatEvent["type"];
+export type HostMessageType = HostMessage["type"];
+
+/**
+ * Every host message name, once. Keyed by the union, so a name missing here or misspelt fails the
+ * build; the webview ignores any message whose name is not in it.
+ */
+const HOST_MESSAGE_TYPES: Readonly<Record<HostMessageType, true>> = {
+  "view/snapshot": true,
+  "view/status": true,
+  "view/focus": true,
+  "chat/event": true,
+  "history/list": true,
+  "history/show": true,
+  "history/deleted": true,
+  "history/results": true,
+  "composer/attachments": true,
+};
+
+export function isHostMessageType(type: unknown): type is HostMessageType {
+  return typeof type === "string" && Object.hasOwn(HOST_MESSAGE_TYPES, type);
 }
 
 /**
@@ -152,15 +179,15 @@ export type HostPost = HostMessage | DeltaFrame;
 export class DeltaFrameReader {
   private index: number | undefined;
 
-  read(data: unknown): Extract<ChatEvent, { type: "delta" }> | null {
+  read(data: unknown): Extract<ChatEvent, { type: "message/delta" }> | null {
     if (typeof data === "string") {
       // A continuation without an opening frame: not a frame this reader can place.
       if (this.index === undefined) return null;
-      return { type: "delta", index: this.index, text: data };
+      return { type: "message/delta", index: this.index, text: data };
     }
     if (Array.isArray(data) && data.length === 2 && Number.isInteger(data[0]) && (data[0] as number) >= 0 && typeof data[1] === "string") {
       this.index = data[0] as number;
-      return { type: "delta", index: this.index, text: data[1] };
+      return { type: "message/delta", index: this.index, text: data[1] };
     }
     this.index = undefined;
     return null;
@@ -189,15 +216,15 @@ export const MAX_PROMPT_IMAGE_BYTES = 8 * 1024 * 1024;
 export const MAX_IMAGE_SIDE_PX = 2000;
 
 export type WebviewMessage =
-  | { type: "ready"; v: typeof PROTOCOL_VERSION }
-  | { type: "resync"; v: typeof PROTOCOL_VERSION; lastSeq: number }
-  | { type: "prompt"; v: typeof PROTOCOL_VERSION; text: string; images?: PromptImage[] }
+  | { type: "view/ready"; v: typeof PROTOCOL_VERSION }
+  | { type: "view/resync"; v: typeof PROTOCOL_VERSION; lastSeq: number }
+  | { type: "chat/send"; v: typeof PROTOCOL_VERSION; text: string; images?: PromptImage[] }
   /** Images were attached: the view needs to know whether the model accepts them before sending. */
-  | { type: "checkImageInput"; v: typeof PROTOCOL_VERSION }
-  | { type: "stop"; v: typeof PROTOCOL_VERSION }
-  | { type: "continue"; v: typeof PROTOCOL_VERSION }
+  | { type: "composer/checkImageInput"; v: typeof PROTOCOL_VERSION }
+  | { type: "chat/stop"; v: typeof PROTOCOL_VERSION }
+  | { type: "chat/continue"; v: typeof PROTOCOL_VERSION }
   | {
-      type: "approval";
+      type: "approval/decide";
       v: typeof PROTOCOL_VERSION;
       toolCallId: string;
       decision: "allow" | "deny" | "allowForChat" | "allowAlways";
@@ -205,10 +232,10 @@ export type WebviewMessage =
       rule?: string;
     }
   /** Open the whole output of a run_command call (its log file) in an editor. */
-  | { type: "openCommandOutput"; v: typeof PROTOCOL_VERSION; toolCallId: string }
-  | { type: "newChat"; v: typeof PROTOCOL_VERSION }
-  | { type: "switchChat"; v: typeof PROTOCOL_VERSION; chatId: string }
-  | { type: "deleteChat"; v: typeof PROTOCOL_VERSION; chatId: string }
+  | { type: "command/openOutput"; v: typeof PROTOCOL_VERSION; toolCallId: string }
+  | { type: "chat/new"; v: typeof PROTOCOL_VERSION }
+  | { type: "chat/switch"; v: typeof PROTOCOL_VERSION; chatId: string }
+  | { type: "chat/delete"; v: typeof PROTOCOL_VERSION; chatId: string }
   /** Bring back a chat this window deleted (from the trash). */
   | { type: "history/undoDelete"; v: typeof PROTOCOL_VERSION; chatId: string }
   /** Search the chats' titles and message text (answered with `history/results`). */
@@ -217,27 +244,29 @@ export type WebviewMessage =
   | { type: "history/rename"; v: typeof PROTOCOL_VERSION; chatId: string; title: string }
   /** Open what the view shows of a chat as Markdown in a new untitled editor. */
   | { type: "history/export"; v: typeof PROTOCOL_VERSION; chatId: string }
-  | { type: "removeAttachment"; v: typeof PROTOCOL_VERSION; index: number }
-  | { type: "openFile"; v: typeof PROTOCOL_VERSION; path: string; line?: number }
-  | { type: "openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }
+  | { type: "composer/removeAttachment"; v: typeof PROTOCOL_VERSION; index: number }
+  | { type: "editor/openFile"; v: typeof PROTOCOL_VERSION; path: string; line?: number }
+  | { type: "editor/openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }
   /** "Insert at cursor" on a code block: the block's text, into the active editor. */
-  | { type: "insertCode"; v: typeof PROTOCOL_VERSION; code: string }
+  | { type: "editor/insertCode"; v: typeof PROTOCOL_VERSION; code: string }
   /** "Apply to file" on a code block: its text, and the path the block names after its language, if any. */
-  | { type: "applyCode"; v: typeof PROTOCOL_VERSION; code: string; path?: string }
-  | { type: "command"; v: typeof PROTOCOL_VERSION; command: WebviewCommand }
+  | { type: "editor/applyCode"; v: typeof PROTOCOL_VERSION; code: string; path?: string }
+  | { type: "workbench/runCommand"; v: typeof PROTOCOL_VERSION; command: WebviewCommand }
   /** Send the prompt at path index `messageIndex` again with new text, as a new branch. */
-  | { type: "editPrompt"; v: typeof PROTOCOL_VERSION; messageIndex: number; text: string }
+  | { type: "branch/editPrompt"; v: typeof PROTOCOL_VERSION; messageIndex: number; text: string }
   /** Write the answer at path index `messageIndex` again, as a new branch. */
-  | { type: "retry"; v: typeof PROTOCOL_VERSION; messageIndex: number }
+  | { type: "branch/retry"; v: typeof PROTOCOL_VERSION; messageIndex: number }
   /** While a reply runs: queue a follow-up or steer (with the attached files and pasted images). */
-  | { type: "queueInput"; v: typeof PROTOCOL_VERSION; kind: "followUp" | "steer"; text: string; images?: PromptImage[] }
+  | { type: "queue/add"; v: typeof PROTOCOL_VERSION; kind: "followUp" | "steer"; text: string; images?: PromptImage[] }
   /** Remove a queued chip before it is delivered. */
-  | { type: "unqueue"; v: typeof PROTOCOL_VERSION; id: string }
+  | { type: "queue/remove"; v: typeof PROTOCOL_VERSION; id: string }
   /** After Stop: send what is queued now, or drop it. */
-  | { type: "sendQueued"; v: typeof PROTOCOL_VERSION }
-  | { type: "clearQueue"; v: typeof PROTOCOL_VERSION }
+  | { type: "queue/sendNow"; v: typeof PROTOCOL_VERSION }
+  | { type: "queue/clear"; v: typeof PROTOCOL_VERSION }
   /** Show sibling `to` of the message at path index `messageIndex`. */
-  | { type: "switchBranch"; v: typeof PROTOCOL_VERSION; messageIndex: number; to: number };
+  | { type: "branch/switch"; v: typeof PROTOCOL_VERSION; messageIndex: number; to: number };
+
+export type WebviewMessageType = WebviewMessage["type"];
 
 /** Commands the webview may ask the host to run (buttons in the view run the same commands as the palette). */
 export const WEBVIEW_COMMANDS = ["setApiKey", "selectModel", "selectChatModel", "showHistory", "compact", "showModelContext", "newChatFromSummary"] as const;

@@ -1,5 +1,5 @@
 // The UI reducer: a pure function from ChatEvents to the ChatItems the webview draws.
-// The same function rebuilds the items of a saved transcript (replaying `message_end`s),
+// The same function rebuilds the items of a saved transcript (replaying a `message/end` per message),
 // so a restored chat looks exactly like the live one did.
 //
 // Cost per streamed delta must not grow with the length of the chat, so items are kept in
@@ -30,30 +30,30 @@ export function chatItems(state: ChatState): ChatItem[] {
 
 export function reduce(state: ChatState, event: ChatEvent): ChatState {
   switch (event.type) {
-    case "message_start":
+    case "message/start":
       return startMessage(state, event.message);
-    case "block_start":
+    case "message/blockStart":
       return updateOpenAssistant(state, (item) =>
         event.block === "toolCall" || item.blocks.some((b) => b.index === event.index)
           ? item
           : { ...item, blocks: [...item.blocks, { index: event.index, type: event.block, text: "" }] },
       );
-    case "delta":
+    case "message/delta":
       return updateOpenAssistant(state, (item) => ({
         ...item,
         blocks: item.blocks.map((b) => (b.index === event.index ? { ...b, text: b.text + event.text } : b)),
       }));
-    case "message_end":
+    case "message/end":
       return endMessage(state, event.message, event.elided);
-    case "tool_start":
+    case "tool/start":
       return upsertTool(state, event.toolCallId, event.toolName, event.args, (t) => ({ ...t, status: "running" }));
-    case "tool_end":
+    case "tool/end":
       return updateLive(
         state,
         (i) => i.kind === "tool" && i.id === event.toolCallId,
         (t) => (t.kind === "tool" && (t.status === "running" || t.status === "pending") ? { ...t, status: event.isError ? "error" : "success" } : t),
       );
-    case "approval_request":
+    case "approval/request":
       // The call waits for the user, not for the tool: its card says so until the decision.
       return upsertApproval(setToolStatus(state, event.toolCallId, "pending"), event.toolCallId, event.toolName, (a) => ({
         ...a,
@@ -66,14 +66,14 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         ...(event.cwd !== undefined ? { cwd: event.cwd } : {}),
         ...(event.suggestedRules !== undefined ? { suggestedRules: event.suggestedRules } : {}),
       }));
-    case "approval_decided":
+    case "approval/decided":
       return upsertApproval(event.decision === "allowed" ? setToolStatus(state, event.toolCallId, "running") : state, event.toolCallId, "", (a) => ({
         ...a,
         state: event.decision,
         ...(event.reason !== undefined ? { reason: event.reason } : {}),
         ...(event.rule !== undefined ? { rule: event.rule } : {}),
       }));
-    case "command_progress": {
+    case "command/progress": {
       const id = state.openId;
       if (id === null) return state;
       return updateLive(
@@ -82,35 +82,35 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         (i) => (i.kind === "userCommand" && i.running ? { ...i, output: event.tail.join("\n"), elapsedMs: event.elapsedMs } : i),
       );
     }
-    case "tool_progress":
+    case "tool/progress":
       return updateLive(
         state,
         (i) => i.kind === "tool" && i.id === event.toolCallId,
         (t) => (t.kind === "tool" && t.status === "running" ? { ...t, progress: event.details } : t),
       );
-    case "approval_cancelled":
+    case "approval/cancelled":
       // Nobody decided: the card goes back to being a plain tool call (its result says it was cancelled).
       return updateTool(state, event.toolCallId, (t) => {
         if (t.approval?.state !== "pending") return t;
         const { approval: _dropped, ...rest } = t;
         return rest;
       });
-    case "run_state":
+    case "chat/runState":
       return state.running === event.running ? state : { ...state, running: event.running };
-    case "compaction_start": {
+    case "compaction/start": {
       const running: SummaryItem = { kind: "summary", id: COMPACTING_ITEM_ID, state: "running", trigger: event.trigger };
       const settled = settleLive(withoutCompacting(state));
       return { ...settled, live: [running] };
     }
-    case "compaction_end":
+    case "compaction/end":
       return event.status === "done" ? state : withoutCompacting(state);
-    case "meter":
+    case "context/meter":
       return { ...state, meter: event.meter };
-    case "rewind":
+    case "branch/rewind":
       return rewind(state, event.keep);
-    case "queue":
+    case "queue/changed":
       return { ...state, queue: event.items, queueKept: event.kept };
-    case "forks":
+    case "branch/forks":
       return { ...state, forks: [...(state.forks ?? []).filter((f) => f.messageIndex < event.from), ...event.forks] };
     default:
       // An event of a newer protocol: ignored, never an undefined state.
@@ -127,7 +127,7 @@ function setToolStatus(state: ChatState, toolCallId: string, status: ToolItem["s
 }
 
 /**
- * Rebuilds the view of a saved transcript: what folding `reduce` over a `message_end` per message
+ * Rebuilds the view of a saved transcript: what folding `reduce` over a `message/end` per message
  * gives (`replayWithReducer`), in one mutable pass. Restoring a long chat is on the user's path
  * when VS Code starts; the fold copies the state, the settled chunks and the live items per
  * message, this pass appends to one array and chunks it at the end. Items are made by the
@@ -204,7 +204,7 @@ export function stateFromTranscript(messages: readonly AgentMessage[]): ChatStat
 /** The view of a transcript by folding the reducer over it: what `stateFromTranscript` must equal. */
 export function replayWithReducer(messages: readonly AgentMessage[]): ChatState {
   let state = emptyChatState;
-  for (const message of messages) state = reduce(state, { type: "message_end", message });
+  for (const message of messages) state = reduce(state, { type: "message/end", message });
   return state;
 }
 

@@ -61,8 +61,8 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
         .toolEnd("r1", "read_file", { text: "export const config = { retries: 3 };", details: { path: "src/config.ts", startLine: 1, endLine: 5 } })
         .assistant([toolCall("e1", "edit_file", { path: "src/config.ts" })])
         .toolStart("e1", "edit_file", { path: "src/config.ts" })
-        .raw({ type: "approval_request", toolCallId: "e1", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF })
-        .raw({ type: "approval_decided", toolCallId: "e1", decision: "allowed" })
+        .raw({ type: "approval/request", toolCallId: "e1", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF })
+        .raw({ type: "approval/decided", toolCallId: "e1", decision: "allowed" })
         .toolEnd("e1", "edit_file", {
           text: "Edited src/config.ts.",
           details: { diff: SAMPLE_DIFF, path: "src/config.ts", additions: 1, deletions: 1, firstChangedLine: 3 },
@@ -116,7 +116,7 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
         .assistant([toolCall("e2", "edit_file", { path: "src/config.ts" })])
         .toolStart("e2", "edit_file", { path: "src/config.ts" })
         .raw({
-          type: "approval_request",
+          type: "approval/request",
           toolCallId: "e2",
           toolName: "edit_file",
           path: "src/config.ts",
@@ -161,14 +161,14 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
       const now = Date.now();
       await chat.send([
         {
-          type: "chats",
+          type: "history/list",
           chats: [
             { id: "chat-error", title: "Hello?", updatedAt: now },
             { id: "chat-2", title: "Refactor the loader", updatedAt: now - 86_400_000 * 2 },
             { id: "chat-3", title: "", updatedAt: now - 86_400_000 * 400 },
           ],
         },
-        { type: "showHistory" },
+        { type: "history/show" },
       ]);
     },
   },

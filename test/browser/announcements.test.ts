@@ -40,11 +40,11 @@ describe("announcements", function () {
       .toolEnd("r1", "read_file", { text: "export const config = { port: 3000 };", details: { path: "src/config.ts", startLine: 1, endLine: 1 } })
       .assistant([{ type: "text", text: "I'll change it." }, toolCall("e1", "edit_file", { path: "src/config.ts" })], { chunk: 3 })
       .toolStart("e1", "edit_file", { path: "src/config.ts" })
-      .raw({ type: "approval_request", toolCallId: "e1", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF });
+      .raw({ type: "approval/request", toolCallId: "e1", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF });
     for (const event of script.take()) await chat.events([event]);
     await chat.page.locator('.tool[data-item="e1"]').getByRole("button", { name: "Allow", exact: true }).click();
     const rest = new Script()
-      .raw({ type: "approval_decided", toolCallId: "e1", decision: "allowed" })
+      .raw({ type: "approval/decided", toolCallId: "e1", decision: "allowed" })
       .toolEnd("e1", "edit_file", { text: "Edited src/config.ts.", details: { diff: SAMPLE_DIFF, path: "src/config.ts", additions: 1, deletions: 1 } })
       .message({ role: "approvalNotice", toolCallId: "e1", toolName: "edit_file", decision: "allowed", path: "src/config.ts", diff: SAMPLE_DIFF, timestamp: 9 })
       .assistant([{ type: "text", text: answer }], { chunk: 2 })
@@ -108,7 +108,7 @@ describe("announcements", function () {
     );
     await chat.clearPosted();
     await chat.page.getByRole("button", { name: "Insert at cursor", exact: true }).click();
-    assert.deepEqual(await chat.postedOf("insertCode"), [{ type: "insertCode", v: 1, code: "const a = 1;" }]);
+    assert.deepEqual(await chat.postedOf("editor/insertCode"), [{ type: "editor/insertCode", v: 1, code: "const a = 1;" }]);
   });
 
   it("Apply to file posts the block's text and the file it names (shown in its head); without a name, no path", async () => {
@@ -133,11 +133,11 @@ describe("announcements", function () {
     const apply = chat.page.getByRole("button", { name: "Apply to file", exact: true });
     assert.equal(await apply.count(), 4);
     for (let i = 0; i < 4; i++) await apply.nth(i).click();
-    assert.deepEqual(await chat.postedOf("applyCode"), [
-      { type: "applyCode", v: 1, code: "export const port = 8080;", path: "src/config.ts" },
-      { type: "applyCode", v: 1, code: "not a path: it has a space" },
-      { type: "applyCode", v: 1, code: "print(1)", path: "tools/run.py" },
-      { type: "applyCode", v: 1, code: "npm test" },
+    assert.deepEqual(await chat.postedOf("editor/applyCode"), [
+      { type: "editor/applyCode", v: 1, code: "export const port = 8080;", path: "src/config.ts" },
+      { type: "editor/applyCode", v: 1, code: "not a path: it has a space" },
+      { type: "editor/applyCode", v: 1, code: "print(1)", path: "tools/run.py" },
+      { type: "editor/applyCode", v: 1, code: "npm test" },
     ]);
   });
 });

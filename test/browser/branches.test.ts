@@ -36,11 +36,11 @@ describe("branches in the webview", function () {
     await chat.clearPosted();
     await chat.page.keyboard.press("Enter");
     // system 0, user 1, answer 2, user 3, answer 4
-    assert.deepEqual(await chat.posted(), [{ type: "editPrompt", v: 1, messageIndex: 3, text: "second prompt, better" }]);
+    assert.deepEqual(await chat.posted(), [{ type: "branch/editPrompt", v: 1, messageIndex: 3, text: "second prompt, better" }]);
   });
 
   it("Retry posts the answer's index; the switcher shows the fork and posts the sibling chosen", async () => {
-    const events = [...twoTurns().take(), { type: "forks" as const, from: 0, forks: [{ messageIndex: 4, showAt: 4, index: 1, count: 3 }] }];
+    const events = [...twoTurns().take(), { type: "branch/forks" as const, from: 0, forks: [{ messageIndex: 4, showAt: 4, index: 1, count: 3 }] }];
     await chat.snapshot(stateOf(events));
     const answer = chat.page.locator(".item.assistant").nth(1);
     const switcher = answer.getByRole("group", { name: "answer 2 of 3" });
@@ -52,9 +52,9 @@ describe("branches in the webview", function () {
     await answer.hover();
     await answer.getByRole("button", { name: "Retry this answer" }).click();
     assert.deepEqual(await chat.posted(), [
-      { type: "switchBranch", v: 1, messageIndex: 4, to: 2 },
-      { type: "switchBranch", v: 1, messageIndex: 4, to: 0 },
-      { type: "retry", v: 1, messageIndex: 4 },
+      { type: "branch/switch", v: 1, messageIndex: 4, to: 2 },
+      { type: "branch/switch", v: 1, messageIndex: 4, to: 0 },
+      { type: "branch/retry", v: 1, messageIndex: 4 },
     ]);
   });
 
@@ -62,12 +62,12 @@ describe("branches in the webview", function () {
     await chat.snapshot(stateOf(twoTurns().take()));
     const first = await chat.page.locator(".item.user").first().elementHandle();
     await chat.events([
-      { type: "rewind", keep: 3 },
+      { type: "branch/rewind", keep: 3 },
       ...new Script()
         .user("other prompt")
         .assistant([{ type: "text", text: "other answer" }])
         .take(),
-      { type: "forks", from: 3, forks: [{ messageIndex: 3, showAt: 3, index: 0, count: 2 }] },
+      { type: "branch/forks", from: 3, forks: [{ messageIndex: 3, showAt: 3, index: 0, count: 2 }] },
     ]);
     assert.deepEqual(await chat.page.locator(".item.user .user-text").allTextContents(), ["first prompt", "other prompt"]);
     assert.deepEqual(

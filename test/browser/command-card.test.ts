@@ -20,7 +20,7 @@ describe("command cards", function () {
       .assistant([toolCall("cmd-1", "run_command", { command, cwd: "pkg" })])
       .toolStart("cmd-1", "run_command", { command, cwd: "pkg" })
       .raw({
-        type: "approval_request",
+        type: "approval/request",
         toolCallId: "cmd-1",
         toolName: "run_command",
         diff: "",
@@ -40,13 +40,13 @@ describe("command cards", function () {
     await chat.clearPosted();
     await card.locator(".rule-input").fill("npm test\ngit");
     await card.getByRole("button", { name: "Always allow in this workspace" }).click();
-    assert.deepEqual(await chat.posted(), [{ type: "approval", v: 1, toolCallId: "cmd-1", decision: "allowAlways", rule: "npm test\ngit" }]);
+    assert.deepEqual(await chat.posted(), [{ type: "approval/decide", v: 1, toolCallId: "cmd-1", decision: "allowAlways", rule: "npm test\ngit" }]);
 
     await chat.events(
       script
-        .raw({ type: "approval_decided", toolCallId: "cmd-1", decision: "allowed", rule: "npm test, git" })
+        .raw({ type: "approval/decided", toolCallId: "cmd-1", decision: "allowed", rule: "npm test, git" })
         .raw({
-          type: "tool_progress",
+          type: "tool/progress",
           toolCallId: "cmd-1",
           details: { progress: { tail: ["> test", "\u2713 parser 1", "\u2713 parser 2"], lines: 3, elapsedMs: 1500 } },
         })
@@ -57,7 +57,7 @@ describe("command cards", function () {
     assert.match(await card.locator(".command-outcome").innerText(), /Running · 1\.5 s/);
     await chat.clearPosted();
     await card.getByRole("button", { name: "Stop the command" }).click();
-    assert.deepEqual(await chat.posted(), [{ type: "stop", v: 1 }]);
+    assert.deepEqual(await chat.posted(), [{ type: "chat/stop", v: 1 }]);
 
     await chat.events(
       script
@@ -87,7 +87,7 @@ describe("command cards", function () {
     assert.match(await card.locator("details.tool-result pre").innerText(), /1 failing/);
     await chat.clearPosted();
     await card.getByRole("button", { name: "Open the whole output" }).click();
-    assert.deepEqual(await chat.posted(), [{ type: "openCommandOutput", v: 1, toolCallId: "cmd-1" }]);
+    assert.deepEqual(await chat.posted(), [{ type: "command/openOutput", v: 1, toolCallId: "cmd-1" }]);
   });
 
   it("a command started in the background says so, and how soon it was ready", async () => {
@@ -126,7 +126,7 @@ describe("command cards", function () {
       .user("Go")
       .assistant([toolCall("cmd-2", "run_command", { command: "echo $(id) > out" })])
       .toolStart("cmd-2", "run_command", { command: "echo $(id) > out" })
-      .raw({ type: "approval_request", toolCallId: "cmd-2", toolName: "run_command", diff: "", command: "echo $(id) > out", cwd: ".", suggestedRules: [] });
+      .raw({ type: "approval/request", toolCallId: "cmd-2", toolName: "run_command", diff: "", command: "echo $(id) > out", cwd: ".", suggestedRules: [] });
     await chat.events(script.take());
     const card = chat.page.locator('.command-card[data-item="cmd-2"]');
     assert.equal(await card.locator(".command-folder").innerText(), "workspace root");
@@ -135,8 +135,8 @@ describe("command cards", function () {
     await chat.clearPosted();
     await card.locator(".reason-input").fill("no redirection please");
     await card.getByRole("button", { name: "Deny" }).click();
-    assert.deepEqual(await chat.posted(), [{ type: "approval", v: 1, toolCallId: "cmd-2", decision: "deny", reason: "no redirection please" }]);
-    await chat.events(script.raw({ type: "approval_decided", toolCallId: "cmd-2", decision: "denied", reason: "no redirection please" }).take());
+    assert.deepEqual(await chat.posted(), [{ type: "approval/decide", v: 1, toolCallId: "cmd-2", decision: "deny", reason: "no redirection please" }]);
+    await chat.events(script.raw({ type: "approval/decided", toolCallId: "cmd-2", decision: "denied", reason: "no redirection please" }).take());
     assert.match(await card.locator(".command-decision").innerText(), /Denied: no redirection please/);
   });
 });

@@ -34,16 +34,16 @@ describe("compaction and the context meter", function () {
       .assistant([{ type: "text", text: "First answer" }])
       .user("Second question")
       .assistant([{ type: "text", text: "Second answer" }])
-      .raw({ type: "compaction_start", trigger: "threshold" });
+      .raw({ type: "compaction/start", trigger: "threshold" });
     await chat.events(script.take());
 
     const running = chat.page.locator(".summary-running");
     assert.match(await running.innerText(), /Compacting…/);
     await chat.clearPosted();
     await running.getByRole("button", { name: "Stop" }).click();
-    assert.deepEqual(await chat.posted(), [{ type: "stop", v: 1 }]);
+    assert.deepEqual(await chat.posted(), [{ type: "chat/stop", v: 1 }]);
 
-    await chat.events(script.raw({ type: "compaction_end", status: "done" }).message(summaryMessage).end().take());
+    await chat.events(script.raw({ type: "compaction/end", status: "done" }).message(summaryMessage).end().take());
     assert.equal(await chat.page.locator(".summary-running").count(), 0, "the running item is replaced");
     const item = chat.page.locator(".summary").first();
     assert.match(await item.innerText(), /Compacted 48,210 → 2,130 tokens · 36 messages/);
@@ -62,9 +62,9 @@ describe("compaction and the context meter", function () {
   });
 
   it("a cancelled compaction removes the Compacting… item and adds nothing", async () => {
-    await chat.events(new Script().start().user("q").raw({ type: "compaction_start", trigger: "manual" }).take());
+    await chat.events(new Script().start().user("q").raw({ type: "compaction/start", trigger: "manual" }).take());
     assert.equal(await chat.page.locator(".summary-running").count(), 1);
-    await chat.events(new Script().raw({ type: "compaction_end", status: "cancelled" }).end().take());
+    await chat.events(new Script().raw({ type: "compaction/end", status: "cancelled" }).end().take());
     assert.equal(await chat.page.locator(".summary").count(), 0);
     assert.equal(await chat.page.locator("[data-summarized]").count(), 0);
   });
@@ -80,12 +80,12 @@ describe("compaction and the context meter", function () {
       priced: true,
       reduced: { kind: "compacted", tokensBefore: 48_210, tokensAfter: 2_130, messages: 36 },
     };
-    await chat.events([{ type: "meter", meter }]);
+    await chat.events([{ type: "context/meter", meter }]);
     const button = chat.page.getByTestId("context-meter");
     assert.equal(await button.innerText(), "41.2k / 200k");
     assert.doesNotMatch((await button.getAttribute("class")) ?? "", /meter-warn/);
 
-    await chat.events([{ type: "meter", meter: { ...meter, tokens: 170_000 } }]);
+    await chat.events([{ type: "context/meter", meter: { ...meter, tokens: 170_000 } }]);
     assert.match((await button.getAttribute("class")) ?? "", /meter-warn/);
     const [warn, normal] = await Promise.all([
       button.evaluate((el) => getComputedStyle(el).color),
@@ -99,7 +99,7 @@ describe("compaction and the context meter", function () {
     assert.match(await details.getByTestId("meter-reduced").innerText(), /36 earlier messages are summarized/);
     await chat.clearPosted();
     await details.getByRole("button", { name: "Show model context" }).click();
-    assert.deepEqual(await chat.posted(), [{ type: "command", v: 1, command: "showModelContext" }]);
+    assert.deepEqual(await chat.posted(), [{ type: "workbench/runCommand", v: 1, command: "showModelContext" }]);
     await button.click();
     // The panel takes the focus once it is drawn (next animation frame); Escape is meant for it.
     await chat.page.waitForFunction(() => document.querySelector('[role="dialog"]')?.contains(document.activeElement) === true);
@@ -110,7 +110,7 @@ describe("compaction and the context meter", function () {
     assert.equal(await chat.page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "context-meter", "and gives the focus back");
 
     // A model without prices: no cost row, and it says why.
-    await chat.events([{ type: "meter", meter: { ...meter, priced: false } }]);
+    await chat.events([{ type: "context/meter", meter: { ...meter, priced: false } }]);
     await button.click();
     assert.doesNotMatch(await details.innerText(), /Cost/);
     assert.match(await details.innerText(), /No prices are known/);
@@ -125,9 +125,9 @@ describe("compaction and the context meter", function () {
       });
       await narrow.send([
         {
-          type: "event",
+          type: "chat/event",
           event: {
-            type: "meter",
+            type: "context/meter",
             meter: { tokens: 164_300, estimated: false, window: 200_000, priced: false, chat: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 } },
           },
         },

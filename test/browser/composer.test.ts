@@ -13,7 +13,7 @@ describe("composer, header and protocol", function () {
   });
 
   it("posts ready once on load", async () => {
-    assert.deepEqual(await chat.posted(), [{ type: "ready", v: 1 }]);
+    assert.deepEqual(await chat.posted(), [{ type: "view/ready", v: 1 }]);
   });
 
   it("sends with Enter, adds a line with Shift+Enter, and keeps Send disabled while empty", async () => {
@@ -33,13 +33,13 @@ describe("composer, header and protocol", function () {
     assert.equal(await send.isDisabled(), false);
     await chat.clearPosted();
     await chat.page.keyboard.press("Enter");
-    assert.deepEqual(await chat.posted(), [{ type: "prompt", v: 1, text: "first line\nsecond line" }]);
+    assert.deepEqual(await chat.posted(), [{ type: "chat/send", v: 1, text: "first line\nsecond line" }]);
     assert.equal(await input.inputValue(), "", "the draft is cleared after sending");
 
     await input.pressSequentially("by button");
     await send.click();
     assert.deepEqual(
-      (await chat.postedOf("prompt")).map((m) => m.text),
+      (await chat.postedOf("chat/send")).map((m) => m.text),
       ["first line\nsecond line", "by button"],
     );
   });
@@ -58,9 +58,9 @@ describe("composer, header and protocol", function () {
     assert.equal(await input.inputValue(), "queued thought", "Escape stops and keeps the draft");
     await chat.page.keyboard.press("Enter");
     assert.deepEqual(await chat.posted(), [
-      { type: "stop", v: 1 },
-      { type: "stop", v: 1 },
-      { type: "queueInput", v: 1, kind: "followUp", text: "queued thought" },
+      { type: "chat/stop", v: 1 },
+      { type: "chat/stop", v: 1 },
+      { type: "queue/add", v: 1, kind: "followUp", text: "queued thought" },
     ]);
 
     await chat.events(new Script().end().take());
@@ -73,9 +73,9 @@ describe("composer, header and protocol", function () {
   it("keeps the draft in webview state across a reload (the view hidden and shown)", async () => {
     await chat.snapshot();
     await chat.page.getByRole("textbox", { name: "Message to Pi" }).pressSequentially("half a thought");
-    assert.deepEqual(await chat.postedOf("prompt"), [], "the draft never goes to the host");
+    assert.deepEqual(await chat.postedOf("chat/send"), [], "the draft never goes to the host");
     await chat.page.reload();
-    await chat.page.waitForFunction(() => window.__posted.some((m) => (m as { type?: string }).type === "ready"));
+    await chat.page.waitForFunction(() => window.__posted.some((m) => (m as { type?: string }).type === "view/ready"));
     chat.seq = -1;
     await chat.snapshot();
     assert.equal(await chat.page.getByRole("textbox", { name: "Message to Pi" }).inputValue(), "half a thought");
@@ -83,16 +83,16 @@ describe("composer, header and protocol", function () {
 
   it("shows attachment chips with a remove button, and focuses the composer on request", async () => {
     await chat.snapshot(undefined, { attachments: [{ path: "src/config.ts", range: { startLine: 2, endLine: 4 } }] });
-    await chat.send([{ type: "attachments", attachments: [{ path: "src/config.ts", range: { startLine: 2, endLine: 4 } }, { path: "README.md" }] }]);
+    await chat.send([{ type: "composer/attachments", attachments: [{ path: "src/config.ts", range: { startLine: 2, endLine: 4 } }, { path: "README.md" }] }]);
     const chips = chat.page.locator(".composer .chip");
     assert.equal(await chips.count(), 2);
     assert.match(await chips.nth(0).innerText(), /src\/config\.ts\s*L2–4/);
     await chat.clearPosted();
     await chat.page.getByRole("button", { name: "Remove README.md" }).click();
-    assert.deepEqual(await chat.posted(), [{ type: "removeAttachment", v: 1, index: 1 }]);
+    assert.deepEqual(await chat.posted(), [{ type: "composer/removeAttachment", v: 1, index: 1 }]);
 
     await chat.page.getByRole("button", { name: /^Model/ }).focus();
-    await chat.send([{ type: "focus" }]);
+    await chat.send([{ type: "view/focus" }]);
     assert.equal(await chat.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message to Pi");
   });
 
@@ -112,29 +112,29 @@ describe("composer, header and protocol", function () {
     assert.match(await chat.page.locator(".banner-warning").innerText(), /global storage/);
     await chat.clearPosted();
     await chat.page.getByRole("button", { name: /^Model: anthropic\/claude-sonnet-4-5/ }).click();
-    await chat.send([{ type: "showHistory" }]);
+    await chat.send([{ type: "history/show" }]);
     const history = chat.page.getByRole("dialog", { name: "Chat history" });
     assert.equal(await history.locator(".history-item").count(), 2);
     await history.getByRole("button", { name: /^Refactor the loader/ }).click();
     assert.equal(await history.count(), 0, "the menu closes after switching");
-    await chat.send([{ type: "showHistory" }]);
+    await chat.send([{ type: "history/show" }]);
     // No confirmation: the host moves the chat to the trash and offers Undo.
     await history.getByRole("button", { name: "Delete chat Refactor the loader" }).click();
     await chat.page.keyboard.press("Escape");
     assert.equal(await history.count(), 0, "Escape closes the menu");
     assert.deepEqual(await chat.posted(), [
-      { type: "command", v: 1, command: "selectChatModel" },
-      { type: "switchChat", v: 1, chatId: "chat-2" },
-      { type: "deleteChat", v: 1, chatId: "chat-2" },
+      { type: "workbench/runCommand", v: 1, command: "selectChatModel" },
+      { type: "chat/switch", v: 1, chatId: "chat-2" },
+      { type: "chat/delete", v: 1, chatId: "chat-2" },
     ]);
-    await chat.send([{ type: "status", status: { modelLabel: "openai/gpt-4.1", storage: "workspace", canContinue: false, editsAllowedForChat: true } }]);
+    await chat.send([{ type: "view/status", status: { modelLabel: "openai/gpt-4.1", storage: "workspace", canContinue: false, editsAllowedForChat: true } }]);
     assert.equal(await chat.page.locator(".banner-warning").count(), 0);
     assert.equal(await chat.page.locator(".model-label").innerText(), "openai/gpt-4.1");
     assert.match(await chat.page.locator(".composer .hint").innerText(), /Edits are allowed for this chat/);
     // A new chat gets its title with the chat list the host posts after the first answer.
     await chat.snapshot(undefined, { chatId: "chat-3", title: "New chat", chats });
     assert.equal(await chat.page.getByRole("heading", { level: 1 }).innerText(), "New chat");
-    await chat.send([{ type: "chats", chats: [{ id: "chat-3", title: "Where the port is set", updatedAt: Date.now() }, ...chats] }]);
+    await chat.send([{ type: "history/list", chats: [{ id: "chat-3", title: "Where the port is set", updatedAt: Date.now() }, ...chats] }]);
     assert.equal(await chat.page.getByRole("heading", { level: 1 }).innerText(), "Where the port is set");
   });
 
@@ -142,7 +142,7 @@ describe("composer, header and protocol", function () {
     await chat.snapshot(undefined, { status: { canContinue: true } });
     await chat.clearPosted();
     await chat.page.getByRole("button", { name: "Continue" }).click();
-    assert.deepEqual(await chat.posted(), [{ type: "continue", v: 1 }]);
+    assert.deepEqual(await chat.posted(), [{ type: "chat/continue", v: 1 }]);
   });
 
   it("asks for a resync on a sequence gap and ignores messages until the next snapshot", async () => {
@@ -154,22 +154,22 @@ describe("composer, header and protocol", function () {
 
     // seq jumps by two: a gap.
     await chat.postRaw([
-      { type: "event", v: 1, seq: chat.seq + 2, event: { type: "message_start", message: { role: "user", content: "lost", timestamp: 1 } } },
+      { type: "chat/event", v: 1, seq: chat.seq + 2, event: { type: "message/start", message: { role: "user", content: "lost", timestamp: 1 } } },
     ]);
     await chat.page.waitForFunction(() => window.__posted.length > 0);
-    assert.deepEqual(await chat.posted(), [{ type: "resync", v: 1, lastSeq: before }]);
+    assert.deepEqual(await chat.posted(), [{ type: "view/resync", v: 1, lastSeq: before }]);
     // Everything until the snapshot is ignored, even the message that would have been next.
     await chat.postRaw([
-      { type: "event", v: 1, seq: before + 1, event: { type: "message_start", message: { role: "user", content: "ignored", timestamp: 1 } } },
-      { type: "status", v: 1, seq: before + 2, status: { modelLabel: "x/ignored", storage: "workspace", canContinue: false, editsAllowedForChat: false } },
+      { type: "chat/event", v: 1, seq: before + 1, event: { type: "message/start", message: { role: "user", content: "ignored", timestamp: 1 } } },
+      { type: "view/status", v: 1, seq: before + 2, status: { modelLabel: "x/ignored", storage: "workspace", canContinue: false, editsAllowedForChat: false } },
     ]);
     await chat.frames(3);
     assert.equal(await chat.page.evaluate(() => window.__piChatTest!.lastSeq()), before);
     assert.equal(await chat.page.getByText("ignored").count(), 0);
-    assert.equal((await chat.postedOf("resync")).length, 1, "one resync per gap");
+    assert.equal((await chat.postedOf("view/resync")).length, 1, "one resync per gap");
 
     // Junk is ignored without a resync: no type, unknown type, no numeric seq, another version.
-    await chat.postRaw(["hello", null, { type: "nope", v: 1, seq: 1 }, { type: "focus", v: 1 }, { type: "focus", v: 2, seq: before + 1 }]);
+    await chat.postRaw(["hello", null, { type: "nope", v: 1, seq: 1 }, { type: "view/focus", v: 1 }, { type: "view/focus", v: 2, seq: before + 1 }]);
 
     chat.seq = 40;
     await chat.snapshot(stateOf(new Script().user("restored").take()));
@@ -178,7 +178,7 @@ describe("composer, header and protocol", function () {
     assert.equal(await chat.page.locator(".user", { hasText: "one" }).count(), 0, "the snapshot replaced the chat");
     await chat.events(new Script().start().user("after resync").take());
     assert.equal(await chat.page.locator(".user", { hasText: "after resync" }).count(), 1);
-    assert.equal((await chat.postedOf("resync")).length, 1);
+    assert.equal((await chat.postedOf("view/resync")).length, 1);
   });
 
   it("exposes the test hooks only on a test page", async () => {

@@ -44,7 +44,7 @@ describe("discovery cards (search, find_files, list_files)", function () {
     assert.deepEqual(await card.locator(".discovery-text").allInnerTexts(), ["port: 3000,", "listen(port);"]);
     await chat.clearPosted();
     await card.locator(".discovery-link").nth(1).click();
-    assert.deepEqual(await chat.posted(), [{ type: "openFile", v: 1, path: "web/src/main.ts", line: 12 }]);
+    assert.deepEqual(await chat.posted(), [{ type: "editor/openFile", v: 1, path: "web/src/main.ts", line: 12 }]);
   });
 
   it("find_files and list_files: files are links, folders are not", async () => {
@@ -86,8 +86,8 @@ describe("discovery cards (search, find_files, list_files)", function () {
     await list.locator(".discovery-link").click();
     await find.locator(".discovery-link").first().click();
     assert.deepEqual(await chat.posted(), [
-      { type: "openFile", v: 1, path: "api/src/config.ts" },
-      { type: "openFile", v: 1, path: "package.json" },
+      { type: "editor/openFile", v: 1, path: "api/src/config.ts" },
+      { type: "editor/openFile", v: 1, path: "package.json" },
     ]);
   });
 });

@@ -164,7 +164,7 @@ export class ChatPage {
     if (options.testMode === false) query.set("test", "0");
     if (options.theme) query.set("theme", options.theme);
     await page.goto(`${origin}/index.html${query.size > 0 ? `?${query}` : ""}`);
-    await page.waitForFunction(() => window.__posted.some((m) => (m as { type?: string }).type === "ready"));
+    await page.waitForFunction(() => window.__posted.some((m) => (m as { type?: string }).type === "view/ready"));
     return chat;
   }
 
@@ -183,7 +183,7 @@ export class ChatPage {
     this.seq += 1;
     await this.postRaw([
       {
-        type: "snapshot",
+        type: "view/snapshot",
         v: 1,
         seq: this.seq,
         chatId: options.chatId ?? "chat-1",
@@ -209,7 +209,7 @@ export class ChatPage {
   }
 
   async events(events: readonly ChatEvent[]): Promise<void> {
-    await this.send(events.map((event) => ({ type: "event", event }) as const));
+    await this.send(events.map((event) => ({ type: "chat/event", event }) as const));
   }
 
   /** Posts messages as they are: each becomes its own `message` event, like the host's postMessage. */

@@ -17,10 +17,10 @@ describe("the history dialog in the webview", function () {
 
   it("after a delete it says “Chat … deleted” with Undo, which posts history/undoDelete; the notice goes when the chat is listed again", async () => {
     await chat.snapshot(undefined, { chats, chatId: "chat-1", title: "Default port" });
-    await chat.send([{ type: "showHistory" }]);
+    await chat.send([{ type: "history/show" }]);
     const history = chat.page.getByRole("dialog", { name: "Chat history" });
     await chat.send([
-      { type: "chats", chats: [chats[0]!] },
+      { type: "history/list", chats: [chats[0]!] },
       { type: "history/deleted", chatId: "chat-2", title: "Refactor the loader" },
     ]);
     const notice = history.getByRole("status").filter({ hasText: "deleted" });
@@ -29,7 +29,7 @@ describe("the history dialog in the webview", function () {
     await notice.getByRole("button", { name: "Undo" }).click();
     assert.deepEqual(await chat.posted(), [{ type: "history/undoDelete", v: 1, chatId: "chat-2" }]);
     assert.ok(await history.evaluate((dialog) => dialog.contains(document.activeElement)), "the focus stays in the dialog");
-    await chat.send([{ type: "chats", chats }]);
+    await chat.send([{ type: "history/list", chats }]);
     assert.equal(await history.locator(".history-deleted").count(), 0);
     assert.equal(await history.locator(".history-item").count(), 2);
   });
@@ -48,7 +48,7 @@ describe("the history dialog in the webview", function () {
 
   it("keys on a chat: F2 renames in place (Enter keeps, Escape cancels), Delete deletes, Enter opens; the focus moves to the next chat", async () => {
     await chat.snapshot(undefined, { chats: three, chatId: "chat-1", title: "Default port" });
-    await chat.send([{ type: "showHistory" }]);
+    await chat.send([{ type: "history/show" }]);
     const history = chat.page.getByRole("dialog", { name: "Chat history" });
     await chat.clearPosted();
     await chat.page.keyboard.press("ArrowDown");
@@ -71,24 +71,24 @@ describe("the history dialog in the webview", function () {
     await chat.page.keyboard.type("Loader cleanup");
     await chat.page.keyboard.press("Enter");
     assert.deepEqual(await chat.posted(), [{ type: "history/rename", v: 1, chatId: "chat-2", title: "Loader cleanup" }]);
-    await chat.send([{ type: "chats", chats: [three[0]!, { ...three[1]!, title: "Loader cleanup" }, three[2]!] }]);
+    await chat.send([{ type: "history/list", chats: [three[0]!, { ...three[1]!, title: "Loader cleanup" }, three[2]!] }]);
     assert.equal(await focusedRow(), "Loader cleanup", "the renamed chat keeps the focus");
 
     await chat.clearPosted();
     await chat.page.keyboard.press("Delete");
-    assert.deepEqual(await chat.posted(), [{ type: "deleteChat", v: 1, chatId: "chat-2" }]);
-    await chat.send([{ type: "chats", chats: [three[0]!, three[2]!] }]);
+    assert.deepEqual(await chat.posted(), [{ type: "chat/delete", v: 1, chatId: "chat-2" }]);
+    await chat.send([{ type: "history/list", chats: [three[0]!, three[2]!] }]);
     assert.equal(await focusedRow(), "Tests for the server", "the focus goes to the chat after the deleted one");
 
     await chat.clearPosted();
     await chat.page.keyboard.press("Enter");
-    assert.deepEqual(await chat.posted(), [{ type: "switchChat", v: 1, chatId: "chat-3" }]);
+    assert.deepEqual(await chat.posted(), [{ type: "chat/switch", v: 1, chatId: "chat-3" }]);
     assert.equal(await history.count(), 0, "opening a chat closes the dialog");
   });
 
   it("the search box asks the host (the view reads no file) and lists what it answers, with the words around a match; Up/Down and Ctrl+F move between box and list", async () => {
     await chat.snapshot(undefined, { chats: three, chatId: "chat-1", title: "Default port" });
-    await chat.send([{ type: "showHistory" }]);
+    await chat.send([{ type: "history/show" }]);
     const history = chat.page.getByRole("dialog", { name: "Chat history" });
     await chat.page.keyboard.press("ArrowUp");
     assert.equal(await focusedRow(), "search box", "Up from the first chat");

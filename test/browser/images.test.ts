@@ -58,7 +58,7 @@ describe("images in the composer", function () {
     await input.pressSequentially("What is wrong here?");
     await chat.clearPosted();
     await chat.page.keyboard.press("Enter");
-    const [prompt] = await chat.postedOf("prompt");
+    const [prompt] = await chat.postedOf("chat/send");
     assert.equal(prompt?.text, "What is wrong here?");
     assert.deepEqual(prompt?.images, [{ mimeType: "image/png", data: png.toString("base64") }]);
     assert.equal(await thumbs().count(), 0, "sent images leave the composer");
@@ -71,7 +71,7 @@ describe("images in the composer", function () {
     await thumbs().first().waitFor();
     await chat.clearPosted();
     await chat.page.getByRole("button", { name: "Send" }).click();
-    const [prompt] = await chat.postedOf("prompt");
+    const [prompt] = await chat.postedOf("chat/send");
     assert.deepEqual(
       prompt?.images?.map((i) => i.data),
       [png.toString("base64")],
@@ -86,7 +86,7 @@ describe("images in the composer", function () {
     await chat.page.getByRole("textbox", { name: "Message to Pi" }).pressSequentially("wide");
     await chat.clearPosted();
     await chat.page.keyboard.press("Enter");
-    const [prompt] = await chat.postedOf("prompt");
+    const [prompt] = await chat.postedOf("chat/send");
     const info = sniffImage(Buffer.from(prompt!.images![0]!.data, "base64"));
     assert.deepEqual(info, { mimeType: "image/png", width: 2000, height: 667 });
   });
@@ -103,7 +103,7 @@ describe("images in the composer", function () {
     await chat.page.getByRole("textbox", { name: "Message to Pi" }).pressSequentially("hi");
     await chat.clearPosted();
     await chat.page.keyboard.press("Enter");
-    const [prompt] = await chat.postedOf("prompt");
+    const [prompt] = await chat.postedOf("chat/send");
     assert.equal(prompt?.images, undefined);
   });
 
@@ -118,9 +118,9 @@ describe("images in the composer", function () {
     assert.equal(await chat.page.getByRole("button", { name: "Send", exact: true }).isDisabled(), true, "Send does not drop the image silently");
     await chat.clearPosted();
     await chat.page.keyboard.press("Enter");
-    assert.deepEqual(await chat.postedOf("prompt"), [], "Enter does not send either");
+    assert.deepEqual(await chat.postedOf("chat/send"), [], "Enter does not send either");
     await chat.page.getByRole("button", { name: "Send text only" }).click();
-    assert.deepEqual(await chat.postedOf("prompt"), [{ type: "prompt", v: 1, text: "Describe the layout." }]);
+    assert.deepEqual(await chat.postedOf("chat/send"), [{ type: "chat/send", v: 1, text: "Describe the layout." }]);
   });
 
   it("while it is not known whether the model sees images, the view asks the host and waits", async () => {
@@ -128,11 +128,14 @@ describe("images in the composer", function () {
     await chat.clearPosted();
     await paste(chat, [file("shot.png", "image/png", makePng(10, 10, 6))]);
     await thumbs().first().waitFor();
-    assert.deepEqual(await chat.postedOf("checkImageInput"), [{ type: "checkImageInput", v: 1 }]);
+    assert.deepEqual(await chat.postedOf("composer/checkImageInput"), [{ type: "composer/checkImageInput", v: 1 }]);
     await chat.page.getByRole("textbox", { name: "Message to Pi" }).pressSequentially("hello");
     assert.equal(await chat.page.getByRole("button", { name: "Send" }).isDisabled(), true);
     await chat.send([
-      { type: "status", status: { modelLabel: "anthropic / claude", storage: "workspace", canContinue: false, editsAllowedForChat: false, imageInput: true } },
+      {
+        type: "view/status",
+        status: { modelLabel: "anthropic / claude", storage: "workspace", canContinue: false, editsAllowedForChat: false, imageInput: true },
+      },
     ]);
     assert.equal(await chat.page.getByRole("button", { name: "Send" }).isDisabled(), false);
   });
@@ -154,8 +157,8 @@ describe("images in the composer", function () {
       timestamp: 5,
     } as never;
     await chat.events([
-      { type: "message_start", message },
-      { type: "message_end", message },
+      { type: "message/start", message },
+      { type: "message/end", message },
     ]);
     const img = chat.page.locator(".message-images img");
     await img.waitFor();

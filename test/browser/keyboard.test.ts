@@ -26,7 +26,7 @@ async function pendingEdits(chat: ChatPage, ids: string[]): Promise<void> {
   for (const id of ids) {
     script
       .toolStart(id, "edit_file", { path: `src/${id}.ts` })
-      .raw({ type: "approval_request", toolCallId: id, toolName: "edit_file", path: `src/${id}.ts`, diff: SAMPLE_DIFF });
+      .raw({ type: "approval/request", toolCallId: id, toolName: "edit_file", path: `src/${id}.ts`, diff: SAMPLE_DIFF });
   }
   await chat.events(script.take());
 }
@@ -42,13 +42,13 @@ describe("keyboard and focus", function () {
     await pendingEdits(chat, ["a", "b"]);
     await chat.page.locator('.tool[data-item="a"]').getByRole("button", { name: "Allow", exact: true }).click();
     assert.deepEqual(await focused(chat), { name: "Allow", decision: "allow", card: "b", tag: "BUTTON" });
-    await chat.events([{ type: "approval_decided", toolCallId: "a", decision: "allowed" }]);
+    await chat.events([{ type: "approval/decided", toolCallId: "a", decision: "allowed" }]);
     await chat.page.keyboard.press("Enter");
     assert.equal((await focused(chat)).name, "Message to Pi", "the last answer puts the focus back in the composer");
-    await chat.events([{ type: "approval_decided", toolCallId: "b", decision: "allowed" }]);
+    await chat.events([{ type: "approval/decided", toolCallId: "b", decision: "allowed" }]);
     assert.equal((await focused(chat)).name, "Message to Pi", "and it stays there when the card stops asking");
     assert.deepEqual(
-      (await chat.postedOf("approval")).map((m) => [m.toolCallId, m.decision]),
+      (await chat.postedOf("approval/decide")).map((m) => [m.toolCallId, m.decision]),
       [
         ["a", "allow"],
         ["b", "allow"],
@@ -61,9 +61,9 @@ describe("keyboard and focus", function () {
     const reason = chat.page.locator('.tool[data-item="c"]').getByRole("textbox", { name: /reason/i });
     await reason.fill("not now");
     await reason.press("Enter");
-    await chat.events([{ type: "approval_decided", toolCallId: "c", decision: "denied", reason: "not now" }]);
+    await chat.events([{ type: "approval/decided", toolCallId: "c", decision: "denied", reason: "not now" }]);
     assert.equal((await focused(chat)).name, "Message to Pi");
-    assert.deepEqual(await chat.postedOf("approval"), [{ type: "approval", v: 1, toolCallId: "c", decision: "deny", reason: "not now" }]);
+    assert.deepEqual(await chat.postedOf("approval/decide"), [{ type: "approval/decide", v: 1, toolCallId: "c", decision: "deny", reason: "not now" }]);
   });
 
   it("Alt+Shift+A goes from the composer to the approval; Alt+A allows, Alt+D denies; the shortcuts are on the buttons", async () => {
@@ -78,7 +78,7 @@ describe("keyboard and focus", function () {
     assert.equal((await focused(chat)).card, "e");
     await chat.page.keyboard.press("Alt+D");
     assert.deepEqual(
-      (await chat.postedOf("approval")).map((m) => [m.toolCallId, m.decision]),
+      (await chat.postedOf("approval/decide")).map((m) => [m.toolCallId, m.decision]),
       [
         ["d", "allow"],
         ["e", "deny"],
@@ -89,10 +89,10 @@ describe("keyboard and focus", function () {
 
   it("the Go to Pending Approval command (a focus message) reaches the approval, or the composer when none waits", async () => {
     await chat.page.getByRole("button", { name: /^Model/ }).focus();
-    await chat.send([{ type: "focus", target: "approval" }]);
+    await chat.send([{ type: "view/focus", target: "approval" }]);
     assert.equal((await focused(chat)).name, "Message to Pi");
     await pendingEdits(chat, ["f"]);
-    await chat.send([{ type: "focus", target: "approval" }]);
+    await chat.send([{ type: "view/focus", target: "approval" }]);
     assert.deepEqual(await focused(chat), { name: "Allow", decision: "allow", card: "f", tag: "BUTTON" });
   });
 
@@ -122,7 +122,7 @@ describe("keyboard and focus", function () {
       { id: "chat-4", title: "Tests for the server", updatedAt: now - 3000 },
     ];
     await chat.snapshot(undefined, { chats, chatId: "chat-1", title: "Default port" });
-    await chat.send([{ type: "showHistory" }]);
+    await chat.send([{ type: "history/show" }]);
     const dialog = chat.page.getByRole("dialog", { name: "Chat history" });
     assert.equal(await dialog.getAttribute("aria-modal"), "true");
     const title = () =>

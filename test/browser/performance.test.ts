@@ -62,7 +62,7 @@ describe("long chats", function () {
     const script = new Script().start().user("One more question");
     script.assistant([{ type: "text", text: "Streaming " + "word ".repeat(400) }], { chunk: 10, open: true });
     const events = script.take();
-    const firstDelta = events.findIndex((e) => e.type === "delta");
+    const firstDelta = events.findIndex((e) => e.type === "message/delta");
     await chat.events(events.slice(0, firstDelta + 1));
 
     // Mark settled nodes (first, middle, the last chunk, the just-settled user message) and watch for mutations.

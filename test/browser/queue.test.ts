@@ -36,10 +36,10 @@ describe("follow-ups and steering in the webview", function () {
     await input.pressSequentially("last");
     await follow.click();
     assert.deepEqual(await chat.posted(), [
-      { type: "queueInput", v: 1, kind: "followUp", text: "then run the tests" },
-      { type: "queueInput", v: 1, kind: "steer", text: "use vitest, not jest" },
-      { type: "queueInput", v: 1, kind: "steer", text: "and lint" },
-      { type: "queueInput", v: 1, kind: "followUp", text: "last" },
+      { type: "queue/add", v: 1, kind: "followUp", text: "then run the tests" },
+      { type: "queue/add", v: 1, kind: "steer", text: "use vitest, not jest" },
+      { type: "queue/add", v: 1, kind: "steer", text: "and lint" },
+      { type: "queue/add", v: 1, kind: "followUp", text: "last" },
     ]);
     assert.equal(await chat.page.getByRole("button", { name: "Send" }).count(), 0, "Send is for when Pi is idle");
   });
@@ -48,7 +48,7 @@ describe("follow-ups and steering in the webview", function () {
     await chat.events(new Script().start().user("Go").take());
     await chat.events([
       {
-        type: "queue",
+        type: "queue/changed",
         kept: false,
         items: [
           queued("q1", "followUp", "then run the tests", { attachments: [{ path: "src/a.ts" }] }),
@@ -63,20 +63,22 @@ describe("follow-ups and steering in the webview", function () {
     );
     await chat.clearPosted();
     await chat.page.getByRole("button", { name: "Remove Steer: use vitest (2 images)" }).click();
-    assert.deepEqual(await chat.posted(), [{ type: "unqueue", v: 1, id: "q2" }]);
+    assert.deepEqual(await chat.posted(), [{ type: "queue/remove", v: 1, id: "q2" }]);
     // The host answers with the queue as it is now; a delivered message leaves it the same way.
-    await chat.events([{ type: "queue", kept: false, items: [queued("q1", "followUp", "then run the tests", { attachments: [{ path: "src/a.ts" }] })] }]);
+    await chat.events([
+      { type: "queue/changed", kept: false, items: [queued("q1", "followUp", "then run the tests", { attachments: [{ path: "src/a.ts" }] })] },
+    ]);
     assert.equal(await chips.count(), 1);
-    await chat.events([{ type: "queue", kept: false, items: [] }]);
+    await chat.events([{ type: "queue/changed", kept: false, items: [] }]);
     assert.equal(await chat.page.getByRole("region", { name: "Queued messages" }).count(), 0);
   });
 
   it("after Stop the queue stays: it says so, and offers Send now and Clear", async () => {
     await chat.events(new Script().start().user("Go").take());
-    await chat.events([{ type: "queue", kept: false, items: [queued("q1", "followUp", "next"), queued("q2", "followUp", "and then")] }]);
+    await chat.events([{ type: "queue/changed", kept: false, items: [queued("q1", "followUp", "next"), queued("q2", "followUp", "and then")] }]);
     assert.equal(await chat.page.getByRole("button", { name: "Send now" }).count(), 0, "nothing to decide while the run goes");
     await chat.events([
-      { type: "queue", kept: true, items: [queued("q1", "followUp", "next"), queued("q2", "followUp", "and then")] },
+      { type: "queue/changed", kept: true, items: [queued("q1", "followUp", "next"), queued("q2", "followUp", "and then")] },
       ...new Script().end().take(),
     ]);
     const region = chat.page.getByRole("region", { name: "Queued messages" });
@@ -85,8 +87,8 @@ describe("follow-ups and steering in the webview", function () {
     await region.getByRole("button", { name: "Send now" }).click();
     await region.getByRole("button", { name: "Clear" }).click();
     assert.deepEqual(await chat.posted(), [
-      { type: "sendQueued", v: 1 },
-      { type: "clearQueue", v: 1 },
+      { type: "queue/sendNow", v: 1 },
+      { type: "queue/clear", v: 1 },
     ]);
   });
 });

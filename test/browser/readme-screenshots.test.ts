@@ -70,7 +70,7 @@ describe("README screenshots", function () {
       script.toolEnd("r1", "read_file", { text: "# dev server\n…", details: { path: "README.md", range: { startLine: 1, endLine: 40 } } });
       script.assistant([{ type: "text", text: "The quick start still says **3000**; I will change it to 8080 and mention the redirect." }]);
       await chat.events(script.end().take());
-      await chat.send([{ type: "event", event: { type: "meter", meter } }]);
+      await chat.send([{ type: "chat/event", event: { type: "context/meter", meter } }]);
       const item = chat.page.locator(".summary").first();
       await item.locator("summary").click();
       await chat.page.getByTestId("context-meter").click();
@@ -116,7 +116,7 @@ describe("README screenshots", function () {
         timestamp: 2,
       });
       script.assistant([toolCall("c1", "run_command", { command })]).toolStart("c1", "run_command", { command });
-      script.raw({ type: "approval_decided", toolCallId: "c1", decision: "allowed", rule: "npm test" });
+      script.raw({ type: "approval/decided", toolCallId: "c1", decision: "allowed", rule: "npm test" });
       script.toolEnd("c1", "run_command", {
         text: `$ ${command}\nExit code 1 after 3.4 s.`,
         details: {
@@ -161,9 +161,9 @@ describe("README screenshots", function () {
         [{ type: "text", text: "I will set `port: 8080` in `src/config.ts` and add a redirect from 3000 in `src/server.ts`. First the config" }],
         { open: true },
       );
-      script.raw({ type: "forks", from: 0, forks: [{ messageIndex: 2, showAt: 2, index: 1, count: 2 }] });
+      script.raw({ type: "branch/forks", from: 0, forks: [{ messageIndex: 2, showAt: 2, index: 1, count: 2 }] });
       script.raw({
-        type: "queue",
+        type: "queue/changed",
         kept: false,
         items: [
           { id: "q1", kind: "steer", text: "read PORT from the environment first", attachments: [], imageCount: 0 },

@@ -77,7 +77,7 @@ export async function richChat(chat: ChatPage): Promise<void> {
     .user("Change the port to 8080.")
     .assistant([{ type: "text", text: "I'll update the port in `src/config.ts`." }, toolCall("call-edit", "edit_file", { path: "src/config.ts" })])
     .toolStart("call-edit", "edit_file", { path: "src/config.ts" })
-    .raw({ type: "approval_request", toolCallId: "call-edit", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF });
+    .raw({ type: "approval/request", toolCallId: "call-edit", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF });
   await chat.events(script.take());
 }
 
@@ -117,7 +117,7 @@ describe("screenshot", function () {
 
       // The same chat with a tool result and the history menu open, for a second look.
       await chat.page.locator('.tool[data-item="call-read"] details.tool-result summary').click();
-      await chat.send([{ type: "showHistory" }]);
+      await chat.send([{ type: "history/show" }]);
       await chat.page.locator(".scroller").evaluate((el) => (el.scrollTop = 0));
       await chat.frames(2);
       await chat.page.screenshot({ path: join(ARTIFACTS, "webview-history.png") });

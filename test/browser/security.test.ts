@@ -96,7 +96,7 @@ describe("hostile model output", function () {
         (u) => !/\/(index\.html|webview\.(js|css)(\.map)?|fake-vscode\.js|theme-[a-z-]+\.css|codicon\.ttf\?[0-9a-f]+)$/.test(u),
       );
       assert.deepEqual(unexpected, [], "nothing else was fetched");
-      assert.deepEqual(await chat.postedOf("openFile"), [], "no file was opened");
+      assert.deepEqual(await chat.postedOf("editor/openFile"), [], "no file was opened");
       await chat.assertClean();
     });
   }

@@ -35,7 +35,7 @@ describe("streaming answer", function () {
     await chat.events(script.take());
     // Stream the answer in 2-character deltas, posted in several batches while it renders.
     const events = script.assistant([{ type: "text", text: ANSWER }], { chunk: 2, open: true }).take();
-    assert.ok(events.filter((e) => e.type === "delta").length > 100, "expected many deltas");
+    assert.ok(events.filter((e) => e.type === "message/delta").length > 100, "expected many deltas");
     for (let i = 0; i < events.length; i += 40) await chat.events(events.slice(i, i + 40));
 
     // While streaming: one card, marked as streaming, already showing markdown.
@@ -48,8 +48,8 @@ describe("streaming answer", function () {
       .agent({ type: "message_end", message: assistantMessage([{ type: "text", text: ANSWER }]) })
       .end()
       .take();
-    const end = ending.find((e) => e.type === "message_end");
-    assert.ok(end?.type === "message_end" && end.elided?.includes(0), "the final text was elided");
+    const end = ending.find((e) => e.type === "message/end");
+    assert.ok(end?.type === "message/end" && end.elided?.includes(0), "the final text was elided");
     await chat.events(ending);
 
     const cards = chat.page.locator(".assistant");
@@ -68,8 +68,8 @@ describe("streaming answer", function () {
 
     // A workspace link opens the file through the host.
     await cards.locator("a.md-file-link").click();
-    const opened = await chat.postedOf("openFile");
-    assert.deepEqual(opened, [{ type: "openFile", v: 1, path: "src/config.ts", line: 2 }]);
+    const opened = await chat.postedOf("editor/openFile");
+    assert.deepEqual(opened, [{ type: "editor/openFile", v: 1, path: "src/config.ts", line: 2 }]);
   });
 
   it("reads the host's compact delta frames, and a burst of them costs one render per frame", async () => {
@@ -78,7 +78,7 @@ describe("streaming answer", function () {
     const posted: HostPost[] = [];
     let now = 0;
     const channel = new HostChannel((m) => posted.push(m), { now: () => now, schedule: () => () => {} });
-    channel.send({ type: "snapshot", chatId: "frames", title: "Frames", state: emptyChatState, status: defaultStatus, chats: [], attachments: [] });
+    channel.send({ type: "view/snapshot", chatId: "frames", title: "Frames", state: emptyChatState, status: defaultStatus, chats: [], attachments: [] });
     const script = new Script().start().user("Stream it.");
     for (const event of script.take()) channel.sendEvent(event);
     await chat.postRaw(posted.splice(0));
@@ -161,7 +161,7 @@ describe("streaming answer", function () {
     assert.match(await notice.locator(".notice-fix").innerText(), /Set API Key/);
     // The command the fix names is a button that runs it.
     await notice.getByRole("button", { name: "Set API Key" }).click();
-    assert.ok((await chat.posted()).some((m) => m.type === "command" && m.command === "setApiKey"));
+    assert.ok((await chat.posted()).some((m) => m.type === "workbench/runCommand" && m.command === "setApiKey"));
     assert.equal(await chat.page.locator(".notice-info").count(), 1);
     assert.equal(await chat.page.locator(".notice-info button").count(), 0, "no fix command, no button: the words are not scanned for command titles");
   });

@@ -107,7 +107,7 @@ describe("tool and approval cards", function () {
 
     await chat.clearPosted();
     await card.locator(".tool-range").click();
-    assert.deepEqual(await chat.posted(), [{ type: "openFile", v: 1, path: "src/config.ts", line: 3 }]);
+    assert.deepEqual(await chat.posted(), [{ type: "editor/openFile", v: 1, path: "src/config.ts", line: 3 }]);
     assert.equal(await card.getAttribute("aria-label"), "Edit src/config.ts: applied", "the card is named by what it does");
   });
 
@@ -132,7 +132,7 @@ describe("tool and approval cards", function () {
       .user("Change the port to 8080.")
       .assistant([toolCall(id, "edit_file", { path: "src/config.ts" })])
       .toolStart(id, "edit_file", { path: "src/config.ts" })
-      .raw({ type: "approval_request", toolCallId: id, toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF });
+      .raw({ type: "approval/request", toolCallId: id, toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF });
     await chat.events(script.take());
   }
 
@@ -152,13 +152,13 @@ describe("tool and approval cards", function () {
 
     await chat.clearPosted();
     await card.getByRole("button", { name: "Allow", exact: true }).click();
-    assert.deepEqual(await chat.postedOf("approval"), [{ type: "approval", v: 1, toolCallId: "call-2", decision: "allow" }]);
+    assert.deepEqual(await chat.postedOf("approval/decide"), [{ type: "approval/decide", v: 1, toolCallId: "call-2", decision: "allow" }]);
     // A second click before the host answers does not post again.
     await card.getByRole("button", { name: "Allow", exact: true }).click({ force: true });
-    assert.equal((await chat.postedOf("approval")).length, 1);
+    assert.equal((await chat.postedOf("approval/decide")).length, 1);
 
     // The host's answer: decided, applying, the tool's result, then the notice the transcript keeps.
-    await chat.events([{ type: "approval_decided", toolCallId: "call-2", decision: "allowed" }]);
+    await chat.events([{ type: "approval/decided", toolCallId: "call-2", decision: "allowed" }]);
     assert.equal(await card.getAttribute("aria-label"), "Edit src/config.ts: applying");
     assert.equal(await card.getByRole("button", { name: "Allow", exact: true }).count(), 0);
     await chat.events(
@@ -194,8 +194,8 @@ describe("tool and approval cards", function () {
     await card.getByRole("textbox", { name: /reason/i }).fill("  Keep 3000, the proxy expects it.  ");
     await chat.clearPosted();
     await card.getByRole("button", { name: "Deny", exact: true }).click();
-    assert.deepEqual(await chat.postedOf("approval"), [
-      { type: "approval", v: 1, toolCallId: "call-3", decision: "deny", reason: "Keep 3000, the proxy expects it." },
+    assert.deepEqual(await chat.postedOf("approval/decide"), [
+      { type: "approval/decide", v: 1, toolCallId: "call-3", decision: "deny", reason: "Keep 3000, the proxy expects it." },
     ]);
     await chat.events(
       new Script()
@@ -226,19 +226,19 @@ describe("tool and approval cards", function () {
     await pendingApproval("call-4");
     await chat.clearPosted();
     await chat.page.locator('.tool[data-item="call-4"]').getByRole("button", { name: "Deny", exact: true }).click();
-    await chat.events([{ type: "approval_cancelled", toolCallId: "call-4" }]);
+    await chat.events([{ type: "approval/cancelled", toolCallId: "call-4" }]);
     assert.equal(await chat.page.locator('.tool[data-item="call-4"] .approval-form').count(), 0, "a cancelled request stops asking");
     assert.equal(await chat.page.locator('.tool[data-item="call-4"]').count(), 1, "the call keeps its card");
 
     const script = new Script()
       .assistant([toolCall("call-5", "edit_file", { path: "src/b.ts" })])
       .toolStart("call-5", "edit_file", { path: "src/b.ts" })
-      .raw({ type: "approval_request", toolCallId: "call-5", toolName: "edit_file", path: "src/b.ts", diff: SAMPLE_DIFF });
+      .raw({ type: "approval/request", toolCallId: "call-5", toolName: "edit_file", path: "src/b.ts", diff: SAMPLE_DIFF });
     await chat.events(script.take());
     await chat.page.locator('.tool[data-item="call-5"]').getByRole("button", { name: "Allow edits for this chat" }).click();
-    assert.deepEqual(await chat.postedOf("approval"), [
-      { type: "approval", v: 1, toolCallId: "call-4", decision: "deny" },
-      { type: "approval", v: 1, toolCallId: "call-5", decision: "allowForChat" },
+    assert.deepEqual(await chat.postedOf("approval/decide"), [
+      { type: "approval/decide", v: 1, toolCallId: "call-4", decision: "deny" },
+      { type: "approval/decide", v: 1, toolCallId: "call-5", decision: "allowForChat" },
     ]);
   });
 
@@ -261,7 +261,7 @@ describe("tool and approval cards", function () {
     assert.match((await focused()).text, /^Deny/);
     await chat.clearPosted();
     await chat.page.keyboard.press("Enter");
-    assert.deepEqual(await chat.postedOf("approval"), [{ type: "approval", v: 1, toolCallId: "call-6", decision: "deny" }]);
+    assert.deepEqual(await chat.postedOf("approval/decide"), [{ type: "approval/decide", v: 1, toolCallId: "call-6", decision: "deny" }]);
   });
 
   it("a protected file's card says why it asks; a secret file's card shows a count, not the diff", async () => {
@@ -270,7 +270,7 @@ describe("tool and approval cards", function () {
       new Script()
         .assistant([toolCall("call-p", "edit_file", { path: ".vscode/tasks.json" })])
         .toolStart("call-p", "edit_file", { path: ".vscode/tasks.json" })
-        .raw({ type: "approval_request", toolCallId: "call-p", toolName: "edit_file", path: ".vscode/tasks.json", diff: SAMPLE_DIFF, protection: why })
+        .raw({ type: "approval/request", toolCallId: "call-p", toolName: "edit_file", path: ".vscode/tasks.json", diff: SAMPLE_DIFF, protection: why })
         .take(),
     );
     const card = chat.page.locator('.tool[data-item="call-p"]');
@@ -282,7 +282,7 @@ describe("tool and approval cards", function () {
         .assistant([toolCall("call-s", "edit_file", { path: ".env" })])
         .toolStart("call-s", "edit_file", { path: ".env" })
         .raw({
-          type: "approval_request",
+          type: "approval/request",
           toolCallId: "call-s",
           toolName: "edit_file",
           path: ".env",
@@ -297,7 +297,7 @@ describe("tool and approval cards", function () {
     assert.equal(await secret.locator(".diff").count(), 0, "no diff view for a secret file");
     await chat.clearPosted();
     await secret.getByRole("button", { name: "Show the change in the editor" }).click();
-    assert.deepEqual(await chat.postedOf("openDiff"), [{ type: "openDiff", v: 1, toolCallId: "call-s" }]);
+    assert.deepEqual(await chat.postedOf("editor/openDiff"), [{ type: "editor/openDiff", v: 1, toolCallId: "call-s" }]);
   });
 
   it("a restored chat shows the same single card as the live run", async () => {
@@ -322,18 +322,18 @@ describe("tool and approval cards", function () {
     };
     const user = userMessage("Change the port to 8080.");
     await chat.events([
-      { type: "message_start", message: user },
-      { type: "message_end", message: user },
-      { type: "message_start", message: call },
-      { type: "message_end", message: call },
-      { type: "tool_start", toolCallId: "call-r", toolName: "edit_file", args: { path: "src/config.ts" } },
-      { type: "approval_request", toolCallId: "call-r", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF },
-      { type: "approval_decided", toolCallId: "call-r", decision: "allowed" },
-      { type: "tool_end", toolCallId: "call-r", isError: false },
-      { type: "message_start", message: result },
-      { type: "message_end", message: result },
-      { type: "message_start", message: notice },
-      { type: "message_end", message: notice },
+      { type: "message/start", message: user },
+      { type: "message/end", message: user },
+      { type: "message/start", message: call },
+      { type: "message/end", message: call },
+      { type: "tool/start", toolCallId: "call-r", toolName: "edit_file", args: { path: "src/config.ts" } },
+      { type: "approval/request", toolCallId: "call-r", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF },
+      { type: "approval/decided", toolCallId: "call-r", decision: "allowed" },
+      { type: "tool/end", toolCallId: "call-r", isError: false },
+      { type: "message/start", message: result },
+      { type: "message/end", message: result },
+      { type: "message/start", message: notice },
+      { type: "message/end", message: notice },
     ]);
     // The markup with attributes in a fixed order (an element patched in place lists them in the order they were set).
     const cardHtml = () =>

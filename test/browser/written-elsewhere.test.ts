@@ -31,18 +31,18 @@ describe("a chat written in another window", function () {
     await input.focus();
     await chat.page.keyboard.type("Send this?");
     await chat.page.keyboard.press("Enter");
-    assert.deepEqual(await chat.postedOf("prompt"), [], "nothing was sent");
+    assert.deepEqual(await chat.postedOf("chat/send"), [], "nothing was sent");
     assert.equal(await chat.page.locator(".continue-bar").count(), 0, "no Continue while the other window writes");
 
     await chat.send([
-      { type: "status", status: { modelLabel: "m", storage: "workspace", canContinue: false, editsAllowedForChat: false, writtenElsewhere: false } },
+      { type: "view/status", status: { modelLabel: "m", storage: "workspace", canContinue: false, editsAllowedForChat: false, writtenElsewhere: false } },
     ]);
     assert.equal(await banner.count(), 0);
     assert.equal(await input.getAttribute("readonly"), null);
     await input.fill("Now it works");
     await chat.page.keyboard.press("Enter");
     assert.deepEqual(
-      (await chat.postedOf("prompt")).map((m) => m.text),
+      (await chat.postedOf("chat/send")).map((m) => m.text),
       ["Now it works"],
     );
   });

@@ -31,7 +31,7 @@ describe("Pi Chat in the extension host", function () {
     server = await startOpenAIServer();
     api = await activateExtension(`${server.url}/v1`);
     providersAtActivation = providerBundleLoaded();
-    // Open the real sidebar view: the webview loads in the browser and says `ready`.
+    // Open the real sidebar view: the webview loads in the browser and says `view/ready`.
     await vscode.commands.executeCommand("piChat.chatView.focus");
     await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
   });
@@ -60,10 +60,10 @@ describe("Pi Chat in the extension host", function () {
     await config.update("model", "another-local-model", vscode.ConfigurationTarget.Global);
     try {
       const status = await waitFor("a status message", () =>
-        posted.slice(before).find((m): m is Extract<HostMessage, { type: "status" }> => isHostMessage(m) && m.type === "status"),
+        posted.slice(before).find((m): m is Extract<HostMessage, { type: "view/status" }> => isHostMessage(m) && m.type === "view/status"),
       );
       assert.match(status.status.modelLabel, /another-local-model/);
-      assert.ok(!posted.slice(before).some((m) => isHostMessage(m) && m.type === "snapshot"), "no snapshot for a settings change");
+      assert.ok(!posted.slice(before).some((m) => isHostMessage(m) && m.type === "view/snapshot"), "no snapshot for a settings change");
     } finally {
       await config.update("model", "local-model", vscode.ConfigurationTarget.Global);
     }
@@ -81,7 +81,7 @@ describe("Pi Chat in the extension host", function () {
     );
     const posted = api.view.posted!;
     const postedBefore = posted.length;
-    await api.view.receive({ type: "prompt", v: 1, text: "Read src/config.ts and tell me the default port." });
+    await api.view.receive({ type: "chat/send", v: 1, text: "Read src/config.ts and tell me the default port." });
     assert.ok(providerBundleLoaded(), "the provider bundle loads on the first prompt");
     const answer = api.controller.currentSession.messages.at(-1);
     assert.equal(answer?.role, "assistant");
@@ -118,7 +118,7 @@ describe("Pi Chat in the extension host", function () {
       },
       () => ({ text: "Changed it to 8080." }),
     );
-    void api.view.receive({ type: "prompt", v: 1, text: "Change it to 8080." });
+    void api.view.receive({ type: "chat/send", v: 1, text: "Change it to 8080." });
     const toolCallId = await waitFor(
       "the approval request",
       () => chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
@@ -132,7 +132,7 @@ describe("Pi Chat in the extension host", function () {
     assert.ok(api.diffs.opened.includes(toolCallId));
     assert.equal(await diskText(configUri), CONFIG_3000);
 
-    await api.view.receive({ type: "approval", v: 1, toolCallId, decision: "allow" });
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId, decision: "allow" });
     await api.controller.currentSession.waitForIdle();
     const doc = await vscode.workspace.openTextDocument(configUri);
     assert.match(doc.getText(), /port: 8080,/);
@@ -162,12 +162,12 @@ describe("Pi Chat in the extension host", function () {
         return { text: "OK, I left it." };
       },
     );
-    void api.view.receive({ type: "prompt", v: 1, text: "Change the port to 8080." });
+    void api.view.receive({ type: "chat/send", v: 1, text: "Change the port to 8080." });
     const toolCallId = await waitFor(
       "the approval request",
       () => chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
     );
-    await api.view.receive({ type: "approval", v: 1, toolCallId, decision: "deny", reason: "not today" });
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId, decision: "deny", reason: "not today" });
     await api.controller.currentSession.waitForIdle();
     assert.equal(await diskText(configUri), CONFIG_3000);
     const doc = await vscode.workspace.openTextDocument(configUri);
@@ -181,14 +181,14 @@ describe("Pi Chat in the extension host", function () {
     editor.selection = new vscode.Selection(new vscode.Position(1, 0), new vscode.Position(2, 12));
     await vscode.commands.executeCommand("piChat.askAboutFile");
     assert.deepEqual(api.controller.pendingAttachments, [{ path: "src/config.ts", range: { startLine: 2, endLine: 3 } }]);
-    const lastAttachments = [...(api.view.posted as HostMessage[])].reverse().find((m) => m.type === "attachments");
-    assert.ok(lastAttachments && lastAttachments.type === "attachments" && lastAttachments.attachments[0]?.path === "src/config.ts");
+    const lastAttachments = [...(api.view.posted as HostMessage[])].reverse().find((m) => m.type === "composer/attachments");
+    assert.ok(lastAttachments && lastAttachments.type === "composer/attachments" && lastAttachments.attachments[0]?.path === "src/config.ts");
 
     server.push((body) => {
       assert.match(JSON.stringify(body.messages), /attached the file src\/config\.ts \(lines 2-3\)/);
       return { text: "That is the host and port." };
     });
-    await api.view.receive({ type: "prompt", v: 1, text: "What is this?" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "What is this?" });
     const items = chatItems(api.controller.currentSession.viewState);
     assert.ok(items.some((i) => i.kind === "attachment" && i.path === "src/config.ts"));
     assert.deepEqual(api.controller.pendingAttachments, [], "attachments are used once");
@@ -196,25 +196,25 @@ describe("Pi Chat in the extension host", function () {
 
   it("ignores malformed webview messages without breaking the chat", async () => {
     const before = api.logLines.length;
-    await api.view.receive({ type: "prompt", v: 1 });
-    await api.view.receive({ type: "approval", v: 1, toolCallId: 7, decision: "yes" });
+    await api.view.receive({ type: "chat/send", v: 1 });
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: 7, decision: "yes" });
     await api.view.receive("<script>");
-    await api.view.receive({ type: "prompt", v: 99, text: "wrong version" });
+    await api.view.receive({ type: "chat/send", v: 99, text: "wrong version" });
     assert.equal(api.logLines.slice(before).filter((l) => l.startsWith("invalid webview message")).length, 4);
     server.push(() => ({ text: "still here" }));
-    await api.view.receive({ type: "prompt", v: 1, text: "hello?" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "hello?" });
     assert.match(JSON.stringify(api.controller.currentSession.messages.at(-1)), /still here/);
   });
 
   it("a provider error becomes a chat notice with the fix, and the chat stays usable", async () => {
     server.failNext(401, { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } });
-    await api.view.receive({ type: "prompt", v: 1, text: "hi" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "hi" });
     const notice = chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "notice" && i.level === "error");
     assert.ok(notice && notice.kind === "notice");
     assert.match(notice.fix ?? "", /Set API Key/);
     assert.equal(api.controller.currentSession.canContinue, true);
     server.push(() => ({ text: "Recovered." }));
-    await api.view.receive({ type: "continue", v: 1 });
+    await api.view.receive({ type: "chat/continue", v: 1 });
     assert.match(JSON.stringify(api.controller.currentSession.messages.at(-1)), /Recovered\./);
   });
 
@@ -222,7 +222,7 @@ describe("Pi Chat in the extension host", function () {
     const doc = await vscode.workspace.openTextDocument({ language: "typescript", content: "const a = 1;\n" });
     const editor = await vscode.window.showTextDocument(doc);
     editor.selection = new vscode.Selection(1, 0, 1, 0);
-    await api.view.receive({ type: "insertCode", v: 1, code: "const b = 2;\n" });
+    await api.view.receive({ type: "editor/insertCode", v: 1, code: "const b = 2;\n" });
     await waitFor("the inserted code", () => doc.getText() === "const a = 1;\nconst b = 2;\n");
     await vscode.commands.executeCommand("undo");
     await waitFor("the undo", () => doc.getText() === "const a = 1;\n");
@@ -248,7 +248,7 @@ describe("Pi Chat in the extension host", function () {
       whileAsking.push({ diffOpen, onDisk: await diskText(configUri) });
       return answer;
     };
-    const apply = (code: string, path?: string) => api.view.receive({ type: "applyCode", v: 1, code, ...(path ? { path } : {}) });
+    const apply = (code: string, path?: string) => api.view.receive({ type: "editor/applyCode", v: 1, code, ...(path ? { path } : {}) });
     // A selection left in the named file changes nothing: a block that names its file is the whole file.
     const open = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(configUri));
     open.selection = new vscode.Selection(0, 0, 1, 5);

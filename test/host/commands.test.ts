@@ -44,7 +44,7 @@ describe("Pi Chat commands in the extension host", function () {
         return { text: "The port line is 3." };
       },
     );
-    void api.view.receive({ type: "prompt", v: 1, text: "Which line sets the port?" });
+    void api.view.receive({ type: "chat/send", v: 1, text: "Which line sets the port?" });
     const card = await waitFor("the command card to ask", () => {
       const c = commandCard("call_cmd");
       return c?.approval?.state === "pending" ? c : undefined;
@@ -56,7 +56,7 @@ describe("Pi Chat commands in the extension host", function () {
       1,
       "one card for the command",
     );
-    await api.view.receive({ type: "approval", v: 1, toolCallId: "call_cmd", decision: "allow" });
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_cmd", decision: "allow" });
     await api.controller.currentSession.waitForIdle();
     const done = commandCard("call_cmd")!;
     const details = done.details as { exitCode: number; via: string; logFile?: string };
@@ -68,7 +68,7 @@ describe("Pi Chat commands in the extension host", function () {
     assert.ok((done.resultText ?? "").includes(folder), "pwd printed the workspace folder");
     assert.equal(server.pending(), 0);
     // The card's "Open the whole output" opens the log in an editor.
-    await api.view.receive({ type: "openCommandOutput", v: 1, toolCallId: "call_cmd" });
+    await api.view.receive({ type: "command/openOutput", v: 1, toolCallId: "call_cmd" });
     await waitFor("the output log editor", () => vscode.window.activeTextEditor?.document.uri.fsPath === details.logFile);
     assert.match(vscode.window.activeTextEditor!.document.getText(), /port: 3000/);
   });
@@ -79,9 +79,9 @@ describe("Pi Chat commands in the extension host", function () {
       () => ({ toolCalls: [{ id: "call_a2", name: "run_command", arguments: { command: "echo second-run" } }] }),
       () => ({ text: "Both ran." }),
     );
-    void api.view.receive({ type: "prompt", v: 1, text: "Echo twice." });
+    void api.view.receive({ type: "chat/send", v: 1, text: "Echo twice." });
     await waitFor("the first card to ask", () => commandCard("call_a1")?.approval?.state === "pending");
-    await api.view.receive({ type: "approval", v: 1, toolCallId: "call_a1", decision: "allowAlways", rule: "echo" });
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_a1", decision: "allowAlways", rule: "echo" });
     await api.controller.currentSession.waitForIdle();
     assert.ok(api.commands.rules.list().includes("echo"));
     assert.equal(commandCard("call_a2")?.approval?.rule, "echo");
@@ -92,8 +92,8 @@ describe("Pi Chat commands in the extension host", function () {
   });
 
   it("!cmd from the composer runs without asking and shows its card; !! is kept from the model", async () => {
-    await api.view.receive({ type: "prompt", v: 1, text: "!echo visible-$((6*7)) && test -f src/config.ts && echo in-workspace" });
-    await api.view.receive({ type: "prompt", v: 1, text: "!!echo host-private-5521" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "!echo visible-$((6*7)) && test -f src/config.ts && echo in-workspace" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "!!echo host-private-5521" });
     const items = chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "userCommand");
     assert.deepEqual(
       items.map((i) => (i.kind === "userCommand" ? [i.command, i.exitCode, i.output, i.excludeFromContext, i.via] : [])),
@@ -109,7 +109,7 @@ describe("Pi Chat commands in the extension host", function () {
       assert.doesNotMatch(text, /host-private-5521/);
       return { text: "One line." };
     });
-    await api.view.receive({ type: "prompt", v: 1, text: "How many?" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "How many?" });
     assert.equal(server.pending(), 0);
   });
 });
@@ -139,9 +139,9 @@ describe('Pi Chat commands in the "Pi Chat" terminal (shell integration)', funct
       () => ({ toolCalls: [{ id, name: "run_command", arguments: { command } }] }),
       () => ({ text: answer }),
     );
-    void api.view.receive({ type: "prompt", v: 1, text: `Run ${id}` });
+    void api.view.receive({ type: "chat/send", v: 1, text: `Run ${id}` });
     await waitFor(`${id} to ask`, () => card(id)?.approval?.state === "pending");
-    await api.view.receive({ type: "approval", v: 1, toolCallId: id, decision: "allow" });
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: id, decision: "allow" });
     await api.controller.currentSession.waitForIdle();
     return card(id)!;
   }
@@ -172,9 +172,9 @@ describe('Pi Chat commands in the "Pi Chat" terminal (shell integration)', funct
     const command = "bash -c 'sleep 301 & echo grandchild:$!; wait' & echo child:$!; wait";
     // Stop ends the whole run: no request follows the stopped command.
     server.push(() => ({ toolCalls: [{ id: "call_t3", name: "run_command", arguments: { command } }] }));
-    void api.view.receive({ type: "prompt", v: 1, text: "Start it" });
+    void api.view.receive({ type: "chat/send", v: 1, text: "Start it" });
     await waitFor("the card to ask", () => card("call_t3")?.approval?.state === "pending");
-    await api.view.receive({ type: "approval", v: 1, toolCallId: "call_t3", decision: "allow" });
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_t3", decision: "allow" });
     const pids = await waitFor("both pids in the live output", () => {
       const tail = JSON.stringify(card("call_t3")?.progress ?? "");
       const child = /child:(\d+)/.exec(tail);
@@ -195,7 +195,7 @@ describe('Pi Chat commands in the "Pi Chat" terminal (shell integration)', funct
   });
 
   it("!cmd runs in the terminal too; with the setting off, commands run as child processes", async () => {
-    await api.view.receive({ type: "prompt", v: 1, text: "!echo typed-$((2+3))" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "!echo typed-$((2+3))" });
     const typed = chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "userCommand");
     assert.deepEqual(typed && typed.kind === "userCommand" ? [typed.via, typed.exitCode, typed.output] : undefined, ["terminal", 0, "typed-5"]);
 

@@ -13,7 +13,7 @@ import { startChatView, waitFor } from "./helpers";
 
 function meterEvents(posted: readonly unknown[]): ContextMeter[] {
   return (posted as HostPost[]).flatMap((m) =>
-    typeof m === "object" && m !== null && !Array.isArray(m) && m.type === "event" && m.event.type === "meter" ? [m.event.meter] : [],
+    typeof m === "object" && m !== null && !Array.isArray(m) && m.type === "chat/event" && m.event.type === "context/meter" ? [m.event.meter] : [],
   );
 }
 
@@ -52,7 +52,7 @@ describe("context: meter, model context, compaction (extension host)", function 
     const posted = api.view.posted!;
     const before = posted.length;
     server.push(() => ({ text: "Hello.", usage: { prompt_tokens: 1_234, completion_tokens: 56 } }));
-    await api.view.receive({ type: "prompt", v: 1, text: "Say hello." });
+    await api.view.receive({ type: "chat/send", v: 1, text: "Say hello." });
     const meter = api.controller.currentSession.viewState.meter;
     assert.ok(meter);
     assert.equal(meter.tokens, 1_234 + 56);
@@ -67,7 +67,7 @@ describe("context: meter, model context, compaction (extension host)", function 
 
   it("Show Model Context opens a read-only tab that equals the body the server received, and follows the chat", async () => {
     server.push(() => ({ text: "The answer is 42." }));
-    await api.view.receive({ type: "prompt", v: 1, text: "What is the answer?" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "What is the answer?" });
     assert.match(JSON.stringify(api.controller.currentSession.messages.at(-1)), /The answer is 42/, "recording the request did not disturb it");
     const editor = (await vscode.commands.executeCommand("piChat.showModelContext")) as vscode.TextEditor;
     const document = editor.document;
@@ -81,7 +81,7 @@ describe("context: meter, model context, compaction (extension host)", function 
 
     // A new request updates the open tab.
     server.push(() => ({ text: "Still 42." }));
-    await api.view.receive({ type: "prompt", v: 1, text: "Are you sure?" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "Are you sure?" });
     const updated = await waitFor("the tab to show the new request and its body", () => {
       const t = document.getText();
       return t.includes("Are you sure?") && t.includes("```json") && t.slice(t.indexOf("## Request body")).includes("Are you sure?") ? t : undefined;
@@ -92,7 +92,7 @@ describe("context: meter, model context, compaction (extension host)", function 
   it("Compact Chat by hand: the summary request carries the user's words; the next request is the summary and the kept messages", async () => {
     for (let i = 0; i < 4; i++) {
       server.push(() => ({ text: `Answer ${i}: ${"details ".repeat(120)}` }));
-      await api.view.receive({ type: "prompt", v: 1, text: `Question ${i}: the port is ${3000 + i}. ${"context ".repeat(120)}` });
+      await api.view.receive({ type: "chat/send", v: 1, text: `Question ${i}: the port is ${3000 + i}. ${"context ".repeat(120)}` });
     }
     let summaryRequest: ChatCompletionRequest | undefined;
     server.push((body) => {
@@ -113,7 +113,7 @@ describe("context: meter, model context, compaction (extension host)", function 
     assert.ok(item && item.kind === "summary" && item.state === "done" && item.instructions === "keep the port");
 
     server.push(() => ({ text: "Port 3003." }));
-    await api.view.receive({ type: "prompt", v: 1, text: "Which port?" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "Which port?" });
     const next = server.chatRequests().at(-1)!;
     assert.match(contentText(next.messages[1]), /compacted into the summary below[\s\S]*the port is 3003/);
     assert.ok(!next.messages.some((m) => contentText(m).includes("Question 0")), "the summarized turns are not sent");

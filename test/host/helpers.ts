@@ -23,7 +23,7 @@ export async function activateExtension(baseUrl: string): Promise<PiChatTestApi>
 export async function startChatView(): Promise<{ server: OpenAIServer; api: PiChatTestApi }> {
   const server = await startOpenAIServer();
   const api = await activateExtension(`${server.url}/v1`);
-  // Open the real sidebar view: the webview loads in the browser and says `ready`.
+  // Open the real sidebar view: the webview loads in the browser and says `view/ready`.
   await vscode.commands.executeCommand("piChat.chatView.focus");
   await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
   return { server, api };

@@ -24,8 +24,8 @@ describe("history commands in the extension host", function () {
       () => ({ text: "The port is **3000**, see the quokka comment." }),
       () => ({ text: "Done." }),
     );
-    await api.view.receive({ type: "prompt", v: 1, text: "What is the default port?" });
-    await api.view.receive({ type: "prompt", v: 1, text: "Thanks." });
+    await api.view.receive({ type: "chat/send", v: 1, text: "What is the default port?" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "Thanks." });
     const session = api.controller.currentSession;
     await vscode.commands.executeCommand("piChat.exportChat", session.id);
     const doc = await waitFor("the exported document", () => {
@@ -54,7 +54,7 @@ describe("history commands in the extension host", function () {
   it("the view's history search: titles at once, then the chats whose messages hold the words, each with its snippet; a rename from the view is listed", async () => {
     await vscode.commands.executeCommand("piChat.newChat");
     server.push(() => ({ text: "Wombats dig burrows." }));
-    await api.view.receive({ type: "prompt", v: 1, text: "Tell me about a wombat." });
+    await api.view.receive({ type: "chat/send", v: 1, text: "Tell me about a wombat." });
     const wombatChat = api.controller.currentSession.id;
     await api.view.receive({ type: "history/rename", v: 1, chatId: wombatChat, title: "Marsupials" });
     await waitFor(
@@ -63,7 +63,7 @@ describe("history commands in the extension host", function () {
     );
     await vscode.commands.executeCommand("piChat.newChat");
     server.push(() => ({ text: "Noted." }));
-    await api.view.receive({ type: "prompt", v: 1, text: "Wombat facts for the marsupials page" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "Wombat facts for the marsupials page" });
     const titledChat = api.controller.currentSession.id;
 
     const posted = api.view.posted!;
@@ -95,12 +95,12 @@ describe("history commands in the extension host", function () {
       () => ({ text: "the first answer" }),
       () => ({ text: "the retried answer" }),
     );
-    await api.view.receive({ type: "prompt", v: 1, text: "Name a colour." });
+    await api.view.receive({ type: "chat/send", v: 1, text: "Name a colour." });
     const session = api.controller.currentSession;
     const answer = session.messages.findIndex((m) => m.role === "assistant");
-    await api.view.receive({ type: "retry", v: 1, messageIndex: answer });
+    await api.view.receive({ type: "branch/retry", v: 1, messageIndex: answer });
     // Back on the first answer: the current leaf is not the newest line of the file.
-    await api.view.receive({ type: "switchBranch", v: 1, messageIndex: answer, to: 0 });
+    await api.view.receive({ type: "branch/switch", v: 1, messageIndex: answer, to: 0 });
     const chatId = session.id;
     const shownBefore = chatItems(session.viewState);
     assert.ok(JSON.stringify(shownBefore).includes("the first answer") && !JSON.stringify(shownBefore).includes("the retried answer"));
@@ -108,7 +108,7 @@ describe("history commands in the extension host", function () {
 
     const posted = api.view.posted!;
     const postedBefore = posted.length;
-    await api.view.receive({ type: "deleteChat", v: 1, chatId });
+    await api.view.receive({ type: "chat/delete", v: 1, chatId });
     assert.notEqual(api.controller.currentSession.id, chatId, "a new chat is shown in its place");
     assert.equal(await api.controller.service.hasChat(chatId), false);
     assert.ok(!(await api.controller.service.listChats()).some((c) => c.id === chatId));

@@ -34,7 +34,7 @@ describe("images (extension host)", function () {
     await config().update("imageInput", true, vscode.ConfigurationTarget.Global);
     const png = makePng(64, 48, 9);
     server.push(() => ({ text: "A blue gradient." }));
-    await api.view.receive({ type: "prompt", v: 1, text: "What is in this screenshot?", images: [{ mimeType: "image/jpeg", data: b64(png) }] });
+    await api.view.receive({ type: "chat/send", v: 1, text: "What is in this screenshot?", images: [{ mimeType: "image/jpeg", data: b64(png) }] });
     const body = server.chatRequests().at(-1)!;
     const user = body.messages.filter((m) => m.role === "user").at(-1)!;
     assert.ok(Array.isArray(user.content));
@@ -47,8 +47,8 @@ describe("images (extension host)", function () {
     assert.equal(item?.kind === "user" ? item.images?.length : 0, 1);
     const posted = JSON.stringify(api.view.posted);
     assert.ok(!posted.includes(b64(png).slice(0, 120)), "the image bytes are not posted to the webview");
-    const snapshot = [...(api.view.posted as HostMessage[])].reverse().find((m) => m.type === "snapshot");
-    assert.match(snapshot && snapshot.type === "snapshot" ? (snapshot.imageBase ?? "") : "", new RegExp(`/images/${api.controller.currentSession.id}$`));
+    const snapshot = [...(api.view.posted as HostMessage[])].reverse().find((m) => m.type === "view/snapshot");
+    assert.match(snapshot && snapshot.type === "view/snapshot" ? (snapshot.imageBase ?? "") : "", new RegExp(`/images/${api.controller.currentSession.id}$`));
   });
 
   it("read_file on a large workspace image: scaled in the extension's worker (out/image-scale.js) and sent as an image part", async () => {
@@ -60,7 +60,7 @@ describe("images (extension host)", function () {
         () => ({ toolCalls: [{ id: "call_img", name: "read_file", arguments: { path: "docs/wide-screenshot.png" } }] }),
         () => ({ text: "A wide screenshot." }),
       );
-      await api.view.receive({ type: "prompt", v: 1, text: "What does docs/wide-screenshot.png show?" });
+      await api.view.receive({ type: "chat/send", v: 1, text: "What does docs/wide-screenshot.png show?" });
       await waitFor("the answer after the tool", () =>
         server.chatRequests().some((r) => r.messages.some((m) => m.role === "tool" && m.tool_call_id === "call_img")),
       );
@@ -78,19 +78,19 @@ describe("images (extension host)", function () {
     await config().update("imageInput", false, vscode.ConfigurationTarget.Global);
     const before = server.chatRequests().length;
     const lines = api.logLines.length;
-    await api.view.receive({ type: "prompt", v: 1, text: "look", images: [{ mimeType: "image/png", data: b64(makePng(8, 8)) }] });
+    await api.view.receive({ type: "chat/send", v: 1, text: "look", images: [{ mimeType: "image/png", data: b64(makePng(8, 8)) }] });
     assert.equal(server.chatRequests().length, before, "no request went out");
     assert.match(api.logLines.slice(lines).join("\n"), /cannot see images, so nothing was sent.*piChat\.imageInput/);
     const snapshotStatus = api.controller.snapshot();
-    assert.equal(snapshotStatus.type === "snapshot" ? snapshotStatus.status.imageInput : undefined, false, "the view is told before sending");
+    assert.equal(snapshotStatus.type === "view/snapshot" ? snapshotStatus.status.imageInput : undefined, false, "the view is told before sending");
   });
 
   it("an SVG and a text file named .png are not sent as images", async () => {
     await config().update("imageInput", true, vscode.ConfigurationTarget.Global);
     const before = server.chatRequests().length;
     const lines = api.logLines.length;
-    await api.view.receive({ type: "prompt", v: 1, text: "svg", images: [{ mimeType: "image/svg+xml", data: b64(SVG_TEXT) }] });
-    await api.view.receive({ type: "prompt", v: 1, text: "fake", images: [{ mimeType: "image/png", data: b64("I am text in a file named shot.png\n") }] });
+    await api.view.receive({ type: "chat/send", v: 1, text: "svg", images: [{ mimeType: "image/svg+xml", data: b64(SVG_TEXT) }] });
+    await api.view.receive({ type: "chat/send", v: 1, text: "fake", images: [{ mimeType: "image/png", data: b64("I am text in a file named shot.png\n") }] });
     assert.equal(server.chatRequests().length, before);
     const log = api.logLines.slice(lines).join("\n");
     assert.match(log, /not a PNG, JPEG, GIF or WebP image .*SVG drawing, which is text/);

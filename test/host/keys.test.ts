@@ -101,7 +101,7 @@ describe("keys go only to their own provider", function () {
         await config().update("model", "", global);
         await config().update("baseUrl", `${other.url}/v1`, global);
         const before = other.requests.length;
-        await api.view.receive({ type: "prompt", v: 1, text: "hello" });
+        await api.view.receive({ type: "chat/send", v: 1, text: "hello" });
         assert.equal(asked.length, 1, "the user was asked");
         assert.equal(asked[0]?.provider, provider);
         assert.equal(asked[0]?.url, `${other.url}/v1`);
@@ -164,8 +164,8 @@ describe("keys go only to their own provider", function () {
     await config().update("model", "gpt-4o-mini", global);
     await config().update("baseUrl", `${trusted.url}/v1`, global);
     answer = true;
-    await api.view.receive({ type: "prompt", v: 1, text: "hello" });
-    await api.view.receive({ type: "prompt", v: 1, text: "again" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "hello" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "again" });
     assert.equal(asked.length, 1, "asked once, then remembered");
     const sent = trusted.requests.filter((r) => r.method === "POST");
     assert.equal(sent.length, 2);
@@ -176,7 +176,7 @@ describe("keys go only to their own provider", function () {
     await config().update("provider", "anthropic", global);
     await config().update("model", "", global);
     await config().update("baseUrl", `${trusted.url}/v1`, global);
-    await api.view.receive({ type: "prompt", v: 1, text: "hello" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "hello" });
     assert.equal(asked.length, 2);
     assert.equal(asked[1]?.provider, "anthropic");
     assert.ok(!JSON.stringify(trusted.requests).includes(storedKey("anthropic")));
@@ -194,7 +194,7 @@ describe("keys go only to their own provider", function () {
     await config().update("model", "", global); // the model list is fetched from the server first
     other.push(() => ({ text: "Local answer." }));
     const before = other.requests.length;
-    await api.view.receive({ type: "prompt", v: 1, text: "hello" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "hello" });
     const mine = other.requests.slice(before);
     assert.ok(mine.some((r) => r.path === "/v1/models") && mine.some((r) => r.path === "/v1/chat/completions"), "both requests reached it");
     for (const r of mine) assert.equal(r.authorization, "Bearer compat-key-0011223344");

@@ -38,19 +38,19 @@ describe(`a chat's model and branch across a restart (phase ${phase})`, function
         () => ({ text: "a1" }),
         () => ({ text: "a2" }),
       );
-      await api.view.receive({ type: "prompt", v: 1, text: "first in a" });
-      await api.view.receive({ type: "prompt", v: 1, text: "second in a" });
+      await api.view.receive({ type: "chat/send", v: 1, text: "first in a" });
+      await api.view.receive({ type: "chat/send", v: 1, text: "second in a" });
       const a = api.controller.currentSession;
       const second = a.messages.findIndex((m) => m.role === "user" && JSON.stringify(m.content).includes("second in a"));
       server.push(() => ({ text: "a2, edited" }));
-      await api.view.receive({ type: "editPrompt", v: 1, messageIndex: second, text: "second in a, edited" });
-      await api.view.receive({ type: "switchBranch", v: 1, messageIndex: second, to: 0 });
+      await api.view.receive({ type: "branch/editPrompt", v: 1, messageIndex: second, text: "second in a, edited" });
+      await api.view.receive({ type: "branch/switch", v: 1, messageIndex: second, to: 0 });
       assert.deepEqual(prompts(), ["first in a", "second in a"]);
 
       await vscode.commands.executeCommand("piChat.newChat");
       await vscode.commands.executeCommand("piChat.selectChatModel", { provider: "openai-compatible", model: "model-b" });
       server.push(() => ({ text: "b1" }));
-      await api.view.receive({ type: "prompt", v: 1, text: "first in b" });
+      await api.view.receive({ type: "chat/send", v: 1, text: "first in b" });
       const b = api.controller.currentSession;
       assert.deepEqual(
         server
@@ -62,7 +62,7 @@ describe(`a chat's model and branch across a restart (phase ${phase})`, function
       // A new chat starts from the settings.
       await vscode.commands.executeCommand("piChat.newChat");
       server.push(() => ({ text: "c1" }));
-      await api.view.receive({ type: "prompt", v: 1, text: "first in c" });
+      await api.view.receive({ type: "chat/send", v: 1, text: "first in c" });
       assert.equal(server.chatRequests().at(-1)?.model, "local-model");
       await vscode.workspace.fs.writeFile(savedFile(), new TextEncoder().encode(JSON.stringify({ a: a.id, b: b.id } satisfies Saved)));
     });
@@ -71,23 +71,23 @@ describe(`a chat's model and branch across a restart (phase ${phase})`, function
       const saved = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(savedFile()))) as Saved;
       const current = api.controller.currentSession.id;
       try {
-        await api.view.receive({ type: "switchChat", v: 1, chatId: saved.a });
+        await api.view.receive({ type: "chat/switch", v: 1, chatId: saved.a });
         assert.deepEqual(prompts(), ["first in a", "second in a"], "the branch chosen before the restart");
         assert.deepEqual(
           api.controller.currentSession.viewState.forks.map((f) => `${f.index + 1}/${f.count}`),
           ["1/2"],
         );
         server.push(() => ({ text: "a3" }));
-        await api.view.receive({ type: "prompt", v: 1, text: "third in a" });
+        await api.view.receive({ type: "chat/send", v: 1, text: "third in a" });
         assert.equal(server.chatRequests().at(-1)?.model, "model-a");
 
-        await api.view.receive({ type: "switchChat", v: 1, chatId: saved.b });
+        await api.view.receive({ type: "chat/switch", v: 1, chatId: saved.b });
         server.push(() => ({ text: "b2" }));
-        await api.view.receive({ type: "prompt", v: 1, text: "second in b" });
+        await api.view.receive({ type: "chat/send", v: 1, text: "second in b" });
         assert.equal(server.chatRequests().at(-1)?.model, "model-b");
       } finally {
         // The restore test of this phase expects the chat it left on screen.
-        await api.view.receive({ type: "switchChat", v: 1, chatId: current });
+        await api.view.receive({ type: "chat/switch", v: 1, chatId: current });
       }
     });
   }

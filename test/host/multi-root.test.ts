@@ -86,7 +86,7 @@ describe("multi-root workspace (extension host)", function () {
       },
     );
 
-    void api.view.receive({ type: "prompt", v: 1, text: "Where is the port configured? Make it 8080." });
+    void api.view.receive({ type: "chat/send", v: 1, text: "Where is the port configured? Make it 8080." });
     const toolCallId = await waitFor(
       "the approval request",
       () => chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
@@ -101,7 +101,7 @@ describe("multi-root workspace (extension host)", function () {
     assert.equal(pending.length, 1, "one approval for the edit");
     assert.equal(await diskText(configUri), CONFIG, "nothing written before the decision");
 
-    await api.view.receive({ type: "approval", v: 1, toolCallId, decision: "allow" });
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId, decision: "allow" });
     await api.controller.currentSession.waitForIdle();
     assert.equal(server.pending(), 0, "the model got every tool result");
     assert.equal(await diskText(configUri), CONFIG.replace("port: 3000,", "port: 8080,"));
@@ -136,7 +136,7 @@ describe("multi-root workspace (extension host)", function () {
         return { text: "Read." };
       },
     );
-    await api.view.receive({ type: "prompt", v: 1, text: "What are these?" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "What are these?" });
     await api.controller.currentSession.waitForIdle();
     assert.equal(server.pending(), 0);
     const attachmentFacts = JSON.stringify(server.chatRequests().at(-1)?.messages);
@@ -147,7 +147,7 @@ describe("multi-root workspace (extension host)", function () {
   it("a !command says why it cannot run with several folders, and runs nothing", async () => {
     await vscode.commands.executeCommand("piChat.newChat");
     const before = server.chatRequests().length;
-    await api.view.receive({ type: "prompt", v: 1, text: "!echo ran > ran.txt" });
+    await api.view.receive({ type: "chat/send", v: 1, text: "!echo ran > ran.txt" });
     const notice = await waitFor("the notice", () =>
       chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "notice" && /Commands cannot run here/.test(i.text)),
     );

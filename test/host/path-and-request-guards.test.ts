@@ -104,7 +104,7 @@ describe("requests the extension must not trust", function () {
       "src/con\u00adfig.ts",
     ];
     const shown = await shownDuring(async () => {
-      for (const path of hostile) await api.view.receive({ type: "openFile", v: 1, path });
+      for (const path of hostile) await api.view.receive({ type: "editor/openFile", v: 1, path });
     });
     const opened = vscode.workspace.textDocuments.map((d) => d.uri.fsPath);
     assert.ok(!opened.some((p) => p.includes("open-link") || p.includes(outside) || p.includes("win.ini") || p.includes("x.txt")), opened.join("\n"));
@@ -116,7 +116,7 @@ describe("requests the extension must not trust", function () {
       shown.join("\n"),
     );
 
-    await api.view.receive({ type: "openFile", v: 1, path: "src/config.ts", line: 2 });
+    await api.view.receive({ type: "editor/openFile", v: 1, path: "src/config.ts", line: 2 });
     assert.equal(active()?.document.uri.fsPath, workspaceUri("src", "config.ts").fsPath);
     assert.equal(active()?.selection.active.line, 1);
   });
@@ -126,20 +126,20 @@ describe("requests the extension must not trust", function () {
     const chatId = api.controller.currentSession.id;
     const requestsBefore = server.requests.length;
     const shown = await shownDuring(async () => {
-      await api.view.receive({ type: "switchChat", v: 1, chatId: "c-does-not-exist" });
+      await api.view.receive({ type: "chat/switch", v: 1, chatId: "c-does-not-exist" });
       // Before the fix this opened a modal "Delete this chat?" that nobody answers: the test would hang.
-      await api.view.receive({ type: "deleteChat", v: 1, chatId: "c-does-not-exist" });
+      await api.view.receive({ type: "chat/delete", v: 1, chatId: "c-does-not-exist" });
       // Undo only takes back a delete this window made.
       await api.view.receive({ type: "history/undoDelete", v: 1, chatId: "c-does-not-exist" });
-      await api.view.receive({ type: "switchChat", v: 1, chatId: "../../etc" });
-      await api.view.receive({ type: "approval", v: 1, toolCallId: "call_unknown", decision: "allow" });
-      await api.view.receive({ type: "openDiff", v: 1, toolCallId: "call_unknown" });
-      await api.view.receive({ type: "continue", v: 1 });
+      await api.view.receive({ type: "chat/switch", v: 1, chatId: "../../etc" });
+      await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_unknown", decision: "allow" });
+      await api.view.receive({ type: "editor/openDiff", v: 1, toolCallId: "call_unknown" });
+      await api.view.receive({ type: "chat/continue", v: 1 });
     });
     assert.deepEqual(shown, []);
     assert.equal(api.controller.currentSession.id, chatId);
     assert.equal(api.controller.currentSession.messages.length, 0, "Continue added nothing");
     assert.equal(server.requests.length, requestsBefore, "Continue sent no request");
-    assert.ok(api.logLines.some((l) => l.includes("ignored switchChat for an unknown chat")));
+    assert.ok(api.logLines.some((l) => l.includes("ignored chat/switch for an unknown chat")));
   });
 });

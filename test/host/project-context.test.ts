@@ -35,7 +35,7 @@ describe("project instructions and problems after an edit (extension host)", fun
     try {
       await vscode.workspace.fs.writeFile(agents, encode("Always answer in haiku.\n"));
       server.push(() => ({ text: "Five, seven, five." }));
-      await api.view.receive({ type: "prompt", v: 1, text: "hello" });
+      await api.view.receive({ type: "chat/send", v: 1, text: "hello" });
       const first = server.chatRequests().at(-1)!;
       const system = first.messages[0]!;
       assert.ok(system.role === "system" || system.role === "developer", `first message is ${system.role}`);
@@ -44,14 +44,14 @@ describe("project instructions and problems after an edit (extension host)", fun
 
       await vscode.workspace.fs.writeFile(agents, encode("Always answer in limericks.\n"));
       server.push(() => ({ text: "There once was a port…" }));
-      await api.view.receive({ type: "prompt", v: 1, text: "again" });
+      await api.view.receive({ type: "chat/send", v: 1, text: "again" });
       const second = text(server.chatRequests().at(-1)!.messages[0]);
       assert.match(second, /Always answer in limericks\./);
       assert.doesNotMatch(second, /haiku/);
 
       await config().update("projectInstructions", false, vscode.ConfigurationTarget.Global);
       server.push(() => ({ text: "Plain." }));
-      await api.view.receive({ type: "prompt", v: 1, text: "and now?" });
+      await api.view.receive({ type: "chat/send", v: 1, text: "and now?" });
       assert.doesNotMatch(text(server.chatRequests().at(-1)!.messages[0]), /AGENTS\.md|limericks/);
       // Never saved into the transcript: it belongs to the request, not the chat.
       assert.doesNotMatch(JSON.stringify(api.controller.currentSession.messages), /limericks|haiku/);
@@ -83,7 +83,7 @@ describe("project instructions and problems after an edit (extension host)", fun
           return { text: "Oops, I will fix it." };
         },
       );
-      await api.view.receive({ type: "prompt", v: 1, text: "Make the port a string." });
+      await api.view.receive({ type: "chat/send", v: 1, text: "Make the port a string." });
       await api.controller.currentSession.waitForIdle();
       assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(target)), /= "3000";/, "the edit was applied");
       assert.match(toolMessage, /^Edited src\/problems\.ts/);

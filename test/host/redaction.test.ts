@@ -68,8 +68,8 @@ describe("a key echoed by the provider is redacted everywhere", function () {
         error: { message: `Incorrect API key provided: ${key}. You passed it as Bearer ${key}.`, type: "invalid_request_error", code: "invalid_api_key" },
       });
       server.push(() => ({ text: `I can see your key: ${key}. Keep it safe.` }));
-      await api.view.receive({ type: "prompt", v: 1, text: "hello" });
-      await api.view.receive({ type: "continue", v: 1 });
+      await api.view.receive({ type: "chat/send", v: 1, text: "hello" });
+      await api.view.receive({ type: "chat/continue", v: 1 });
       assert.equal(server.requests.filter((r) => r.authorization === `Bearer ${key}`).length, 2, "the key was sent and echoed twice");
 
       const escaped = JSON.stringify(key).slice(1, -1);

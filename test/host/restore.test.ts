@@ -40,18 +40,18 @@ describe(`restore across a restart (phase ${phase})`, function () {
         () => ({ toolCalls: [{ id: "r1", name: "read_file", arguments: { path: "src/config.ts" } }] }),
         () => ({ text: "The default port is 3000." }),
       );
-      await api.view.receive({ type: "prompt", v: 1, text: "Read src/config.ts and tell me the default port." });
+      await api.view.receive({ type: "chat/send", v: 1, text: "Read src/config.ts and tell me the default port." });
       server.push(editCall("e1", "port: 3000,", "port: 8080,"), () => ({ text: "Changed it to 8080." }));
-      void api.view.receive({ type: "prompt", v: 1, text: "Change it to 8080." });
+      void api.view.receive({ type: "chat/send", v: 1, text: "Change it to 8080." });
       await waitFor("approval e1", () =>
         chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "tool" && i.id === "e1" && i.approval?.state === "pending"),
       );
-      await api.view.receive({ type: "approval", v: 1, toolCallId: "e1", decision: "allow" });
+      await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "e1", decision: "allow" });
       await api.controller.currentSession.waitForIdle();
       assert.match(await diskText(workspaceUri("src", "config.ts")), /port: 8080,/);
 
       server.push(editCall("e2", 'host: "localhost",', 'host: "0.0.0.0",'));
-      void api.view.receive({ type: "prompt", v: 1, text: "Listen on all interfaces." });
+      void api.view.receive({ type: "chat/send", v: 1, text: "Listen on all interfaces." });
       await waitFor("approval e2", () =>
         chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "tool" && i.id === "e2" && i.approval?.state === "pending"),
       );
@@ -73,8 +73,8 @@ describe(`restore across a restart (phase ${phase})`, function () {
       assert.deepEqual(chatItems(session.viewState), chatItems(stateFromTranscript(restored)), "rendered from the same reducer");
       assert.equal(session.running, false, "nothing is 'working' after a restart");
       assert.equal(session.canContinue, true);
-      const snapshot = [...(api.view.posted as HostMessage[])].reverse().find((m) => m.type === "snapshot");
-      assert.ok(snapshot && snapshot.type === "snapshot" && snapshot.status.canContinue, "the webview is offered Continue");
+      const snapshot = [...(api.view.posted as HostMessage[])].reverse().find((m) => m.type === "view/snapshot");
+      assert.ok(snapshot && snapshot.type === "view/snapshot" && snapshot.status.canContinue, "the webview is offered Continue");
       assert.match(await diskText(workspaceUri("src", "config.ts")), /host: "localhost",\n {2}port: 8080,/, "the pending edit was never written");
       // The meter: the restored chat's usage against the window of the model the settings name,
       // before any request of this window (the local server's model: the 32768-token default).
@@ -82,9 +82,9 @@ describe(`restore across a restart (phase ${phase})`, function () {
       assert.equal(meter.window, 32_768);
       assert.ok(meter.tokens > 0);
       assert.equal(server.chatRequests().length, 0, "no request was needed for it");
-      const posted = (api.view.posted as HostMessage[]).filter((m) => m.type === "event" && m.event.type === "meter");
+      const posted = (api.view.posted as HostMessage[]).filter((m) => m.type === "chat/event" && m.event.type === "context/meter");
       assert.ok(
-        posted.some((m) => m.type === "event" && m.event.type === "meter" && m.event.meter.window === 32_768),
+        posted.some((m) => m.type === "chat/event" && m.event.type === "context/meter" && m.event.meter.window === 32_768),
         "the webview got it too",
       );
 
@@ -94,7 +94,7 @@ describe(`restore across a restart (phase ${phase})`, function () {
         assert.match(JSON.stringify(result.content), /interrupted before it finished/);
         return { text: "That edit was interrupted. Shall I try again?" };
       });
-      await api.view.receive({ type: "continue", v: 1 });
+      await api.view.receive({ type: "chat/continue", v: 1 });
       assert.equal(session.canContinue, false);
 
       server.push(
@@ -109,9 +109,9 @@ describe(`restore across a restart (phase ${phase})`, function () {
         },
         () => ({ text: "Now it is 9090." }),
       );
-      void api.view.receive({ type: "prompt", v: 1, text: "and now 9090" });
+      void api.view.receive({ type: "chat/send", v: 1, text: "and now 9090" });
       await waitFor("approval e3", () => chatItems(session.viewState).some((i) => i.kind === "tool" && i.id === "e3" && i.approval?.state === "pending"));
-      await api.view.receive({ type: "approval", v: 1, toolCallId: "e3", decision: "allow" });
+      await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "e3", decision: "allow" });
       await session.waitForIdle();
       assert.equal(await diskText(workspaceUri("src", "config.ts")), CONFIG_3000.replace("3000", "9090"));
     });

@@ -35,7 +35,7 @@ describe("restricted mode (untrusted folder, workspace trust on)", function () {
     try {
       await vscode.commands.executeCommand("piChat.newChat");
       server.push(() => ({ text: "Hello." }));
-      await api.view.receive({ type: "prompt", v: 1, text: "What can you do here?" });
+      await api.view.receive({ type: "chat/send", v: 1, text: "What can you do here?" });
       const body = await waitFor("the request", () => server.chatRequests().at(-1));
       const tools = (body.tools ?? []).map((t) => t.function.name).sort();
       assert.ok(tools.includes("read_file") && tools.includes("search"), `tools offered: ${tools.join(", ")}`);
@@ -51,7 +51,7 @@ describe("restricted mode (untrusted folder, workspace trust on)", function () {
       await vscode.commands.executeCommand("piChat.newChat");
       const marker = workspaceUri(`ran-${prefix.length}.txt`);
       const before = server.chatRequests().length;
-      await api.view.receive({ type: "prompt", v: 1, text: `${prefix}echo ran > ${marker.fsPath}` });
+      await api.view.receive({ type: "chat/send", v: 1, text: `${prefix}echo ran > ${marker.fsPath}` });
       const notice = await waitFor("the refusal", () =>
         chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "notice" && /Commands cannot run here/.test(i.text)),
       );

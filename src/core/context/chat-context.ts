@@ -238,7 +238,7 @@ export class ChatContext {
     options.signal?.addEventListener("abort", onAbort);
     if (options.signal?.aborted) controller.abort();
     this.running = controller;
-    this.host.emit({ type: "compaction_start", trigger });
+    this.host.emit({ type: "compaction/start", trigger });
     let outcome: CompactionOutcome;
     try {
       const apiKey = await binding.getApiKey(binding.model.provider);
@@ -259,7 +259,7 @@ export class ChatContext {
       this.running = undefined;
     }
     this.host.emit({
-      type: "compaction_end",
+      type: "compaction/end",
       status: outcome.status,
       ...(outcome.status === "failed" ? { error: outcome.error } : outcome.status === "nothing" ? { error: outcome.reason } : {}),
     });

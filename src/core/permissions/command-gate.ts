@@ -70,12 +70,12 @@ export async function gateCommand(
   // Offer rules only for the parts no rule covers yet.
   const existing = deps.rules.list();
   const suggestedRules = (suggestRules(params.command) ?? []).filter((r) => !matchAllowRules(r, existing).allowed);
-  deps.emit({ type: "approval_request", toolCallId, toolName: RUN_COMMAND_TOOL, diff: "", command: params.command, cwd, suggestedRules });
+  deps.emit({ type: "approval/request", toolCallId, toolName: RUN_COMMAND_TOOL, diff: "", command: params.command, cwd, suggestedRules });
   let decision: CommandDecision;
   try {
     decision = await deps.approver({ chatId: deps.chatId, toolCallId, command: params.command, cwd, suggestedRules }, signal);
   } catch {
-    deps.emit({ type: "approval_cancelled", toolCallId });
+    deps.emit({ type: "approval/cancelled", toolCallId });
     return { block: true, reason: "The command was cancelled before the user decided. Nothing ran." };
   }
   let rule: string | undefined;
@@ -92,7 +92,7 @@ export async function gateCommand(
   }
   const denied = decision.decision === "deny";
   const reason = decision.decision === "deny" ? decision.reason?.trim() : undefined;
-  deps.emit({ type: "approval_decided", toolCallId, decision: denied ? "denied" : "allowed", ...(reason ? { reason } : {}), ...(rule ? { rule } : {}) });
+  deps.emit({ type: "approval/decided", toolCallId, decision: denied ? "denied" : "allowed", ...(reason ? { reason } : {}), ...(rule ? { rule } : {}) });
   deps.record({ ...base, decision: denied ? "denied" : "allowed", ...(reason ? { reason } : {}), ...(rule ? { rule } : {}), timestamp: Date.now() });
   if (denied) return { block: true, reason: `The user denied this command${reason ? `: "${reason}"` : ""}. Nothing ran.` };
   return undefined;

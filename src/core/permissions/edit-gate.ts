@@ -115,7 +115,7 @@ export class EditGate {
     const { emit } = this.options;
     const diff = secret ? secretDiffSummary(proposal.details.additions, proposal.details.deletions) : proposal.details.diff;
     const extra = { ...(protection ? { protection } : {}), ...(secret ? { secret: true } : {}) };
-    emit({ type: "approval_request", toolCallId, toolName: "edit_file", path: proposal.path, diff, ...extra });
+    emit({ type: "approval/request", toolCallId, toolName: "edit_file", path: proposal.path, diff, ...extra });
     let decision: EditDecision;
     try {
       const proposedText = new TextDecoder().decode(proposal.newBytes).replace(/^\uFEFF/, "");
@@ -125,7 +125,7 @@ export class EditGate {
       );
     } catch {
       this.secretCalls.delete(toolCallId);
-      emit({ type: "approval_cancelled", toolCallId });
+      emit({ type: "approval/cancelled", toolCallId });
       return { block: true, reason: "The edit was cancelled before the user decided. Nothing was changed." };
     }
     const denied = decision.decision === "deny";
@@ -141,7 +141,7 @@ export class EditGate {
       ...(reason ? { reason } : {}),
       timestamp: Date.now(),
     };
-    emit({ type: "approval_decided", toolCallId, decision: notice.decision, ...(reason ? { reason } : {}) });
+    emit({ type: "approval/decided", toolCallId, decision: notice.decision, ...(reason ? { reason } : {}) });
     this.options.record(notice);
     if (denied) {
       this.secretCalls.delete(toolCallId);

@@ -92,13 +92,13 @@ describe("compaction in a chat", () => {
       const events: ChatEvent[] = [];
       session.onEvent((e) => {
         events.push(e);
-        if (e.type === "compaction_start") setTimeout(() => session.abort(), 50);
+        if (e.type === "compaction/start") setTimeout(() => session.abort(), 50);
       });
       const outcome = await session.compact("keep the API design");
       assert.equal(outcome.status, "cancelled");
       assert.deepEqual(readFileSync(chatFile(w, session)), before);
       assert.equal(session.messages.length, messagesBefore);
-      assert.ok(events.some((e) => e.type === "compaction_end" && e.status === "cancelled"));
+      assert.ok(events.some((e) => e.type === "compaction/end" && e.status === "cancelled"));
       assert.ok(!chatItems(session.viewState).some((i) => i.kind === "summary"), "the Compacting… item is gone");
       // And the chat goes on.
       slow.push(reply.text("ok"));

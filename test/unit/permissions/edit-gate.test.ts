@@ -124,8 +124,8 @@ describe("the edit gate", () => {
         const request = w.requests.at(-1)!;
         assert.match(request.protection ?? "", /protected file/);
         assert.ok(request.protection?.includes(path));
-        const card = w.events.find((e) => e.type === "approval_request" && e.toolCallId === "protected_call");
-        assert.ok(card && card.type === "approval_request" && card.protection === request.protection, "the card carries the reason");
+        const card = w.events.find((e) => e.type === "approval/request" && e.toolCallId === "protected_call");
+        assert.ok(card && card.type === "approval/request" && card.protection === request.protection, "the card carries the reason");
       });
     }
   }

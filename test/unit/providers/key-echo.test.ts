@@ -46,7 +46,7 @@ describe("providers: a key echoed back is redacted everywhere", () => {
         .join("\n");
       assert.ok(!saved.includes(key) && !saved.includes(escaped), "not in the transcript file");
       assert.match(saved, /\[redacted\]/);
-      const streamed = events.flatMap((e) => (e.type === "delta" ? [e.text] : [])).join("");
+      const streamed = events.flatMap((e) => (e.type === "message/delta" ? [e.text] : [])).join("");
       assert.ok(streamed.length > 0 && !streamed.includes(key), "not in the streamed text, even joined (the host merges deltas)");
       const shown = JSON.stringify(events);
       assert.ok(!shown.includes(key) && !shown.includes(escaped), "not in any event for the view");

@@ -146,7 +146,7 @@ describe("!cmd and !!cmd against a local OpenAI-format server", function () {
     const session = open().newChat();
     let seen = false;
     session.onEvent((e) => {
-      if (e.type === "command_progress" && e.tail.some((l) => l.includes("begun")) && !seen) {
+      if (e.type === "command/progress" && e.tail.some((l) => l.includes("begun")) && !seen) {
         seen = true;
         session.abort();
       }

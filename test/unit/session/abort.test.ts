@@ -49,7 +49,7 @@ describe("abort", () => {
       model.push(reply.text("word ".repeat(2000)));
       let deltas = 0;
       session.onEvent((e) => {
-        if (e.type === "delta" && ++deltas === 5) session.abort();
+        if (e.type === "message/delta" && ++deltas === 5) session.abort();
       });
       await session.prompt("Write a lot.");
       const last = session.messages[session.messages.length - 1];
@@ -84,7 +84,7 @@ describe("abort", () => {
       const session = t.service.newChat();
       model.push(reply.tool("edit_file", { path: "src/config.ts", oldText: "3000", newText: "8080" }, "call_edit"));
       session.onEvent((e) => {
-        if (e.type === "approval_request") setTimeout(() => session.abort(), 5);
+        if (e.type === "approval/request") setTimeout(() => session.abort(), 5);
       });
       await session.prompt("Change the port to 8080.");
       assert.equal(asked, 1);

@@ -66,7 +66,7 @@ describe("protected files in a chat", () => {
     const session = w.service.newChat();
     const shown: string[] = [];
     session.onEvent((e) => {
-      if (e.type === "approval_request") shown.push(e.protection ?? "");
+      if (e.type === "approval/request") shown.push(e.protection ?? "");
     });
     await session.prompt("Add a task.");
     assert.equal(w.approvals.length, 1);

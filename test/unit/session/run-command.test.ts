@@ -166,7 +166,7 @@ describe("run_command in a chat", function () {
       model.push(reply.tool("run_command", { command: `echo started; bash -c 'sleep 300 & echo "gc=$!"; wait'` }, "c_stop"));
       let grandchild = 0;
       session.onEvent((e) => {
-        if (e.type !== "tool_progress") return;
+        if (e.type !== "tool/progress") return;
         const tail = ((e.details as { progress?: { tail?: string[] } }).progress?.tail ?? []).join("\n");
         const m = /gc=(\d+)/.exec(tail);
         if (m && !grandchild) {

@@ -28,7 +28,7 @@ function manualTimers() {
   };
 }
 
-const delta = (text: string, index = 0): ChatEvent => ({ type: "delta", index, text });
+const delta = (text: string, index = 0): ChatEvent => ({ type: "message/delta", index, text });
 
 /** Decodes posts the way the webview does: frames count as the next seq. */
 function decode(posted: readonly HostPost[]): { seq: number; event: ChatEvent }[] {
@@ -39,7 +39,7 @@ function decode(posted: readonly HostPost[]): { seq: number; event: ChatEvent }[
     if (frame) return { seq: ++seq, event: frame };
     const message = m as HostMessage;
     seq = message.seq;
-    return { seq, event: message.type === "event" ? message.event : ({ type: "run_state", running: false } as ChatEvent) };
+    return { seq, event: message.type === "chat/event" ? message.event : ({ type: "chat/runState", running: false } as ChatEvent) };
   });
 }
 
@@ -78,7 +78,7 @@ describe("HostChannel", () => {
     assert.ok(posted.length / seconds <= 31, `${posted.length / seconds} posts/s: no more than one per interval`);
     assert.equal(
       decode(posted)
-        .map((d) => (d.event.type === "delta" ? d.event.text : ""))
+        .map((d) => (d.event.type === "message/delta" ? d.event.text : ""))
         .join(""),
       "tok ".repeat(600),
     );
@@ -88,10 +88,10 @@ describe("HostChannel", () => {
     const posted: HostPost[] = [];
     const timers = manualTimers();
     const channel = new HostChannel((m) => posted.push(m), { schedule: timers.schedule, now: timers.now });
-    channel.sendEvent({ type: "block_start", index: 0, block: "text" });
+    channel.sendEvent({ type: "message/blockStart", index: 0, block: "text" });
     channel.sendEvent(delta("Hello "));
     channel.sendEvent(delta("world"));
-    channel.sendEvent({ type: "block_start", index: 1, block: "thinking" });
+    channel.sendEvent({ type: "message/blockStart", index: 1, block: "thinking" });
     channel.sendEvent(delta("hmm", 1));
     channel.sendEvent(delta(" more", 1));
     channel.flush();
@@ -105,7 +105,7 @@ describe("HostChannel", () => {
     assert.deepEqual(posted[4], [1, "hmm more"], "the first frame after another message names its block again; held deltas merge");
     // What a receiver rebuilds from the posts is what the events say.
     let state: ChatState = reduce(emptyChatState, {
-      type: "message_start",
+      type: "message/start",
       message: {
         role: "assistant",
         content: [],
@@ -132,14 +132,14 @@ describe("HostChannel", () => {
     const channel = new HostChannel((m) => posted.push(m), { schedule: timers.schedule, now: timers.now });
     channel.sendEvent(delta("first"));
     channel.sendEvent(delta("held"));
-    channel.send({ type: "focus" });
+    channel.send({ type: "view/focus" });
     assert.deepEqual(posted.slice(0, 2), [[0, "first"], "held"], "a non-snapshot message flushes first");
     channel.sendEvent(delta("more"));
-    channel.send({ type: "chats", chats: [] });
+    channel.send({ type: "history/list", chats: [] });
     channel.sendEvent(delta("sent at once"));
     channel.sendEvent(delta("dropped"));
     channel.send({
-      type: "snapshot",
+      type: "view/snapshot",
       chatId: "c",
       title: "t",
       state: emptyChatState,
@@ -149,16 +149,16 @@ describe("HostChannel", () => {
     });
     timers.advance(1000);
     assert.ok(!JSON.stringify(posted).includes("dropped"));
-    assert.equal((posted[posted.length - 1] as { type: string }).type, "snapshot");
+    assert.equal((posted[posted.length - 1] as { type: string }).type, "view/snapshot");
   });
 
   it("reads only frames it can place", () => {
     const reader = new DeltaFrameReader();
     assert.equal(reader.read("x"), null, "a continuation with no opening frame");
     for (const bad of [[1, 0, "x"], [1.5, "x"], [-1, "x"], ["1", "x"], [1, 5], { seq: 1 }, null, 3]) assert.equal(reader.read(bad), null, JSON.stringify(bad));
-    assert.deepEqual(reader.read([2, "a"]), { type: "delta", index: 2, text: "a" });
-    assert.deepEqual(reader.read("b"), { type: "delta", index: 2, text: "b" });
-    assert.equal(reader.read({ type: "event", seq: 9, v: 1 }), null);
+    assert.deepEqual(reader.read([2, "a"]), { type: "message/delta", index: 2, text: "a" });
+    assert.deepEqual(reader.read("b"), { type: "message/delta", index: 2, text: "b" });
+    assert.equal(reader.read({ type: "chat/event", seq: 9, v: 1 }), null);
     assert.equal(reader.read("c"), null, "any other message ends the run");
   });
 });

@@ -37,7 +37,7 @@ describe("reducer", () => {
       { type: "message_end", message: final },
     ];
     const events = agentEvents.flatMap((e) => encoder.encode(e));
-    assert.equal(events.filter((e) => e.type === "delta").length, 1000);
+    assert.equal(events.filter((e) => e.type === "message/delta").length, 1000);
     let state = emptyChatState;
     let cardsWhileStreaming = 0;
     for (const e of events) {
@@ -53,7 +53,7 @@ describe("reducer", () => {
     assert.equal(card.blocks[0]?.text, words.join(""));
     // The end event did not repeat the text the deltas already carried.
     const end = events[events.length - 1]!;
-    assert.ok(end.type === "message_end" && end.elided?.includes(0));
+    assert.ok(end.type === "message/end" && end.elided?.includes(0));
     assert.ok(!JSON.stringify(end).includes("w999"));
     // Merging deltas for transport gives the same result.
     assert.deepEqual(chatItems(reduceAll(mergeDeltas(events))), items);
@@ -75,16 +75,16 @@ describe("reducer", () => {
 
   it("is pure: frozen states and events go in, new states come out", () => {
     const events: ChatEvent[] = deepFreeze([
-      { type: "message_start", message: { role: "system", content: "sys", timestamp: 0 } },
-      { type: "message_end", message: { role: "system", content: "sys", timestamp: 0 } },
-      { type: "message_start", message: { role: "user", content: "hi", timestamp: 1 } },
-      { type: "message_end", message: { role: "user", content: "hi", timestamp: 1 } },
-      { type: "message_start", message: assistant([]) },
-      { type: "block_start", index: 0, block: "thinking" },
-      { type: "delta", index: 0, text: "hmm" },
-      { type: "block_start", index: 1, block: "toolCall" },
+      { type: "message/start", message: { role: "system", content: "sys", timestamp: 0 } },
+      { type: "message/end", message: { role: "system", content: "sys", timestamp: 0 } },
+      { type: "message/start", message: { role: "user", content: "hi", timestamp: 1 } },
+      { type: "message/end", message: { role: "user", content: "hi", timestamp: 1 } },
+      { type: "message/start", message: assistant([]) },
+      { type: "message/blockStart", index: 0, block: "thinking" },
+      { type: "message/delta", index: 0, text: "hmm" },
+      { type: "message/blockStart", index: 1, block: "toolCall" },
       {
-        type: "message_end",
+        type: "message/end",
         message: assistant(
           [
             { type: "thinking", thinking: "hmm", thinkingSignature: "sig" },
@@ -93,9 +93,9 @@ describe("reducer", () => {
           "toolUse",
         ),
       },
-      { type: "tool_start", toolCallId: "t1", toolName: "edit_file", args: { path: "a" } },
-      { type: "approval_request", toolCallId: "t1", toolName: "edit_file", path: "a", diff: "@@" },
-      { type: "approval_decided", toolCallId: "t1", decision: "allowed" },
+      { type: "tool/start", toolCallId: "t1", toolName: "edit_file", args: { path: "a" } },
+      { type: "approval/request", toolCallId: "t1", toolName: "edit_file", path: "a", diff: "@@" },
+      { type: "approval/decided", toolCallId: "t1", decision: "allowed" },
     ]);
     let state: ChatState = deepFreeze(emptyChatState);
     for (const e of events) {
@@ -181,12 +181,12 @@ describe("reducer", () => {
     const call = assistant([{ type: "toolCall", id: "t1", name: "edit_file", arguments: { path: "a.ts" } }], "toolUse");
     let state = deepFreeze(
       reduceAll([
-        { type: "message_start", message: { role: "user", content: "go", timestamp: 1 } },
-        { type: "message_end", message: { role: "user", content: "go", timestamp: 1 } },
-        { type: "message_start", message: call },
-        { type: "message_end", message: call },
-        { type: "tool_start", toolCallId: "t1", toolName: "edit_file", args: { path: "a.ts" } },
-        { type: "approval_request", toolCallId: "t1", toolName: "edit_file", path: "a.ts", diff: "@@ -1 +1 @@" },
+        { type: "message/start", message: { role: "user", content: "go", timestamp: 1 } },
+        { type: "message/end", message: { role: "user", content: "go", timestamp: 1 } },
+        { type: "message/start", message: call },
+        { type: "message/end", message: call },
+        { type: "tool/start", toolCallId: "t1", toolName: "edit_file", args: { path: "a.ts" } },
+        { type: "approval/request", toolCallId: "t1", toolName: "edit_file", path: "a.ts", diff: "@@ -1 +1 @@" },
       ]),
     );
     const card = () => chatItems(state).filter((i) => i.kind === "tool");
@@ -199,11 +199,11 @@ describe("reducer", () => {
     state = deepFreeze(
       reduceAll(
         [
-          { type: "approval_decided", toolCallId: "t1", decision: "denied", reason: "no" },
-          { type: "message_start", message: { role: "user", content: "later", timestamp: 2 } },
-          { type: "message_end", message: { role: "user", content: "later", timestamp: 2 } },
+          { type: "approval/decided", toolCallId: "t1", decision: "denied", reason: "no" },
+          { type: "message/start", message: { role: "user", content: "later", timestamp: 2 } },
+          { type: "message/end", message: { role: "user", content: "later", timestamp: 2 } },
           {
-            type: "message_end",
+            type: "message/end",
             message: { role: "approvalNotice", toolCallId: "t1", toolName: "edit_file", decision: "denied", reason: "no", path: "a.ts", timestamp: 3 },
           },
         ],
@@ -231,10 +231,10 @@ describe("reducer", () => {
   it("a cancelled request leaves the call's card without a question", () => {
     const call = assistant([{ type: "toolCall", id: "t2", name: "edit_file", arguments: { path: "a.ts" } }], "toolUse");
     const state = reduceAll([
-      { type: "message_start", message: call },
-      { type: "message_end", message: call },
-      { type: "approval_request", toolCallId: "t2", toolName: "edit_file", path: "a.ts", diff: "@@" },
-      { type: "approval_cancelled", toolCallId: "t2" },
+      { type: "message/start", message: call },
+      { type: "message/end", message: call },
+      { type: "approval/request", toolCallId: "t2", toolName: "edit_file", path: "a.ts", diff: "@@" },
+      { type: "approval/cancelled", toolCallId: "t2" },
     ]);
     const tools = chatItems(state).filter((i) => i.kind === "tool");
     assert.equal(tools.length, 1);
