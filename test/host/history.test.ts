@@ -89,6 +89,46 @@ describe("history commands in the extension host", function () {
     assert.match(results[1]!.hits[1]!.snippet ?? "", /wombat/i);
   });
 
+  it("piChat.titleFromModel: off for the local server by default; with always, one title request after the first answer names the chat", async () => {
+    const config = vscode.workspace.getConfiguration("piChat");
+    const isTitleRequest = (body: { messages: { role: string; content?: unknown }[] }) =>
+      body.messages.some((m) => m.role === "user" && JSON.stringify(m.content ?? "").includes("The user wrote:"));
+    await vscode.commands.executeCommand("piChat.newChat");
+    server.push(() => ({ text: "Port 3000." }));
+    await api.view.receive({ type: "chat/send", v: 1, text: "What port does the dev server use?" });
+    const local = api.controller.currentSession.id;
+    assert.equal(server.chatRequests().filter(isTitleRequest).length, 0, "the default leaves a local server alone");
+    assert.equal(server.pending(), 0);
+
+    await config.update("titleFromModel", "always", vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand("piChat.newChat");
+      server.push(
+        () => ({ text: "Use the --inspect flag." }),
+        () => ({ text: "Debugging Node with inspect" }),
+      );
+      await api.view.receive({ type: "chat/send", v: 1, text: "How do I attach a debugger to node?" });
+      const chatId = api.controller.currentSession.id;
+      await waitFor(
+        "the model's title in the list",
+        async () => (await api.controller.service.listChats()).find((c) => c.id === chatId)?.title === "Debugging Node with inspect",
+      );
+      const titleRequests = server.chatRequests().filter(isTitleRequest);
+      assert.equal(titleRequests.length, 1);
+      assert.match(JSON.stringify(titleRequests[0]!.messages), /How do I attach a debugger to node\?/);
+      // The view's list follows, and the local chat kept its first prompt's title.
+      await waitFor("the view's list", () => {
+        const lists = api.view.posted!.filter(
+          (m): m is { type: string; chats: { id: string; title: string }[] } => (m as { type?: string }).type === "history/list",
+        );
+        return lists.at(-1)?.chats.some((c) => c.id === chatId && c.title === "Debugging Node with inspect");
+      });
+      assert.equal((await api.controller.service.listChats()).find((c) => c.id === local)?.title, "What port does the dev server use?");
+    } finally {
+      await config.update("titleFromModel", undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it("Delete moves the chat to the trash and Undo brings it back from disk: same id, messages and current leaf, on screen again", async () => {
     await vscode.commands.executeCommand("piChat.newChat");
     server.push(
