@@ -1,45 +1,38 @@
-// A unified diff drawn as lines: numbered by the new file (removed lines by the old), added and
-// removed lines marked for screen readers too, long diffs cut with a "Show more" button.
+// An edit's hunks drawn as lines: numbered by the new file (removed lines by the old), added and
+// removed lines marked for screen readers too, long diffs cut with a "Show more" button. The host
+// sends the hunks already built (src/shared/diff-hunks.ts): nothing here reads diff text.
 import { useState } from "preact/hooks";
+import { hunkHeader, type DiffHunk } from "../src/shared/structured-diff";
 
 const DIFF_LINES_SHOWN = 400;
 
-type DiffLine = { kind: "add" | "del" | "ctx" | "hunk" | "meta"; text: string; line?: number };
+type DrawnLine = { kind: "add" | "del" | "ctx" | "hunk" | "meta"; text: string; line?: number };
 
-/** Parses a unified diff into display lines, numbering added/context lines by the new file and removed ones by the old. */
-export function parseUnifiedDiff(diff: string): DiffLine[] {
-  const out: DiffLine[] = [];
-  let oldLine = 0;
-  let newLine = 0;
-  let inHunk = false;
-  for (const text of diff.replace(/\n$/, "").split("\n")) {
-    const hunk = text.match(/^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/);
-    if (hunk) {
-      oldLine = Number(hunk[1]);
-      newLine = Number(hunk[2]);
-      inHunk = true;
-      out.push({ kind: "hunk", text });
-    } else if (!inHunk || text.startsWith("\\")) {
-      // File headers (Index:, ===, ---, +++) carry nothing the card does not already say.
-      if (!inHunk && /^(Index: |={3,}|--- |\+\+\+ |diff )/.test(text)) continue;
-      out.push({ kind: "meta", text });
-    } else if (text.startsWith("+")) {
-      out.push({ kind: "add", text: text.slice(1), line: newLine++ });
-    } else if (text.startsWith("-")) {
-      out.push({ kind: "del", text: text.slice(1), line: oldLine++ });
-    } else {
-      out.push({ kind: "ctx", text: text.slice(1), line: newLine++ });
-      oldLine++;
+/** The lines to draw: a header per hunk, added/context lines numbered by the new file, removed ones by the old. */
+function drawnLines(hunks: readonly DiffHunk[]): DrawnLine[] {
+  const out: DrawnLine[] = [];
+  for (const hunk of hunks) {
+    let oldLine = hunk.oldStart;
+    let newLine = hunk.newStart;
+    out.push({ kind: "hunk", text: hunkHeader(hunk) });
+    for (const l of hunk.lines) {
+      if (l.kind === "add") out.push({ kind: "add", text: l.text, line: newLine++ });
+      else if (l.kind === "del") out.push({ kind: "del", text: l.text, line: oldLine++ });
+      else {
+        out.push({ kind: "ctx", text: l.text, line: newLine++ });
+        oldLine++;
+      }
+      if (l.noNewline) out.push({ kind: "meta", text: "\\ No newline at end of file" });
     }
   }
   return out;
 }
 
-const SIGN: Record<DiffLine["kind"], string> = { add: "+", del: "-", ctx: " ", hunk: "", meta: "" };
+const SIGN: Record<DrawnLine["kind"], string> = { add: "+", del: "-", ctx: " ", hunk: "", meta: "" };
 
-export function DiffView({ diff }: { diff: string }) {
+export function DiffView({ hunks }: { hunks: readonly DiffHunk[] }) {
   const [all, setAll] = useState(false);
-  const lines = parseUnifiedDiff(diff);
+  const lines = drawnLines(hunks);
   const shown = all ? lines : lines.slice(0, DIFF_LINES_SHOWN);
   const added = lines.filter((l) => l.kind === "add").length;
   const removed = lines.filter((l) => l.kind === "del").length;

@@ -1,8 +1,10 @@
 // Tool cards, one per call, keyed by toolCallId: running → (waiting for your decision, with the
 // diff and the question) → done / applied / denied / failed, in place. `details` is structured
-// UI data from the tool: read defensively. Looked at: `diff`, `path`, `startLine`/`endLine`
-// (read_file), `firstChangedLine`, `additions`/`deletions` (edit_file), `truncated`.
+// UI data from the tool: read defensively. Looked at: `path`, `startLine`/`endLine` (read_file),
+// `firstChangedLine`, `additions`/`deletions` (edit_file), `truncated`. An edit's diff comes as
+// hunks the host built (`item.diff`, `approval.diff`), never as text to parse.
 import type { ToolItem, ToolStatus } from "../src/shared/chat-items";
+import { secretDiffSummary } from "../src/shared/structured-diff";
 import { ApprovalForm, onApprovalShortcut } from "./approval";
 import { DiffView } from "./diff-view";
 import { CheckIcon, CloseIcon, DiffIcon, ErrorIcon, ShieldIcon, Spinner, ToolIcon } from "./icons";
@@ -15,7 +17,6 @@ import { post } from "./vscode";
 const MAX_RESULT_CHARS = 20_000;
 
 interface ToolDetails {
-  diff?: string;
   path?: string;
   startLine?: number;
   endLine?: number;
@@ -42,7 +43,6 @@ function readDetails(details: unknown): ToolDetails {
   if (typeof details !== "object" || details === null) return {};
   const d = details as Record<string, unknown>;
   const out: ToolDetails = {};
-  if (typeof d.diff === "string" && d.diff !== "") out.diff = d.diff;
   if (typeof d.path === "string" && d.path !== "") out.path = d.path;
   if (isLine(d.startLine)) out.startLine = d.startLine;
   else if (isLine(d.firstChangedLine)) out.startLine = d.firstChangedLine;
@@ -95,8 +95,10 @@ export function ToolCard({ item }: { item: ToolItem }) {
   const result = item.resultText ?? "";
   const pending = approval?.state === "pending";
   const denied = approval?.state === "denied";
-  // A secret file's (.env*) "diff" is only a count of changed lines: never drawn as a diff.
-  const diff = approval?.secret ? undefined : (details.diff ?? approval?.diff);
+  // A secret file's (.env*) change is only a count of changed lines: never drawn as a diff.
+  const change = item.diff ?? approval?.diff;
+  const hunks = approval?.secret || change?.kind !== "hunks" ? undefined : change.hunks;
+  const secretChange = change?.kind === "secret" ? change.changedLines : 0;
   const status = toolStatusText(item);
   const stateClass = pending ? "tool-waiting" : denied ? "tool-denied" : `tool-${item.status}`;
   return (
@@ -149,7 +151,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
       {pending && approval.protection !== undefined && <p class="approval-protection">{approval.protection}</p>}
       {approval?.secret ? (
         <p class="approval-secret">
-          {approval.diff}{" "}
+          {secretDiffSummary(secretChange)}{" "}
           {pending && (
             <button type="button" class="text-button" onClick={() => post({ type: "editor/openDiff", toolCallId: item.id })}>
               <DiffIcon /> Show the change in the editor
@@ -157,13 +159,13 @@ export function ToolCard({ item }: { item: ToolItem }) {
           )}
         </p>
       ) : (
-        diff !== undefined &&
+        hunks !== undefined &&
         (denied ? (
           <Collapsible id={`${item.id}:diff`} class="tool-result" summary="Proposed change">
-            <DiffView diff={diff} />
+            <DiffView hunks={hunks} />
           </Collapsible>
         ) : (
-          <DiffView diff={diff} />
+          <DiffView hunks={hunks} />
         ))
       )}
       <EditProblems details={item.details} path={path} />

@@ -1,5 +1,5 @@
 // P6 reducer: the shared reducer's time per streamed delta with 10,000 items in the chat ÷ with 10.
-// Each side: the restored chat, then message_start of an assistant + block_start, then deltas of
+// Each side: the restored chat, then message/start of an assistant + message/blockStart, then deltas of
 // one token each. Short blocks (250 deltas, ~0.2 ms) alternate between the sides, 40 per side per
 // run, so a preemption on a loaded machine spoils single blocks, not a side; per run the median block.
 // Beside it the same ratio for a flat-array reducer (bench/baselines/flat-reducer.ts).

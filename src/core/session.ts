@@ -4,6 +4,7 @@
 import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type BeforeToolCallResult, type StreamFn } from "@earendil-works/pi-agent-core";
 import { clampThinkingLevel, createInitialSystemMessage, toToolDeclaration, type Api, type Model } from "@earendil-works/pi-ai";
 import { reduce, stateFromTranscript, type ChatState } from "../shared/reducer";
+import { withStructuredDiff } from "../shared/diff-hunks";
 import { AgentEventEncoder } from "../shared/event-encoder";
 import type { FixCommandId } from "../shared/app-messages";
 import type { ChatEvent } from "../shared/protocol";
@@ -514,7 +515,9 @@ export class ChatSession {
 
   private emit(raw: ChatEvent): void {
     // A provider's words may quote the key it was sent: nothing reaches the view unredacted.
-    const event = this.options.redactor ? this.options.redactor.deep(raw) : raw;
+    const redacted = this.options.redactor ? this.options.redactor.deep(raw) : raw;
+    // An edit's diff goes to the view as hunks (built here once, as a restore builds them).
+    const event = withStructuredDiff(redacted);
     this.state = reduce(this.state, event);
     if (event.type === "message/end") this.emitMeterAfter(event);
     for (const listener of this.listeners) {
@@ -754,7 +757,7 @@ export class ChatSession {
     // Only final messages are saved; partial ones never reach the disk.
     if (event.type === "message_end") await this.persistOnce(event.message);
     for (const chatEvent of this.encoder.encode(event)) {
-      // The session's own run_state brackets the whole run (setup included).
+      // The session's own chat/runState brackets the whole run (setup included).
       if (chatEvent.type === "chat/runState") continue;
       if (this.stream) {
         if (chatEvent.type === "message/delta") {

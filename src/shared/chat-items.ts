@@ -5,6 +5,7 @@ import type { ImageRef } from "./images";
 import type { FixCommandId } from "./app-messages";
 import type { ContextMeter } from "./context-meter";
 import type { PendingAttachment } from "./protocol";
+import type { StructuredDiff } from "./structured-diff";
 
 /** Marks any item can carry. */
 export interface ItemMarks {
@@ -60,14 +61,16 @@ export interface ToolItem extends ItemMarks {
   status: ToolStatus;
   /** The text the model got back (what `content` said), shortened by the renderer if long. */
   resultText?: string;
-  /** Structured data for the UI (diff, file range). Never shown to the model by this layer. */
+  /** Structured data for the UI (file range, counts). Never shown to the model by this layer. */
   details?: unknown;
+  /** An edit's result: the change written, as hunks (its text is not kept in `details`). */
+  diff?: StructuredDiff;
   /** While it runs: the tool's latest progress details (run_command's live tail). Live only. */
   progress?: unknown;
   /**
    * The permission gate's question and the user's answer, on the card of the call it is about:
    * one edit (or command) is one card: running → waiting for your decision → applied or denied.
-   * Live from approval_request/approval_decided, restored from the transcript's approvalNotice.
+   * Live from approval/request and approval/decided, restored from the transcript's approvalNotice.
    */
   approval?: ApprovalItem;
 }
@@ -83,7 +86,8 @@ export interface ApprovalItem {
   toolName: string;
   state: ApprovalState;
   path?: string;
-  diff?: string;
+  /** The change decided on, as hunks (a secret file: only how many lines changed). */
+  diff?: StructuredDiff;
   /** Why it is asked although the settings would have applied it (a protected file, Restricted Mode). */
   protection?: string;
   /** A secret file (.env*): `diff` is only a count of changed lines. */

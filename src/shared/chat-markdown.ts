@@ -2,6 +2,7 @@
 // answers, tool summaries with their diffs, commands, notices), never what only the model saw.
 // Pure: the host opens the text in an untitled editor.
 import type { ChatItem, ToolItem } from "./chat-items";
+import { unifiedDiffText } from "./structured-diff";
 
 /** A fence longer than any run of backticks in `text`, so the text cannot close it. */
 function fence(text: string, info = ""): string {
@@ -34,10 +35,9 @@ function toolSummary(item: ToolItem): string {
 }
 
 function toolDiff(item: ToolItem): string | undefined {
-  if (item.approval?.secret) return undefined;
-  const details = item.details as { diff?: unknown } | undefined;
-  const diff = typeof details?.diff === "string" ? details.diff : item.approval?.diff;
-  return diff ? fence(diff, "diff") : undefined;
+  // A secret file's change is only a count: never written out.
+  const diff = item.diff ?? item.approval?.diff;
+  return diff?.kind === "hunks" ? fence(unifiedDiffText(diff.hunks), "diff") : undefined;
 }
 
 export function chatToMarkdown(title: string, items: readonly ChatItem[]): string {

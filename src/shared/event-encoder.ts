@@ -20,7 +20,7 @@ export class AgentEventEncoder {
       case "message_start":
         if (event.message.role === "assistant") {
           this.streamed = new Map();
-          // Blocks arrive through block_start/delta; the start only needs the metadata.
+          // Blocks arrive through message/blockStart and message/delta; the start only needs the metadata.
           return [{ type: "message/start", message: { ...event.message, content: [] } }];
         }
         return [{ type: "message/start", message: withoutImageData(event.message) }];

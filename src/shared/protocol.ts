@@ -12,6 +12,7 @@ import type { ChatState, ForkMark, QueuedInput } from "./chat-items";
 
 export type { ForkMark, QueuedInput } from "./chat-items";
 import type { ContextMeter } from "./context-meter";
+import type { StructuredDiff } from "./structured-diff";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -27,7 +28,16 @@ export type ChatEvent =
    * The final message. For an assistant that was streamed, the text of the blocks listed in `elided`
    * is left empty: the receiver already has it from the deltas (saves re-sending the whole answer).
    */
-  | { type: "message/end"; message: AgentMessage; elided?: number[] }
+  | {
+      type: "message/end";
+      message: AgentMessage;
+      elided?: number[];
+      /**
+       * The edit this message carries (an edit_file result, an approvalNotice) as hunks, built by the
+       * host (`withStructuredDiff`); the message then goes without its diff text.
+       */
+      diff?: StructuredDiff;
+    }
   | { type: "tool/start"; toolCallId: string; toolName: string; args: unknown }
   | { type: "tool/end"; toolCallId: string; isError: boolean }
   /** The permission gate is waiting for the user on this call. Live only: the decision is saved as an approvalNotice. */
@@ -36,8 +46,8 @@ export type ChatEvent =
       toolCallId: string;
       toolName: string;
       path?: string;
-      /** The unified diff; for a secret file (.env*) only "secret file: N lines changed". */
-      diff: string;
+      /** edit_file: the change as hunks; for a secret file (.env*) only how many lines changed. */
+      diff?: StructuredDiff;
       /** Why the user is asked although the settings would have applied it (a protected file, Restricted Mode). */
       protection?: string;
       /** A secret file: the view offers its diff in VS Code's editor only on request. */

@@ -10,7 +10,9 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import type { ApprovalNoticeMessage } from "./app-messages"; // also: the app message kinds in AgentMessage
 import type { AssistantBlock, AssistantItem, ChatItem, ChatState, SummaryItem, ToolApproval, ToolItem } from "./chat-items";
+import { savedMessageEvent } from "./diff-hunks";
 import type { ChatEvent } from "./protocol";
+import type { StructuredDiff } from "./structured-diff";
 
 export type { ChatState } from "./chat-items";
 
@@ -44,7 +46,7 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         blocks: item.blocks.map((b) => (b.index === event.index ? { ...b, text: b.text + event.text } : b)),
       }));
     case "message/end":
-      return endMessage(state, event.message, event.elided);
+      return endMessage(state, event.message, event.elided, event.diff);
     case "tool/start":
       return upsertTool(state, event.toolCallId, event.toolName, event.args, (t) => ({ ...t, status: "running" }));
     case "tool/end":
@@ -59,7 +61,7 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         ...a,
         state: "pending",
         ...(event.path !== undefined ? { path: event.path } : {}),
-        diff: event.diff,
+        ...(event.diff !== undefined ? { diff: event.diff } : {}),
         ...(event.protection !== undefined ? { protection: event.protection } : {}),
         ...(event.secret ? { secret: true } : {}),
         ...(event.command !== undefined ? { command: event.command } : {}),
@@ -166,13 +168,16 @@ export function stateFromTranscript(messages: readonly AgentMessage[]): ChatStat
         }
         break;
       case "toolResult": {
+        // The view's form of the result: an edit's diff as hunks, as the live event had it.
+        const { message: shown, diff } = savedMessageEvent(message);
         const at = liveTools.get(message.toolCallId);
         // Every card here was made by this pass, so it is filled in place (the fold copies it).
-        if (at === undefined) pushLive(setToolDone(newToolItem(message.toolCallId, message.toolName, undefined), message));
-        else setToolDone(live[at] as ToolItem, message);
+        if (at === undefined) pushLive(setToolDone(newToolItem(message.toolCallId, message.toolName, undefined), shown as ToolResultMessage, diff));
+        else setToolDone(live[at] as ToolItem, shown as ToolResultMessage, diff);
         break;
       }
       case "approvalNotice": {
+        const { diff } = savedMessageEvent(message);
         const atLive = liveTools.get(message.toolCallId);
         const atSettled = atLive === undefined ? settledTools.get(message.toolCallId) : undefined;
         let card = (atLive !== undefined ? live[atLive] : atSettled !== undefined ? settled[atSettled] : undefined) as ToolItem | undefined;
@@ -180,7 +185,7 @@ export function stateFromTranscript(messages: readonly AgentMessage[]): ChatStat
           card = newToolItem(message.toolCallId, message.toolName, undefined);
           pushLive(card);
         }
-        card.approval = setApprovalFromNotice(card.approval ?? newApproval(card, message.toolCallId, message.toolName), message);
+        card.approval = setApprovalFromNotice(card.approval ?? newApproval(card, message.toolCallId, message.toolName), message, diff);
         break;
       }
       default: {
@@ -204,7 +209,7 @@ export function stateFromTranscript(messages: readonly AgentMessage[]): ChatStat
 /** The view of a transcript by folding the reducer over it: what `stateFromTranscript` must equal. */
 export function replayWithReducer(messages: readonly AgentMessage[]): ChatState {
   let state = emptyChatState;
-  for (const message of messages) state = reduce(state, { type: "message/end", message });
+  for (const message of messages) state = reduce(state, savedMessageEvent(message));
   return state;
 }
 
@@ -219,10 +224,10 @@ function startMessage(state: ChatState, message: AgentMessage): ChatState {
   return item ? { ...next, live: [...next.live, item] } : next;
 }
 
-function endMessage(state: ChatState, message: AgentMessage, elided: readonly number[] | undefined): ChatState {
+function endMessage(state: ChatState, message: AgentMessage, elided: readonly number[] | undefined, diff: StructuredDiff | undefined): ChatState {
   if (state.openId === null) {
     // Replay (or a message that was never started live): start and end in one go.
-    return endMessage(startMessage(state, message), message, undefined);
+    return endMessage(startMessage(state, message), message, undefined, diff);
   }
   const id = state.openId;
   const closed: ChatState = { ...state, openId: null };
@@ -237,9 +242,9 @@ function endMessage(state: ChatState, message: AgentMessage, elided: readonly nu
         message,
       );
     case "toolResult":
-      return applyToolResult(closed, message);
+      return applyToolResult(closed, message, diff);
     case "approvalNotice":
-      return upsertApproval(closed, message.toolCallId, message.toolName, (a) => approvalFromNotice(a, message));
+      return upsertApproval(closed, message.toolCallId, message.toolName, (a) => approvalFromNotice(a, message, diff));
     case "compactionSummary": {
       const item = itemForMessage(id, message, false);
       const replaced = item
@@ -381,37 +386,38 @@ function addToolCards(state: ChatState, message: AssistantMessage): ChatState {
   return next;
 }
 
-function applyToolResult(state: ChatState, message: ToolResultMessage): ChatState {
-  return upsertTool(state, message.toolCallId, message.toolName, undefined, (t) => toolDone(t, message));
+function applyToolResult(state: ChatState, message: ToolResultMessage, diff: StructuredDiff | undefined): ChatState {
+  return upsertTool(state, message.toolCallId, message.toolName, undefined, (t) => toolDone(t, message, diff));
 }
 
-function toolDone(t: ToolItem, message: ToolResultMessage): ToolItem {
-  if (t.progress === undefined) return setToolDone({ ...t }, message);
+function toolDone(t: ToolItem, message: ToolResultMessage, diff: StructuredDiff | undefined): ToolItem {
+  if (t.progress === undefined) return setToolDone({ ...t }, message, diff);
   const { progress: _live, ...rest } = t;
-  return setToolDone(rest, message);
+  return setToolDone(rest, message, diff);
 }
 
-/** Writes a result onto a card the caller owns (a copy, or one the restore pass made). */
-function setToolDone(t: ToolItem, message: ToolResultMessage): ToolItem {
+/** Writes a result (and an edit's hunks) onto a card the caller owns (a copy, or one the restore pass made). */
+function setToolDone(t: ToolItem, message: ToolResultMessage, diff: StructuredDiff | undefined): ToolItem {
   const content = message.content;
   const only = content.length === 1 ? content[0] : undefined;
   // One text block (nearly every result) needs no map and join.
   t.resultText = only?.type === "text" ? only.text : content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("\n");
   t.status = message.isError ? "error" : "success";
   if (message.details !== undefined) t.details = message.details;
+  if (diff !== undefined) t.diff = diff;
   return t;
 }
 
-function approvalFromNotice(a: ToolApproval, message: ApprovalNoticeMessage): ToolApproval {
-  return setApprovalFromNotice({ ...a }, message);
+function approvalFromNotice(a: ToolApproval, message: ApprovalNoticeMessage, diff: StructuredDiff | undefined): ToolApproval {
+  return setApprovalFromNotice({ ...a }, message, diff);
 }
 
-/** Writes a saved decision onto an approval the caller owns. */
-function setApprovalFromNotice(approval: ToolApproval, message: ApprovalNoticeMessage): ToolApproval {
+/** Writes a saved decision (and the hunks of its diff) onto an approval the caller owns. */
+function setApprovalFromNotice(approval: ToolApproval, message: ApprovalNoticeMessage, diff: StructuredDiff | undefined): ToolApproval {
   approval.state = message.decision;
   if (message.path !== undefined) approval.path = message.path;
   if (message.reason !== undefined) approval.reason = message.reason;
-  if (message.diff !== undefined) approval.diff = message.diff;
+  if (diff !== undefined) approval.diff = diff;
   if (message.secret) approval.secret = true;
   if (message.command !== undefined) approval.command = message.command;
   if (message.cwd !== undefined) approval.cwd = message.cwd;

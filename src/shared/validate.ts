@@ -1,6 +1,7 @@
 // Validation of what the webview sends. The webview renders model output, so it is treated
 // as untrusted: every message is checked against a closed schema before the host acts on it.
 import { arr, compile, int, lit, obj, oneOf, opt, str, union, type Static } from "@earendil-works/pi-schema";
+import type { StructuredDiff } from "./structured-diff";
 import { MAX_PROMPT_IMAGE_BYTES, MAX_PROMPT_IMAGES, PROTOCOL_VERSION, WEBVIEW_COMMANDS, type WebviewMessage } from "./protocol";
 
 const v = lit(PROTOCOL_VERSION);
@@ -72,6 +73,24 @@ void _schemaMatchesType;
 void _typeMatchesSchema;
 
 const validator = compile(webviewMessageSchema);
+
+// An edit's diff as the host posts it (src/shared/structured-diff.ts). The host→webview direction
+// is trusted and not checked at run time; this schema keeps the shared type exact (checked both
+// ways below) and is what the tests hold the builders' output to. No webview message has a field
+// for it: the closed schema above refuses a diff the webview tries to hand back.
+const count = int({ minimum: 0 });
+const diffLineSchema = obj({ kind: oneOf(["add", "del", "context"]), text: str(), noNewline: opt(lit(true)) });
+const diffHunkSchema = obj({ oldStart: count, oldLines: count, newStart: count, newLines: count, lines: arr(diffLineSchema) });
+const structuredDiffSchema = union([obj({ kind: lit("hunks"), hunks: arr(diffHunkSchema) }), obj({ kind: lit("secret"), changedLines: count })]);
+
+type SchemaDiff = Static<typeof structuredDiffSchema>;
+const _schemaMatchesDiff: (d: SchemaDiff) => StructuredDiff = (d) => d;
+const _diffMatchesSchema: (d: StructuredDiff) => SchemaDiff = (d) => d;
+void _schemaMatchesDiff;
+void _diffMatchesSchema;
+
+/** Whether `value` is a well-formed StructuredDiff (exactly: no other fields). */
+export const isStructuredDiff: (value: unknown) => value is StructuredDiff = compile(structuredDiffSchema).check;
 
 export type ParsedWebviewMessage = { ok: true; message: WebviewMessage } | { ok: false; error: string };
 

@@ -7,7 +7,7 @@ import * as assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ChatPage, repoRoot, THEMES, type Theme } from "./harness";
-import { SAMPLE_DIFF, Script, stateOf, toolCall } from "./script";
+import { SAMPLE_CHANGE, SAMPLE_DIFF, Script, stateOf, toolCall } from "./script";
 
 const AXE_SOURCE = readFileSync(join(repoRoot, "node_modules/axe-core/axe.min.js"), "utf8");
 const ARTIFACTS = join(repoRoot, "out/test-artifacts");
@@ -61,7 +61,7 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
         .toolEnd("r1", "read_file", { text: "export const config = { retries: 3 };", details: { path: "src/config.ts", startLine: 1, endLine: 5 } })
         .assistant([toolCall("e1", "edit_file", { path: "src/config.ts" })])
         .toolStart("e1", "edit_file", { path: "src/config.ts" })
-        .raw({ type: "approval/request", toolCallId: "e1", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF })
+        .raw({ type: "approval/request", toolCallId: "e1", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_CHANGE })
         .raw({ type: "approval/decided", toolCallId: "e1", decision: "allowed" })
         .toolEnd("e1", "edit_file", {
           text: "Edited src/config.ts.",
@@ -120,7 +120,7 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
           toolCallId: "e2",
           toolName: "edit_file",
           path: "src/config.ts",
-          diff: SAMPLE_DIFF,
+          diff: SAMPLE_CHANGE,
           protection: "src/config.ts is protected by piChat.protectedFiles.",
         });
       await chat.events(script.take());

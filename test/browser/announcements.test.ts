@@ -3,7 +3,7 @@
 // nothing per token, one announcement per change of meaning, the failure assertive.
 import * as assert from "node:assert/strict";
 import { type ChatPage, useChatPage } from "./harness";
-import { SAMPLE_DIFF, Script, toolCall } from "./script";
+import { SAMPLE_CHANGE, SAMPLE_DIFF, Script, toolCall } from "./script";
 
 declare global {
   interface Window {
@@ -40,7 +40,7 @@ describe("announcements", function () {
       .toolEnd("r1", "read_file", { text: "export const config = { port: 3000 };", details: { path: "src/config.ts", startLine: 1, endLine: 1 } })
       .assistant([{ type: "text", text: "I'll change it." }, toolCall("e1", "edit_file", { path: "src/config.ts" })], { chunk: 3 })
       .toolStart("e1", "edit_file", { path: "src/config.ts" })
-      .raw({ type: "approval/request", toolCallId: "e1", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF });
+      .raw({ type: "approval/request", toolCallId: "e1", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_CHANGE });
     for (const event of script.take()) await chat.events([event]);
     await chat.page.locator('.tool[data-item="e1"]').getByRole("button", { name: "Allow", exact: true }).click();
     const rest = new Script()

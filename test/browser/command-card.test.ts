@@ -23,7 +23,6 @@ describe("command cards", function () {
         type: "approval/request",
         toolCallId: "cmd-1",
         toolName: "run_command",
-        diff: "",
         command,
         cwd: "pkg",
         suggestedRules: ["npm test", "git status"],
@@ -126,7 +125,7 @@ describe("command cards", function () {
       .user("Go")
       .assistant([toolCall("cmd-2", "run_command", { command: "echo $(id) > out" })])
       .toolStart("cmd-2", "run_command", { command: "echo $(id) > out" })
-      .raw({ type: "approval/request", toolCallId: "cmd-2", toolName: "run_command", diff: "", command: "echo $(id) > out", cwd: ".", suggestedRules: [] });
+      .raw({ type: "approval/request", toolCallId: "cmd-2", toolName: "run_command", command: "echo $(id) > out", cwd: ".", suggestedRules: [] });
     await chat.events(script.take());
     const card = chat.page.locator('.command-card[data-item="cmd-2"]');
     assert.equal(await card.locator(".command-folder").innerText(), "workspace root");

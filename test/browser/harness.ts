@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import type { ChatEvent, ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../../src/shared/protocol";
+import { withStructuredDiff } from "../../src/shared/diff-hunks";
 import { emptyChatState, type ChatState } from "../../src/shared/reducer";
 import { webviewHtml } from "../../src/shared/webview-page";
 
@@ -208,7 +209,13 @@ export class ChatPage {
     await this.settle();
   }
 
+  /** Sends chat events as the host's session does: an edit's diff text becomes hunks first (withStructuredDiff). */
   async events(events: readonly ChatEvent[]): Promise<void> {
+    await this.send(events.map((event) => ({ type: "chat/event", event: withStructuredDiff(event) }) as const));
+  }
+
+  /** Sends chat events exactly as given, bypassing the host's diff structuring. */
+  async rawEvents(events: readonly ChatEvent[]): Promise<void> {
     await this.send(events.map((event) => ({ type: "chat/event", event }) as const));
   }
 

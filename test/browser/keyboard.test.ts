@@ -4,7 +4,7 @@
 // the focus inside and answers arrow keys, Home/End and type-ahead.
 import * as assert from "node:assert/strict";
 import { type ChatPage, useChatPage } from "./harness";
-import { SAMPLE_DIFF, Script, toolCall } from "./script";
+import { SAMPLE_CHANGE, SAMPLE_DIFF, Script, toolCall } from "./script";
 
 const focused = (chat: ChatPage) =>
   chat.page.evaluate(() => {
@@ -26,7 +26,7 @@ async function pendingEdits(chat: ChatPage, ids: string[]): Promise<void> {
   for (const id of ids) {
     script
       .toolStart(id, "edit_file", { path: `src/${id}.ts` })
-      .raw({ type: "approval/request", toolCallId: id, toolName: "edit_file", path: `src/${id}.ts`, diff: SAMPLE_DIFF });
+      .raw({ type: "approval/request", toolCallId: id, toolName: "edit_file", path: `src/${id}.ts`, diff: SAMPLE_CHANGE });
   }
   await chat.events(script.take());
 }

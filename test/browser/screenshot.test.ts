@@ -5,7 +5,7 @@ import * as assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ChatPage, repoRoot } from "./harness";
-import { SAMPLE_DIFF, Script, toolCall } from "./script";
+import { SAMPLE_CHANGE, SAMPLE_DIFF, Script, toolCall } from "./script";
 
 const ARTIFACTS = join(repoRoot, "out/test-artifacts");
 
@@ -77,7 +77,7 @@ export async function richChat(chat: ChatPage): Promise<void> {
     .user("Change the port to 8080.")
     .assistant([{ type: "text", text: "I'll update the port in `src/config.ts`." }, toolCall("call-edit", "edit_file", { path: "src/config.ts" })])
     .toolStart("call-edit", "edit_file", { path: "src/config.ts" })
-    .raw({ type: "approval/request", toolCallId: "call-edit", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF });
+    .raw({ type: "approval/request", toolCallId: "call-edit", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_CHANGE });
   await chat.events(script.take());
 }
 

@@ -4,7 +4,9 @@ import type { AgentEvent, AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, TextContent, ThinkingContent, ToolCall, UserMessage } from "@earendil-works/pi-ai";
 import { AgentEventEncoder } from "../../src/shared/event-encoder";
 import type { ChatEvent } from "../../src/shared/protocol";
+import { withStructuredDiff } from "../../src/shared/diff-hunks";
 import { emptyChatState, reduce, type ChatState } from "../../src/shared/reducer";
+import type { StructuredDiff } from "../../src/shared/structured-diff";
 
 type Content = TextContent | ThinkingContent | ToolCall;
 
@@ -138,7 +140,29 @@ export const SAMPLE_DIFF = [
   "",
 ].join("\n");
 
-/** The state the shared reducer builds from these events (what a host snapshot would carry). */
+/** SAMPLE_DIFF as the hunks the host sends (written out, not built by the code under test). */
+export const SAMPLE_CHANGE: StructuredDiff = {
+  kind: "hunks",
+  hunks: [
+    {
+      oldStart: 1,
+      oldLines: 6,
+      newStart: 1,
+      newLines: 6,
+      lines: [
+        { kind: "context", text: "export const config = {" },
+        { kind: "context", text: '  host: "localhost",' },
+        { kind: "del", text: "  port: 3000," },
+        { kind: "add", text: "  port: 8080," },
+        { kind: "context", text: "  retries: 3," },
+        { kind: "context", text: "};" },
+        { kind: "context", text: "" },
+      ],
+    },
+  ],
+};
+
+/** The state the shared reducer builds from these events (what a host snapshot would carry: edit diffs as hunks). */
 export function stateOf(events: readonly ChatEvent[], from: ChatState = emptyChatState): ChatState {
-  return events.reduce(reduce, from);
+  return events.map(withStructuredDiff).reduce(reduce, from);
 }

@@ -4,7 +4,8 @@ import * as assert from "node:assert/strict";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { type ChatPage, useChatPage } from "./harness";
 import { stateFromTranscript } from "../../src/shared/reducer";
-import { assistantMessage, SAMPLE_DIFF, Script, toolCall, userMessage } from "./script";
+import type { StructuredDiff } from "../../src/shared/structured-diff";
+import { assistantMessage, SAMPLE_CHANGE, SAMPLE_DIFF, Script, toolCall, userMessage } from "./script";
 
 describe("tool and approval cards", function () {
   const page = useChatPage();
@@ -52,6 +53,82 @@ describe("tool and approval cards", function () {
     assert.equal(await wide.locator(".tool-range").count(), 0, "an image has no line range");
     const shot = chat.page.locator('.tool[data-item="img-2"]');
     assert.equal(await shot.locator(".tool-note").innerText(), "PNG 300×200, not shown to Pi: The current model cannot see images.");
+  });
+
+  it("draws an edit from the hunks the host sent (several hunks, line numbers, no newline at the end); diff text alone draws nothing", async () => {
+    const script = new Script()
+      .start()
+      .user("Capitalize c and u.")
+      .assistant([toolCall("call-h", "edit_file", { path: "src/letters.txt" }), toolCall("call-t", "edit_file", { path: "src/other.txt" })])
+      .toolStart("call-h", "edit_file", { path: "src/letters.txt" });
+    await chat.events(script.take());
+    // Exactly what the host posts: hunks, no diff text anywhere in the event.
+    const twoHunks: StructuredDiff = {
+      kind: "hunks",
+      hunks: [
+        {
+          oldStart: 2,
+          oldLines: 3,
+          newStart: 2,
+          newLines: 3,
+          lines: [
+            { kind: "context", text: "b" },
+            { kind: "del", text: "c" },
+            { kind: "add", text: "C" },
+            { kind: "context", text: "d" },
+          ],
+        },
+        {
+          oldStart: 20,
+          oldLines: 2,
+          newStart: 20,
+          newLines: 2,
+          lines: [
+            { kind: "context", text: "t" },
+            { kind: "del", text: "u", noNewline: true },
+            { kind: "add", text: "U", noNewline: true },
+          ],
+        },
+      ],
+    };
+    await chat.rawEvents([{ type: "approval/request", toolCallId: "call-h", toolName: "edit_file", path: "src/letters.txt", diff: twoHunks }]);
+    const card = chat.page.locator('.tool[data-item="call-h"]');
+    const diff = card.locator(".diff");
+    assert.equal(await diff.getAttribute("aria-label"), "Diff: 2 lines added, 2 removed");
+    assert.deepEqual(await diff.locator(".diff-hunk .diff-text").allInnerTexts(), ["@@ -2,3 +2,3 @@", "@@ -20,2 +20,2 @@"]);
+    const rows = await diff
+      .locator(".diff-line:not(.diff-hunk)")
+      .evaluateAll((lines) =>
+        lines.map((l) => [
+          l.className.replace("diff-line ", ""),
+          l.querySelector(".diff-num")?.textContent ?? "",
+          l.querySelector(".diff-sign")?.textContent ?? "",
+        ]),
+      );
+    assert.deepEqual(rows, [
+      ["diff-ctx", "2", " "],
+      ["diff-del", "3", "-"],
+      ["diff-add", "3", "+"],
+      ["diff-ctx", "4", " "],
+      ["diff-ctx", "20", " "],
+      ["diff-del", "21", "-"],
+      ["diff-meta", "", ""],
+      ["diff-add", "21", "+"],
+      ["diff-meta", "", ""],
+    ]);
+    assert.deepEqual(await diff.locator(".diff-meta .diff-text").allInnerTexts(), ["\\ No newline at end of file", "\\ No newline at end of file"]);
+    assert.equal(await diff.locator(".diff-del .diff-text").first().textContent(), "removed: c", "the removal is said, not only coloured");
+
+    // A result that reaches the view with only diff text (nothing the host sends: it always sends hunks) draws no diff.
+    await chat.rawEvents(
+      new Script()
+        .toolStart("call-t", "edit_file", { path: "src/other.txt" })
+        .toolEnd("call-t", "edit_file", { text: "Edited src/other.txt.", details: { diff: SAMPLE_DIFF, path: "src/other.txt", additions: 1, deletions: 1 } })
+        .take(),
+    );
+    const textOnly = chat.page.locator('.tool[data-item="call-t"]');
+    assert.match((await textOnly.getAttribute("class")) ?? "", /tool-success/);
+    assert.equal(await textOnly.locator(".diff").count(), 0, "the webview does not parse diff text");
   });
 
   it("shows a tool card running, then success with its diff, range link and Open diff", async () => {
@@ -132,7 +209,7 @@ describe("tool and approval cards", function () {
       .user("Change the port to 8080.")
       .assistant([toolCall(id, "edit_file", { path: "src/config.ts" })])
       .toolStart(id, "edit_file", { path: "src/config.ts" })
-      .raw({ type: "approval/request", toolCallId: id, toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF });
+      .raw({ type: "approval/request", toolCallId: id, toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_CHANGE });
     await chat.events(script.take());
   }
 
@@ -233,7 +310,7 @@ describe("tool and approval cards", function () {
     const script = new Script()
       .assistant([toolCall("call-5", "edit_file", { path: "src/b.ts" })])
       .toolStart("call-5", "edit_file", { path: "src/b.ts" })
-      .raw({ type: "approval/request", toolCallId: "call-5", toolName: "edit_file", path: "src/b.ts", diff: SAMPLE_DIFF });
+      .raw({ type: "approval/request", toolCallId: "call-5", toolName: "edit_file", path: "src/b.ts", diff: SAMPLE_CHANGE });
     await chat.events(script.take());
     await chat.page.locator('.tool[data-item="call-5"]').getByRole("button", { name: "Allow edits for this chat" }).click();
     assert.deepEqual(await chat.postedOf("approval/decide"), [
@@ -270,7 +347,7 @@ describe("tool and approval cards", function () {
       new Script()
         .assistant([toolCall("call-p", "edit_file", { path: ".vscode/tasks.json" })])
         .toolStart("call-p", "edit_file", { path: ".vscode/tasks.json" })
-        .raw({ type: "approval/request", toolCallId: "call-p", toolName: "edit_file", path: ".vscode/tasks.json", diff: SAMPLE_DIFF, protection: why })
+        .raw({ type: "approval/request", toolCallId: "call-p", toolName: "edit_file", path: ".vscode/tasks.json", diff: SAMPLE_CHANGE, protection: why })
         .take(),
     );
     const card = chat.page.locator('.tool[data-item="call-p"]');
@@ -286,7 +363,7 @@ describe("tool and approval cards", function () {
           toolCallId: "call-s",
           toolName: "edit_file",
           path: ".env",
-          diff: "secret file: 1 line changed",
+          diff: { kind: "secret", changedLines: 1 },
           protection: ".env is a protected file",
           secret: true,
         })
@@ -327,7 +404,7 @@ describe("tool and approval cards", function () {
       { type: "message/start", message: call },
       { type: "message/end", message: call },
       { type: "tool/start", toolCallId: "call-r", toolName: "edit_file", args: { path: "src/config.ts" } },
-      { type: "approval/request", toolCallId: "call-r", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_DIFF },
+      { type: "approval/request", toolCallId: "call-r", toolName: "edit_file", path: "src/config.ts", diff: SAMPLE_CHANGE },
       { type: "approval/decided", toolCallId: "call-r", decision: "allowed" },
       { type: "tool/end", toolCallId: "call-r", isError: false },
       { type: "message/start", message: result },

@@ -70,7 +70,7 @@ export async function gateCommand(
   // Offer rules only for the parts no rule covers yet.
   const existing = deps.rules.list();
   const suggestedRules = (suggestRules(params.command) ?? []).filter((r) => !matchAllowRules(r, existing).allowed);
-  deps.emit({ type: "approval/request", toolCallId, toolName: RUN_COMMAND_TOOL, diff: "", command: params.command, cwd, suggestedRules });
+  deps.emit({ type: "approval/request", toolCallId, toolName: RUN_COMMAND_TOOL, command: params.command, cwd, suggestedRules });
   let decision: CommandDecision;
   try {
     decision = await deps.approver({ chatId: deps.chatId, toolCallId, command: params.command, cwd, suggestedRules }, signal);

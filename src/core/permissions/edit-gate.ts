@@ -4,7 +4,9 @@
 // the proposal for the tool to write. afterToolCall() keeps secret files' diffs out of the
 // transcript. No agent needed to test it: hand it a file system, an approver and a call.
 import type { AfterToolCallContext, AfterToolCallResult, BeforeToolCallContext, BeforeToolCallResult } from "@earendil-works/pi-agent-core";
+import { hunksFromPatch } from "../../shared/diff-hunks";
 import type { ChatEvent } from "../../shared/protocol";
+import type { StructuredDiff } from "../../shared/structured-diff";
 import type { ApprovalNoticeMessage } from "../messages";
 import { asEditFileParams, proposeEdit, resolveWorkspacePath, type EditFileDetails, type EditProposal, type WorkspaceFileSystem } from "../tools";
 import { decideEdit, type ApprovalMode } from "./edit-decision";
@@ -115,7 +117,12 @@ export class EditGate {
     const { emit } = this.options;
     const diff = secret ? secretDiffSummary(proposal.details.additions, proposal.details.deletions) : proposal.details.diff;
     const extra = { ...(protection ? { protection } : {}), ...(secret ? { secret: true } : {}) };
-    emit({ type: "approval/request", toolCallId, toolName: "edit_file", path: proposal.path, diff, ...extra });
+    // The view gets the hunks structuredPatch made for the proposal; a secret file's only as a count.
+    const { additions, deletions } = proposal.details;
+    const hunks: StructuredDiff = secret
+      ? { kind: "secret", changedLines: Math.max(additions, deletions) }
+      : { kind: "hunks", hunks: hunksFromPatch(proposal.details.hunks) };
+    emit({ type: "approval/request", toolCallId, toolName: "edit_file", path: proposal.path, diff: hunks, ...extra });
     let decision: EditDecision;
     try {
       const proposedText = new TextDecoder().decode(proposal.newBytes).replace(/^\uFEFF/, "");

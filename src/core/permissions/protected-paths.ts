@@ -7,6 +7,7 @@
 //              always asked, whatever the approval mode, "Allow edits for this chat" or trust.
 //   secret     `.env*` files: also protected, and their diffs are never shown or saved.
 import picomatch from "picomatch";
+import { secretDiffSummary as secretChangeSummary } from "../../shared/structured-diff";
 
 /**
  * The default of `piChat.protectedFiles`: globs (picomatch syntax, matched case-insensitively,
@@ -94,8 +95,7 @@ function protectionReason(path: string, pattern: string, secret: boolean): strin
   return `${path} is a protected file (${pattern}): ${what}. Protected files are always asked about, even with “Allow edits for this chat” or automatic approval.`;
 }
 
-/** What the view and the transcript show instead of a secret file's diff. */
+/** What the transcript keeps instead of a secret file's diff (the view draws the same words from the count). */
 export function secretDiffSummary(additions: number, deletions: number): string {
-  const changed = Math.max(additions, deletions);
-  return `secret file: ${changed} line${changed === 1 ? "" : "s"} changed`;
+  return secretChangeSummary(Math.max(additions, deletions));
 }

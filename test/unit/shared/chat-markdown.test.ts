@@ -50,7 +50,10 @@ function scenario(): AgentMessage[] {
       toolCallId: "e1",
       toolName: "edit_file",
       content: [{ type: "text", text: "Edited." }],
-      details: { path: "src/config.ts", diff: "-  port: 3000,\n+  port: 8080,\n``` not a fence end" },
+      details: {
+        path: "src/config.ts",
+        diff: "--- a/src/config.ts\n+++ b/src/config.ts\n@@ -1,2 +1,2 @@\n-  port: 3000,\n+  port: 8080,\n ``` not a fence end\n",
+      },
       isError: false,
       timestamp: ts + 4,
     },
@@ -81,6 +84,6 @@ describe("export a chat to Markdown", () => {
     }
     assert.ok(!md.includes("secret reasoning"), "thinking is collapsed in the view and left out");
     // The diff's own backticks cannot close its fence.
-    assert.ok(md.includes("````diff\n-  port: 3000,\n+  port: 8080,\n``` not a fence end\n````"), md);
+    assert.ok(md.includes("````diff\n@@ -1,2 +1,2 @@\n-  port: 3000,\n+  port: 8080,\n ``` not a fence end\n````"), md);
   });
 });

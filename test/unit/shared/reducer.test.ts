@@ -8,6 +8,7 @@ import { createNodeWorkspaceFs } from "../../../src/core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../../src/core/transcript";
 import { AgentEventEncoder, mergeDeltas } from "../../../src/shared/event-encoder";
 import type { ChatEvent } from "../../../src/shared/protocol";
+import type { StructuredDiff } from "../../../src/shared/structured-diff";
 import { chatItems, emptyChatState, reduce, stateFromTranscript, type ChatState } from "../../../src/shared/reducer";
 import { deepFreeze } from "../../support/freeze";
 import { createScriptedModel, reply } from "../../support/scripted-model";
@@ -21,6 +22,22 @@ function assistant(content: AssistantMessage["content"], stopReason: AssistantMe
 function reduceAll(events: readonly ChatEvent[], from: ChatState = emptyChatState): ChatState {
   return events.reduce((s, e) => reduce(s, e), from);
 }
+
+const ONE_LINE: StructuredDiff = {
+  kind: "hunks",
+  hunks: [
+    {
+      oldStart: 1,
+      oldLines: 1,
+      newStart: 1,
+      newLines: 1,
+      lines: [
+        { kind: "del", text: "a" },
+        { kind: "add", text: "b" },
+      ],
+    },
+  ],
+};
 
 describe("reducer", () => {
   it("a streamed answer of 1,000 deltas is one assistant card with the whole text", () => {
@@ -94,7 +111,7 @@ describe("reducer", () => {
         ),
       },
       { type: "tool/start", toolCallId: "t1", toolName: "edit_file", args: { path: "a" } },
-      { type: "approval/request", toolCallId: "t1", toolName: "edit_file", path: "a", diff: "@@" },
+      { type: "approval/request", toolCallId: "t1", toolName: "edit_file", path: "a", diff: { kind: "secret", changedLines: 1 } },
       { type: "approval/decided", toolCallId: "t1", decision: "allowed" },
     ]);
     let state: ChatState = deepFreeze(emptyChatState);
@@ -119,7 +136,7 @@ describe("reducer", () => {
       toolName: "edit_file",
       state: "allowed",
       path: "a",
-      diff: "@@",
+      diff: { kind: "secret", changedLines: 1 },
     });
   });
 
@@ -169,7 +186,40 @@ describe("reducer", () => {
         ],
       );
       assert.equal(tools[1]!.approval?.reason, "no");
-      assert.match(tools[2]!.approval?.diff ?? "", /\+export const port = 8080;/);
+      // The edit's hunks: the live card got them from the gate's structuredPatch, the restored one
+      // from the notice's and the result's saved text; the same hunks on the card and its result.
+      const change = {
+        kind: "hunks",
+        hunks: [
+          {
+            oldStart: 1,
+            oldLines: 1,
+            newStart: 1,
+            newLines: 1,
+            lines: [
+              { kind: "del", text: "export const port = 3000;" },
+              { kind: "add", text: "export const port = 8080;" },
+            ],
+          },
+        ],
+      };
+      const requests = live.flatMap((e) => (e.type === "approval/request" ? [e] : []));
+      assert.deepEqual(
+        requests.map((r) => [r.toolCallId, r.diff]),
+        [
+          ["e1", change],
+          ["e2", change],
+        ],
+        "the live question carried the hunks",
+      );
+      const restored = replayed.flatMap((i) => (i.kind === "tool" ? [i] : []));
+      assert.deepEqual(restored[1]!.approval?.diff, change, "the denied edit, restored");
+      assert.deepEqual(restored[2]!.approval?.diff, change, "the applied edit, restored");
+      assert.deepEqual(restored[2]!.diff, change, "its result, restored");
+      // The view never gets the diff text: not on the events, not in the restored items.
+      const at = JSON.stringify(live).indexOf("@@");
+      assert.equal(at, -1, JSON.stringify(live).slice(at - 300, at + 100));
+      assert.equal(JSON.stringify(replayed).includes("@@"), false);
     } finally {
       await service?.dispose();
       ws.cleanup();
@@ -186,14 +236,14 @@ describe("reducer", () => {
         { type: "message/start", message: call },
         { type: "message/end", message: call },
         { type: "tool/start", toolCallId: "t1", toolName: "edit_file", args: { path: "a.ts" } },
-        { type: "approval/request", toolCallId: "t1", toolName: "edit_file", path: "a.ts", diff: "@@ -1 +1 @@" },
+        { type: "approval/request", toolCallId: "t1", toolName: "edit_file", path: "a.ts", diff: ONE_LINE },
       ]),
     );
     const card = () => chatItems(state).filter((i) => i.kind === "tool");
     assert.equal(card().length, 1);
     assert.deepEqual(card()[0]!.kind === "tool" && [card()[0]!.status, card()[0]!.approval], [
       "pending",
-      { kind: "approval", id: "approval:t1", toolCallId: "t1", toolName: "edit_file", state: "pending", path: "a.ts", diff: "@@ -1 +1 @@" },
+      { kind: "approval", id: "approval:t1", toolCallId: "t1", toolName: "edit_file", state: "pending", path: "a.ts", diff: ONE_LINE },
     ]);
     // A follow-up user turn settles the card before the notice is saved: the notice still finds it.
     state = deepFreeze(
@@ -223,7 +273,7 @@ describe("reducer", () => {
       toolName: "edit_file",
       state: "denied",
       path: "a.ts",
-      diff: "@@ -1 +1 @@",
+      diff: ONE_LINE,
       reason: "no",
     });
   });
@@ -233,7 +283,7 @@ describe("reducer", () => {
     const state = reduceAll([
       { type: "message/start", message: call },
       { type: "message/end", message: call },
-      { type: "approval/request", toolCallId: "t2", toolName: "edit_file", path: "a.ts", diff: "@@" },
+      { type: "approval/request", toolCallId: "t2", toolName: "edit_file", path: "a.ts", diff: ONE_LINE },
       { type: "approval/cancelled", toolCallId: "t2" },
     ]);
     const tools = chatItems(state).filter((i) => i.kind === "tool");
