@@ -3,23 +3,14 @@
 // unified text a saved chat holds (approvalNotice.diff, an edit result's details.diff: the
 // transcript format is unchanged). `withStructuredDiff` puts them on the `message/end` event and
 // drops the text, so the webview gets hunks only, live and restored alike.
-import { parsePatch } from "diff";
+import { parsePatch, type StructuredPatchHunk } from "diff";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type {} from "./app-messages"; // the app message kinds in AgentMessage
 import type { ChatEvent } from "./protocol";
 import type { DiffHunk, DiffLine, DiffLineKind, StructuredDiff } from "./structured-diff";
 
-/** The hunk shape of the `diff` library (structuredPatch, parsePatch): lines as "+text", "-text", " text", "\ No newline…". */
-export interface PatchHunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  lines: readonly string[];
-}
-
 /** Typed lines from the library's hunks. A trailing "\r" is a line ending shown as text, never part of the line. */
-export function hunksFromPatch(hunks: readonly PatchHunk[]): DiffHunk[] {
+export function hunksFromPatch(hunks: readonly StructuredPatchHunk[]): DiffHunk[] {
   const out: DiffHunk[] = [];
   for (const hunk of hunks) {
     // parsePatch reads a damaged header ("@@ nonsense") as a hunk with NaN positions: not a hunk.
@@ -107,7 +98,7 @@ export function structuredDiffOf(message: AgentMessage): StructuredDiff | undefi
 }
 
 /** The library's hunks as edit_file saved them, or undefined for anything else (a transcript is read defensively). */
-function patchHunksOf(value: unknown): PatchHunk[] | undefined {
+function patchHunksOf(value: unknown): StructuredPatchHunk[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const isNumber = (n: unknown) => typeof n === "number";
   for (const h of value as unknown[]) {
@@ -116,7 +107,7 @@ function patchHunksOf(value: unknown): PatchHunk[] | undefined {
     if (!isNumber(hunk.oldStart) || !isNumber(hunk.oldLines) || !isNumber(hunk.newStart) || !isNumber(hunk.newLines)) return undefined;
     if (!Array.isArray(hunk.lines) || !hunk.lines.every((l) => typeof l === "string")) return undefined;
   }
-  return value as PatchHunk[];
+  return value as StructuredPatchHunk[];
 }
 
 /**
@@ -159,7 +150,7 @@ export function withStructuredDiff(event: ChatEvent): ChatEvent {
  */
 export class SavedDiffs {
   /** Per applied edit: its result's diff text and the hunks built from the result's saved ones (once, on first use). */
-  private readonly results = new Map<string, { text: string; hunks: PatchHunk[]; built?: StructuredDiff }>();
+  private readonly results = new Map<string, { text: string; hunks: StructuredPatchHunk[]; built?: StructuredDiff }>();
 
   constructor(messages: readonly AgentMessage[]) {
     for (const message of messages) {
