@@ -4,7 +4,7 @@
 import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type BeforeToolCallResult, type StreamFn } from "@earendil-works/pi-agent-core";
 import { clampThinkingLevel, createInitialSystemMessage, toToolDeclaration, type Api, type Model } from "@earendil-works/pi-ai";
 import { reduce, stateFromTranscript, type ChatState } from "../shared/reducer";
-import { withStructuredDiff } from "../shared/diff-hunks";
+import { SavedDiffs, withStructuredDiff } from "../shared/diff-hunks";
 import { AgentEventEncoder } from "../shared/event-encoder";
 import type { FixCommandId } from "../shared/app-messages";
 import type { ChatEvent } from "../shared/protocol";
@@ -397,7 +397,9 @@ export class ChatSession {
     this.setPath(messageIndex, switched.suffix);
     this.branches.setLeaf(switched.leafId);
     this.emit({ type: "branch/rewind", keep: messageIndex });
-    for (const message of switched.suffix) this.emit({ type: "message/end", message });
+    // As a restore does: an applied edit's notice takes its result's saved hunks, nothing parsed twice.
+    const diffs = new SavedDiffs(switched.suffix);
+    for (const message of switched.suffix) this.emit(diffs.event(message));
     this.emitForks(messageIndex);
     this.emit({ type: "context/meter", meter: this.context.meter() });
     await this.options.persistLeaf?.(switched.leafId);

@@ -3,44 +3,51 @@
 // unified text a saved chat holds (approvalNotice.diff, an edit result's details.diff: the
 // transcript format is unchanged). `withStructuredDiff` puts them on the `message/end` event and
 // drops the text, so the webview gets hunks only, live and restored alike.
-import { parsePatch } from "diff";
+import { parsePatch, type StructuredPatchHunk } from "diff";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type {} from "./app-messages"; // the app message kinds in AgentMessage
 import type { ChatEvent } from "./protocol";
 import type { DiffHunk, DiffLine, DiffLineKind, StructuredDiff } from "./structured-diff";
 
-/** The hunk shape of the `diff` library (structuredPatch, parsePatch): lines as "+text", "-text", " text", "\ No newline…". */
-export interface PatchHunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  lines: readonly string[];
+/** Typed lines from the library's hunks. A trailing "\r" is a line ending shown as text, never part of the line. */
+export function hunksFromPatch(hunks: readonly StructuredPatchHunk[]): DiffHunk[] {
+  const out: DiffHunk[] = [];
+  for (const hunk of hunks) {
+    // parsePatch reads a damaged header ("@@ nonsense") as a hunk with NaN positions: not a hunk.
+    if (!counted(hunk.oldStart) || !counted(hunk.oldLines) || !counted(hunk.newStart) || !counted(hunk.newLines)) continue;
+    out.push({ oldStart: hunk.oldStart, oldLines: hunk.oldLines, newStart: hunk.newStart, newLines: hunk.newLines, lines: typedLines(hunk.lines) });
+  }
+  return out;
 }
 
-const KIND: Record<string, DiffLineKind | undefined> = { "+": "add", "-": "del", " ": "context" };
+function counted(n: number): boolean {
+  return Number.isInteger(n) && n >= 0;
+}
 
-/** Typed lines from the library's hunks. A trailing "\r" is a line ending shown as text, never part of the line. */
-export function hunksFromPatch(hunks: readonly PatchHunk[]): DiffHunk[] {
-  // parsePatch reads a damaged header ("@@ nonsense") as a hunk with NaN positions: not a hunk.
-  const counted = (n: number) => Number.isInteger(n) && n >= 0;
-  const wellFormed = hunks.filter((h) => counted(h.oldStart) && counted(h.oldLines) && counted(h.newStart) && counted(h.newLines));
-  return wellFormed.map((hunk) => {
-    const lines: DiffLine[] = [];
-    for (const raw of hunk.lines) {
-      const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-      if (line.startsWith("\\")) {
-        const last = lines[lines.length - 1];
-        if (last) last.noNewline = true;
-        continue;
-      }
-      // An empty context line is how some tools write " " once trailing spaces are trimmed.
-      const kind = line === "" ? "context" : KIND[line[0] ?? ""];
-      if (kind === undefined) continue;
-      lines.push({ kind, text: line.slice(1) });
+// A restore builds these for every edit of a long chat: char codes, not string compares.
+const PLUS = 43;
+const MINUS = 45;
+const SPACE = 32;
+const BACKSLASH = 92;
+const CR = 13;
+
+function typedLines(raw: readonly string[]): DiffLine[] {
+  const lines: DiffLine[] = [];
+  for (const line of raw) {
+    const first = line.charCodeAt(0);
+    if (first === BACKSLASH) {
+      const last = lines[lines.length - 1];
+      if (last) last.noNewline = true;
+      continue;
     }
-    return { oldStart: hunk.oldStart, oldLines: hunk.oldLines, newStart: hunk.newStart, newLines: hunk.newLines, lines };
-  });
+    const end = line.charCodeAt(line.length - 1) === CR ? line.length - 1 : line.length;
+    const text = end > 1 ? line.slice(1, end) : "";
+    // An empty line is how some tools write a context " " once trailing spaces are trimmed.
+    if (first === PLUS) lines.push({ kind: "add", text });
+    else if (first === MINUS) lines.push({ kind: "del", text });
+    else if (first === SPACE || end === 0) lines.push({ kind: "context", text });
+  }
+  return lines;
 }
 
 /** Hunks of a unified diff text (one file; headers ignored), through the diff library's parser. Never throws. */
@@ -91,7 +98,7 @@ export function structuredDiffOf(message: AgentMessage): StructuredDiff | undefi
 }
 
 /** The library's hunks as edit_file saved them, or undefined for anything else (a transcript is read defensively). */
-function patchHunksOf(value: unknown): PatchHunk[] | undefined {
+function patchHunksOf(value: unknown): StructuredPatchHunk[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const isNumber = (n: unknown) => typeof n === "number";
   for (const h of value as unknown[]) {
@@ -100,7 +107,7 @@ function patchHunksOf(value: unknown): PatchHunk[] | undefined {
     if (!isNumber(hunk.oldStart) || !isNumber(hunk.oldLines) || !isNumber(hunk.newStart) || !isNumber(hunk.newLines)) return undefined;
     if (!Array.isArray(hunk.lines) || !hunk.lines.every((l) => typeof l === "string")) return undefined;
   }
-  return value as PatchHunk[];
+  return value as StructuredPatchHunk[];
 }
 
 /**
@@ -108,7 +115,7 @@ function patchHunksOf(value: unknown): PatchHunk[] | undefined {
  * `diff`, an edit result's details without `diff` and the library's `hunks`. Saved messages keep
  * theirs: this is only what the view is given.
  */
-function withoutDiffText(message: AgentMessage): AgentMessage {
+export function withoutDiffText(message: AgentMessage): AgentMessage {
   if (message.role === "approvalNotice" && message.diff !== undefined) {
     const { diff: _text, ...rest } = message;
     return rest;
@@ -136,7 +143,41 @@ export function withStructuredDiff(event: ChatEvent): ChatEvent {
   return diff ? { ...event, message: withoutDiffText(event.message), diff } : event;
 }
 
-/** The event a saved message replays as (restore, branch switch). */
-export function savedMessageEvent(message: AgentMessage): Extract<ChatEvent, { type: "message/end" }> {
-  return withStructuredDiff({ type: "message/end", message }) as Extract<ChatEvent, { type: "message/end" }>;
+/**
+ * The diffs of a saved chat, for a restore. An applied edit's notice holds the same text as its
+ * result, and the result also holds structuredPatch's hunks: the notice takes those instead of
+ * parsing the text again (parsePatch was a third of a 10,000-message restore's item building).
+ */
+export class SavedDiffs {
+  /** Per applied edit: its result's diff text and the hunks built from the result's saved ones (once, on first use). */
+  private readonly results = new Map<string, { text: string; hunks: StructuredPatchHunk[]; built?: StructuredDiff }>();
+
+  constructor(messages: readonly AgentMessage[]) {
+    for (const message of messages) {
+      if (message.role !== "toolResult" || typeof message.details !== "object" || message.details === null) continue;
+      const d = message.details as Record<string, unknown>;
+      if (typeof d.diff !== "string" || d.diff === "" || d.secret === true) continue;
+      const hunks = patchHunksOf(d.hunks);
+      if (hunks && hunks.length > 0) this.results.set(message.toolCallId, { text: d.diff, hunks });
+    }
+  }
+
+  /** What `structuredDiffOf` gives for this message; an edit's notice and result share one (immutable) value. */
+  of(message: AgentMessage): StructuredDiff | undefined {
+    const sameEdit =
+      (message.role === "approvalNotice" && message.secret !== true && typeof message.diff === "string") || message.role === "toolResult"
+        ? this.results.get(message.toolCallId)
+        : undefined;
+    if (sameEdit !== undefined && (message.role === "toolResult" || sameEdit.text === (message as { diff?: string }).diff)) {
+      sameEdit.built ??= { kind: "hunks", hunks: hunksFromPatch(sameEdit.hunks) };
+      return sameEdit.built;
+    }
+    return structuredDiffOf(message);
+  }
+
+  /** The event a saved message replays as (the message without the diff text, the hunks beside it). */
+  event(message: AgentMessage): Extract<ChatEvent, { type: "message/end" }> {
+    const diff = this.of(message);
+    return diff ? { type: "message/end", message: withoutDiffText(message), diff } : { type: "message/end", message };
+  }
 }

@@ -10,7 +10,7 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import type { ApprovalNoticeMessage } from "./app-messages"; // also: the app message kinds in AgentMessage
 import type { AssistantBlock, AssistantItem, ChatItem, ChatState, SummaryItem, ToolApproval, ToolItem } from "./chat-items";
-import { savedMessageEvent } from "./diff-hunks";
+import { SavedDiffs, withoutDiffText } from "./diff-hunks";
 import type { ChatEvent } from "./protocol";
 import type { StructuredDiff } from "./structured-diff";
 
@@ -143,6 +143,7 @@ export function stateFromTranscript(messages: readonly AgentMessage[]): ChatStat
   const settledTools = new Map<string, number>();
   let liveTools = new Map<string, number>();
   let count = 0;
+  const diffs = new SavedDiffs(messages);
   const pushLive = (item: ChatItem): void => {
     if (item.kind === "tool") liveTools.set(item.id, live.length);
     live.push(item);
@@ -169,7 +170,8 @@ export function stateFromTranscript(messages: readonly AgentMessage[]): ChatStat
         break;
       case "toolResult": {
         // The view's form of the result: an edit's diff as hunks, as the live event had it.
-        const { message: shown, diff } = savedMessageEvent(message);
+        const diff = diffs.of(message);
+        const shown = diff ? withoutDiffText(message) : message;
         const at = liveTools.get(message.toolCallId);
         // Every card here was made by this pass, so it is filled in place (the fold copies it).
         if (at === undefined) pushLive(setToolDone(newToolItem(message.toolCallId, message.toolName, undefined), shown as ToolResultMessage, diff));
@@ -177,7 +179,7 @@ export function stateFromTranscript(messages: readonly AgentMessage[]): ChatStat
         break;
       }
       case "approvalNotice": {
-        const { diff } = savedMessageEvent(message);
+        const diff = diffs.of(message);
         const atLive = liveTools.get(message.toolCallId);
         const atSettled = atLive === undefined ? settledTools.get(message.toolCallId) : undefined;
         let card = (atLive !== undefined ? live[atLive] : atSettled !== undefined ? settled[atSettled] : undefined) as ToolItem | undefined;
@@ -209,7 +211,8 @@ export function stateFromTranscript(messages: readonly AgentMessage[]): ChatStat
 /** The view of a transcript by folding the reducer over it: what `stateFromTranscript` must equal. */
 export function replayWithReducer(messages: readonly AgentMessage[]): ChatState {
   let state = emptyChatState;
-  for (const message of messages) state = reduce(state, savedMessageEvent(message));
+  const diffs = new SavedDiffs(messages);
+  for (const message of messages) state = reduce(state, diffs.event(message));
   return state;
 }
 

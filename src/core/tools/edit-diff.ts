@@ -6,20 +6,12 @@
 // by construction: they are cut off (a string compare, no allocation per line), the diff runs on
 // the changed lines plus their context, and the hunk line numbers are shifted back. The result is
 // the same patch the whole-file diff gives (tested against it).
-import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatch } from "diff";
-
-export interface EditDiffHunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  lines: string[];
-}
+import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
 
 export interface EditDiff {
   /** Unified diff with ---/+++ headers (a/path, b/path). */
   diff: string;
-  hunks: EditDiffHunk[];
+  hunks: StructuredPatchHunk[];
 }
 
 /** Offset where the line holding `offset` starts, after walking back `lines` more lines. */

@@ -16,6 +16,7 @@
 //     `requireProposal`, refuses: nothing is written that the gate did not see).
 import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
 import { arr, obj, opt, str, type Static } from "@earendil-works/pi-schema";
+import type { StructuredPatchHunk } from "diff";
 import { editDiff } from "./edit-diff";
 import {
   DEFAULT_MAX_EDIT_FILE_BYTES,
@@ -55,22 +56,14 @@ export const editFileParameters = obj({
 
 export type EditFileParams = Static<typeof editFileParameters>;
 
-/** One hunk of the diff, as the `diff` package structures it (lines start with " ", "-", "+" or "\\"). */
-export interface EditHunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  lines: string[];
-}
-
 /** For the UI. The diff is over the text with line endings shown as "\n" and without a BOM. */
 export interface EditFileDetails {
   /** Normalized workspace-relative path. */
   path: string;
   /** Unified diff with ---/+++ headers (a/path, b/path) and 3 lines of context. */
   diff: string;
-  hunks: EditHunk[];
+  /** The diff package's own hunks (lines start with " ", "-", "+" or "\\"); the view's typed hunks are built from them. */
+  hunks: StructuredPatchHunk[];
   additions: number;
   deletions: number;
   /** First changed line in the new file, 1-based. */

@@ -12,7 +12,6 @@ export type {
   EditFileDetails,
   EditFileParams,
   EditFileToolOptions,
-  EditHunk,
   EditProposal,
   EditProposalStore,
   ProposeEditOptions,

@@ -5,14 +5,7 @@ import assert from "node:assert/strict";
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { editDiff } from "../../../src/core/tools/edit-diff";
-import {
-  hunksFromPatch,
-  hunksFromUnifiedDiff,
-  savedMessageEvent,
-  structuredDiffFromText,
-  structuredDiffOf,
-  withStructuredDiff,
-} from "../../../src/shared/diff-hunks";
+import { hunksFromPatch, hunksFromUnifiedDiff, SavedDiffs, structuredDiffFromText, structuredDiffOf, withStructuredDiff } from "../../../src/shared/diff-hunks";
 import type { ChatEvent } from "../../../src/shared/protocol";
 import { secretDiffSummary, unifiedDiffText, type DiffHunk } from "../../../src/shared/structured-diff";
 import { isStructuredDiff, parseWebviewMessage } from "../../../src/shared/validate";
@@ -140,7 +133,7 @@ describe("diff hunks for the view", () => {
       diff: text,
       timestamp: 1,
     };
-    const event = savedMessageEvent(notice);
+    const event = new SavedDiffs([notice]).event(notice);
     assert.deepEqual(event.diff, { kind: "hunks", hunks: hunksFromUnifiedDiff(text) });
     assert.equal(JSON.stringify(event.message).includes("3000"), false, "the text is not sent beside the hunks");
     const result: AgentMessage = {
@@ -159,7 +152,7 @@ describe("diff hunks for the view", () => {
       isError: false,
       timestamp: 2,
     };
-    const ended = savedMessageEvent(result);
+    const ended = new SavedDiffs([result]).event(result);
     assert.deepEqual(ended.diff, event.diff);
     // The saved library hunks and the text alone (an older chat) give the same; damaged hunks fall back to the text.
     const textOnly = { ...result, details: { path: "a.ts", diff: text } } as AgentMessage;
@@ -167,12 +160,49 @@ describe("diff hunks for the view", () => {
     const damaged = { ...result, details: { path: "a.ts", diff: text, hunks: [{ oldStart: "1", lines: [] }] } } as AgentMessage;
     assert.deepEqual(structuredDiffOf(damaged), event.diff);
     assert.deepEqual(ended.message.role === "toolResult" && ended.message.details, { path: "a.ts", additions: 1, deletions: 1, firstChangedLine: 1 });
+    // Live, the session builds the same from each message on its own.
+    assert.deepEqual(withStructuredDiff({ type: "message/end", message: notice }), event);
+    assert.deepEqual(withStructuredDiff({ type: "message/end", message: result }), ended);
     const user: ChatEvent = { type: "message/end", message: { role: "user", content: "hi", timestamp: 3 } };
     assert.equal(withStructuredDiff(user), user);
     const delta: ChatEvent = { type: "message/delta", index: 0, text: "@@ -1 +1 @@" };
     assert.equal(withStructuredDiff(delta), delta);
     // A damaged saved diff gives no hunks, never an exception.
     assert.equal(structuredDiffFromText("@@ not a hunk\n+x", false), undefined);
+  });
+
+  it("a restore gives an applied edit's notice the hunks its result saved, and parses only a notice without them", () => {
+    const before = `${lines(30).join("\n")}\n`;
+    const after = before.replace("line 12\n", "line twelve\n");
+    const edit = editDiff("src/a.ts", before, after, 3);
+    const result: AgentMessage = {
+      role: "toolResult",
+      toolCallId: "e1",
+      toolName: "edit_file",
+      content: [{ type: "text", text: "Edited src/a.ts." }],
+      details: JSON.parse(JSON.stringify({ path: "src/a.ts", diff: edit.diff, hunks: edit.hunks, additions: 1, deletions: 1, firstChangedLine: 12 })),
+      isError: false,
+      timestamp: 1,
+    };
+    const notice: AgentMessage = {
+      role: "approvalNotice",
+      toolCallId: "e1",
+      toolName: "edit_file",
+      decision: "allowed",
+      path: "src/a.ts",
+      diff: edit.diff,
+      timestamp: 2,
+    };
+    const denied: AgentMessage = { ...notice, toolCallId: "e2", decision: "denied" } as AgentMessage;
+    const diffs = new SavedDiffs([notice, result, denied]);
+    // The notice comes before or after its result: either way the same hunks as parsing its own text.
+    assert.deepEqual(diffs.of(notice), structuredDiffOf(notice));
+    assert.deepEqual(diffs.of(notice), { kind: "hunks", hunks: hunksFromPatch(edit.hunks) });
+    assert.deepEqual(diffs.of(denied), structuredDiffOf(denied), "a denied edit has no result: its text is parsed");
+    // A notice whose text is not the result's (not written by this build) is parsed, not matched by id alone.
+    const other: AgentMessage = { ...notice, diff: formatPatch(patch("x\n", "y\n"), FILE_HEADERS_ONLY) } as AgentMessage;
+    assert.deepEqual(diffs.of(other), structuredDiffOf(other));
+    assert.notDeepEqual(diffs.of(other), diffs.of(notice));
   });
 
   it("hunks drawn back as text (the Markdown export) read back as the same hunks", () => {
