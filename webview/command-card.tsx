@@ -4,6 +4,7 @@
 // `details`/`progress` come from the tool (untrusted shapes): read defensively.
 import { useEffect, useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem, UserCommandItem } from "../src/shared/chat-items";
+import { stopCauseForCard, type BackgroundRunState } from "../src/shared/background-state";
 import { DenyReasonInput, useSentDecision } from "./approval";
 import { CheckIcon, CloseIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "./icons";
 import { Collapsible } from "./parts";
@@ -67,9 +68,8 @@ function outcome(item: ToolItem, facts: CommandFacts): { text: string; tone: "ok
   if (item.status === "running" || item.status === "pending")
     return { text: facts.elapsedMs !== undefined ? `Running · ${formatMs(facts.elapsedMs)}` : "Running", tone: "muted" };
   const took = facts.durationMs !== undefined ? ` · ${formatMs(facts.durationMs)}` : "";
-  // Left running: the card says how it started; command_output cards tell the rest.
-  if (facts.background === "pattern") return { text: `Started in the background · ready after ${formatMs(facts.durationMs ?? 0)}`, tone: "ok" };
-  if (facts.background === "waited") return { text: `Started in the background${took}`, tone: "ok" };
+  // Left running in the background: running, then how it ended (live, or from the transcript).
+  if (item.background) return backgroundOutcome(item.background, facts);
   switch (facts.end) {
     case "stopped":
       return { text: `Stopped${took}`, tone: "bad" };
@@ -85,12 +85,51 @@ function outcome(item: ToolItem, facts: CommandFacts): { text: string; tone: "ok
   }
 }
 
+function backgroundOutcome(run: BackgroundRunState, facts: CommandFacts): { text: string; tone: "ok" | "bad" | "muted" } {
+  const after = (ms: number | undefined) => (ms !== undefined ? ` · ${formatMs(ms)}` : "");
+  switch (run.state) {
+    case "running":
+      return {
+        text: facts.background === "pattern" ? `Running in the background · ready after ${formatMs(facts.durationMs ?? 0)}` : "Running in the background",
+        tone: "muted",
+      };
+    case "exited":
+      if (run.exitCode === null) return { text: `Ended by ${run.signal ?? "a signal"}${after(run.durationMs)}`, tone: "bad" };
+      return { text: `Exited with code ${run.exitCode}${after(run.durationMs)}`, tone: run.exitCode === 0 ? "ok" : "bad" };
+    case "stopped":
+      return { text: `${stopCauseForCard(run.by)}${after(run.durationMs)}`, tone: "muted" };
+    case "gone":
+      return { text: "Not running: it ended before this chat was reopened", tone: "muted" };
+  }
+}
+
+/** Stop on a background command's card: the host checks the id is of the chat on screen and ends its whole tree. */
+function BackgroundStop({ id, command }: { id: string; command: string }) {
+  const [stopping, setStopping] = useState(false);
+  return (
+    <button
+      type="button"
+      class="button stop-button"
+      aria-label={`Stop the background command ${command}`}
+      title="Stop it and everything it started"
+      disabled={stopping}
+      onClick={() => {
+        setStopping(true);
+        post({ type: "command/stopBackground", id });
+      }}
+    >
+      <StopIcon /> {stopping ? "Stopping\u2026" : "Stop"}
+    </button>
+  );
+}
+
 export function CommandCard({ item }: { item: ToolItem }) {
   const facts = readFacts(item.args, item.details, item.progress);
   const command = facts.command ?? "";
   const cwd = facts.cwd ?? item.approval?.cwd ?? ".";
   const state = outcome(item, facts);
   const running = item.status === "running" && item.approval?.state !== "pending";
+  const inBackground = item.background?.state === "running";
   const result = item.resultText ?? "";
   const pending = item.approval?.state === "pending";
   return (
@@ -102,7 +141,7 @@ export function CommandCard({ item }: { item: ToolItem }) {
       <div class="card-head">
         {pending ? (
           <ShieldIcon class="accent" />
-        ) : running ? (
+        ) : running || inBackground ? (
           <Spinner />
         ) : state.tone === "ok" ? (
           <CheckIcon class="ok" />
@@ -122,6 +161,7 @@ export function CommandCard({ item }: { item: ToolItem }) {
             <StopIcon /> Stop
           </button>
         )}
+        {inBackground && <BackgroundStop id={item.id} command={command} />}
       </div>
       <pre class="command-line">
         <span class="command-prompt" aria-hidden="true">

@@ -156,7 +156,7 @@ export class ChatService {
     const session = this.sessions.get(chatId);
     session?.abort();
     await session?.waitForIdle();
-    await session?.stopBackground("the chat was deleted");
+    await session?.stopBackground("chatDeleted");
     this.sessions.delete(chatId);
     this.created.delete(chatId);
     this.pendingModels.delete(chatId);
@@ -226,7 +226,7 @@ export class ChatService {
   async dispose(): Promise<void> {
     for (const session of this.sessions.values()) session.abort();
     await Promise.all([...this.sessions.values()].map((s) => s.waitForIdle()));
-    await Promise.all([...this.sessions.values()].map((s) => s.stopBackground("VS Code closed")));
+    await Promise.all([...this.sessions.values()].map((s) => s.stopBackground("vscodeClosed")));
     await this.options.store.flush();
   }
 

@@ -28,7 +28,8 @@ import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 import { gateCommand, type CommandApprover, type CommandRuleStore } from "./permissions/command-gate";
 import type { CommandRunner } from "./commands/runner";
 import { createRunCommandTool, RUN_COMMAND_TOOL } from "./tools/run-command";
-import { BackgroundCommands, backgroundEndedNoticeText, unendedBackgroundStarts } from "./commands/background";
+import { BackgroundCommands, backgroundEndedNoticeText, backgroundRunState, unendedBackgroundStarts } from "./commands/background";
+import type { BackgroundStopCause } from "../shared/background-state";
 import { COMMAND_OUTPUT_TOOL, createCommandOutputTool } from "./tools/command-output";
 import { redactSecrets } from "./commands/redact";
 import { runUserCommand, type UserCommandText } from "./commands/user-command";
@@ -179,8 +180,10 @@ export class ChatSession {
   private state: ChatState;
   /** The API key of the current model: removed from command output. */
   private secretsInUse: string[] = [];
-  /** Commands run_command started in the background; they end with the chat (stopBackground). */
-  private readonly background = new BackgroundCommands();
+  /** Commands run_command started in the background; they end with the chat (stopBackground). Their cards follow their end. */
+  private readonly background = new BackgroundCommands({
+    onEnd: (p) => this.emit({ type: "command/backgroundState", id: p.id, state: backgroundRunState(p) }),
+  });
   /** Stops the `!cmd` that is running, if one is. */
   private userCommandStop: AbortController | undefined;
   private active: Promise<void> | undefined;
@@ -201,6 +204,7 @@ export class ChatSession {
         role: "localNotice",
         level: "info",
         text: backgroundEndedNoticeText(stale.id, stale.command),
+        backgroundId: stale.id,
         timestamp: Date.now(),
       };
       this.initialMessages.push(notice);
@@ -466,9 +470,16 @@ export class ChatSession {
     return run;
   }
 
-  /** Ends every background command of this chat (the chat is deleted, VS Code closes). */
-  stopBackground(why: string): Promise<void> {
-    return this.background.stopAll(why);
+  /** Ends every background command of this chat (the chat is left or deleted, VS Code closes). */
+  stopBackground(by: BackgroundStopCause): Promise<void> {
+    return this.background.stopAll(by);
+  }
+
+  /** The Stop button of a background command's card; false for an id this chat never started. */
+  async stopBackgroundCommand(id: string): Promise<boolean> {
+    if (!this.background.has(id)) return false;
+    await this.background.stop(id, "user");
+    return true;
   }
 
   abort(): void {

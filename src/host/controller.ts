@@ -218,6 +218,10 @@ export class ChatController implements vscode.Disposable {
         if (this.options.commands.decide(message.toolCallId, message.decision, message.reason, message.rule)) return;
         if (message.decision === "allowAlways") return; // only commands have rules
         return this.decide(message.toolCallId, message.decision, message.reason);
+      case "command/stopBackground":
+        // Only a command of the chat on screen: an id of another chat (or none) is dropped.
+        if (!(await this.session.stopBackgroundCommand(message.id))) this.ignore(message);
+        return;
       case "command/openOutput":
         return this.options.commands.openOutput(findToolDetails(this.session.viewState, message.toolCallId)?.logFile);
       case "chat/new":
@@ -399,13 +403,17 @@ export class ChatController implements vscode.Disposable {
   }
 
   private ignore(message: WebviewMessage): void {
-    this.options.log(`ignored ${message.type} for an unknown chat`);
+    this.options.log(`ignored ${message.type} for an unknown chat or command`);
   }
 
   private switchTo(session: ChatSession): void {
     this.branchNote = undefined;
     // A run left behind could wait forever for an approval nobody sees: stop it first.
-    if (session !== this.session) this.session.abort();
+    // Its background commands end with it: a chat left in the view is closed (the card says so when you come back).
+    if (session !== this.session) {
+      this.session.abort();
+      void this.session.stopBackground("chatClosed");
+    }
     this.unsubscribe?.();
     this.session = session;
     this.watch(session);

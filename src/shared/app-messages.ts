@@ -44,6 +44,8 @@ export interface LocalNoticeMessage {
   fix?: string;
   /** The command that does the fix, offered as a button beside the words. */
   fixCommand?: FixCommandId;
+  /** The notice says this background command (a run_command call id) is not running any more: its card follows. */
+  backgroundId?: string;
   timestamp: number;
 }
 

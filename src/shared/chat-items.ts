@@ -1,6 +1,7 @@
 // The view layer: what the webview draws. Built only by the reducer (reducer.ts) from
 // ChatEvents; never sent to the model, never saved (the transcript is the source of truth).
 import type { ImageRef } from "./images";
+import type { BackgroundRunState } from "./background-state";
 
 import type { FixCommandId } from "./app-messages";
 import type { ContextMeter } from "./context-meter";
@@ -73,6 +74,8 @@ export interface ToolItem extends ItemMarks {
    * Live from approval/request and approval/decided, restored from the transcript's approvalNotice.
    */
   approval?: ApprovalItem;
+  /** run_command left it running in the background: running, or how it ended (live events, or the transcript). */
+  background?: BackgroundRunState;
 }
 
 export type ApprovalState = "pending" | "allowed" | "denied";

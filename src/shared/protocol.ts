@@ -13,6 +13,7 @@ import type { ChatState, ForkMark, QueuedInput } from "./chat-items";
 export type { ForkMark, QueuedInput } from "./chat-items";
 import type { ContextMeter } from "./context-meter";
 import type { StructuredDiff } from "./structured-diff";
+import type { BackgroundRunState } from "./background-state";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -63,6 +64,8 @@ export type ChatEvent =
   | { type: "command/progress"; tail: string[]; elapsedMs: number }
   /** A running tool's latest progress (run_command: the last lines of output), at a bounded rate. */
   | { type: "tool/progress"; toolCallId: string; details: unknown }
+  /** A command run_command left running in the background ended (exited, or was stopped): its card follows. */
+  | { type: "command/backgroundState"; id: string; state: BackgroundRunState }
   /** The gate stopped waiting without a decision (the run was aborted). */
   | { type: "approval/cancelled"; toolCallId: string }
   | { type: "chat/runState"; running: boolean }
@@ -241,6 +244,8 @@ export type WebviewMessage =
       reason?: string;
       rule?: string;
     }
+  /** The Stop button of a background command's card: `id` is its run_command call id (the host checks it is of the chat on screen). */
+  | { type: "command/stopBackground"; v: typeof PROTOCOL_VERSION; id: string }
   /** Open the whole output of a run_command call (its log file) in an editor. */
   | { type: "command/openOutput"; v: typeof PROTOCOL_VERSION; toolCallId: string }
   | { type: "chat/new"; v: typeof PROTOCOL_VERSION }

@@ -13,6 +13,7 @@ import type { AssistantBlock, AssistantItem, ChatItem, ChatState, SummaryItem, T
 import { SavedDiffs, withoutDiffText } from "./diff-hunks";
 import type { ChatEvent } from "./protocol";
 import type { StructuredDiff } from "./structured-diff";
+import { backgroundEndIn, mergeBackgroundState, type BackgroundRunState } from "./background-state";
 
 export type { ChatState } from "./chat-items";
 
@@ -90,6 +91,8 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         (i) => i.kind === "tool" && i.id === event.toolCallId,
         (t) => (t.kind === "tool" && t.status === "running" ? { ...t, progress: event.details } : t),
       );
+    case "command/backgroundState":
+      return setBackground(state, event.id, event.state);
     case "approval/cancelled":
       // Nobody decided: the card goes back to being a plain tool call (its result says it was cancelled).
       return updateTool(state, event.toolCallId, (t) => {
@@ -202,6 +205,14 @@ export function stateFromTranscript(messages: readonly AgentMessage[]): ChatStat
         }
       }
     }
+    // A command_output result or a reopened chat's notice may say how a background command ended: its card follows.
+    const end = backgroundEndIn(message);
+    if (end) {
+      const atLive = liveTools.get(end.id);
+      const atSettled = atLive === undefined ? settledTools.get(end.id) : undefined;
+      const card = (atLive !== undefined ? live[atLive] : atSettled !== undefined ? settled[atSettled] : undefined) as ToolItem | undefined;
+      if (card) card.background = mergeBackgroundState(card.background, end.state);
+    }
   }
   const chunks: ChatItem[][] = [];
   for (let i = 0; i < settled.length; i += SETTLED_CHUNK_SIZE) chunks.push(settled.slice(i, i + SETTLED_CHUNK_SIZE));
@@ -228,9 +239,16 @@ function startMessage(state: ChatState, message: AgentMessage): ChatState {
 }
 
 function endMessage(state: ChatState, message: AgentMessage, elided: readonly number[] | undefined, diff: StructuredDiff | undefined): ChatState {
+  const ended = endMessageItems(state, message, elided, diff);
+  // A command_output result or a reopened chat's notice may say how a background command ended: its card follows.
+  const end = backgroundEndIn(message);
+  return end ? setBackground(ended, end.id, end.state) : ended;
+}
+
+function endMessageItems(state: ChatState, message: AgentMessage, elided: readonly number[] | undefined, diff: StructuredDiff | undefined): ChatState {
   if (state.openId === null) {
     // Replay (or a message that was never started live): start and end in one go.
-    return endMessage(startMessage(state, message), message, undefined, diff);
+    return endMessageItems(startMessage(state, message), message, undefined, diff);
   }
   const id = state.openId;
   const closed: ChatState = { ...state, openId: null };
@@ -408,7 +426,24 @@ function setToolDone(t: ToolItem, message: ToolResultMessage, diff: StructuredDi
   t.status = message.isError ? "error" : "success";
   if (message.details !== undefined) t.details = message.details;
   if (diff !== undefined) t.diff = diff;
+  // Left running in the background: the card offers Stop until an event or a later message says it ended.
+  if (t.background === undefined && isLeftRunning(message)) t.background = { state: "running" };
   return t;
+}
+
+function isLeftRunning(message: ToolResultMessage): boolean {
+  if (message.toolName !== "run_command" || typeof message.details !== "object" || message.details === null) return false;
+  const background = (message.details as { background?: { ready?: unknown } }).background;
+  return background?.ready === "pattern" || background?.ready === "waited";
+}
+
+function withBackground(t: ToolItem, next: BackgroundRunState): ToolItem {
+  const merged = mergeBackgroundState(t.background, next);
+  return merged === t.background ? t : { ...t, background: merged };
+}
+
+function setBackground(state: ChatState, id: string, next: BackgroundRunState): ChatState {
+  return updateTool(state, id, (t) => withBackground(t, next));
 }
 
 function approvalFromNotice(a: ToolApproval, message: ApprovalNoticeMessage, diff: StructuredDiff | undefined): ToolApproval {

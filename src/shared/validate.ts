@@ -36,6 +36,7 @@ const webviewMessageSchema = union([
     rule: opt(str({ minLength: 1, maxLength: 500 })),
   }),
   obj({ type: lit("command/openOutput"), v, toolCallId: id }),
+  obj({ type: lit("command/stopBackground"), v, id }),
   obj({ type: lit("chat/new"), v }),
   obj({ type: lit("chat/switch"), v, chatId: id }),
   obj({ type: lit("chat/delete"), v, chatId: id }),

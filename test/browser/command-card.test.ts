@@ -115,8 +115,66 @@ describe("command cards", function () {
       });
     await chat.events(script.take());
     const card = chat.page.locator('.command-card[data-item="bg-1"]');
-    assert.equal(await card.locator(".command-outcome").innerText(), "Started in the background · ready after 1.8 s");
+    assert.equal(await card.locator(".command-outcome").innerText(), "Running in the background · ready after 1.8 s");
     assert.doesNotMatch(await card.innerText(), /Ended by a signal/);
+
+    // Stop: reachable with the keyboard, named for its command, posts the background id.
+    const stop = card.getByRole("button", { name: "Stop the background command npm run dev" });
+    await stop.focus();
+    await chat.clearPosted();
+    await chat.page.keyboard.press("Enter");
+    assert.deepEqual(await chat.posted(), [{ type: "command/stopBackground", v: 1, id: "bg-1" }]);
+    assert.equal(await stop.isDisabled(), true, "one Stop is enough");
+    assert.match(await stop.innerText(), /Stopping/);
+
+    // The host says it is gone: the card says who stopped it and after how long, and offers no Stop.
+    await chat.events(script.raw({ type: "command/backgroundState", id: "bg-1", state: { state: "stopped", by: "user", durationMs: 65_000 } }).take());
+    assert.equal(await card.locator(".command-outcome").innerText(), "Stopped by you · 1 min 5 s");
+    assert.equal(await card.locator(".stop-button").count(), 0);
+    assert.match((await card.getAttribute("aria-label")) ?? "", /Stopped by you/);
+  });
+
+  it("a background command that exits on its own changes its card; a restored one that is gone offers no Stop", async () => {
+    const details = (id: string) => ({
+      command: `serve ${id}`,
+      cwd: ".",
+      via: "process",
+      end: "exited",
+      exitCode: null,
+      durationMs: 5000,
+      totalLines: 0,
+      totalBytes: 0,
+      cutLines: 0,
+      cutBytes: 0,
+      invalidUtf8: false,
+      background: { id, ready: "waited" },
+    });
+    const script = new Script()
+      .start()
+      .user("Start two.")
+      .assistant([
+        toolCall("bg-a", "run_command", { command: "serve bg-a", background: "true" }),
+        toolCall("bg-b", "run_command", { command: "serve bg-b", background: "true" }),
+      ])
+      .toolStart("bg-a", "run_command", { command: "serve bg-a", background: true })
+      .toolEnd("bg-a", "run_command", { text: "Started", details: details("bg-a") })
+      .toolStart("bg-b", "run_command", { command: "serve bg-b", background: true })
+      .toolEnd("bg-b", "run_command", { text: "Started", details: details("bg-b") });
+    await chat.events(script.take());
+    const a = chat.page.locator('.command-card[data-item="bg-a"]');
+    const b = chat.page.locator('.command-card[data-item="bg-b"]');
+    assert.equal(await a.locator(".command-outcome").innerText(), "Running in the background");
+    assert.equal(await a.locator(".stop-button").count(), 1);
+    await chat.events(
+      script
+        .raw({ type: "command/backgroundState", id: "bg-a", state: { state: "exited", exitCode: 2, durationMs: 12_000 } })
+        .raw({ type: "command/backgroundState", id: "bg-b", state: { state: "gone" } })
+        .take(),
+    );
+    assert.equal(await a.locator(".command-outcome").innerText(), "Exited with code 2 · 12 s");
+    assert.equal(await a.locator(".stop-button").count(), 0);
+    assert.equal(await b.locator(".command-outcome").innerText(), "Not running: it ended before this chat was reopened");
+    assert.equal(await b.locator(".stop-button").count(), 0);
   });
 
   it("a command no rule can allow says so and offers no rule; a denial posts the reason", async () => {

@@ -112,7 +112,79 @@ describe("Pi Chat commands in the extension host", function () {
     await api.view.receive({ type: "chat/send", v: 1, text: "How many?" });
     assert.equal(server.pending(), 0);
   });
+
+  it("a background command's card shows it running; its Stop ends it and its grandchild, and Pi's next command_output sees the stop", async () => {
+    const { pids } = await startBackground(api, server, "call_bg1");
+    // An id the chat on screen never started is not stopped (nor is anything else).
+    await api.view.receive({ type: "command/stopBackground", v: 1, id: "call_elsewhere" });
+    assert.ok(api.logLines.some((l) => l.includes("ignored command/stopBackground")));
+    for (const pid of pids) assert.ok(running(pid), `pid ${pid} still runs after a Stop for another id`);
+
+    await api.view.receive({ type: "command/stopBackground", v: 1, id: "call_bg1" });
+    for (const pid of pids) assert.ok(!running(pid), `pid ${pid} is gone after Stop`);
+    const stopped = await waitFor("the card to say it was stopped", () => {
+      const bg = commandCard("call_bg1")?.background;
+      return bg?.state === "stopped" ? bg : undefined;
+    });
+    assert.equal(stopped.by, "user");
+
+    server.push(
+      () => ({ toolCalls: [{ id: "call_read1", name: "command_output", arguments: { id: "call_bg1" } }] }),
+      (body) => {
+        const tool = body.messages.filter((m) => m.role === "tool").pop();
+        assert.match(JSON.stringify(tool?.content), /stopped by the user/);
+        return { text: "You stopped it." };
+      },
+    );
+    await api.view.receive({ type: "chat/send", v: 1, text: "Is the server still up?" });
+    await api.controller.currentSession.waitForIdle();
+    assert.equal(server.pending(), 0);
+    assert.equal(commandCard("call_bg1")?.background?.state, "stopped", "the read does not bring back a Stop");
+  });
+
+  it("leaving the chat (New Chat) stops its background commands; back in it, the card says so", async () => {
+    const chatId = api.controller.currentSession.id;
+    const { pids } = await startBackground(api, server, "call_bg2");
+    await vscode.commands.executeCommand("piChat.newChat");
+    await waitFor("the processes to end", () => pids.every((pid) => !running(pid)));
+    await api.view.receive({ type: "chat/switch", v: 1, chatId });
+    assert.equal(api.controller.currentSession.id, chatId);
+    assert.deepEqual(
+      { state: commandCard("call_bg2")?.background?.state, by: (commandCard("call_bg2")?.background as { by?: string } | undefined)?.by },
+      { state: "stopped", by: "chatClosed" },
+    );
+  });
 });
+
+/** Pi starts a command in the background (a shell, its child and a grandchild) and the user allows it; gives their pids. */
+async function startBackground(api: PiChatTestApi, server: OpenAIServer, id: string): Promise<{ pids: number[]; card: ToolItem }> {
+  // The child prints its own pid, then its grandchild's, then the ready line: all three come before the wait ends.
+  const command = "bash -c 'echo child:$$; sleep 303 & echo grandchild:$!; echo server ready; wait' & wait";
+  const card = () => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
+  server.push(
+    () => ({ toolCalls: [{ id, name: "run_command", arguments: { command, background: true, readyPattern: "server ready" } }] }),
+    (body) => {
+      const tool = body.messages.filter((m) => m.role === "tool").pop();
+      assert.match(JSON.stringify(tool?.content), new RegExp(`Started in the background with id ${id}`));
+      return { text: "It is up." };
+    },
+  );
+  void api.view.receive({ type: "chat/send", v: 1, text: `Start the server (${id})` });
+  await waitFor(`${id} to ask`, () => card()?.approval?.state === "pending");
+  await api.view.receive({ type: "approval/decide", v: 1, toolCallId: id, decision: "allow" });
+  await api.controller.currentSession.waitForIdle();
+  const done = card()!;
+  assert.deepEqual(done.background, { state: "running" }, "the card shows it running");
+  const text = done.resultText ?? "";
+  const pids = [/\bchild:(\d+)/.exec(text), /grandchild:(\d+)/.exec(text)].map((m) => Number(m?.[1]));
+  assert.ok(
+    pids.every((pid) => pid > 0),
+    text,
+  );
+  for (const pid of pids) assert.ok(running(pid), `pid ${pid} runs`);
+  console.log(`[commands] background run_command ran via: ${(done.details as { via: string }).via}`);
+  return { pids, card: done };
+}
 
 // The terminal path: with piChat.commands.useTerminal on (the default) and shell integration in
 // code-server's bash terminal, commands run in the visible "Pi Chat" terminal.
@@ -192,6 +264,18 @@ describe('Pi Chat commands in the "Pi Chat" terminal (shell integration)', funct
     const next = await runAllowed("call_t4", "printf '%s\\n' still-usable");
     assert.equal((next.details as { via: string }).via, "terminal");
     assert.match(next.resultText ?? "", /still-usable/);
+  });
+
+  it("a background command runs in the terminal too: its card runs, Stop on it ends it and its grandchild", async () => {
+    const { pids, card: started } = await startBackground(api, server, "call_tbg");
+    assert.equal((started.details as { via: string }).via, "terminal");
+    await api.view.receive({ type: "command/stopBackground", v: 1, id: "call_tbg" });
+    for (const pid of pids) assert.ok(!running(pid), `pid ${pid} is gone after Stop`);
+    await waitFor("the card to say it was stopped", () => card("call_tbg")?.background?.state === "stopped");
+    // The terminal stays usable for the next command.
+    const next = await runAllowed("call_t6", "printf '%s\\n' after-background");
+    assert.equal((next.details as { via: string }).via, "terminal");
+    assert.match(next.resultText ?? "", /after-background/);
   });
 
   it("!cmd runs in the terminal too; with the setting off, commands run as child processes", async () => {

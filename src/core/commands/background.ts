@@ -2,9 +2,11 @@
 // with `background: true` returns once a line of output matches the readiness pattern the model
 // gave, or after a few seconds, or when the command ended already; the process keeps running
 // (in its terminal, or as a child process) and command_output reads its newer output or stops
-// it by id. Every one of them ends with its chat: when the chat is deleted or VS Code closes
-// (ChatService.dispose); a reopened chat has none, and its view says so.
+// it by id, and the user by the Stop button on its card. Every one of them ends with its chat:
+// when the user leaves the chat (another chat, a new one), deletes it, or VS Code closes
+// (ChatService.dispose); a reopened chat has none, and its view says so. `onEnd` tells the card.
 import { CommandOutput, cleanLine } from "./output";
+import { stopCauseForModel, type BackgroundRunState, type BackgroundStopCause } from "../../shared/background-state";
 import type { CommandExit, CommandRunner, CommandRunnerKind, RunningCommand } from "./runner";
 
 /** At most this many background processes per chat at once. */
@@ -14,7 +16,10 @@ export const DEFAULT_BACKGROUND_WAIT_MS = 5000;
 /** The most a readiness wait may take. */
 export const MAX_BACKGROUND_WAIT_MS = 60_000;
 
-export type BackgroundState = { state: "running" } | { state: "exited"; exitCode: number | null; signal?: string } | { state: "stopped"; why: string };
+export type BackgroundState =
+  | { state: "running" }
+  | { state: "exited"; exitCode: number | null; signal?: string }
+  | { state: "stopped"; by: BackgroundStopCause };
 
 export interface BackgroundProcess {
   /** The tool call that started it: unique across restarts, and what command_output takes. */
@@ -24,6 +29,8 @@ export interface BackgroundProcess {
   readonly cwd: string;
   readonly via: CommandRunnerKind;
   readonly startedAt: number;
+  /** When it exited, or when it was stopped (not when the clean-up ended). */
+  endedAt?: number;
   status: BackgroundState;
 }
 
@@ -57,10 +64,15 @@ interface Entry {
   running: RunningCommand;
   output: CommandOutput;
   ended: Promise<void>;
+  /** The stop's kill, once one was asked for: settles when the whole tree is gone. */
+  killed?: Promise<void>;
 }
 
 export class BackgroundCommands {
   private readonly entries = new Map<string, Entry>();
+
+  /** `onEnd` hears of every process of this chat once, when it has ended (exited, or stopped and gone). */
+  constructor(private readonly options: { onEnd?: (process: BackgroundProcess) => void } = {}) {}
 
   /** Processes still running. */
   get running(): BackgroundProcess[] {
@@ -104,8 +116,13 @@ export class BackgroundCommands {
     };
     const ended = running.exited.then((exit: CommandExit) => {
       output.finish();
-      if (process.status.state === "running") process.status = { state: "exited", exitCode: exit.exitCode, ...(exit.signal ? { signal: exit.signal } : {}) };
+      if (process.status.state === "running") {
+        process.status = { state: "exited", exitCode: exit.exitCode, ...(exit.signal ? { signal: exit.signal } : {}) };
+        process.endedAt = Date.now();
+      }
     });
+    // Told once the whole tree is gone (a stop waits for that too), so "stopped" on the card is true.
+    void ended.then(() => this.entries.get(spec.id)?.killed).then(() => this.options.onEnd?.(process));
     this.entries.set(spec.id, { process, running, output, ended });
 
     const waitMs = Math.min(spec.waitMs ?? DEFAULT_BACKGROUND_WAIT_MS, MAX_BACKGROUND_WAIT_MS);
@@ -124,7 +141,7 @@ export class BackgroundCommands {
     clearTimeout(timer);
     if (onAbort) spec.signal?.removeEventListener("abort", onAbort);
     // Stop during the wait: the user did not want it to go on.
-    if (outcome.ready === "stopped") await this.stop(spec.id, "stopped by the user");
+    if (outcome.ready === "stopped") await this.stop(spec.id, "user");
     // Let output printed together with the ready line or the exit arrive.
     await new Promise((r) => setTimeout(r, 50));
     const summary = output.summary();
@@ -145,21 +162,28 @@ export class BackgroundCommands {
     return { process: entry.process, ...entry.output.takeNew() };
   }
 
+  /** Whether this chat started a background command with this id (running or not). */
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
   /** Ends the process and everything it started; resolves when it is gone. */
-  async stop(id: string, why: string): Promise<BackgroundProcess | undefined> {
+  async stop(id: string, by: BackgroundStopCause): Promise<BackgroundProcess | undefined> {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     if (entry.process.status.state === "running") {
-      entry.process.status = { state: "stopped", why };
-      await entry.running.kill();
+      entry.process.status = { state: "stopped", by };
+      entry.process.endedAt = Date.now();
+      entry.killed = entry.running.kill();
     }
+    await entry.killed;
     await entry.ended;
     return entry.process;
   }
 
-  /** The chat is closing (deleted, VS Code exits): every process of it ends. */
-  async stopAll(why: string): Promise<void> {
-    await Promise.all([...this.entries.keys()].map((id) => this.stop(id, why)));
+  /** The chat is closing (left, deleted, VS Code exits): every process of it ends. */
+  async stopAll(by: BackgroundStopCause): Promise<void> {
+    await Promise.all([...this.entries.keys()].map((id) => this.stop(id, by)));
   }
 }
 
@@ -176,13 +200,22 @@ export function compileReadyPattern(source: string | undefined): RegExp | undefi
 export function describeState(process: BackgroundProcess): string {
   const s = process.status;
   if (s.state === "running") return `still running (started ${Math.round((Date.now() - process.startedAt) / 1000)} s ago)`;
-  if (s.state === "stopped") return `stopped (${s.why})`;
+  if (s.state === "stopped") return stopCauseForModel(s.by);
   return `exited with code ${s.exitCode ?? "unknown"}${s.signal ? ` (${s.signal})` : ""}`;
+}
+
+/** What the card shows of it (the live event's payload). */
+export function backgroundRunState(process: BackgroundProcess): BackgroundRunState {
+  const s = process.status;
+  const durationMs = process.endedAt !== undefined ? { durationMs: Math.max(0, process.endedAt - process.startedAt) } : {};
+  if (s.state === "running") return { state: "running" };
+  if (s.state === "stopped") return { state: "stopped", by: s.by, ...durationMs };
+  return { state: "exited", exitCode: s.exitCode, ...(s.signal ? { signal: s.signal } : {}), ...durationMs };
 }
 
 /** The words a notice starts with: how a later restore knows this end was already told. */
 export function backgroundEndedNoticeText(id: string, command: string): string {
-  return `Background command ${id} (${command}) is not running any more: background commands end when VS Code closes or the chat is deleted. Ask Pi to start it again if you need it.`;
+  return `Background command ${id} (${command}) is not running any more: background commands end when you leave their chat, delete it, or VS Code closes. Ask Pi to start it again if you need it.`;
 }
 
 /**
@@ -193,7 +226,7 @@ export function unendedBackgroundStarts(messages: readonly unknown[]): { id: str
   const started = new Map<string, string>();
   for (const m of messages) {
     if (typeof m !== "object" || m === null) continue;
-    const message = m as { role?: unknown; toolName?: unknown; details?: unknown; text?: unknown };
+    const message = m as { role?: unknown; toolName?: unknown; details?: unknown; text?: unknown; backgroundId?: unknown };
     const details = (typeof message.details === "object" && message.details !== null ? message.details : {}) as Record<string, unknown>;
     if (message.role === "toolResult" && message.toolName === "run_command") {
       const bg = details.background as { id?: unknown; ready?: unknown } | undefined;
@@ -201,7 +234,10 @@ export function unendedBackgroundStarts(messages: readonly unknown[]): { id: str
         started.set(bg.id, details.command);
     } else if (message.role === "toolResult" && message.toolName === "command_output") {
       if (typeof details.id === "string" && details.state !== "running") started.delete(details.id);
+    } else if (message.role === "localNotice" && typeof message.backgroundId === "string") {
+      started.delete(message.backgroundId);
     } else if (message.role === "localNotice" && typeof message.text === "string") {
+      // Notices saved before they named their command by id.
       for (const id of [...started.keys()]) if (message.text.startsWith(`Background command ${id} `)) started.delete(id);
     }
   }

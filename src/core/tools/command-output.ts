@@ -3,7 +3,8 @@
 // they run nothing new.
 import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
 import { bool, obj, opt, str, type Static } from "@earendil-works/pi-schema";
-import { type BackgroundCommands, describeState } from "../commands/background";
+import { type BackgroundCommands, backgroundRunState, describeState } from "../commands/background";
+import type { BackgroundStopCause } from "../../shared/background-state";
 
 export const COMMAND_OUTPUT_TOOL = "command_output";
 
@@ -19,6 +20,11 @@ export interface CommandOutputDetails {
   command?: string;
   state: "running" | "exited" | "stopped" | "unknown";
   exitCode?: number | null;
+  signal?: string;
+  /** Who or what stopped it (the card of a restored chat says so). */
+  stoppedBy?: BackgroundStopCause;
+  /** From its start to its end, once it ended. */
+  durationMs?: number;
   /** Lines that arrived since the last read but were left out (only the newest are kept). */
   skipped: number;
 }
@@ -32,7 +38,7 @@ export function createCommandOutputTool(background: BackgroundCommands): AgentTo
       "with stop: true, end it (and everything it started) and get its last output.",
     parameters: commandOutputParameters,
     async execute(_toolCallId, params): Promise<AgentToolResult<CommandOutputDetails>> {
-      if (params.stop) await background.stop(params.id, "stopped by Pi");
+      if (params.stop) await background.stop(params.id, "pi");
       const read = background.read(params.id);
       if (!read) {
         const running = background.running.map((p) => p.id);
@@ -40,7 +46,7 @@ export function createCommandOutputTool(background: BackgroundCommands): AgentTo
           content: [
             {
               type: "text",
-              text: `No background command with id ${params.id} runs in this chat. Background commands end when the chat is deleted or VS Code closes, so a reopened chat has none${running.length ? `; running now: ${running.join(", ")}` : ""}.`,
+              text: `No background command with id ${params.id} runs in this chat. Background commands end when the user stops them, leaves or deletes the chat, or VS Code closes, so a reopened chat has none${running.length ? `; running now: ${running.join(", ")}` : ""}.`,
             },
           ],
           details: { id: params.id, state: "unknown", skipped: 0 },
@@ -55,8 +61,21 @@ export function createCommandOutputTool(background: BackgroundCommands): AgentTo
       ].join("\n");
       return {
         content: [{ type: "text", text }],
-        details: { id: p.id, command: p.command, state, ...(p.status.state === "exited" ? { exitCode: p.status.exitCode } : {}), skipped: read.skipped },
+        details: { id: p.id, command: p.command, ...endDetails(backgroundRunState(p)), skipped: read.skipped },
       };
     },
   };
+}
+
+/** The state as the details keep it: enough for a restored card to say how it ended. */
+function endDetails(run: ReturnType<typeof backgroundRunState>): Pick<CommandOutputDetails, "state" | "exitCode" | "signal" | "stoppedBy" | "durationMs"> {
+  if (run.state === "exited")
+    return {
+      state: "exited",
+      exitCode: run.exitCode,
+      ...(run.signal ? { signal: run.signal } : {}),
+      ...(run.durationMs !== undefined ? { durationMs: run.durationMs } : {}),
+    };
+  if (run.state === "stopped") return { state: "stopped", stoppedBy: run.by, ...(run.durationMs !== undefined ? { durationMs: run.durationMs } : {}) };
+  return { state: "running" };
 }

@@ -230,7 +230,7 @@ async function startInBackground(
       ? "No output yet."
       : `Output so far${started.output.skipped ? ` (${started.output.skipped} earlier lines left out)` : ""}:\n${started.output.text}`,
     running
-      ? `Read its newer output with command_output {"id": "${p.id}"}; stop it with command_output {"id": "${p.id}", "stop": true}. It also stops when the chat is deleted or VS Code closes.`
+      ? `Read its newer output with command_output {"id": "${p.id}"}; stop it with command_output {"id": "${p.id}", "stop": true}. It also stops when the user stops it on its card, leaves this chat, deletes it, or VS Code closes.`
       : "",
   ]
     .filter((l) => l !== "")

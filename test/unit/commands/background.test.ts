@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService } from "../../../src/core/chat-service";
-import { BackgroundCommands, unendedBackgroundStarts } from "../../../src/core/commands/background";
+import { BackgroundCommands, backgroundRunState, unendedBackgroundStarts } from "../../../src/core/commands/background";
 import { NodeCommandRunner } from "../../../src/core/commands/node-runner";
 import { createCommandOutputTool } from "../../../src/core/tools/command-output";
 import { isRunning } from "../../../src/core/commands/process-tree";
@@ -45,7 +45,7 @@ describe("background commands", function () {
     const ws = tempDir("bg");
     const background = new BackgroundCommands();
     cleanups.push(async () => {
-      await background.stopAll("test over");
+      await background.stopAll("vscodeClosed");
       ws.cleanup();
     });
     return { background, ws: ws.path };
@@ -84,8 +84,8 @@ describe("background commands", function () {
     assert.ok(ticks2.length > 0 && ticks2[0]! > ticks1[ticks1.length - 1]!, "the second read starts after the first");
     assert.doesNotMatch(second.text, /starting/);
 
-    const stopped = await background.stop("call_srv", "stopped by Pi");
-    assert.deepEqual(stopped?.status, { state: "stopped", why: "stopped by Pi" });
+    const stopped = await background.stop("call_srv", "pi");
+    assert.deepEqual(stopped?.status, { state: "stopped", by: "pi" });
     for (const pid of pids) assert.ok(!isRunning(pid), `pid ${pid} is gone after stop`);
     assert.deepEqual(background.running, []);
   });
@@ -150,6 +150,12 @@ describe("background commands", function () {
     const notices = chatItems(reopened.session.viewState).filter((i) => i.kind === "notice");
     assert.equal(notices.length, 1);
     assert.match(notices[0]!.kind === "notice" ? notices[0]!.text : "", /^Background command call_dev \(.*\) is not running any more/);
+    // Its card says so too: no Stop for a process that is gone.
+    const card = chatItems(reopened.session.viewState).find((i) => i.kind === "tool" && i.id === "call_dev");
+    assert.deepEqual(card?.kind === "tool" ? card.background : undefined, { state: "gone" });
+    // While the first window's chat is open, its card shows it running.
+    const live = chatItems(session.viewState).find((i) => i.kind === "tool" && i.id === "call_dev");
+    assert.deepEqual(live?.kind === "tool" ? live.background : undefined, { state: "running" });
     const file = join(storage.path, "chats", `${session.id}.jsonl`);
     await until("the notice to be saved", () => readFileSync(file, "utf8").includes("Background command call_dev"));
     const again = await open().open(session.id);
@@ -158,6 +164,10 @@ describe("background commands", function () {
 
     await service.deleteChat(session.id);
     await until("the processes to end", () => pids.every((pid) => !isRunning(pid)));
+    await until("the card to say why it ended", () => {
+      const card = chatItems(session.viewState).find((i) => i.kind === "tool" && i.id === "call_dev");
+      return card?.kind === "tool" && card.background?.state === "stopped" && card.background.by === "chatDeleted";
+    });
   });
 
   it("command_output with stop: true ends the process and says so; an id not running says why", async () => {
@@ -167,15 +177,48 @@ describe("background commands", function () {
     const pids = pidsIn(started.output.text);
     const result = await tool.execute("t1", { id: "call_w", stop: true });
     const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
-    assert.match(text, /^call_w \(.*\) is stopped \(stopped by Pi\)\./);
+    assert.match(text, /^call_w \(.*\) is stopped by Pi\./);
     assert.equal(result.details.state, "stopped");
+    assert.equal(result.details.stoppedBy, "pi");
     for (const pid of pids) assert.ok(!isRunning(pid), `pid ${pid} is gone`);
     const unknown = await tool.execute("t2", { id: "call_old" });
     assert.equal(unknown.isError, true);
     assert.match(
       unknown.content.map((c) => (c.type === "text" ? c.text : "")).join(""),
-      /No background command with id call_old runs in this chat\. Background commands end when the chat is deleted or VS Code closes/,
+      /No background command with id call_old runs in this chat\. Background commands end when the user stops them, leaves or deletes the chat, or VS Code closes/,
     );
+  });
+
+  it("tells onEnd once per process, after the whole tree is gone: an exit with its code, a stop with its cause", async () => {
+    const ws = tempDir("bg-end");
+    const ends: { id: string; state: unknown; alive: boolean[] }[] = [];
+    let pids: number[] = [];
+    const background = new BackgroundCommands({
+      onEnd: (p) => ends.push({ id: p.id, state: backgroundRunState(p), alive: pids.map((pid) => isRunning(pid)) }),
+    });
+    cleanups.push(async () => {
+      await background.stopAll("vscodeClosed");
+      ws.cleanup();
+    });
+    const started = await background.start({ id: "srv", command: SERVER, cwd: ".", absoluteCwd: ws.path, runner, readyPattern: /listening/, waitMs: 20_000 });
+    pids = pidsIn(started.output.text);
+    assert.equal(pids.length, 2);
+    await background.start({ id: "quick", command: "sleep 0.2; exit 7", cwd: ".", absoluteCwd: ws.path, runner, waitMs: 50 });
+    await until("the quick one to end", () => ends.some((e) => e.id === "quick"));
+    assert.equal(ends.length, 1, "the server still runs");
+    await background.stop("srv", "user");
+    await until("the server's end", () => ends.length === 2);
+    await background.stopAll("vscodeClosed");
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(ends.length, 2, "a process ends once");
+    const quick = ends.find((e) => e.id === "quick")!.state as { state: string; exitCode: number; durationMs: number };
+    assert.equal(quick.state, "exited");
+    assert.equal(quick.exitCode, 7);
+    assert.ok(quick.durationMs >= 150, `duration ${quick.durationMs}`);
+    const srv = ends.find((e) => e.id === "srv")!;
+    assert.equal((srv.state as { state: string; by: string }).by, "user");
+    assert.equal((srv.state as { state: string }).state, "stopped");
+    assert.deepEqual(srv.alive, [false, false], "told once the shell and its grandchild are gone");
   });
 
   it("finds the background starts a transcript never saw end", () => {
@@ -193,6 +236,8 @@ describe("background commands", function () {
         { role: "toolResult", toolName: "command_output", details: { id: "b", state: "stopped" } },
         { role: "toolResult", toolName: "command_output", details: { id: "a", state: "running" } },
         { role: "localNotice", text: "Background command d (cmd d) is not running any more" },
+        start("e"),
+        { role: "localNotice", text: "anything", backgroundId: "e" },
       ]),
       [{ id: "a", command: "cmd a" }],
     );
