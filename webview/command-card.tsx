@@ -4,7 +4,7 @@
 // `details`/`progress` come from the tool (untrusted shapes): read defensively.
 import { useEffect, useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem, UserCommandItem } from "../src/shared/chat-items";
-import { stopCauseForCard, type BackgroundRunState } from "../src/shared/background-state";
+import { DEFAULT_BACKGROUND_WAIT_MS, stopCauseForCard, type BackgroundRunState } from "../src/shared/background-state";
 import { DenyReasonInput, useSentDecision } from "./approval";
 import { CheckIcon, CloseIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "./icons";
 import { Collapsible } from "./parts";
@@ -213,6 +213,23 @@ function CommandDecision({ approval }: { approval: ApprovalItem }) {
   );
 }
 
+/** What a yes to a background run means: it keeps running, until when, and what Pi waits for. */
+function BackgroundNote({ readyPattern }: { readyPattern: string | undefined }) {
+  const wait = formatMs(DEFAULT_BACKGROUND_WAIT_MS);
+  return (
+    <p class="tool-note background-note">
+      It keeps running after Pi goes on, with a Stop button on this card, until it ends, you stop it, you leave this chat or VS Code closes.{" "}
+      {readyPattern !== undefined ? (
+        <>
+          Pi goes on once a line matches <code class="ready-pattern">{readyPattern}</code>, or after {wait}.
+        </>
+      ) : (
+        `Pi reads its first output after ${wait}.`
+      )}
+    </p>
+  );
+}
+
 type Decision = "allow" | "deny" | "allowAlways";
 
 function CommandQuestion({ approval }: { approval: ApprovalItem }) {
@@ -236,7 +253,8 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
   const canRule = suggested !== "";
   return (
     <div class="approval-form">
-      <p class="approval-question">Run this command?</p>
+      <p class="approval-question">{approval.background ? "Start this command in the background?" : "Run this command?"}</p>
+      {approval.background && <BackgroundNote readyPattern={approval.background.readyPattern} />}
       <DenyReasonInput value={reason} onInput={setReason} onDeny={() => decide("deny")} />
       <div class="approval-actions">
         <button type="button" class="button primary" disabled={sent !== null} onClick={() => decide("allow")}>

@@ -4,6 +4,9 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type {} from "./app-messages"; // the app message kinds in AgentMessage
 
+/** Without a readiness line (or before it comes), run_command returns after this long with what was printed; the approval card says so. */
+export const DEFAULT_BACKGROUND_WAIT_MS = 5000;
+
 /** Who or what ended a background process. */
 export type BackgroundStopCause = "user" | "pi" | "chatClosed" | "chatDeleted" | "vscodeClosed";
 

@@ -57,6 +57,8 @@ export type ChatEvent =
       command?: string;
       cwd?: string;
       suggestedRules?: string[];
+      /** run_command with `background: true`: it keeps running after the yes (and the ready line Pi waits for). */
+      background?: { readyPattern?: string };
     }
   /** The user decided; the approvalNotice saying so reaches the transcript after the tool result. */
   | { type: "approval/decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string; rule?: string }

@@ -68,6 +68,7 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         ...(event.command !== undefined ? { command: event.command } : {}),
         ...(event.cwd !== undefined ? { cwd: event.cwd } : {}),
         ...(event.suggestedRules !== undefined ? { suggestedRules: event.suggestedRules } : {}),
+        ...(event.background !== undefined ? { background: { ...event.background } } : {}),
       }));
     case "approval/decided":
       return upsertApproval(event.decision === "allowed" ? setToolStatus(state, event.toolCallId, "running") : state, event.toolCallId, "", (a) => ({

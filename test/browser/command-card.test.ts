@@ -177,6 +177,35 @@ describe("command cards", function () {
     assert.equal(await b.locator(".stop-button").count(), 0);
   });
 
+  it("the question for a background run says it stays running, and shows the ready line Pi waits for", async () => {
+    const script = new Script()
+      .start()
+      .user("Start it.")
+      .assistant([toolCall("bg-q", "run_command", { command: "npm run dev", background: "true", readyPattern: "listening on" })])
+      .toolStart("bg-q", "run_command", { command: "npm run dev", background: "true", readyPattern: "listening on" })
+      .raw({
+        type: "approval/request",
+        toolCallId: "bg-q",
+        toolName: "run_command",
+        command: "npm run dev",
+        cwd: ".",
+        suggestedRules: ["npm run"],
+        background: { readyPattern: "listening on" },
+      })
+      .assistant([toolCall("fg-q", "run_command", { command: "npm test" })])
+      .toolStart("fg-q", "run_command", { command: "npm test" })
+      .raw({ type: "approval/request", toolCallId: "fg-q", toolName: "run_command", command: "npm test", cwd: ".", suggestedRules: ["npm test"] });
+    await chat.events(script.take());
+    const card = chat.page.locator('.command-card[data-item="bg-q"]');
+    assert.equal(await card.locator(".approval-question").innerText(), "Start this command in the background?");
+    assert.match(await card.locator(".background-note").innerText(), /keeps running after Pi goes on, with a Stop button on this card/);
+    assert.equal(await card.locator(".background-note .ready-pattern").innerText(), "listening on");
+    assert.match(await card.locator(".background-note").innerText(), /or after 5\.0 s/);
+    const plain = chat.page.locator('.command-card[data-item="fg-q"]');
+    assert.equal(await plain.locator(".approval-question").innerText(), "Run this command?");
+    assert.equal(await plain.locator(".background-note").count(), 0);
+  });
+
   it("a command no rule can allow says so and offers no rule; a denial posts the reason", async () => {
     const script = new Script()
       .start()

@@ -6,13 +6,12 @@
 // when the user leaves the chat (another chat, a new one), deletes it, or VS Code closes
 // (ChatService.dispose); a reopened chat has none, and its view says so. `onEnd` tells the card.
 import { CommandOutput, cleanLine } from "./output";
-import { stopCauseForModel, type BackgroundRunState, type BackgroundStopCause } from "../../shared/background-state";
+import { DEFAULT_BACKGROUND_WAIT_MS, stopCauseForModel, type BackgroundRunState, type BackgroundStopCause } from "../../shared/background-state";
 import type { CommandExit, CommandRunner, CommandRunnerKind, RunningCommand } from "./runner";
 
 /** At most this many background processes per chat at once. */
 export const MAX_BACKGROUND_PER_CHAT = 5;
-/** Without a readiness line, run_command returns after this long with what was printed. */
-export const DEFAULT_BACKGROUND_WAIT_MS = 5000;
+export { DEFAULT_BACKGROUND_WAIT_MS };
 /** The most a readiness wait may take. */
 export const MAX_BACKGROUND_WAIT_MS = 60_000;
 

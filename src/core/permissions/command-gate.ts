@@ -70,7 +70,9 @@ export async function gateCommand(
   // Offer rules only for the parts no rule covers yet.
   const existing = deps.rules.list();
   const suggestedRules = (suggestRules(params.command) ?? []).filter((r) => !matchAllowRules(r, existing).allowed);
-  deps.emit({ type: "approval/request", toolCallId, toolName: RUN_COMMAND_TOOL, command: params.command, cwd, suggestedRules });
+  // A background run keeps going after the yes: the card says so, with the line Pi waits for.
+  const background = params.background ? { background: params.readyPattern ? { readyPattern: params.readyPattern } : {} } : {};
+  deps.emit({ type: "approval/request", toolCallId, toolName: RUN_COMMAND_TOOL, command: params.command, cwd, suggestedRules, ...background });
   let decision: CommandDecision;
   try {
     decision = await deps.approver({ chatId: deps.chatId, toolCallId, command: params.command, cwd, suggestedRules }, signal);

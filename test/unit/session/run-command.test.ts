@@ -188,6 +188,30 @@ describe("run_command in a chat", function () {
     }
   });
 
+  it("a background run's question says it stays in the background, with the ready line Pi waits for; a plain run's does not", async () => {
+    const model = createScriptedModel();
+    let session: ReturnType<ChatService["newChat"]> | undefined;
+    const seen: unknown[] = [];
+    const w = world(model, async (request) => {
+      const card = chatItems(session!.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === request.toolCallId);
+      seen.push(card?.approval?.background);
+      return { decision: "allow" };
+    });
+    try {
+      session = w.service.newChat();
+      model.push(
+        reply.tool("run_command", { command: "echo listening now; sleep 30", background: true, readyPattern: "listening" }, "call_bgq"),
+        reply.tool("run_command", { command: "echo plain" }, "call_plain"),
+        reply.text("ok"),
+      );
+      await session.prompt("go");
+      assert.deepEqual(seen, [{ readyPattern: "listening" }, undefined]);
+    } finally {
+      await session?.stopBackground("vscodeClosed");
+      await w.cleanup();
+    }
+  });
+
   it("in restricted mode the tool is not offered and a call is refused", async () => {
     const model = createScriptedModel();
     const w = world(model, async () => ({ decision: "allow" }), { enabled: false });
