@@ -11,8 +11,11 @@ export interface ScaleRequest {
   maxBytes: number;
 }
 
+/** What a scaled image is sent as: photon encodes PNG, JPEG and (lossless) WebP, not GIF. */
+export type ScaledMimeType = "image/png" | "image/jpeg" | "image/webp";
+
 export type ScaleResult =
-  | { ok: true; bytes: Uint8Array; mimeType: "image/png" | "image/jpeg"; width: number; height: number; originalWidth: number; originalHeight: number }
+  | { ok: true; bytes: Uint8Array; mimeType: ScaledMimeType; width: number; height: number; originalWidth: number; originalHeight: number }
   /** Even the smallest encoding tried was over `maxBytes`. */
   | { ok: false; tooLarge: { bytes: number; width: number; height: number } }
   | { ok: false; reason: string };
@@ -29,6 +32,7 @@ interface PhotonImageLike {
   get_height(): number;
   get_bytes(): Uint8Array;
   get_bytes_jpeg(quality: number): Uint8Array;
+  get_bytes_webp(): Uint8Array;
   free(): void;
 }
 
@@ -41,8 +45,10 @@ export function fitWithin(width: number, height: number, maxSide: number): { wid
 }
 
 /**
- * Decodes, scales and re-encodes: PNG for PNG, GIF and WebP (lossless, keeps transparency),
- * JPEG for JPEG; when that is still over `maxBytes`, JPEG at lower qualities. Never throws.
+ * Decodes, scales and re-encodes in the same format where photon can write it: PNG as PNG, JPEG
+ * as JPEG, WebP as WebP (lossless, keeps transparency); GIF as PNG (photon writes no GIF; an
+ * animated GIF is its first frame, as decoded). When that is still over `maxBytes`, JPEG at lower
+ * qualities. Never throws.
  */
 export function scaleImage(photon: PhotonLike, request: ScaleRequest): ScaleResult {
   let source: PhotonImageLike | undefined;
@@ -54,10 +60,12 @@ export function scaleImage(photon: PhotonLike, request: ScaleRequest): ScaleResu
     const size = fitWithin(originalWidth, originalHeight, request.maxSide);
     scaled =
       size.width === originalWidth && size.height === originalHeight ? source : photon.resize(source, size.width, size.height, photon.SamplingFilter.Lanczos3);
-    const attempts: (() => { bytes: Uint8Array; mimeType: "image/png" | "image/jpeg" })[] = [
+    const attempts: (() => { bytes: Uint8Array; mimeType: ScaledMimeType })[] = [
       request.mimeType === "image/jpeg"
         ? () => ({ bytes: scaled!.get_bytes_jpeg(85), mimeType: "image/jpeg" })
-        : () => ({ bytes: scaled!.get_bytes(), mimeType: "image/png" }),
+        : request.mimeType === "image/webp"
+          ? () => ({ bytes: scaled!.get_bytes_webp(), mimeType: "image/webp" })
+          : () => ({ bytes: scaled!.get_bytes(), mimeType: "image/png" }),
       () => ({ bytes: scaled!.get_bytes_jpeg(80), mimeType: "image/jpeg" }),
       () => ({ bytes: scaled!.get_bytes_jpeg(60), mimeType: "image/jpeg" }),
       () => ({ bytes: scaled!.get_bytes_jpeg(40), mimeType: "image/jpeg" }),

@@ -5,7 +5,7 @@
 // over the cap, is scaled down by an injected scaler (a worker with photon in the extension);
 // without one, or when even the scaled image is over the cap, the call is refused with the reason.
 import type { ImageContent, TextContent } from "@earendil-works/pi-ai";
-import type { ImageInfo, ImageMimeType } from "../../shared/image-sniff";
+import { sniffImage, type ImageInfo, type ImageMimeType } from "../../shared/image-sniff";
 import type { ImageScaler } from "../images/image-scaler";
 import { formatBytes, type OpenedFile, throwIfAborted, WorkspaceToolError } from "./shared";
 
@@ -96,7 +96,14 @@ export async function readImage(
         : scaled.reason;
     throw new WorkspaceToolError("image_refused", `${what}, and ${over}. It was not read: ${why}.`);
   }
-  const sentType = scaled.mimeType === "image/png" ? "PNG" : "JPEG";
+  // The type sent is the one the bytes are: checked, not assumed from the encoder asked for.
+  if (sniffImage(scaled.bytes)?.mimeType !== scaled.mimeType) {
+    throw new WorkspaceToolError(
+      "image_refused",
+      `${what}, and ${over}. It was not read: the scaled image did not come out as ${TYPE_NAMES[scaled.mimeType]}.`,
+    );
+  }
+  const sentType = TYPE_NAMES[scaled.mimeType];
   return {
     content: [
       {

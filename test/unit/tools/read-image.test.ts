@@ -3,11 +3,13 @@
 // images scaled to 2,000 px; over the byte cap refused with the reason; a model without image
 // input told in text; SVG and a text file named .png read as text.
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { createNodeWorkspaceFs, createReadFileTool, type ReadFileToolOptions } from "../../../src/core/tools";
 import { createWorkerImageScaler } from "../../../src/core/images/image-scaler";
 import { sniffImage } from "../../../src/shared/image-sniff";
 import { makeNoisePng, makePng, pngClaiming, SVG_TEXT } from "../../support/png";
+import { makeGif } from "../../support/gif";
 import { makeSandbox, rejection, textOf, type Sandbox } from "./helpers";
 
 // This file is bundled to out/test/unit/tools/; the scaler's worker is the one the extension ships.
@@ -73,6 +75,31 @@ describe("read_file on images", function () {
       result.details.image?.sent && { w: result.details.image.sent.width, h: result.details.image.sent.height, scaled: result.details.image.sent.scaled },
       { w: 2000, h: 667, scaled: true },
     );
+  });
+
+  it("a scaled WebP is sent as WebP, a scaled GIF as PNG: the type sent is the type of the bytes", async () => {
+    // A real WebP, written by photon itself (the scaler's decoder), loaded from node_modules at run time.
+    const photon = createRequire(resolve(__dirname, "../../../../package.json"))("@silvia-odwyer/photon-node") as {
+      PhotonImage: new (pixels: Uint8Array, width: number, height: number) => { get_bytes_webp(): Uint8Array; free(): void };
+    };
+    const rgba = new Uint8Array(3000 * 10 * 4).map((_, i) => (i % 4 === 3 ? 255 : (i >> 6) % 256));
+    const source = new photon.PhotonImage(rgba, 3000, 10);
+    s.write("wide.webp", Buffer.from(source.get_bytes_webp()));
+    source.free();
+    s.write("wide.gif", makeGif(3000, 10));
+    const read = tool({ acceptsImages: () => true, scale });
+    for (const [file, type, name] of [
+      ["wide.webp", "image/webp", "WebP"],
+      ["wide.gif", "image/png", "PNG"],
+    ] as const) {
+      const result = await read.execute("c1", { path: file });
+      const [image] = imagesOf(result.content);
+      assert.ok(image, `${file}: an image was returned (${textOf(result)})`);
+      assert.equal(image.mimeType, type, file);
+      assert.deepEqual(sniffImage(Buffer.from(image.data, "base64")), { mimeType: type, width: 2000, height: 7 }, `${file}: the bytes are what the type says`);
+      assert.match(textOf(result), new RegExp(`3000×10 px, .+; shown scaled to 2000×7 px \\(${name}, `), file);
+      assert.equal(result.details.image?.sent?.mimeType, type);
+    }
   });
 
   it("re-encodes an image over the byte cap, and refuses with the reason when even that is over it", async () => {
