@@ -149,10 +149,12 @@ describe("Pi Chat commands in the extension host", function () {
     await waitFor("the processes to end", () => pids.every((pid) => !running(pid)));
     await api.view.receive({ type: "chat/switch", v: 1, chatId });
     assert.equal(api.controller.currentSession.id, chatId);
-    assert.deepEqual(
-      { state: commandCard("call_bg2")?.background?.state, by: (commandCard("call_bg2")?.background as { by?: string } | undefined)?.by },
-      { state: "stopped", by: "chatClosed" },
-    );
+    // The card hears of the end once the whole tree is gone (a moment after the pids are).
+    const ended = await waitFor("the card to say why it ended", () => {
+      const bg = commandCard("call_bg2")?.background;
+      return bg?.state === "stopped" ? bg : undefined;
+    });
+    assert.equal(ended.by, "chatClosed");
   });
 });
 
