@@ -166,6 +166,14 @@ describe("end to end: the chat view in the real workbench", function () {
       .last()
       .waitFor({ timeout: 60_000 });
 
+    // The notice and the failed answer's card are drawn by separate events: wait for the card that
+    // holds the provider's words (collapsed, so attached rather than visible) before reading the DOM.
+    await frame
+      .locator(".error-card .error-text")
+      .filter({ hasText: /Incorrect API key provided/ })
+      .last()
+      .waitFor({ state: "attached", timeout: 60_000 });
+
     // The key did go to the server (so it was there to leak), and came back in its error body.
     assert.equal(server.requests.at(-1)?.authorization, `Bearer ${key}`);
     const webviewDom = await frame.content();
