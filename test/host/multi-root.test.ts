@@ -123,21 +123,28 @@ describe("multi-root workspace (extension host)", function () {
       () => ({
         toolCalls: [
           { id: "call_notes", name: "read_file", arguments: { path: "app/server/NOTES.md" } },
-          { id: "call_climb", name: "read_file", arguments: { path: "app/../server/config.ts" } },
+          // Paths are read in the workspace's own tree, whose top level is the folders: this one
+          // goes up from app to that top level and into the server folder.
+          { id: "call_across", name: "read_file", arguments: { path: "app/../server/config.ts" } },
+          { id: "call_climb", name: "read_file", arguments: { path: "app/../../server/config.ts" } },
           { id: "call_unknown", name: "read_file", arguments: { path: "elsewhere/config.ts" } },
         ],
       }),
       (body) => {
         const results = body.messages.filter((m) => m.role === "tool").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
-        assert.equal(results.length, 3);
+        assert.equal(results.length, 4);
         assert.match(results[0]!, /app folder's own `server\/` subfolder/);
-        assert.doesNotMatch(results[1]!, /port: /, "a path that climbs out of its folder reads nothing");
-        assert.doesNotMatch(results[2]!, /port: /, "an unknown folder name reads nothing");
+        assert.match(results[1]!, /port: \d+,/, "server/config.ts, named through the workspace's top level");
+        assert.doesNotMatch(results[2]!, /port: /, "a path that climbs above the workspace reads nothing");
+        assert.doesNotMatch(results[3]!, /port: /, "an unknown folder name reads nothing");
         return { text: "Read." };
       },
     );
+    const failuresBefore = server.failures.length;
     await api.view.receive({ type: "chat/send", v: 1, text: "What are these?" });
     await api.controller.currentSession.waitForIdle();
+    // A failing assertion in the step above answers 500 and is kept here: it must fail this test.
+    assert.deepEqual(server.failures.slice(failuresBefore), []);
     assert.equal(server.pending(), 0);
     const attachmentFacts = JSON.stringify(server.chatRequests().at(-1)?.messages);
     assert.match(attachmentFacts, /server\/config\.ts/);
