@@ -132,16 +132,6 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
   private seen: { folder: Observed | undefined; indexFile: Observed | undefined; names: Set<string> } | undefined;
   /** Chats whose entry was dropped as stale: the next list reads them again. */
   private readonly rescan = new Set<string>();
-  /**
-   * The current leaf of each chat this store loaded or wrote, to tell a write that continues the
-   * path from one that changes it (an edit, a retry, a branch switch).
-   */
-  private readonly leafOf = new Map<string, string>();
-  /**
-   * Chats whose current path changed by a write: their entry's count and preview described the
-   * old path, and an append cannot know the new one's, so the next list reads the file again.
-   */
-  private readonly pathChanged = new Set<string>();
   /** The list as the index has it now, sorted, and its titles lower-cased; cleared by every index change. */
   private summaries: { chats: readonly ChatSummary[]; titleKeys: readonly string[] } | undefined;
 
@@ -184,8 +174,6 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       if (title !== null) entry.explicitTitle = title;
       applyMessages(entry, messages, bodyBytes.length);
       index.set(chatId, entry);
-      const last = body.ids[body.ids.length - 1];
-      if (last !== undefined) this.leafOf.set(chatId, last);
       this.scheduleIndexWrite();
     });
     return { ...header, nodeIds: body.ids };
@@ -207,13 +195,7 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     // Serialize before queueing: an unstorable message rejects with nothing written.
     const { text, ids } = this.messageLines(messages, options.parentId);
     const data = encoder.encode(text);
-    await this.enqueue(chatId, async () => {
-      const leaf = this.leafOf.get(chatId);
-      const forks = options.parentId !== undefined && leaf !== undefined && options.parentId !== leaf;
-      await this.write(chatId, data, (entry, bytes) => applyMessages(entry, messages, bytes));
-      this.leafOf.set(chatId, ids[ids.length - 1]!);
-      if (forks) await this.markPathChanged(chatId);
-    });
+    await this.enqueue(chatId, () => this.write(chatId, data, (entry, bytes) => applyMessages(entry, messages, bytes)));
     return ids;
   }
 
@@ -221,23 +203,7 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
   async setLeaf(chatId: string, nodeId: string): Promise<void> {
     checkId(chatId);
     const data = encoder.encode(leafLine({ type: "leaf", id: nodeId, at: this.now() }));
-    await this.enqueue(chatId, async () => {
-      await this.write(chatId, data, (entry, bytes) => void (entry.fileSize += bytes));
-      this.leafOf.set(chatId, nodeId);
-      await this.markPathChanged(chatId);
-    });
-  }
-
-  /**
-   * The entry is dropped, not kept with the old path's figures: index.json must not tell another
-   * window (whose files look unchanged in size) a count and preview that are no longer true.
-   */
-  private async markPathChanged(chatId: string): Promise<void> {
-    const index = await this.loadIndex();
-    index.delete(chatId);
-    this.pathChanged.add(chatId);
-    this.rescan.add(chatId);
-    this.scheduleIndexWrite();
+    await this.enqueue(chatId, () => this.write(chatId, data, (entry, bytes) => void (entry.fileSize += bytes)));
   }
 
   /** Saves the chat's model choice (appends a model line; the last one wins). */
@@ -305,7 +271,6 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       const existed = (await this.storage.stat(chatPath(chatId))) !== undefined;
       await this.storage.remove(chatPath(chatId));
       this.files.delete(chatId);
-      this.leafOf.delete(chatId);
       this.gone.add(chatId);
       const index = await this.loadIndex();
       index.delete(chatId);
@@ -324,7 +289,6 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     return this.enqueue(chatId, async () => {
       if (!(await this.storage.move(chatPath(chatId), trashPath(chatId, this.now())))) return false;
       this.files.delete(chatId);
-      this.leafOf.delete(chatId);
       this.rescan.delete(chatId);
       this.gone.add(chatId);
       const index = await this.loadIndex();
@@ -529,8 +493,6 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       return { ok: false, chatId, code: outcome.code, reason: outcome.reason };
     }
     const parsed = outcome.parsed;
-    if (parsed.tree.leafId === null) this.leafOf.delete(chatId);
-    else this.leafOf.set(chatId, parsed.tree.leafId);
     this.files.set(chatId, { size: parsed.byteLength, endsWithNewline: parsed.endsWithNewline, version: parsed.version });
     // The index entry comes free with a load; refresh it if the cache had it wrong.
     if (this.index && this.index.get(chatId)?.fileSize !== parsed.byteLength) {
@@ -663,8 +625,7 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       // In the chat's queue, so a write in progress is never half seen.
       this.enqueue(id, async () => {
         this.rescan.delete(id);
-        const cached = this.pathChanged.delete(id) ? undefined : index.get(id);
-        const entry = await this.freshEntry(id, cached);
+        const entry = await this.freshEntry(id, index.get(id));
         if (entry === undefined) {
           this.gone.add(id);
           if (index.delete(id)) this.scheduleIndexWrite();

@@ -48,37 +48,6 @@ describe("TranscriptStore: the chat as a tree", () => {
     assert.equal(loaded.tree.newestLeafUnder(u2!), a2);
   });
 
-  it("the history list describes the current path: after an edit, a retry or a branch switch, not the branch left", async () => {
-    const store = openStore(dir);
-    const [root] = (await store.createChat({ id: "t", messages: [systemMessage(1)] })).nodeIds;
-    const [, a1] = await store.appendMany("t", [userMessage("one", 2), assistantAnswer("A1", 3)], { parentId: root! });
-    const [, a2] = await store.appendMany("t", [userMessage("two", 4), assistantAnswer("A2 long answer", 5)], { parentId: a1! });
-    const listed = async () => {
-      const chat = (await store.listChats()).find((c) => c.id === "t");
-      assert.ok(chat);
-      return { count: chat.messageCount, preview: chat.lastPreview };
-    };
-    // What a reread of the file says, to compare the list with.
-    const fromFile = async () => {
-      const chat = (await openStore(dir).listChats()).find((c) => c.id === "t");
-      return { count: chat?.messageCount, preview: chat?.lastPreview };
-    };
-    assert.deepStrictEqual(await listed(), { count: 5, preview: "A2 long answer" });
-    // Edit turn 2: a sibling of "two" under A1; the path is system, one, A1, the edit.
-    const [u2b] = await store.appendMany("t", [userMessage("two, edited", 6)], { parentId: a1! });
-    assert.deepStrictEqual(await listed(), { count: 4, preview: "two, edited" });
-    assert.deepStrictEqual(await listed(), await fromFile());
-    // Switch back to the first branch.
-    await store.setLeaf("t", a2!);
-    assert.deepStrictEqual(await listed(), { count: 5, preview: "A2 long answer" });
-    assert.deepStrictEqual(await listed(), await fromFile());
-    // Continuing the edited branch after switching to it.
-    await store.setLeaf("t", u2b!);
-    await store.append("t", assistantAnswer("A2b", 7), { parentId: u2b! });
-    assert.deepStrictEqual(await listed(), { count: 5, preview: "A2b" });
-    assert.deepStrictEqual(await listed(), await fromFile());
-  });
-
   it("a leaf record switches branches with one short line; the next message continues from it", async () => {
     const store = openStore(dir);
     await store.createChat({ id: "t", messages: [systemMessage(1)] });
