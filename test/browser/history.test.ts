@@ -90,6 +90,8 @@ describe("the history dialog in the webview", function () {
     await chat.snapshot(undefined, { chats: three, chatId: "chat-1", title: "Default port" });
     await chat.send([{ type: "history/show" }]);
     const history = chat.page.getByRole("dialog", { name: "Chat history" });
+    // The dialog puts the focus on the current chat once it is drawn: press Up from there, not before.
+    await chat.page.waitForFunction(() => document.activeElement?.closest("li")?.querySelector(".history-title")?.textContent === "Default port");
     await chat.page.keyboard.press("ArrowUp");
     assert.equal(await focusedRow(), "search box", "Up from the first chat");
     await chat.page.keyboard.press("ArrowDown");
