@@ -4,6 +4,7 @@
 // a model or writes a file.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatTree, type TreeNode } from "./transcript/tree";
+import { summarizePath, type PathSummary } from "./transcript/chat-index";
 import type { ForkMark } from "../shared/protocol";
 
 /** What a branch operation left behind that the user should know: files changed on the branch left. */
@@ -110,6 +111,25 @@ export class ChatBranches {
   /** Makes `leafId` current (after a switch). */
   setLeaf(leafId: string): void {
     this.tree.leafId = leafId;
+  }
+
+  /**
+   * What the history list shows for the path to `leafId`, then `next` if given (a message about
+   * to be saved under it). `redact` turns a message into what the file holds. O(path length).
+   */
+  pathSummary(leafId: string | null, redact: (message: AgentMessage) => AgentMessage, next?: AgentMessage): PathSummary {
+    const messages = this.tree.pathMessages(leafId);
+    if (next) messages.push(next);
+    return summarizePath(messages, (m) => redact(m as AgentMessage));
+  }
+
+  /**
+   * The path summary when saving a message under `parentId` starts a new branch (an edit, a
+   * retry: `parentId` has children already), so the chat's count and preview in the history
+   * list are no longer the old path's plus one; undefined when it continues the path.
+   */
+  newPathSummary(parentId: string | null, redact: (message: AgentMessage) => AgentMessage, next: AgentMessage): PathSummary | undefined {
+    return this.tree.childrenOf(parentId).length > 0 ? this.pathSummary(parentId, redact, next) : undefined;
   }
 
   /**

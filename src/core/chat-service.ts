@@ -19,7 +19,7 @@ import {
 } from "./session";
 import type { EditPermissionSettings } from "./permissions";
 import { externalizeImages, hydrateImages } from "./images/stored-images";
-import type { ChatLocks, ChatModelChoice, ChatSummary, ChatTextHit, ChatTree, DamagedLine, LockOwner, TranscriptStore } from "./transcript";
+import type { ChatLocks, ChatModelChoice, ChatSummary, ChatTextHit, ChatTree, DamagedLine, LockOwner, PathSummary, TranscriptStore } from "./transcript";
 import type { ImageBlobStore } from "./transcript/image-blobs";
 import type { ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
@@ -256,8 +256,8 @@ export class ChatService {
       ...(this.options.imageScaler ? { imageScaler: this.options.imageScaler } : {}),
       ...(this.options.compaction ? { compaction: this.options.compaction } : {}),
       ...(this.options.onRequest ? { onRequest: this.options.onRequest } : {}),
-      persist: (message, parentId) => this.persist(id, message, parentId),
-      persistLeaf: (nodeId) => this.options.store.setLeaf(id, nodeId),
+      persist: (message, parentId, newPath) => this.persist(id, message, parentId, newPath),
+      persistLeaf: (nodeId, path) => this.options.store.setLeaf(id, nodeId, path),
       ...(this.options.commands ? { commands: this.commandOptions(id, this.options.commands) } : {}),
       ...(this.options.locks ? { claimWriter: () => this.claimWriter(id) } : {}),
     });
@@ -344,12 +344,12 @@ export class ChatService {
   }
 
   /** Saves one final message as a child of `parentId` (null: the chat's first message); resolves to its node id. */
-  private async persist(chatId: string, original: AgentMessage, parentId: string | null): Promise<string> {
+  private async persist(chatId: string, original: AgentMessage, parentId: string | null, newPath: PathSummary | undefined): Promise<string> {
     const images = this.options.images;
     // The line refers to each image by hash; the bytes live in the blob beside the chat.
     const message = images ? await externalizeImages(original, (bytes, mimeType) => images.put(chatId, bytes, mimeType)) : original;
     if (this.created.has(chatId)) {
-      const id = await this.options.store.append(chatId, message, { parentId });
+      const id = await this.options.store.append(chatId, message, { parentId, ...(newPath ? { path: newPath } : {}) });
       if (isAnswer(message) && this.untitled.delete(chatId)) void this.titleFromModel(chatId, message);
       return id;
     }

@@ -19,6 +19,7 @@ import { StreamRedaction } from "./redaction";
 import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
 import type { ChatTree } from "./transcript/tree";
 import type { ChatModelChoice } from "./transcript/types";
+import type { PathSummary } from "./transcript/chat-index";
 import type { EditProposal, SearchBackend, WalkRules } from "./tools";
 import type { StoredImageContent } from "../shared/images";
 import { withProblemsAfterEdit, type ProblemsWatcher } from "./tools/problems-after-edit";
@@ -106,9 +107,9 @@ export interface ChatSessionOptions {
    * Saves one final message as a child of `parentId` and resolves to its node id. Awaited before
    * the next event, so the transcript order is the event order.
    */
-  persist: (message: AgentMessage, parentId: string | null) => Promise<string>;
-  /** Saves which leaf is current after a branch switch. */
-  persistLeaf?: (nodeId: string) => Promise<void>;
+  persist: (message: AgentMessage, parentId: string | null, newPath?: PathSummary) => Promise<string>;
+  /** Saves which leaf is current after a branch switch, with its path's summary for the history list. */
+  persistLeaf?: (nodeId: string, path: PathSummary) => Promise<void>;
   /**
    * Makes this window the chat's only writer before a run starts (another VS Code window may be
    * writing it); resolves to the release, called when the run ends. Rejects, with the reason the
@@ -406,7 +407,7 @@ export class ChatSession {
     for (const message of switched.suffix) this.emit(diffs.event(message));
     this.emitForks(messageIndex);
     this.emit({ type: "context/meter", meter: this.context.meter() });
-    await this.options.persistLeaf?.(switched.leafId);
+    await this.options.persistLeaf?.(switched.leafId, this.branches.pathSummary(switched.leafId, this.redactMessage));
     return { filesLeftChanged: filesChangedBy(left) };
   }
 
@@ -661,11 +662,15 @@ export class ChatSession {
     this.emit({ type: "message/end", message });
   }
 
+  /** A message as it is saved: without the keys in use. */
+  private readonly redactMessage = (message: AgentMessage): AgentMessage => (this.options.redactor ? this.options.redactor.deep(message) : message);
+
   private async persistOnce(message: AgentMessage): Promise<void> {
     if (this.persisted.has(message)) return;
     this.persisted.add(message);
     const parentId = this.branches.leafId;
-    const id = await this.options.persist(this.options.redactor ? this.options.redactor.deep(message) : message, parentId);
+    const saved = this.redactMessage(message);
+    const id = await this.options.persist(saved, parentId, this.branches.newPathSummary(parentId, this.redactMessage, saved));
     const forked = this.branches.added(id, parentId, message);
     // A new sibling (the first message of an edit or a retry) gets a switcher. A turn that starts
     // with attachments shows it on its prompt, so that waits for the prompt.

@@ -8,7 +8,7 @@ import { ChatService, type ChatServiceOptions } from "../../src/core/chat-servic
 import type { CompactionSettings } from "../../src/core/context/compaction";
 import type { EditApprovalRequest, EditDecision, ModelBinding, Redactor, RequestContextStep } from "../../src/core/session";
 import { createNodeWorkspaceFs } from "../../src/core/tools";
-import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/transcript";
+import { createNodeTranscriptStorage, TranscriptStore, type TranscriptStorage } from "../../src/core/transcript";
 import { tempDir } from "./temp";
 
 export const CONFIG = 'export const config = {\n  host: "localhost",\n  port: 3000,\n};\n';
@@ -34,6 +34,8 @@ export function chatWorld(options: {
   compaction?: () => Partial<CompactionSettings>;
   titles?: ChatServiceOptions["titles"];
   log?: (line: string) => void;
+  /** Wraps the chats' storage of every service (to watch or pause what the store does). */
+  storage?: (inner: TranscriptStorage) => TranscriptStorage;
 }): ChatWorld {
   const ws = tempDir("ws");
   const storage = tempDir("storage");
@@ -43,7 +45,7 @@ export function chatWorld(options: {
   const services: ChatService[] = [];
   const open = (resolveModel: () => Promise<ModelBinding>) => {
     const service = new ChatService({
-      store: new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(storage.path), { indexFlushDelayMs: 0 }),
+      store: new TranscriptStore<AgentMessage>((options.storage ?? ((s) => s))(createNodeTranscriptStorage(storage.path)), { indexFlushDelayMs: 0 }),
       fs: createNodeWorkspaceFs(ws.path),
       workspaceRoot: ws.path,
       resolveModel,

@@ -5,7 +5,7 @@
 
 import type { ParsedTranscript } from "./format";
 import { isPlainObject } from "./format";
-import { DEFAULT_TITLE, deriveTitle, lastPreview, previewFromMessage, titleFromMessage } from "./title";
+import { DEFAULT_TITLE, deriveTitle, previewFromMessage, titleFromMessage } from "./title";
 import { isValidChatId, type ChatSummary, type LoadFailureCode, type StoredMessage } from "./types";
 
 // 2: entries carry the chat's model (the chosen one, else the last answer's); a version 1 cache is rebuilt.
@@ -36,25 +36,60 @@ export function entryFromParsed(id: string, parsed: ParsedTranscript<StoredMessa
     id,
     createdAt: parsed.header.createdAt || mtimeMs,
     updatedAt: parsed.lastActivity ?? (parsed.header.createdAt || mtimeMs),
-    messageCount: parsed.messages.length,
+    messageCount: 0,
     fileSize,
   };
   const explicit = explicitTitle(parsed.header.title, parsed.metaTitle);
   if (explicit !== undefined) entry.explicitTitle = explicit;
   const derived = deriveTitle([...parsed.tree.nodes()].map((n) => n.message));
   if (derived !== undefined) entry.derivedTitle = derived;
-  const preview = lastPreview(parsed.messages);
-  if (preview !== undefined) entry.lastPreview = preview;
+  applyPath(entry, summarizePath(parsed.messages));
   if (parsed.model) entry.model = `${parsed.model.provider}/${parsed.model.modelId}`;
-  for (let i = parsed.messages.length - 1; i >= 0; i--) {
-    const label = answerModel(parsed.messages[i]!);
+  if (parsed.damaged.length > 0) entry.damaged = true;
+  return entry;
+}
+
+/**
+ * The part of an entry that describes the chat's current path (root to leaf): what changes
+ * when an edit, a retry or a branch switch moves the leaf to another branch.
+ */
+export interface PathSummary {
+  messageCount: number;
+  lastPreview?: string;
+  /** "provider/model" of the path's last answer. */
+  answerModel?: string;
+}
+
+/**
+ * The summary of a path, as a reread of the file gives it. `redact` is applied to the message
+ * the preview is taken from (only that one is looked at closely), before the preview is cut, so
+ * no part of a key reaches index.json.
+ */
+export function summarizePath(messages: readonly StoredMessage[], redact: (message: StoredMessage) => StoredMessage = (m) => m): PathSummary {
+  const summary: PathSummary = { messageCount: messages.length };
+  for (let i = messages.length - 1; i >= 0 && summary.lastPreview === undefined; i--) {
+    if (previewFromMessage(messages[i]!) !== undefined) {
+      const preview = previewFromMessage(redact(messages[i]!));
+      if (preview !== undefined) summary.lastPreview = preview;
+    }
+  }
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const label = answerModel(messages[i]!);
     if (label !== undefined) {
-      entry.answerModel = label;
+      summary.answerModel = label;
       break;
     }
   }
-  if (parsed.damaged.length > 0) entry.damaged = true;
-  return entry;
+  return summary;
+}
+
+/** Makes the entry describe another path of the same chat (in place: the entry is never dropped). */
+export function applyPath(entry: IndexEntry, path: PathSummary): void {
+  entry.messageCount = path.messageCount;
+  if (path.lastPreview === undefined) delete entry.lastPreview;
+  else entry.lastPreview = path.lastPreview;
+  if (path.answerModel === undefined) delete entry.answerModel;
+  else entry.answerModel = path.answerModel;
 }
 
 export function unreadableEntry(id: string, code: LoadFailureCode, reason: string, fileSize: number, mtimeMs: number): IndexEntry {

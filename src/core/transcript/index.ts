@@ -11,6 +11,8 @@ export { ChatLocks, HEARTBEAT_MS, STALE_AFTER_MS } from "./chat-lock";
 export type { AcquireResult, ChatLocksOptions, HeldLock, LockOwner } from "./chat-lock";
 export { isValidNodeId, parseTranscript } from "./format";
 export type { ParsedTranscript, ParseOutcome } from "./format";
+export { summarizePath } from "./chat-index";
+export type { PathSummary } from "./chat-index";
 export { deriveTitle, messageText, truncateText, DEFAULT_TITLE, TITLE_MAX_CHARS } from "./title";
 export { isValidChatId, OLDEST_READABLE_VERSION, StorageNotFoundError, TRANSCRIPT_FORMAT_VERSION } from "./types";
 export type {

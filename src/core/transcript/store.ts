@@ -32,6 +32,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import {
   applyMessages,
+  applyPath,
   entryFromParsed,
   explicitTitle,
   parseIndex,
@@ -40,6 +41,7 @@ import {
   toSummary,
   unreadableEntry,
   type IndexEntry,
+  type PathSummary,
 } from "./chat-index";
 import { chatIdsOf, observe, unchanged, type Observed } from "./list-freshness";
 import { TRASH_DIR, trashEntriesOf, trashPath, type TrashEntry } from "./trash";
@@ -80,6 +82,12 @@ export interface AppendOptions {
    * continues the current leaf of the file as it is read.
    */
   parentId?: string | null;
+  /**
+   * The chat's current path once these messages are saved, when they do not continue the path
+   * the file had (the first message of an edit or a retry): the history list's count and
+   * preview then describe it. Omitted: the messages continue the path, and the entry follows.
+   */
+  path?: PathSummary;
 }
 
 export type TranscriptErrorCode = "notFound" | "invalidId" | "exists" | "unsupportedVersion";
@@ -195,15 +203,30 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     // Serialize before queueing: an unstorable message rejects with nothing written.
     const { text, ids } = this.messageLines(messages, options.parentId);
     const data = encoder.encode(text);
-    await this.enqueue(chatId, () => this.write(chatId, data, (entry, bytes) => applyMessages(entry, messages, bytes)));
+    const path = options.path;
+    await this.enqueue(chatId, () =>
+      this.write(chatId, data, (entry, bytes) => {
+        applyMessages(entry, messages, bytes);
+        if (path) applyPath(entry, path);
+      }),
+    );
     return ids;
   }
 
-  /** Makes node `nodeId` the chat's current leaf (appends a leaf line). The caller knows the node exists. */
-  async setLeaf(chatId: string, nodeId: string): Promise<void> {
+  /**
+   * Makes node `nodeId` the chat's current leaf (appends a leaf line). The caller knows the node
+   * exists, and gives the summary of the path to it: the history list's entry is updated in
+   * place (it is never dropped: a list taken meanwhile would miss the chat).
+   */
+  async setLeaf(chatId: string, nodeId: string, path?: PathSummary): Promise<void> {
     checkId(chatId);
     const data = encoder.encode(leafLine({ type: "leaf", id: nodeId, at: this.now() }));
-    await this.enqueue(chatId, () => this.write(chatId, data, (entry, bytes) => void (entry.fileSize += bytes)));
+    await this.enqueue(chatId, () =>
+      this.write(chatId, data, (entry, bytes) => {
+        entry.fileSize += bytes;
+        if (path) applyPath(entry, path);
+      }),
+    );
   }
 
   /** Saves the chat's model choice (appends a model line; the last one wins). */

@@ -54,12 +54,3 @@ export function previewFromMessage(message: StoredMessage): string | undefined {
   const preview = truncateText(messageText(message), PREVIEW_MAX_CHARS);
   return preview === "" ? undefined : preview;
 }
-
-export function lastPreview(messages: readonly StoredMessage[]): string | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i];
-    const preview = message && previewFromMessage(message);
-    if (preview) return preview;
-  }
-  return undefined;
-}
