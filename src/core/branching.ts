@@ -47,6 +47,8 @@ export function filesChangedBy(messages: readonly AgentMessage[]): string[] {
  */
 export class ChatBranches {
   private readonly nodeOf = new WeakMap<object, string>();
+  /** Messages on the path to a node (its depth), remembered for the nodes asked about and those above them. */
+  private readonly depthOf = new Map<string, number>();
 
   constructor(readonly tree: ChatTree<AgentMessage> = new ChatTree<AgentMessage>()) {
     for (const node of tree.path()) this.nodeOf.set(node.message, node.id);
@@ -115,12 +117,12 @@ export class ChatBranches {
 
   /**
    * What the history list shows for the path to `leafId`, then `next` if given (a message about
-   * to be saved under it). `redact` turns a message into what the file holds. O(path length).
+   * to be saved under it). `redact` turns a message into what the file holds. Reads the newest
+   * messages only (to the last one with text and the last answer), whatever the path's length.
    */
   pathSummary(leafId: string | null, redact: (message: AgentMessage) => AgentMessage, next?: AgentMessage): PathSummary {
-    const messages = this.tree.pathMessages(leafId);
-    if (next) messages.push(next);
-    return summarizePath(messages, (m) => redact(m as AgentMessage));
+    const count = (leafId === null ? 0 : this.depth(leafId)) + (next ? 1 : 0);
+    return summarizePath(count, this.newestFirst(leafId, next), (m) => redact(m as AgentMessage));
   }
 
   /**
@@ -130,6 +132,34 @@ export class ChatBranches {
    */
   newPathSummary(parentId: string | null, redact: (message: AgentMessage) => AgentMessage, next: AgentMessage): PathSummary | undefined {
     return this.tree.childrenOf(parentId).length > 0 ? this.pathSummary(parentId, redact, next) : undefined;
+  }
+
+  /** How many messages the path to node `id` holds: a walk up to the first node whose depth is known (the root, the first time). */
+  private depth(id: string): number {
+    const unknown: string[] = [];
+    let depth = 0;
+    let node = this.tree.get(id);
+    while (node) {
+      const known = this.depthOf.get(node.id);
+      if (known !== undefined) {
+        depth = known;
+        break;
+      }
+      unknown.push(node.id);
+      node = node.parentId === null ? undefined : this.tree.get(node.parentId);
+    }
+    for (let i = unknown.length - 1; i >= 0; i--) this.depthOf.set(unknown[i]!, ++depth);
+    return depth;
+  }
+
+  /** `next`, then the messages of the path to `leafId` from the leaf up. */
+  private *newestFirst(leafId: string | null, next: AgentMessage | undefined): IterableIterator<AgentMessage> {
+    if (next) yield next;
+    let node = leafId === null ? undefined : this.tree.get(leafId);
+    while (node) {
+      yield node.message;
+      node = node.parentId === null ? undefined : this.tree.get(node.parentId);
+    }
   }
 
   /**

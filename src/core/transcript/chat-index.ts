@@ -43,7 +43,7 @@ export function entryFromParsed(id: string, parsed: ParsedTranscript<StoredMessa
   if (explicit !== undefined) entry.explicitTitle = explicit;
   const derived = deriveTitle([...parsed.tree.nodes()].map((n) => n.message));
   if (derived !== undefined) entry.derivedTitle = derived;
-  applyPath(entry, summarizePath(parsed.messages));
+  applyPath(entry, summarizePath(parsed.messages.length, backwards(parsed.messages)));
   if (parsed.model) entry.model = `${parsed.model.provider}/${parsed.model.modelId}`;
   if (parsed.damaged.length > 0) entry.damaged = true;
   return entry;
@@ -61,26 +61,35 @@ export interface PathSummary {
 }
 
 /**
- * The summary of a path, as a reread of the file gives it. `redact` is applied to the message
- * the preview is taken from (only that one is looked at closely), before the preview is cut, so
- * no part of a key reaches index.json.
+ * The summary of a path of `messageCount` messages, as a reread of the file gives it, from its
+ * messages newest first (read only until the preview and the answer model are found: a few
+ * messages, whatever the path's length). `redact` is applied to the message the preview is taken
+ * from, before the preview is cut, so no part of a key reaches index.json.
  */
-export function summarizePath(messages: readonly StoredMessage[], redact: (message: StoredMessage) => StoredMessage = (m) => m): PathSummary {
-  const summary: PathSummary = { messageCount: messages.length };
-  for (let i = messages.length - 1; i >= 0 && summary.lastPreview === undefined; i--) {
-    if (previewFromMessage(messages[i]!) !== undefined) {
-      const preview = previewFromMessage(redact(messages[i]!));
+export function summarizePath(
+  messageCount: number,
+  newestFirst: Iterable<StoredMessage>,
+  redact: (message: StoredMessage) => StoredMessage = (m) => m,
+): PathSummary {
+  const summary: PathSummary = { messageCount };
+  let previewFound = false;
+  for (const message of newestFirst) {
+    if (!previewFound && previewFromMessage(message) !== undefined) {
+      previewFound = true;
+      const preview = previewFromMessage(redact(message));
       if (preview !== undefined) summary.lastPreview = preview;
     }
-  }
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const label = answerModel(messages[i]!);
-    if (label !== undefined) {
-      summary.answerModel = label;
-      break;
+    if (summary.answerModel === undefined) {
+      const label = answerModel(message);
+      if (label !== undefined) summary.answerModel = label;
     }
+    if (previewFound && summary.answerModel !== undefined) break;
   }
   return summary;
+}
+
+function* backwards<T>(items: readonly T[]): IterableIterator<T> {
+  for (let i = items.length - 1; i >= 0; i--) yield items[i]!;
 }
 
 /** Makes the entry describe another path of the same chat (in place: the entry is never dropped). */
