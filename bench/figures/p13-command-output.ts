@@ -11,6 +11,7 @@ import { NodeCommandRunner } from "../../src/core/commands/node-runner";
 import { estimateTokens } from "../../src/core/context-policy";
 import { createNodeWorkspaceFs } from "../../src/core/tools";
 import { createRunCommandTool } from "../../src/core/tools/run-command";
+import { singleFolder } from "../../src/core/commands/command-folders";
 import { AgentEventEncoder } from "../../src/shared/event-encoder";
 import { HostChannel } from "../../src/shared/host-channel";
 import { summarize, type Summary } from "../lib/stats";
@@ -53,7 +54,13 @@ async function measureOnce(
   bytes: number,
 ): Promise<{ viewBytes: number; modelTokens: number; posts: number; durationMs: number; maxGapMs: number }> {
   const runner = new NodeCommandRunner();
-  const tool = createRunCommandTool({ root: workspace, fs: createNodeWorkspaceFs(workspace), runner: () => runner, defaultTimeoutSeconds: () => 120, logDir });
+  const tool = createRunCommandTool({
+    folders: singleFolder(workspace),
+    fs: createNodeWorkspaceFs(workspace),
+    runner: () => runner,
+    defaultTimeoutSeconds: () => 120,
+    logDir,
+  });
   let viewBytes = 0;
   const postTimes: number[] = [];
   const channel = new HostChannel((message) => {

@@ -201,7 +201,8 @@ export function bashExecutionFact(message: BashExecutionMessage): string {
       : `Exit code: ${message.exitCode}.`;
   const cut = message.truncated ? " (the middle of the output was cut)" : "";
   const output = message.output === "" ? "(no output)" : message.output;
-  return `[The user ran this command in the workspace folder themselves.]\n$ ${message.command}\n${ended}\nOutput${cut}:\n${output}`;
+  const where = message.cwd !== undefined && message.cwd !== "." ? `in the workspace folder ${message.cwd}` : "in the workspace folder";
+  return `[The user ran this command ${where} themselves.]\n$ ${message.command}\n${ended}\nOutput${cut}:\n${output}`;
 }
 
 /** True when the transcript ends in the middle of a turn: the next step is the model's. */

@@ -29,6 +29,7 @@ import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 import { gateCommand, type CommandApprover, type CommandRuleStore } from "./permissions/command-gate";
 import type { CommandRunner } from "./commands/runner";
 import { createRunCommandTool, RUN_COMMAND_TOOL } from "./tools/run-command";
+import { resolveCommandFolder, singleFolder, type CommandFolders } from "./commands/command-folders";
 import { BackgroundCommands, backgroundEndedNoticeText, backgroundRunState, unendedBackgroundStarts } from "./commands/background";
 import type { BackgroundStopCause } from "../shared/background-state";
 import { COMMAND_OUTPUT_TOOL, createCommandOutputTool } from "./tools/command-output";
@@ -152,6 +153,8 @@ export interface CommandOptions {
   defaultTimeoutSeconds: () => number;
   /** Folder for the full-output logs of this chat's commands. */
   logDir?: string;
+  /** The folders commands may run in; default: the one workspaceRoot. */
+  folders?: CommandFolders;
 }
 
 export const DEFAULT_SYSTEM_PROMPT = [
@@ -185,6 +188,8 @@ export class ChatSession {
   private readonly background = new BackgroundCommands({
     onEnd: (p) => this.emit({ type: "command/backgroundState", id: p.id, state: backgroundRunState(p) }),
   });
+  /** Where run_command and `!cmd` may run (undefined: no folder on disk). */
+  private readonly commandFolders: CommandFolders | undefined;
   /** Stops the `!cmd` that is running, if one is. */
   private userCommandStop: AbortController | undefined;
   private active: Promise<void> | undefined;
@@ -247,10 +252,11 @@ export class ChatSession {
       record: (notice) => this.queue.steerOwn(notice),
     });
     const commands = options.commands;
-    if (commands && options.workspaceRoot !== undefined) {
+    this.commandFolders = commands?.folders ?? (options.workspaceRoot !== undefined ? singleFolder(options.workspaceRoot) : undefined);
+    if (commands && this.commandFolders) {
       this.tools.push(
         createRunCommandTool({
-          root: options.workspaceRoot,
+          folders: this.commandFolders,
           fs: options.fs,
           runner: commands.runner,
           defaultTimeoutSeconds: commands.defaultTimeoutSeconds,
@@ -415,47 +421,56 @@ export class ChatSession {
    * `!cmd` / `!!cmd`: runs in the workspace folder without asking (the user typed it) and saves a
    * bashExecution message. No model is needed. Refused in restricted mode, with the reason shown.
    */
-  runUserCommand(text: UserCommandText): Promise<void> {
+  runUserCommand(text: UserCommandText, cwd?: string): Promise<void> {
     if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
     const commands = this.options.commands;
-    const root = this.options.workspaceRoot;
-    if (!commands || !commands.enabled()) {
+    const folders = this.commandFolders;
+    if (!commands || !commands.enabled() || !folders) {
       const why =
         "Commands cannot run here: this folder is open in Restricted Mode (not trusted), or no folder is open. Trust the folder (Manage Workspace Trust) to run commands.";
       return this.append(errorNotice(why, undefined));
     }
-    if (root === undefined) {
-      // Several folders: a command's folder is not chosen yet (the tools take folderName/path, commands do not).
-      const why =
-        "Commands cannot run here: they run in one workspace folder, and this workspace has several (or none open). Open the folder on its own to run commands in it.";
+    if (folders.multiRoot && cwd === undefined) {
+      // The host gives the folder (the active editor's, or the user's pick); without one nothing is guessed.
+      const why = `Not run: this workspace has several folders (${folders.names.join(", ")}) and no folder was chosen. Open a file of the folder to run it in, or pick one when asked.`;
       return this.append(errorNotice(why, undefined));
     }
     const controller = new AbortController();
     const run = (async () => {
       this.userCommandStop = controller;
       this.emit({ type: "chat/runState", running: true });
-      const started: AgentMessage = {
-        role: "bashExecution",
-        command: text.command,
-        output: "",
-        exitCode: null,
-        cancelled: false,
-        truncated: false,
-        excludeFromContext: text.excludeFromContext,
-        timestamp: Date.now(),
-      };
       try {
+        let folder: { relative: string; absolute: string };
+        try {
+          folder = await resolveCommandFolder(this.options.fs, folders, cwd);
+        } catch (error) {
+          await this.append(errorNotice(`Not run: ${error instanceof Error ? error.message : String(error)}`, undefined));
+          return;
+        }
+        const where = folders.multiRoot ? { cwd: folder.relative } : {};
+        const started: AgentMessage = {
+          role: "bashExecution",
+          command: text.command,
+          output: "",
+          exitCode: null,
+          cancelled: false,
+          truncated: false,
+          excludeFromContext: text.excludeFromContext,
+          ...where,
+          timestamp: Date.now(),
+        };
         await this.ensureSystemMessage();
         this.emit({ type: "message/start", message: started });
-        const message = await runUserCommand(text, {
+        const ran = await runUserCommand(text, {
           runner: commands.runner(),
-          cwd: root,
+          cwd: folder.absolute,
           timeoutMs: commands.defaultTimeoutSeconds() * 1000,
           signal: controller.signal,
           redact: (t) => redactSecrets(t, this.secretsInUse),
           ...(commands.logDir ? { logFile: `${commands.logDir}/user-${Date.now().toString(36)}.log` } : {}),
           onProgress: (p) => this.emit({ type: "command/progress", tail: p.tail, elapsedMs: p.elapsedMs }),
         });
+        const message: AgentMessage = { ...ran, ...where };
         if (this.agent) this.agent.state.messages = [...this.agent.state.messages, message];
         else this.initialMessages.push(message);
         // Saved on the current branch like any message (the tree's next node).
@@ -808,7 +823,7 @@ export class ChatSession {
       {
         chatId: this.id,
         fs: this.options.fs,
-        root: this.options.workspaceRoot,
+        folders: this.commandFolders,
         enabled: commands.enabled,
         rules: commands.rules,
         approver: commands.approver,

@@ -9,6 +9,8 @@ import type { CommandApprovalRequest, CommandDecision, CommandRuleStore } from "
 import { parseRule } from "../core/permissions/command-rules";
 import { DEFAULT_COMMAND_TIMEOUT_SECONDS, MAX_COMMAND_TIMEOUT_SECONDS } from "../core/tools/run-command";
 import { TerminalCommandRunner } from "./terminal-runner";
+import { severalFolders, singleFolder, type CommandFolders } from "../core/commands/command-folders";
+import type { NamedFolder } from "./workspace-paths";
 
 const RULES_KEY = "piChat.commandAllowRules";
 
@@ -28,7 +30,8 @@ export class HostCommands implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     /** Folder of the command logs (`<storage>/command-output`). */
     readonly logRoot: string,
-    private readonly workspaceRoot: vscode.Uri | undefined,
+    /** The workspace folders by their tool names (workspace-paths.ts). */
+    private readonly workspaceFolders: readonly NamedFolder[],
     private readonly log: (line: string) => void,
   ) {
     const state = context.workspaceState;
@@ -48,7 +51,15 @@ export class HostCommands implements vscode.Disposable {
 
   /** Commands run only in a trusted workspace with a folder on disk. */
   enabled(): boolean {
-    return vscode.workspace.isTrusted && this.workspaceRoot?.scheme === "file";
+    return vscode.workspace.isTrusted && this.workspaceFolders.some((f) => f.uri.scheme === "file");
+  }
+
+  /** Where commands may run: the one folder, or each folder on disk by its name; undefined with none on disk. */
+  get folders(): CommandFolders | undefined {
+    const onDisk = this.workspaceFolders.filter((f) => f.uri.scheme === "file");
+    if (onDisk.length === 0) return undefined;
+    if (this.workspaceFolders.length === 1) return singleFolder(onDisk[0]!.uri.fsPath);
+    return severalFolders(onDisk.map((f) => ({ name: f.name, path: f.uri.fsPath })));
   }
 
   /**

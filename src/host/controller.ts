@@ -35,6 +35,7 @@ import { parseUserCommand } from "../core/commands/user-command";
 import { ChatDeletion } from "./chat-deletion";
 import { HistoryViewRequests } from "./history-view";
 import { modelTitles } from "./model-titles";
+import { chooseUserCommandFolder } from "./command-folder";
 
 /** Which chat is on screen, in the storage folder beside the chats: written at once, so a crash keeps it. */
 const CURRENT_CHAT_FILE = "current-chat.json";
@@ -114,6 +115,7 @@ export class ChatController implements vscode.Disposable {
         approver: (request, signal) => options.commands.approver(request, signal),
         defaultTimeoutSeconds: () => options.commands.defaultTimeoutSeconds(),
         logRoot: options.commands.logRoot,
+        ...(options.commands.folders ? { folders: options.commands.folders } : {}),
       },
       locks: this.otherWindows.locks,
       redactor: keyRedactor,
@@ -299,8 +301,11 @@ export class ChatController implements vscode.Disposable {
     const userCommand = parseUserCommand(text);
     if (userCommand) {
       if (images.length > 0) throw new Error("A !command runs on its own: send the images with a prompt, or remove them to run the command.");
+      // With several folders: the active editor's folder, or the user's pick (none picked: nothing runs).
+      const folder = await chooseUserCommandFolder(this.options.paths, userCommand.command);
+      if (!folder) return;
       await this.writeCurrentChat(this.session.id);
-      return this.session.runUserCommand(userCommand);
+      return this.session.runUserCommand(userCommand, folder.cwd);
     }
     if (text.trim() === "" && images.length === 0) return;
     const stored = await attachImages(this.service, this.session.id, images, () => this.imageInput(true));

@@ -76,7 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     protectedFiles: protectedFilesSetting,
     log,
   });
-  const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, folder?.uri, log);
+  const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, paths.folders, log);
   let modelContext: ModelContextDocuments | undefined;
   const controller = new ChatController({
     context,

@@ -109,6 +109,8 @@ export interface BashExecutionMessage {
   logFile?: string;
   /** Which path ran it: a VS Code terminal or a child process. */
   via?: "terminal" | "process";
+  /** The folder it ran in (`folderName/…`), in a workspace of several folders. */
+  cwd?: string;
   timestamp: number;
 }
 

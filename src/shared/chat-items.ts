@@ -133,6 +133,8 @@ export interface UserCommandItem extends ItemMarks {
   /** The whole output's log file (the host opens it; the view only shows the button). */
   logFile?: string;
   via?: "terminal" | "process";
+  /** The folder it ran in, in a workspace of several folders. */
+  cwd?: string;
   elapsedMs?: number;
 }
 

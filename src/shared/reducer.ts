@@ -333,6 +333,7 @@ function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatI
         ...(message.durationMs !== undefined ? { durationMs: message.durationMs } : {}),
         ...(message.logFile !== undefined ? { logFile: message.logFile } : {}),
         ...(message.via !== undefined ? { via: message.via } : {}),
+        ...(message.cwd !== undefined ? { cwd: message.cwd } : {}),
       };
     case "localNotice":
       return {

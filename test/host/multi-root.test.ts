@@ -64,9 +64,8 @@ describe("multi-root workspace (extension host)", function () {
         assert.match(system, /- app: /);
         assert.match(system, /- server: /);
         const offered = (body.tools ?? []).map((t) => t.function.name);
-        for (const tool of ["search", "read_file", "edit_file", "list_files", "find_files"]) assert.ok(offered.includes(tool), `${tool} is offered`);
-        // Commands run in one folder; with several, they are not offered (yet) rather than run in a guessed one.
-        assert.ok(!offered.includes("run_command"), "run_command is not offered with several folders");
+        for (const tool of ["search", "read_file", "edit_file", "list_files", "find_files", "run_command"])
+          assert.ok(offered.includes(tool), `${tool} is offered`);
         return { toolCalls: [{ id: "call_search", name: "search", arguments: { query: "port:" } }] };
       },
       (body) => {
@@ -151,17 +150,83 @@ describe("multi-root workspace (extension host)", function () {
     assert.match(attachmentFacts, /app\/server\/NOTES\.md/);
   });
 
-  it("a !command says why it cannot run with several folders, and runs nothing", async () => {
+  it("run_command takes its folder by name: the model must name one, the card shows it, and it runs there", async () => {
     await vscode.commands.executeCommand("piChat.newChat");
-    const before = server.chatRequests().length;
-    await api.view.receive({ type: "chat/send", v: 1, text: "!echo ran > ran.txt" });
-    const notice = await waitFor("the notice", () =>
-      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "notice" && /Commands cannot run here/.test(i.text)),
+    server.push(
+      (body) => {
+        const runCommand = (body.tools ?? []).find((t) => t.function.name === "run_command");
+        assert.match(JSON.stringify(runCommand?.function.parameters), /starting with the workspace folder's name \(app, server\)/);
+        return { toolCalls: [{ id: "call_nocwd", name: "run_command", arguments: { command: "pwd" } }] };
+      },
+      (body) => {
+        // No folder named: nothing is asked or run, and the model is told how to name one.
+        assert.match(lastToolResult(body), /several folders \(app, server\): give cwd, starting with the folder's name/);
+        return { toolCalls: [{ id: "call_climb", name: "run_command", arguments: { command: "pwd", cwd: "server/../../.." } }] };
+      },
+      (body) => {
+        assert.doesNotMatch(lastToolResult(body), /Exit code/, "a folder outside the workspace runs nothing");
+        return { toolCalls: [{ id: "call_server", name: "run_command", arguments: { command: "pwd && ls", cwd: "server" } }] };
+      },
+      (body) => {
+        const result = lastToolResult(body);
+        assert.ok(result.includes(folder("server").uri.fsPath), result);
+        assert.match(result, /config\.ts/);
+        return { text: "It ran in server." };
+      },
     );
-    assert.match(notice.kind === "notice" ? notice.text : "", /this workspace has several/);
-    assert.equal(server.chatRequests().length, before, "no request either");
-    for (const name of ["app", "server"]) {
-      await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.joinPath(folder(name).uri, "ran.txt"))), "nothing ran in any folder");
+    void api.view.receive({ type: "chat/send", v: 1, text: "Where does the server live?" });
+    const card = await waitFor("the command card to ask", () =>
+      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.id === "call_server" && i.approval?.state === "pending"),
+    );
+    assert.equal(card.kind === "tool" ? card.approval?.cwd : undefined, "server", "the card shows the folder");
+    const asked = chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "tool" && i.approval !== undefined);
+    assert.deepEqual(
+      asked.map((i) => i.id),
+      ["call_server"],
+      "only the run with a folder in the workspace asked",
+    );
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_server", decision: "allow" });
+    await api.controller.currentSession.waitForIdle();
+    assert.equal(server.pending(), 0);
+  });
+
+  it("!cmd runs in the active editor's folder, else in the folder the user picks, and its card and Pi say which", async () => {
+    await vscode.commands.executeCommand("piChat.newChat");
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder("server").uri, "config.ts"));
+    await vscode.window.showTextDocument(doc);
+    await api.view.receive({ type: "chat/send", v: 1, text: "!pwd" });
+    const commands = () => chatItems(api.controller.currentSession.viewState).flatMap((i) => (i.kind === "userCommand" ? [i] : []));
+    assert.deepEqual(
+      commands().map((c) => [c.cwd, c.output, c.exitCode]),
+      [["server", folder("server").uri.fsPath, 0]],
+    );
+
+    // No editor: the user picks (the first, app) in VS Code's quick pick.
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    let done = false;
+    const ran = api.view.receive({ type: "chat/send", v: 1, text: "!pwd" }).finally(() => {
+      done = true;
+    });
+    while (!done) {
+      await new Promise((r) => setTimeout(r, 300));
+      if (!done) await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
     }
+    await ran;
+    assert.deepEqual(
+      commands().map((c) => [c.cwd, c.output]),
+      [
+        ["server", folder("server").uri.fsPath],
+        ["app", folder("app").uri.fsPath],
+      ],
+    );
+
+    server.push((body) => {
+      const text = JSON.stringify(body.messages);
+      assert.match(text, /ran this command in the workspace folder server themselves/);
+      assert.match(text, /ran this command in the workspace folder app themselves/);
+      return { text: "Seen." };
+    });
+    await api.view.receive({ type: "chat/send", v: 1, text: "Where did those run?" });
+    assert.equal(server.pending(), 0);
   });
 });

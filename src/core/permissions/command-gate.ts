@@ -5,7 +5,8 @@
 import type { BeforeToolCallResult } from "@earendil-works/pi-agent-core";
 import type { ChatEvent } from "../../shared/protocol";
 import type { ApprovalNoticeMessage } from "../messages";
-import { asRunCommandParams, resolveCommandFolder, RUN_COMMAND_TOOL } from "../tools/run-command";
+import { asRunCommandParams, RUN_COMMAND_TOOL } from "../tools/run-command";
+import { resolveCommandFolder, type CommandFolders } from "../commands/command-folders";
 import type { WorkspaceFileSystem } from "../tools/workspace-fs";
 import { matchAllowRules, parseRule, suggestRules } from "./command-rules";
 
@@ -33,7 +34,8 @@ export interface CommandRuleStore {
 export interface CommandGateDeps {
   chatId: string;
   fs: WorkspaceFileSystem;
-  root: string | undefined;
+  /** The folders commands may run in; undefined: none on disk. */
+  folders: CommandFolders | undefined;
   /** False in restricted mode (an untrusted workspace): nothing runs at all. */
   enabled: () => boolean;
   rules: CommandRuleStore;
@@ -49,14 +51,14 @@ export async function gateCommand(
   deps: CommandGateDeps,
   signal: AbortSignal | undefined,
 ): Promise<BeforeToolCallResult | undefined> {
-  if (!deps.enabled() || deps.root === undefined) {
+  if (!deps.enabled() || deps.folders === undefined) {
     return { block: true, reason: "Commands cannot run here: the workspace is not trusted (restricted mode) or no folder is open." };
   }
   const params = asRunCommandParams(args);
   if (!params) return { block: true, reason: "run_command needs a non-empty command string (and optionally cwd and timeoutSeconds)." };
   let cwd: string;
   try {
-    cwd = (await resolveCommandFolder(deps.fs, deps.root, params.cwd)).relative;
+    cwd = (await resolveCommandFolder(deps.fs, deps.folders, params.cwd)).relative;
   } catch (error) {
     return { block: true, reason: error instanceof Error ? error.message : String(error) };
   }

@@ -7,7 +7,8 @@ import { bool, int, obj, opt, str, type Static } from "@earendil-works/pi-schema
 import { type BackgroundCommands, compileReadyPattern, describeState } from "../commands/background";
 import type { CommandRunner, CommandRunnerKind } from "../commands/runner";
 import { describeEnd, resultTextForModel, runCommandOnce, type CommandEnd, type CommandProgress } from "../commands/run";
-import { resolveToolPath, WorkspaceToolError } from "./shared";
+import { WorkspaceToolError } from "./shared";
+import { resolveCommandFolder, type CommandFolders } from "../commands/command-folders";
 import type { WorkspaceFileSystem } from "./workspace-fs";
 
 export const RUN_COMMAND_TOOL = "run_command";
@@ -18,30 +19,35 @@ export const MAX_COMMAND_TIMEOUT_SECONDS = 1800;
 /** A command longer than this is refused: nobody can review it on a card. */
 export const MAX_COMMAND_CHARS = 10_000;
 
-export const runCommandParameters = obj({
-  command: str({ minLength: 1, maxLength: MAX_COMMAND_CHARS, description: "The shell command line (bash), e.g. `npm test` or `git status --short`." }),
-  cwd: opt(str({ description: "Folder to run in, relative to the workspace root. Default: the workspace root." })),
-  timeoutSeconds: opt(
-    int({
-      minimum: 1,
-      maximum: MAX_COMMAND_TIMEOUT_SECONDS,
-      description: `Ends the command (and everything it started) after this many seconds. Default from the user's settings (${DEFAULT_COMMAND_TIMEOUT_SECONDS} s).`,
-    }),
-  ),
-  background: opt(
-    bool({
-      description:
-        "Start a long-running command (a dev server, a watcher) and return while it keeps running; read its newer output or stop it with command_output and the id returned. No time-out applies.",
-    }),
-  ),
-  readyPattern: opt(
-    str({
-      maxLength: 200,
-      description:
-        "With background: a regular expression (case-insensitive) for the output line that means it is ready, e.g. `listening on|ready in`. Without it, the call returns after 5 s.",
-    }),
-  ),
-});
+/** The parameters, with the words on `cwd` for one folder or several. */
+function runCommandSchema(cwdDescription: string) {
+  return obj({
+    command: str({ minLength: 1, maxLength: MAX_COMMAND_CHARS, description: "The shell command line (bash), e.g. `npm test` or `git status --short`." }),
+    cwd: opt(str({ description: cwdDescription })),
+    timeoutSeconds: opt(
+      int({
+        minimum: 1,
+        maximum: MAX_COMMAND_TIMEOUT_SECONDS,
+        description: `Ends the command (and everything it started) after this many seconds. Default from the user's settings (${DEFAULT_COMMAND_TIMEOUT_SECONDS} s).`,
+      }),
+    ),
+    background: opt(
+      bool({
+        description:
+          "Start a long-running command (a dev server, a watcher) and return while it keeps running; read its newer output or stop it with command_output and the id returned. No time-out applies.",
+      }),
+    ),
+    readyPattern: opt(
+      str({
+        maxLength: 200,
+        description:
+          "With background: a regular expression (case-insensitive) for the output line that means it is ready, e.g. `listening on|ready in`. Without it, the call returns after 5 s.",
+      }),
+    ),
+  });
+}
+
+export const runCommandParameters = runCommandSchema("Folder to run in, relative to the workspace root. Default: the workspace root.");
 
 export type RunCommandParams = Static<typeof runCommandParameters>;
 
@@ -69,8 +75,8 @@ export interface RunCommandDetails {
 }
 
 export interface RunCommandToolOptions {
-  /** Absolute workspace root: the command's folder must be inside it. */
-  root: string;
+  /** The workspace folders a command may run in (one, or several named by their first path segment). */
+  folders: CommandFolders;
   fs: WorkspaceFileSystem;
   /** Chosen per run: the terminal when shell integration is there, else a child process. */
   runner: () => CommandRunner;
@@ -101,14 +107,7 @@ export function asRunCommandParams(args: unknown): RunCommandParams | undefined 
   };
 }
 
-/** The command's folder: workspace-relative (for the card) and absolute (to run in). */
-export async function resolveCommandFolder(fs: WorkspaceFileSystem, root: string, cwd: string | undefined): Promise<{ relative: string; absolute: string }> {
-  const { realPath } = await resolveToolPath(fs, root, cwd === undefined || cwd.trim() === "" ? "." : cwd);
-  const info = await fs.stat(realPath);
-  if (info === undefined) throw new WorkspaceToolError("not_found", `Folder not found: ${cwd}`);
-  if (info.type !== "directory") throw new WorkspaceToolError("not_a_file", `${cwd} is not a folder; give the folder to run the command in.`);
-  return { relative: realPath, absolute: realPath === "." ? root : join(root, ...realPath.split("/")) };
-}
+export { resolveCommandFolder };
 
 export function commandTimeoutSeconds(requested: number | undefined, defaultSeconds: number): number {
   const base = requested ?? defaultSeconds;
@@ -116,6 +115,14 @@ export function commandTimeoutSeconds(requested: number | undefined, defaultSeco
 }
 
 export function createRunCommandTool(options: RunCommandToolOptions): AgentTool<typeof runCommandParameters, RunCommandDetails> {
+  const folders = options.folders;
+  // With several folders the model must name one: the parameter says how (the file tools' path form).
+  const example = folders.names[0] ?? "app";
+  const parameters = folders.multiRoot
+    ? runCommandSchema(
+        `Folder to run in, starting with the workspace folder's name (${folders.names.join(", ")}), e.g. "${example}" or "${example}/packages/web". Required: this workspace has several folders.`,
+      )
+    : runCommandParameters;
   return {
     name: RUN_COMMAND_TOOL,
     label: "Run command",
@@ -127,10 +134,10 @@ export function createRunCommandTool(options: RunCommandToolOptions): AgentTool<
       `Output is cleaned of colour codes and capped to the first and last lines (2,000 lines / 50 KB in all); the run ends after ${DEFAULT_COMMAND_TIMEOUT_SECONDS} s unless timeoutSeconds says otherwise.`,
       "For a dev server or a watcher, set background: true (and readyPattern for its ready line): the call returns with the first output and an id while it keeps running; use command_output with that id to read more or stop it.",
     ].join(" "),
-    parameters: runCommandParameters,
+    parameters,
     executionMode: "sequential",
     async execute(toolCallId, params, signal, onUpdate): Promise<AgentToolResult<RunCommandDetails>> {
-      const folder = await resolveCommandFolder(options.fs, options.root, params.cwd);
+      const folder = await resolveCommandFolder(options.fs, options.folders, params.cwd);
       const timeoutSeconds = commandTimeoutSeconds(params.timeoutSeconds, options.defaultTimeoutSeconds());
       const base = { command: params.command, cwd: folder.relative };
       if (params.background) return startInBackground(toolCallId, params, folder, options, signal);
