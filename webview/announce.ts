@@ -6,6 +6,7 @@
 import type { AssistantItem, ChatItem, ToolItem } from "../src/shared/chat-items";
 import type { ChatState } from "../src/shared/reducer";
 import { toolStatusText, toolTitle } from "./tool-text";
+import { stopCauseForCard } from "../src/shared/background-state";
 
 export interface Announcement {
   text: string;
@@ -40,6 +41,7 @@ export class Announcer {
         out.push(this.failure(item.errorMessage ? `The request failed: ${item.errorMessage}` : "The request failed"));
       }
     }
+    out.push(...backgroundEnds(prev, next));
     if (prev.running && !next.running && !this.failedThisRun) out.push({ text: finishedText(next), assertive: false });
     return out;
   }
@@ -57,6 +59,32 @@ export class Announcer {
     this.failedThisRun = true;
     return { text, assertive: true };
   }
+}
+
+/**
+ * A background command that was running ended (exited, or was stopped): its card changes long
+ * after its turn, usually in a settled chunk. Only changed chunks (copied by the reducer) are looked at.
+ */
+function backgroundEnds(prev: ChatState, next: ChatState): Announcement[] {
+  const out: Announcement[] = [];
+  const compare = (before: readonly ChatItem[] | undefined, after: readonly ChatItem[]) => {
+    if (before === after) return;
+    const old = new Map<string, ChatItem>((before ?? []).map((i) => [i.id, i]));
+    for (const item of after) {
+      const was = old.get(item.id);
+      if (item.kind !== "tool" || was === item || was?.kind !== "tool" || was.background?.state !== "running") continue;
+      const now = item.background;
+      if (now === undefined || now.state === "running" || now.state === "gone") continue;
+      const args = item.args as { command?: unknown } | undefined;
+      const command = typeof args?.command === "string" ? args.command : "";
+      const how =
+        now.state === "stopped" ? stopCauseForCard(now.by).toLowerCase() : now.exitCode === null ? "ended by a signal" : `exited with code ${now.exitCode}`;
+      out.push({ text: `Background command ${command} ${how}`, assertive: false });
+    }
+  };
+  next.settled.forEach((chunk, c) => compare(prev.settled[c], chunk));
+  compare(prev.live, next.live);
+  return out;
 }
 
 /** "Pi answered: <first sentence> (<n> words)", "Stopped", or "Pi finished" when the run ended without words. */

@@ -2,6 +2,7 @@
 // Deny with a reason, Always allow a rule for this workspace), the live tail while it runs with
 // Stop, then exit code, duration and the capped output, with the whole output one click away.
 // `details`/`progress` come from the tool (untrusted shapes): read defensively.
+import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem, UserCommandItem } from "../src/shared/chat-items";
 import { DEFAULT_BACKGROUND_WAIT_MS, stopCauseForCard, type BackgroundRunState } from "../src/shared/background-state";
@@ -62,31 +63,42 @@ export function formatMs(ms: number): string {
   return s < 60 ? `${s < 10 ? s.toFixed(1) : Math.round(s)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 }
 
-function outcome(item: ToolItem, facts: CommandFacts): { text: string; tone: "ok" | "bad" | "muted" } {
-  if (item.approval?.state === "pending") return { text: "Waiting for your approval", tone: "muted" };
-  if (item.approval?.state === "denied") return { text: "Denied", tone: "bad" };
-  if (item.status === "running" || item.status === "pending")
-    return { text: facts.elapsedMs !== undefined ? `Running · ${formatMs(facts.elapsedMs)}` : "Running", tone: "muted" };
-  const took = facts.durationMs !== undefined ? ` · ${formatMs(facts.durationMs)}` : "";
-  // Left running in the background: running, then how it ended (live, or from the transcript).
-  if (item.background) return backgroundOutcome(item.background, facts);
-  switch (facts.end) {
+type Outcome = { text: string; tone: "ok" | "bad" | "muted" };
+
+/**
+ * How a run ended, in the same words on every command card: a run_command call, a background
+ * command (when it ended), and a `!cmd`. `stopped` may name who stopped it.
+ */
+function endOutcome(end: { end?: string; exitCode?: number | null; signal?: string; durationMs?: number; stoppedBy?: string }): Outcome {
+  const took = end.durationMs !== undefined ? ` · ${formatMs(end.durationMs)}` : "";
+  switch (end.end) {
     case "stopped":
-      return { text: `Stopped${took}`, tone: "bad" };
+      return { text: `${end.stoppedBy ?? "Stopped"}${took}`, tone: end.stoppedBy ? "muted" : "bad" };
     case "timeout":
       return { text: `Timed out${took}`, tone: "bad" };
     case "failedToStart":
       return { text: "Could not start", tone: "bad" };
-    case "exited":
-      if (facts.exitCode === null || facts.exitCode === undefined) return { text: `Ended by a signal${took}`, tone: "bad" };
-      return { text: `Exit code ${facts.exitCode}${took}`, tone: facts.exitCode === 0 ? "ok" : "bad" };
     default:
-      return { text: item.status === "error" ? "Failed" : "Done", tone: item.status === "error" ? "bad" : "ok" };
+      if (end.exitCode === null || end.exitCode === undefined) return { text: `Ended by ${end.signal ?? "a signal"}${took}`, tone: "bad" };
+      return { text: `Exit code ${end.exitCode}${took}`, tone: end.exitCode === 0 ? "ok" : "bad" };
   }
 }
 
-function backgroundOutcome(run: BackgroundRunState, facts: CommandFacts): { text: string; tone: "ok" | "bad" | "muted" } {
-  const after = (ms: number | undefined) => (ms !== undefined ? ` · ${formatMs(ms)}` : "");
+function runningOutcome(elapsedMs: number | undefined): Outcome {
+  return { text: elapsedMs !== undefined ? `Running · ${formatMs(elapsedMs)}` : "Running", tone: "muted" };
+}
+
+function outcome(item: ToolItem, facts: CommandFacts): Outcome {
+  if (item.approval?.state === "pending") return { text: "Waiting for your approval", tone: "muted" };
+  if (item.approval?.state === "denied") return { text: "Denied", tone: "bad" };
+  if (item.status === "running" || item.status === "pending") return runningOutcome(facts.elapsedMs);
+  // Left running in the background: running, then how it ended (live, or from the transcript).
+  if (item.background) return backgroundOutcome(item.background, facts);
+  if (facts.end === undefined) return { text: item.status === "error" ? "Failed" : "Done", tone: item.status === "error" ? "bad" : "ok" };
+  return endOutcome(facts);
+}
+
+function backgroundOutcome(run: BackgroundRunState, facts: CommandFacts): Outcome {
   switch (run.state) {
     case "running":
       return {
@@ -94,13 +106,67 @@ function backgroundOutcome(run: BackgroundRunState, facts: CommandFacts): { text
         tone: "muted",
       };
     case "exited":
-      if (run.exitCode === null) return { text: `Ended by ${run.signal ?? "a signal"}${after(run.durationMs)}`, tone: "bad" };
-      return { text: `Exited with code ${run.exitCode}${after(run.durationMs)}`, tone: run.exitCode === 0 ? "ok" : "bad" };
+      return endOutcome({ end: "exited", ...run });
     case "stopped":
-      return { text: `${stopCauseForCard(run.by)}${after(run.durationMs)}`, tone: "muted" };
+      return endOutcome({ end: "stopped", stoppedBy: stopCauseForCard(run.by), ...(run.durationMs !== undefined ? { durationMs: run.durationMs } : {}) });
     case "gone":
       return { text: "Not running: it ended before this chat was reopened", tone: "muted" };
   }
+}
+
+/** The head and command line every command card shares: state icon, where, outcome, notes, Stop. */
+function CommandHead(props: {
+  state: "asking" | "running" | Outcome["tone"];
+  where: string;
+  whereTitle?: string;
+  outcome: Outcome;
+  notes: string[];
+  stop?: ComponentChildren;
+  command: string;
+}) {
+  return (
+    <>
+      <div class="card-head">
+        {props.state === "asking" ? (
+          <ShieldIcon class="accent" />
+        ) : props.state === "running" ? (
+          <Spinner />
+        ) : props.state === "ok" ? (
+          <CheckIcon class="ok" />
+        ) : props.state === "bad" ? (
+          <ErrorIcon class="bad" />
+        ) : (
+          <span class="status-dot" aria-hidden="true" />
+        )}
+        <span class="command-folder" {...(props.whereTitle ? { title: props.whereTitle } : {})}>
+          {props.where}
+        </span>
+        <span class="grow" />
+        <span class={`tool-status command-outcome command-${props.outcome.tone}`}>{props.outcome.text}</span>
+        {props.notes.map((note) => (
+          <span class="tool-note" key={note}>
+            {note}
+          </span>
+        ))}
+        {props.stop}
+      </div>
+      <pre class="command-line">
+        <span class="command-prompt" aria-hidden="true">
+          ${" "}
+        </span>
+        {props.command}
+      </pre>
+    </>
+  );
+}
+
+/** Stop for a run in the foreground (a run_command call, a `!cmd`): it stops the whole reply. */
+function ForegroundStop() {
+  return (
+    <button type="button" class="button stop-button" aria-label="Stop the command" onClick={() => post({ type: "chat/stop" })}>
+      <StopIcon /> Stop
+    </button>
+  );
 }
 
 /** Stop on a background command's card: the host checks the id is of the chat on screen and ends its whole tree. */
@@ -138,37 +204,15 @@ export function CommandCard({ item }: { item: ToolItem }) {
       data-item={item.id}
       aria-label={`Command ${command} in ${cwd}: ${state.text}`}
     >
-      <div class="card-head">
-        {pending ? (
-          <ShieldIcon class="accent" />
-        ) : running || inBackground ? (
-          <Spinner />
-        ) : state.tone === "ok" ? (
-          <CheckIcon class="ok" />
-        ) : state.tone === "bad" ? (
-          <ErrorIcon class="bad" />
-        ) : (
-          <span class="status-dot" aria-hidden="true" />
-        )}
-        <span class="command-folder" title="Runs in this folder of the workspace">
-          {cwd === "." ? "workspace root" : cwd}
-        </span>
-        <span class="grow" />
-        <span class={`tool-status command-outcome command-${state.tone}`}>{state.text}</span>
-        {facts.via !== undefined && !pending && <span class="tool-note">{facts.via === "terminal" ? "in terminal" : "child process"}</span>}
-        {running && (
-          <button type="button" class="button stop-button" aria-label="Stop the command" onClick={() => post({ type: "chat/stop" })}>
-            <StopIcon /> Stop
-          </button>
-        )}
-        {inBackground && <BackgroundStop id={item.id} command={command} />}
-      </div>
-      <pre class="command-line">
-        <span class="command-prompt" aria-hidden="true">
-          ${" "}
-        </span>
-        {command}
-      </pre>
+      <CommandHead
+        state={pending ? "asking" : running || inBackground ? "running" : state.tone}
+        where={cwd === "." ? "workspace root" : cwd}
+        whereTitle="Runs in this folder of the workspace"
+        outcome={state}
+        notes={facts.via !== undefined && !pending ? [facts.via === "terminal" ? "in terminal" : "child process"] : []}
+        stop={running ? <ForegroundStop /> : inBackground ? <BackgroundStop id={item.id} command={command} /> : undefined}
+        command={command}
+      />
       {item.approval && item.approval.state !== "pending" && <CommandDecision approval={item.approval} />}
       {pending && item.approval && <CommandQuestion approval={item.approval} />}
       {running && facts.tail !== undefined && facts.tail.length > 0 && (
@@ -290,34 +334,27 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
 
 /** A command the user ran with `!cmd` / `!!cmd`: no question, the output, whether Pi gets it. */
 export function UserCommandCard({ item }: { item: UserCommandItem }) {
-  const took = item.durationMs !== undefined ? ` · ${formatMs(item.durationMs)}` : "";
   const state = item.running
-    ? { text: item.elapsedMs !== undefined ? `Running · ${formatMs(item.elapsedMs)}` : "Running", tone: "muted" }
-    : item.cancelled
-      ? { text: `Stopped${took}`, tone: "bad" }
-      : item.exitCode === null
-        ? { text: `Ended by a signal${took}`, tone: "bad" }
-        : { text: `Exit code ${item.exitCode}${took}`, tone: item.exitCode === 0 ? "ok" : "bad" };
+    ? runningOutcome(item.elapsedMs)
+    : endOutcome({
+        end: item.cancelled ? "stopped" : "exited",
+        exitCode: item.exitCode,
+        ...(item.durationMs !== undefined ? { durationMs: item.durationMs } : {}),
+      });
   return (
-    <article class="item card tool command-card user-command" data-item={item.id} aria-label={`You ran ${item.command}: ${state.text}`}>
-      <div class="card-head">
-        {item.running ? <Spinner /> : state.tone === "ok" ? <CheckIcon class="ok" /> : <ErrorIcon class="bad" />}
-        <span class="command-folder">You ran</span>
-        <span class="grow" />
-        <span class={`tool-status command-outcome command-${state.tone}`}>{state.text}</span>
-        <span class="tool-note command-context">{item.excludeFromContext ? "not sent to Pi" : "sent to Pi with your next message"}</span>
-        {item.running && (
-          <button type="button" class="button stop-button" aria-label="Stop the command" onClick={() => post({ type: "chat/stop" })}>
-            <StopIcon /> Stop
-          </button>
-        )}
-      </div>
-      <pre class="command-line">
-        <span class="command-prompt" aria-hidden="true">
-          ${" "}
-        </span>
-        {item.command}
-      </pre>
+    <article
+      class="item card tool command-card user-command"
+      data-item={item.id}
+      aria-label={`You ran ${item.command}${item.cwd !== undefined ? ` in ${item.cwd}` : ""}: ${state.text}`}
+    >
+      <CommandHead
+        state={item.running ? "running" : state.tone}
+        where={item.cwd !== undefined ? `You ran in ${item.cwd}` : "You ran"}
+        outcome={state}
+        notes={[item.excludeFromContext ? "not sent to Pi" : "sent to Pi with your next message"]}
+        stop={item.running ? <ForegroundStop /> : undefined}
+        command={item.command}
+      />
       {item.output !== "" && (
         <pre class={item.running ? "command-tail" : "command-tail command-output"}>
           {item.output.length > MAX_OUTPUT_CHARS ? `${item.output.slice(0, MAX_OUTPUT_CHARS)}\n\u2026` : item.output}

@@ -140,4 +140,34 @@ describe("announcements", function () {
       { type: "editor/applyCode", v: 1, code: "npm test" },
     ]);
   });
+
+  it("a background command that ends long after its turn is announced once, with how it ended", async () => {
+    const chat = page();
+    const details = {
+      command: "npm run dev",
+      cwd: ".",
+      via: "process",
+      end: "exited",
+      exitCode: null,
+      durationMs: 900,
+      background: { id: "bg-1", ready: "waited" },
+    };
+    const script = new Script()
+      .start()
+      .user("Start the server.")
+      .assistant([toolCall("bg-1", "run_command", { command: "npm run dev", background: "true" })])
+      .toolStart("bg-1", "run_command", { command: "npm run dev", background: "true" })
+      .toolEnd("bg-1", "run_command", { text: "Started in the background", details })
+      .assistant([{ type: "text", text: "It runs." }])
+      .end()
+      .start()
+      .user("Thanks.")
+      .assistant([{ type: "text", text: "Sure." }])
+      .end();
+    await chat.events(script.take());
+    await listen(chat);
+    await chat.events(new Script().raw({ type: "command/backgroundState", id: "bg-1", state: { state: "exited", exitCode: 1, durationMs: 60_000 } }).take());
+    await chat.frames(2);
+    assert.deepEqual(await heard(chat), ["polite: Background command npm run dev exited with code 1"]);
+  });
 });

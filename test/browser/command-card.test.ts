@@ -171,7 +171,7 @@ describe("command cards", function () {
         .raw({ type: "command/backgroundState", id: "bg-b", state: { state: "gone" } })
         .take(),
     );
-    assert.equal(await a.locator(".command-outcome").innerText(), "Exited with code 2 · 12 s");
+    assert.equal(await a.locator(".command-outcome").innerText(), "Exit code 2 · 12 s");
     assert.equal(await a.locator(".stop-button").count(), 0);
     assert.equal(await b.locator(".command-outcome").innerText(), "Not running: it ended before this chat was reopened");
     assert.equal(await b.locator(".stop-button").count(), 0);
