@@ -81,23 +81,36 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
 
     let settle: (exit: CommandExit) => void = () => undefined;
     const ended = new Promise<CommandExit>((resolve) => (settle = resolve));
+    const readOutput = async (from: vscode.TerminalShellExecution) => {
+      try {
+        for await (const data of from.read()) spec.onOutput(data);
+      } catch (error) {
+        spec.onOutput(`\n[Pi Chat could not read the terminal's output: ${error instanceof Error ? error.message : String(error)}]\n`);
+      }
+    };
     const execution = integration.executeCommand(line);
+    // The execution that runs our line. VS Code pairs the command line the shell reports with the
+    // one we sent; when they differ (seen when a line is typed while a new terminal is still drawing
+    // its first prompt), the run gets another execution object and ours never starts nor ends. This
+    // terminal runs nothing else while it is busy, so the first execution that starts in it is ours.
+    let followed: vscode.TerminalShellExecution | undefined;
+    // read() right away, so no output is missed; it ends when the execution does.
+    let reading = readOutput(execution);
     const listeners = [
+      vscode.window.onDidStartTerminalShellExecution((event) => {
+        if (event.terminal !== terminal || followed) return;
+        followed = event.execution;
+        if (followed === execution) return;
+        this.options.log(`the "Pi Chat" terminal reported the command as ${JSON.stringify(followed.commandLine.value)}: following that execution`);
+        reading = readOutput(followed);
+      }),
       vscode.window.onDidEndTerminalShellExecution((event) => {
-        if (event.execution === execution) settle({ exitCode: event.exitCode ?? null });
+        if (event.execution === execution || (followed !== undefined && event.execution === followed)) settle({ exitCode: event.exitCode ?? null });
       }),
       vscode.window.onDidCloseTerminal((closed) => {
         if (closed === terminal) settle({ exitCode: null, signal: "terminal closed" });
       }),
     ];
-    // read() right away, so no output is missed; it ends when the execution does.
-    const reading = (async () => {
-      try {
-        for await (const data of execution.read()) spec.onOutput(data);
-      } catch (error) {
-        spec.onOutput(`\n[Pi Chat could not read the terminal's output: ${error instanceof Error ? error.message : String(error)}]\n`);
-      }
-    })();
 
     let killing: Promise<void> | undefined;
     const exited = ended.then(async (exit) => {
