@@ -139,6 +139,11 @@ export class ChatService {
     return this.options.store.isCurrent(chatId);
   }
 
+  /** True for a chat this window saved or opened (and did not delete): known before a history list shows it. */
+  isSaved(chatId: string): boolean {
+    return this.created.has(chatId);
+  }
+
   get(chatId: string): ChatSession | undefined {
     return this.sessions.get(chatId);
   }

@@ -404,7 +404,8 @@ export class ChatController implements vscode.Disposable {
   // ---- internals ----
 
   private isKnownChat(chatId: string): boolean {
-    return chatId === this.session.id || this.chats.some((c) => c.id === chatId);
+    // A chat saved in this window counts before the history list that shows it comes back (it is refreshed after each run).
+    return chatId === this.session.id || this.service.isSaved(chatId) || this.chats.some((c) => c.id === chatId);
   }
 
   private ignore(message: WebviewMessage): void {
