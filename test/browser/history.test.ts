@@ -45,14 +45,29 @@ describe("the history dialog in the webview", function () {
       if (el?.classList.contains("history-search")) return "search box";
       return el?.closest("li")?.querySelector(".history-title")?.textContent ?? `outside: ${el?.tagName}`;
     });
+  /**
+   * Where the focus is once it has moved: the dialog moves it after drawing (the current chat when
+   * it opens, the row again after a rename box goes, the next row after a delete), a frame later.
+   * Gives up after 5 s and tells where it is instead.
+   */
+  const focusSettlesOn = async (expected: string): Promise<string> => {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const row = await focusedRow();
+      if (row === expected || Date.now() > deadline) return row;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+  const focusOnRow = async (title: string): Promise<void> => assert.equal(await focusSettlesOn(title), title);
 
   it("keys on a chat: F2 renames in place (Enter keeps, Escape cancels), Delete deletes, Enter opens; the focus moves to the next chat", async () => {
     await chat.snapshot(undefined, { chats: three, chatId: "chat-1", title: "Default port" });
     await chat.send([{ type: "history/show" }]);
     const history = chat.page.getByRole("dialog", { name: "Chat history" });
     await chat.clearPosted();
+    await focusOnRow("Default port");
     await chat.page.keyboard.press("ArrowDown");
-    assert.equal(await focusedRow(), "Refactor the loader");
+    assert.equal(await focusSettlesOn("Refactor the loader"), "Refactor the loader");
 
     await chat.page.keyboard.press("F2");
     const box = history.getByRole("textbox", { name: "New title for Refactor the loader" });
@@ -65,20 +80,20 @@ describe("the history dialog in the webview", function () {
     await chat.page.keyboard.type("Loader cleanup");
     await chat.page.keyboard.press("Escape");
     assert.equal(await history.count(), 1, "Escape in the box cancels the rename, not the dialog");
-    assert.equal(await focusedRow(), "Refactor the loader");
+    assert.equal(await focusSettlesOn("Refactor the loader"), "Refactor the loader");
     await chat.page.keyboard.press("F2");
     await chat.page.waitForFunction(() => document.activeElement?.classList.contains("history-rename"));
     await chat.page.keyboard.type("Loader cleanup");
     await chat.page.keyboard.press("Enter");
     assert.deepEqual(await chat.posted(), [{ type: "history/rename", v: 1, chatId: "chat-2", title: "Loader cleanup" }]);
     await chat.send([{ type: "history/list", chats: [three[0]!, { ...three[1]!, title: "Loader cleanup" }, three[2]!] }]);
-    assert.equal(await focusedRow(), "Loader cleanup", "the renamed chat keeps the focus");
+    assert.equal(await focusSettlesOn("Loader cleanup"), "Loader cleanup", "the renamed chat keeps the focus");
 
     await chat.clearPosted();
     await chat.page.keyboard.press("Delete");
     assert.deepEqual(await chat.posted(), [{ type: "chat/delete", v: 1, chatId: "chat-2" }]);
     await chat.send([{ type: "history/list", chats: [three[0]!, three[2]!] }]);
-    assert.equal(await focusedRow(), "Tests for the server", "the focus goes to the chat after the deleted one");
+    assert.equal(await focusSettlesOn("Tests for the server"), "Tests for the server", "the focus goes to the chat after the deleted one");
 
     await chat.clearPosted();
     await chat.page.keyboard.press("Enter");
@@ -90,14 +105,13 @@ describe("the history dialog in the webview", function () {
     await chat.snapshot(undefined, { chats: three, chatId: "chat-1", title: "Default port" });
     await chat.send([{ type: "history/show" }]);
     const history = chat.page.getByRole("dialog", { name: "Chat history" });
-    // The dialog puts the focus on the current chat once it is drawn: press Up from there, not before.
-    await chat.page.waitForFunction(() => document.activeElement?.closest("li")?.querySelector(".history-title")?.textContent === "Default port");
+    await focusOnRow("Default port");
     await chat.page.keyboard.press("ArrowUp");
-    assert.equal(await focusedRow(), "search box", "Up from the first chat");
+    assert.equal(await focusSettlesOn("search box"), "search box", "Up from the first chat");
     await chat.page.keyboard.press("ArrowDown");
-    assert.equal(await focusedRow(), "Default port");
+    assert.equal(await focusSettlesOn("Default port"), "Default port");
     await chat.page.keyboard.press("Control+f");
-    assert.equal(await focusedRow(), "search box");
+    assert.equal(await focusSettlesOn("search box"), "search box");
     const search = history.getByRole("searchbox", { name: "Search chats: titles and message text" });
 
     await chat.clearPosted();
@@ -124,7 +138,7 @@ describe("the history dialog in the webview", function () {
     assert.equal(await history.locator(".history-snippet").innerText(), "…the dev server listens on 3000");
     assert.equal(await history.locator(".history-search-state").innerText(), "2 chats found");
     await chat.page.keyboard.press("ArrowDown");
-    assert.equal(await focusedRow(), "Tests for the server");
+    assert.equal(await focusSettlesOn("Tests for the server"), "Tests for the server");
 
     await chat.clearPosted();
     await history.locator("li").nth(1).hover();
