@@ -163,10 +163,10 @@ export function stateFromTranscript(messages: readonly AgentMessage[]): ChatStat
   for (const message of messages) {
     const id = `m${count++}`;
     // Where startMessage settles the live part.
-    if (message.role === "compactionSummary" || message.role === "assistant" || startsUserTurn({ ...emptyChatState, live }, message)) settle();
+    if (message.role === "compactionSummary" || message.role === "assistant" || startsUserTurn(live, message)) settle();
     switch (message.role) {
       case "assistant":
-        live.push(finalAssistant(itemForMessage(id, message, false) as AssistantItem, message, undefined));
+        live.push(finalAssistant(id, [], message, undefined));
         for (const block of message.content) {
           // addToolCards: a call already on a card keeps it.
           if (block.type === "toolCall" && !liveTools.has(block.id)) pushLive(newToolItem(block.id, block.name, block.arguments));
@@ -234,7 +234,7 @@ function startMessage(state: ChatState, message: AgentMessage): ChatState {
   const id = `m${state.messageCount}`;
   let next: ChatState = { ...(message.role === "compactionSummary" ? withoutCompacting(state) : state), messageCount: state.messageCount + 1, openId: id };
   if (message.role === "compactionSummary") next = settleLive(next);
-  if (message.role === "assistant" || startsUserTurn(next, message)) next = settleLive(next);
+  if (message.role === "assistant" || startsUserTurn(next.live, message)) next = settleLive(next);
   const item = itemForMessage(id, message, true);
   return item ? { ...next, live: [...next.live, item] } : next;
 }
@@ -259,7 +259,7 @@ function endMessageItems(state: ChatState, message: AgentMessage, elided: readon
         updateLive(
           closed,
           (i) => i.id === id,
-          (i) => (i.kind === "assistant" ? finalAssistant(i, message, elided) : i),
+          (i) => (i.kind === "assistant" ? finalAssistant(i.id, i.blocks, message, elided) : i),
         ),
         message,
       );
@@ -294,18 +294,20 @@ function endMessageItems(state: ChatState, message: AgentMessage, elided: readon
 }
 
 /** A user turn begins with its attachments; keep those together with the user message that follows. */
-function startsUserTurn(state: ChatState, message: AgentMessage): boolean {
+function startsUserTurn(live: readonly ChatItem[], message: AgentMessage): boolean {
   if (message.role === "bashExecution") return true;
   if (message.role !== "user" && message.role !== "fileAttachment") return false;
-  const last = state.live[state.live.length - 1];
+  const last = live[live.length - 1];
   return last === undefined || last.kind !== "attachment";
 }
 
 function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatItem | null {
   switch (message.role) {
     case "user": {
+      const item: ChatItem = { kind: "user", id, text: userText(message), timestamp: message.timestamp };
       const images = imageRefs(message);
-      return { kind: "user", id, text: userText(message), timestamp: message.timestamp, ...(images.length > 0 ? { images } : {}) };
+      if (images.length > 0) item.images = images;
+      return item;
     }
     case "assistant":
       return {
@@ -368,27 +370,37 @@ function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatI
 }
 
 function userText(message: UserMessage): string {
-  if (typeof message.content === "string") return message.content;
+  const content = message.content;
+  if (typeof content === "string") return content;
+  // One text block (nearly every prompt) needs no map and join.
+  if (content.length === 1 && content[0]!.type === "text") return content[0]!.text;
   // Images with a blob are shown as thumbnails; one without (an old transcript) is named.
-  return message.content.flatMap((c) => (c.type === "text" ? [c.text] : imageRefs({ ...message, content: [c] }).length > 0 ? [] : ["[image]"])).join("\n");
+  return content.flatMap((c) => (c.type === "text" ? [c.text] : imageRefs({ ...message, content: [c] }).length > 0 ? [] : ["[image]"])).join("\n");
 }
 
 function assistantBlocks(message: AssistantMessage, streamed?: readonly AssistantBlock[], elided?: readonly number[]): AssistantBlock[] {
   const blocks: AssistantBlock[] = [];
-  message.content.forEach((block, index) => {
-    if (block.type === "toolCall") return;
+  const content = message.content;
+  for (let index = 0; index < content.length; index++) {
+    const block = content[index]!;
+    if (block.type === "toolCall") continue;
     const fromStream = elided?.includes(index) ? streamed?.find((b) => b.index === index)?.text : undefined;
     if (block.type === "text") blocks.push({ index, type: "text", text: fromStream ?? block.text });
-    else blocks.push({ index, type: "thinking", text: fromStream ?? block.thinking, ...(block.redacted ? { redacted: true } : {}) });
-  });
+    else {
+      const thinking: AssistantBlock = { index, type: "thinking", text: fromStream ?? block.thinking };
+      if (block.redacted) thinking.redacted = true;
+      blocks.push(thinking);
+    }
+  }
   return blocks;
 }
 
-function finalAssistant(item: AssistantItem, message: AssistantMessage, elided: readonly number[] | undefined): AssistantItem {
+/** The answer's card once it is whole; `streamed` gives the text of blocks the live stream elided. */
+function finalAssistant(id: string, streamed: readonly AssistantBlock[], message: AssistantMessage, elided: readonly number[] | undefined): AssistantItem {
   const final: AssistantItem = {
     kind: "assistant",
-    id: item.id,
-    blocks: assistantBlocks(message, item.blocks, elided),
+    id,
+    blocks: assistantBlocks(message, streamed, elided),
     isStreaming: false,
     stopReason: message.stopReason,
     model: message.model,

@@ -28,11 +28,18 @@ export interface Fork {
  * a long chat adds ten thousand nodes on the user's path to an open chat (bench P3).
  */
 const CHILDREN = Symbol("children");
-type StoredNode<M> = TreeNode<M> & { [CHILDREN]?: StoredNode<M>[] };
+/** The parent node itself, so walking a path up needs no lookup by id. */
+const PARENT = Symbol("parent");
+type StoredNode<M> = TreeNode<M> & { [CHILDREN]?: StoredNode<M>[]; [PARENT]?: StoredNode<M> };
 
 export class ChatTree<M> {
   private readonly byId = new Map<string, StoredNode<M>>();
   private readonly roots: StoredNode<M>[] = [];
+  /**
+   * The node added last. A file written in order names it as the next message's parent: asking
+   * for it first spares a map lookup per line (the parser asks for each parent twice).
+   */
+  private lastAdded: StoredNode<M> | undefined;
   /** The node the next message continues from; null before the first message. */
   leafId: string | null = null;
 
@@ -41,25 +48,31 @@ export class ChatTree<M> {
   }
 
   has(id: string): boolean {
-    return this.byId.has(id);
+    return this.lastAdded?.id === id || this.byId.has(id);
   }
 
   get(id: string): TreeNode<M> | undefined {
-    return this.byId.get(id);
+    return this.node(id);
+  }
+
+  private node(id: string): StoredNode<M> | undefined {
+    const last = this.lastAdded;
+    return last !== undefined && last.id === id ? last : this.byId.get(id);
   }
 
   /** Adds a node (its parent must exist, or be null) and makes it the current leaf. */
   add(id: string, parentId: string | null, message: M): TreeNode<M> {
     if (this.byId.has(id)) throw new Error(`duplicate node id ${id}`);
-    let siblings = this.roots;
-    if (parentId !== null) {
-      const parent = this.byId.get(parentId);
-      if (parent === undefined) throw new Error(`unknown parent ${parentId}`);
-      siblings = parent[CHILDREN] ??= [];
-    }
     const node: StoredNode<M> = { id, parentId, message };
+    if (parentId === null) this.roots.push(node);
+    else {
+      const parent = this.node(parentId);
+      if (parent === undefined) throw new Error(`unknown parent ${parentId}`);
+      (parent[CHILDREN] ??= []).push(node);
+      node[PARENT] = parent;
+    }
     this.byId.set(id, node);
-    siblings.push(node);
+    this.lastAdded = node;
     this.leafId = id;
     return node;
   }
@@ -72,22 +85,14 @@ export class ChatTree<M> {
   /** The nodes from the root to `leafId` (default: the current leaf). */
   path(leafId: string | null = this.leafId): TreeNode<M>[] {
     const out: TreeNode<M>[] = [];
-    let node = leafId === null ? undefined : this.byId.get(leafId);
-    while (node) {
-      out.push(node);
-      node = node.parentId === null ? undefined : this.byId.get(node.parentId);
-    }
+    for (let node = leafId === null ? undefined : this.node(leafId); node !== undefined; node = node[PARENT]) out.push(node);
     return out.reverse();
   }
 
   /** The messages of `path()`. */
   pathMessages(leafId: string | null = this.leafId): M[] {
     const out: M[] = [];
-    let node = leafId === null ? undefined : this.byId.get(leafId);
-    while (node) {
-      out.push(node.message);
-      node = node.parentId === null ? undefined : this.byId.get(node.parentId);
-    }
+    for (let node = leafId === null ? undefined : this.node(leafId); node !== undefined; node = node[PARENT]) out.push(node.message);
     return out.reverse();
   }
 
