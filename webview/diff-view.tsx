@@ -2,7 +2,7 @@
 // removed lines marked for screen readers too, long diffs cut with a "Show more" button. The host
 // sends the hunks already built (src/shared/diff-hunks.ts): nothing here reads diff text.
 import { useState } from "preact/hooks";
-import { hunkHeader, type DiffHunk } from "../src/shared/structured-diff";
+import { diffLines, hunkHeader, type DiffHunk } from "../src/shared/structured-diff";
 
 const DIFF_LINES_SHOWN = 400;
 
@@ -15,7 +15,7 @@ function drawnLines(hunks: readonly DiffHunk[]): DrawnLine[] {
     let oldLine = hunk.oldStart;
     let newLine = hunk.newStart;
     out.push({ kind: "hunk", text: hunkHeader(hunk) });
-    for (const l of hunk.lines) {
+    for (const l of diffLines(hunk)) {
       if (l.kind === "add") out.push({ kind: "add", text: l.text, line: newLine++ });
       else if (l.kind === "del") out.push({ kind: "del", text: l.text, line: oldLine++ });
       else {

@@ -7,47 +7,28 @@ import { parsePatch, type StructuredPatchHunk } from "diff";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type {} from "./app-messages"; // the app message kinds in AgentMessage
 import type { ChatEvent } from "./protocol";
-import type { DiffHunk, DiffLine, DiffLineKind, StructuredDiff } from "./structured-diff";
+import type { DiffHunk, StructuredDiff } from "./structured-diff";
 
-/** Typed lines from the library's hunks. A trailing "\r" is a line ending shown as text, never part of the line. */
+/**
+ * The hunks to draw from the library's hunks: the same objects when every one is whole (a saved
+ * edit's are, and a restore reuses them as read), else the whole ones, each with only the fields
+ * drawn. Lines that are not strings make a hunk not whole.
+ */
 export function hunksFromPatch(hunks: readonly StructuredPatchHunk[]): DiffHunk[] {
-  const out: DiffHunk[] = [];
-  for (const hunk of hunks) {
-    // parsePatch reads a damaged header ("@@ nonsense") as a hunk with NaN positions: not a hunk.
-    if (!counted(hunk.oldStart) || !counted(hunk.oldLines) || !counted(hunk.newStart) || !counted(hunk.newLines)) continue;
-    out.push({ oldStart: hunk.oldStart, oldLines: hunk.oldLines, newStart: hunk.newStart, newLines: hunk.newLines, lines: typedLines(hunk.lines) });
-  }
-  return out;
+  if (hunks.every(isWhole)) return hunks.slice();
+  return hunks.filter(isWhole).map((h) => ({ oldStart: h.oldStart, oldLines: h.oldLines, newStart: h.newStart, newLines: h.newLines, lines: h.lines }));
 }
 
-function counted(n: number): boolean {
-  return Number.isInteger(n) && n >= 0;
+/** Only the fields a DiffHunk has, so nothing else of a hunk read from a file reaches the view. */
+function isWhole(hunk: StructuredPatchHunk): boolean {
+  // parsePatch reads a damaged header ("@@ nonsense") as a hunk with NaN positions: not a hunk.
+  if (!counted(hunk.oldStart) || !counted(hunk.oldLines) || !counted(hunk.newStart) || !counted(hunk.newLines)) return false;
+  const keys = Object.keys(hunk);
+  return keys.length === 5 && Array.isArray(hunk.lines) && hunk.lines.every((l) => typeof l === "string");
 }
 
-// A restore builds these for every edit of a long chat: char codes, not string compares.
-const PLUS = 43;
-const MINUS = 45;
-const SPACE = 32;
-const BACKSLASH = 92;
-const CR = 13;
-
-function typedLines(raw: readonly string[]): DiffLine[] {
-  const lines: DiffLine[] = [];
-  for (const line of raw) {
-    const first = line.charCodeAt(0);
-    if (first === BACKSLASH) {
-      const last = lines[lines.length - 1];
-      if (last) last.noNewline = true;
-      continue;
-    }
-    const end = line.charCodeAt(line.length - 1) === CR ? line.length - 1 : line.length;
-    const text = end > 1 ? line.slice(1, end) : "";
-    // An empty line is how some tools write a context " " once trailing spaces are trimmed.
-    if (first === PLUS) lines.push({ kind: "add", text });
-    else if (first === MINUS) lines.push({ kind: "del", text });
-    else if (first === SPACE || end === 0) lines.push({ kind: "context", text });
-  }
-  return lines;
+function counted(n: unknown): boolean {
+  return Number.isInteger(n) && (n as number) >= 0;
 }
 
 /** Hunks of a unified diff text (one file; headers ignored), through the diff library's parser. Never throws. */
@@ -92,22 +73,19 @@ export function structuredDiffOf(message: AgentMessage): StructuredDiff | undefi
   }
   if (typeof d.diff !== "string" || d.diff === "") return undefined;
   // edit_file saves structuredPatch's hunks beside the text: no need to parse what it already split.
-  const saved = patchHunksOf(d.hunks);
-  if (saved && saved.length > 0) return { kind: "hunks", hunks: hunksFromPatch(saved) };
+  const saved = savedHunksOf(d.hunks);
+  if (saved && saved.length > 0) return { kind: "hunks", hunks: saved };
   return structuredDiffFromText(d.diff, false);
 }
 
-/** The library's hunks as edit_file saved them, or undefined for anything else (a transcript is read defensively). */
-function patchHunksOf(value: unknown): StructuredPatchHunk[] | undefined {
+/**
+ * The library's hunks as edit_file saved them, as they are (no copy of a line), or undefined for
+ * anything else: a transcript is read defensively, and one damaged hunk sends the caller back to the text.
+ */
+function savedHunksOf(value: unknown): DiffHunk[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  const isNumber = (n: unknown) => typeof n === "number";
-  for (const h of value as unknown[]) {
-    if (typeof h !== "object" || h === null) return undefined;
-    const hunk = h as Record<string, unknown>;
-    if (!isNumber(hunk.oldStart) || !isNumber(hunk.oldLines) || !isNumber(hunk.newStart) || !isNumber(hunk.newLines)) return undefined;
-    if (!Array.isArray(hunk.lines) || !hunk.lines.every((l) => typeof l === "string")) return undefined;
-  }
-  return value as StructuredPatchHunk[];
+  for (const h of value as unknown[]) if (typeof h !== "object" || h === null || !isWhole(h as StructuredPatchHunk)) return undefined;
+  return (value as DiffHunk[]).slice();
 }
 
 /**
@@ -145,19 +123,20 @@ export function withStructuredDiff(event: ChatEvent): ChatEvent {
 
 /**
  * The diffs of a saved chat, for a restore. An applied edit's notice holds the same text as its
- * result, and the result also holds structuredPatch's hunks: the notice takes those instead of
- * parsing the text again (parsePatch was a third of a 10,000-message restore's item building).
+ * result, and the result also holds structuredPatch's hunks: both cards take those, as read from the
+ * file, instead of parsing the text again (parsePatch was a third of a 10,000-message restore's
+ * item building) or copying each line into an object of its own.
  */
 export class SavedDiffs {
-  /** Per applied edit: its result's diff text and the hunks built from the result's saved ones (once, on first use). */
-  private readonly results = new Map<string, { text: string; hunks: StructuredPatchHunk[]; built?: StructuredDiff }>();
+  /** Per applied edit: its result's diff text and saved hunks, and the diff both cards share (made on first use). */
+  private readonly results = new Map<string, { text: string; hunks: DiffHunk[]; built?: StructuredDiff }>();
 
   constructor(messages: readonly AgentMessage[]) {
     for (const message of messages) {
       if (message.role !== "toolResult" || typeof message.details !== "object" || message.details === null) continue;
       const d = message.details as Record<string, unknown>;
       if (typeof d.diff !== "string" || d.diff === "" || d.secret === true) continue;
-      const hunks = patchHunksOf(d.hunks);
+      const hunks = savedHunksOf(d.hunks);
       if (hunks && hunks.length > 0) this.results.set(message.toolCallId, { text: d.diff, hunks });
     }
   }
@@ -169,7 +148,7 @@ export class SavedDiffs {
         ? this.results.get(message.toolCallId)
         : undefined;
     if (sameEdit !== undefined && (message.role === "toolResult" || sameEdit.text === (message as { diff?: string }).diff)) {
-      sameEdit.built ??= { kind: "hunks", hunks: hunksFromPatch(sameEdit.hunks) };
+      sameEdit.built ??= { kind: "hunks", hunks: sameEdit.hunks };
       return sameEdit.built;
     }
     return structuredDiffOf(message);

@@ -149,15 +149,7 @@ export const SAMPLE_CHANGE: StructuredDiff = {
       oldLines: 6,
       newStart: 1,
       newLines: 6,
-      lines: [
-        { kind: "context", text: "export const config = {" },
-        { kind: "context", text: '  host: "localhost",' },
-        { kind: "del", text: "  port: 3000," },
-        { kind: "add", text: "  port: 8080," },
-        { kind: "context", text: "  retries: 3," },
-        { kind: "context", text: "};" },
-        { kind: "context", text: "" },
-      ],
+      lines: [" export const config = {", '   host: "localhost",', "-  port: 3000,", "+  port: 8080,", "   retries: 3,", " };", " "],
     },
   ],
 };

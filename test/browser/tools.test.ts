@@ -71,23 +71,14 @@ describe("tool and approval cards", function () {
           oldLines: 3,
           newStart: 2,
           newLines: 3,
-          lines: [
-            { kind: "context", text: "b" },
-            { kind: "del", text: "c" },
-            { kind: "add", text: "C" },
-            { kind: "context", text: "d" },
-          ],
+          lines: [" b", "-c", "+C", " d"],
         },
         {
           oldStart: 20,
           oldLines: 2,
           newStart: 20,
           newLines: 2,
-          lines: [
-            { kind: "context", text: "t" },
-            { kind: "del", text: "u", noNewline: true },
-            { kind: "add", text: "U", noNewline: true },
-          ],
+          lines: [" t", "-u", "\\ No newline at end of file", "+U", "\\ No newline at end of file"],
         },
       ],
     };

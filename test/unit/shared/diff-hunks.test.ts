@@ -7,7 +7,7 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { editDiff } from "../../../src/core/tools/edit-diff";
 import { hunksFromPatch, hunksFromUnifiedDiff, SavedDiffs, structuredDiffFromText, structuredDiffOf, withStructuredDiff } from "../../../src/shared/diff-hunks";
 import type { ChatEvent } from "../../../src/shared/protocol";
-import { secretDiffSummary, unifiedDiffText, type DiffHunk } from "../../../src/shared/structured-diff";
+import { diffLines, secretDiffSummary, unifiedDiffText, type DiffHunk } from "../../../src/shared/structured-diff";
 import { isStructuredDiff, parseWebviewMessage } from "../../../src/shared/validate";
 
 function patch(oldText: string, newText: string, context = 3) {
@@ -20,12 +20,15 @@ function bothWays(oldText: string, newText: string, context = 3): { live: DiffHu
   return { live: hunksFromPatch(p.hunks), restored: hunksFromUnifiedDiff(formatPatch(p, FILE_HEADERS_ONLY)) };
 }
 
+/** The hunks as the card draws them: typed lines. */
+const drawn = (hunks: readonly DiffHunk[]) => hunks.map((h) => ({ ...h, lines: diffLines(h) }));
+
 const lines = (n: number, mark = "") => Array.from({ length: n }, (_, i) => `line ${i + 1}${mark}`);
 
 describe("diff hunks for the view", () => {
   it("one change: context, removed and added lines, with the hunk's starts and lengths", () => {
     const { live, restored } = bothWays("a\nb\nc\nd\n", "a\nb\nC\nd\n");
-    assert.deepEqual(live, [
+    assert.deepEqual(drawn(live), [
       {
         oldStart: 1,
         oldLines: 4,
@@ -57,7 +60,7 @@ describe("diff hunks for the view", () => {
       ],
     );
     assert.deepEqual(
-      live[1]!.lines.filter((l) => l.kind !== "context"),
+      diffLines(live[1]!).filter((l) => l.kind !== "context"),
       [{ kind: "del", text: "line 31" }],
     );
     assert.deepEqual(restored, live);
@@ -65,7 +68,7 @@ describe("diff hunks for the view", () => {
 
   it("a file without a newline at its end: the last old and new lines say so, nothing else does", () => {
     const { live, restored } = bothWays("a\nb", "a\nc");
-    assert.deepEqual(live[0]!.lines, [
+    assert.deepEqual(diffLines(live[0]!), [
       { kind: "context", text: "a" },
       { kind: "del", text: "b", noNewline: true },
       { kind: "add", text: "c", noNewline: true },
@@ -73,22 +76,22 @@ describe("diff hunks for the view", () => {
     assert.deepEqual(restored, live);
     // Adding the newline: only the old last line lacked it.
     const added = bothWays("a\nb", "a\nb\n").live;
-    assert.deepEqual(added[0]!.lines, [
+    assert.deepEqual(diffLines(added[0]!), [
       { kind: "context", text: "a" },
       { kind: "del", text: "b", noNewline: true },
       { kind: "add", text: "b" },
     ]);
   });
 
-  it("CRLF: a diff text saved with CRLF lines gives the hunks of the LF one; no line keeps a \\r", () => {
+  it("CRLF: a diff text saved with CRLF lines draws as the LF one; no drawn line keeps a \\r", () => {
     const text = formatPatch(patch("a\nb\nc", "a\nB\nc"), FILE_HEADERS_ONLY);
     const lf = hunksFromUnifiedDiff(text);
     const crlf = hunksFromUnifiedDiff(text.replace(/\n/g, "\r\n"));
-    assert.deepEqual(crlf, lf);
-    assert.equal(lf[0]!.lines.length, 4);
+    assert.deepEqual(drawn(crlf), drawn(lf));
+    assert.equal(diffLines(lf[0]!).length, 4);
     // A CRLF file diffed as it is (the edit tool diffs with "\n"; another tool may not): the "\r" is the line ending, not text.
     const raw = hunksFromPatch(patch("a\r\nb\r\n", "a\r\nX\r\n").hunks);
-    assert.deepEqual(raw[0]!.lines, [
+    assert.deepEqual(diffLines(raw[0]!), [
       { kind: "context", text: "a" },
       { kind: "del", text: "b" },
       { kind: "add", text: "X" },
@@ -175,12 +178,14 @@ describe("diff hunks for the view", () => {
     const before = `${lines(30).join("\n")}\n`;
     const after = before.replace("line 12\n", "line twelve\n");
     const edit = editDiff("src/a.ts", before, after, 3);
+    // As read from a file.
+    const details = JSON.parse(JSON.stringify({ path: "src/a.ts", diff: edit.diff, hunks: edit.hunks, additions: 1, deletions: 1, firstChangedLine: 12 }));
     const result: AgentMessage = {
       role: "toolResult",
       toolCallId: "e1",
       toolName: "edit_file",
       content: [{ type: "text", text: "Edited src/a.ts." }],
-      details: JSON.parse(JSON.stringify({ path: "src/a.ts", diff: edit.diff, hunks: edit.hunks, additions: 1, deletions: 1, firstChangedLine: 12 })),
+      details,
       isError: false,
       timestamp: 1,
     };
@@ -198,6 +203,11 @@ describe("diff hunks for the view", () => {
     // The notice comes before or after its result: either way the same hunks as parsing its own text.
     assert.deepEqual(diffs.of(notice), structuredDiffOf(notice));
     assert.deepEqual(diffs.of(notice), { kind: "hunks", hunks: hunksFromPatch(edit.hunks) });
+    // Both cards draw the very hunks read from the file: not a copy of each line.
+    const saved: DiffHunk[] = details.hunks;
+    const shared = diffs.of(notice);
+    assert.ok(shared?.kind === "hunks" && shared.hunks.every((h, i) => h === saved[i]), "the saved hunks, not copies");
+    assert.equal(diffs.of(result), shared);
     assert.deepEqual(diffs.of(denied), structuredDiffOf(denied), "a denied edit has no result: its text is parsed");
     // A notice whose text is not the result's (not written by this build) is parsed, not matched by id alone.
     const other: AgentMessage = { ...notice, diff: formatPatch(patch("x\n", "y\n"), FILE_HEADERS_ONLY) } as AgentMessage;
@@ -224,9 +234,10 @@ describe("diff hunks for the view", () => {
     ];
     for (const diff of built) assert.equal(isStructuredDiff(diff), true, JSON.stringify(diff));
     assert.equal(
-      isStructuredDiff({ kind: "hunks", hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [{ kind: "ins", text: "x" }] }] }),
+      isStructuredDiff({ kind: "hunks", hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [{ kind: "add", text: "x" }] }] }),
       false,
     );
+    assert.equal(isStructuredDiff({ kind: "hunks", hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ["+x"], extra: 1 }] }), false);
     assert.equal(isStructuredDiff({ kind: "hunks", hunks: [{ oldStart: -1, oldLines: 1, newStart: 1, newLines: 1, lines: [] }] }), false);
     assert.equal(isStructuredDiff({ kind: "secret", changedLines: 1, text: "API_KEY=1" }), false);
     assert.equal(isStructuredDiff("@@ -1 +1 @@"), false);

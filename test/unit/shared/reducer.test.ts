@@ -31,10 +31,7 @@ const ONE_LINE: StructuredDiff = {
       oldLines: 1,
       newStart: 1,
       newLines: 1,
-      lines: [
-        { kind: "del", text: "a" },
-        { kind: "add", text: "b" },
-      ],
+      lines: ["-a", "+b"],
     },
   ],
 };
@@ -196,10 +193,7 @@ describe("reducer", () => {
             oldLines: 1,
             newStart: 1,
             newLines: 1,
-            lines: [
-              { kind: "del", text: "export const port = 3000;" },
-              { kind: "add", text: "export const port = 8080;" },
-            ],
+            lines: ["-export const port = 3000;", "+export const port = 8080;"],
           },
         ],
       };
