@@ -188,6 +188,8 @@ describe("multi-root workspace (extension host)", function () {
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_server", decision: "allow" });
     await api.controller.currentSession.waitForIdle();
     assert.equal(server.pending(), 0);
+    const ran = chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.id === "call_server");
+    console.log(`[multi-root] run_command ran via: ${(ran?.kind === "tool" ? (ran.details as { via?: string } | undefined)?.via : undefined) ?? "?"}`);
   });
 
   it("!cmd runs in the active editor's folder, else in the folder the user picks, and its card and Pi say which", async () => {
@@ -200,6 +202,7 @@ describe("multi-root workspace (extension host)", function () {
       commands().map((c) => [c.cwd, c.output, c.exitCode]),
       [["server", folder("server").uri.fsPath, 0]],
     );
+    console.log(`[multi-root] !cmd ran via: ${commands()[0]?.via ?? "?"}`);
 
     // No editor: the user picks (the first, app) in VS Code's quick pick.
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
