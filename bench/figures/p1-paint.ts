@@ -11,6 +11,7 @@ import type { P1PageRun } from "../page/p1-driver";
 import { markdownTokens, Rng } from "../lib/random";
 import { summarize, type Summary } from "../lib/stats";
 import { CHROMIUM, serve } from "./p4-render";
+import { CHROMIUM_LAUNCH_ARGS } from "../../test/support/chromium-args";
 
 export const P1_PAINT_RATES = [30, 60, 120] as const;
 
@@ -46,17 +47,7 @@ export async function runP1Paint(outDir: string, log: (line: string) => void, se
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-renderer-backgrounding",
-      "--disable-background-timer-throttling",
-    ],
+    args: [...CHROMIUM_LAUNCH_ARGS, "--disable-renderer-backgrounding", "--disable-background-timer-throttling"],
   });
   try {
     const context = await browser.newContext({ viewport: { width: 420, height: 900 }, deviceScaleFactor: 1 });

@@ -32,6 +32,8 @@ import { webviewHtml } from "../../src/shared/webview-page";
 import { VirtualClock } from "../lib/clock";
 import { markdownTokens, Rng } from "../lib/random";
 import { median, summarize, type Summary } from "../lib/stats";
+import { pendingAnswer } from "../lib/pending-answer";
+import { CHROMIUM_LAUNCH_ARGS } from "../../test/support/chromium-args";
 
 export const P4_BIG = 2_000;
 export const P4_SMALL = 10;
@@ -194,19 +196,7 @@ async function openSide(browser: import("playwright-core").Browser, origin: stri
     { type: "chat/runState", running: true },
     { type: "message/start", message: user },
     { type: "message/end", message: user },
-    {
-      type: "message/start",
-      message: {
-        role: "assistant",
-        content: [],
-        api: "anthropic-messages",
-        provider: "anthropic",
-        model: "claude-sonnet-4-5",
-        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-        stopReason: "pending",
-        timestamp: 2,
-      },
-    },
+    { type: "message/start", message: pendingAnswer(2) },
     { type: "message/blockStart", index: 0, block: "text" },
   ]);
   if (errors.length) throw new Error(`P4: page errors: ${errors.join("; ")}`);
@@ -338,13 +328,7 @@ export async function runP4(
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
+      ...CHROMIUM_LAUNCH_ARGS,
       "--disable-frame-rate-limit",
       "--disable-gpu-vsync",
       "--disable-renderer-backgrounding",

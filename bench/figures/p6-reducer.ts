@@ -4,11 +4,11 @@
 // run, so a preemption on a loaded machine spoils single blocks, not a side; per run the median block.
 // Beside it the same ratio for a flat-array reducer (bench/baselines/flat-reducer.ts).
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { chatItems, reduce, stateFromTranscript, type ChatState } from "../../src/shared/reducer";
 import { flatDelta, type FlatState } from "../baselines/flat-reducer";
 import { markdownTokens, Rng } from "../lib/random";
 import { gc, median, now, summarize, type Summary } from "../lib/stats";
+import { pendingAnswer } from "../lib/pending-answer";
 
 export const P6_BIG = 10_000;
 export const P6_SMALL = 10;
@@ -26,21 +26,11 @@ export interface P6Result {
 }
 
 function streamingStart(messages: readonly AgentMessage[]): ChatState {
-  const open: AssistantMessage = {
-    role: "assistant",
-    content: [],
-    api: "anthropic-messages",
-    provider: "anthropic",
-    model: "claude-sonnet-4-5",
-    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-    stopReason: "pending",
-    timestamp: 0,
-  };
   let s = stateFromTranscript(messages);
   s = reduce(s, { type: "message/start", message: { role: "user", content: "go on", timestamp: 0 } });
   s = reduce(s, { type: "message/end", message: { role: "user", content: "go on", timestamp: 0 } });
   s = reduce(s, { type: "chat/runState", running: true });
-  s = reduce(s, { type: "message/start", message: open });
+  s = reduce(s, { type: "message/start", message: pendingAnswer(0) });
   return reduce(s, { type: "message/blockStart", index: 0, block: "text" });
 }
 

@@ -12,19 +12,10 @@ import type { ChatEvent, ChatSummary, HostMessageBody, PendingAttachment, ViewSt
 import { withStructuredDiff } from "../../src/shared/diff-hunks";
 import { emptyChatState, type ChatState } from "../../src/shared/reducer";
 import { webviewHtml } from "../../src/shared/webview-page";
+import { CHROMIUM_LAUNCH_ARGS } from "../support/chromium-args";
 
 /** out/test/browser/x.test.cjs → the repository root. */
 export const repoRoot = resolve(__dirname, "../../..");
-
-const LAUNCH_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 interface Shared {
   browser: Browser;
@@ -87,7 +78,11 @@ async function start(): Promise<Shared> {
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({ executablePath: process.env.PI_CHAT_CHROMIUM ?? "/usr/bin/chromium", headless: true, args: LAUNCH_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.PI_CHAT_CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: [...CHROMIUM_LAUNCH_ARGS],
+  });
   return {
     browser,
     server,
