@@ -25,6 +25,15 @@ async function listen(chat: ChatPage): Promise<void> {
 
 const heard = (chat: ChatPage) => chat.page.evaluate(() => window.__heard.slice());
 
+/** The events of one turn: "Show me", then an answer of `text`. */
+const answered = (text: string) =>
+  new Script()
+    .start()
+    .user("Show me")
+    .assistant([{ type: "text", text }])
+    .end()
+    .take();
+
 describe("announcements", function () {
   const page = useChatPage();
 
@@ -80,14 +89,7 @@ describe("announcements", function () {
   it("Copy on a code block says Copied, by name and in the live region", async () => {
     const chat = page();
     await chat.page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
-    await chat.events(
-      new Script()
-        .start()
-        .user("Show me")
-        .assistant([{ type: "text", text: "```ts\nconst a = 1;\n```" }])
-        .end()
-        .take(),
-    );
+    await chat.events(answered("```ts\nconst a = 1;\n```"));
     await listen(chat);
     const copy = chat.page.getByRole("button", { name: "Copy", exact: true });
     await copy.click();
@@ -98,14 +100,7 @@ describe("announcements", function () {
 
   it("Insert at cursor posts the code block's text (the host puts it in the editor)", async () => {
     const chat = page();
-    await chat.events(
-      new Script()
-        .start()
-        .user("Show me")
-        .assistant([{ type: "text", text: "```ts\nconst a = 1;\n```" }])
-        .end()
-        .take(),
-    );
+    await chat.events(answered("```ts\nconst a = 1;\n```"));
     await chat.clearPosted();
     await chat.page.getByRole("button", { name: "Insert at cursor", exact: true }).click();
     assert.deepEqual(await chat.postedOf("editor/insertCode"), [{ type: "editor/insertCode", v: 1, code: "const a = 1;" }]);
@@ -119,14 +114,7 @@ describe("announcements", function () {
       "```python:tools/run.py\nprint(1)\n```",
       "```sh\nnpm test\n```",
     ].join("\n\n");
-    await chat.events(
-      new Script()
-        .start()
-        .user("Show me")
-        .assistant([{ type: "text", text: answer }])
-        .end()
-        .take(),
-    );
+    await chat.events(answered(answer));
     await chat.clearPosted();
     const paths = await chat.page.locator(".md-code").evaluateAll((blocks) => blocks.map((b) => b.querySelector(".md-code-path")?.textContent ?? null));
     assert.deepEqual(paths, ["src/config.ts", null, "tools/run.py", null]);
