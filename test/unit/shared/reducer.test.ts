@@ -23,18 +23,23 @@ function reduceAll(events: readonly ChatEvent[], from: ChatState = emptyChatStat
   return events.reduce((s, e) => reduce(s, e), from);
 }
 
-const ONE_LINE: StructuredDiff = {
-  kind: "hunks",
-  hunks: [
-    {
-      oldStart: 1,
-      oldLines: 1,
-      newStart: 1,
-      newLines: 1,
-      lines: ["-a", "+b"],
-    },
-  ],
-};
+/** The hunks of an edit that replaces line 1, `before`, with `after`. */
+function oneLineChange(before: string, after: string): StructuredDiff {
+  return {
+    kind: "hunks",
+    hunks: [
+      {
+        oldStart: 1,
+        oldLines: 1,
+        newStart: 1,
+        newLines: 1,
+        lines: [`-${before}`, `+${after}`],
+      },
+    ],
+  };
+}
+
+const ONE_LINE = oneLineChange("a", "b");
 
 describe("reducer", () => {
   it("a streamed answer of 1,000 deltas is one assistant card with the whole text", () => {
@@ -185,18 +190,7 @@ describe("reducer", () => {
       assert.equal(tools[1]!.approval?.reason, "no");
       // The edit's hunks: the live card got them from the gate's structuredPatch, the restored one
       // from the notice's and the result's saved text; the same hunks on the card and its result.
-      const change = {
-        kind: "hunks",
-        hunks: [
-          {
-            oldStart: 1,
-            oldLines: 1,
-            newStart: 1,
-            newLines: 1,
-            lines: ["-export const port = 3000;", "+export const port = 8080;"],
-          },
-        ],
-      };
+      const change = oneLineChange("export const port = 3000;", "export const port = 8080;");
       const requests = live.flatMap((e) => (e.type === "approval/request" ? [e] : []));
       assert.deepEqual(
         requests.map((r) => [r.toolCallId, r.diff]),
