@@ -293,12 +293,7 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     return this.enqueue(chatId, async () => {
       const existed = (await this.storage.stat(chatPath(chatId))) !== undefined;
       await this.storage.remove(chatPath(chatId));
-      this.files.delete(chatId);
-      this.gone.add(chatId);
-      const index = await this.loadIndex();
-      index.delete(chatId);
-      // Written even when this window's index did not have it: another window's index.json may.
-      this.scheduleIndexWrite();
+      await this.forget(chatId);
       return existed;
     });
   }
@@ -311,12 +306,7 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     checkId(chatId);
     return this.enqueue(chatId, async () => {
       if (!(await this.storage.move(chatPath(chatId), trashPath(chatId, this.now())))) return false;
-      this.files.delete(chatId);
-      this.rescan.delete(chatId);
-      this.gone.add(chatId);
-      const index = await this.loadIndex();
-      index.delete(chatId);
-      this.scheduleIndexWrite();
+      await this.forget(chatId);
       return true;
     });
   }
@@ -467,6 +457,17 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
   }
 
   // --- internals -----------------------------------------------------------------------
+
+  /** A chat whose file left chats/ (deleted or trashed): out of the index, and kept out of what other windows' index.json says. */
+  private async forget(chatId: string): Promise<void> {
+    this.files.delete(chatId);
+    this.rescan.delete(chatId);
+    this.gone.add(chatId);
+    const index = await this.loadIndex();
+    index.delete(chatId);
+    // Written even when this window's index did not have it: another window's index.json may.
+    this.scheduleIndexWrite();
+  }
 
   /** Lines for messages that chain from `parentId` (undefined: from the leaf the file has then). */
   private messageLines(messages: readonly M[], parentId: string | null | undefined): { text: string; ids: string[] } {
