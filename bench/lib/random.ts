@@ -226,7 +226,8 @@ export function sourceFile(rng: Rng, bytes: number): string[] {
       depth--;
       line = `${"  ".repeat(depth)}}`;
     } else if (r < 0.22) {
-      line = `${indent}// ${thinkingTokens(rng, rng.int(5, 14)).join("").trim()}`;
+      // Thinking tokens can hold paragraph breaks: one source line must not become two.
+      line = `${indent}// ${thinkingTokens(rng, rng.int(5, 14)).join("").replace(/\n/g, " ").trim()}`;
     } else if (r < 0.26) {
       line = "";
     } else {
