@@ -5,20 +5,10 @@
 // missed the chat). A real ChatService over the real store, a scripted model.
 import assert from "node:assert/strict";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { Message } from "@earendil-works/pi-ai";
-import type { ChatSession, Redactor } from "../../../src/core/session";
+import type { Redactor } from "../../../src/core/session";
 import { createNodeTranscriptStorage, TranscriptStore, type ChatSummary, type TranscriptStorage } from "../../../src/core/transcript";
-import { chatWorld, type ChatWorld } from "../../support/chat-world";
-import { createScriptedModel, reply, textOf, type ScriptedModel } from "../../support/scripted-model";
-
-interface World extends ChatWorld {
-  model: ScriptedModel;
-}
-
-function world(options: { redactor?: Redactor; storage?: (inner: TranscriptStorage) => TranscriptStorage } = {}): World {
-  const model = createScriptedModel();
-  return { ...chatWorld({ resolveModel: async () => model.binding, ...options }), model };
-}
+import { fourTurns, promptIndex, scriptedWorld, type ScriptedWorld } from "../../support/scripted-chat";
+import { reply } from "../../support/scripted-model";
 
 /** The chats' storage, whose next read of index.json can be made to wait (to hold a list in flight). */
 function pausableIndexRead(): {
@@ -47,15 +37,6 @@ function pausableIndexRead(): {
       return { reached: reachedPromise, release };
     },
   };
-}
-
-async function fourTurns(w: World): Promise<ChatSession> {
-  const session = w.service.newChat();
-  for (let turn = 1; turn <= 4; turn++) {
-    w.model.push(reply.text(`answer ${turn}`));
-    await session.prompt(`prompt ${turn}`);
-  }
-  return session;
 }
 
 /** The chat's count and preview in a list (undefined when the list misses the chat). */
@@ -92,14 +73,14 @@ function keepListing(list: () => Promise<ChatSummary[]>, chatId: string): { stop
 }
 
 describe("the history list follows the branch on screen (issue 11)", () => {
-  let w: World;
+  let w: ScriptedWorld;
   afterEach(() => w?.cleanup());
 
   it("edit turn 2 of a 4-turn chat, switch back, retry: this window's list, another window's (through index.json) and a reread agree", async () => {
-    w = world();
+    w = scriptedWorld();
     const session = await fourTurns(w);
     const id = session.id;
-    const prompt2 = session.messages.findIndex((m) => m.role === "user" && textOf(m as Message) === "prompt 2");
+    const prompt2 = promptIndex(session, "prompt 2");
     // Another VS Code window on the same folder: its own store, which has listed the chat before.
     const other = new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(w.storageDir), { indexFlushDelayMs: 60_000 });
     const fourTurnRow = { count: 9, preview: "answer 4" };
@@ -148,10 +129,10 @@ describe("the history list follows the branch on screen (issue 11)", () => {
 
   it("a list in flight while an edit or a switch is saved holds the chat, with the new path's figures", async () => {
     const gate = pausableIndexRead();
-    w = world({ storage: gate.wrap });
+    w = scriptedWorld({ storage: gate.wrap });
     const session = await fourTurns(w);
     const id = session.id;
-    const prompt2 = session.messages.findIndex((m) => m.role === "user" && textOf(m as Message) === "prompt 2");
+    const prompt2 = promptIndex(session, "prompt 2");
     await w.service.listChats();
     await w.service.flush();
 
@@ -175,9 +156,9 @@ describe("the history list follows the branch on screen (issue 11)", () => {
   });
 
   it("lists taken again and again while the branch is switched back and forth always hold the chat", async () => {
-    w = world();
+    w = scriptedWorld();
     const session = await fourTurns(w);
-    const prompt3 = session.messages.findIndex((m) => m.role === "user" && textOf(m as Message) === "prompt 3");
+    const prompt3 = promptIndex(session, "prompt 3");
     w.model.push(reply.text("answer 3b"));
     await session.editPrompt(prompt3, "prompt 3b");
     const listing = keepListing(() => w.service.listChats(), session.id);
@@ -201,7 +182,7 @@ describe("the history list follows the branch on screen (issue 11)", () => {
       longest: key.length,
       deep: <T>(value: T): T => JSON.parse(JSON.stringify(value).split(key).join("[redacted]")) as T,
     };
-    w = world({ redactor });
+    w = scriptedWorld({ redactor });
     const session = w.service.newChat();
     w.model.push(reply.text(`your key is ${key}`));
     await session.prompt("what is my key?");

@@ -7,17 +7,8 @@ import { fauxAssistantMessage, type Message } from "@earendil-works/pi-ai";
 import type { ChatSession } from "../../../src/core/session";
 import { chatItems, reduce, stateFromTranscript, type ChatState } from "../../../src/shared/reducer";
 import type { ChatEvent } from "../../../src/shared/protocol";
-import { chatWorld, type ChatWorld } from "../../support/chat-world";
-import { createScriptedModel, reply, textOf, type ScriptedModel } from "../../support/scripted-model";
-
-interface World extends ChatWorld {
-  model: ScriptedModel;
-}
-
-function world(): World {
-  const model = createScriptedModel();
-  return { ...chatWorld({ resolveModel: async () => model.binding }), model };
-}
+import { fourTurns, promptIndex, scriptedWorld, type ScriptedWorld } from "../../support/scripted-chat";
+import { reply, textOf } from "../../support/scripted-model";
 
 /** Texts of the user and assistant messages of a request, in order. */
 function dialogue(request: readonly Message[]): string[] {
@@ -37,24 +28,15 @@ function shown(state: ChatState): string[] {
   );
 }
 
-async function fourTurns(w: World): Promise<ChatSession> {
-  const session = w.service.newChat();
-  for (let turn = 1; turn <= 4; turn++) {
-    w.model.push(reply.text(`answer ${turn}`));
-    await session.prompt(`prompt ${turn}`);
-  }
-  return session;
-}
-
 describe("branches: edit, retry, switch (core, scripted model)", () => {
-  let w: World;
+  let w: ScriptedWorld;
   afterEach(() => w?.cleanup());
 
   it("edit turn 2 of a 4-turn chat: the request holds turn 1 and the edited turn 2 only; switching back restores the old answers and context", async () => {
-    w = world();
+    w = scriptedWorld();
     const session = await fourTurns(w);
     const view = watchView(session);
-    const prompt2 = session.messages.findIndex((m) => m.role === "user" && textOf(m as Message) === "prompt 2");
+    const prompt2 = promptIndex(session, "prompt 2");
 
     w.model.push(reply.text("answer 2, edited"));
     await session.editPrompt(prompt2, "prompt 2, edited");
@@ -84,9 +66,9 @@ describe("branches: edit, retry, switch (core, scripted model)", () => {
   });
 
   it("switching to a branch and reloading keeps that leaf", async () => {
-    w = world();
+    w = scriptedWorld();
     const session = await fourTurns(w);
-    const prompt3 = session.messages.findIndex((m) => m.role === "user" && textOf(m as Message) === "prompt 3");
+    const prompt3 = promptIndex(session, "prompt 3");
     w.model.push(reply.text("answer 3b"));
     await session.editPrompt(prompt3, "prompt 3b");
     await session.switchBranch(prompt3, 0);
@@ -101,7 +83,7 @@ describe("branches: edit, retry, switch (core, scripted model)", () => {
   });
 
   it("retry re-runs from the prompt before the answer; both answers stay, switchable", async () => {
-    w = world();
+    w = scriptedWorld();
     const session = await fourTurns(w);
     const view = watchView(session);
     const answer4 = session.messages.length - 1;
@@ -115,7 +97,7 @@ describe("branches: edit, retry, switch (core, scripted model)", () => {
   });
 
   it("refuses to branch while a reply is written", async () => {
-    w = world();
+    w = scriptedWorld();
     const session = await fourTurns(w);
     w.model.push(reply.text("slow"));
     const running = session.prompt("prompt 5");
@@ -125,7 +107,7 @@ describe("branches: edit, retry, switch (core, scripted model)", () => {
   });
 
   it("a chat saved in format version 1 (the committed fixture) opens, continues and branches", async () => {
-    w = world();
+    w = scriptedWorld();
     mkdirSync(join(w.storageDir, "chats"), { recursive: true });
     copyFileSync(join(__dirname, "../../../../test/fixtures/transcripts/v1-scenario.jsonl"), join(w.storageDir, "chats", "v1-scenario.jsonl"));
     const opened = await w.service.open("v1-scenario");
@@ -134,7 +116,7 @@ describe("branches: edit, retry, switch (core, scripted model)", () => {
     assert.equal(shown(session.viewState)[0], "user: Read src/config.ts and tell me the default port.");
     w.model.push(reply.text("Now 9090."));
     await session.prompt("and now 9090");
-    const changeIndex = session.messages.findIndex((m) => m.role === "user" && textOf(m as Message) === "Change it to 8080.");
+    const changeIndex = promptIndex(session, "Change it to 8080.");
     w.model.push(reply.text("Port 8081 it is."));
     await session.editPrompt(changeIndex, "Change it to 8081.");
     assert.deepStrictEqual(dialogue(w.model.requests[1]!).slice(-1), ["user: Change it to 8081."]);
@@ -147,12 +129,11 @@ describe("branches: edit, retry, switch (core, scripted model)", () => {
 });
 
 describe("branches with main's features (compaction, !cmd)", () => {
-  let w: World;
+  let w: ScriptedWorld;
   afterEach(() => w?.cleanup());
 
   it("a compaction summary belongs to the branch it was made on", async () => {
-    const model = createScriptedModel();
-    w = { ...chatWorld({ resolveModel: async () => model.binding, compaction: () => ({ keepRecentTokens: 50 }) }), model };
+    w = scriptedWorld({ compaction: () => ({ keepRecentTokens: 50 }) });
     const session = w.service.newChat();
     const long = " and more words".repeat(60);
     for (let turn = 1; turn <= 4; turn++) {
@@ -181,7 +162,7 @@ describe("branches with main's features (compaction, !cmd)", () => {
   });
 
   it("a !cmd is saved on the current branch like any message", async () => {
-    w = world();
+    w = scriptedWorld();
     const session = w.service.newChat();
     // Without commands configured the !cmd is refused with a notice: that notice is still a node of the branch.
     await session.runUserCommand({ command: "ls", excludeFromContext: false });
@@ -203,7 +184,7 @@ describe("branches with main's features (compaction, !cmd)", () => {
   });
 
   it("a chat an earlier build saved with a !cmd before its system message (committed fixture): editing its first prompt branches under the system message", async () => {
-    w = world();
+    w = scriptedWorld();
     mkdirSync(join(w.storageDir, "chats"), { recursive: true });
     const file = join(w.storageDir, "chats", "cmd-before-system.jsonl");
     copyFileSync(join(__dirname, "../../../../test/fixtures/transcripts/cmd-before-system.jsonl"), file);
