@@ -1,8 +1,9 @@
 // The terminal path: a command runs in a visible "Pi Chat" terminal through VS Code's shell
 // integration (executeCommand, execution.read(), onDidEndTerminalShellExecution), so the user
 // sees it run. When shell integration does not come up within a few seconds (a shell VS Code
-// cannot integrate with, or integration turned off), or for a command a terminal cannot take as
-// one typed line, the command runs as a child process instead (the fallback).
+// cannot integrate with, or integration turned off), or a new terminal does not report the end of
+// a first no-op run, or for a command a terminal cannot take as one typed line, the command runs
+// as a child process instead (the fallback).
 //
 // Like the child-process path, the terminal runs `bash -c '<command>' </dev/null`: standard
 // input is closed, a `cd`, `export` or `exit` in the command leaves the terminal as it was, and
@@ -19,6 +20,8 @@ import { NON_INTERACTIVE_ENV, type CommandExit, type CommandRunner, type Command
 export const SHELL_INTEGRATION_WAIT_MS = 4000;
 /** After shell integration did not come up, how long commands go straight to the child process. */
 const RETRY_TERMINAL_AFTER_MS = 5 * 60_000;
+/** How long VS Code may take to report that a typed command started before it is given up. */
+const START_REPORT_WAIT_MS = 15_000;
 /** After Stop, how long to wait for VS Code to report the end of the execution. */
 const END_REPORT_WAIT_MS = 3000;
 
@@ -64,7 +67,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     if (!entry) {
       this.integrationMissingSince = Date.now();
       this.options.log(
-        `shell integration did not start in the "Pi Chat" terminal within ${Math.round((this.options.waitForIntegrationMs ?? SHELL_INTEGRATION_WAIT_MS) / 1000)} s: commands run as child processes (for the next ${RETRY_TERMINAL_AFTER_MS / 60_000} minutes)`,
+        `shell integration did not start in the "Pi Chat" terminal within ${Math.round((this.options.waitForIntegrationMs ?? SHELL_INTEGRATION_WAIT_MS) / 1000)} s, or did not report its first run: commands run as child processes (for the next ${RETRY_TERMINAL_AFTER_MS / 60_000} minutes)`,
       );
       return this.options.fallback.start(spec);
     }
@@ -90,16 +93,22 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     };
     const execution = integration.executeCommand(line);
     // The execution that runs our line. VS Code pairs the command line the shell reports with the
-    // one we sent; when they differ (seen when a line is typed while a new terminal is still drawing
-    // its first prompt), the run gets another execution object and ours never starts nor ends. This
-    // terminal runs nothing else while it is busy, so the first execution that starts in it is ours.
+    // one we sent; when they differ (seen when a line is typed while the shell is still drawing its
+    // prompt), the run gets another execution object and ours never starts nor ends. This terminal
+    // runs nothing else while it is busy, so an execution that starts in it with our line is ours.
     let followed: vscode.TerminalShellExecution | undefined;
+    let startWatch: ReturnType<typeof setTimeout> | undefined;
     // read() right away, so no output is missed; it ends when the execution does.
     let reading = readOutput(execution);
     const listeners = [
       vscode.window.onDidStartTerminalShellExecution((event) => {
         if (event.terminal !== terminal || followed) return;
+        if (event.execution !== execution && !event.execution.commandLine.value.includes(line)) {
+          this.options.log(`the "Pi Chat" terminal reported another command, ${JSON.stringify(event.execution.commandLine.value)}: not followed`);
+          return;
+        }
         followed = event.execution;
+        clearTimeout(startWatch);
         if (followed === execution) return;
         this.options.log(`the "Pi Chat" terminal reported the command as ${JSON.stringify(followed.commandLine.value)}: following that execution`);
         reading = readOutput(followed);
@@ -111,6 +120,20 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
         if (closed === terminal) settle({ exitCode: null, signal: "terminal closed" });
       }),
     ];
+    // A run VS Code never reports as started cannot be followed (no output, no end): rather than
+    // wait for the time-out, stop what runs below the shell, say so, and use child processes for a while.
+    startWatch = setTimeout(() => {
+      if (followed) return;
+      this.integrationMissingSince = Date.now();
+      this.options.log(
+        `the "Pi Chat" terminal did not report the start of ${JSON.stringify(spec.command)} within ${START_REPORT_WAIT_MS / 1000} s: stopped; commands run as child processes for the next ${RETRY_TERMINAL_AFTER_MS / 60_000} minutes`,
+      );
+      spec.onOutput(
+        `\n[Pi Chat could not follow this command in the "Pi Chat" terminal (VS Code did not report its start within ${START_REPORT_WAIT_MS / 1000} s), so it was stopped. Run it again: the next runs use a child process.]\n`,
+      );
+      void (shellPid === undefined ? Promise.resolve() : endBelow(shellPid)).then(() => settle({ exitCode: null, signal: "not followed" }));
+    }, START_REPORT_WAIT_MS);
+    void ended.then(() => clearTimeout(startWatch));
 
     let killing: Promise<void> | undefined;
     const exited = ended.then(async (exit) => {
@@ -156,7 +179,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       isTransient: true,
     });
     const integration = await waitForIntegration(terminal, this.options.waitForIntegrationMs ?? SHELL_INTEGRATION_WAIT_MS);
-    if (!integration) {
+    if (!integration || !(await reportsRuns(terminal, integration))) {
       terminal.dispose();
       return undefined;
     }
@@ -190,6 +213,31 @@ function waitForIntegration(terminal: vscode.Terminal, timeoutMs: number): Promi
       if (event.terminal === terminal && ready()) done(ready());
     });
     const timer = setTimeout(() => done(ready()), timeoutMs);
+  });
+}
+
+/** How long a new terminal may take to report the end of its first (no-op) run. */
+const FIRST_RUN_REPORT_WAIT_MS = 8000;
+
+/**
+ * Runs a no-op (`:`) in a new terminal and waits for VS Code to report its end. A line typed
+ * while a new terminal still draws its first prompt can escape VS Code's command tracking (the
+ * two-folder host tests saw it under load: the command ran and its end was never reported), so
+ * the first line typed is one that does nothing; a terminal that does not report it is not used,
+ * and the command runs as a child process instead.
+ */
+function reportsRuns(terminal: vscode.Terminal, integration: vscode.TerminalShellIntegration): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      listener.dispose();
+      resolve(ok);
+    };
+    const listener = vscode.window.onDidEndTerminalShellExecution((event) => {
+      if (event.terminal === terminal) done(true);
+    });
+    const timer = setTimeout(() => done(false), FIRST_RUN_REPORT_WAIT_MS);
+    integration.executeCommand(": Pi Chat runs commands here");
   });
 }
 
