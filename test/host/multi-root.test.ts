@@ -44,9 +44,15 @@ describe("multi-root workspace (extension host)", function () {
       "this launch opens the two-folder fixture",
     );
     ({ server, api } = await startChatView());
+    // These tests are about which folder a command runs in, not about the runner: they use the
+    // child process, whose end is always known. The terminal path has its own tests
+    // (commands.test.ts); right after a new terminal's first prompt it can miss a command under
+    // load (terminal-runner.ts gives up on it after 15 s and says so).
+    await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", false, vscode.ConfigurationTarget.Global);
   });
 
   after(async () => {
+    await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", undefined, vscode.ConfigurationTarget.Global);
     await server?.close();
   });
 
