@@ -11,7 +11,6 @@ import type { CommandExit, CommandRunner, CommandRunnerKind, RunningCommand } fr
 
 /** At most this many background processes per chat at once. */
 export const MAX_BACKGROUND_PER_CHAT = 5;
-export { DEFAULT_BACKGROUND_WAIT_MS };
 /** The most a readiness wait may take. */
 export const MAX_BACKGROUND_WAIT_MS = 60_000;
 

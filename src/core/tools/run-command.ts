@@ -107,8 +107,6 @@ export function asRunCommandParams(args: unknown): RunCommandParams | undefined 
   };
 }
 
-export { resolveCommandFolder };
-
 export function commandTimeoutSeconds(requested: number | undefined, defaultSeconds: number): number {
   const base = requested ?? defaultSeconds;
   return Math.max(1, Math.min(MAX_COMMAND_TIMEOUT_SECONDS, Math.floor(base)));
