@@ -291,7 +291,7 @@ export class ChatService {
         AbortSignal.timeout(TITLE_TIMEOUT_MS),
       );
       // Redacted before it is cleaned and cut, so no part of a key survives the cut.
-      const title = suggested && cleanTitle(this.options.redactor ? this.options.redactor.text(suggested) : suggested);
+      const title = cleanTitle(this.options.redactor ? this.options.redactor.text(suggested) : suggested);
       if (!title) {
         this.options.log?.(`chat ${chatId}: the model suggested no usable title; the first prompt's stays`);
         return;

@@ -1,6 +1,6 @@
 // A chat's title from its model, after the first answer: one short request to the same model
-// (the first prompt and the answer, cut short; no tools, a few tokens of answer), its reply cleaned
-// to one line of a few words, redacted, cut to TITLE_SUGGESTION_MAX_CHARS. The caller saves it as
+// (the first prompt and the answer, cut short; no tools, a few tokens of answer), its reply redacted,
+// then cleaned to one line of a few words and cut to TITLE_SUGGESTION_MAX_CHARS. The caller saves it as
 // a title line appended to the chat, unless the user named the chat meanwhile. Nothing here may
 // block or fail the chat: the caller runs it in the background and only logs a failure.
 import { writeSummary, type SummaryModel } from "./context/compactor";
@@ -24,14 +24,15 @@ const SYSTEM_PROMPT =
   "You name chats for a list of past chats. Reply with the title only: 2 to 6 words saying what the user wants, " +
   "in the user's language, no quotes, no trailing punctuation, no preamble.";
 
-export async function suggestTitle(model: SummaryModel, prompt: string, answer: string, signal?: AbortSignal): Promise<string | undefined> {
+/** The model's reply as it came (the caller redacts it, then cleans and cuts it with cleanTitle). */
+export async function suggestTitle(model: SummaryModel, prompt: string, answer: string, signal?: AbortSignal): Promise<string> {
   const request = {
     systemPrompt: SYSTEM_PROMPT,
     prompt: `The user wrote:\n${excerpt(prompt)}\n\nThe assistant answered:\n${excerpt(answer)}\n\nTitle:`,
     maxTokens: TITLE_MAX_TOKENS,
   };
   const { text } = await writeSummary(model, request, signal);
-  return cleanTitle(text);
+  return text;
 }
 
 /** One line of plain words from whatever the model wrote; undefined when nothing usable is left. */
