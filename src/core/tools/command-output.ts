@@ -54,7 +54,6 @@ export function createCommandOutputTool(background: BackgroundCommands): AgentTo
         };
       }
       const p = read.process;
-      const state = p.status.state;
       const text = [
         `${p.id} (${p.command}) is ${describeState(p)}.`,
         read.text === "" ? "No new output since the last read." : `New output${read.skipped ? ` (${read.skipped} earlier lines left out)` : ""}:\n${read.text}`,
