@@ -140,7 +140,12 @@ const DRAW_AHEAD = "1500px 0px";
  * A settled chunk. Chunks out of view start as an empty placeholder of about the right height
  * and are drawn (for good) when scrolled near, so opening a long chat parses only what is seen.
  */
-const SettledChunk = memo(function SettledChunk(props: { items: readonly ChatItem[]; eager: boolean; root: { current: HTMLElement | null } }) {
+const SettledChunk = memo(function SettledChunk(props: {
+  chunkKey: string;
+  items: readonly ChatItem[];
+  eager: boolean;
+  root: { current: HTMLElement | null };
+}) {
   const [drawn, setDrawn] = useState(props.eager);
   const placeholder = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -158,16 +163,60 @@ const SettledChunk = memo(function SettledChunk(props: { items: readonly ChatIte
   }, [drawn]);
   if (!drawn) {
     const height = props.items.reduce((sum, item) => sum + ESTIMATED_HEIGHT[item.kind], 0);
-    return <div ref={placeholder} class="chunk chunk-pending" style={{ height: `${height}px` }} aria-hidden="true" />;
+    return <div ref={placeholder} class="chunk chunk-pending" data-chunk={props.chunkKey} style={{ height: `${height}px` }} aria-hidden="true" />;
   }
   return (
-    <div class="chunk">
+    <div class="chunk" data-chunk={props.chunkKey}>
       {props.items.map((item) => (
         <Item key={item.id} item={item} />
       ))}
     </div>
   );
 });
+
+/**
+ * Stands for the earlier messages of a restored long chat, whose items the host has not sent:
+ * they are asked for when this comes within DRAW_AHEAD of the view, or with the button (keyboard).
+ */
+function EarlierMessages(props: { count: number; root: { current: HTMLElement | null }; onAsk: (byKeyboard: boolean) => void }) {
+  const marker = useRef<HTMLDivElement>(null);
+  const [asked, setAsked] = useState(false);
+  // The parent posts once per count; a press after the scroll asked still says it was the keyboard.
+  const ask = (byKeyboard: boolean) => {
+    setAsked(true);
+    props.onAsk(byKeyboard);
+  };
+  useEffect(() => {
+    const el = marker.current;
+    if (!el || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && ask(false), {
+      root: props.root.current,
+      rootMargin: DRAW_AHEAD,
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  const count = props.count.toLocaleString("en-US");
+  return (
+    <div ref={marker} class="earlier-messages">
+      <button type="button" class="text-button" aria-busy={asked} onClick={(e) => ask(e.detail === 0)}>
+        {asked ? <Spinner /> : null}
+        {asked ? `Loading ${count} earlier messages…` : `Show ${count} earlier messages`}
+      </button>
+    </div>
+  );
+}
+
+/**
+ * A chunk's key: its first message's item id (`m<index>`, unique in a chat; tool call ids may
+ * repeat), so chunks keep their DOM when earlier ones are put before them.
+ */
+function chunkKey(chunk: readonly ChatItem[], index: number): string {
+  return chunk.find((item) => item.kind !== "tool" && /^m\d+$/.test(item.id))?.id ?? `${chunk[0]?.id ?? ""}#${index}`;
+}
+
+/** How long the message read is held in place while the earlier chunks above it settle. */
+const HOLD_AFTER_EARLIER_MS = 600;
 
 /** Distance from the bottom (px) within which the view keeps following the stream. */
 const FOLLOW_SLACK_PX = 40;
@@ -193,11 +242,70 @@ function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
     if (!el || typeof ResizeObserver === "undefined") return;
     const observer = new ResizeObserver(() => {
       if (follow.current) toBottom();
+      else keepHeld();
     });
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
 
+  // Earlier items arrive above what is on screen: what the user was looking at stays in place
+  // (measured here, before the DOM changes; put back after it did, unless the browser's own
+  // scroll anchoring already did).
+  const earlierAsk = useRef<{ byKeyboard: boolean; count: number } | null>(null);
+  // For a moment after they came, chunks above are still drawn (placeholders replaced, sizes
+  // settling): the message read is held where it was through those changes.
+  const held = useRef<{ el: HTMLElement; top: number; until: number } | null>(null);
+  const keepHeld = () => {
+    const hold = held.current;
+    const box = scroller.current;
+    if (!hold || !box) return;
+    if (performance.now() > hold.until || !hold.el.isConnected) {
+      held.current = null;
+      return;
+    }
+    box.scrollTop += hold.el.getBoundingClientRect().top - hold.top;
+  };
+  const anchor = useRef<{ key: string; top: number; focus: boolean; count: number } | null>(null);
+  const firstChunk = chat.settled[0];
+  const previousFirst = useRef<string | undefined>(undefined);
+  if (
+    earlierAsk.current &&
+    chat.earlier === undefined &&
+    firstChunk &&
+    previousFirst.current !== undefined &&
+    chunkKey(firstChunk, 0) !== previousFirst.current
+  ) {
+    const el = scroller.current?.querySelector<HTMLElement>(`[data-chunk="${CSS.escape(previousFirst.current)}"]`);
+    if (el)
+      anchor.current = {
+        key: previousFirst.current,
+        top: el.getBoundingClientRect().top,
+        focus: earlierAsk.current.byKeyboard,
+        count: earlierAsk.current.count,
+      };
+    earlierAsk.current = null;
+  }
+  previousFirst.current = firstChunk ? chunkKey(firstChunk, 0) : undefined;
+  useLayoutEffect(() => {
+    const kept = anchor.current;
+    if (!kept) return;
+    anchor.current = null;
+    const el = scroller.current?.querySelector<HTMLElement>(`[data-chunk="${CSS.escape(kept.key)}"]`);
+    const box = scroller.current;
+    if (!el || !box) return;
+    // At the bottom the view keeps following (the effect above); else what was on screen stays.
+    if (!follow.current) {
+      held.current = { el, top: kept.top, until: performance.now() + HOLD_AFTER_EARLIER_MS };
+      keepHeld();
+    }
+    announce(`Showing ${kept.count.toLocaleString("en-US")} earlier messages`);
+    if (kept.focus) {
+      // The button is gone: the keyboard goes on from the first message it was above.
+      const first = el.querySelector<HTMLElement>("[data-item]") ?? el;
+      first.tabIndex = -1;
+      first.focus({ preventScroll: true });
+    }
+  });
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
@@ -222,8 +330,28 @@ function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
                 </div>
               </div>
             )}
+            {chat.earlier !== undefined && (
+              // Keyed by the count: a new count (the path changed below it) is a new ask.
+              <EarlierMessages
+                key={chat.earlier}
+                count={chat.earlier}
+                root={scroller}
+                onAsk={(byKeyboard) => {
+                  const count = chat.earlier ?? 0;
+                  const pending = earlierAsk.current?.count === count ? earlierAsk.current : null;
+                  earlierAsk.current = { byKeyboard: byKeyboard || (pending?.byKeyboard ?? false), count };
+                  if (!pending) post({ type: "chat/loadEarlier" });
+                }}
+              />
+            )}
             {chat.settled.map((chunk, index) => (
-              <SettledChunk key={index} items={chunk} eager={index >= chat.settled.length - 2} root={scroller} />
+              <SettledChunk
+                key={chunkKey(chunk, index)}
+                chunkKey={chunkKey(chunk, index)}
+                items={chunk}
+                eager={index >= chat.settled.length - 2}
+                root={scroller}
+              />
             ))}
             <div class="live">
               {chat.live.map((item) => (

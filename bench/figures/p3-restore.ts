@@ -1,6 +1,8 @@
 // P3 restore: time to load a 10,000-message chat from disk (TranscriptStore.load over the node
 // storage: read, line split, strict UTF-8 decode, JSON.parse per line, record checks, title) and
-// rebuild its ChatItems (stateFromTranscript, the same reducer the live view uses), ÷ the floor,
+// build the ChatItems a restore shows (restoredState: the newest ~200 messages, by the same
+// reducer functions the live view uses; the earlier ones are built when the view scrolls near
+// them, timed beside it as `earlierMs`, not in the ratio), ÷ the floor,
 // a bare JSON.parse of the same bytes, taken as the faster (per run) of two ways to do it:
 //   - "document": the same records as one JSON document ("[" + the same lines joined by "," + "]",
 //     one byte longer), readFile as a string + one JSON.parse;
@@ -13,7 +15,7 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/transcript";
-import { chatItems, replayWithReducer, stateFromTranscript } from "../../src/shared/reducer";
+import { chatItems, earlierItems, replayWithReducer, restoredState, stateFromTranscript } from "../../src/shared/reducer";
 import { gc, now, summarize, type Summary } from "../lib/stats";
 
 export interface P3Result {
@@ -25,8 +27,16 @@ export interface P3Result {
   bareLinesMs: Summary;
   /** Of the restore: just store.load (no reducer). */
   loadOnlyMs: Summary;
-  /** Of the restore: stateFromTranscript, the one mutable pass. */
+  /** Of the restore: restoredState, the items of the newest messages. */
   replayMs: Summary;
+  /** Beside it (not in the ratio): the items of the earlier messages, built when the view scrolls near them (earlierItems). */
+  earlierMs: Summary;
+  /** Beside it (not in the ratio): the items of the whole chat in one pass, what a restore built before (stateFromTranscript). */
+  wholeMs: Summary;
+  /** Messages whose items a restore builds. */
+  restoredMessages: number;
+  /** JSON bytes of the chat state a restore posts to the view (its snapshot), and of the whole chat's. */
+  snapshotBytes: { restored: number; whole: number };
   /** Beside it (not in the ratio): folding the reducer over the same messages, as restore did before. */
   foldMs: Summary;
   fileBytes: number;
@@ -47,15 +57,17 @@ export async function runP3(dir: string, transcript: readonly AgentMessage[], lo
   await fs.writeFile(arrayFile, "[" + lines.join(",") + "]");
 
   let items = 0;
+  let restoredMessages = 0;
   const restore = async (): Promise<[number, number]> => {
     const t0 = now();
     const store = new TranscriptStore<AgentMessage>(storage);
     const loaded = await store.load("big");
     const t1 = now();
     if (!loaded.ok) throw new Error(`P3: load failed: ${loaded.reason}`);
-    const state = stateFromTranscript(loaded.messages);
+    const state = restoredState(loaded.messages);
     const t2 = now();
     items = chatItems(state).length;
+    restoredMessages = state.messageCount - (state.earlier ?? 0);
     // Nothing of a restore is kept past it: every step starts from the same heap (a restore that
     // ran beside the previous run's copy of the chat paid for marking that copy in its collections).
     return [t2 - t0, t1 - t0];
@@ -94,6 +106,9 @@ export async function runP3(dir: string, transcript: readonly AgentMessage[], lo
   const docMs: number[] = [];
   const lineMs: number[] = [];
   const foldMs: number[] = [];
+  const earlierMs: number[] = [];
+  const wholeMs: number[] = [];
+  const cut = restoredState(transcript).earlier ?? 0;
   for (let run = 0; run < runs; run++) {
     let r: [number, number] = [0, 0];
     let d = 0;
@@ -107,6 +122,14 @@ export async function runP3(dir: string, transcript: readonly AgentMessage[], lo
     const f0 = now();
     replayWithReducer(transcript);
     foldMs.push(now() - f0);
+    gc();
+    const e0 = now();
+    earlierItems(transcript, cut);
+    earlierMs.push(now() - e0);
+    gc();
+    const w0 = now();
+    stateFromTranscript(transcript);
+    wholeMs.push(now() - w0);
     const b = Math.min(d, l);
     ratios.push(r[0] / b);
     restoreMs.push(r[0]);
@@ -127,6 +150,13 @@ export async function runP3(dir: string, transcript: readonly AgentMessage[], lo
     loadOnlyMs: summarize(loadMs),
     replayMs: summarize(restoreMs.map((r, i) => r - loadMs[i]!)),
     foldMs: summarize(foldMs),
+    earlierMs: summarize(earlierMs),
+    wholeMs: summarize(wholeMs),
+    restoredMessages,
+    snapshotBytes: {
+      restored: Buffer.byteLength(JSON.stringify(restoredState(transcript))),
+      whole: Buffer.byteLength(JSON.stringify(stateFromTranscript(transcript))),
+    },
     fileBytes: Buffer.byteLength(jsonl),
     messages: transcript.length,
     items,

@@ -3,7 +3,8 @@
 // system, the approver (the user, through the webview) and the model.
 import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type BeforeToolCallResult, type StreamFn } from "@earendil-works/pi-agent-core";
 import { clampThinkingLevel, createInitialSystemMessage, toToolDeclaration, type Api, type Model } from "@earendil-works/pi-ai";
-import { reduce, stateFromTranscript, type ChatState } from "../shared/reducer";
+import { chatItems, earlierItems, reduce, restoredState, type ChatState } from "../shared/reducer";
+import type { ChatItem } from "../shared/chat-items";
 import { SavedDiffs, withStructuredDiff } from "../shared/diff-hunks";
 import { AgentEventEncoder } from "../shared/event-encoder";
 import type { FixCommandId } from "../shared/app-messages";
@@ -225,7 +226,7 @@ export class ChatSession {
       ...(options.log ? { log: options.log } : {}),
       ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     });
-    this.state = { ...stateFromTranscript(this.initialMessages), meter: this.context.meter(), forks: this.branches.forks(this.initialMessages, 0) };
+    this.state = { ...restoredState(this.initialMessages), meter: this.context.meter(), forks: this.branches.forks(this.initialMessages, 0) };
     const root = options.workspaceRoot !== undefined ? { root: options.workspaceRoot } : {};
     const problems = options.problems;
     this.tools = createWorkspaceTools({
@@ -280,6 +281,18 @@ export class ChatSession {
 
   get viewState(): ChatState {
     return this.state;
+  }
+
+  /** Every item of the chat, those of the earlier messages a restore left unbuilt included (an export wants them all). */
+  allItems(): ChatItem[] {
+    const earlier = this.state.earlier;
+    return earlier === undefined ? chatItems(this.state) : [...earlierItems(this.messages, earlier), ...chatItems(this.state)];
+  }
+
+  /** The view came near the top of a restored long chat: it gets the items of the earlier messages. */
+  loadEarlier(): void {
+    const count = this.state.earlier;
+    if (count !== undefined) this.emit({ type: "items/earlier", count, items: earlierItems(this.messages, count) });
   }
 
   get running(): boolean {

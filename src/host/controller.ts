@@ -216,6 +216,8 @@ export class ChatController implements vscode.Disposable {
         return this.stop();
       case "chat/continue":
         return this.continueChat();
+      case "chat/loadEarlier":
+        return this.session.loadEarlier();
       case "approval/decide":
         if (this.options.commands.decide(message.toolCallId, message.decision, message.reason, message.rule)) return;
         if (message.decision === "allowAlways") return; // only commands have rules

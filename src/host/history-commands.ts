@@ -6,7 +6,6 @@
 import * as vscode from "vscode";
 import type { ChatSummary } from "../core/transcript";
 import { chatToMarkdown } from "../shared/chat-markdown";
-import { chatItems } from "../shared/reducer";
 import type { ChatController } from "./controller";
 
 const SEARCH_DELAY_MS = 250;
@@ -115,6 +114,6 @@ async function exportChat(controller: ChatController, chatId: string): Promise<v
     return;
   }
   const title = (await controller.service.listChats()).find((c) => c.id === chatId)?.title ?? "New chat";
-  const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: chatToMarkdown(title, chatItems(opened.session.viewState)) });
+  const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: chatToMarkdown(title, opened.session.allItems()) });
   await vscode.window.showTextDocument(doc, { preview: false });
 }

@@ -168,6 +168,11 @@ export interface ChatState {
   readonly live: readonly ChatItem[];
   /** Messages seen so far, system included: item ids derive from it, so live and replayed ids agree. */
   readonly messageCount: number;
+  /**
+   * A long chat was restored from its newest part: the items of its first `earlier` messages are
+   * not built yet (the view asks for them, `items/earlier`, when scrolled near). Absent: all are here.
+   */
+  readonly earlier?: number;
   /** Id of the item of the message between its message_start and message_end. */
   readonly openId: string | null;
   readonly running: boolean;

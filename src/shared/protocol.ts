@@ -8,7 +8,7 @@
 // glance at a name says which part of the view sends or handles it.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { FixCommandId } from "./app-messages";
-import type { ChatState, ForkMark, QueuedInput } from "./chat-items";
+import type { ChatItem, ChatState, ForkMark, QueuedInput } from "./chat-items";
 
 export type { ForkMark, QueuedInput } from "./chat-items";
 import type { ContextMeter } from "./context-meter";
@@ -79,6 +79,8 @@ export type ChatEvent =
   | { type: "context/meter"; meter: ContextMeter }
   /** The path changed below message `keep` (an edit, a retry, a branch switch): drop the items of later messages. */
   | { type: "branch/rewind"; keep: number }
+  /** The items of the first `count` messages, which a restore left unbuilt (`ChatState.earlier`), in order. */
+  | { type: "items/earlier"; count: number; items: ChatItem[] }
   /** The forks of the path from message `from` on (earlier ones stay as they are). */
   | { type: "branch/forks"; from: number; forks: ForkMark[] }
   /** What the user queued during the run, not delivered yet; `kept`: a Stop left it for the user to send or clear. */
@@ -238,6 +240,8 @@ export type WebviewMessage =
   | { type: "composer/checkImageInput"; v: typeof PROTOCOL_VERSION }
   | { type: "chat/stop"; v: typeof PROTOCOL_VERSION }
   | { type: "chat/continue"; v: typeof PROTOCOL_VERSION }
+  /** The view came near the top of a restored long chat: send the items of its earlier messages (`items/earlier`). */
+  | { type: "chat/loadEarlier"; v: typeof PROTOCOL_VERSION }
   | {
       type: "approval/decide";
       v: typeof PROTOCOL_VERSION;

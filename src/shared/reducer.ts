@@ -19,6 +19,13 @@ export type { ChatState } from "./chat-items";
 
 export const SETTLED_CHUNK_SIZE = 64;
 
+/**
+ * A restore builds the items of about this many of the newest messages; the view asks for the
+ * earlier ones when it is scrolled near them. Opening a 10,000-message chat then costs the items
+ * of a few screens, not of the whole chat (and a snapshot that carries them, not all).
+ */
+export const RESTORE_WINDOW_MESSAGES = 200;
+
 /** Id of the "Compacting…" item while a summary is written; the summary message's item replaces it. */
 export const COMPACTING_ITEM_ID = "compacting";
 
@@ -116,6 +123,8 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
       return rewind(state, event.keep);
     case "queue/changed":
       return { ...state, queue: event.items, queueKept: event.kept };
+    case "items/earlier":
+      return withEarlierItems(state, event.count, event.items);
     case "branch/forks":
       return { ...state, forks: [...(state.forks ?? []).filter((f) => f.messageIndex < event.from), ...event.forks] };
     default:
@@ -139,15 +148,15 @@ function setToolStatus(state: ChatState, toolCallId: string, status: ToolItem["s
  * message, this pass appends to one array and chunks it at the end. Items are made by the
  * reducer's own functions, and a test holds the two equal.
  */
-export function stateFromTranscript(messages: readonly AgentMessage[]): ChatState {
+export function stateFromTranscript(messages: readonly AgentMessage[], from = 0): ChatState {
   const settled: ChatItem[] = [];
   let live: ChatItem[] = [];
   // Where each tool card is, so a result or an approval finds it without scanning: the fold's
   // `live.some(...)` per message is what made a long chat's restore quadratic in its live part.
   const settledTools = new Map<string, number>();
   let liveTools = new Map<string, number>();
-  let count = 0;
-  const diffs = new SavedDiffs(messages);
+  let count = from;
+  const diffs = new SavedDiffs(from === 0 ? messages : messages.slice(from));
   const pushLive = (item: ChatItem): void => {
     if (item.kind === "tool") liveTools.set(item.id, live.length);
     live.push(item);
@@ -160,7 +169,8 @@ export function stateFromTranscript(messages: readonly AgentMessage[]): ChatStat
     live = [];
     liveTools = new Map();
   };
-  for (const message of messages) {
+  for (let at = from; at < messages.length; at++) {
+    const message = messages[at]!;
     const id = `m${count++}`;
     // Where startMessage settles the live part.
     if (message.role === "compactionSummary" || message.role === "assistant" || startsUserTurn(live, message)) settle();
@@ -217,7 +227,61 @@ export function stateFromTranscript(messages: readonly AgentMessage[]): ChatStat
   }
   const chunks: ChatItem[][] = [];
   for (let i = 0; i < settled.length; i += SETTLED_CHUNK_SIZE) chunks.push(settled.slice(i, i + SETTLED_CHUNK_SIZE));
-  return { ...emptyChatState, settled: chunks, live, messageCount: count };
+  return { ...emptyChatState, settled: chunks, live, messageCount: count, ...(from > 0 ? { earlier: from } : {}) };
+}
+
+/**
+ * The view of a saved transcript as a restore shows it: the items of its newest messages only
+ * (from `restoreStart`), the rest left for `earlierItems` when the view comes near them.
+ */
+export function restoredState(messages: readonly AgentMessage[]): ChatState {
+  return stateFromTranscript(messages, restoreStart(messages));
+}
+
+/**
+ * Where a restore may start building items so that what it builds is exactly the tail of the full
+ * view: at a user turn that follows the model's message or a tool result (the replay settles
+ * everything before it there), at least `minTail` messages before the end, with no approval notice
+ * after it about a call made before it (that notice updates the older card, where a partial build
+ * would add a new one). 0 when there is no such place: everything is built.
+ */
+export function restoreStart(messages: readonly AgentMessage[], minTail = RESTORE_WINDOW_MESSAGES): number {
+  // Calls named by approval notices after `i` and not made after `i`.
+  const unmatched = new Set<string>();
+  for (let i = messages.length - 1; i > 0; i--) {
+    const message = messages[i]!;
+    if (message.role === "approvalNotice") unmatched.add(message.toolCallId);
+    else if (message.role === "assistant" && unmatched.size > 0) {
+      for (const block of message.content) if (block.type === "toolCall") unmatched.delete(block.id);
+    }
+    if (messages.length - i < minTail || unmatched.size > 0) continue;
+    const role = message.role;
+    const before = messages[i - 1]!.role;
+    if ((role === "user" || role === "fileAttachment" || role === "bashExecution") && (before === "assistant" || before === "toolResult")) return i;
+  }
+  return 0;
+}
+
+/**
+ * The items of the first `count` messages as the full view has them (later messages may have
+ * changed them: an approval, a background command's end, a summary marking them summarized).
+ */
+export function earlierItems(messages: readonly AgentMessage[], count: number): ChatItem[] {
+  if (count <= 0) return [];
+  const all = chatItems(stateFromTranscript(messages));
+  // Tool and approval cards go with the message before them, as in `rewind`.
+  const end = all.findIndex((item) => (messageIndexOf(item) ?? -1) >= count);
+  return end === -1 ? all : all.slice(0, end);
+}
+
+/** The items of a state's earlier messages arrived: they go before everything it holds. */
+function withEarlierItems(state: ChatState, count: number, items: readonly ChatItem[]): ChatState {
+  // A late answer (the path changed since it was asked for) would put wrong items first: it waits for the next ask.
+  if (state.earlier === undefined || state.earlier !== count) return state;
+  const { earlier: _built, ...rest } = state;
+  const chunks: (readonly ChatItem[])[] = [];
+  for (let i = 0; i < items.length; i += SETTLED_CHUNK_SIZE) chunks.push(items.slice(i, i + SETTLED_CHUNK_SIZE));
+  return { ...rest, settled: [...chunks, ...state.settled] };
 }
 
 /** The view of a transcript by folding the reducer over it: what `stateFromTranscript` must equal. */
@@ -610,8 +674,12 @@ function rewind(state: ChatState, keep: number): ChatState {
   const kept = chunks.slice(0, chunk);
   const partial = chunks[chunk]!.slice(0, cut);
   if (partial.length > 0) kept.push(partial);
+  // A cut inside the messages a restore did not build: fewer of them are missing now.
+  const { earlier, ...whole } = state;
+  const missing = earlier === undefined ? 0 : Math.min(earlier, keep);
   const rewound: ChatState = {
-    ...state,
+    ...whole,
+    ...(missing > 0 ? { earlier: missing } : {}),
     settled: [],
     live: [],
     messageCount: Math.min(keep, state.messageCount),

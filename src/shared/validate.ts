@@ -27,6 +27,7 @@ const webviewMessageSchema = union([
   obj({ type: lit("composer/checkImageInput"), v }),
   obj({ type: lit("chat/stop"), v }),
   obj({ type: lit("chat/continue"), v }),
+  obj({ type: lit("chat/loadEarlier"), v }),
   obj({
     type: lit("approval/decide"),
     v,

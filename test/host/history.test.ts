@@ -3,8 +3,11 @@
 // answer, on disk in the extension's storage, and Delete goes to the trash with Undo.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/transcript";
 import type { PiChatTestApi } from "../../src/host/extension";
-import { chatItems } from "../../src/shared/reducer";
+import type { HostMessage } from "../../src/shared/protocol";
+import { chatItems, stateFromTranscript } from "../../src/shared/reducer";
 import type { OpenAIServer } from "../support/openai-server";
 import { startChatView, waitFor } from "./helpers";
 
@@ -49,6 +52,59 @@ describe("history commands in the extension host", function () {
       [session.id],
     );
     assert.match(hits[0]!.snippet, /quokka comment/);
+  });
+
+  it("a long saved chat opens from its newest messages; the view's ask brings the earlier ones; Export holds them all", async () => {
+    // 800 messages, written as another window would have (the extension's store finds the file).
+    const messages: AgentMessage[] = [];
+    for (let i = 0; i < 400; i++) {
+      messages.push({ role: "user", content: [{ type: "text", text: `Question ${i}` }], timestamp: i });
+      messages.push({
+        role: "assistant",
+        content: [{ type: "text", text: `Answer ${i}` }],
+        api: "openai-completions",
+        provider: "local",
+        model: "m",
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        stopReason: "stop",
+        timestamp: i,
+      });
+    }
+    const storageDir = (api.controller as unknown as { options: { storageDir: string } }).options.storageDir;
+    const writer = new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(storageDir));
+    await writer.createChat({ id: "long-chat", messages });
+    await writer.close();
+    await api.controller.refreshChats();
+    await api.view.receive({ type: "chat/switch", v: 1, chatId: "long-chat" });
+    const session = await waitFor("the long chat on screen", () => api.controller.currentSession.id === "long-chat" && api.controller.currentSession);
+    const earlier = session.viewState.earlier ?? 0;
+    assert.ok(earlier >= 550, `the items of the earlier messages wait (${earlier})`);
+    const snapshot = await waitFor("its snapshot", () =>
+      [...(api.view.posted as HostMessage[])].reverse().find((m) => m.type === "view/snapshot" && m.chatId === "long-chat"),
+    );
+    assert.ok(
+      snapshot.type === "view/snapshot" && snapshot.state.earlier === earlier && chatItems(snapshot.state).length === 800 - earlier,
+      "the view got the newest items only",
+    );
+
+    // Export is of the whole chat, whatever the view has.
+    await vscode.commands.executeCommand("piChat.exportChat", "long-chat");
+    const doc = await waitFor("the exported document", () => {
+      const editor = vscode.window.activeTextEditor;
+      return editor?.document.languageId === "markdown" && editor.document.isUntitled ? editor.document : undefined;
+    });
+    const exported = doc.getText();
+    assert.ok(exported.indexOf("Question 0") >= 0 && exported.indexOf("Question 0") < exported.indexOf("Answer 399"), "first to last");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+
+    // The webview asks (it was scrolled near the top): the earlier items go to it as a chat event.
+    await api.view.receive({ type: "chat/loadEarlier", v: 1 });
+    const sent = await waitFor("the earlier items", () =>
+      (api.view.posted as HostMessage[]).find((m) => m.type === "chat/event" && m.event.type === "items/earlier"),
+    );
+    assert.ok(sent.type === "chat/event" && sent.event.type === "items/earlier" && sent.event.count === earlier && sent.event.items.length === earlier);
+    assert.equal(session.viewState.earlier, undefined);
+    assert.deepEqual(chatItems(session.viewState), chatItems(stateFromTranscript(session.messages)), "the whole chat, as a full rebuild has it");
   });
 
   it("the view's history search: titles at once, then the chats whose messages hold the words, each with its snippet; a rename from the view is listed", async () => {
