@@ -313,7 +313,7 @@ function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
     setShowJump(!follow.current);
   };
 
-  const empty = chat.settled.length === 0 && chat.live.length === 0;
+  const empty = chat.settled.length === 0 && chat.live.length === 0 && chat.earlier === undefined;
   const forks = useMemo(() => forksByItem(chat.forks), [chat.forks]);
   const branchView = useMemo(() => ({ forks, running: chat.running }), [forks, chat.running]);
   return (

@@ -103,6 +103,7 @@ describe("a restored long chat: earlier messages on request", function () {
     await chat.clearPosted();
     await chat.events([{ type: "branch/rewind", keep: 10 }]);
     await chat.page.getByRole("button", { name: "Loading 10 earlier messages…" }).waitFor();
+    assert.equal(await chat.page.getByText("Ask Pi about your code").count(), 0, "not an empty chat");
     assert.equal((await chat.postedOf("chat/loadEarlier")).length, 1);
     await chat.events([{ type: "items/earlier", count: 10, items: earlierItems(messages.slice(0, 10), 10) }]);
     assert.equal(await chat.page.evaluate(() => window.__piChatTest?.itemCount()), 10);
