@@ -8,7 +8,7 @@ import type { CommandRunner } from "../core/commands/runner";
 import type { CommandApprovalRequest, CommandDecision, CommandRuleStore } from "../core/permissions/command-gate";
 import { parseRule } from "../core/permissions/command-rules";
 import { DEFAULT_COMMAND_TIMEOUT_SECONDS, MAX_COMMAND_TIMEOUT_SECONDS } from "../core/tools/run-command";
-import { TerminalCommandRunner } from "./terminal-runner";
+import { TerminalCommandRunner, type TerminalRunnerOptions } from "./terminal-runner";
 import { severalFolders, singleFolder, type CommandFolders } from "../core/commands/command-folders";
 import type { NamedFolder } from "./workspace-paths";
 
@@ -19,10 +19,14 @@ interface PendingCommandApproval {
   resolve: (decision: CommandDecision) => void;
 }
 
+type TerminalSeams = Omit<TerminalRunnerOptions, "fallback" | "log">;
+
 export class HostCommands implements vscode.Disposable {
   readonly processRunner = new NodeCommandRunner();
   /** Created on the first command that may use a terminal. */
   private terminalRunner: TerminalCommandRunner | undefined;
+  /** Its test seams (setTerminalSeams); none in use. */
+  private terminalSeams: TerminalSeams = {};
   private readonly approvals = new Map<string, PendingCommandApproval>();
   readonly rules: CommandRuleStore;
 
@@ -68,8 +72,16 @@ export class HostCommands implements vscode.Disposable {
    */
   runner(): CommandRunner {
     if (vscode.workspace.getConfiguration("piChat").get<boolean>("commands.useTerminal") === false) return this.processRunner;
-    this.terminalRunner ??= new TerminalCommandRunner({ fallback: this.processRunner, log: this.log });
+    this.terminalRunner ??= new TerminalCommandRunner({ ...this.terminalSeams, fallback: this.processRunner, log: this.log });
     return this.terminalRunner;
+  }
+
+  /** Host tests (terminal-nets.test.ts): ends the terminal runner; the next command makes a new one with these seams. */
+  async setTerminalSeams(seams: TerminalSeams): Promise<void> {
+    const old = this.terminalRunner;
+    this.terminalRunner = undefined;
+    this.terminalSeams = seams;
+    await old?.dispose();
   }
 
   defaultTimeoutSeconds(): number {

@@ -20,6 +20,8 @@ import { NON_INTERACTIVE_ENV, type CommandExit, type CommandRunner, type Command
 export const SHELL_INTEGRATION_WAIT_MS = 4000;
 /** After shell integration did not come up, how long commands go straight to the child process. */
 const RETRY_TERMINAL_AFTER_MS = 5 * 60_000;
+/** How long a new terminal may take to report the end of its first (no-op) run. */
+const FIRST_RUN_REPORT_WAIT_MS = 8000;
 /** How long VS Code may take to report that a typed command started before it is given up. */
 const START_REPORT_WAIT_MS = 15_000;
 /** After Stop, how long to wait for VS Code to report the end of the execution. */
@@ -38,15 +40,34 @@ export interface TerminalRunnerOptions {
   waitForIntegrationMs?: number;
   /** The terminal's name. */
   name?: string;
+  // Seams for the host tests (terminal-nets.test.ts), which make VS Code lose track of a run the
+  // way it does under load; the defaults are VS Code's own events and call, and the times above.
+  /** Where the shell-execution events come from (default vscode.window). */
+  events?: ShellExecutionEvents;
+  /** Types a line in the terminal (default shellIntegration.executeCommand). */
+  execute?: (integration: vscode.TerminalShellIntegration, line: string) => vscode.TerminalShellExecution;
+  firstRunReportWaitMs?: number;
+  startReportWaitMs?: number;
+  retryTerminalAfterMs?: number;
 }
+
+export type ShellExecutionEvents = Pick<typeof vscode.window, "onDidStartTerminalShellExecution" | "onDidEndTerminalShellExecution">;
 
 export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private readonly terminals = new Set<PiTerminal>();
   private readonly running = new Set<RunningCommand>();
   private integrationMissingSince: number | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly events: ShellExecutionEvents;
+  private readonly execute: NonNullable<TerminalRunnerOptions["execute"]>;
+  private readonly retryTerminalAfterMs: number;
+  private readonly startReportWaitMs: number;
 
   constructor(private readonly options: TerminalRunnerOptions) {
+    this.events = options.events ?? vscode.window;
+    this.execute = options.execute ?? ((integration, line) => integration.executeCommand(line));
+    this.retryTerminalAfterMs = options.retryTerminalAfterMs ?? RETRY_TERMINAL_AFTER_MS;
+    this.startReportWaitMs = options.startReportWaitMs ?? START_REPORT_WAIT_MS;
     this.subscriptions.push(
       vscode.window.onDidCloseTerminal((closed) => {
         for (const t of this.terminals) if (t.terminal === closed) this.terminals.delete(t);
@@ -56,7 +77,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
 
   async start(spec: CommandStart): Promise<RunningCommand> {
     const shell = defaultShell();
-    if (!shell.endsWith("bash") || (this.integrationMissingSince !== undefined && Date.now() - this.integrationMissingSince < RETRY_TERMINAL_AFTER_MS)) {
+    if (!shell.endsWith("bash") || (this.integrationMissingSince !== undefined && Date.now() - this.integrationMissingSince < this.retryTerminalAfterMs)) {
       return this.options.fallback.start(spec);
     }
     // One typed line: a line break or a control character would be read as keys by the
@@ -67,7 +88,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     if (!entry) {
       this.integrationMissingSince = Date.now();
       this.options.log(
-        `shell integration did not start in the "Pi Chat" terminal within ${Math.round((this.options.waitForIntegrationMs ?? SHELL_INTEGRATION_WAIT_MS) / 1000)} s, or did not report its first run: commands run as child processes (for the next ${RETRY_TERMINAL_AFTER_MS / 60_000} minutes)`,
+        `shell integration did not start in the "Pi Chat" terminal within ${Math.round((this.options.waitForIntegrationMs ?? SHELL_INTEGRATION_WAIT_MS) / 1000)} s, or did not report its first run: commands run as child processes (for the next ${this.retryTerminalAfterMs / 60_000} minutes)`,
       );
       return this.options.fallback.start(spec);
     }
@@ -91,7 +112,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
         spec.onOutput(`\n[Pi Chat could not read the terminal's output: ${error instanceof Error ? error.message : String(error)}]\n`);
       }
     };
-    const execution = integration.executeCommand(line);
+    const execution = this.execute(integration, line);
     // The execution that runs our line. VS Code pairs the command line the shell reports with the
     // one we sent; when they differ (seen when a line is typed while the shell is still drawing its
     // prompt), the run gets another execution object and ours never starts nor ends. This terminal
@@ -101,7 +122,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     // read() right away, so no output is missed; it ends when the execution does.
     let reading = readOutput(execution);
     const listeners = [
-      vscode.window.onDidStartTerminalShellExecution((event) => {
+      this.events.onDidStartTerminalShellExecution((event) => {
         if (event.terminal !== terminal || followed) return;
         if (event.execution !== execution && !event.execution.commandLine.value.includes(line)) {
           this.options.log(`the "Pi Chat" terminal reported another command, ${JSON.stringify(event.execution.commandLine.value)}: not followed`);
@@ -113,7 +134,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
         this.options.log(`the "Pi Chat" terminal reported the command as ${JSON.stringify(followed.commandLine.value)}: following that execution`);
         reading = readOutput(followed);
       }),
-      vscode.window.onDidEndTerminalShellExecution((event) => {
+      this.events.onDidEndTerminalShellExecution((event) => {
         if (event.execution === execution || (followed !== undefined && event.execution === followed)) settle({ exitCode: event.exitCode ?? null });
       }),
       vscode.window.onDidCloseTerminal((closed) => {
@@ -126,13 +147,13 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       if (followed) return;
       this.integrationMissingSince = Date.now();
       this.options.log(
-        `the "Pi Chat" terminal did not report the start of ${JSON.stringify(spec.command)} within ${START_REPORT_WAIT_MS / 1000} s: stopped; commands run as child processes for the next ${RETRY_TERMINAL_AFTER_MS / 60_000} minutes`,
+        `the "Pi Chat" terminal did not report the start of ${JSON.stringify(spec.command)} within ${this.startReportWaitMs / 1000} s: stopped; commands run as child processes for the next ${this.retryTerminalAfterMs / 60_000} minutes`,
       );
       spec.onOutput(
-        `\n[Pi Chat could not follow this command in the "Pi Chat" terminal (VS Code did not report its start within ${START_REPORT_WAIT_MS / 1000} s), so it was stopped. Run it again: the next runs use a child process.]\n`,
+        `\n[Pi Chat could not follow this command in the "Pi Chat" terminal (VS Code did not report its start within ${this.startReportWaitMs / 1000} s), so it was stopped. Run it again: the next runs use a child process.]\n`,
       );
       void (shellPid === undefined ? Promise.resolve() : endBelow(shellPid)).then(() => settle({ exitCode: null, signal: "not followed" }));
-    }, START_REPORT_WAIT_MS);
+    }, this.startReportWaitMs);
     void ended.then(() => clearTimeout(startWatch));
 
     let killing: Promise<void> | undefined;
@@ -179,13 +200,35 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       isTransient: true,
     });
     const integration = await waitForIntegration(terminal, this.options.waitForIntegrationMs ?? SHELL_INTEGRATION_WAIT_MS);
-    if (!integration || !(await reportsRuns(terminal, integration))) {
+    if (!integration || !(await this.reportsRuns(terminal, integration))) {
       terminal.dispose();
       return undefined;
     }
     const entry: PiTerminal = { terminal, cwd, busy: false };
     this.terminals.add(entry);
     return entry;
+  }
+
+  /**
+   * Runs a no-op (`:`) in a new terminal and waits for VS Code to report its end. A line typed
+   * while a new terminal still draws its first prompt can escape VS Code's command tracking (the
+   * two-folder host tests saw it under load: the command ran and its end was never reported), so
+   * the first line typed is one that does nothing; a terminal that does not report it is not used,
+   * and the command runs as a child process instead.
+   */
+  private reportsRuns(terminal: vscode.Terminal, integration: vscode.TerminalShellIntegration): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve(ok);
+      };
+      const listener = this.events.onDidEndTerminalShellExecution((event) => {
+        if (event.terminal === terminal) done(true);
+      });
+      const timer = setTimeout(() => done(false), this.options.firstRunReportWaitMs ?? FIRST_RUN_REPORT_WAIT_MS);
+      this.execute(integration, ": Pi Chat runs commands here");
+    });
   }
 
   async dispose(): Promise<void> {
@@ -213,31 +256,6 @@ function waitForIntegration(terminal: vscode.Terminal, timeoutMs: number): Promi
       if (event.terminal === terminal && ready()) done(ready());
     });
     const timer = setTimeout(() => done(ready()), timeoutMs);
-  });
-}
-
-/** How long a new terminal may take to report the end of its first (no-op) run. */
-const FIRST_RUN_REPORT_WAIT_MS = 8000;
-
-/**
- * Runs a no-op (`:`) in a new terminal and waits for VS Code to report its end. A line typed
- * while a new terminal still draws its first prompt can escape VS Code's command tracking (the
- * two-folder host tests saw it under load: the command ran and its end was never reported), so
- * the first line typed is one that does nothing; a terminal that does not report it is not used,
- * and the command runs as a child process instead.
- */
-function reportsRuns(terminal: vscode.Terminal, integration: vscode.TerminalShellIntegration): Promise<boolean> {
-  return new Promise((resolve) => {
-    const done = (ok: boolean) => {
-      clearTimeout(timer);
-      listener.dispose();
-      resolve(ok);
-    };
-    const listener = vscode.window.onDidEndTerminalShellExecution((event) => {
-      if (event.terminal === terminal) done(true);
-    });
-    const timer = setTimeout(() => done(false), FIRST_RUN_REPORT_WAIT_MS);
-    integration.executeCommand(": Pi Chat runs commands here");
   });
 }
 
