@@ -13,7 +13,7 @@
 // below the terminal's shell, group by group; the shell stays, ready for the next command.
 import * as vscode from "vscode";
 import { defaultShell } from "../core/commands/node-runner";
-import { descendantsOf, killTree } from "../core/commands/process-tree";
+import { descendantsOf, hasChildren, killTree } from "../core/commands/process-tree";
 import { NON_INTERACTIVE_ENV, type CommandExit, type CommandRunner, type CommandStart, type RunningCommand } from "../core/commands/runner";
 
 /** How long a new terminal may take to report shell integration before the child process is used. */
@@ -26,6 +26,15 @@ const FIRST_RUN_REPORT_WAIT_MS = 8000;
 const START_REPORT_WAIT_MS = 15_000;
 /** After Stop, how long to wait for VS Code to report the end of the execution. */
 const END_REPORT_WAIT_MS = 3000;
+/**
+ * After a run's start was reported, how long nothing may run below the shell without its end
+ * being reported before the run is taken as over (VS Code lost track of it: seen under load).
+ */
+const END_LOST_AFTER_MS = 2000;
+/** How often a followed run looks whether anything still runs below the shell. */
+const END_WATCH_POLL_MS = 500;
+/** After a give-up, a line the shell had not read yet may still start: it is ended this much later too. */
+const LATE_START_CHECK_MS = 2000;
 
 interface PiTerminal {
   terminal: vscode.Terminal;
@@ -49,6 +58,7 @@ export interface TerminalRunnerOptions {
   firstRunReportWaitMs?: number;
   startReportWaitMs?: number;
   retryTerminalAfterMs?: number;
+  endLostAfterMs?: number;
 }
 
 export type ShellExecutionEvents = Pick<typeof vscode.window, "onDidStartTerminalShellExecution" | "onDidEndTerminalShellExecution">;
@@ -62,12 +72,14 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private readonly execute: NonNullable<TerminalRunnerOptions["execute"]>;
   private readonly retryTerminalAfterMs: number;
   private readonly startReportWaitMs: number;
+  private readonly endLostAfterMs: number;
 
   constructor(private readonly options: TerminalRunnerOptions) {
     this.events = options.events ?? vscode.window;
     this.execute = options.execute ?? ((integration, line) => integration.executeCommand(line));
     this.retryTerminalAfterMs = options.retryTerminalAfterMs ?? RETRY_TERMINAL_AFTER_MS;
     this.startReportWaitMs = options.startReportWaitMs ?? START_REPORT_WAIT_MS;
+    this.endLostAfterMs = options.endLostAfterMs ?? END_LOST_AFTER_MS;
     this.subscriptions.push(
       vscode.window.onDidCloseTerminal((closed) => {
         for (const t of this.terminals) if (t.terminal === closed) this.terminals.delete(t);
@@ -119,17 +131,43 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     // runs nothing else while it is busy, so an execution that starts in it with our line is ours.
     let followed: vscode.TerminalShellExecution | undefined;
     let startWatch: ReturnType<typeof setTimeout> | undefined;
+    let endWatch: ReturnType<typeof setInterval> | undefined;
+    let killing: Promise<void> | undefined;
+    // Once it started, the run is over when nothing runs below the shell any more. VS Code reports
+    // the end then; when it does not (it lost track), the run ends here instead of at its time-out.
+    const watchForLostEnd = () => {
+      if (shellPid === undefined) return;
+      let idleSince: number | undefined;
+      endWatch = setInterval(() => {
+        if (killing || hasChildren(shellPid)) {
+          idleSince = undefined;
+          return;
+        }
+        idleSince ??= Date.now();
+        if (Date.now() - idleSince < this.endLostAfterMs) return;
+        clearInterval(endWatch);
+        this.integrationMissingSince = Date.now();
+        this.options.log(
+          `the "Pi Chat" terminal did not report the end of ${JSON.stringify(spec.command)}, which no longer runs: taken as ended; commands run as child processes for the next ${this.retryTerminalAfterMs / 60_000} minutes`,
+        );
+        spec.onOutput(
+          `\n[VS Code did not report how this command ended in the "Pi Chat" terminal: it no longer runs, and its exit code is unknown. The next runs use a child process.]\n`,
+        );
+        settle({ exitCode: null, signal: "end not reported" });
+      }, END_WATCH_POLL_MS);
+    };
     // read() right away, so no output is missed; it ends when the execution does.
     let reading = readOutput(execution);
     const listeners = [
       this.events.onDidStartTerminalShellExecution((event) => {
         if (event.terminal !== terminal || followed) return;
-        if (event.execution !== execution && !event.execution.commandLine.value.includes(line)) {
+        if (event.execution !== execution && !carriesLine(event.execution.commandLine.value, line)) {
           this.options.log(`the "Pi Chat" terminal reported another command, ${JSON.stringify(event.execution.commandLine.value)}: not followed`);
           return;
         }
         followed = event.execution;
         clearTimeout(startWatch);
+        watchForLostEnd();
         if (followed === execution) return;
         this.options.log(`the "Pi Chat" terminal reported the command as ${JSON.stringify(followed.commandLine.value)}: following that execution`);
         reading = readOutput(followed);
@@ -152,11 +190,18 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       spec.onOutput(
         `\n[Pi Chat could not follow this command in the "Pi Chat" terminal (VS Code did not report its start within ${this.startReportWaitMs / 1000} s), so it was stopped. Run it again: the next runs use a child process.]\n`,
       );
-      void (shellPid === undefined ? Promise.resolve() : endBelow(shellPid)).then(() => settle({ exitCode: null, signal: "not followed" }));
+      if (shellPid === undefined) return settle({ exitCode: null, signal: "not followed" });
+      // A line the shell had not read yet would start after this, unwatched: end that too.
+      void endBelow(shellPid)
+        .then(() => settle({ exitCode: null, signal: "not followed" }))
+        .then(() => new Promise((r) => setTimeout(r, LATE_START_CHECK_MS)))
+        .then(() => endBelow(shellPid));
     }, this.startReportWaitMs);
-    void ended.then(() => clearTimeout(startWatch));
+    void ended.then(() => {
+      clearTimeout(startWatch);
+      clearInterval(endWatch);
+    });
 
-    let killing: Promise<void> | undefined;
     const exited = ended.then(async (exit) => {
       // The end can be reported before the last output is read: wait for the stream, not forever.
       await Promise.race([reading, new Promise((r) => setTimeout(r, 1000))]);
@@ -257,6 +302,15 @@ function waitForIntegration(terminal: vscode.Terminal, timeoutMs: number): Promi
     });
     const timer = setTimeout(() => done(ready()), timeoutMs);
   });
+}
+
+/**
+ * Whether the command line VS Code reported for an execution is the line we typed: the whole of
+ * it, or its end (under load VS Code has reported only `</dev/null`, the rest taken for the prompt).
+ */
+export function carriesLine(reported: string, line: string): boolean {
+  const value = reported.trim();
+  return value !== "" && (value.includes(line) || line.endsWith(value));
 }
 
 /** Longest command typed into the terminal; longer ones run as a child process. */

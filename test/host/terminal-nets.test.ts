@@ -141,6 +141,65 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
     assert.ok(logged("reported the command as", "repaired-", "following that execution"));
   });
 
+  it("net 1: follows an execution VS Code reported with only the end of our line (`</dev/null`)", async () => {
+    // As seen under load: the rest of the typed line taken for the prompt. The runner hears the
+    // run's events with that command line; what it reads and how it ends are the real run's.
+    const shown = new Map<vscode.TerminalShellExecution, vscode.TerminalShellExecution>();
+    const tailOnly = (real: vscode.TerminalShellExecution): vscode.TerminalShellExecution => {
+      if (!real.commandLine.value.includes("tail-")) return real;
+      let execution = shown.get(real);
+      if (!execution) {
+        execution = { commandLine: { ...real.commandLine, value: "</dev/null" }, cwd: real.cwd, read: () => real.read() };
+        shown.set(real, execution);
+      }
+      return execution;
+    };
+    await useSeams({
+      standIn: (line) => line.includes("tail-"),
+      tamper: {
+        start: (e, deliver) => deliver.start({ terminal: e.terminal, shellIntegration: e.shellIntegration, execution: tailOnly(e.execution) }),
+        end: (e, deliver) =>
+          deliver.end({ terminal: e.terminal, shellIntegration: e.shellIntegration, execution: tailOnly(e.execution), exitCode: e.exitCode }),
+      },
+      startReportWaitMs: 8000,
+    });
+    await warmUp();
+    const { done, model, ms } = await runAllowed("call_n1t", `sleep 1; ${ppidLine}; printf 'tail-%s\\n' ok; exit 3`);
+    assert.equal(via(done), "terminal");
+    assert.equal(exitCode(done), 3);
+    assert.match(done.resultText ?? "", /tail-ok/);
+    assert.equal(ppidOf(done.resultText), await terminalShell());
+    assert.match(model, /Exit code 3 .*tail-ok/);
+    assert.ok(ms < 8000, `${ms} ms: followed, not given up`);
+    assert.ok(logged('reported the command as "</dev/null": following that execution'));
+  });
+
+  it("net 4: a run whose end VS Code never reports ends once nothing runs below the shell; card and model are told", async () => {
+    await useSeams({
+      tamper: {
+        end: (e, deliver) => {
+          if (!e.execution.commandLine.value.includes("noend-")) deliver.end(e);
+        },
+      },
+    });
+    await warmUp();
+    // Running for 3 s: not taken as over while it runs.
+    const { done, model, ms } = await runAllowed("call_n4", `sleep 3; printf 'noend-%s\\n' done`, 40);
+    assert.equal(via(done), "terminal");
+    assert.ok(ms >= 3000 && ms < 12_000, `${ms} ms: ended after the command, not at its 40 s time-out`);
+    assert.equal(exitCode(done), null);
+    assert.match(done.resultText ?? "", /noend-done/);
+    assert.match(
+      done.resultText ?? "",
+      /VS Code did not report how this command ended in the "Pi Chat" terminal: it no longer runs, and its exit code is unknown\. The next runs use a child process\./,
+    );
+    assert.match(model, /noend-done.*exit code is unknown/);
+    assert.ok(logged("did not report the end of", "noend-", "taken as ended"));
+    const next = await runAllowed("call_n4b", `${ppidLine}; printf 'next\\n'`);
+    assert.equal(via(next.done), "process");
+    assert.equal(ppidOf(next.done.resultText), process.pid);
+  });
+
   it("net 1: ignores another command reported in its busy terminal", async () => {
     const other: vscode.TerminalShellExecution = {
       commandLine: { value: "printf someone-else", isTrusted: true, confidence: vscode.TerminalShellExecutionCommandLineConfidence.High },

@@ -7,6 +7,18 @@ import { readdirSync, readFileSync } from "node:fs";
 /** Grace between SIGTERM and SIGKILL: long enough to flush and clean up, short enough for Stop. */
 export const KILL_GRACE_MS = 1500;
 
+/**
+ * Whether anything runs below `pid` now: one read of its children list where Linux has it, else
+ * a walk of the whole process table. Cheap enough to ask every half second while a command runs.
+ */
+export function hasChildren(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim() !== "";
+  } catch {
+    return descendantsOf(pid).length > 0;
+  }
+}
+
 /** Every live descendant of `root` (not `root` itself), found through parent pids. */
 export function descendantsOf(root: number): number[] {
   const parents = parentTable();
