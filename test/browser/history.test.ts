@@ -34,6 +34,41 @@ describe("the history dialog in the webview", function () {
     assert.equal(await history.locator(".history-item").count(), 2);
   });
 
+  it("a long title is cut with an ellipsis and keeps its date beside it on one line, focused or not", async () => {
+    // As long as a model-written title gets (60 characters); the dialog is at most 340 px wide.
+    const long = [
+      { id: "chat-1", title: "Why the dev server on port 3000 refuses connections in Docker", updatedAt: Date.now() },
+      { id: "chat-2", title: "Refactor the loader", updatedAt: Date.now() - 86_400_000 * 3 },
+    ];
+    await chat.snapshot(undefined, { chats: long, chatId: "chat-2", title: "Refactor the loader" });
+    await chat.send([{ type: "history/show" }]);
+    const history = chat.page.getByRole("dialog", { name: "Chat history" });
+    await history.locator(".history-item").first().waitFor();
+    for (const focused of [false, true]) {
+      if (focused) await history.locator(".history-item").first().focus();
+      const rows = await history.locator(".history-item").evaluateAll((items) =>
+        items.map((item) => {
+          const title = item.querySelector(".history-title")!;
+          const date = item.querySelector(".history-date")!;
+          return {
+            // On one line: the date's middle is within the title's box (baseline-aligned, smaller type).
+            sameLine: (() => {
+              const t = title.getBoundingClientRect();
+              const d = date.getBoundingClientRect();
+              return d.top + d.height / 2 > t.top && d.top + d.height / 2 < t.bottom;
+            })(),
+            cut: title.scrollWidth > title.clientWidth,
+            height: Math.round(item.getBoundingClientRect().height),
+          };
+        }),
+      );
+      const where = focused ? "with the focus on it" : "without the focus";
+      assert.ok(rows[0]!.sameLine, `the long title's date is on its line ${where}`);
+      assert.ok(rows[0]!.cut, "the long title is cut (ellipsis)");
+      assert.equal(rows[0]!.height, rows[1]!.height, `the long title's row is as high as a short one's ${where}`);
+    }
+  });
+
   const three = [
     { id: "chat-1", title: "Default port", updatedAt: Date.now() },
     { id: "chat-2", title: "Refactor the loader", updatedAt: Date.now() - 1000 },
