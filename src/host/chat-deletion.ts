@@ -70,8 +70,10 @@ export class ChatDeletion {
     host.log(`chat ${chatId} restored from the trash`);
     const emptyReplacement =
       deleted.replacedBy !== undefined && deleted.replacedBy === host.currentChatId() && !(await host.service.hasChat(deleted.replacedBy));
+    // Listed first: the view's history drops its "deleted" notice, and the chat reopened below
+    // gets its title in the header (both come from the list the view was sent).
+    await host.refreshChats();
     if (emptyReplacement) await host.openChat(chatId);
-    else await host.refreshChats();
   }
 
   /** Removes for good what was deleted over TRASH_DAYS days ago. Never throws (a failure is logged). */

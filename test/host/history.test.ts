@@ -217,9 +217,20 @@ describe("history commands in the extension host", function () {
       "the view is told, to offer Undo",
     );
 
+    const postedBeforeUndo = posted.length;
     await api.view.receive({ type: "history/undoDelete", v: 1, chatId });
     const restored = api.controller.currentSession;
     assert.equal(restored.id, chatId, "the restored chat is on screen again");
+    // What the view was told: the chat is in its history list again (which ends the "deleted"
+    // notice) and is on screen under its own title, not "New chat".
+    const afterUndo = posted.slice(postedBeforeUndo) as HostMessage[];
+    const lists = afterUndo.flatMap((m) => (m.type === "history/list" ? [m.chats] : m.type === "view/snapshot" ? [m.chats] : []));
+    assert.ok(
+      lists.at(-1)?.some((c) => c.id === chatId),
+      "the view's history lists the chat again",
+    );
+    const snapshot = afterUndo.filter((m) => m.type === "view/snapshot").at(-1);
+    assert.ok(snapshot?.type === "view/snapshot" && snapshot.chatId === chatId && snapshot.title === "Name a colour.", "the header shows its title");
     assert.notEqual(restored, session, "read back from disk, not the session kept in memory");
     assert.deepEqual(chatItems(restored.viewState), shownBefore, "the same messages on the same branch");
     assert.deepEqual(restored.viewState.forks, session.viewState.forks, "both answers are still there, the first one chosen");
