@@ -88,10 +88,19 @@ function runningOutcome(elapsedMs: number | undefined): Outcome {
   return { text: elapsedMs !== undefined ? `Running · ${formatMs(elapsedMs)}` : "Running", tone: "muted" };
 }
 
+/**
+ * Refused before it ran (no folder named in a multi-root workspace, a folder outside it, a bad
+ * ready pattern): an error with none of the facts a run leaves, and never asked about.
+ */
+function notRun(item: ToolItem): boolean {
+  return item.status === "error" && item.details === undefined && item.approval === undefined;
+}
+
 function outcome(item: ToolItem, facts: CommandFacts): Outcome {
   if (item.approval?.state === "pending") return { text: "Waiting for your approval", tone: "muted" };
   if (item.approval?.state === "denied") return { text: "Denied", tone: "bad" };
   if (item.status === "running" || item.status === "pending") return runningOutcome(facts.elapsedMs);
+  if (notRun(item)) return { text: "Not run", tone: "bad" };
   // Left running in the background: running, then how it ended (live, or from the transcript).
   if (item.background) return backgroundOutcome(item.background, facts);
   if (facts.end === undefined) return { text: item.status === "error" ? "Failed" : "Done", tone: item.status === "error" ? "bad" : "ok" };
@@ -117,7 +126,8 @@ function backgroundOutcome(run: BackgroundRunState, facts: CommandFacts): Outcom
 /** The head and command line every command card shares: state icon, where, outcome, notes, Stop. */
 function CommandHead(props: {
   state: "asking" | "running" | Outcome["tone"];
-  where: string;
+  /** Absent: no folder to name (a command refused before its folder was known). */
+  where: string | undefined;
   whereTitle?: string;
   outcome: Outcome;
   notes: string[];
@@ -138,9 +148,11 @@ function CommandHead(props: {
         ) : (
           <span class="status-dot" aria-hidden="true" />
         )}
-        <span class="command-folder" {...(props.whereTitle ? { title: props.whereTitle } : {})}>
-          {props.where}
-        </span>
+        {props.where !== undefined && (
+          <span class="command-folder" {...(props.whereTitle ? { title: props.whereTitle } : {})}>
+            {props.where}
+          </span>
+        )}
         <span class="grow" />
         <span class={`tool-status command-outcome command-${props.outcome.tone}`}>{props.outcome.text}</span>
         {props.notes.map((note) => (
@@ -192,7 +204,11 @@ function BackgroundStop({ id, command }: { id: string; command: string }) {
 export function CommandCard({ item }: { item: ToolItem }) {
   const facts = readFacts(item.args, item.details, item.progress);
   const command = facts.command ?? "";
-  const cwd = facts.cwd ?? item.approval?.cwd ?? ".";
+  const refused = notRun(item);
+  // The folder the run resolved (or was asked about); no cwd means the one folder, except for a
+  // refused call, which may have been refused for naming none (several folders): nothing to show.
+  const cwd = facts.cwd ?? item.approval?.cwd ?? (refused ? undefined : ".");
+  const where = cwd === undefined ? undefined : cwd === "." ? "workspace root" : cwd;
   const state = outcome(item, facts);
   const running = item.status === "running" && item.approval?.state !== "pending";
   const inBackground = item.background?.state === "running";
@@ -202,11 +218,11 @@ export function CommandCard({ item }: { item: ToolItem }) {
     <article
       class={`item card tool command-card tool-${item.status}${pending ? " tool-waiting" : ""}`}
       data-item={item.id}
-      aria-label={`Command ${command} in ${cwd}: ${state.text}`}
+      aria-label={`Command ${command}${where !== undefined ? ` in ${where}` : ""}: ${state.text}`}
     >
       <CommandHead
         state={pending ? "asking" : running || inBackground ? "running" : state.tone}
-        where={cwd === "." ? "workspace root" : cwd}
+        where={where}
         whereTitle="Runs in this folder of the workspace"
         outcome={state}
         notes={facts.via !== undefined && !pending ? [facts.via === "terminal" ? "in terminal" : "child process"] : []}
@@ -224,7 +240,12 @@ export function CommandCard({ item }: { item: ToolItem }) {
         <Collapsible
           id={`${item.id}:output`}
           class="tool-result"
-          summary={`Output${facts.totalLines !== undefined ? ` (${facts.totalLines.toLocaleString()} lines${facts.cutLines ? `, ${facts.cutLines.toLocaleString()} cut for Pi` : ""})` : ""}`}
+          summary={
+            refused
+              ? "Why it did not run"
+              : // A background start reports the output so far inside its text; it counts no lines.
+                `Output${facts.totalLines !== undefined && facts.background === undefined ? ` (${facts.totalLines.toLocaleString()} lines${facts.cutLines ? `, ${facts.cutLines.toLocaleString()} cut for Pi` : ""})` : ""}`
+          }
           defaultOpen={item.status === "error" || (facts.exitCode ?? 0) !== 0}
         >
           <pre>{result.length > MAX_OUTPUT_CHARS ? `${result.slice(0, MAX_OUTPUT_CHARS)}\n\u2026` : result}</pre>

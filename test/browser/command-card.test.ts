@@ -116,6 +116,8 @@ describe("command cards", function () {
     await chat.events(script.take());
     const card = chat.page.locator('.command-card[data-item="bg-1"]');
     assert.equal(await card.locator(".command-outcome").innerText(), "Running in the background · ready after 1.8 s");
+    // Its text holds the output so far; the start counts no lines, so the card claims no count.
+    assert.equal(await card.locator(".tool-result summary").innerText(), "Output");
     assert.doesNotMatch(await card.innerText(), /Ended by a signal/);
 
     // Stop: reachable with the keyboard, named for its command, posts the background id.
@@ -224,5 +226,22 @@ describe("command cards", function () {
     assert.deepEqual(await chat.posted(), [{ type: "approval/decide", v: 1, toolCallId: "cmd-2", decision: "deny", reason: "no redirection please" }]);
     await chat.events(script.raw({ type: "approval/decided", toolCallId: "cmd-2", decision: "denied", reason: "no redirection please" }).take());
     assert.match(await card.locator(".command-decision").innerText(), /Denied: no redirection please/);
+  });
+
+  it("a call refused before it ran (several folders, none named) names no folder and says it did not run", async () => {
+    const reason = 'This workspace has several folders (app, server): give cwd, starting with the folder\'s name (e.g. "app").';
+    const script = new Script()
+      .start()
+      .user("Where am I?")
+      .assistant([toolCall("cmd-3", "run_command", { command: "pwd" })])
+      .toolStart("cmd-3", "run_command", { command: "pwd" })
+      .toolEnd("cmd-3", "run_command", { text: reason, isError: true });
+    await chat.events(script.take());
+    const card = chat.page.locator('.command-card[data-item="cmd-3"]');
+    assert.equal(await card.locator(".command-folder").count(), 0, "no “workspace root”: there is none with several folders");
+    assert.equal(await card.locator(".command-outcome").innerText(), "Not run");
+    assert.equal(await card.locator(".tool-result summary").innerText(), "Why it did not run");
+    assert.equal(await card.getAttribute("aria-label"), "Command pwd: Not run");
+    assert.match(await card.locator(".tool-result").innerText(), /give cwd/);
   });
 });
