@@ -60,13 +60,26 @@ export const Composer = memo(function Composer(props: {
     saveUiState({ draft: text });
   };
 
-  // Grow with the text up to a limit (a CSSOM property: allowed under the CSP).
+  const placeholder = props.readOnly
+    ? "Open in another window: read-only here"
+    : props.running
+      ? "Pi is working… Enter queues a follow-up, Alt+Enter steers, Escape stops"
+      : "Ask Pi about your code";
+
+  // Grow with the text up to a limit (a CSSOM property: allowed under the CSP). An empty box's
+  // height is its placeholder's (Chromium counts it in scrollHeight): the longer hint while Pi
+  // works takes two or three lines in a narrow sidebar, and is measured again when that resizes.
   useLayoutEffect(() => {
-    const el = input.current;
-    if (!el) return;
-    el.style.height = "auto";
-    el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`;
-  }, [draft]);
+    const fit = () => {
+      const el = input.current;
+      if (!el) return;
+      el.style.height = "auto";
+      el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`;
+    };
+    fit();
+    window.addEventListener("resize", fit);
+    return () => window.removeEventListener("resize", fit);
+  }, [draft, placeholder]);
 
   const hasText = draft.trim() !== "";
   // With images, send only once it is known that the model sees them: never drop one silently.
@@ -146,13 +159,7 @@ export const Composer = memo(function Composer(props: {
           value={draft}
           aria-label="Message to Pi"
           readOnly={props.readOnly === true}
-          placeholder={
-            props.readOnly
-              ? "Open in another window: read-only here"
-              : props.running
-                ? "Pi is working… Enter queues a follow-up, Alt+Enter steers, Escape stops"
-                : "Ask Pi about your code"
-          }
+          placeholder={placeholder}
           onInput={(e) => changeDraft(e.currentTarget.value)}
           onPaste={(e) => {
             const files = filesOf(e.clipboardData);

@@ -70,6 +70,24 @@ describe("composer, header and protocol", function () {
     assert.deepEqual(await chat.posted(), [], "Escape when idle posts nothing");
   });
 
+  it("while Pi works, the longer hint in the empty box is shown whole in a narrow sidebar, and the box is one line again after", async () => {
+    const narrow = await ChatPage.open({ width: 300, height: 600 });
+    try {
+      await narrow.snapshot();
+      const input = narrow.page.getByRole("textbox", { name: "Message to Pi" });
+      const fits = () => input.evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight, hint: (el as HTMLTextAreaElement).placeholder }));
+      const idle = await fits();
+      await narrow.events(new Script().start().user("Go").take());
+      const running = await fits();
+      assert.match(running.hint, /Pi is working/);
+      assert.ok(running.scroll <= running.client, `the hint is not cut (${running.scroll} px of text in ${running.client} px)`);
+      await narrow.events(new Script().end().take());
+      assert.equal((await fits()).client, idle.client, "back to its height when idle");
+    } finally {
+      await narrow.close();
+    }
+  });
+
   it("keeps the draft in webview state across a reload (the view hidden and shown)", async () => {
     await chat.snapshot();
     await chat.page.getByRole("textbox", { name: "Message to Pi" }).pressSequentially("half a thought");
