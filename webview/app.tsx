@@ -122,6 +122,7 @@ export function App({ client }: { client: ChatClient }) {
           modelLabel={status.modelLabel}
           queue={chat.queue}
           queueKept={chat.queueKept}
+          restore={view.restore}
         />
         <Announcements chat={chat} chatId={view.chatId} />
         <LiveRegions />

@@ -33,6 +33,8 @@ export interface ViewModel {
   readonly focusTarget: "composer" | "approval";
   /** Grows by one per `history/show` message: the history opens when it changes. */
   readonly historyRequests: number;
+  /** The last `composer/restore`: a sent text that did not run, for the composer to take back. */
+  readonly restore?: { readonly text: string; readonly n: number };
   /** The chat deleted last, while Undo can bring it back (until the list has it again). */
   readonly deleted?: { readonly chatId: string; readonly title: string };
   /** The host's answer to the history's last search. */
@@ -140,6 +142,7 @@ export class ChatClient {
       focusRequests: this.view.focusRequests,
       focusTarget: this.view.focusTarget,
       historyRequests: this.view.historyRequests,
+      ...(this.view.restore ? { restore: this.view.restore } : {}),
       ...(this.view.deleted ? { deleted: this.view.deleted } : {}),
       ...(this.view.search ? { search: this.view.search } : {}),
     });
@@ -182,6 +185,10 @@ export class ChatClient {
         return;
       case "history/show":
         this.update({ ...this.view, historyRequests: this.view.historyRequests + 1 });
+        return;
+      case "composer/restore":
+        if (typeof message.text !== "string") return;
+        this.update({ ...this.view, restore: { text: message.text, n: (this.view.restore?.n ?? 0) + 1 } });
         return;
     }
   }

@@ -3,7 +3,7 @@
 // ends), Alt+Enter steers (sent after the current tool call); both show as chips above it.
 // The draft lives in the webview's own state (vscode.setState) so it survives the view being
 // hidden; it reaches the host only as the prompt that is sent.
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { PendingAttachment, QueuedInput } from "../src/shared/protocol";
 import { ComposerImages, ImageInputNotice } from "./composer-images";
 import { CloseIcon, FileIcon, ImageIcon, SendIcon, SteerIcon, StopIcon } from "./icons";
@@ -28,6 +28,8 @@ export const Composer = memo(function Composer(props: {
   queue?: readonly QueuedInput[];
   /** A Stop kept the queue for the user to send or clear. */
   queueKept?: boolean;
+  /** A sent `!cmd` that did not run: back in the box (a new `n` each time), unless something was typed since. */
+  restore?: { readonly text: string; readonly n: number } | undefined;
 }) {
   const [draft, setDraft] = useState(() => loadUiState().draft);
   const [images, setImages] = useState<ComposerImage[]>([]);
@@ -59,6 +61,12 @@ export const Composer = memo(function Composer(props: {
     setDraft(text);
     saveUiState({ draft: text });
   };
+
+  useEffect(() => {
+    if (!props.restore || draft.trim() !== "") return;
+    changeDraft(props.restore.text);
+    input.current?.focus();
+  }, [props.restore?.n]);
 
   const placeholder = props.readOnly
     ? "Open in another window: read-only here"

@@ -305,7 +305,11 @@ export class ChatController implements vscode.Disposable {
       if (images.length > 0) throw new Error("A !command runs on its own: send the images with a prompt, or remove them to run the command.");
       // With several folders: the active editor's folder, or the user's pick (none picked: nothing runs).
       const folder = await chooseUserCommandFolder(this.options.paths, userCommand.command);
-      if (!folder) return;
+      if (!folder) {
+        // Dismissed by a stray Escape as often as on purpose: the typed command is not lost.
+        this.view?.send({ type: "composer/restore", text });
+        return;
+      }
       await this.writeCurrentChat(this.session.id);
       return this.session.runUserCommand(userCommand, folder.cwd);
     }

@@ -133,6 +133,8 @@ export type HostMessage =
   | (Sequenced & { type: "history/list"; chats: ChatSummary[] })
   | (Sequenced & { type: "view/status"; status: ViewStatus })
   | (Sequenced & { type: "composer/attachments"; attachments: PendingAttachment[] })
+  /** A `!cmd` that did not run (no folder picked): its text goes back into the composer, unless something was typed since. */
+  | (Sequenced & { type: "composer/restore"; text: string })
   /**
    * Ask the webview to move the focus: to the composer ("Ask about this file"), or to the first
    * approval waiting (Pi Chat: Go to Pending Approval; the composer when none waits).
@@ -170,6 +172,7 @@ const HOST_MESSAGE_TYPES: Readonly<Record<HostMessageType, true>> = {
   "history/deleted": true,
   "history/results": true,
   "composer/attachments": true,
+  "composer/restore": true,
 };
 
 export function isHostMessageType(type: unknown): type is HostMessageType {

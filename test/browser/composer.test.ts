@@ -88,6 +88,23 @@ describe("composer, header and protocol", function () {
     }
   });
 
+  it("a !command the host did not run (no folder picked) comes back into the box, but never over a new draft", async () => {
+    await chat.snapshot();
+    const input = chat.page.getByRole("textbox", { name: "Message to Pi" });
+    await input.click();
+    await input.pressSequentially("!npm test");
+    await chat.page.keyboard.press("Enter");
+    assert.equal(await input.inputValue(), "", "cleared on send");
+    await chat.page.getByRole("button", { name: "Attach images" }).focus();
+    await chat.send([{ type: "composer/restore", text: "!npm test" }]);
+    assert.equal(await input.inputValue(), "!npm test");
+    assert.equal(await input.evaluate((el) => el === document.activeElement), true, "the focus is back in the box");
+
+    await input.fill("something new");
+    await chat.send([{ type: "composer/restore", text: "!npm test" }]);
+    assert.equal(await input.inputValue(), "something new", "what was typed since stays");
+  });
+
   it("keeps the draft in webview state across a reload (the view hidden and shown)", async () => {
     await chat.snapshot();
     await chat.page.getByRole("textbox", { name: "Message to Pi" }).pressSequentially("half a thought");

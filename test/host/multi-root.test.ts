@@ -8,6 +8,7 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
+import type { HostMessage } from "../../src/shared/protocol";
 import { chatItems } from "../../src/shared/reducer";
 import type { ChatCompletionRequest, OpenAIServer } from "../support/openai-server";
 import { diskText, startChatView, waitFor } from "./helpers";
@@ -227,6 +228,23 @@ describe("multi-root workspace (extension host)", function () {
         ["server", folder("server").uri.fsPath],
         ["app", folder("app").uri.fsPath],
       ],
+    );
+
+    // Escape in the pick: nothing runs, and the typed command goes back into the composer.
+    const postedBefore = api.view.posted!.length;
+    let dismissed = false;
+    const notRun = api.view.receive({ type: "chat/send", v: 1, text: "!ls" }).finally(() => {
+      dismissed = true;
+    });
+    while (!dismissed) {
+      await new Promise((r) => setTimeout(r, 300));
+      if (!dismissed) await vscode.commands.executeCommand("workbench.action.closeQuickOpen");
+    }
+    await notRun;
+    assert.equal(commands().length, 2, "nothing ran");
+    assert.deepEqual(
+      (api.view.posted!.slice(postedBefore) as HostMessage[]).flatMap((m) => (m.type === "composer/restore" ? [m.text] : [])),
+      ["!ls"],
     );
 
     server.push((body) => {
