@@ -8,6 +8,9 @@ import { post } from "./vscode";
 
 export function Header(props: { title: string; status: ViewStatus; children?: ComponentChildren }) {
   const label = props.status.modelLabel;
+  // "provider / model": in a narrow sidebar the provider is hidden (styles.css), so what is left
+  // is the model's name, not the first letters of the provider's.
+  const split = /^(.+?\s*\/\s*)(.+)$/.exec(label);
   return (
     <header class="header">
       <h1 class="header-title" title={props.title || "New chat"}>
@@ -22,7 +25,16 @@ export function Header(props: { title: string; status: ViewStatus; children?: Co
         aria-label={label ? `Model: ${label}. Change this chat's model` : "Select a model"}
         onClick={() => post({ type: "workbench/runCommand", command: "selectChatModel" })}
       >
-        <span class="model-label">{label || "Select model"}</span>
+        <span class="model-label">
+          {split ? (
+            <>
+              <span class="model-provider">{split[1]}</span>
+              {split[2]}
+            </>
+          ) : (
+            label || "Select model"
+          )}
+        </span>
         <ChevronDownIcon />
       </button>
     </header>

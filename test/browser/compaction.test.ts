@@ -116,6 +116,32 @@ describe("compaction and the context meter", function () {
     assert.match(await details.innerText(), /No prices are known/);
   });
 
+  it("in a default-width sidebar the model button shows the model's name, not the first letters of its provider", async () => {
+    const narrow = await ChatPage.open({ width: 300, height: 500 });
+    try {
+      await narrow.snapshot(undefined, { title: "Default port of the dev server", status: { modelLabel: "openai-compatible / local-model" } });
+      await narrow.send([
+        {
+          type: "chat/event",
+          event: {
+            type: "context/meter",
+            meter: { tokens: 309, estimated: false, window: 32_768, priced: false, chat: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 } },
+          },
+        },
+      ]);
+      const label = narrow.page.locator(".model-label");
+      // Beside the title and the meter there is room for a few letters: they are the model's.
+      assert.equal(await label.evaluate((el) => (el as HTMLElement).innerText), "local-model");
+      assert.equal(
+        await narrow.page.locator(".model-button").getAttribute("aria-label"),
+        "Model: openai-compatible / local-model. Change this chat's model",
+        "the provider is still named to a screen reader",
+      );
+    } finally {
+      await narrow.close();
+    }
+  });
+
   it("in a narrow sidebar the title keeps a few words, and the meter's details drop down from the header", async () => {
     const narrow = await ChatPage.open({ width: 260, height: 500 });
     try {
