@@ -21,7 +21,7 @@ export function Header(props: { title: string; status: ViewStatus; children?: Co
       <button
         type="button"
         class="model-button"
-        title="Model for this chat (saved with the chat; new chats start from the settings)"
+        title={label ? `${label}: model for this chat (saved with the chat; new chats start from the settings)` : "Select a model for this chat"}
         aria-label={label ? `Model: ${label}. Change this chat's model` : "Select a model"}
         onClick={() => post({ type: "workbench/runCommand", command: "selectChatModel" })}
       >

@@ -137,6 +137,11 @@ describe("compaction and the context meter", function () {
         "Model: openai-compatible / local-model. Change this chat's model",
         "the provider is still named to a screen reader",
       );
+      assert.match(
+        (await narrow.page.locator(".model-button").getAttribute("title")) ?? "",
+        /^openai-compatible \/ local-model: model for this chat/,
+        "and in the tooltip",
+      );
     } finally {
       await narrow.close();
     }
