@@ -54,10 +54,12 @@ export function App({ client }: { client: ChatClient }) {
     chatIdRef.current = view.chatId;
     forgetOpenSections();
   }
-  // A chat switch or a new chat replaces everything on screen: start again in the composer.
+  // A chat switch or a new chat replaces everything on screen: start again in the composer. Not
+  // while the history dialog is open: deleting the chat on screen, or Undo, changes the chat behind
+  // it, and the keyboard stays in the dialog (Escape takes it to the composer).
   const shownChat = useRef(view.chatId);
   useEffect(() => {
-    if (shownChat.current !== "" && shownChat.current !== view.chatId) focusComposer();
+    if (shownChat.current !== "" && shownChat.current !== view.chatId && !historyOpen) focusComposer();
     shownChat.current = view.chatId;
   }, [view.chatId]);
   useEffect(() => {

@@ -34,6 +34,34 @@ describe("the history dialog in the webview", function () {
     assert.equal(await history.locator(".history-item").count(), 2);
   });
 
+  it("deleting the chat on screen and Undo replace the chat behind the dialog: the focus stays in the dialog, not in the composer", async () => {
+    await chat.snapshot(undefined, { chats, chatId: "chat-1", title: "Default port" });
+    await chat.send([{ type: "history/show" }]);
+    const history = chat.page.getByRole("dialog", { name: "Chat history" });
+    const inDialog = () => history.evaluate((dialog) => dialog.contains(document.activeElement));
+    await chat.page.keyboard.press("Delete");
+    // What the host answers: a new chat on screen in its place, the list without it, the notice.
+    await chat.snapshot(undefined, { chats: [chats[1]!], chatId: "chat-new", title: "New chat" });
+    await chat.send([{ type: "history/deleted", chatId: "chat-1", title: "Default port" }]);
+    await chat.frames(2);
+    assert.ok(await inDialog(), "after Delete the focus is still in the dialog");
+    assert.equal(await chat.page.locator("textarea[aria-label='Message to Pi']").evaluate((el) => el === document.activeElement), false);
+
+    await history.getByRole("button", { name: "Undo" }).click();
+    // Undo: the list has it again, and it is back on screen.
+    await chat.send([{ type: "history/list", chats }]);
+    await chat.snapshot(undefined, { chats, chatId: "chat-1", title: "Default port" });
+    await chat.frames(2);
+    assert.ok(await inDialog(), "after Undo the focus is still in the dialog");
+    await chat.page.keyboard.press("Escape");
+    assert.equal(await history.count(), 0);
+    assert.equal(
+      await chat.page.locator("textarea[aria-label='Message to Pi']").evaluate((el) => el === document.activeElement),
+      true,
+      "Escape: to the composer",
+    );
+  });
+
   it("a long title is cut with an ellipsis and keeps its date beside it on one line, focused or not", async () => {
     // As long as a model-written title gets (60 characters); the dialog is at most 340 px wide.
     const long = [
