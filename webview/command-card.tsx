@@ -90,17 +90,18 @@ function runningOutcome(elapsedMs: number | undefined): Outcome {
 
 /**
  * Refused before it ran (no folder named in a multi-root workspace, a folder outside it, a bad
- * ready pattern): an error with none of the facts a run leaves, and never asked about.
+ * ready pattern, restricted mode): an error never asked about, without the end every run reports
+ * (the agent gives a refusal empty details).
  */
-function notRun(item: ToolItem): boolean {
-  return item.status === "error" && item.details === undefined && item.approval === undefined;
+function notRun(item: ToolItem, facts: CommandFacts): boolean {
+  return item.status === "error" && item.approval === undefined && facts.end === undefined;
 }
 
 function outcome(item: ToolItem, facts: CommandFacts): Outcome {
   if (item.approval?.state === "pending") return { text: "Waiting for your approval", tone: "muted" };
   if (item.approval?.state === "denied") return { text: "Denied", tone: "bad" };
   if (item.status === "running" || item.status === "pending") return runningOutcome(facts.elapsedMs);
-  if (notRun(item)) return { text: "Not run", tone: "bad" };
+  if (notRun(item, facts)) return { text: "Not run", tone: "bad" };
   // Left running in the background: running, then how it ended (live, or from the transcript).
   if (item.background) return backgroundOutcome(item.background, facts);
   if (facts.end === undefined) return { text: item.status === "error" ? "Failed" : "Done", tone: item.status === "error" ? "bad" : "ok" };
@@ -204,7 +205,7 @@ function BackgroundStop({ id, command }: { id: string; command: string }) {
 export function CommandCard({ item }: { item: ToolItem }) {
   const facts = readFacts(item.args, item.details, item.progress);
   const command = facts.command ?? "";
-  const refused = notRun(item);
+  const refused = notRun(item, facts);
   // The folder the run resolved (or was asked about); no cwd means the one folder, except for a
   // refused call, which may have been refused for naming none (several folders): nothing to show.
   const cwd = facts.cwd ?? item.approval?.cwd ?? (refused ? undefined : ".");

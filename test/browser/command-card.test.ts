@@ -235,7 +235,8 @@ describe("command cards", function () {
       .user("Where am I?")
       .assistant([toolCall("cmd-3", "run_command", { command: "pwd" })])
       .toolStart("cmd-3", "run_command", { command: "pwd" })
-      .toolEnd("cmd-3", "run_command", { text: reason, isError: true });
+      // As the agent ends a call its hook refused: an error with empty details.
+      .toolEnd("cmd-3", "run_command", { text: reason, details: {}, isError: true });
     await chat.events(script.take());
     const card = chat.page.locator('.command-card[data-item="cmd-3"]');
     assert.equal(await card.locator(".command-folder").count(), 0, "no “workspace root”: there is none with several folders");
