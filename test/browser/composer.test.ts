@@ -88,6 +88,23 @@ describe("composer, header and protocol", function () {
     }
   });
 
+  it("typing a !command says what Enter will do, whole, in a default-width sidebar: whether Pi gets the output is the part that matters", async () => {
+    const narrow = await ChatPage.open({ width: 300, height: 600 });
+    try {
+      await narrow.snapshot();
+      const input = narrow.page.getByRole("textbox", { name: "Message to Pi" });
+      const hint = narrow.page.locator(".composer .hint");
+      const shown = () =>
+        hint.evaluate((el) => ({ text: (el as HTMLElement).innerText, cut: el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight }));
+      await input.fill("!npm test");
+      assert.deepEqual(await shown(), { text: "Runs in the workspace now; Pi sees the output with your next message", cut: false });
+      await input.fill("!!npm test");
+      assert.deepEqual(await shown(), { text: "Runs in the workspace now; the output is not sent to Pi", cut: false });
+    } finally {
+      await narrow.close();
+    }
+  });
+
   it("a !command the host did not run (no folder picked) comes back into the box, but never over a new draft", async () => {
     await chat.snapshot();
     const input = chat.page.getByRole("textbox", { name: "Message to Pi" });
