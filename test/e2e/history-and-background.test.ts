@@ -80,6 +80,10 @@ describe("end to end: the history, a long chat and a background command in the r
         "piChat.model": "local-model",
         // The local server is asked for titles too (by default only hosted models are).
         "piChat.titleFromModel": "always",
+        // Child processes, not the "Pi Chat" terminal: under load a new terminal sometimes never
+        // reports the end of a command it ran (src/host/terminal-runner.ts), and this test is about
+        // the cards and dialogs, not the runner.
+        "piChat.commands.useTerminal": false,
       },
       log: (line: string) => console.log(`  [vscode] ${line}`),
     });
@@ -94,6 +98,14 @@ describe("end to end: the history, a long chat and a background command in the r
     const writer = new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(storageDir));
     await writer.createChat({ id: "long-chat", messages: longChat() });
     await writer.close();
+  });
+
+  afterEach(async function () {
+    // What the screen showed when a step timed out.
+    if (this.currentTest?.state === "failed")
+      await page()
+        .screenshot({ path: join(repoRoot, "out/test-artifacts/e2e-history-failed.png") })
+        .catch(() => {});
   });
 
   after(async () => {
