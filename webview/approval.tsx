@@ -43,7 +43,7 @@ export function DenyReasonInput(props: { value: string; onInput: (value: string)
       class="reason-input"
       type="text"
       maxLength={2000}
-      placeholder="Reason for denying (optional, sent to Pi)"
+      placeholder="Why deny? (optional, sent to Pi)"
       aria-label="Reason for denying (optional)"
       value={props.value}
       onInput={(e) => props.onInput(e.currentTarget.value)}

@@ -245,4 +245,32 @@ describe("command cards", function () {
     assert.equal(await card.getAttribute("aria-label"), "Command pwd: Not run");
     assert.match(await card.locator(".tool-result").innerText(), /give cwd/);
   });
+
+  it("in a narrow sidebar the deny reason's hint is read whole, down to who gets it", async () => {
+    // 270 px here is about the real workbench's default 300: its system-ui font is wider than this page's.
+    const narrow = await ChatPage.open({ width: 270, height: 700 });
+    try {
+      await narrow.snapshot();
+      const script = new Script()
+        .start()
+        .user("Go")
+        .assistant([toolCall("cmd-4", "run_command", { command: "npm test" })])
+        .toolStart("cmd-4", "run_command", { command: "npm test" })
+        .raw({ type: "approval/request", toolCallId: "cmd-4", toolName: "run_command", command: "npm test", cwd: ".", suggestedRules: ["npm test"] });
+      await narrow.events(script.take());
+      const reason = narrow.page.locator('.command-card[data-item="cmd-4"] input.reason-input');
+      const fit = await reason.evaluate((el) => {
+        const input = el as HTMLInputElement;
+        const style = getComputedStyle(input);
+        const context = document.createElement("canvas").getContext("2d")!;
+        context.font = `${style.fontSize} ${style.fontFamily}`;
+        const room = input.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+        return { hint: input.placeholder, text: context.measureText(input.placeholder).width, room };
+      });
+      assert.match(fit.hint, /sent to Pi/);
+      assert.ok(fit.text <= fit.room, `“${fit.hint}” is ${Math.round(fit.text)} px in ${Math.round(fit.room)} px`);
+    } finally {
+      await narrow.close();
+    }
+  });
 });
