@@ -87,11 +87,19 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
   /**
    * A first command in the new terminal. VS Code often loses track of a new terminal's first command
    * here, with or without these seams (reports its command line as `</dev/null`, or never its end):
-   * a problem of its own, kept out of the tests of net 1 this way (its end or its 5 s time-out).
+   * a problem of its own, kept out of these tests this way. When it loses the end (the runner then
+   * takes the run as over and uses child processes for a while), the test starts again with a new
+   * runner and terminal, at most three times.
    */
-  async function warmUp(): Promise<void> {
-    const { done } = await runAllowed("call_warm", "printf 'warm\\n'", 5);
-    assert.equal(via(done), "terminal");
+  async function warmUp(seams: Parameters<typeof useSeams>[0]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const { done } = await runAllowed(`call_warm${attempt}`, "printf 'warm\\n'", 5);
+      if (via(done) === "terminal" && exitCode(done) === 0) return;
+      assert.ok(attempt < 3, "three new terminals in a row lost track of their first command");
+      await api.commands.setTerminalSeams({});
+      relay?.dispose();
+      await useSeams(seams);
+    }
   }
 
   const card = (id: string) => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
@@ -99,6 +107,7 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
   const exitCode = (item: ToolItem) => (item.details as { exitCode: number | null }).exitCode;
   /** The shell of the tests' terminal: the `$PPID` of a command it ran. */
   const terminalShell = () => vscode.window.terminals.find((t) => t.name === TERMINAL)?.processId;
+  const terminalShells = () => Promise.all(vscode.window.terminals.filter((t) => t.name === TERMINAL).map((t) => t.processId));
   const ppidOf = (text: string | undefined) => Number(/ppid:(\d+)/.exec(text ?? "")?.[1]);
 
   /**
@@ -127,8 +136,9 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
   }
 
   it("net 1: follows the execution VS Code re-paired with our command line: output and exit code from the terminal", async () => {
-    await useSeams({ standIn: (line) => line.includes("repaired-") });
-    await warmUp();
+    const seams = { standIn: (line: string) => line.includes("repaired-") };
+    await useSeams(seams);
+    await warmUp(seams);
     // It prints a moment after it starts: output that comes with the start report can be lost, as
     // read() is called only once the start is reported (seen on a new terminal's first command).
     const { done, model, ms } = await runAllowed("call_n1", `sleep 1; ${ppidLine}; printf 'repaired-%s\\n' $((6*7)); exit 4`);
@@ -154,7 +164,7 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
       }
       return execution;
     };
-    await useSeams({
+    const seams: Parameters<typeof useSeams>[0] = {
       standIn: (line) => line.includes("tail-"),
       tamper: {
         start: (e, deliver) => deliver.start({ terminal: e.terminal, shellIntegration: e.shellIntegration, execution: tailOnly(e.execution) }),
@@ -162,8 +172,9 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
           deliver.end({ terminal: e.terminal, shellIntegration: e.shellIntegration, execution: tailOnly(e.execution), exitCode: e.exitCode }),
       },
       startReportWaitMs: 8000,
-    });
-    await warmUp();
+    };
+    await useSeams(seams);
+    await warmUp(seams);
     const { done, model, ms } = await runAllowed("call_n1t", `sleep 1; ${ppidLine}; printf 'tail-%s\\n' ok; exit 3`);
     assert.equal(via(done), "terminal");
     assert.equal(exitCode(done), 3);
@@ -175,14 +186,15 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
   });
 
   it("net 4: a run whose end VS Code never reports ends once nothing runs below the shell; card and model are told", async () => {
-    await useSeams({
+    const seams: Parameters<typeof useSeams>[0] = {
       tamper: {
         end: (e, deliver) => {
           if (!e.execution.commandLine.value.includes("noend-")) deliver.end(e);
         },
       },
-    });
-    await warmUp();
+    };
+    await useSeams(seams);
+    await warmUp(seams);
     // Running for 3 s: not taken as over while it runs.
     const { done, model, ms } = await runAllowed("call_n4", `sleep 3; printf 'noend-%s\\n' done`, 40);
     assert.equal(via(done), "terminal");
@@ -208,7 +220,7 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
         yield "someone-else\n";
       },
     };
-    await useSeams({
+    const seams: Parameters<typeof useSeams>[0] = {
       tamper: {
         // Just before ours starts, another command starts and ends (exit 7) in the same terminal.
         start: (e, deliver) => {
@@ -219,8 +231,9 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
           deliver.start(e);
         },
       },
-    });
-    await warmUp();
+    };
+    await useSeams(seams);
+    await warmUp(seams);
     const { done, model } = await runAllowed("call_n1b", `${ppidLine}; printf 'ours-%s\\n' $((2+3))`);
     assert.equal(via(done), "terminal");
     assert.equal(exitCode(done), 0);
@@ -335,7 +348,8 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
       await new Promise((r) => setTimeout(r, Math.max(0, givenUpAt + 10_500 - Date.now())));
       const later = await runAllowed("call_n3c", `${ppidLine}; printf 'back-in-terminal\\n'`);
       assert.equal(via(later.done), "terminal");
-      assert.equal(ppidOf(later.done.resultText), await terminalShell());
+      // In a "Pi Chat nets" terminal (a loaded VS Code may have made a new one).
+      assert.ok((await terminalShells()).includes(ppidOf(later.done.resultText)), "a terminal's shell ran it");
       assert.match(later.done.resultText ?? "", /back-in-terminal/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
