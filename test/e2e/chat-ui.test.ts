@@ -3,24 +3,8 @@
 // The model is the local OpenAI-compatible server, so the real pi-ai adapter runs.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import type { Frame, Page } from "playwright-core";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-
-interface VSCodeHandle {
-  page: Page;
-  workspace: string;
-  close(): Promise<void>;
-}
-interface BrowserModule {
-  repoRoot: string;
-  startVSCode(options: Record<string, unknown>): Promise<VSCodeHandle>;
-  findFrame(page: Page, selector: string, options?: { timeout?: number }): Promise<Frame>;
-}
-
-const repoRoot = join(__dirname, "../../..");
-// A computed path: the launcher is an ES module of the repository, loaded at run time.
-const loadBrowser = () => import(pathToFileURL(join(repoRoot, "scripts/browser.mjs")).href) as Promise<BrowserModule>;
+import { COMPOSER, loadBrowser, localModelSettings, repoRoot, type VSCodeHandle } from "./workbench";
 
 describe("end to end: the chat view in the real workbench", function () {
   this.timeout(240_000);
@@ -33,11 +17,7 @@ describe("end to end: the chat view in the real workbench", function () {
     vs = await browser.startVSCode({
       extensionDevelopmentPath: repoRoot,
       workspaceFixture: join(repoRoot, "test/fixtures/workspace"),
-      userSettings: {
-        "piChat.provider": "openai-compatible",
-        "piChat.baseUrl": `${server.url}/v1`,
-        "piChat.model": "local-model",
-      },
+      userSettings: localModelSettings(server),
       log: (line: string) => console.log(`  [vscode] ${line}`),
     });
   });
@@ -59,8 +39,8 @@ describe("end to end: the chat view in the real workbench", function () {
       },
     );
     await page.locator('.activitybar [aria-label^="Pi Chat"]').first().click({ timeout: 60_000 });
-    const frame = await findFrame(page, 'textarea[aria-label="Message to Pi"]', { timeout: 90_000 });
-    const composer = frame.locator('textarea[aria-label="Message to Pi"]');
+    const frame = await findFrame(page, COMPOSER, { timeout: 90_000 });
+    const composer = frame.locator(COMPOSER);
     await composer.click();
     await composer.pressSequentially("Read src/config.ts and tell me the default port.");
     await composer.press("Enter");
@@ -81,8 +61,8 @@ describe("end to end: the chat view in the real workbench", function () {
       () => ({ toolCalls: [{ id: "call_edit", name: "edit_file", arguments: { path: "src/config.ts", oldText: "port: 3000,", newText: "port: 8080," } }] }),
       () => ({ text: "The port is now 8080." }),
     );
-    const frame = await findFrame(page, 'textarea[aria-label="Message to Pi"]', { timeout: 30_000 });
-    const composer = frame.locator('textarea[aria-label="Message to Pi"]');
+    const frame = await findFrame(page, COMPOSER, { timeout: 30_000 });
+    const composer = frame.locator(COMPOSER);
     await composer.click();
     await composer.pressSequentially("Change the port to 8080.");
     await composer.press("Enter");
@@ -105,7 +85,7 @@ describe("end to end: the chat view in the real workbench", function () {
   it("edits the first prompt in the real workbench: a new branch is sent and shown, and ‹ › switches back", async () => {
     const { findFrame } = await loadBrowser();
     const page = vs!.page;
-    const frame = await findFrame(page, 'textarea[aria-label="Message to Pi"]', { timeout: 30_000 });
+    const frame = await findFrame(page, COMPOSER, { timeout: 30_000 });
     let asked: string[] = [];
     server.push((body) => {
       asked = body.messages.filter((m) => m.role === "user").map((m) => JSON.stringify(m.content));
@@ -155,8 +135,8 @@ describe("end to end: the chat view in the real workbench", function () {
         code: "invalid_api_key",
       },
     });
-    const frame = await findFrame(page, 'textarea[aria-label="Message to Pi"]', { timeout: 30_000 });
-    const composer = frame.locator('textarea[aria-label="Message to Pi"]');
+    const frame = await findFrame(page, COMPOSER, { timeout: 30_000 });
+    const composer = frame.locator(COMPOSER);
     await composer.click();
     await composer.pressSequentially("Hello?");
     await composer.press("Enter");

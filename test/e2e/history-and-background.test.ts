@@ -6,57 +6,14 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { Frame, Page } from "playwright-core";
+import type { Frame } from "playwright-core";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/transcript";
+import { questionsAndAnswers } from "../support/long-chat";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
+import { CHILD_PROCESS_COMMANDS, COMPOSER, loadBrowser, localModelSettings, poll, repoRoot, type VSCodeHandle } from "./workbench";
 
-interface VSCodeHandle {
-  page: Page;
-  userDataDir: string;
-  close(): Promise<void>;
-}
-interface BrowserModule {
-  startVSCode(options: Record<string, unknown>): Promise<VSCodeHandle>;
-  findFrame(page: Page, selector: string, options?: { timeout?: number }): Promise<Frame>;
-}
-
-const repoRoot = join(__dirname, "../../..");
-// A computed path: the launcher is an ES module of the repository, loaded at run time.
-const loadBrowser = () => import(pathToFileURL(join(repoRoot, "scripts/browser.mjs")).href) as Promise<BrowserModule>;
-const COMPOSER = 'textarea[aria-label="Message to Pi"]';
 const MODEL_TITLE = "Default port of the dev server";
-
-async function poll<T>(what: string, read: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** 400 questions and answers from yesterday, as another window would have saved them. */
-function longChat(): AgentMessage[] {
-  const at = Date.now() - 86_400_000;
-  const messages: AgentMessage[] = [];
-  for (let i = 0; i < 400; i++) {
-    messages.push({ role: "user", content: [{ type: "text", text: `Question ${i}` }], timestamp: at + i });
-    messages.push({
-      role: "assistant",
-      content: [{ type: "text", text: `Answer ${i}` }],
-      api: "openai-completions",
-      provider: "local",
-      model: "local-model",
-      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-      stopReason: "stop",
-      timestamp: at + i,
-    });
-  }
-  return messages;
-}
 
 describe("end to end: the history, a long chat and a background command in the real workbench", function () {
   this.timeout(240_000);
@@ -74,17 +31,8 @@ describe("end to end: the history, a long chat and a background command in the r
     vs = await browser.startVSCode({
       extensionDevelopmentPath: repoRoot,
       workspaceFixture: join(repoRoot, "test/fixtures/workspace"),
-      userSettings: {
-        "piChat.provider": "openai-compatible",
-        "piChat.baseUrl": `${server.url}/v1`,
-        "piChat.model": "local-model",
-        // The local server is asked for titles too (by default only hosted models are).
-        "piChat.titleFromModel": "always",
-        // Child processes, not the "Pi Chat" terminal: under load a new terminal sometimes never
-        // reports the end of a command it ran (src/host/terminal-runner.ts), and this test is about
-        // the cards and dialogs, not the runner.
-        "piChat.commands.useTerminal": false,
-      },
+      // The local server is asked for titles too (by default only hosted models are).
+      userSettings: localModelSettings(server, { "piChat.titleFromModel": "always", ...CHILD_PROCESS_COMMANDS }),
       log: (line: string) => console.log(`  [vscode] ${line}`),
     });
     await page().locator('.activitybar [aria-label^="Pi Chat"]').first().click({ timeout: 60_000 });
@@ -96,7 +44,7 @@ describe("end to end: the history, a long chat and a background command in the r
       return hash === undefined ? undefined : join(root, hash, "pi-chat.pi-chat");
     });
     const writer = new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(storageDir));
-    await writer.createChat({ id: "long-chat", messages: longChat() });
+    await writer.createChat({ id: "long-chat", messages: questionsAndAnswers(400, { at: Date.now() - 86_400_000 }) });
     await writer.close();
   });
 

@@ -4,24 +4,8 @@
 // quick pick, and Escape there gives the typed command back.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import type { Frame, Page } from "playwright-core";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-
-interface VSCodeHandle {
-  page: Page;
-  workspace: string;
-  close(): Promise<void>;
-}
-interface BrowserModule {
-  startVSCode(options: Record<string, unknown>): Promise<VSCodeHandle>;
-  findFrame(page: Page, selector: string, options?: { timeout?: number }): Promise<Frame>;
-}
-
-const repoRoot = join(__dirname, "../../..");
-// A computed path: the launcher is an ES module of the repository, loaded at run time.
-const loadBrowser = () => import(pathToFileURL(join(repoRoot, "scripts/browser.mjs")).href) as Promise<BrowserModule>;
-const COMPOSER = 'textarea[aria-label="Message to Pi"]';
+import { CHILD_PROCESS_COMMANDS, COMPOSER, loadBrowser, localModelSettings, repoRoot, type VSCodeHandle } from "./workbench";
 
 describe("end to end: commands in a two-folder workspace", function () {
   this.timeout(240_000);
@@ -35,15 +19,7 @@ describe("end to end: commands in a two-folder workspace", function () {
       extensionDevelopmentPath: repoRoot,
       workspaceFixture: join(repoRoot, "test/fixtures/multi-root"),
       workspaceFile: "multi.code-workspace",
-      userSettings: {
-        "piChat.provider": "openai-compatible",
-        "piChat.baseUrl": `${server.url}/v1`,
-        "piChat.model": "local-model",
-        // Child processes, not the "Pi Chat" terminal: under load a new terminal sometimes never
-        // reports the end of a command it ran (src/host/terminal-runner.ts), and this test is about
-        // the cards and dialogs, not the runner.
-        "piChat.commands.useTerminal": false,
-      },
+      userSettings: localModelSettings(server, CHILD_PROCESS_COMMANDS),
       log: (line: string) => console.log(`  [vscode] ${line}`),
     });
   });

@@ -8,6 +8,7 @@ import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/tra
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { HostMessage } from "../../src/shared/protocol";
 import { chatItems, stateFromTranscript } from "../../src/shared/reducer";
+import { questionsAndAnswers } from "../support/long-chat";
 import type { OpenAIServer } from "../support/openai-server";
 import { startChatView, waitFor } from "./helpers";
 
@@ -56,20 +57,7 @@ describe("history commands in the extension host", function () {
 
   it("a long saved chat opens from its newest messages; the view's ask brings the earlier ones; Export holds them all", async () => {
     // 800 messages, written as another window would have (the extension's store finds the file).
-    const messages: AgentMessage[] = [];
-    for (let i = 0; i < 400; i++) {
-      messages.push({ role: "user", content: [{ type: "text", text: `Question ${i}` }], timestamp: i });
-      messages.push({
-        role: "assistant",
-        content: [{ type: "text", text: `Answer ${i}` }],
-        api: "openai-completions",
-        provider: "local",
-        model: "m",
-        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-        stopReason: "stop",
-        timestamp: i,
-      });
-    }
+    const messages = questionsAndAnswers(400);
     const storageDir = (api.controller as unknown as { options: { storageDir: string } }).options.storageDir;
     const writer = new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(storageDir));
     await writer.createChat({ id: "long-chat", messages });
