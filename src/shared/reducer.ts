@@ -225,9 +225,14 @@ export function stateFromTranscript(messages: readonly AgentMessage[], from = 0)
       if (card) card.background = mergeBackgroundState(card.background, end.state);
     }
   }
-  const chunks: ChatItem[][] = [];
-  for (let i = 0; i < settled.length; i += SETTLED_CHUNK_SIZE) chunks.push(settled.slice(i, i + SETTLED_CHUNK_SIZE));
-  return { ...emptyChatState, settled: chunks, live, messageCount: count, ...(from > 0 ? { earlier: from } : {}) };
+  return { ...emptyChatState, settled: inChunks(settled), live, messageCount: count, ...(from > 0 ? { earlier: from } : {}) };
+}
+
+/** Settled items as the state keeps them: chunks of SETTLED_CHUNK_SIZE. */
+function inChunks(items: readonly ChatItem[]): (readonly ChatItem[])[] {
+  const chunks: (readonly ChatItem[])[] = [];
+  for (let i = 0; i < items.length; i += SETTLED_CHUNK_SIZE) chunks.push(items.slice(i, i + SETTLED_CHUNK_SIZE));
+  return chunks;
 }
 
 /**
@@ -277,11 +282,9 @@ export function earlierItems(messages: readonly AgentMessage[], count: number): 
 /** The items of a state's earlier messages arrived: they go before everything it holds. */
 function withEarlierItems(state: ChatState, count: number, items: readonly ChatItem[]): ChatState {
   // A late answer (the path changed since it was asked for) would put wrong items first: it waits for the next ask.
-  if (state.earlier === undefined || state.earlier !== count) return state;
+  if (state.earlier !== count) return state;
   const { earlier: _built, ...rest } = state;
-  const chunks: (readonly ChatItem[])[] = [];
-  for (let i = 0; i < items.length; i += SETTLED_CHUNK_SIZE) chunks.push(items.slice(i, i + SETTLED_CHUNK_SIZE));
-  return { ...rest, settled: [...chunks, ...state.settled] };
+  return { ...rest, settled: [...inChunks(items), ...state.settled] };
 }
 
 /** The view of a transcript by folding the reducer over it: what `stateFromTranscript` must equal. */
