@@ -98,9 +98,8 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     const line = `${shell} -c ${singleQuoted(spec.command)} </dev/null`;
     const entry = await this.terminalFor(spec.cwd, shell);
     if (!entry) {
-      this.integrationMissingSince = Date.now();
-      this.options.log(
-        `shell integration did not start in the "Pi Chat" terminal within ${Math.round((this.options.waitForIntegrationMs ?? SHELL_INTEGRATION_WAIT_MS) / 1000)} s, or did not report its first run: commands run as child processes (for the next ${this.retryTerminalAfterMs / 60_000} minutes)`,
+      this.useChildProcessesForAWhile(
+        `shell integration did not start in the "Pi Chat" terminal within ${Math.round((this.options.waitForIntegrationMs ?? SHELL_INTEGRATION_WAIT_MS) / 1000)} s, or did not report its first run`,
       );
       return this.options.fallback.start(spec);
     }
@@ -146,9 +145,8 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
         idleSince ??= Date.now();
         if (Date.now() - idleSince < this.endLostAfterMs) return;
         clearInterval(endWatch);
-        this.integrationMissingSince = Date.now();
-        this.options.log(
-          `the "Pi Chat" terminal did not report the end of ${JSON.stringify(spec.command)}, which no longer runs: taken as ended; commands run as child processes for the next ${this.retryTerminalAfterMs / 60_000} minutes`,
+        this.useChildProcessesForAWhile(
+          `the "Pi Chat" terminal did not report the end of ${JSON.stringify(spec.command)}, which no longer runs: taken as ended`,
         );
         spec.onOutput(
           `\n[VS Code did not report how this command ended in the "Pi Chat" terminal: it no longer runs, and its exit code is unknown. The next runs use a child process.]\n`,
@@ -183,9 +181,8 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     // wait for the time-out, stop what runs below the shell, say so, and use child processes for a while.
     startWatch = setTimeout(() => {
       if (followed) return;
-      this.integrationMissingSince = Date.now();
-      this.options.log(
-        `the "Pi Chat" terminal did not report the start of ${JSON.stringify(spec.command)} within ${this.startReportWaitMs / 1000} s: stopped; commands run as child processes for the next ${this.retryTerminalAfterMs / 60_000} minutes`,
+      this.useChildProcessesForAWhile(
+        `the "Pi Chat" terminal did not report the start of ${JSON.stringify(spec.command)} within ${this.startReportWaitMs / 1000} s: stopped`,
       );
       spec.onOutput(
         `\n[Pi Chat could not follow this command in the "Pi Chat" terminal (VS Code did not report its start within ${this.startReportWaitMs / 1000} s), so it was stopped. Run it again: the next runs use a child process.]\n`,
@@ -227,6 +224,14 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     };
     this.running.add(handle);
     return handle;
+  }
+
+  /** The terminal lost track (or never had it): commands go to the child process for a while, and the log says why. */
+  private useChildProcessesForAWhile(why: string): void {
+    this.integrationMissingSince = Date.now();
+    const seconds = Math.round(this.retryTerminalAfterMs / 1000);
+    const span = seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} s`;
+    this.options.log(`${why}: commands run as child processes for the next ${span}`);
   }
 
   /** An idle "Pi Chat" terminal in `cwd` with shell integration, or a new one; undefined when integration did not come up. */
