@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { COMPOSER, loadBrowser, localModelSettings, repoRoot, type VSCodeHandle } from "./workbench";
+import { COMPOSER, loadBrowser, localModelSettings, repoRoot, startWorkbench, type VSCodeHandle } from "./workbench";
 
 describe("end to end: the chat view in the real workbench", function () {
   this.timeout(240_000);
@@ -13,13 +13,7 @@ describe("end to end: the chat view in the real workbench", function () {
 
   before(async () => {
     server = await startOpenAIServer();
-    const browser = await loadBrowser();
-    vs = await browser.startVSCode({
-      extensionDevelopmentPath: repoRoot,
-      workspaceFixture: join(repoRoot, "test/fixtures/workspace"),
-      userSettings: localModelSettings(server),
-      log: (line: string) => console.log(`  [vscode] ${line}`),
-    });
+    vs = await startWorkbench({ fixture: "workspace", userSettings: localModelSettings(server) });
   });
 
   after(async () => {

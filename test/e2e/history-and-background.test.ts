@@ -11,7 +11,7 @@ import type { Frame } from "playwright-core";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/transcript";
 import { questionsAndAnswers } from "../support/long-chat";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { CHILD_PROCESS_COMMANDS, COMPOSER, loadBrowser, localModelSettings, poll, repoRoot, type VSCodeHandle } from "./workbench";
+import { CHILD_PROCESS_COMMANDS, COMPOSER, loadBrowser, localModelSettings, poll, repoRoot, startWorkbench, type VSCodeHandle } from "./workbench";
 
 const MODEL_TITLE = "Default port of the dev server";
 
@@ -27,16 +27,13 @@ describe("end to end: the history, a long chat and a background command in the r
 
   before(async () => {
     server = await startOpenAIServer();
-    const browser = await loadBrowser();
-    vs = await browser.startVSCode({
-      extensionDevelopmentPath: repoRoot,
-      workspaceFixture: join(repoRoot, "test/fixtures/workspace"),
+    vs = await startWorkbench({
+      fixture: "workspace",
       // The local server is asked for titles too (by default only hosted models are).
       userSettings: localModelSettings(server, { "piChat.titleFromModel": "always", ...CHILD_PROCESS_COMMANDS }),
-      log: (line: string) => console.log(`  [vscode] ${line}`),
     });
     await page().locator('.activitybar [aria-label^="Pi Chat"]').first().click({ timeout: 60_000 });
-    frame = await browser.findFrame(page(), COMPOSER, { timeout: 90_000 });
+    frame = await (await loadBrowser()).findFrame(page(), COMPOSER, { timeout: 90_000 });
     // The long chat, written into the extension's storage folder of this workspace.
     const storageDir = await poll("the extension's storage folder", () => {
       const root = join(vs!.userDataDir, "User/workspaceStorage");

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { CHILD_PROCESS_COMMANDS, COMPOSER, loadBrowser, localModelSettings, repoRoot, type VSCodeHandle } from "./workbench";
+import { CHILD_PROCESS_COMMANDS, COMPOSER, loadBrowser, localModelSettings, repoRoot, startWorkbench, type VSCodeHandle } from "./workbench";
 
 describe("end to end: commands in a two-folder workspace", function () {
   this.timeout(240_000);
@@ -14,13 +14,10 @@ describe("end to end: commands in a two-folder workspace", function () {
 
   before(async () => {
     server = await startOpenAIServer();
-    const browser = await loadBrowser();
-    vs = await browser.startVSCode({
-      extensionDevelopmentPath: repoRoot,
-      workspaceFixture: join(repoRoot, "test/fixtures/multi-root"),
+    vs = await startWorkbench({
+      fixture: "multi-root",
       workspaceFile: "multi.code-workspace",
       userSettings: localModelSettings(server, CHILD_PROCESS_COMMANDS),
-      log: (line: string) => console.log(`  [vscode] ${line}`),
     });
   });
 

@@ -27,6 +27,18 @@ export const loadBrowser = () => import(pathToFileURL(join(repoRoot, "scripts/br
 
 export const COMPOSER = 'textarea[aria-label="Message to Pi"]';
 
+/** The real workbench with this extension over a copy of `test/fixtures/<fixture>`; its log goes to the test's output. */
+export async function startWorkbench(options: { fixture: string; workspaceFile?: string; userSettings: Record<string, unknown> }): Promise<VSCodeHandle> {
+  const browser = await loadBrowser();
+  return browser.startVSCode({
+    extensionDevelopmentPath: repoRoot,
+    workspaceFixture: join(repoRoot, "test/fixtures", options.fixture),
+    ...(options.workspaceFile ? { workspaceFile: options.workspaceFile } : {}),
+    userSettings: options.userSettings,
+    log: (line: string) => console.log(`  [vscode] ${line}`),
+  });
+}
+
 /** User settings for Pi Chat with the local server as its model, plus `extra`. */
 export function localModelSettings(server: OpenAIServer, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { "piChat.provider": "openai-compatible", "piChat.baseUrl": `${server.url}/v1`, "piChat.model": "local-model", ...extra };
