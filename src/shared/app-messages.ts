@@ -82,6 +82,8 @@ export interface CompactionSummaryMessage {
   trigger: CompactionTrigger;
   /** The user's words on what to keep, for a compaction by hand. */
   instructions?: string;
+  /** The user's own prompts kept verbatim beside the summary (the first, then the newest; bounded). */
+  userMessages?: string[];
   /** The summary request's own usage (what the compaction cost). */
   usage?: { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number };
   timestamp: number;

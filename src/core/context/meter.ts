@@ -3,8 +3,8 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Usage } from "@earendil-works/pi-ai";
 import type { ContextMeter, UsageFigures } from "../../shared/context-meter";
-import { applyCompaction, latestCompaction, type LatestCompaction } from "./compaction";
-import { estimateMessageTokens, estimateTokensOf } from "./tokens";
+import type { LatestCompaction } from "./compaction";
+import { estimateMessageTokens } from "./tokens";
 
 /** Tokens of a request as the provider counted them: everything sent plus the answer, which the next request carries. */
 export function usageTokens(usage: Usage): number {
@@ -18,20 +18,41 @@ function hasUsage(m: AgentMessage): m is AssistantMessage {
 
 export interface ContextSize {
   tokens: number;
+  /** The figure is our estimate: no usage covers the path, or the estimate of the path was larger. */
   estimated: boolean;
 }
 
 /**
- * The size of the model's context for the next request: the last answer's usage plus an estimate
- * of the messages after it. After a compaction that came later than that answer, the usage
- * describes a context that no longer exists: the summary's own figure plus what followed is used.
+ * The size of the model's context for the next request, before any trimming: what decides
+ * compaction and what the meter shows. Two measures of the same path, and the larger one wins:
+ * - the last answer's usage plus an estimate of the messages after it (after a compaction that
+ *   came later than that answer, the summary's own figure instead: the usage describes a context
+ *   that no longer exists);
+ * - our estimate of the whole untrimmed request view (system messages, the latest summary, the
+ *   messages it keeps and what followed).
+ * A usage counts only what the provider was sent: a request trimmed to fit, or a server that counts
+ * low or reports nothing, would hide the rest of the path, and the trim (which measures with the
+ * estimate) would then pre-empt compaction for good.
  */
-export function contextSize(path: readonly AgentMessage[], known?: { latest: LatestCompaction | undefined }): ContextSize {
-  const latest = known ? known.latest : latestCompaction(path);
+export function contextSize(path: readonly AgentMessage[], cache: MeterCache = new MeterCache()): ContextSize {
+  const totals = cache.totalsOf(path);
+  const latest = latestCompactionOf(path, totals);
+  const estimate = viewEstimate(path, totals, latest, cache);
+  const reported = reportedSize(path, latest);
+  if (reported === undefined || estimate > reported.tokens) return { tokens: estimate, estimated: true };
+  return reported;
+}
+
+/**
+ * The size from the last answer's usage (or, after a compaction newer than any answer, the summary's
+ * own figure, itself an estimate), or undefined when neither exists.
+ */
+function reportedSize(path: readonly AgentMessage[], latest: LatestCompaction | undefined): ContextSize | undefined {
   for (let i = path.length - 1; i >= 0; i--) {
     const m = path[i]!;
     if (latest && i === latest.index) {
-      let tokens = m.role === "compactionSummary" && m.tokensAfter > 0 ? m.tokensAfter : estimateTokensOf(applyCompaction(path.slice(0, i + 1)).messages);
+      if (!(m.role === "compactionSummary" && m.tokensAfter > 0)) return undefined;
+      let tokens = m.tokensAfter;
       for (let j = i + 1; j < path.length; j++) tokens += estimateMessageTokens(path[j]!);
       return { tokens, estimated: true };
     }
@@ -41,7 +62,26 @@ export function contextSize(path: readonly AgentMessage[], known?: { latest: Lat
       return { tokens, estimated: false };
     }
   }
-  return { tokens: estimateTokensOf(applyCompaction(path).messages), estimated: true };
+  return undefined;
+}
+
+/**
+ * Our estimate of the untrimmed request view of the path, from the running sums (no pass over the
+ * whole path): what applyCompaction's view would be estimated at.
+ */
+function viewEstimate(path: readonly AgentMessage[], totals: PathTotals, latest: LatestCompaction | undefined, cache: MeterCache): number {
+  if (!latest) return totals.estimate;
+  const beforeKept = cache.totalsBefore(path, latest.firstKeptIndex);
+  // System messages before the kept part stay; everything else before it is in the summary.
+  return beforeKept.systemEstimate + estimateMessageTokens(latest.message) + (totals.estimate - beforeKept.estimate);
+}
+
+function latestCompactionOf(path: readonly AgentMessage[], totals: PathTotals): LatestCompaction | undefined {
+  const index = totals.latestCompaction;
+  const message = index >= 0 ? path[index] : undefined;
+  if (message?.role !== "compactionSummary") return undefined;
+  const kept = Number.isInteger(message.keptMessageCount) && message.keptMessageCount > 0 ? message.keptMessageCount : 0;
+  return { index, message, firstKeptIndex: Math.max(0, index - kept) };
 }
 
 function emptyFigures(): UsageFigures {
@@ -64,21 +104,10 @@ export interface MeterModel {
 
 /** Every figure of the meter, from the path (and the model, when it is known). */
 export function contextMeter(path: readonly AgentMessage[], model?: MeterModel, threshold?: number, trimmed?: number, cache?: MeterCache): ContextMeter {
-  const totals = (cache ?? new MeterCache()).totalsOf(path);
-  const compactionAt = totals.latestCompaction;
-  const latestMessage = compactionAt >= 0 ? path[compactionAt] : undefined;
-  const latest =
-    latestMessage?.role === "compactionSummary"
-      ? {
-          index: compactionAt,
-          message: latestMessage,
-          firstKeptIndex: Math.max(
-            0,
-            compactionAt - (Number.isInteger(latestMessage.keptMessageCount) && latestMessage.keptMessageCount > 0 ? latestMessage.keptMessageCount : 0),
-          ),
-        }
-      : undefined;
-  const size = contextSize(path, { latest });
+  const meterCache = cache ?? new MeterCache();
+  const totals = meterCache.totalsOf(path);
+  const latest = latestCompactionOf(path, totals);
+  const size = contextSize(path, meterCache);
   const prices = model?.cost;
   const priced = prices ? prices.input > 0 || prices.output > 0 : totals.anyCost;
   const meter: ContextMeter = { tokens: size.tokens, estimated: size.estimated, chat: { ...totals.chat }, priced };
@@ -104,9 +133,13 @@ interface PathTotals {
   anyCost: boolean;
   /** Index of the latest compaction summary, -1 for none. */
   latestCompaction: number;
+  /** Estimated tokens of every message but the summaries (the untrimmed view before any compaction). */
+  estimate: number;
+  /** The part of `estimate` that is system messages: they stay in every request. */
+  systemEstimate: number;
 }
 
-const NO_TOTALS: PathTotals = { chat: emptyFigures(), lastTurn: undefined, anyCost: false, latestCompaction: -1 };
+const NO_TOTALS: PathTotals = { chat: emptyFigures(), lastTurn: undefined, anyCost: false, latestCompaction: -1, estimate: 0, systemEstimate: 0 };
 
 /**
  * The running totals after each message, kept by message object. A message has one place in its
@@ -134,6 +167,13 @@ export class MeterCache {
     }
     return totals;
   }
+
+  /** The totals of the first `count` messages of the path (known after totalsOf(path): no copy of the path then). */
+  totalsBefore(path: readonly AgentMessage[], count: number): PathTotals {
+    if (count <= 0) return NO_TOTALS;
+    const known = this.after.get(path[count - 1]!);
+    return known && known.index === count - 1 ? known.totals : this.totalsOf(path.slice(0, count));
+  }
 }
 
 function step(before: PathTotals, m: AgentMessage, index: number): PathTotals {
@@ -156,5 +196,8 @@ function step(before: PathTotals, m: AgentMessage, index: number): PathTotals {
     add(lastTurn, usage, cost);
   }
   const latestCompaction = m.role === "compactionSummary" ? index : before.latestCompaction;
-  return { chat, lastTurn, anyCost, latestCompaction };
+  const tokens = m.role === "compactionSummary" ? 0 : estimateMessageTokens(m);
+  const estimate = before.estimate + tokens;
+  const systemEstimate = before.systemEstimate + (m.role === "system" ? tokens : 0);
+  return { chat, lastTurn, anyCost, latestCompaction, estimate, systemEstimate };
 }

@@ -6,6 +6,7 @@ import type { Message } from "@earendil-works/pi-ai";
 import type { CompactionSummaryMessage } from "../messages";
 import type { CompactionPlan } from "./compaction";
 import { CHARS_PER_TOKEN } from "./tokens";
+import { userWordsFact } from "./user-words";
 
 export const SUMMARY_SYSTEM_PROMPT = [
   "You write context checkpoints: you read a conversation between a user and an AI coding assistant and write the structured summary another assistant will continue the work from.",
@@ -18,11 +19,14 @@ const FORMAT = `## Goal
 ## Constraints & Preferences
 - [Requirements and preferences the user stated, or "(none)"]
 
+## User Instructions & Corrections
+- [Every explicit instruction or correction of the user that still holds, quoted verbatim ("…"), or "(none)"]
+
 ## Progress
 ### Done
 - [x] [Completed work]
 ### In Progress
-- [ ] [Current work]
+- [ ] [Current work, and every task the user asked for that is not done yet]
 ### Blocked
 - [Problems in the way, or "(none)"]
 
@@ -45,7 +49,7 @@ ${FORMAT}
 Keep each section short. Copy file paths, function names, numbers and error messages exactly.`;
 
 const UPDATE_SUMMARY = `The text in <conversation> is NEW conversation that follows the summary in <previous-summary>. Update that summary with it:
-- keep everything in the previous summary that still holds;
+- keep everything in the previous summary that still holds, the user's goal and their quoted instructions and corrections word for word;
 - add the new progress, decisions and facts;
 - move finished items from "In Progress" to "Done", and update "Next Steps";
 - when a value changed (a port, a name, a path), keep only the current value and say it replaced the old one;
@@ -134,8 +138,11 @@ export function compactionSummaryFact(message: CompactionSummaryMessage): string
   const files: string[] = [];
   if (message.readFiles?.length) files.push(`<read-files>\n${message.readFiles.join("\n")}\n</read-files>`);
   if (message.modifiedFiles?.length) files.push(`<modified-files>\n${message.modifiedFiles.join("\n")}\n</modified-files>`);
+  const userWords = userWordsFact(message.userMessages);
   return [
     "[The earlier part of this conversation was compacted into the summary below to fit the context window. The messages after this one are verbatim.]",
+    // The user's words first, as they were said first: the summary after them is the current state.
+    ...(userWords === undefined ? [] : [userWords]),
     `<summary>\n${message.summary}\n</summary>`,
     ...files,
   ].join("\n\n");
