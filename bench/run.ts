@@ -288,30 +288,46 @@ async function runFigure(figure: string): Promise<FigureOutput> {
 
   let p5: P5Result | undefined;
   if (wanted("P7")) {
-    // P7 and P8 come from the same scripted chat: one child process for both.
-    log("P7/P8 compaction (a scripted 500-turn chat, 32k window) …");
-    const p7: P7Result = await runP7(scratch, log);
-    results["P7"] = { ...p7, turnRequestTokens: undefined };
-    const bounded = p7.largestRequest <= p7.threshold;
-    rows.push({
-      figure: `P7 bounded context (${p7.turns} turns, ${fmtNum(p7.window / 1000, 0)}k window)`,
-      measured: `turn 500 ÷ turn 100: ${fmtNum(p7.ratio500to100)} (${p7.at500.toLocaleString("en-US")} / ${p7.at100.toLocaleString("en-US")} tokens); largest request ${p7.largestRequest.toLocaleString("en-US")}`,
-      baseline: `threshold (window − reserve) ${p7.threshold.toLocaleString("en-US")}; turns 101–500 between ${p7.band.min.toLocaleString("en-US")} and ${p7.band.max.toLocaleString("en-US")}; medians of turns 481–500 ÷ 81–100: ${fmtNum(p7.medianRatio)}`,
-      goal: "≤ 1.2, largest ≤ threshold",
-      verdict: p7.ratio500to100 <= 1.2 && bounded ? "pass" : "MISS",
-    });
-    rows.push({
-      figure: "P8 compaction overhead",
-      measured: `${fmtNum(p7.overheadInput * 100, 1)} % of tokens sent (${p7.summaryInputTokens.toLocaleString("en-US")} of ${p7.allInputTokens.toLocaleString("en-US")}); ${fmtNum(p7.overheadAll * 100, 1)} % with output`,
-      baseline: `${p7.compactions} compactions in ${p7.turns} turns; one costs ${fmtNum(p7.summaryInputTokens / Math.max(1, p7.compactions), 0)} tokens in + ${fmtNum(p7.summaryOutputTokens / Math.max(1, p7.compactions), 0)} out ≈ $${p7.pricedAs.perCompaction.toFixed(4)} at ${p7.pricedAs.model} prices (a turn ≈ $${p7.pricedAs.perTurn.toFixed(4)})`,
-      goal: "≤ 10 %",
-      verdict: p7.overheadInput <= 0.1 ? "pass" : "MISS",
-    });
-    if (!bounded)
-      notes.push(`P7: a request of ${p7.largestRequest} tokens passed the threshold ${p7.threshold}: the before-request compaction did not hold the bound.`);
-    notes.push(
-      `P7/P8: one scripted chat through the real session, policy, compaction and store, pi-ai's faux provider counting tokens from the text sent; ${p7.requests.toLocaleString("en-US")} requests, ${p7.transcriptMessages.toLocaleString("en-US")} messages kept on disk; request sizes saw-tooth between a compaction (down to the kept part + summary) and the threshold, so one turn's size depends on where it falls in the cycle (the band and the medians are shown beside it).`,
-    );
+    // P7, P8 and P15 come from the same scripted chat, run twice: through pi-ai's real
+    // OpenAI-compatible adapter over HTTP to a local server that reports usage (the path users
+    // take; its rows decide), and through the faux provider beside it.
+    for (const transport of ["http", "faux"] as const) {
+      log(`P7/P8/P15 compaction (a scripted 500-turn chat, 32k window, ${transport === "http" ? "OpenAI-compatible adapter over HTTP" : "faux provider"}) …`);
+      const p7: P7Result = await runP7(scratch, log, transport);
+      const key = transport === "http" ? "P7" : "P7-faux";
+      results[key] = { ...p7, turnRequestTokens: undefined };
+      const bounded = p7.largestRequest <= p7.threshold;
+      const via = transport === "http" ? "over HTTP" : "faux provider";
+      rows.push({
+        figure: `P7 bounded context (${p7.turns} turns, ${fmtNum(p7.window / 1000, 0)}k window, ${via})`,
+        measured: `turn 500 ÷ turn 100: ${fmtNum(p7.ratio500to100)} (${p7.at500.toLocaleString("en-US")} / ${p7.at100.toLocaleString("en-US")} tokens); largest request ${p7.largestRequest.toLocaleString("en-US")}`,
+        baseline: `threshold (window − reserve) ${p7.threshold.toLocaleString("en-US")}; turns 101–500 between ${p7.band.min.toLocaleString("en-US")} and ${p7.band.max.toLocaleString("en-US")}; medians of turns 481–500 ÷ 81–100: ${fmtNum(p7.medianRatio)}`,
+        goal: "≤ 1.2, largest ≤ threshold",
+        verdict: p7.ratio500to100 <= 1.2 && bounded ? "pass" : "MISS",
+      });
+      rows.push({
+        figure: `P8 compaction overhead (${via})`,
+        measured: `${fmtNum(p7.overheadInput * 100, 1)} % of tokens sent (${p7.summaryInputTokens.toLocaleString("en-US")} of ${p7.allInputTokens.toLocaleString("en-US")}); ${fmtNum(p7.overheadAll * 100, 1)} % with output`,
+        baseline: `${p7.compactions} compactions in ${p7.turns} turns; one costs ${fmtNum(p7.summaryInputTokens / Math.max(1, p7.compactions), 0)} tokens in + ${fmtNum(p7.summaryOutputTokens / Math.max(1, p7.compactions), 0)} out ≈ $${p7.pricedAs.perCompaction.toFixed(4)} at ${p7.pricedAs.model} prices (a turn ≈ $${p7.pricedAs.perTurn.toFixed(4)})`,
+        goal: "≤ 10 %",
+        verdict: p7.overheadInput <= 0.1 ? "pass" : "MISS",
+      });
+      rows.push({
+        figure: `P15 turns left out instead of summarized (${via})`,
+        measured: `${fmtNum(p7.trimmedShare * 100, 1)} % of turns (${p7.trimmedTurns} of ${p7.turns}) sent with earlier turns left out`,
+        baseline: `compaction on (the default); ${p7.compactions} compactions`,
+        goal: "0",
+        verdict: p7.trimmedTurns === 0 ? "pass" : "MISS",
+      });
+      if (!bounded)
+        notes.push(
+          `P7 (${via}): a request of ${p7.largestRequest} tokens passed the threshold ${p7.threshold}: the before-request compaction did not hold the bound.`,
+        );
+      if (transport === "http")
+        notes.push(
+          `P7/P8/P15: one scripted chat through the real session, policy, compaction and store, run twice: through pi-ai's real OpenAI-compatible adapter over HTTP to a local server that streams and reports usage in its last chunk (messages and tool declarations at ~4 characters a token), and through pi-ai's faux provider; ${p7.requests.toLocaleString("en-US")} requests, ${p7.transcriptMessages.toLocaleString("en-US")} messages kept on disk; request sizes saw-tooth between a compaction (down to the kept part + summary) and the threshold, so one turn's size depends on where it falls in the cycle (the band and the medians are shown beside it). P15 counts the turns whose request carried the trim's "not shown" note.`,
+        );
+    }
   }
 
   if (wanted("P5")) {

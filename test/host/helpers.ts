@@ -2,7 +2,7 @@
 // OpenAI-compatible server, and wait for things to happen.
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
-import { serverFailureCount, serverFailureSince, startOpenAIServer, type OpenAIServer } from "../support/openai-server";
+import { serverFailureCount, serverFailureSince, startOpenAIServer, type OpenAIServer, type OpenAIServerOptions } from "../support/openai-server";
 
 export const EXTENSION_ID = "pi-chat.pi-chat";
 
@@ -20,8 +20,8 @@ export async function activateExtension(baseUrl: string): Promise<PiChatTestApi>
 }
 
 /** A local model server, the extension activated against it, and the chat view open and ready: every host suite's start. */
-export async function startChatView(): Promise<{ server: OpenAIServer; api: PiChatTestApi }> {
-  const server = await startOpenAIServer();
+export async function startChatView(serverOptions: OpenAIServerOptions = {}): Promise<{ server: OpenAIServer; api: PiChatTestApi }> {
+  const server = await startOpenAIServer(serverOptions);
   const api = await activateExtension(`${server.url}/v1`);
   // Open the real sidebar view: the webview loads in the browser and says `view/ready`.
   await vscode.commands.executeCommand("piChat.chatView.focus");

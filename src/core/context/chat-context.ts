@@ -62,6 +62,8 @@ export class ChatContext {
   private failedThisRun = false;
   /** The user was told that requests are trimmed; told again only after a request that was not. */
   private trimExplained = false;
+  /** An automatic compaction failed and the user was told: the next failures (one try a run) say nothing new until one succeeds. */
+  private failureExplained = false;
   /** The meter's running totals along the path, so each update adds up only what changed. */
   private readonly meterCache = new MeterCache();
 
@@ -284,6 +286,7 @@ export class ChatContext {
       ...(outcome.status === "failed" ? { error: outcome.error } : outcome.status === "nothing" ? { error: outcome.reason } : {}),
     });
     if (outcome.status === "done") {
+      this.failureExplained = false;
       await this.host.append(outcome.message);
       this.host.log?.(
         `compacted (${trigger}): ${outcome.message.tokensBefore} → ${outcome.message.tokensAfter} tokens, ${outcome.message.summarizedMessageCount} messages`,
@@ -292,6 +295,8 @@ export class ChatContext {
       this.failedThisRun = true;
       this.trimExplained = true;
       this.host.log?.(`compaction failed: ${outcome.error}`);
+      if (this.failureExplained) return outcome;
+      this.failureExplained = true;
       await this.host.append(
         notice(
           "info",

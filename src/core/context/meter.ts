@@ -35,34 +35,61 @@ export interface ContextSize {
  * estimate) would then pre-empt compaction for good.
  */
 export function contextSize(path: readonly AgentMessage[], cache: MeterCache = new MeterCache()): ContextSize {
+  // One pass (or none, when the cache knows the path) sets the running sums of every prefix.
   const totals = cache.totalsOf(path);
-  const latest = latestCompactionOf(path, totals);
-  const estimate = viewEstimate(path, totals, latest, cache);
-  const reported = reportedSize(path, latest);
+  const scale = estimateScale(path, cache);
+  const estimate = Math.ceil(viewEstimateOfPrefix(path, path.length, cache) * scale);
+  const reported = reportedSize(path, latestCompactionOf(path, totals), scale);
   if (reported === undefined || estimate > reported.tokens) return { tokens: estimate, estimated: true };
   return reported;
+}
+
+/** A provider counting more than our ~4 characters a token is believed, up to this factor. */
+const MAX_ESTIMATE_SCALE = 2;
+
+/**
+ * How much more the provider counted than we estimated, for the last request it reported usage
+ * for (never less than 1: a lower count may be a trimmed request or a server that counts low, and
+ * must not hide anything). Estimates of messages the provider has not seen yet are scaled by it,
+ * so a request is not sent over the threshold because our estimate was low.
+ */
+function estimateScale(path: readonly AgentMessage[], cache: MeterCache): number {
+  for (let i = path.length - 1; i > 0; i--) {
+    const m = path[i]!;
+    if (!hasUsage(m)) continue;
+    const sent = (m.usage.input || 0) + (m.usage.cacheRead || 0) + (m.usage.cacheWrite || 0);
+    const estimated = viewEstimateOfPrefix(path, i, cache);
+    if (!(sent > 0 && estimated > 0)) return 1;
+    return Math.min(MAX_ESTIMATE_SCALE, Math.max(1, sent / estimated));
+  }
+  return 1;
 }
 
 /**
  * The size from the last answer's usage (or, after a compaction newer than any answer, the summary's
  * own figure, itself an estimate), or undefined when neither exists.
  */
-function reportedSize(path: readonly AgentMessage[], latest: LatestCompaction | undefined): ContextSize | undefined {
+function reportedSize(path: readonly AgentMessage[], latest: LatestCompaction | undefined, scale: number): ContextSize | undefined {
+  const tail = (from: number) => {
+    let tokens = 0;
+    for (let j = from; j < path.length; j++) tokens += estimateMessageTokens(path[j]!);
+    return Math.ceil(tokens * scale);
+  };
   for (let i = path.length - 1; i >= 0; i--) {
     const m = path[i]!;
     if (latest && i === latest.index) {
       if (!(m.role === "compactionSummary" && m.tokensAfter > 0)) return undefined;
-      let tokens = m.tokensAfter;
-      for (let j = i + 1; j < path.length; j++) tokens += estimateMessageTokens(path[j]!);
-      return { tokens, estimated: true };
+      return { tokens: m.tokensAfter + tail(i + 1), estimated: true };
     }
-    if (hasUsage(m)) {
-      let tokens = usageTokens(m.usage);
-      for (let j = i + 1; j < path.length; j++) tokens += estimateMessageTokens(path[j]!);
-      return { tokens, estimated: false };
-    }
+    if (hasUsage(m)) return { tokens: usageTokens(m.usage) + tail(i + 1), estimated: false };
   }
   return undefined;
+}
+
+/** Our estimate of the untrimmed request view of the first `count` messages of the path. */
+function viewEstimateOfPrefix(path: readonly AgentMessage[], count: number, cache: MeterCache): number {
+  const totals = cache.totalsBefore(path, count);
+  return viewEstimate(path, totals, latestCompactionOf(path, totals), cache);
 }
 
 /**

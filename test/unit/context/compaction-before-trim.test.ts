@@ -46,11 +46,14 @@ describe("compaction before trimming: the size of the untrimmed path", () => {
     }
   });
 
-  it("a usage larger than the estimate is the size (a tokenizer that counts more than 4 characters a token)", () => {
-    const path = chat(5, 200, (sent) => sent * 2);
-    const size = contextSize(path);
-    assert.equal(size.estimated, false);
-    assert.ok(size.tokens > estimateTokensOf(path) * 1.5);
+  it("a provider that counts more than our estimate is believed, for what it saw and for what follows", () => {
+    const path = chat(5, 200, (sent) => Math.floor(sent * 1.5));
+    const answer = path[path.length - 1]!;
+    const sent = answer.role === "assistant" ? answer.usage.input + answer.usage.output : 0;
+    const next = user(`next ${text(1_000)}`);
+    const size = contextSize([...path, next]);
+    assert.ok(size.tokens >= sent + estimateMessageTokens(next) * 1.45, `${size.tokens}: the new message is scaled like the count`);
+    assert.ok(size.tokens > estimateTokensOf([...path, next]) * 1.4);
   });
 
   it("after a compaction: the summary, the kept messages and what followed, estimated where no usage covers them", () => {
