@@ -114,19 +114,30 @@ export function imageProblem(bytes: Uint8Array, info: ImageInfo): string | undef
 
 /** PNG ends with its IEND chunk, JPEG with the end-of-image marker, GIF with its trailer, WebP where RIFF says. */
 function isCutShort(bytes: Uint8Array, mimeType: ImageMimeType): boolean {
-  // Some writers add bytes after the end: look for it near the end, not only at it.
-  const tail = bytes.subarray(Math.max(0, bytes.length - 4096));
   switch (mimeType) {
     case "image/png":
-      return !/IEND/.test(String.fromCharCode(...tail));
-    case "image/jpeg":
-      return !tail.some((b, i) => b === 0xff && tail[i + 1] === 0xd9);
+      // Anywhere after the header: some writers add bytes after the end.
+      return indexOfBytes(bytes, [0x49, 0x45, 0x4e, 0x44], 33) === -1;
+    case "image/jpeg": {
+      // After the first scan: an EXIF thumbnail has its own end marker before it, and phones append
+      // a motion photo's video after the real one.
+      const scan = indexOfBytes(bytes, [0xff, 0xda], 2);
+      return scan === -1 || indexOfBytes(bytes, [0xff, 0xd9], scan) === -1;
+    }
     case "image/gif": {
-      let last = tail.length - 1;
-      while (last > 0 && tail[last] === 0) last--;
-      return tail[last] !== 0x3b;
+      let last = bytes.length - 1;
+      while (last > 0 && bytes[last] === 0) last--;
+      return bytes[last] !== 0x3b;
     }
     case "image/webp":
       return bytes.length < 8 + (bytes[4]! | (bytes[5]! << 8) | (bytes[6]! << 16) | ((bytes[7]! << 24) >>> 0));
   }
+}
+
+function indexOfBytes(bytes: Uint8Array, pattern: readonly number[], from: number): number {
+  const first = pattern[0]!;
+  for (let i = bytes.indexOf(first, from); i !== -1 && i + pattern.length <= bytes.length; i = bytes.indexOf(first, i + 1)) {
+    if (pattern.every((b, k) => bytes[i + k] === b)) return i;
+  }
+  return -1;
 }

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { createNodeWorkspaceFs, createReadFileTool, type ReadFileToolOptions } from "../../../src/core/tools";
 import { createWorkerImageScaler } from "../../../src/core/images/image-scaler";
-import { sniffImage } from "../../../src/shared/image-sniff";
+import { imageProblem, sniffImage } from "../../../src/shared/image-sniff";
 import { hostileImages, makeNoisePng, makePng, pngClaiming, SVG_TEXT } from "../../support/png";
 import { makeGif } from "../../support/gif";
 import { makeSandbox, rejection, textOf, type Sandbox } from "./helpers";
@@ -168,6 +168,16 @@ describe("read_file on images", function () {
     }
     assert.deepEqual(sent, [], `${sent.length} of ${kinds.length} kinds not refused`);
     assert.equal(decoded, 0, "no hostile image reached the decoder");
+  });
+
+  it("a whole JPEG passes the header check with bytes appended after its end (a motion photo), and not cut short", async () => {
+    const made = await scale({ bytes: makeNoisePng(64, 48, 4), mimeType: "image/jpeg", maxSide: 32, maxBytes: 1_000_000 });
+    assert.ok(made.ok && made.mimeType === "image/jpeg");
+    const jpeg = Buffer.from(made.bytes);
+    const info = sniffImage(jpeg)!;
+    assert.equal(imageProblem(jpeg, info), undefined);
+    assert.equal(imageProblem(Buffer.concat([jpeg, Buffer.alloc(50_000, 0x42)]), info), undefined);
+    assert.match(imageProblem(jpeg.subarray(0, jpeg.length - 40), info) ?? "", /cut short/);
   });
 
   it("Stop ends the scaling at once", async () => {
