@@ -14,7 +14,7 @@ import { post } from "./vscode";
 declare global {
   interface Window {
     /** Only on the test page (body data-test="1"): hooks for browser tests and benchmarks. */
-    __piChatTest?: { lastSeq(): number; renderedSeq(): number; commits(): number; itemCount(): number; markdownWork(): number };
+    __piChatTest?: { lastSeq(): number; renderedSeq(): number; commits(): number; itemCount(): number; markdownWork(): number; markdownMs(): number };
   }
 }
 
@@ -28,6 +28,7 @@ if (document.body.dataset.test === "1") {
     commits: () => renderedSeq.commits,
     itemCount: () => itemCount(client.model.chat),
     markdownWork: () => markdownWork.chars,
+    markdownMs: () => markdownWork.ms,
   };
 }
 

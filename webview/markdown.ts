@@ -6,9 +6,9 @@
 // The resulting string is safe to assign to innerHTML under the webview's strict CSP without
 // any inline script or style for the CSP to block.
 import DOMPurify from "dompurify";
-import { Marked, type Token, type Tokens } from "marked";
+import { Lexer, Marked, type Token, type Tokens } from "marked";
 import { announce } from "./live-region";
-import { checkMarkdownBudget, MAX_MARKDOWN_CHARS } from "./markdown-budget";
+import { checkInlineWork, checkMarkdownBudget, MAX_MARKDOWN_CHARS } from "./markdown-budget";
 import { post } from "./vscode";
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
@@ -154,24 +154,59 @@ purify.addHook("afterSanitizeAttributes", (node) => {
   }
 });
 
-/** Characters given to marked since the page loaded (lexed or parsed): the browser tests check that streaming stays linear. */
-export const markdownWork = { chars: 0 };
+/**
+ * Characters given to marked since the page loaded (lexed or parsed), and the milliseconds spent
+ * turning messages into HTML: the browser tests check that streaming stays linear and that no
+ * message takes long.
+ */
+export const markdownWork = { chars: 0, ms: 0 };
+
+function timed<T>(work: () => T): T {
+  const start = performance.now();
+  try {
+    return work();
+  } finally {
+    markdownWork.ms += performance.now() - start;
+  }
+}
 
 /** Plain text in place of markdown, with a note saying why: what a message over the budget, or one marked fails on, shows. */
 export function plainTextHtml(text: string, note: string): string {
   return `<div class="md-plain">${escapeHtml(text)}</div><div class="md-note">${escapeHtml(note)}</div>`;
 }
 
+/**
+ * marked's tokens for `text`, or why it is not lexed. What `Lexer.lex` does, in its two steps, with
+ * the budget between them: the block lexer queues the pieces the inline lexer will see, and
+ * those are checked before any is lexed (markdown-budget.ts). Throws what marked throws.
+ */
+function lexWithinBudget(text: string): { ok: true; tokens: Token[] } | { ok: false; reason: string } {
+  const lines = checkMarkdownBudget(text);
+  if (!lines.ok) return lines;
+  markdownWork.chars += text.length;
+  const lexer = new Lexer(marked.defaults);
+  const tokens = lexer.blockTokens(text.replace(/\r\n|\r/g, "\n"), lexer.tokens);
+  const inline = checkInlineWork(lexer.inlineQueue.map((piece) => piece.src));
+  if (!inline.ok) return inline;
+  for (const piece of lexer.inlineQueue) {
+    lexer.state.inRawBlock = false;
+    lexer.inlineTokens(piece.src, piece.tokens);
+  }
+  lexer.inlineQueue = [];
+  return { ok: true, tokens };
+}
+
 /** Sanitized HTML of a markdown document; plain text (with a note) when it is over the parse budget or marked fails. */
 export function renderMarkdown(text: string): string {
-  const verdict = checkMarkdownBudget(text);
-  if (!verdict.ok) return plainTextHtml(text, `Shown as plain text: ${verdict.reason}.`);
-  try {
-    markdownWork.chars += text.length;
-    return purify.sanitize(marked.parse(text, { async: false }));
-  } catch {
-    return plainTextHtml(text, "Shown as plain text: it could not be formatted.");
-  }
+  return timed(() => {
+    try {
+      const lexed = lexWithinBudget(text);
+      if (!lexed.ok) return plainTextHtml(text, `Shown as plain text: ${lexed.reason}.`);
+      return purify.sanitize(marked.parser(lexed.tokens));
+    } catch {
+      return plainTextHtml(text, "Shown as plain text: it could not be formatted.");
+    }
+  });
 }
 
 /** Blocks of the still-open end of a streamed message longer than this are shown as text until the block ends. */
@@ -199,6 +234,10 @@ export class MarkdownStream {
   private plain = false;
 
   update(text: string): StreamedMarkdown {
+    return timed(() => this.next(text));
+  }
+
+  private next(text: string): StreamedMarkdown {
     if (text.length < this.settledLength) {
       // Not a continuation of what was rendered: start over.
       this.settledHtml = [];
@@ -210,14 +249,14 @@ export class MarkdownStream {
     if (!this.plain && text.length > MAX_MARKDOWN_CHARS) this.plain = true;
     if (this.plain) return this.show({ plain: tail });
     if (tail.length > OPEN_BLOCK_BUDGET && tail.length < 2 * this.lexedTail) return this.show({ plain: tail });
-    if (!checkMarkdownBudget(tail).ok) {
-      this.plain = true;
-      return this.show({ plain: tail });
-    }
     let tokens: Token[];
     try {
-      markdownWork.chars += tail.length;
-      tokens = marked.lexer(tail);
+      const lexed = lexWithinBudget(tail);
+      if (!lexed.ok) {
+        this.plain = true;
+        return this.show({ plain: tail });
+      }
+      tokens = lexed.tokens;
     } catch {
       this.plain = true;
       return this.show({ plain: tail });
