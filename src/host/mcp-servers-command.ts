@@ -31,6 +31,7 @@ function stateIcon(state: McpServerState): string {
 
 interface ServerPick extends vscode.QuickPickItem {
   server?: McpServerSnapshot;
+  forget?: true;
 }
 
 export async function showMcpServers(mcp: HostMcp): Promise<void> {
@@ -50,12 +51,20 @@ export async function showMcpServers(mcp: HostMcp): Promise<void> {
       detail: s.state.kind === "failed" && s.state.stderr.length > 0 ? `stderr: ${s.state.stderr.join(" ⏎ ")}` : s.file,
       server: s,
     })),
+    ...(mcp.alwaysAllowed.length > 0
+      ? [{ label: '$(discard) Forget "Always allow" choices', description: mcp.alwaysAllowed.join(", "), forget: true as const }]
+      : []),
   ];
   const picked = await vscode.window.showQuickPick(items, {
     title: "Pi Chat: MCP Servers",
     placeHolder: "Pick a server to restart, disable or choose its tools",
     matchOnDetail: true,
   });
+  if (picked?.forget) {
+    await mcp.forgetAlwaysAllowed();
+    void vscode.window.showInformationMessage("Pi Chat: every MCP tool asks again in this workspace.");
+    return;
+  }
   if (!picked?.server) return;
   await serverActions(mcp, picked.server);
 }

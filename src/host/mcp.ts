@@ -96,6 +96,20 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     }
   }
 
+  /** Asks whether a workspace's server may start, showing what it runs in full (a modal). Host tests replace it. */
+  confirmLaunch = async (server: McpServerDefinition, launch: string, changed: boolean): Promise<boolean> => {
+    const start = "Start Server";
+    const where = `${path.basename(path.dirname(server.file))}/${path.basename(server.file)}`;
+    const answer = await vscode.window.showWarningMessage(
+      changed
+        ? `The command line of the MCP server "${server.name}" (${where}) changed. Start it? It runs:`
+        : `This workspace defines the MCP server "${server.name}" (${where}). Start it? It runs:`,
+      { modal: true, detail: launch },
+      start,
+    );
+    return answer === start;
+  };
+
   // ---- McpChatTools ----
 
   async forRun(run: { acceptsImages: boolean }): Promise<{ tools: AgentTool[]; prompt: string }> {
@@ -147,6 +161,16 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   /** Problems in the configuration files, for the list. */
   get configErrors(): readonly string[] {
     return this.config?.errors ?? [];
+  }
+
+  /** The tools the user always allowed in this workspace (`server/tool`). */
+  get alwaysAllowed(): readonly string[] {
+    return this.stateList(ALLOWED_KEY);
+  }
+
+  async forgetAlwaysAllowed(): Promise<void> {
+    await this.options.context.workspaceState.update(ALLOWED_KEY, []);
+    this.options.log("MCP: the always-allowed tools of this workspace were forgotten");
   }
 
   async restart(name: string): Promise<void> {
@@ -233,14 +257,8 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
       const launch = bundle.launchDescription(server);
       const agreed = this.options.context.workspaceState.get<Record<string, string>>(CONSENT_KEY) ?? {};
       if (agreed[server.name] !== launch) {
-        const changed = agreed[server.name] !== undefined;
-        const start = "Start Server";
-        const answer = await vscode.window.showWarningMessage(
-          `${changed ? "The command line of" : "This workspace defines"} the MCP server "${server.name}"${changed ? " changed" : ""} (${path.basename(path.dirname(server.file))}/${path.basename(server.file)}). Start it? It runs:`,
-          { modal: true, detail: launch },
-          start,
-        );
-        if (answer !== start) return { blocked: "Not started: you did not agree to its command line. Restart it from Pi Chat: MCP Servers to be asked again." };
+        if (!(await this.confirmLaunch(server, launch, agreed[server.name] !== undefined)))
+          return { blocked: "Not started: you did not agree to its command line. Restart it from Pi Chat: MCP Servers to be asked again." };
         await this.options.context.workspaceState.update(CONSENT_KEY, { ...agreed, [server.name]: launch });
       }
     }
