@@ -18,6 +18,7 @@ import { runP5, type P5Result } from "./figures/p5-activation";
 import { runP7, type P7Result } from "./figures/p7-compaction";
 import { P6_BIG, P6_SMALL, runP6, type P6Result } from "./figures/p6-reducer";
 import { runP13, type P13Result } from "./figures/p13-command-output";
+import { runP16, type P16Result } from "./figures/p16-mcp";
 import { P14_IMAGES, P14_MESSAGES, runP14, type P14Result } from "./figures/p14-images";
 import { P12_BIG, P12_SMALL, runP12, type P12Result } from "./figures/p12-branch-switch";
 import { P11_BIG, P11_SMALL, runP11, type P11Result } from "./figures/p11-history";
@@ -53,7 +54,7 @@ function sizes(messages: readonly AgentMessage[]): ReturnType<typeof describe> &
 }
 
 // Order of the child processes: cheap and CPU-timed first, the browser and P1's ~1 GB baseline last.
-const ORDER = ["P6", "P2", "P3", "P11", "P12", "P7", "P9", "P10", "P4", "P1", "P5", "P13", "P14"] as const;
+const ORDER = ["P6", "P2", "P3", "P11", "P12", "P7", "P9", "P10", "P4", "P1", "P5", "P13", "P14", "P16"] as const;
 
 interface FigureOutput {
   rows: Row[];
@@ -368,6 +369,19 @@ async function runFigure(figure: string): Promise<FigureOutput> {
           `P5: activate() threw under the stub vscode (${p5.reason ?? "?"}); the figure is the files loaded up to then (at least the static require graph).`,
         );
     }
+  }
+
+  if (wanted("P16")) {
+    log("P16 MCP overhead (three warm stdio servers vs none) …");
+    const p16: P16Result = await runP16(repoRoot, log, quick ? 5 : 20);
+    results["P16"] = p16;
+    rows.push({
+      figure: "P16 MCP overhead (send → provider request, 3 warm servers ÷ none)",
+      measured: `${fmtNum(p16.ratio.median)} (${fmtNum(p16.withServers.median, 2)} ms ÷ ${fmtNum(p16.without.median, 2)} ms; ${p16.tools} MCP tools declared)`,
+      baseline: `no MCP servers; medians of ${p16.runs} prompts a side, 3 alternating rounds (ratio range ${fmtNum(p16.ratio.min)}–${fmtNum(p16.ratio.max)})`,
+      goal: `≤ ${p16.goal}`,
+      verdict: p16.ratio.median <= p16.goal ? "pass" : "MISS",
+    });
   }
 
   if (wanted("P13")) {

@@ -46,6 +46,11 @@ if (existsSync(join(root, "src/host/extension.ts"))) {
 if (existsSync(join(root, "src/host/providers/index.ts"))) {
   jobs.push(build({ ...nodeCommon, entryPoints: ["src/host/providers/index.ts"], outfile: "out/providers.js" }));
 }
+// MCP (pi-mcp, server lifecycle, tool wrapping): out/mcp.js, required when a chat first needs
+// tools or the user opens "MCP Servers", so activation loads none of it (P5).
+if (existsSync(join(root, "src/core/mcp/index.ts"))) {
+  jobs.push(build({ ...nodeCommon, entryPoints: ["src/core/mcp/index.ts"], outfile: "out/mcp.js" }));
+}
 // read_file's image scaler: photon (WebAssembly) in a worker thread, started only when a large
 // image is read. Its .wasm sits beside the bundle, where photon's loader looks (__dirname).
 if (existsSync(join(root, "src/core/images/scale-worker.ts"))) {

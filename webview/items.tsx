@@ -11,6 +11,7 @@ import { memo } from "./memo";
 import { Collapsible, FileLink, rangeLabel } from "./parts";
 import { ToolCard } from "./tools";
 import { CommandCard, UserCommandCard } from "./command-card";
+import { McpCard } from "./mcp-card";
 import { AnswerActions, ForkOnly, UserMessage } from "./branch-controls";
 import type { FixCommandId } from "../src/shared/app-messages";
 import { post } from "./vscode";
@@ -39,7 +40,7 @@ function ItemCard({ item }: { item: ChatItem }) {
     case "assistant":
       return <AssistantCard item={item} />;
     case "tool":
-      return item.name === "run_command" ? <CommandCard item={item} /> : <ToolCard item={item} />;
+      return item.name === "run_command" ? <CommandCard item={item} /> : item.name.startsWith("mcp__") ? <McpCard item={item} /> : <ToolCard item={item} />;
     case "notice":
       return <NoticeCard item={item} />;
     case "userCommand":

@@ -47,6 +47,8 @@ export interface ChatServiceOptions {
   log?: (line: string) => void;
   /** Removes the API keys in use from everything saved or shown. */
   redactor?: Redactor;
+  /** The window's MCP servers, shared by every chat (see ChatSessionOptions.mcp). */
+  mcp?: ChatSessionOptions["mcp"];
   /** Request-time additions to every chat's context (see ChatSessionOptions.extendContext). */
   extendContext?: RequestContextStep;
   problems?: ProblemsWatcher;
@@ -264,6 +266,7 @@ export class ChatService {
       persist: (message, parentId, newPath) => this.persist(id, message, parentId, newPath),
       persistLeaf: (nodeId, path) => this.options.store.setLeaf(id, nodeId, path),
       ...(this.options.commands ? { commands: this.commandOptions(id, this.options.commands) } : {}),
+      ...(this.options.mcp ? { mcp: this.options.mcp } : {}),
       ...(this.options.locks ? { claimWriter: () => this.claimWriter(id) } : {}),
     });
   }

@@ -174,7 +174,7 @@ export function appMessageFact(message: AppMessage): string | null {
       const target = message.path ? ` on ${message.path}` : message.command !== undefined ? ` (\`${message.command}\` in ${message.cwd ?? "."})` : "";
       if (message.decision === "denied") {
         const reason = message.reason?.trim() ? ` The user's reason: "${message.reason.trim()}".` : "";
-        const nothing = message.command !== undefined ? "Nothing ran." : "Nothing was changed.";
+        const nothing = message.command !== undefined || message.mcp !== undefined ? "Nothing ran." : "Nothing was changed.";
         return `[The user denied the ${message.toolName} call ${message.toolCallId}${target}. ${nothing}${reason} Do not retry it unless the user asks.]`;
       }
       return `[The user allowed the ${message.toolName} call ${message.toolCallId}${target}.]`;

@@ -15,7 +15,7 @@ import type { CompactionSettings } from "./context/compaction";
 import type { CompactionOutcome } from "./context/compactor";
 import { ChatBranches, filesChangedBy, promptBefore, turnStart, type BranchChange } from "./branching";
 import { InputQueue, promptMessages, type QueueKind } from "./input-queue";
-import type { CompactionSummaryMessage, FileAttachmentMessage, LocalNoticeMessage } from "./messages";
+import type { ApprovalNoticeMessage, CompactionSummaryMessage, FileAttachmentMessage, LocalNoticeMessage } from "./messages";
 import { StreamRedaction } from "./redaction";
 import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
 import type { ChatTree } from "./transcript/tree";
@@ -36,6 +36,8 @@ import type { BackgroundStopCause } from "../shared/background-state";
 import { COMMAND_OUTPUT_TOOL, createCommandOutputTool } from "./tools/command-output";
 import { redactSecrets } from "./commands/redact";
 import { runUserCommand, type UserCommandText } from "./commands/user-command";
+import { gateMcpCall, isMcpToolName, MCP_SERVERS_SECTION, type McpChatTools } from "./mcp/gate";
+import { withSystemSection } from "./context/project-instructions";
 
 /** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
 export interface ModelBinding {
@@ -139,6 +141,8 @@ export interface ChatSessionOptions {
   problems?: ProblemsWatcher;
   /** Scales large images read_file returns (a worker thread in the extension); without it they are refused. */
   imageScaler?: ImageScaler;
+  /** The window's MCP servers' tools (every call asks: src/core/mcp/gate.ts); absent: none. */
+  mcp?: McpChatTools;
 }
 
 /** One request-time step over the request view of the transcript; never mutates its input. */
@@ -191,6 +195,8 @@ export class ChatSession {
   });
   /** Where run_command and `!cmd` may run (undefined: no folder on disk). */
   private readonly commandFolders: CommandFolders | undefined;
+  /** The system prompt's section on the MCP servers of this run (their names and instructions). */
+  private mcpPrompt: string | undefined;
   /** Stops the `!cmd` that is running, if one is. */
   private userCommandStop: AbortController | undefined;
   private active: Promise<void> | undefined;
@@ -735,8 +741,11 @@ export class ChatSession {
     this.emit({ type: "context/meter", meter: this.context.meter() });
     // The chat's thinking level, as far as its model supports it ("off" by default).
     const thinkingLevel = clampThinkingLevel(binding.model, (this.modelChoice?.thinkingLevel ?? "off") as Parameters<typeof clampThinkingLevel>[1]);
+    const mcp = await this.options.mcp?.forRun({ acceptsImages: binding.model.input.includes("image") });
+    this.mcpPrompt = mcp?.prompt || undefined;
+    const tools = [...this.availableTools(), ...(mcp?.tools ?? [])];
     if (this.agent) {
-      this.agent.state.tools = this.availableTools();
+      this.agent.state.tools = tools;
       this.agent.state.model = binding.model;
       this.agent.state.thinkingLevel = thinkingLevel;
       this.agent.streamFunction = this.context.wrapStreamFn(binding.streamFn);
@@ -750,7 +759,7 @@ export class ChatSession {
         systemPrompt: this.options.systemPrompt,
         model: binding.model,
         thinkingLevel,
-        tools: this.availableTools(),
+        tools,
         messages: this.initialMessages,
       },
       streamFn: this.context.wrapStreamFn(binding.streamFn),
@@ -768,7 +777,11 @@ export class ChatSession {
       ),
       prepareRequest: (request, signal) => this.context.beforeRequest(request, signal),
       beforeToolCall: (context, signal) =>
-        context.toolCall.name === RUN_COMMAND_TOOL ? this.gateCommand(context.toolCall.id, context.args, signal) : this.gate.beforeToolCall(context, signal),
+        context.toolCall.name === RUN_COMMAND_TOOL
+          ? this.gateCommand(context.toolCall.id, context.args, signal)
+          : isMcpToolName(context.toolCall.name)
+            ? this.gateMcp(context.toolCall.id, context.toolCall.name, context.args, signal)
+            : this.gate.beforeToolCall(context, signal),
       afterToolCall: (context) => this.gate.afterToolCall(context),
       sessionId: this.id,
     });
@@ -786,7 +799,7 @@ export class ChatSession {
   /** The policy, then the host's request-time step; a failing step never breaks the request. */
   private withRequestSteps(policy: RequestContextStep): RequestContextStep {
     return async (messages, signal) => {
-      const view = await policy(messages, signal);
+      const view = withSystemSection(await policy(messages, signal), MCP_SERVERS_SECTION, this.mcpPrompt);
       const extend = this.options.extendContext;
       if (!extend) return view;
       try {
@@ -825,6 +838,22 @@ export class ChatSession {
       }
       this.emit(chatEvent);
     }
+  }
+
+  private gateMcp(toolCallId: string, toolName: string, args: unknown, signal: AbortSignal | undefined): Promise<BeforeToolCallResult | undefined> {
+    const mcp = this.options.mcp;
+    if (!mcp) return Promise.resolve({ block: true, reason: "MCP tools are not available in this window." });
+    const deps = {
+      chatId: this.id,
+      describe: (name: string) => mcp.describe(name),
+      allowed: mcp.allowed,
+      approver: mcp.approver,
+      approvalMode: () => this.options.approvalMode(),
+      editsAllowedForChat: () => this.gate.allowsEditsForChat,
+      emit: (event: ChatEvent) => this.emit(event),
+      record: (notice: ApprovalNoticeMessage) => this.queue.steerOwn(notice),
+    };
+    return gateMcpCall(toolCallId, toolName, args, deps, signal);
   }
 
   private gateCommand(toolCallId: string, args: unknown, signal: AbortSignal | undefined): Promise<BeforeToolCallResult | undefined> {

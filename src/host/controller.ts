@@ -30,6 +30,7 @@ import type { BaseUrlConsent } from "./base-url-consent";
 import { keyRedactor } from "./key-redaction";
 import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
 import type { HostCommands } from "./commands";
+import type { HostMcp } from "./mcp";
 import { findToolDetails } from "./tool-details";
 import { parseUserCommand } from "../core/commands/user-command";
 import { ChatDeletion } from "./chat-deletion";
@@ -64,6 +65,8 @@ export interface ControllerOptions {
   /** "Apply to file" on a code block: diff, decision, one undoable edit. */
   codeApplier: CodeApplier;
   commands: HostCommands;
+  /** The window's MCP servers (src/host/mcp.ts); absent: no MCP tools. */
+  mcp?: HostMcp;
   log: (line: string) => void;
   /** Every chat request as it is sent ("what the model sees"). */
   onRequest?: (capture: RequestCapture) => void;
@@ -117,6 +120,7 @@ export class ChatController implements vscode.Disposable {
         logRoot: options.commands.logRoot,
         ...(options.commands.folders ? { folders: options.commands.folders } : {}),
       },
+      ...(options.mcp ? { mcp: options.mcp } : {}),
       locks: this.otherWindows.locks,
       redactor: keyRedactor,
       titles: modelTitles(() => void this.refreshChats()),
@@ -220,6 +224,7 @@ export class ChatController implements vscode.Disposable {
         return this.session.loadEarlier();
       case "approval/decide":
         if (this.options.commands.decide(message.toolCallId, message.decision, message.reason, message.rule)) return;
+        if (this.options.mcp?.decide(message.toolCallId, message.decision, message.reason)) return;
         if (message.decision === "allowAlways") return; // only commands have rules
         return this.decide(message.toolCallId, message.decision, message.reason);
       case "command/stopBackground":

@@ -1,5 +1,6 @@
 // Activation: cheap and lazy. Registers the view, the commands and the stores; the provider
 // SDKs (out/providers.js) load on the first prompt.
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { registerChatModelCommand } from "./chat-model-picker";
 import { registerHistoryCommands } from "./history-commands";
@@ -9,6 +10,8 @@ import { ChatViewProvider } from "./chat-view";
 import { registerContextCommands } from "./context-commands";
 import { ChatController } from "./controller";
 import { HostCommands } from "./commands";
+import { HostMcp } from "./mcp";
+import { showMcpServers } from "./mcp-servers-command";
 import { ModelContextDocuments } from "./model-context-view";
 import { ProposalDiffs } from "./diff-view";
 import { CodeApplier } from "./apply-code";
@@ -37,6 +40,7 @@ export interface PiChatTestApi {
   logLines: string[];
   commands: HostCommands;
   codeApplier: CodeApplier;
+  mcp: HostMcp;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<PiChatTestApi | undefined> {
@@ -77,6 +81,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     log,
   });
   const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, paths.folders, log);
+  const mcp = new HostMcp({
+    context,
+    workspaceFolder: folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined,
+    outputDir: path.join(commands.logRoot, "mcp"),
+    log,
+  });
+  activeMcp = mcp;
   let modelContext: ModelContextDocuments | undefined;
   const controller = new ChatController({
     context,
@@ -97,6 +108,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     diffs,
     codeApplier,
     commands,
+    mcp,
     log,
     onRequest: (capture) => modelContext?.requestSent(capture),
   });
@@ -114,6 +126,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     view,
     controller,
     commands,
+    mcp,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
     vscode.commands.registerCommand("piChat.newChat", async () => {
       await controller.newChat();
@@ -125,6 +138,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
       return controller.askAboutFile(uri instanceof vscode.Uri ? uri : undefined, fromEditor ? editor?.selection : undefined);
     }),
     vscode.commands.registerCommand("piChat.stop", () => controller.stop()),
+    vscode.commands.registerCommand("piChat.mcpServers", () => showMcpServers(mcp)),
     vscode.commands.registerCommand("piChat.setApiKey", () => setApiKey(secrets)),
     vscode.commands.registerCommand("piChat.selectModel", (choice?: unknown) => selectModel(choice)),
     registerChatModelCommand(controller),
@@ -148,11 +162,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   await controller.restore();
   void controller.deletion.emptyOldTrash();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
-  return testMode ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands, codeApplier } : undefined;
+  return testMode
+    ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands, codeApplier, mcp }
+    : undefined;
 }
 
-export function deactivate(): void {
+/** The MCP servers of this window: deactivate waits until their processes (and children) ended. */
+let activeMcp: HostMcp | undefined;
+
+export function deactivate(): Promise<void> | undefined {
   // The controller is disposed with the subscriptions; its store flushes the index.
+  return activeMcp?.dispose();
 }
 
 /** With no folder open there are no workspace files: every tool call says so. */

@@ -22,6 +22,8 @@ export interface ApprovalNoticeMessage {
   cwd?: string;
   /** run_command: the allow rule(s) that let it run without asking, or the rule the user added. */
   rule?: string;
+  /** An MCP call: which server and tool (the rule "Always allow" added is `server/tool`). */
+  mcp?: { server: string; tool: string };
   timestamp: number;
 }
 

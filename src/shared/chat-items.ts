@@ -103,6 +103,16 @@ export interface ApprovalItem {
   background?: { readyPattern?: string };
   rule?: string;
   reason?: string;
+  /** An MCP call: server and tool (live: also the arguments and annotations the card showed). */
+  mcp?: McpCardFacts;
+}
+
+/** What an MCP card shows about the call. Annotations are the server's words: shown, never obeyed. */
+export interface McpCardFacts {
+  server: string;
+  tool: string;
+  arguments?: string;
+  annotations?: string[];
 }
 
 export type ToolApproval = ApprovalItem;

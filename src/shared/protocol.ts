@@ -8,7 +8,7 @@
 // glance at a name says which part of the view sends or handles it.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { FixCommandId } from "./app-messages";
-import type { ChatItem, ChatState, ForkMark, QueuedInput } from "./chat-items";
+import type { ChatItem, ChatState, ForkMark, McpCardFacts, QueuedInput } from "./chat-items";
 
 export type { ForkMark, QueuedInput } from "./chat-items";
 import type { ContextMeter } from "./context-meter";
@@ -59,6 +59,8 @@ export type ChatEvent =
       suggestedRules?: string[];
       /** run_command with `background: true`: it keeps running after the yes (and the ready line Pi waits for). */
       background?: { readyPattern?: string };
+      /** An MCP call: its server, its tool, the arguments as the card shows them, the server's own annotations. */
+      mcp?: McpCardFacts;
     }
   /** The user decided; the approvalNotice saying so reaches the transcript after the tool result. */
   | { type: "approval/decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string; rule?: string }

@@ -76,6 +76,7 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         ...(event.cwd !== undefined ? { cwd: event.cwd } : {}),
         ...(event.suggestedRules !== undefined ? { suggestedRules: event.suggestedRules } : {}),
         ...(event.background !== undefined ? { background: { ...event.background } } : {}),
+        ...(event.mcp !== undefined ? { mcp: { ...event.mcp } } : {}),
       }));
     case "approval/decided":
       return upsertApproval(event.decision === "allowed" ? setToolStatus(state, event.toolCallId, "running") : state, event.toolCallId, "", (a) => ({
@@ -541,6 +542,7 @@ function setApprovalFromNotice(approval: ToolApproval, message: ApprovalNoticeMe
   if (message.command !== undefined) approval.command = message.command;
   if (message.cwd !== undefined) approval.cwd = message.cwd;
   if (message.rule !== undefined) approval.rule = message.rule;
+  if (message.mcp !== undefined) approval.mcp = { ...approval.mcp, ...message.mcp };
   return approval;
 }
 

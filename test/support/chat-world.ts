@@ -33,6 +33,7 @@ export function chatWorld(options: {
   extendContext?: (workspace: string) => RequestContextStep;
   compaction?: () => Partial<CompactionSettings>;
   titles?: ChatServiceOptions["titles"];
+  mcp?: ChatServiceOptions["mcp"];
   log?: (line: string) => void;
   /** Wraps the chats' storage of every service (to watch or pause what the store does). */
   storage?: (inner: TranscriptStorage) => TranscriptStorage;
@@ -58,6 +59,7 @@ export function chatWorld(options: {
       ...(options.extendContext ? { extendContext: options.extendContext(ws.path) } : {}),
       ...(options.compaction ? { compaction: options.compaction } : {}),
       ...(options.titles ? { titles: options.titles } : {}),
+      ...(options.mcp ? { mcp: options.mcp } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
     services.push(service);

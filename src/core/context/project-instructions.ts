@@ -108,13 +108,18 @@ export async function loadProjectInstructions(
  * message is never changed). Pure. With no section, the input is returned as it is.
  */
 export function withProjectInstructions(messages: readonly AgentMessage[], section: string | undefined): AgentMessage[] {
+  return withSystemSection(messages, PROJECT_INSTRUCTIONS_SECTION, section);
+}
+
+/** The request view with a named section of the system message set (one made when there is none); never mutates. */
+export function withSystemSection(messages: readonly AgentMessage[], name: string, section: string | undefined): AgentMessage[] {
   if (section === undefined) return messages.slice();
   const first = messages[0];
   if (first?.role === "system") {
-    const head: SystemMessage = { ...first, sections: { ...first.sections, [PROJECT_INSTRUCTIONS_SECTION]: section } };
+    const head: SystemMessage = { ...first, sections: { ...first.sections, [name]: section } };
     return [head, ...messages.slice(1)];
   }
-  const head: SystemMessage = { role: "system", content: "", sections: { [PROJECT_INSTRUCTIONS_SECTION]: section }, timestamp: 0 };
+  const head: SystemMessage = { role: "system", content: "", sections: { [name]: section }, timestamp: 0 };
   return [head, ...messages];
 }
 
