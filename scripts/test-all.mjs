@@ -8,8 +8,8 @@ import { repoRoot } from "./mocha-suite.mjs";
 
 const steps = [
   { name: "typecheck", cmd: ["npm", "run", "--silent", "typecheck"] },
-  // Lint and formatting (Biome): a file not formatted as biome.jsonc says fails here.
-  { name: "lint", cmd: ["npx", "biome", "check", "--diagnostic-level=warn", "."] },
+  // Lint and formatting (Biome, `npm run lint`): a warning or a file not formatted as biome.jsonc says fails here.
+  { name: "lint", cmd: ["npm", "run", "--silent", "lint"] },
   { name: "build", cmd: ["node", "scripts/build.mjs", "--tests"] },
   { name: "unit", cmd: ["node", "scripts/run-unit-tests.mjs"] },
   { name: "browser", cmd: ["node", "scripts/run-browser-tests.mjs"] },

@@ -3,7 +3,6 @@
 // exists, and the sentence the chat model later gets for a summary.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
-import type { CompactionSummaryMessage } from "../messages";
 import type { CompactionPlan } from "./compaction";
 import { CHARS_PER_TOKEN } from "./tokens";
 
@@ -127,16 +126,4 @@ export function serializeConversation(messages: readonly Message[]): string {
 
 function shorten(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}\n[… ${text.length - max} more characters]`;
-}
-
-/** The user message the chat model gets in place of the summarized conversation. */
-export function compactionSummaryFact(message: CompactionSummaryMessage): string {
-  const files: string[] = [];
-  if (message.readFiles?.length) files.push(`<read-files>\n${message.readFiles.join("\n")}\n</read-files>`);
-  if (message.modifiedFiles?.length) files.push(`<modified-files>\n${message.modifiedFiles.join("\n")}\n</modified-files>`);
-  return [
-    "[The earlier part of this conversation was compacted into the summary below to fit the context window. The messages after this one are verbatim.]",
-    `<summary>\n${message.summary}\n</summary>`,
-    ...files,
-  ].join("\n\n");
 }

@@ -1,7 +1,7 @@
 // The gate for an image the user attached: only bytes that really are a PNG, JPEG, GIF or WebP
 // image, within the size cap, are sent. Every refusal says why; nothing is dropped silently.
 import { MAX_PROMPT_IMAGE_BYTES } from "../../shared/protocol";
-import { formatBytes } from "../tools/shared";
+import { formatBytes } from "../../shared/format";
 import { sniffImage, type ImageInfo } from "../../shared/image-sniff";
 
 export type AcceptedImage = { ok: true; bytes: Uint8Array; info: ImageInfo } | { ok: false; reason: string };
