@@ -12,6 +12,8 @@ const steps = [
   { name: "lint", cmd: ["npm", "run", "--silent", "lint"] },
   { name: "build", cmd: ["node", "scripts/build.mjs", "--tests"] },
   { name: "unit", cmd: ["node", "scripts/run-unit-tests.mjs"] },
+  // The minute-long soaks (two windows appending to one chat), apart so the unit run stays quick.
+  { name: "stress", cmd: ["node", "scripts/run-stress-tests.mjs"] },
   { name: "browser", cmd: ["node", "scripts/run-browser-tests.mjs"] },
   {
     name: "host",
