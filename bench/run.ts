@@ -13,7 +13,7 @@ import { runP1Paint, type P1PaintResult, type P1PaintRun } from "./figures/p1-pa
 import { P1_POLICY_SWEEP, P1_RATES, P1_VERDICT_RATE, runP1, type P1Result } from "./figures/p1-streaming";
 import { P2_BIG, P2_SMALL, runP2, type P2Result } from "./figures/p2-append";
 import { runP3, type P3Result } from "./figures/p3-restore";
-import { CHROMIUM, P4_BIG, P4_SMALL, runP4, type P4Result } from "./figures/p4-render";
+import { CHROMIUM, P4_BIG, runP4, type P4Result } from "./figures/p4-render";
 import { runP5, type P5Result } from "./figures/p5-activation";
 import { runP7, type P7Result } from "./figures/p7-compaction";
 import { P6_BIG, P6_SMALL, runP6, type P6Result } from "./figures/p6-reducer";

@@ -3,13 +3,14 @@
 // Stop, then exit code, duration and the capped output, with the whole output one click away.
 // `details`/`progress` come from the tool (untrusted shapes): read defensively.
 import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem, UserCommandItem } from "../src/shared/chat-items";
 import { DEFAULT_BACKGROUND_WAIT_MS, stopCauseForCard, type BackgroundRunState } from "../src/shared/background-state";
 import { DenyReasonInput, useSentDecision } from "./approval";
 import { CheckIcon, CloseIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "./icons";
 import { Collapsible } from "./parts";
 import { post } from "./vscode";
+import { formatDuration } from "../src/shared/format";
 
 /** The tool caps what it returns at 50 KB; anything longer here was not made by it. */
 const MAX_OUTPUT_CHARS = 60_000;
@@ -57,12 +58,6 @@ function record(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
 }
 
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  return s < 60 ? `${s < 10 ? s.toFixed(1) : Math.round(s)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
-}
-
 type Outcome = { text: string; tone: "ok" | "bad" | "muted" };
 
 /**
@@ -70,7 +65,7 @@ type Outcome = { text: string; tone: "ok" | "bad" | "muted" };
  * command (when it ended), and a `!cmd`. `stopped` may name who stopped it.
  */
 function endOutcome(end: { end?: string; exitCode?: number | null; signal?: string; durationMs?: number; stoppedBy?: string }): Outcome {
-  const took = end.durationMs !== undefined ? ` · ${formatMs(end.durationMs)}` : "";
+  const took = end.durationMs !== undefined ? ` · ${formatDuration(end.durationMs)}` : "";
   switch (end.end) {
     case "stopped":
       return { text: `${end.stoppedBy ?? "Stopped"}${took}`, tone: end.stoppedBy ? "muted" : "bad" };
@@ -85,7 +80,7 @@ function endOutcome(end: { end?: string; exitCode?: number | null; signal?: stri
 }
 
 function runningOutcome(elapsedMs: number | undefined): Outcome {
-  return { text: elapsedMs !== undefined ? `Running · ${formatMs(elapsedMs)}` : "Running", tone: "muted" };
+  return { text: elapsedMs !== undefined ? `Running · ${formatDuration(elapsedMs)}` : "Running", tone: "muted" };
 }
 
 /**
@@ -112,7 +107,7 @@ function backgroundOutcome(run: BackgroundRunState, facts: CommandFacts): Outcom
   switch (run.state) {
     case "running":
       return {
-        text: facts.background === "pattern" ? `Running in the background · ready after ${formatMs(facts.durationMs ?? 0)}` : "Running in the background",
+        text: facts.background === "pattern" ? `Running in the background · ready after ${formatDuration(facts.durationMs ?? 0)}` : "Running in the background",
         tone: "muted",
       };
     case "exited":
@@ -281,7 +276,7 @@ function CommandDecision({ approval }: { approval: ApprovalItem }) {
 
 /** What a yes to a background run means: it keeps running, until when, and what Pi waits for. */
 function BackgroundNote({ readyPattern }: { readyPattern: string | undefined }) {
-  const wait = formatMs(DEFAULT_BACKGROUND_WAIT_MS);
+  const wait = formatDuration(DEFAULT_BACKGROUND_WAIT_MS);
   return (
     <p class="tool-note background-note">
       It keeps running after Pi goes on, with a Stop button on this card, until it ends, you stop it, you leave this chat or VS Code closes.{" "}

@@ -174,7 +174,7 @@ export function History(props: {
     next?.focus();
   };
 
-  const searching = trimmed !== "" && (!results || !results.complete);
+  const searching = trimmed !== "" && !results?.complete;
   return (
     <div class="history" ref={panel} role="dialog" aria-modal="true" aria-label="Chat history" tabIndex={-1} onKeyDown={onKeyDown}>
       {props.deleted && (

@@ -15,6 +15,7 @@ import { McpCard } from "./mcp-card";
 import { AnswerActions, ForkOnly, UserMessage } from "./branch-controls";
 import type { FixCommandId } from "../src/shared/app-messages";
 import { post } from "./vscode";
+import { onNextFrame } from "./frame-pacing";
 
 export const Item = memo(function Item({ item }: { item: ChatItem }) {
   return (
@@ -242,25 +243,6 @@ function FinalMarkdown({ block }: { block: AssistantBlock }) {
   return <div class="md" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
-/** At most one parse per animation frame (or 100 ms when frames are paused, as in a hidden view). */
-function requestFrame(run: () => void): () => void {
-  let done = false;
-  const once = () => {
-    if (done) return;
-    done = true;
-    cancelAnimationFrame(frame);
-    clearTimeout(timer);
-    run();
-  };
-  const frame = requestAnimationFrame(once);
-  const timer = setTimeout(once, 100);
-  return () => {
-    done = true;
-    cancelAnimationFrame(frame);
-    clearTimeout(timer);
-  };
-}
-
 function StreamingMarkdown({ text }: { text: string }) {
   const stream = useRef<MarkdownStream | null>(null);
   stream.current ??= new MarkdownStream();
@@ -272,7 +254,8 @@ function StreamingMarkdown({ text }: { text: string }) {
 
   useEffect(() => {
     if (rendered.current === text || cancel.current) return;
-    cancel.current = requestFrame(() => {
+    // At most one parse per animation frame (or per 100 ms while frames are paused, as in a hidden view).
+    cancel.current = onNextFrame(() => {
       cancel.current = null;
       rendered.current = latest.current;
       setView(stream.current!.update(latest.current));

@@ -88,6 +88,8 @@ export class ChatService {
   private readonly pendingModels = new Map<string, ChatModelChoice>();
   /** Chats with no answer yet: the first one may get them a title from the model. */
   private readonly untitled = new Set<string>();
+  /** Title requests in flight (titleFromModel), so a caller can wait for them to end. */
+  private readonly pendingTitles = new Set<Promise<void>>();
 
   constructor(private readonly options: ChatServiceOptions) {}
 
@@ -271,6 +273,16 @@ export class ChatService {
     });
   }
 
+  /** Resolves once every title request started so far has ended (saved, skipped or failed). */
+  async titlesSettled(): Promise<void> {
+    await Promise.all(this.pendingTitles);
+  }
+
+  private trackTitle(work: Promise<void>): void {
+    this.pendingTitles.add(work);
+    void work.finally(() => this.pendingTitles.delete(work));
+  }
+
   /**
    * After the chat's first answer: one short request to the chat's model for a title, saved as a
    * title line unless the user named the chat meanwhile. In the background; a failure (no key, an
@@ -358,7 +370,7 @@ export class ChatService {
     const message = images ? await externalizeImages(original, (bytes, mimeType) => images.put(chatId, bytes, mimeType)) : original;
     if (this.created.has(chatId)) {
       const id = await this.options.store.append(chatId, message, { parentId, ...(newPath ? { path: newPath } : {}) });
-      if (isAnswer(message) && this.untitled.delete(chatId)) void this.titleFromModel(chatId, message);
+      if (isAnswer(message) && this.untitled.delete(chatId)) this.trackTitle(this.titleFromModel(chatId, message));
       return id;
     }
     this.created.add(chatId);

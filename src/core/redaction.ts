@@ -17,7 +17,7 @@ export const MIN_REDACTED_LENGTH = 6;
 export function redactKeyShapes(text: string): string {
   return text
     .replace(/\b(sk|pk|rk)-[A-Za-z0-9_\-*.]{6,}/g, "$1-…")
-    .replace(/\bAIza[0-9A-Za-z_\-]{10,}/g, "AIza…")
+    .replace(/\bAIza[0-9A-Za-z_-]{10,}/g, "AIza…")
     .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=\-*]{6,}/gi, "$1 …")
     .replace(/([?&](?:key|api_key|apikey|access_token)=)[^&\s"']+/gi, "$1…")
     .replace(/("?(?:api[_-]?key|x-api-key|x-goog-api-key|authorization)"?\s*[:=]\s*"?)[^"\s,}]{6,}/gi, "$1…");

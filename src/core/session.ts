@@ -444,7 +444,7 @@ export class ChatSession {
     if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
     const commands = this.options.commands;
     const folders = this.commandFolders;
-    if (!commands || !commands.enabled() || !folders) {
+    if (!commands?.enabled() || !folders) {
       const why =
         "Commands cannot run here: this folder is open in Restricted Mode (not trusted), or no folder is open. Trust the folder (Manage Workspace Trust) to run commands.";
       return this.append(errorNotice(why, undefined));

@@ -31,7 +31,7 @@ export class HostCommands implements vscode.Disposable {
   readonly rules: CommandRuleStore;
 
   constructor(
-    private readonly context: vscode.ExtensionContext,
+    context: vscode.ExtensionContext,
     /** Folder of the command logs (`<storage>/command-output`). */
     readonly logRoot: string,
     /** The workspace folders by their tool names (workspace-paths.ts). */

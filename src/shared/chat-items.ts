@@ -5,7 +5,6 @@ import type { BackgroundRunState } from "./background-state";
 
 import type { FixCommandId } from "./app-messages";
 import type { ContextMeter } from "./context-meter";
-import type { PendingAttachment } from "./protocol";
 import type { StructuredDiff } from "./structured-diff";
 
 /** Marks any item can carry. */
@@ -194,6 +193,12 @@ export interface ChatState {
   readonly queue: readonly QueuedInput[];
   /** A Stop kept the queue for the user to send or clear. */
   readonly queueKept: boolean;
+}
+
+/** A file (and lines) the user attached to the next message: a chip in the composer. */
+export interface PendingAttachment {
+  path: string;
+  range?: { startLine: number; endLine: number };
 }
 
 /** A follow-up or steering message waiting for the running reply: a chip above the composer. */

@@ -7,10 +7,9 @@
 // the protocols of other assistants in the editor name theirs (Continue's `history/list`): one
 // glance at a name says which part of the view sends or handles it.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { FixCommandId } from "./app-messages";
-import type { ChatItem, ChatState, ForkMark, McpCardFacts, QueuedInput } from "./chat-items";
+import type { ChatItem, ChatState, ForkMark, McpCardFacts, PendingAttachment, QueuedInput } from "./chat-items";
 
-export type { ForkMark, QueuedInput } from "./chat-items";
+export type { ForkMark, PendingAttachment, QueuedInput } from "./chat-items";
 import type { ContextMeter } from "./context-meter";
 import type { StructuredDiff } from "./structured-diff";
 import type { BackgroundRunState } from "./background-state";
@@ -92,11 +91,6 @@ export interface ChatSummary {
   id: string;
   title: string;
   updatedAt: number;
-}
-
-export interface PendingAttachment {
-  path: string;
-  range?: { startLine: number; endLine: number };
 }
 
 /** Facts about the session the view shows around the chat (not part of it). */

@@ -4,7 +4,7 @@
 // the focus inside and answers arrow keys, Home/End and type-ahead.
 import * as assert from "node:assert/strict";
 import { type ChatPage, useChatPage } from "./harness";
-import { SAMPLE_CHANGE, SAMPLE_DIFF, Script, toolCall } from "./script";
+import { SAMPLE_CHANGE, Script, toolCall } from "./script";
 
 const focused = (chat: ChatPage) =>
   chat.page.evaluate(() => {

@@ -4,6 +4,7 @@
 // bounded whatever the command prints: 10 MB of output costs the same few hundred KB as 100 KB.
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { formatBytes } from "../../shared/format";
 
 /** What the model gets at most: the limits pi's tools use (2,000 lines / 50 KB). */
 export const MODEL_OUTPUT_MAX_LINES = 2000;
@@ -202,7 +203,7 @@ export class CommandOutput {
     const pieces = [...this.head];
     if (cutLines > 0)
       pieces.push(
-        `[… ${cutLines.toLocaleString("en-US")} lines (${formatSize(cutBytes)}) cut here; the first ${this.head.length} and the last ${tail.length} lines are shown …]`,
+        `[… ${cutLines.toLocaleString("en-US")} lines (${formatBytes(cutBytes)}) cut here; the first ${this.head.length} and the last ${tail.length} lines are shown …]`,
       );
     pieces.push(...tail);
     const summary: OutputSummary = {
@@ -264,7 +265,7 @@ export class CommandOutput {
     if (this.logFd === undefined || this.logTruncated) return;
     const size = Buffer.byteLength(line, "utf8") + 1;
     if (this.logBytes + size > MAX_LOG_BYTES) {
-      this.logBuffer += `[the log stops here: it reached ${formatSize(MAX_LOG_BYTES)}]\n`;
+      this.logBuffer += `[the log stops here: it reached ${formatBytes(MAX_LOG_BYTES)}]\n`;
       this.logTruncated = true;
       this.flushLog();
       return;
@@ -283,10 +284,4 @@ export class CommandOutput {
     }
     this.logBuffer = "";
   }
-}
-
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

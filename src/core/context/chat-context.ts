@@ -197,7 +197,7 @@ export class ChatContext {
       const last = lastAssistant(this.host.messages());
       const window = this.binding?.model.contextWindow ?? 0;
       // Only a refused request is retried: an answer that came (a silent overflow) is not asked again.
-      if (!last || last.stopReason !== "error" || !isContextOverflow(last, window)) break;
+      if (last?.stopReason !== "error" || !isContextOverflow(last, window)) break;
       if (attempt >= OVERFLOW_RETRIES) {
         await this.host.append(
           notice(

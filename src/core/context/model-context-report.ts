@@ -4,7 +4,7 @@
 // only read to say what was left out and why.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
-import { appMessageFact } from "../context-policy";
+import { appMessageFact } from "./app-message-facts";
 import { isAppMessage, type AppMessageRole } from "../messages";
 import type { RequestCapture } from "./chat-context";
 import { estimateLlmMessageTokens } from "./tokens";

@@ -10,7 +10,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { SystemMessage } from "@earendil-works/pi-ai";
 import { checkRealPath } from "../tools/paths";
-import { formatBytes } from "../tools/shared";
+import { formatBytes } from "../../shared/format";
 import type { WorkspaceFileSystem } from "../tools/workspace-fs";
 
 /** Looked for in this order at each folder root; the first that exists is used. */
@@ -129,7 +129,7 @@ async function findInstructionFile(fs: WorkspaceFileSystem): Promise<{ file: str
     const real = await checkRealPath(fs, file);
     if (!real.ok) continue;
     const info = await fs.stat(real.path);
-    if (!info || info.type !== "file") continue;
+    if (info?.type !== "file") continue;
     if (info.size > PROJECT_INSTRUCTIONS_READ_LIMIT) return { file, bytes: undefined, size: info.size };
     const bytes = await fs.readFile(real.path);
     if (bytes.length > PROJECT_INSTRUCTIONS_READ_LIMIT) return { file, bytes: undefined, size: bytes.length };

@@ -3,10 +3,8 @@
 // exists, and the sentence the chat model later gets for a summary.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
-import type { CompactionSummaryMessage } from "../messages";
 import type { CompactionPlan } from "./compaction";
 import { CHARS_PER_TOKEN } from "./tokens";
-import { userWordsFact } from "./user-words";
 
 export const SUMMARY_SYSTEM_PROMPT = [
   "You write context checkpoints: you read a conversation between a user and an AI coding assistant and write the structured summary another assistant will continue the work from.",
@@ -131,19 +129,4 @@ export function serializeConversation(messages: readonly Message[]): string {
 
 function shorten(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}\n[… ${text.length - max} more characters]`;
-}
-
-/** The user message the chat model gets in place of the summarized conversation. */
-export function compactionSummaryFact(message: CompactionSummaryMessage): string {
-  const files: string[] = [];
-  if (message.readFiles?.length) files.push(`<read-files>\n${message.readFiles.join("\n")}\n</read-files>`);
-  if (message.modifiedFiles?.length) files.push(`<modified-files>\n${message.modifiedFiles.join("\n")}\n</modified-files>`);
-  const userWords = userWordsFact(message.userMessages);
-  return [
-    "[The earlier part of this conversation was compacted into the summary below to fit the context window. The messages after this one are verbatim.]",
-    // The user's words first, as they were said first: the summary after them is the current state.
-    ...(userWords === undefined ? [] : [userWords]),
-    `<summary>\n${message.summary}\n</summary>`,
-    ...files,
-  ].join("\n\n");
 }

@@ -2,7 +2,7 @@
 // WebP image, within the size caps, are sent. The view checks the same and scales down before
 // sending; this gate is for what the view (untrusted) posts. Every refusal says why.
 import { MAX_IMAGE_SIDE_PX, MAX_PROMPT_IMAGE_BYTES } from "../../shared/protocol";
-import { formatBytes } from "../tools/shared";
+import { formatBytes } from "../../shared/format";
 import { imageProblem, sniffImage, type ImageInfo } from "../../shared/image-sniff";
 
 export type AcceptedImage = { ok: true; bytes: Uint8Array; info: ImageInfo } | { ok: false; reason: string };

@@ -3,7 +3,9 @@ import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
 import { int, obj, opt, str, type Static } from "@earendil-works/pi-schema";
 import { sniffImage } from "../../shared/image-sniff";
 import { readImage, type ReadImageInfo, type ReadImageOptions } from "./read-image";
-import { DEFAULT_MAX_FILE_BYTES, formatBytes, looksBinary, openWorkspaceFile, throwIfAborted, utf8Length, WorkspaceToolError } from "./shared";
+import { DEFAULT_MAX_FILE_BYTES, looksBinary, openWorkspaceFile, utf8Length } from "./shared";
+import { formatBytes } from "../../shared/format";
+import { throwIfAborted, WorkspaceToolError } from "./tool-error";
 import type { WorkspaceFileSystem } from "./workspace-fs";
 
 export const DEFAULT_READ_MAX_LINES = 2000;

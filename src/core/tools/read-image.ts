@@ -7,7 +7,9 @@
 import type { ImageContent, TextContent } from "@earendil-works/pi-ai";
 import { imageProblem, sniffImage, type ImageInfo, type ImageMimeType } from "../../shared/image-sniff";
 import type { ImageScaler } from "../images/image-scaler";
-import { formatBytes, type OpenedFile, throwIfAborted, WorkspaceToolError } from "./shared";
+import type { OpenedFile } from "./shared";
+import { formatBytes } from "../../shared/format";
+import { throwIfAborted, WorkspaceToolError } from "./tool-error";
 
 /** Long side, in pixels, of an image given to the model. */
 export const MAX_IMAGE_SIDE = 2000;

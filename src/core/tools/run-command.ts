@@ -7,7 +7,7 @@ import { bool, int, obj, opt, str, type Static } from "@earendil-works/pi-schema
 import { type BackgroundCommands, compileReadyPattern, describeState } from "../commands/background";
 import type { CommandRunner, CommandRunnerKind } from "../commands/runner";
 import { describeEnd, resultTextForModel, runCommandOnce, type CommandEnd, type CommandProgress } from "../commands/run";
-import { WorkspaceToolError } from "./shared";
+import { WorkspaceToolError } from "./tool-error";
 import { resolveCommandFolder, type CommandFolders } from "../commands/command-folders";
 import type { WorkspaceFileSystem } from "./workspace-fs";
 
