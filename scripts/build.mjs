@@ -73,6 +73,30 @@ if (existsSync(join(root, "webview/main.tsx"))) {
       assetNames: "[name]",
     }),
   );
+  // Chunk names carry a hash: drop the last build's, so out/ (and the .vsix) holds only current ones.
+  for (const name of existsSync(join(root, "out")) ? readdirSync(join(root, "out")) : []) {
+    if (/^hl-.*\.js(\.map)?$/.test(name)) rmSync(join(root, "out", name));
+  }
+  // The code highlighter (webview/highlighter.ts), an ES module the webview imports on its first
+  // code block (out/highlight.js), and one chunk per language grammar (out/hl-*.js), each loaded
+  // when a block first names it: the first paint and streaming never wait for them. Flat names in
+  // out/, beside webview.js, where the webview's resource root and the test servers serve files.
+  jobs.push(
+    build({
+      bundle: true,
+      platform: "browser",
+      format: "esm",
+      splitting: true,
+      target: "es2022",
+      sourcemap: production ? false : "linked",
+      minify: production,
+      logLevel: "warning",
+      absWorkingDir: root,
+      entryPoints: { highlight: "webview/highlighter.ts" },
+      outdir: "out",
+      chunkNames: "hl-[name]-[hash]",
+    }),
+  );
 }
 
 // One CommonJS bundle per *.test.ts under `dir`, as out/<dir>/.../*.test.cjs, for mocha in Node.

@@ -12,6 +12,7 @@ import { HostCommands } from "./commands";
 import { ModelContextDocuments } from "./model-context-view";
 import { ProposalDiffs } from "./diff-view";
 import { CodeApplier } from "./apply-code";
+import { TerminalLauncher } from "./run-in-terminal";
 import { protectedFilesSetting } from "./settings";
 import { loadProviders, PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
 import { DEFAULT_SYSTEM_PROMPT } from "../core/session";
@@ -37,6 +38,7 @@ export interface PiChatTestApi {
   logLines: string[];
   commands: HostCommands;
   codeApplier: CodeApplier;
+  terminals: TerminalLauncher;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<PiChatTestApi | undefined> {
@@ -76,6 +78,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     protectedFiles: protectedFilesSetting,
     log,
   });
+  const terminals = new TerminalLauncher(paths, log);
   const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, paths.folders, log);
   let modelContext: ModelContextDocuments | undefined;
   const controller = new ChatController({
@@ -96,6 +99,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     consent,
     diffs,
     codeApplier,
+    terminals,
     commands,
     log,
     onRequest: (capture) => modelContext?.requestSent(capture),
@@ -148,7 +152,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   await controller.restore();
   void controller.deletion.emptyOldTrash();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
-  return testMode ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands, codeApplier } : undefined;
+  return testMode
+    ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands, codeApplier, terminals }
+    : undefined;
 }
 
 export function deactivate(): void {
