@@ -27,6 +27,17 @@ const nodeCommon = {
   banner: { js: "const __pi_import_meta_url = require('url').pathToFileURL(__filename).href;" },
 };
 
+// The webview's bundles (Chromium in VS Code's webview).
+const browserCommon = {
+  bundle: true,
+  platform: "browser",
+  target: "es2022",
+  sourcemap: production ? false : "linked",
+  minify: production,
+  logLevel: "warning",
+  absWorkingDir: root,
+};
+
 function testEntries(dir) {
   const full = join(root, dir);
   if (!existsSync(full)) return [];
@@ -56,14 +67,8 @@ if (existsSync(join(root, "src/core/images/scale-worker.ts"))) {
 if (existsSync(join(root, "webview/main.tsx"))) {
   jobs.push(
     build({
-      bundle: true,
-      platform: "browser",
+      ...browserCommon,
       format: "iife",
-      target: "es2022",
-      sourcemap: production ? false : "linked",
-      minify: production,
-      logLevel: "warning",
-      absWorkingDir: root,
       entryPoints: { webview: "webview/main.tsx" },
       outdir: "out",
       jsx: "automatic",
@@ -83,15 +88,9 @@ if (existsSync(join(root, "webview/main.tsx"))) {
   // out/, beside webview.js, where the webview's resource root and the test servers serve files.
   jobs.push(
     build({
-      bundle: true,
-      platform: "browser",
+      ...browserCommon,
       format: "esm",
       splitting: true,
-      target: "es2022",
-      sourcemap: production ? false : "linked",
-      minify: production,
-      logLevel: "warning",
-      absWorkingDir: root,
       entryPoints: { highlight: "webview/highlighter.ts" },
       outdir: "out",
       chunkNames: "hl-[name]-[hash]",

@@ -3,7 +3,7 @@
 // nothing per token, one announcement per change of meaning, the failure assertive.
 import * as assert from "node:assert/strict";
 import { type ChatPage, useChatPage } from "./harness";
-import { SAMPLE_CHANGE, SAMPLE_DIFF, Script, toolCall } from "./script";
+import { answered, SAMPLE_CHANGE, SAMPLE_DIFF, Script, toolCall } from "./script";
 
 declare global {
   interface Window {
@@ -24,15 +24,6 @@ async function listen(chat: ChatPage): Promise<void> {
 }
 
 const heard = (chat: ChatPage) => chat.page.evaluate(() => window.__heard.slice());
-
-/** The events of one turn: "Show me", then an answer of `text`. */
-const answered = (text: string) =>
-  new Script()
-    .start()
-    .user("Show me")
-    .assistant([{ type: "text", text }])
-    .end()
-    .take();
 
 describe("announcements", function () {
   const page = useChatPage();

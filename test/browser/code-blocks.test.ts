@@ -4,16 +4,7 @@
 // on the whole answer.
 import * as assert from "node:assert/strict";
 import { ChatPage, type Theme } from "./harness";
-import { assistantMessage, Script } from "./script";
-
-/** The events of one turn: "Show me", then an answer of `text`. */
-const answered = (text: string) =>
-  new Script()
-    .start()
-    .user("Show me")
-    .assistant([{ type: "text", text }])
-    .end()
-    .take();
+import { answered, assistantMessage, Script } from "./script";
 
 /** The red channel (0–255) of a computed colour: `rgb(…)`, or `color(srgb …)` as color-mix() computes. */
 function red(colour: string): number {

@@ -3,12 +3,8 @@
 // command and runs it, in a terminal the user sees, only after the user's yes.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import type { PiChatTestApi } from "../../src/host/extension";
 import type { HostMessage } from "../../src/shared/protocol";
-import type { OpenAIServer } from "../support/openai-server";
-import { diskText, startChatView, waitFor, workspaceUri } from "./helpers";
-
-const isHostMessage = (m: unknown): m is HostMessage => typeof m === "object" && m !== null && !Array.isArray(m);
+import { diskText, isHostMessage, useChatView, waitFor, workspaceUri } from "./helpers";
 
 async function writeFile(uri: vscode.Uri, text: string): Promise<void> {
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
@@ -25,19 +21,10 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 
 describe("code blocks: Apply to file and Run in terminal", function () {
   this.timeout(120_000);
-  let server: OpenAIServer;
-  let api: PiChatTestApi;
-
-  before(async () => {
-    ({ server, api } = await startChatView());
-  });
-
-  after(async () => {
-    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-    await server?.close();
-  });
+  const chatView = useChatView();
 
   it("Apply to file keeps the file's CRLF line endings and its final newline, or its lack of one", async () => {
+    const { api } = chatView();
     api.codeApplier.ask = async () => true;
     // Code blocks never end with a newline (the webview sends the block's text as shown).
     const crlf = workspaceUri("src", "crlf-server.ts");
@@ -52,6 +39,7 @@ describe("code blocks: Apply to file and Run in terminal", function () {
   });
 
   it("after Apply the block is told where it went; its Undo puts the file back, and only while nobody changed it since", async () => {
+    const { api } = chatView();
     api.codeApplier.ask = async () => true;
     const uri = workspaceUri("src", "undo-me.ts");
     await writeFile(uri, "export const port = 3000;\n");
@@ -90,6 +78,7 @@ describe("code blocks: Apply to file and Run in terminal", function () {
   });
 
   it("Run in terminal shows the command and asks; no runs nothing, yes runs it in the Pi Chat terminal", async () => {
+    const { api } = chatView();
     const marker = workspaceUri("ran-in-terminal.txt");
     const command = "echo ran > ran-in-terminal.txt";
     const asked: { question: string; detail: string }[] = [];
