@@ -46,7 +46,6 @@ marked.use({
         `<div class="md-code"><div class="md-code-head"><span class="md-code-lang">${escapeHtml(language)}</span>` +
         (path ? `<span class="md-code-path" title="${escapeHtml(path)}">${escapeHtml(path)}</span>` : "") +
         `<span class="md-code-actions">${actions}</span></div>` +
-        `<div class="md-code-status" role="status"></div>` +
         `<pre><code${cls}>${body}</code></pre></div>`
       );
     },
@@ -314,6 +313,8 @@ export function onMarkdownClick(event: MouseEvent): void {
     const block = apply.closest(".md-code");
     const path = block?.querySelector(".md-code-path")?.textContent ?? undefined;
     const requestId = ++applyRequests;
+    // Blocks scrolled out of the DOM (or re-rendered) have nothing left to show the answer in.
+    for (const [id, element] of applying) if (!element.isConnected) applying.delete(id);
     if (block) applying.set(requestId, block);
     post({ type: "editor/applyCode", code: block?.querySelector("pre")?.textContent ?? "", requestId, ...(path ? { path } : {}) });
     return;
