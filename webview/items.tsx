@@ -271,7 +271,11 @@ function StreamingMarkdown({ text }: { text: string }) {
         <SettledBlocks key={i} blocks={group} />
       ))}
       {view.open &&
-        ("html" in view.open ? <div class="md-block" dangerouslySetInnerHTML={{ __html: view.open.html }} /> : <StreamingPlainText text={view.open.plain} />)}
+        ("html" in view.open ? (
+          <div class="md-block md-open" dangerouslySetInnerHTML={{ __html: view.open.html }} />
+        ) : (
+          <StreamingPlainText text={view.open.plain} />
+        ))}
     </div>
   );
 }

@@ -8,7 +8,8 @@ import "./high-contrast.css";
 import { App } from "./app";
 import { ChatClient, itemCount } from "./client";
 import { renderedSeq } from "./frame-pacing";
-import { markdownWork } from "./markdown";
+import { highlightCodeBlocks } from "./code-highlight";
+import { markdownWork, showApplyOutcome } from "./markdown";
 import { post } from "./vscode";
 
 declare global {
@@ -19,6 +20,7 @@ declare global {
 }
 
 const client = new ChatClient(post);
+client.codeApplied = showApplyOutcome;
 window.addEventListener("message", (event: MessageEvent) => client.receive(event.data));
 
 if (document.body.dataset.test === "1") {
@@ -38,5 +40,6 @@ if (!root) {
   root.id = "root";
   document.body.appendChild(root);
 }
+highlightCodeBlocks(root);
 render(<App client={client} />, root);
 client.start();

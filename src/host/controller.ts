@@ -3,6 +3,7 @@
 // messages and commands into session calls, and session events into view updates.
 import { insertAtCursor } from "./insert-code";
 import type { CodeApplier } from "./apply-code";
+import type { TerminalLauncher } from "./run-in-terminal";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -64,6 +65,8 @@ export interface ControllerOptions {
   diffs: ProposalDiffs;
   /** "Apply to file" on a code block: diff, decision, one undoable edit. */
   codeApplier: CodeApplier;
+  /** "Run in terminal" on a shell block: the command shown, the user's yes, a terminal they see. */
+  terminals: TerminalLauncher;
   commands: HostCommands;
   /** The window's MCP servers (src/host/mcp.ts); absent: no MCP tools. */
   mcp?: HostMcp;
@@ -256,8 +259,20 @@ export class ChatController implements vscode.Disposable {
         return this.openFile(message.path, message.line);
       case "editor/insertCode":
         return insertAtCursor(message.code);
-      case "editor/applyCode":
-        await this.options.codeApplier.apply(message.code, message.path);
+      case "editor/applyCode": {
+        const outcome = await this.options.codeApplier.apply(message.code, message.path, message.requestId);
+        // The block says where it went, with Undo (only a request the webview numbered can be answered).
+        if (outcome.status === "applied" && message.requestId !== undefined)
+          this.view?.send({ type: "editor/codeApplied", requestId: message.requestId, path: outcome.path, state: "applied" });
+        return;
+      }
+      case "editor/undoApply": {
+        const outcome = await this.options.codeApplier.undo(message.requestId);
+        if (outcome.status === "undone") this.view?.send({ type: "editor/codeApplied", requestId: message.requestId, path: outcome.path, state: "undone" });
+        return;
+      }
+      case "editor/runInTerminal":
+        await this.options.terminals.run(message.command);
         return;
       case "editor/openDiff": {
         const pending = this.approvals.get(message.toolCallId);

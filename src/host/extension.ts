@@ -15,6 +15,7 @@ import { showMcpServers } from "./mcp-servers-command";
 import { ModelContextDocuments } from "./model-context-view";
 import { ProposalDiffs } from "./diff-view";
 import { CodeApplier } from "./apply-code";
+import { TerminalLauncher } from "./run-in-terminal";
 import { protectedFilesSetting } from "./settings";
 import { loadProviders, PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
 import { DEFAULT_SYSTEM_PROMPT } from "../core/session";
@@ -41,6 +42,7 @@ export interface PiChatTestApi {
   commands: HostCommands;
   codeApplier: CodeApplier;
   mcp: HostMcp;
+  terminals: TerminalLauncher;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<PiChatTestApi | undefined> {
@@ -80,6 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     protectedFiles: protectedFilesSetting,
     log,
   });
+  const terminals = new TerminalLauncher(paths, log);
   const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, paths.folders, log);
   const mcp = new HostMcp({
     context,
@@ -107,6 +110,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     consent,
     diffs,
     codeApplier,
+    terminals,
     commands,
     mcp,
     log,
@@ -163,7 +167,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   void controller.deletion.emptyOldTrash();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
   return testMode
-    ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands, codeApplier, mcp }
+    ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands, codeApplier, mcp, terminals }
     : undefined;
 }
 

@@ -144,7 +144,9 @@ export type HostMessage =
    * What `history/search` found: title matches first, then (`complete`) chats whose message text
    * holds the words, each with the words around the first match.
    */
-  | (Sequenced & { type: "history/results"; query: string; hits: HistoryHit[]; complete: boolean });
+  | (Sequenced & { type: "history/results"; query: string; hits: HistoryHit[]; complete: boolean })
+  /** An Apply to file (`requestId` from `editor/applyCode`) was written, or undone: the block says so. */
+  | (Sequenced & { type: "editor/codeApplied"; requestId: number; path: string; state: "applied" | "undone" });
 
 export interface HistoryHit {
   chatId: string;
@@ -169,6 +171,7 @@ const HOST_MESSAGE_TYPES: Readonly<Record<HostMessageType, true>> = {
   "history/results": true,
   "composer/attachments": true,
   "composer/restore": true,
+  "editor/codeApplied": true,
 };
 
 export function isHostMessageType(type: unknown): type is HostMessageType {
@@ -269,8 +272,15 @@ export type WebviewMessage =
   | { type: "editor/openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }
   /** "Insert at cursor" on a code block: the block's text, into the active editor. */
   | { type: "editor/insertCode"; v: typeof PROTOCOL_VERSION; code: string }
-  /** "Apply to file" on a code block: its text, and the path the block names after its language, if any. */
-  | { type: "editor/applyCode"; v: typeof PROTOCOL_VERSION; code: string; path?: string }
+  /**
+   * "Apply to file" on a code block: its text, and the path the block names after its language, if
+   * any. With `requestId`, the host answers `editor/codeApplied` when it was written.
+   */
+  | { type: "editor/applyCode"; v: typeof PROTOCOL_VERSION; code: string; path?: string; requestId?: number }
+  /** "Undo" on a block that says it was applied: the host puts the file back if nothing changed it since. */
+  | { type: "editor/undoApply"; v: typeof PROTOCOL_VERSION; requestId: number }
+  /** "Run in terminal" on a shell block: the host shows the command and asks before it runs in a terminal. */
+  | { type: "editor/runInTerminal"; v: typeof PROTOCOL_VERSION; command: string }
   | { type: "workbench/runCommand"; v: typeof PROTOCOL_VERSION; command: WebviewCommand }
   /** Send the prompt at path index `messageIndex` again with new text, as a new branch. */
   | { type: "branch/editPrompt"; v: typeof PROTOCOL_VERSION; messageIndex: number; text: string }

@@ -158,3 +158,12 @@ export const SAMPLE_CHANGE: StructuredDiff = {
 export function stateOf(events: readonly ChatEvent[], from: ChatState = emptyChatState): ChatState {
   return events.map(withStructuredDiff).reduce(reduce, from);
 }
+
+/** The events of one finished turn: "Show me", then an answer of `text`. */
+export const answered = (text: string): ChatEvent[] =>
+  new Script()
+    .start()
+    .user("Show me")
+    .assistant([{ type: "text", text }])
+    .end()
+    .take();

@@ -2,6 +2,7 @@
 // OpenAI-compatible server, and wait for things to happen.
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
+import type { HostMessage } from "../../src/shared/protocol";
 import { serverFailureCount, serverFailureSince, startOpenAIServer, type OpenAIServer, type OpenAIServerOptions } from "../support/openai-server";
 
 export const EXTENSION_ID = "pi-chat.pi-chat";
@@ -28,6 +29,28 @@ export async function startChatView(serverOptions: OpenAIServerOptions = {}): Pr
   await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
   return { server, api };
 }
+
+/**
+ * The chat view of `startChatView` for every test of the calling `describe` (started before them,
+ * its editors closed and its server stopped after). Returns a getter, as the browser tests' useChatPage.
+ */
+export function useChatView(): () => { server: OpenAIServer; api: PiChatTestApi } {
+  let started: { server: OpenAIServer; api: PiChatTestApi } | undefined;
+  before(async () => {
+    started = await startChatView();
+  });
+  after(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await started?.server.close();
+  });
+  return () => {
+    if (!started) throw new Error("useChatView: no chat view outside a test");
+    return started;
+  };
+}
+
+/** A host message (not a delta frame) among what the view was sent. */
+export const isHostMessage = (m: unknown): m is HostMessage => typeof m === "object" && m !== null && !Array.isArray(m);
 
 /**
  * Polls `probe` until it gives a value. A local model server's failure meanwhile (an assertion in a
