@@ -57,6 +57,8 @@ export type ChatEvent =
       command?: string;
       cwd?: string;
       suggestedRules?: string[];
+      /** run_command: why the card offers no rule (the command always asks, or rules are off on Windows). */
+      ruleNote?: string;
       /** run_command with `background: true`: it keeps running after the yes (and the ready line Pi waits for). */
       background?: { readyPattern?: string };
     }
