@@ -328,13 +328,13 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
       {canRule ? (
         <div class="rule-form">
           <label class="rule-label">
-            Always allow commands starting with (one prefix a line)
+            Always allow (one rule a line: the command as named, plus plain arguments; end a rule with * to allow more options)
             <textarea
               class="reason-input rule-input"
               rows={Math.min(4, Math.max(1, rule.split("\n").length))}
               maxLength={500}
               value={rule}
-              aria-label="Allow rules (command prefixes, one a line)"
+              aria-label="Allow rules, one a line"
               onInput={(e) => setRule(e.currentTarget.value)}
             />
           </label>
@@ -343,7 +343,9 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
           </button>
         </div>
       ) : (
-        <p class="tool-note">No rule can allow this command (it uses substitution, redirection to a file or other syntax that always asks).</p>
+        <p class="tool-note">
+          {approval.ruleNote ?? "No rule can allow this command (it uses substitution, redirection to a file or other syntax that always asks)."}
+        </p>
       )}
     </div>
   );

@@ -34,7 +34,7 @@ import { resolveCommandFolder, singleFolder, type CommandFolders } from "./comma
 import { BackgroundCommands, backgroundEndedNoticeText, backgroundRunState, unendedBackgroundStarts } from "./commands/background";
 import type { BackgroundStopCause } from "../shared/background-state";
 import { COMMAND_OUTPUT_TOOL, createCommandOutputTool } from "./tools/command-output";
-import { redactSecrets } from "./commands/redact";
+import { SecretRedactor } from "./redaction";
 import { runUserCommand, type UserCommandText } from "./commands/user-command";
 import { gateMcpCall, isMcpToolName, MCP_SERVERS_SECTION, type McpChatTools } from "./mcp/gate";
 import { withSystemSection } from "./context/project-instructions";
@@ -54,7 +54,11 @@ export const RUN_SETUP_ERROR_CODE = "PI_CHAT_RUN_SETUP";
 
 /** What the session needs of the SecretRedactor (redaction.ts): text and whole values. */
 export interface Redactor {
+  /** Adds a key to redact by value (the key in use is added when a run binds its model). */
+  add(secret: string | undefined): void;
   text(text: string): string;
+  /** Where a never-ending output line can be cut without splitting a key (see SecretRedactor). */
+  cutPoint(text: string, hold: number): number;
   /** Keys by value only (for streamed text, see StreamRedaction). */
   values(text: string): string;
   readonly longest: number;
@@ -187,8 +191,11 @@ export class ChatSession {
   /** Holds back streamed text that could be the start of a key (only with a redactor). */
   private readonly stream: StreamRedaction | undefined;
   private state: ChatState;
-  /** The API key of the current model: removed from command output. */
-  private secretsInUse: string[] = [];
+  /**
+   * The one redactor of command output (run_command and `!cmd`: the model, the log, the card):
+   * the extension's, which knows every stored and environment key, plus the key in use.
+   */
+  private readonly keys: Redactor;
   /** Commands run_command started in the background; they end with the chat (stopBackground). Their cards follow their end. */
   private readonly background = new BackgroundCommands({
     onEnd: (p) => this.emit({ type: "command/backgroundState", id: p.id, state: backgroundRunState(p) }),
@@ -205,6 +212,7 @@ export class ChatSession {
 
   constructor(private readonly options: ChatSessionOptions) {
     this.id = options.id;
+    this.keys = options.redactor ?? new SecretRedactor();
     this.initialMessages = systemMessageFirst(options.messages);
     for (const m of this.initialMessages) this.persisted.add(m);
     this.branches = new ChatBranches(options.tree);
@@ -267,7 +275,7 @@ export class ChatSession {
           fs: options.fs,
           runner: commands.runner,
           defaultTimeoutSeconds: commands.defaultTimeoutSeconds,
-          redact: (text) => redactSecrets(text, this.secretsInUse),
+          redact: this.keys,
           ...(commands.logDir ? { logDir: commands.logDir } : {}),
           background: this.background,
         }),
@@ -485,7 +493,7 @@ export class ChatSession {
           cwd: folder.absolute,
           timeoutMs: commands.defaultTimeoutSeconds() * 1000,
           signal: controller.signal,
-          redact: (t) => redactSecrets(t, this.secretsInUse),
+          redact: this.keys,
           ...(commands.logDir ? { logFile: `${commands.logDir}/user-${Date.now().toString(36)}.log` } : {}),
           onProgress: (p) => this.emit({ type: "command/progress", tail: p.tail, elapsedMs: p.elapsedMs }),
         });
@@ -731,10 +739,9 @@ export class ChatSession {
   private async ensureAgent(): Promise<Agent> {
     const binding = await this.options.resolveModel(this.modelChoice);
     try {
-      const key = await binding.getApiKey(binding.model.provider);
-      this.secretsInUse = key ? [key] : [];
+      this.keys.add(await binding.getApiKey(binding.model.provider));
     } catch {
-      this.secretsInUse = [];
+      // no key: nothing more to redact
     }
     this.context.bind(binding);
     // The window is known now: the meter can show "used / window".

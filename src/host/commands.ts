@@ -11,8 +11,13 @@ import { DEFAULT_COMMAND_TIMEOUT_SECONDS, MAX_COMMAND_TIMEOUT_SECONDS } from "..
 import { TerminalCommandRunner, type TerminalRunnerOptions } from "./terminal-runner";
 import { severalFolders, singleFolder, type CommandFolders } from "../core/commands/command-folders";
 import type { NamedFolder } from "./workspace-paths";
+import { ENV_VARS } from "./providers/catalog";
+import { userSetting } from "./settings";
 
 const RULES_KEY = "piChat.commandAllowRules";
+
+/** Commands do not get the API keys Pi Chat reads from the environment: `env` would show them, a script could send them. */
+const API_KEY_ENV_VARS: readonly string[] = Object.values(ENV_VARS).flat();
 
 interface PendingCommandApproval {
   request: CommandApprovalRequest;
@@ -22,7 +27,7 @@ interface PendingCommandApproval {
 type TerminalSeams = Omit<TerminalRunnerOptions, "fallback" | "log">;
 
 export class HostCommands implements vscode.Disposable {
-  readonly processRunner = new NodeCommandRunner();
+  readonly processRunner = new NodeCommandRunner({ removeEnv: API_KEY_ENV_VARS });
   /** Created on the first command that may use a terminal. */
   private terminalRunner: TerminalCommandRunner | undefined;
   /** Its test seams (setTerminalSeams); none in use. */
@@ -71,8 +76,9 @@ export class HostCommands implements vscode.Disposable {
    * integration comes up, else (and when off) a child process.
    */
   runner(): CommandRunner {
-    if (vscode.workspace.getConfiguration("piChat").get<boolean>("commands.useTerminal") === false) return this.processRunner;
-    this.terminalRunner ??= new TerminalCommandRunner({ ...this.terminalSeams, fallback: this.processRunner, log: this.log });
+    // User settings only (settings.ts): a cloned repository cannot move commands out of sight.
+    if (userSetting<boolean>("commands.useTerminal") === false) return this.processRunner;
+    this.terminalRunner ??= new TerminalCommandRunner({ ...this.terminalSeams, fallback: this.processRunner, log: this.log, removeEnv: API_KEY_ENV_VARS });
     return this.terminalRunner;
   }
 
@@ -85,7 +91,8 @@ export class HostCommands implements vscode.Disposable {
   }
 
   defaultTimeoutSeconds(): number {
-    const value = vscode.workspace.getConfiguration("piChat").get<number>("commands.timeoutSeconds");
+    // User settings only: a cloned repository cannot let a command run for half an hour unasked.
+    const value = userSetting<number>("commands.timeoutSeconds");
     return typeof value === "number" && value >= 1 ? Math.min(value, MAX_COMMAND_TIMEOUT_SECONDS) : DEFAULT_COMMAND_TIMEOUT_SECONDS;
   }
 

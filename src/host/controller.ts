@@ -234,8 +234,10 @@ export class ChatController implements vscode.Disposable {
         // Only a command of the chat on screen: an id of another chat (or none) is dropped.
         if (!(await this.session.stopBackgroundCommand(message.id))) this.ignore(message);
         return;
-      case "command/openOutput":
-        return this.options.commands.openOutput(findToolDetails(this.session.viewState, message.toolCallId)?.logFile);
+      case "command/openOutput": {
+        const details = findToolDetails(this.session.viewState, message.toolCallId);
+        return details ? this.options.commands.openOutput(details.logFile) : this.ignore(message);
+      }
       case "chat/new":
         return this.newChat();
       // Ids from the webview are only requests: one naming no saved chat is dropped quietly.
@@ -586,8 +588,8 @@ export class ChatController implements vscode.Disposable {
     try {
       relative = (await resolveToolPath(this.options.fs, root?.scheme === "file" ? root.fsPath : undefined, requested)).realPath;
     } catch (error) {
-      this.options.log(`not opening ${JSON.stringify(requested)}: ${error instanceof Error ? error.message : String(error)}`);
-      void vscode.window.showWarningMessage(`Pi Chat opens only files inside the workspace: ${JSON.stringify(requested.slice(0, 200))} is not one.`);
+      // The path comes from the view (a link in model output): a refusal is logged, never a popup a message could raise.
+      this.options.log(`not opening ${JSON.stringify(requested.slice(0, 200))}: ${error instanceof Error ? error.message : String(error)}`);
       return;
     }
     const uri = this.options.paths.uriOf(relative);

@@ -14,7 +14,7 @@
 import * as vscode from "vscode";
 import { defaultShell } from "../core/commands/node-runner";
 import { descendantsOf, hasChildren, killTree } from "../core/commands/process-tree";
-import { NON_INTERACTIVE_ENV, type CommandExit, type CommandRunner, type CommandStart, type RunningCommand } from "../core/commands/runner";
+import { terminalEnvironment, type CommandExit, type CommandRunner, type CommandStart, type RunningCommand } from "../core/commands/runner";
 
 /** How long a new terminal may take to report shell integration before the child process is used. */
 export const SHELL_INTEGRATION_WAIT_MS = 4000;
@@ -49,6 +49,8 @@ export interface TerminalRunnerOptions {
   waitForIntegrationMs?: number;
   /** The terminal's name. */
   name?: string;
+  /** Variables the terminal (and so every command in it) must not get: the API key variables Pi Chat reads. */
+  removeEnv?: readonly string[];
   // Seams for the host tests (terminal-nets.test.ts), which make VS Code lose track of a run the
   // way it does under load; the defaults are VS Code's own events and call, and the times above.
   /** Where the shell-execution events come from (default vscode.window). */
@@ -244,7 +246,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       name: this.options.name ?? "Pi Chat",
       cwd,
       shellPath: shell,
-      env: { ...NON_INTERACTIVE_ENV },
+      env: terminalEnvironment(this.options.removeEnv),
       iconPath: new vscode.ThemeIcon("terminal"),
       // Not brought back after a reload: what ran there belongs to a run that is over.
       isTransient: true,

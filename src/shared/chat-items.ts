@@ -98,6 +98,8 @@ export interface ApprovalItem {
   command?: string;
   cwd?: string;
   suggestedRules?: string[];
+  /** Why no rule is offered (the command always asks, or rules are off on Windows). */
+  ruleNote?: string;
   /** run_command: it will keep running in the background (and the ready line Pi waits for). */
   background?: { readyPattern?: string };
   rule?: string;

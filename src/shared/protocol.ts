@@ -56,6 +56,8 @@ export type ChatEvent =
       command?: string;
       cwd?: string;
       suggestedRules?: string[];
+      /** run_command: why the card offers no rule (the command always asks, or rules are off on Windows). */
+      ruleNote?: string;
       /** run_command with `background: true`: it keeps running after the yes (and the ready line Pi waits for). */
       background?: { readyPattern?: string };
       /** An MCP call: its server, its tool, the arguments as the card shows them, the server's own annotations. */

@@ -75,6 +75,7 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         ...(event.command !== undefined ? { command: event.command } : {}),
         ...(event.cwd !== undefined ? { cwd: event.cwd } : {}),
         ...(event.suggestedRules !== undefined ? { suggestedRules: event.suggestedRules } : {}),
+        ...(event.ruleNote !== undefined ? { ruleNote: event.ruleNote } : {}),
         ...(event.background !== undefined ? { background: { ...event.background } } : {}),
         ...(event.mcp !== undefined ? { mcp: { ...event.mcp } } : {}),
       }));

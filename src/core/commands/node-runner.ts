@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { killTree } from "./process-tree";
-import { NON_INTERACTIVE_ENV, type CommandExit, type CommandRunner, type CommandStart, type RunningCommand } from "./runner";
+import { commandEnvironment, type CommandExit, type CommandRunner, type CommandStart, type RunningCommand } from "./runner";
 
 /** After the shell exits, how long to wait for its pipes to drain before closing them. */
 const DRAIN_MS = 250;
@@ -14,11 +14,18 @@ export interface NodeCommandRunnerOptions {
   env?: Record<string, string | undefined>;
   /** The shell; default bash where it exists, else /bin/sh. */
   shell?: string;
+  /** Variables the command must not get (the API key variables Pi Chat reads). */
+  removeEnv?: readonly string[];
 }
 
 export function defaultShell(): string {
   if (process.platform === "win32") return process.env.ComSpec ?? "cmd.exe";
   return ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p)) ?? "/bin/sh";
+}
+
+/** bash reads no profile or rc file for a command (BASH_ENV is cleared as well); sh takes no such flags. */
+export function shellStartupFlags(shell: string): string[] {
+  return /(^|[/\\])bash(\.exe)?$/.test(shell) ? ["--noprofile", "--norc"] : [];
 }
 
 export class NodeCommandRunner implements CommandRunner {
@@ -28,10 +35,10 @@ export class NodeCommandRunner implements CommandRunner {
 
   async start(spec: CommandStart): Promise<RunningCommand> {
     const shell = this.options.shell ?? defaultShell();
-    const args = process.platform === "win32" ? ["/d", "/s", "/c", spec.command] : ["-c", spec.command];
+    const args = process.platform === "win32" ? ["/d", "/s", "/c", spec.command] : [...shellStartupFlags(shell), "-c", spec.command];
     const child = spawn(shell, args, {
       cwd: spec.cwd,
-      env: { ...process.env, ...this.options.env, ...NON_INTERACTIVE_ENV },
+      env: commandEnvironment(process.env, this.options.env, this.options.removeEnv),
       // stdin is /dev/null: a command that reads it gets end-of-file at once.
       stdio: ["ignore", "pipe", "pipe"],
       // Its own process group, so Stop reaches everything it starts.

@@ -52,3 +52,30 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
   VISUAL: "true",
   DEBIAN_FRONTEND: "noninteractive",
 };
+
+/**
+ * Variables no command gets: BASH_ENV and ENV name a file that every non-interactive bash (or
+ * sh) reads before the command, and they may come from the host's environment or from
+ * `terminal.integrated.env.*`.
+ */
+export const CLEARED_ENV: readonly string[] = ["BASH_ENV", "ENV"];
+
+/**
+ * The environment of a command run as a child process: `base` (the host's) and `extra`, without
+ * the cleared variables and `removed` (the API key variables Pi Chat reads), then the
+ * non-interactive variables.
+ */
+export function commandEnvironment(
+  base: Readonly<Record<string, string | undefined>>,
+  extra: Readonly<Record<string, string | undefined>> = {},
+  removed: readonly string[] = [],
+): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...base, ...extra };
+  for (const name of [...CLEARED_ENV, ...removed]) delete env[name];
+  return { ...env, ...NON_INTERACTIVE_ENV };
+}
+
+/** The same for a terminal VS Code creates: `null` removes a variable (after terminal.integrated.env.* is applied). */
+export function terminalEnvironment(removed: readonly string[] = []): Record<string, string | null> {
+  return { ...Object.fromEntries([...CLEARED_ENV, ...removed].map((name) => [name, null])), ...NON_INTERACTIVE_ENV };
+}

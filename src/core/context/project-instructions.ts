@@ -130,6 +130,8 @@ async function findInstructionFile(fs: WorkspaceFileSystem): Promise<{ file: str
     if (!real.ok) continue;
     const info = await fs.stat(real.path);
     if (info?.type !== "file") continue;
+    // A hard link may be a name for a file outside the folder (no path check sees it): not read, like a symlink out.
+    if (info.hardLinks !== undefined && info.hardLinks > 1) continue;
     if (info.size > PROJECT_INSTRUCTIONS_READ_LIMIT) return { file, bytes: undefined, size: info.size };
     const bytes = await fs.readFile(real.path);
     if (bytes.length > PROJECT_INSTRUCTIONS_READ_LIMIT) return { file, bytes: undefined, size: bytes.length };

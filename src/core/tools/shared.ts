@@ -141,12 +141,20 @@ export async function openWorkspaceFile(
   return info.hardLinks !== undefined ? { path, realPath, bytes, hardLinks: info.hardLinks } : { path, realPath, bytes };
 }
 
-/** Edits refuse a file with several names: writing it would change it under names nobody checked. */
-export function refuseHardLinks(path: string, hardLinks: number | undefined): void {
+/**
+ * A file with several names is refused: its other names may be outside the workspace, so reading
+ * it could show an outside file (a hard link is not a symlink: no path check sees it), and
+ * writing it would change it under names nobody checked.
+ */
+export function refuseHardLinks(path: string, hardLinks: number | undefined, tool: "edit_file" | "read_file" = "edit_file"): void {
   if (hardLinks === undefined || hardLinks <= 1) return;
+  const what =
+    tool === "edit_file"
+      ? "edit_file does not change it. Ask the user to edit it themselves."
+      : "read_file does not read it. Ask the user to open it themselves.";
   throw new WorkspaceToolError(
     "hard_linked",
-    `${path} has ${hardLinks} hard links: it is the same file as ${hardLinks - 1 === 1 ? "another path" : `${hardLinks - 1} other paths`}, possibly outside the workspace, so edit_file does not change it. Ask the user to edit it themselves.`,
+    `${path} has ${hardLinks} hard links: it is the same file as ${hardLinks - 1 === 1 ? "another path" : `${hardLinks - 1} other paths`}, possibly outside the workspace, so ${what}`,
   );
 }
 
