@@ -19,7 +19,7 @@ interface PendingCommandApproval {
   resolve: (decision: CommandDecision) => void;
 }
 
-type TerminalSeams = Omit<TerminalRunnerOptions, "fallback" | "log">;
+type TerminalSeams = Omit<TerminalRunnerOptions, "fallback" | "log" | "launcherDir">;
 
 export class HostCommands implements vscode.Disposable {
   readonly processRunner = new NodeCommandRunner();
@@ -72,7 +72,12 @@ export class HostCommands implements vscode.Disposable {
    */
   runner(): CommandRunner {
     if (vscode.workspace.getConfiguration("piChat").get<boolean>("commands.useTerminal") === false) return this.processRunner;
-    this.terminalRunner ??= new TerminalCommandRunner({ ...this.terminalSeams, fallback: this.processRunner, log: this.log });
+    this.terminalRunner ??= new TerminalCommandRunner({
+      ...this.terminalSeams,
+      fallback: this.processRunner,
+      log: this.log,
+      launcherDir: path.join(path.dirname(this.logRoot), "command-launchers"),
+    });
     return this.terminalRunner;
   }
 
@@ -130,8 +135,16 @@ export class HostCommands implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
-    void this.terminalRunner?.dispose();
-    void this.processRunner.dispose();
+  /**
+   * Ends every command and whatever finished ones left, at once (no grace: VS Code is closing), and
+   * resolves when they are gone. Deactivation awaits it; bounded by the runners' kill waits.
+   */
+  async endAllRuns(): Promise<void> {
+    await Promise.all([this.terminalRunner?.dispose(), this.processRunner.dispose()]);
+    this.terminalRunner = undefined;
+  }
+
+  dispose(): Promise<void> {
+    return this.endAllRuns();
   }
 }

@@ -77,6 +77,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     log,
   });
   const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, paths.folders, log);
+  endRunsOnDeactivate = () => commands.endAllRuns();
   let modelContext: ModelContextDocuments | undefined;
   const controller = new ChatController({
     context,
@@ -151,8 +152,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   return testMode ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands, codeApplier } : undefined;
 }
 
-export function deactivate(): void {
-  // The controller is disposed with the subscriptions; its store flushes the index.
+/** Ends every command's processes when VS Code closes (set by activate). */
+let endRunsOnDeactivate: (() => Promise<void>) | undefined;
+/**
+ * The most deactivation waits for the killed processes to be gone: VS Code gives deactivate a few
+ * seconds before it stops the extension host, and SIGKILL takes effect in milliseconds.
+ */
+const DEACTIVATE_KILL_WAIT_MS = 3000;
+
+export async function deactivate(): Promise<void> {
+  // Killed at once, not after a grace: a process that ignores SIGTERM would outlive the extension host.
+  // The controller is disposed with the subscriptions afterwards; its store flushes the index.
+  const ending = endRunsOnDeactivate?.();
+  endRunsOnDeactivate = undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([ending, new Promise((r) => (timer = setTimeout(r, DEACTIVATE_KILL_WAIT_MS)))]);
+  clearTimeout(timer);
 }
 
 /** With no folder open there are no workspace files: every tool call says so. */

@@ -5,10 +5,11 @@
 // processes, and each test checks what the card and the model get and which path ran the command
 // (its `$PPID` is the terminal's shell on the terminal path, this extension host on the child path).
 import * as assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import { descendantsOf } from "../../src/core/commands/process-tree";
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { ShellExecutionEvents } from "../../src/host/terminal-runner";
 import type { ToolItem } from "../../src/shared/chat-items";
@@ -66,18 +67,31 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
     relay = undefined;
   });
 
-  /** The next command gets a new runner: VS Code's events reach it through `tamper`, and lines `standIn` picks get a stand-in execution. */
-  async function useSeams(seams: { tamper?: Tamper; standIn?: (line: string) => boolean; startReportWaitMs?: number; retryTerminalAfterMs?: number }) {
-    const { tamper = {}, standIn, ...times } = seams;
+  /**
+   * The next command gets a new runner: VS Code's events reach it through `tamper`, and lines
+   * `standIn` picks get a stand-in execution. `damage` changes a launch line the way a terminal can
+   * (characters dropped): its first part is typed as the line, each further part a moment later as
+   * a line of its own (the rest of a line that arrived after its Enter).
+   */
+  async function useSeams(seams: {
+    tamper?: Tamper;
+    standIn?: (line: string) => boolean;
+    damage?: (line: string) => string[];
+    startReportWaitMs?: number;
+    retryTerminalAfterMs?: number;
+  }) {
+    const { tamper = {}, standIn, damage, ...times } = seams;
     const events = tamperedEvents(tamper);
     relay = events;
     await api.commands.setTerminalSeams({
       ...times,
       name: TERMINAL,
       events,
-      execute: (integration, line) => {
+      execute: (integration, sent) => {
+        const [line = sent, ...later] = sent.startsWith(":") || !damage ? [sent] : damage(sent);
         typed.push({ line, at: Date.now() });
         const real = integration.executeCommand(line);
+        later.forEach((part, i) => setTimeout(() => vscode.window.terminals.find((t) => t.name === TERMINAL)?.sendText(part, true), 150 * (i + 1)));
         // As when VS Code pairs the run with another object: the one we got never starts, ends or prints.
         return standIn?.(line) ? { commandLine: real.commandLine, cwd: real.cwd, read: async function* () {} } : real;
       },
@@ -355,6 +369,119 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("part 2: a damaged launch line runs nothing; each run says it did not start (120 damaged lines)", async function () {
+    this.timeout(600_000);
+    const dir = mkdtempSync(join(tmpdir(), "pi-chat-damaged-"));
+    try {
+      mkdirSync(join(dir, "approved"));
+      // Deterministic damage: the first `count` lines of each kind, from a seeded generator.
+      const random = seeded(23);
+      const pick = (below: number) => Math.floor(random() * below);
+      const kinds = ["start lost", "middle lost", "end lost", "end arrived late"] as const;
+      let kind: (typeof kinds)[number] = "start lost";
+      const damage = (line: string): string[] => {
+        const cut = 1 + pick(line.length - 1); // 1 … length-1
+        if (kind === "start lost") return [line.slice(cut)];
+        if (kind === "end lost") return [line.slice(0, cut)];
+        if (kind === "end arrived late") return [line.slice(0, cut), line.slice(cut)];
+        const from = pick(line.length - 1);
+        return [line.slice(0, from) + line.slice(from + 1 + pick(line.length - from - 1))];
+      };
+      // Exit codes VS Code reported for the damaged lines: a shell that ran nothing says 125-127.
+      const exitCodes: (number | undefined)[] = [];
+      await useSeams({
+        damage,
+        tamper: {
+          end: (e, deliver) => {
+            if (e.terminal.name === TERMINAL && !e.execution.commandLine.value.startsWith(":")) exitCodes.push(e.exitCode);
+            deliver.end(e);
+          },
+        },
+        // A damaged line VS Code reports as another command is given up after 1.5 s, not 15; and
+        // the terminal stays in use (no while of child processes) so that every line goes there.
+        startReportWaitMs: 1500,
+        retryTerminalAfterMs: 0,
+      });
+      const runner = api.commands.runner();
+      const results: { kind: string; typed: string; ran: boolean; said: boolean; notStarted: boolean }[] = [];
+      // Runs that never reached a terminal (a new terminal VS Code did not bring up or track: the
+      // runner's nets send those to a child process, which runs the approved command as it is).
+      const childRuns: { ranApproved: boolean }[] = [];
+      for (const k of kinds) {
+        kind = k;
+        for (let attempt = 0; results.filter((r) => r.kind === k).length < 30; attempt++) {
+          assert.ok(attempt < 40, `only ${results.filter((r) => r.kind === k).length} of 40 "${k}" runs reached the terminal`);
+          const n = results.length + childRuns.length;
+          let output = "";
+          const run = await runner.start({ command: `cd approved && touch ran-${n}`, cwd: dir, onOutput: (c) => (output += String(c)) });
+          const exit = await run.exited;
+          if (run.via === "process") {
+            childRuns.push({ ranApproved: exit.exitCode === 0 && existsSync(join(dir, "approved", `ran-${n}`)) });
+            continue;
+          }
+          results.push({
+            kind: k,
+            typed: typed.at(-1)?.line ?? "",
+            // Neither the approved command nor any tail of it left its mark, here or in approved/.
+            ran: existsSync(join(dir, `ran-${n}`)) || existsSync(join(dir, "approved", `ran-${n}`)),
+            said: output.includes("did not receive the launch line of this command whole, so the command did not run"),
+            notStarted: exit.notStarted === true,
+          });
+        }
+      }
+      // Lines whose rest arrived late: let it run (and fail) before counting.
+      await new Promise((r) => setTimeout(r, 1000));
+      const ranAnything = results.filter((r) => r.ran);
+      const unreported = results.filter((r) => !r.said || !r.notStarted);
+      const shellCodes = new Set(exitCodes.filter((c): c is number => c !== undefined));
+      console.log(
+        `[terminal-nets] damaged launch lines: ${results.length}; ran anything: ${ranAnything.length}; not reported as not started: ${unreported.length}; exit codes VS Code reported: ${[...shellCodes].sort().join(", ")} (${exitCodes.filter((c) => c === undefined).length} unknown); runs sent to a child process instead: ${childRuns.length}`,
+      );
+      assert.equal(results.length, 120);
+      assert.ok(
+        childRuns.every((r) => r.ranApproved),
+        "a run sent to a child process ran the approved command",
+      );
+      assert.deepEqual(ranAnything, [], "damaged lines that ran something");
+      assert.deepEqual(unreported, [], "damaged lines not reported as not run");
+      // 125: refused by the launcher; 126/127: not a command (a folder, no such file); 143: the rest
+      // of a line arriving after the run was over, ended by the run's clean-up while bash looked it up.
+      assert.deepEqual(
+        [...shellCodes].filter((c) => ![125, 126, 127, 143].includes(c)),
+        [],
+        "the shell ran a program for a damaged line",
+      );
+      assert.deepEqual(readdirSync(join(dir, "approved")), [], "nothing ran in the approved folder");
+      const shell = await terminalShell();
+      assert.ok(shell);
+      assert.deepEqual(descendantsOf(shell), [], "nothing runs below the terminal's shell");
+      // An undamaged line still runs the approved command.
+      await useSeams({});
+      let output = "";
+      const whole = await api.commands.runner().start({ command: "cd approved && touch whole && printf ok", cwd: dir, onOutput: (c) => (output += String(c)) });
+      const exit = await whole.exited;
+      assert.equal(whole.via, "terminal");
+      assert.equal(exit.exitCode, 0, output);
+      assert.ok(existsSync(join(dir, "approved", "whole")));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("part 2: the card and the model are told when a damaged launch line did not run the command", async () => {
+    await useSeams({ damage: (line) => [line.slice(7)] });
+    const { done, model } = await runAllowed("call_dmg", "printf 'should-not-run\\n'");
+    assert.equal(via(done), "terminal");
+    assert.doesNotMatch(done.resultText ?? "", /should-not-run\n/);
+    assert.match(done.resultText ?? "", /The command could not be started\./);
+    assert.match(done.resultText ?? "", /did not receive the launch line of this command whole, so the command did not run/);
+    assert.match(
+      model,
+      /could not be started.*did not receive the launch line of this command whole, so the command did not run, and nothing else ran in its place/,
+    );
+    assert.ok(logged("did not run the launch line of", "should-not-run"));
+  });
 });
 
 /** What VS Code reported during a test, printed when it fails. */
@@ -399,4 +526,15 @@ function running(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A small seeded generator (mulberry32): the same damage on every run of the test. */
+function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
