@@ -9,12 +9,15 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import { BackgroundCommands } from "../../src/core/commands/background";
 import { descendantsOf } from "../../src/core/commands/process-tree";
+import { runCommandOnce } from "../../src/core/commands/run";
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { ShellExecutionEvents } from "../../src/host/terminal-runner";
 import type { ToolItem } from "../../src/shared/chat-items";
 import { chatItems } from "../../src/shared/reducer";
 import type { OpenAIServer } from "../support/openai-server";
+import { escapees, ESCAPING_RUN, leftOf } from "../support/escaping-run";
 import { startChatView, waitFor } from "./helpers";
 
 type StartEvent = vscode.TerminalShellExecutionStartEvent;
@@ -29,6 +32,8 @@ interface Tamper {
   end?: (e: EndEvent, deliver: Deliver) => void;
 }
 
+/** Waits for a new terminal on a loaded machine (the defaults, 4 s and 8 s, are what a user's VS Code gets). */
+const SLOW_MACHINE = { waitForIntegrationMs: 20_000, firstRunReportWaitMs: 20_000 };
 /** The terminal the tests' runner opens (its own name, so no other terminal is taken for it). */
 const TERMINAL = "Pi Chat nets";
 const ppidLine = "printf 'ppid:%s\\n' \"$PPID\"";
@@ -79,6 +84,8 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
     damage?: (line: string) => string[];
     startReportWaitMs?: number;
     retryTerminalAfterMs?: number;
+    waitForIntegrationMs?: number;
+    firstRunReportWaitMs?: number;
   }) {
     const { tamper = {}, standIn, damage, ...times } = seams;
     const events = tamperedEvents(tamper);
@@ -407,7 +414,7 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
       const results: { kind: string; typed: string; ran: boolean; said: boolean; notStarted: boolean }[] = [];
       // Runs that never reached a terminal (a new terminal VS Code did not bring up or track: the
       // runner's nets send those to a child process, which runs the approved command as it is).
-      const childRuns: { ranApproved: boolean }[] = [];
+      const childRuns: { ranApproved: boolean; file: string }[] = [];
       for (const k of kinds) {
         kind = k;
         for (let attempt = 0; results.filter((r) => r.kind === k).length < 30; attempt++) {
@@ -417,7 +424,7 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
           const run = await runner.start({ command: `cd approved && touch ran-${n}`, cwd: dir, onOutput: (c) => (output += String(c)) });
           const exit = await run.exited;
           if (run.via === "process") {
-            childRuns.push({ ranApproved: exit.exitCode === 0 && existsSync(join(dir, "approved", `ran-${n}`)) });
+            childRuns.push({ ranApproved: exit.exitCode === 0 && existsSync(join(dir, "approved", `ran-${n}`)), file: `ran-${n}` });
             continue;
           }
           results.push({
@@ -452,7 +459,11 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
         [],
         "the shell ran a program for a damaged line",
       );
-      assert.deepEqual(readdirSync(join(dir, "approved")), [], "nothing ran in the approved folder");
+      assert.deepEqual(
+        readdirSync(join(dir, "approved")).sort(),
+        childRuns.map((r) => r.file).sort(),
+        "only the child-process runs ran in the approved folder",
+      );
       const shell = await terminalShell();
       assert.ok(shell);
       assert.deepEqual(descendantsOf(shell), [], "nothing runs below the terminal's shell");
@@ -470,7 +481,8 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
   });
 
   it("part 2: the card and the model are told when a damaged launch line did not run the command", async () => {
-    await useSeams({ damage: (line) => [line.slice(7)] });
+    // A loaded machine may take longer to bring up a new terminal: this test needs one.
+    await useSeams({ damage: (line) => [line.slice(7)], ...SLOW_MACHINE });
     const { done, model } = await runAllowed("call_dmg", "printf 'should-not-run\\n'");
     assert.equal(via(done), "terminal");
     assert.doesNotMatch(done.resultText ?? "", /should-not-run\n/);
@@ -481,6 +493,101 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
       /could not be started.*did not receive the launch line of this command whole, so the command did not run, and nothing else ran in its place/,
     );
     assert.ok(logged("did not run the launch line of", "should-not-run"));
+  });
+
+  it("part 3: Stop, time-out, background stop and stopAll, chat delete and VS Code closing leave none of a terminal run's processes", async function () {
+    this.timeout(300_000);
+    const root = mkdtempSync(join(tmpdir(), "pi-chat-escapes-"));
+    const left: Record<string, number[]> = {};
+    let fresh = 0;
+    /** A folder of its own for each run (the run waits for its server.pid). */
+    const folder = () => {
+      const path = join(root, `run-${fresh++}`);
+      mkdirSync(path);
+      return path;
+    };
+    const started: { pids: number[]; tag: string }[] = [];
+    try {
+      await useSeams(SLOW_MACHINE);
+      await warmUp(SLOW_MACHINE);
+      /** Runs the escaping command in the terminal; `stop` once all four printed; what is left after. */
+      const foreground = async (name: string, timeoutMs: number, stop?: (controller: AbortController) => void) => {
+        const controller = new AbortController();
+        let run: { pids: number[]; tag: string } | undefined;
+        const result = await runCommandOnce({
+          runner: api.commands.runner(),
+          command: ESCAPING_RUN,
+          cwd: folder(),
+          timeoutMs,
+          signal: controller.signal,
+          onProgress: (p) => {
+            if (run) return;
+            run = escapees(p.tail.join("\n"));
+            if (run) stop?.(controller);
+          },
+        });
+        run ??= escapees(result.output.text);
+        assert.ok(run, `${name}: ${result.output.text}`);
+        started.push(run);
+        assert.equal(result.via, "terminal", name);
+        left[name] = leftOf(run);
+      };
+      await foreground("Stop", 60_000, (c) => c.abort());
+      await foreground("time-out", 15_000);
+
+      const background = async (name: string, stop: (b: BackgroundCommands, id: string) => Promise<unknown>) => {
+        const commands = new BackgroundCommands();
+        const cwd = folder();
+        const begun = await commands.start({
+          id: name,
+          command: ESCAPING_RUN,
+          cwd: ".",
+          absoluteCwd: cwd,
+          runner: api.commands.runner(),
+          readyPattern: /^tag=/,
+          waitMs: 30_000,
+        });
+        const run = escapees(begun.output.text);
+        assert.ok(run, `${name}: ${begun.output.text}`);
+        started.push(run);
+        assert.equal(begun.process.via, "terminal", name);
+        await stop(commands, name);
+        left[name] = leftOf(run);
+      };
+      await background("background Stop", (b, id) => b.stop(id, "user"));
+      await background("background stopAll", (b) => b.stopAll("chatClosed"));
+      await background("VS Code closing", () => api.commands.endAllRuns());
+
+      // Deleting the chat that runs it in the background (through the view, as the user does).
+      const chatId = api.controller.currentSession.id;
+      const id = "call_escape_bg";
+      const cwd = folder();
+      server.push(
+        () => ({ toolCalls: [{ id, name: "run_command", arguments: { command: `cd ${cwd} && ${ESCAPING_RUN}`, background: true, readyPattern: "^tag=" } }] }),
+        () => ({ text: "Started." }),
+      );
+      void api.view.receive({ type: "chat/send", v: 1, text: "Start the escapees" });
+      await waitFor(`${id} to ask`, () => card(id)?.approval?.state === "pending");
+      await api.view.receive({ type: "approval/decide", v: 1, toolCallId: id, decision: "allow" });
+      await api.controller.currentSession.waitForIdle();
+      const run = escapees(card(id)?.resultText ?? "");
+      assert.ok(run, card(id)?.resultText);
+      started.push(run);
+      assert.equal(via(card(id)!), "terminal");
+      await api.view.receive({ type: "chat/delete", v: 1, chatId });
+      await waitFor("the deleted chat's processes to end", () => leftOf(run).length === 0, 10_000).catch(() => undefined);
+      left["chat delete"] = leftOf(run);
+
+      console.log(
+        `[terminal-nets] processes left after each kind of stop: ${Object.entries(left)
+          .map(([k, v]) => `${k} ${v.length}`)
+          .join(", ")}`,
+      );
+      assert.deepEqual(left, Object.fromEntries(Object.keys(left).map((k) => [k, []])));
+    } finally {
+      for (const run of started) for (const pid of leftOf(run)) process.kill(pid, "SIGKILL");
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
