@@ -20,7 +20,7 @@
 // terminal's shell, group by group, and every process with the run's tag wherever it moved;
 // the shell stays, ready for the next command.
 import * as vscode from "vscode";
-import { defaultShell } from "../core/commands/node-runner";
+import { defaultShell, LEFTOVER_GRACE_MS } from "../core/commands/node-runner";
 import { endProcesses, hasChildren, descendantsOf } from "../core/commands/process-tree";
 import { NON_INTERACTIVE_ENV, type CommandExit, type CommandRunner, type CommandStart, type KillOptions, type RunningCommand } from "../core/commands/runner";
 import { claimLauncher, NOT_STARTED_NOTE, writeLauncher, type Launcher } from "./launchers";
@@ -44,8 +44,6 @@ const END_LOST_AFTER_MS = 2000;
 const END_WATCH_POLL_MS = 500;
 /** After a give-up, a line the shell had not read yet may still start: it is ended this much later too. */
 const LATE_START_CHECK_MS = 2000;
-/** What a finished command left running gets this long after SIGTERM before SIGKILL. */
-const LEFTOVER_GRACE_MS = 500;
 
 interface PiTerminal {
   terminal: vscode.Terminal;
