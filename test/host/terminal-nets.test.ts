@@ -570,8 +570,22 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
       await waitFor(`${id} to ask`, () => card(id)?.approval?.state === "pending");
       await api.view.receive({ type: "approval/decide", v: 1, toolCallId: id, decision: "allow" });
       await api.controller.currentSession.waitForIdle();
-      const run = escapees(card(id)?.resultText ?? "");
-      assert.ok(run, card(id)?.resultText);
+      // The card shows the first lines (its wait may end before the server listens): the server's
+      // pid is in its file, and the run's tag in the environment of a process that printed its pid.
+      const shown = card(id)?.resultText ?? "";
+      const firstPids = ["orphan", "stubborn", "ghost"].map((name) => Number(new RegExp(`${name}=(\\d+)`).exec(shown)?.[1]));
+      assert.ok(
+        firstPids.every((pid) => pid > 0),
+        shown,
+      );
+      const serverPid = await waitFor(
+        "the server to listen",
+        () => existsSync(join(cwd, "server.pid")) && Number(readFileSync(join(cwd, "server.pid"), "utf8")),
+        60_000,
+      );
+      const tag = /(?:^|\0)PI_CHAT_RUN_TAG=([0-9a-f]+)/.exec(readFileSync(`/proc/${firstPids[0]}/environ`, "latin1"))?.[1] ?? "";
+      assert.ok(tag, "the run's processes carry its tag");
+      const run = { pids: [...firstPids, serverPid], tag };
       started.push(run);
       assert.equal(via(card(id)!), "terminal");
       await api.view.receive({ type: "chat/delete", v: 1, chatId });
@@ -585,6 +599,11 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
       );
       assert.deepEqual(left, Object.fromEntries(Object.keys(left).map((k) => [k, []])));
     } finally {
+      console.log(
+        `[terminal-nets] processes left: ${Object.entries(left)
+          .map(([k, v]) => `${k} ${v.length}`)
+          .join(", ")}`,
+      );
       for (const run of started) for (const pid of leftOf(run)) process.kill(pid, "SIGKILL");
       rmSync(root, { recursive: true, force: true });
     }
