@@ -13,6 +13,7 @@ import type { BranchChange, ChatSession, EditApprovalRequest, EditDecision, Mode
 import { resolveToolPath, type WorkspaceFileSystem } from "../core/tools";
 import type { ChatModelChoice } from "../core/transcript";
 import { modelLabel, settingsForChat } from "./chat-model";
+import { isProviderId } from "./providers/catalog";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
 import { ImageBlobStore } from "../core/transcript/image-blobs";
 import { createWorkerImageScaler } from "../core/images/image-scaler";
@@ -97,7 +98,11 @@ export class ChatController implements vscode.Disposable {
       ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
       resolveModel: (choice) => this.resolveModel(choice),
       approver: (request, signal) => this.askForApproval(request, signal),
-      describeError: (message) => loadProviders().describeProviderError(message),
+      describeError: (message, model) =>
+        loadProviders().describeProviderError(message, isProviderId(model?.provider) ? model.provider : undefined, {
+          ...(model?.baseUrl ? { baseUrl: model.baseUrl } : {}),
+          ...(model?.id ? { id: model.id } : {}),
+        }),
       approvalMode: approvalModeSetting,
       protectedFiles: protectedFilesSetting,
       workspaceTrusted,
@@ -192,7 +197,7 @@ export class ChatController implements vscode.Disposable {
     return {
       modelLabel: modelLabel(settingsForChat(readProviderSettings(), choice), choice?.thinkingLevel),
       storage: this.options.storageKind,
-      canContinue: this.session.canContinue,
+      canContinue: this.session.interrupted,
       editsAllowedForChat: this.session.allowsEditsForChat,
       ...imageInputStatus(this.imageInput(false)),
       writtenElsewhere: this.otherWindows.writtenElsewhere,

@@ -293,5 +293,16 @@ export type WebviewMessage =
 export type WebviewMessageType = WebviewMessage["type"];
 
 /** Commands the webview may ask the host to run (buttons in the view run the same commands as the palette). */
-export const WEBVIEW_COMMANDS = ["setApiKey", "selectModel", "selectChatModel", "showHistory", "compact", "showModelContext", "newChatFromSummary"] as const;
+export const WEBVIEW_COMMANDS = [
+  "setApiKey",
+  "selectModel",
+  "selectChatModel",
+  "useLocalModel",
+  "openSettings",
+  "openWalkthrough",
+  "showHistory",
+  "compact",
+  "showModelContext",
+  "newChatFromSummary",
+] as const;
 export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];
