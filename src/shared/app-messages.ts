@@ -57,15 +57,7 @@ export interface LocalNoticeMessage {
  * Commands a notice may offer as its fix (the webview's `workbench/runCommand` message runs them;
  * `retry` is the chat's own Continue).
  */
-export type FixCommandId =
-  | "setApiKey"
-  | "selectModel"
-  | "selectChatModel"
-  | "useLocalModel"
-  | "openSettings"
-  | "retry"
-  | "compact"
-  | "newChatFromSummary";
+export type FixCommandId = "setApiKey" | "selectModel" | "selectChatModel" | "useLocalModel" | "openSettings" | "retry" | "compact" | "newChatFromSummary";
 
 /** Every FixCommandId, to check one read back from a saved chat or thrown by another bundle. */
 export const FIX_COMMAND_IDS: readonly FixCommandId[] = [

@@ -7,7 +7,6 @@
 // the protocols of other assistants in the editor name theirs (Continue's `history/list`): one
 // glance at a name says which part of the view sends or handles it.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { FixCommandId } from "./app-messages";
 import type { ChatItem, ChatState, ForkMark, QueuedInput } from "./chat-items";
 
 export type { ForkMark, QueuedInput } from "./chat-items";
@@ -99,8 +98,17 @@ export interface PendingAttachment {
 
 /** Facts about the session the view shows around the chat (not part of it). */
 export interface ViewStatus {
-  /** "provider/model" shown in the toolbar. */
+  /** The chat's model by its name ("Claude Sonnet 4.5"), as the header shows it. */
   modelLabel: string;
+  /** Where it runs, for the header's tooltip: "Anthropic · claude-sonnet-4-5 · thinking high". */
+  modelDetail?: string;
+  /**
+   * Why no model can answer yet: no key for the provider, or no local server set. Absent when
+   * one can (or while the keys are still being read). The empty chat then offers the ways to set one up.
+   */
+  setup?: "noKey" | "noServer";
+  /** Said once after the chat's model changed ("This chat now uses …"). */
+  modelNote?: string;
   /** Where chats are saved; `globalFallback` when no folder is open. */
   storage: "workspace" | "globalFallback";
   /** The last turn was cut off (a reload, a crash): offer "Continue". */

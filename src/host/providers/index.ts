@@ -175,7 +175,11 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
   } catch {
     throw fail(`Could not read the stored API key for ${label}.`, `Run “${SET_API_KEY_COMMAND}” to store it again.`, "setApiKey");
   }
-  if (!key) throw fail(noKeyText(provider), `${setKeyFix(provider)} Or choose another provider, or use a local model (no key needed).`, "setApiKey", ["selectChatModel", "useLocalModel"]);
+  if (!key)
+    throw fail(noKeyText(provider), `${setKeyFix(provider)} Or choose another provider, or use a local model (no key needed).`, "setApiKey", [
+      "selectChatModel",
+      "useLocalModel",
+    ]);
   const problem = apiKeyProblem(key);
   if (problem) throw fail(`The ${label} API key cannot be used: ${problem}`, setKeyFix(provider), "setApiKey");
 
