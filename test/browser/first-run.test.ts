@@ -173,4 +173,29 @@ describe("First run at 300 px", function () {
     await card.locator(".tool-result summary").click();
     assert.match(await card.locator(".tool-call-name").innerText(), /Tool: read_file/);
   });
+
+  it("the meter's details say what each figure counts, so the header and the last turn reconcile", async () => {
+    await chat.snapshot();
+    await chat.events(
+      new Script()
+        .start()
+        .user("hi")
+        .assistant([{ type: "text", text: "Hello." }])
+        .end()
+        .take(),
+    );
+    const meter: ContextMeter = {
+      tokens: 738,
+      estimated: false,
+      window: 32_768,
+      lastTurn: { input: 1_359, output: 40, cacheRead: 0, cacheWrite: 0, cost: 0 },
+      chat: { input: 1_359, output: 40, cacheRead: 0, cacheWrite: 0, cost: 0 },
+      priced: false,
+    };
+    await chat.send([{ type: "chat/event", event: { type: "context/meter", meter } }]);
+    await chat.page.getByTestId("context-meter").click();
+    const details = chat.page.getByRole("dialog", { name: "Context and usage" });
+    assert.match(await details.getByTestId("meter-counts").innerText(), /the last request as the provider counted it, plus its answer/);
+    assert.match(await details.getByTestId("meter-usage-note").innerText(), /sends the context once per request/);
+  });
 });

@@ -5,7 +5,8 @@ import * as assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { EXTENSION_ID } from "./helpers";
+import type { ViewStatus } from "../../src/shared/protocol";
+import { EXTENSION_ID, startChatView } from "./helpers";
 
 interface Manifest {
   contributes: {
@@ -97,6 +98,28 @@ describe("First run: the manifest as VS Code reads it", () => {
     const advanced = sections.slice(1).flatMap((s) => Object.keys(s.properties));
     for (const key of ["piChat.compaction.reserveTokens", "piChat.compaction.keepRecentTokens", "piChat.problemsWaitMs"]) {
       assert.ok(advanced.includes(key), `${key} is in an advanced group`);
+    }
+  });
+});
+
+describe("First run: the chat's model and setup state in the host", function () {
+  this.timeout(120_000);
+
+  it("the header names the model, never the provider's id; a local server with a URL needs no setup", async () => {
+    const { server, api } = await startChatView();
+    try {
+      await vscode.commands.executeCommand("piChat.newChat");
+      const status = (api.controller.snapshot() as { status: ViewStatus }).status;
+      assert.equal(status.modelLabel, "local-model");
+      assert.match(status.modelDetail ?? "", /^Local server \(OpenAI-compatible\) at http:\/\/127\.0\.0\.1:\d+\/v1 · local-model$/);
+      assert.equal(status.setup, undefined);
+      // A model chosen for this chat is confirmed in the view.
+      await vscode.commands.executeCommand("piChat.selectChatModel", { provider: "openai-compatible", model: "another-model" });
+      const after = (api.controller.snapshot() as { status: ViewStatus }).status;
+      assert.equal(after.modelLabel, "another-model");
+      assert.equal(after.modelNote, "This chat now uses another-model.");
+    } finally {
+      await server.close();
     }
   });
 });
