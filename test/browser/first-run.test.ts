@@ -3,11 +3,10 @@
 // every way out, the header names the model, a model change is confirmed, the meter counts only
 // what was sent, and tool cards say what happened in words.
 import * as assert from "node:assert/strict";
-import type { LocalNoticeMessage } from "../../src/shared/app-messages";
 import type { ContextMeter } from "../../src/shared/context-meter";
 import { emptyChatState } from "../../src/shared/reducer";
 import { ChatPage } from "./harness";
-import { Script, toolCall } from "./script";
+import { noKeyNotice, Script, toolCall } from "./script";
 
 /** VS Code's default sidebar width. */
 const SIDEBAR = { width: 300, height: 640 };
@@ -19,16 +18,6 @@ const unsentMeter: ContextMeter = {
   window: 200_000,
   chat: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
   priced: true,
-};
-
-const noKeyNotice: LocalNoticeMessage = {
-  role: "localNotice",
-  level: "error",
-  text: "No API key for Anthropic: none is stored in VS Code, and ANTHROPIC_API_KEY is not set.",
-  fix: "Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY. Or choose another provider, or use a local model (no key needed).",
-  fixCommand: "setApiKey",
-  moreFixCommands: ["selectChatModel", "useLocalModel"],
-  timestamp: 2,
 };
 
 describe("First run at 300 px", function () {
@@ -88,7 +77,7 @@ describe("First run at 300 px", function () {
 
   it("the no-key error offers Set API Key, Choose Provider/Model and Use a Local Model, and the meter shows nothing unsent", async () => {
     await chat.snapshot(emptyChatState, { title: "Where is the port set?", status: { modelLabel: "claude-sonnet-4-5" } });
-    const script = new Script().start().user("Where is the port set?").message(noKeyNotice).end();
+    const script = new Script().start().user("Where is the port set?").message(noKeyNotice()).end();
     await chat.events(script.take());
     await chat.send([{ type: "chat/event", event: { type: "context/meter", meter: unsentMeter } }]);
     const notice = chat.page.locator(".notice-error");

@@ -4,7 +4,7 @@
 import * as assert from "node:assert/strict";
 import { sniffImage } from "../../src/shared/image-sniff";
 import { makePng, SVG_TEXT } from "../support/png";
-import { ChatPage, useChatPage } from "./harness";
+import { type ChatPage, useChatPage } from "./harness";
 
 interface FileSpec {
   name: string;

@@ -11,7 +11,7 @@ import type { CompactionSummaryMessage } from "../../src/core/messages";
 import type { ContextMeter } from "../../src/shared/context-meter";
 import { makePng } from "../support/png";
 import { ChatPage, repoRoot } from "./harness";
-import { Script, toolCall } from "./script";
+import { noKeyNotice, Script, toolCall } from "./script";
 
 const OUT = process.env.PI_CHAT_SCREENSHOTS === "docs" ? join(repoRoot, "docs/images") : join(repoRoot, "out/test-artifacts");
 const SIZE = { width: 440, height: 860 };
@@ -205,15 +205,7 @@ describe("README screenshots", function () {
         status: { modelLabel: "claude-sonnet-4-5", modelDetail: "Anthropic · claude-sonnet-4-5" },
       });
       const script = new Script().start().user("Where is the dev server's port set?");
-      script.message({
-        role: "localNotice",
-        level: "error",
-        text: "No API key for Anthropic: none is stored in VS Code, and ANTHROPIC_API_KEY is not set.",
-        fix: "Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY. Or choose another provider, or use a local model (no key needed).",
-        fixCommand: "setApiKey",
-        moreFixCommands: ["selectChatModel", "useLocalModel"],
-        timestamp: 2,
-      });
+      script.message(noKeyNotice());
       await chat.events(script.end().take());
       await save(chat, "no-key-error.png");
       assert.equal(await chat.page.locator(".notice-error").getByRole("button").count(), 3);
