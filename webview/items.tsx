@@ -162,11 +162,11 @@ function AttachmentChip({ item }: { item: AttachmentItem }) {
 
 function AssistantCard({ item }: { item: AssistantItem }) {
   const last = item.blocks[item.blocks.length - 1];
-  // A message that only called tools: its tool cards say everything.
+  // A message that only called tools: its tool cards say everything. A failed request that wrote
+  // nothing likewise: the error notice after it is the one card about it (what, why, what to do).
   if (
     !item.isStreaming &&
     item.blocks.every((b) => b.type === "text" && b.text.trim() === "") &&
-    item.stopReason !== "error" &&
     item.stopReason !== "aborted" &&
     item.stopReason !== "length"
   ) {
@@ -194,17 +194,8 @@ function AssistantCard({ item }: { item: AssistantItem }) {
           <Spinner /> Thinking…
         </div>
       )}
-      {/* What to do is in the notice that follows (every provider error gets one); the provider's own words stay one click away. */}
-      {item.stopReason === "error" && (
-        <details class="error-card">
-          <summary>
-            <ErrorIcon class="bad" />
-            <span class="error-title">The request failed</span>
-            {item.errorMessage !== undefined && <span class="error-more">the provider's message</span>}
-          </summary>
-          {item.errorMessage !== undefined && <div class="error-text">{item.errorMessage}</div>}
-        </details>
-      )}
+      {/* What failed, why and what to do are in the notice that follows (every provider error gets one). */}
+      {item.stopReason === "error" && <div class="stopped">Cut off by the error below</div>}
       {item.stopReason === "aborted" && <div class="stopped">Stopped</div>}
       {item.stopReason === "length" && <div class="stopped">The answer hit the output limit</div>}
       <AnswerActions item={item} />
@@ -382,25 +373,44 @@ function plainTextOf(item: unknown): string {
 
 const FIX_COMMAND_LABELS: Record<FixCommandId, string> = {
   setApiKey: "Set API Key",
-  selectModel: "Select Model",
+  selectModel: "Choose Model",
+  selectChatModel: "Choose Provider/Model",
+  useLocalModel: "Use a Local Model",
+  openSettings: "Open Settings",
+  retry: "Retry",
   compact: "Compact Chat",
   newChatFromSummary: "New Chat from Summary",
 };
 
+/** A notice's button: Retry continues the chat; the others run their Pi Chat command. */
+function runFix(command: FixCommandId): void {
+  if (command === "retry") post({ type: "chat/continue" });
+  else post({ type: "workbench/runCommand", command });
+}
+
 function NoticeCard({ item }: { item: NoticeItem }) {
   const Icon = item.level === "error" ? ErrorIcon : InfoIcon;
+  const actions = [...new Set([...(item.fixCommand ? [item.fixCommand] : []), ...(item.moreFixCommands ?? [])])];
   return (
     <div class={`item notice notice-${item.level}`} data-item={item.id} role="note" aria-label={item.level === "error" ? "Error" : "Note"}>
       <Icon class={item.level === "error" ? "bad" : "muted"} />
       <div>
         <div class="notice-text">{item.text}</div>
         {item.fix !== undefined && <div class="notice-fix">{item.fix}</div>}
-        {item.fixCommand !== undefined && (
+        {actions.length > 0 && (
           <div class="notice-actions">
-            <button type="button" class="button secondary" onClick={() => post({ type: "workbench/runCommand", command: item.fixCommand! })}>
-              {FIX_COMMAND_LABELS[item.fixCommand]}
-            </button>
+            {actions.map((command, index) => (
+              <button key={command} type="button" class={`button ${index === 0 ? "primary" : "secondary"}`} onClick={() => runFix(command)}>
+                {FIX_COMMAND_LABELS[command]}
+              </button>
+            ))}
           </div>
+        )}
+        {item.detail !== undefined && (
+          <details class="notice-detail">
+            <summary>What the server said</summary>
+            <div class="error-text">{item.detail}</div>
+          </details>
         )}
       </div>
     </div>

@@ -1,7 +1,6 @@
 // The chats of one workspace: creates, opens (restores) and deletes them, and wires each
 // session's final messages into the transcript store. Still no VS Code: the host gives the
 // storage directory, the file system, the model resolver and the approver.
-import type { FixCommandId } from "../shared/app-messages";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -41,7 +40,7 @@ export interface ChatServiceOptions {
   workspaceTrusted?: EditPermissionSettings["workspaceTrusted"];
   systemPrompt?: string;
   maxContextTokens?: number;
-  describeError?: (errorMessage: string) => { text: string; fix?: string; fixCommand?: FixCommandId };
+  describeError?: ChatSessionOptions["describeError"];
   compaction?: () => Partial<CompactionSettings>;
   onRequest?: (capture: RequestCapture) => void;
   log?: (line: string) => void;

@@ -7,7 +7,7 @@ import { chatItems, earlierItems, reduce, restoredState, type ChatState } from "
 import type { ChatItem } from "../shared/chat-items";
 import { SavedDiffs, withStructuredDiff } from "../shared/diff-hunks";
 import { AgentEventEncoder } from "../shared/event-encoder";
-import type { FixCommandId } from "../shared/app-messages";
+import { isFixCommandId, type FixCommandId } from "../shared/app-messages";
 import type { ChatEvent } from "../shared/protocol";
 import { canContinue, convertToLlm, createTransformContext, repairsBeforeContinue } from "./context-policy";
 import { ChatContext, type PreviewModel, type RequestCapture } from "./context/chat-context";
@@ -66,6 +66,15 @@ export interface Redactor {
   deep<T>(value: T): T;
 }
 
+/** What a notice offers about an error: the fix in words, its button, and further ways out. */
+export interface ErrorFix {
+  fix?: string;
+  fixCommand?: FixCommandId;
+  moreFixCommands?: FixCommandId[];
+  /** The provider's own words. */
+  detail?: string;
+}
+
 /** A problem that stops a run before the model is called (no API key, unknown model): shown with its fix. */
 export class RunSetupError extends Error {
   readonly code = RUN_SETUP_ERROR_CODE;
@@ -73,19 +82,29 @@ export class RunSetupError extends Error {
     message: string,
     readonly fix?: string,
     readonly fixCommand?: FixCommandId,
+    readonly moreFixCommands?: FixCommandId[],
   ) {
     super(message);
   }
 }
 
 /** The fix a setup error carries, from whichever bundle threw it. */
-export function runSetupFix(error: unknown): { fix?: string; fixCommand?: FixCommandId } | undefined {
+export function runSetupFix(error: unknown): ErrorFix | undefined {
   if (typeof error !== "object" || error === null || (error as { code?: unknown }).code !== RUN_SETUP_ERROR_CODE) return undefined;
-  const { fix, fixCommand } = error as { fix?: unknown; fixCommand?: unknown };
+  const { fix, fixCommand, moreFixCommands } = error as { fix?: unknown; fixCommand?: unknown; moreFixCommands?: unknown };
+  const more = Array.isArray(moreFixCommands) ? moreFixCommands.filter(isFixCommandId) : [];
   return {
     ...(typeof fix === "string" ? { fix } : {}),
-    ...(fixCommand === "setApiKey" || fixCommand === "selectModel" ? { fixCommand } : {}),
+    ...(isFixCommandId(fixCommand) ? { fixCommand } : {}),
+    ...(more.length > 0 ? { moreFixCommands: more } : {}),
   };
+}
+
+/** The model a failed request went to, so its error can name the server (the URL) as well as the provider. */
+export interface FailedRequestModel {
+  provider: string;
+  id: string;
+  baseUrl?: string;
 }
 
 export interface ChatSessionOptions {
@@ -130,7 +149,7 @@ export interface ChatSessionOptions {
   /** Running shell commands (run_command); absent: the tool is not offered. */
   commands?: CommandOptions;
   /** Explains a provider error (401, 429, network) with its fix, for a notice in the chat. */
-  describeError?: (errorMessage: string) => { text: string; fix?: string; fixCommand?: FixCommandId };
+  describeError?: (errorMessage: string, model?: FailedRequestModel) => { text: string } & ErrorFix;
   /** Compaction settings, read when they are needed (the user may change them). */
   compaction?: () => Partial<CompactionSettings>;
   /** Called with every chat request as it is sent ("what the model sees"). */
@@ -328,9 +347,17 @@ export class ChatSession {
     await this.options.persistModel?.(this.modelChoice);
   }
 
-  /** The last turn was cut off or failed: `continue()` picks it up. */
+  /** The last turn was cut off or failed: `continue()` picks it up (an error notice's Retry). */
   get canContinue(): boolean {
     return !this.running && canContinue(this.messages);
+  }
+
+  /**
+   * The last turn was cut off without a word (a crash, a reload mid-turn): the view offers
+   * Continue. Not after an error the chat already shows: its notice offers the way on itself.
+   */
+  get interrupted(): boolean {
+    return this.canContinue && !endsWithErrorNotice(this.messages);
   }
 
   onEvent(listener: (event: ChatEvent) => void): () => void {
@@ -684,10 +711,13 @@ export class ChatSession {
     if (last?.role !== "assistant" || last.stopReason !== "error") return;
     const raw = last.errorMessage ?? "The model provider returned an error.";
     this.options.log?.(`provider error: ${raw}`);
-    const described = this.options.describeError?.(raw) ?? { text: raw };
+    const sent = agent.state.model;
+    const failed: FailedRequestModel | undefined = last.provider && last.model ? { provider: last.provider, id: last.model, baseUrl: sent.baseUrl } : undefined;
+    const described = this.options.describeError?.(raw, failed) ?? { text: raw };
     // Which model failed: a chat can have its own, other than the settings'.
-    const model = last.provider && last.model ? ` (model ${last.provider}/${last.model})` : "";
-    await this.append(errorNotice(`${described.text}${model}`, described));
+    const model = failed ? ` (model ${failed.provider}/${failed.id})` : "";
+    // The provider's words go with the notice (one card), unless the notice already is them.
+    await this.append(errorNotice(`${described.text}${model}`, { ...described, ...(described.text !== raw ? { detail: raw } : {}) }));
   }
 
   /** Adds a message of the session's own (a notice, a repair) to the transcript: saved and shown. */
@@ -894,15 +924,23 @@ function endedBadly(messages: readonly AgentMessage[]): boolean {
   return false;
 }
 
-function errorNotice(text: string, fix: { fix?: string; fixCommand?: FixCommandId } | undefined): LocalNoticeMessage {
+function errorNotice(text: string, fix: ErrorFix | undefined): LocalNoticeMessage {
   return {
     role: "localNotice",
     level: "error",
     text,
     ...(fix?.fix ? { fix: fix.fix } : {}),
     ...(fix?.fixCommand ? { fixCommand: fix.fixCommand } : {}),
+    ...(fix?.moreFixCommands?.length ? { moreFixCommands: fix.moreFixCommands } : {}),
+    ...(fix?.detail ? { detail: fix.detail } : {}),
     timestamp: Date.now(),
   };
+}
+
+/** The path ends with an error notice (after the turn it is about): the user has seen what went wrong. */
+function endsWithErrorNotice(messages: readonly AgentMessage[]): boolean {
+  const last = messages[messages.length - 1];
+  return last?.role === "localNotice" && last.level === "error";
 }
 
 /**

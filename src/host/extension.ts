@@ -2,7 +2,7 @@
 // SDKs (out/providers.js) load on the first prompt.
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { registerChatModelCommand } from "./chat-model-picker";
+import { registerModelCommands } from "./chat-model-picker";
 import { registerHistoryCommands } from "./history-commands";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { IMAGES_DIR } from "../core/transcript/image-blobs";
@@ -17,7 +17,8 @@ import { ProposalDiffs } from "./diff-view";
 import { CodeApplier } from "./apply-code";
 import { TerminalLauncher } from "./run-in-terminal";
 import { protectedFilesSetting } from "./settings";
-import { loadProviders, PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
+import { PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
+import { PROVIDER_TITLES } from "./chat-model";
 import { DEFAULT_SYSTEM_PROMPT } from "../core/session";
 import { multiRootPrompt } from "../core/tools/multi-root";
 import { createWorkspaceTools } from "./discovery";
@@ -26,7 +27,6 @@ import { createVscodeWorkspaceFs } from "./vscode-fs";
 import { apiKeyProblem } from "./providers/catalog";
 import { BaseUrlConsent } from "./base-url-consent";
 import { addEnvironmentKeys, keyRedactor, redact } from "./key-redaction";
-import { applyModelChoice, asModelChoice } from "./model-choice";
 
 /** What activate() returns in the extension's own tests: handles on the real objects. */
 export interface PiChatTestApi {
@@ -145,8 +145,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     vscode.commands.registerCommand("piChat.stop", () => controller.stop()),
     vscode.commands.registerCommand("piChat.mcpServers", () => showMcpServers(mcp)),
     vscode.commands.registerCommand("piChat.setApiKey", () => setApiKey(secrets)),
-    vscode.commands.registerCommand("piChat.selectModel", (choice?: unknown) => selectModel(choice)),
-    registerChatModelCommand(controller),
+    ...registerModelCommands(controller, secrets, log),
+    vscode.commands.registerCommand("piChat.openWalkthrough", () =>
+      vscode.commands.executeCommand("workbench.action.openWalkthrough", `${context.extension.id}#gettingStarted`, false),
+    ),
+    // The empty chat says whether a key is missing: it follows the secret storage.
+    context.secrets.onDidChange(() => void controller.refreshKeys()),
     ...registerHistoryCommands(controller),
     vscode.commands.registerCommand("piChat.showHistory", async () => {
       // The view's own history (search, delete) when it can show it; the quick pick otherwise.
@@ -165,6 +169,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   );
 
   await controller.restore();
+  void controller.refreshKeys();
   void controller.deletion.emptyOldTrash();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
   return testMode
@@ -201,18 +206,10 @@ const noFolderFs: WorkspaceFileSystem = {
   readDirectory: () => Promise.reject(new Error("No folder is open in VS Code.")),
 };
 
-/** Names for pickers; the catalog's are worded for sentences ("No API key for Anthropic."). */
-const PROVIDER_LABELS: Record<ProviderId, string> = {
-  anthropic: "Anthropic",
-  openai: "OpenAI",
-  google: "Google Gemini",
-  "openai-compatible": "OpenAI-compatible server (local model)",
-};
-
 async function pickProvider(placeHolder: string): Promise<ProviderId | undefined> {
   const current = readProviderSettings().provider;
   const picked = await vscode.window.showQuickPick(
-    PROVIDER_IDS.map((id) => ({ label: PROVIDER_LABELS[id], description: id === current ? "current" : "", id })),
+    PROVIDER_IDS.map((id) => ({ label: PROVIDER_TITLES[id], description: id === current ? "current" : "", id })),
     { placeHolder },
   );
   return picked?.id;
@@ -222,7 +219,7 @@ async function setApiKey(secrets: SecretKeys): Promise<void> {
   const provider = await pickProvider("Which provider is the API key for?");
   if (!provider) return;
   const value = await vscode.window.showInputBox({
-    title: `Pi Chat: API key for ${PROVIDER_LABELS[provider]}`,
+    title: `Pi Chat: API key for ${PROVIDER_TITLES[provider]}`,
     prompt: "Stored in VS Code's secret storage. Leave empty to remove the stored key.",
     password: true,
     ignoreFocusOut: true,
@@ -234,7 +231,7 @@ async function setApiKey(secrets: SecretKeys): Promise<void> {
   if (value === undefined) return;
   if (value.trim() === "") {
     await secrets.delete(provider);
-    void vscode.window.showInformationMessage(`Pi Chat: removed the ${PROVIDER_LABELS[provider]} API key.`);
+    void vscode.window.showInformationMessage(`Pi Chat: removed the ${PROVIDER_TITLES[provider]} API key.`);
   } else {
     try {
       await secrets.set(provider, value.trim());
@@ -242,42 +239,8 @@ async function setApiKey(secrets: SecretKeys): Promise<void> {
       void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
       return;
     }
-    void vscode.window.showInformationMessage(`Pi Chat: saved the ${PROVIDER_LABELS[provider]} API key.`);
+    void vscode.window.showInformationMessage(`Pi Chat: saved the ${PROVIDER_TITLES[provider]} API key.`);
   }
-}
-
-async function selectModel(argument: unknown): Promise<void> {
-  // A keybinding may pass { provider, model, baseUrl? }: no questions then.
-  const given = asModelChoice(argument);
-  if (given) return applyModelChoice(given);
-  const provider = await pickProvider("Which provider?");
-  if (!provider) return;
-  const config = vscode.workspace.getConfiguration("piChat");
-  let model: string | undefined;
-  let baseUrl: string | undefined;
-  if (provider === "openai-compatible") {
-    const current = readProviderSettings();
-    baseUrl = await vscode.window.showInputBox({
-      title: "Pi Chat: base URL of the OpenAI-compatible server",
-      value: (current.provider === "openai-compatible" && current.baseUrl) || "http://localhost:11434/v1",
-      ignoreFocusOut: true,
-    });
-    if (baseUrl === undefined) return;
-    model = await vscode.window.showInputBox({
-      title: "Pi Chat: model name the server serves",
-      value: config.get<string>("model") ?? "",
-      ignoreFocusOut: true,
-    });
-  } else {
-    const models = loadProviders().listModels(provider);
-    const picked = await vscode.window.showQuickPick(
-      models.map((m) => ({ label: m.name, description: m.id, id: m.id })),
-      { placeHolder: `${PROVIDER_LABELS[provider]} model`, matchOnDescription: true },
-    );
-    model = picked?.id;
-  }
-  if (model === undefined) return;
-  await applyModelChoice({ provider, model, ...(baseUrl !== undefined ? { baseUrl } : {}) });
 }
 
 async function showHistory(controller: ChatController): Promise<void> {

@@ -46,13 +46,36 @@ export interface LocalNoticeMessage {
   fix?: string;
   /** The command that does the fix, offered as a button beside the words. */
   fixCommand?: FixCommandId;
+  /** Other ways out, offered as buttons after it (choose another model, use a local model, retry). */
+  moreFixCommands?: FixCommandId[];
+  /** The provider's own words, one click away (the card says what failed and why in its own). */
+  detail?: string;
   /** The notice says this background command (a run_command call id) is not running any more: its card follows. */
   backgroundId?: string;
   timestamp: number;
 }
 
-/** Commands a notice may offer as its fix (the webview's `workbench/runCommand` message runs them). */
-export type FixCommandId = "setApiKey" | "selectModel" | "compact" | "newChatFromSummary";
+/**
+ * Commands a notice may offer as its fix (the webview's `workbench/runCommand` message runs them;
+ * `retry` is the chat's own Continue).
+ */
+export type FixCommandId = "setApiKey" | "selectModel" | "selectChatModel" | "useLocalModel" | "openSettings" | "retry" | "compact" | "newChatFromSummary";
+
+/** Every FixCommandId, to check one read back from a saved chat or thrown by another bundle. */
+export const FIX_COMMAND_IDS: readonly FixCommandId[] = [
+  "setApiKey",
+  "selectModel",
+  "selectChatModel",
+  "useLocalModel",
+  "openSettings",
+  "retry",
+  "compact",
+  "newChatFromSummary",
+];
+
+export function isFixCommandId(value: unknown): value is FixCommandId {
+  return typeof value === "string" && (FIX_COMMAND_IDS as readonly string[]).includes(value);
+}
 
 /** What started a compaction. */
 export type CompactionTrigger = "threshold" | "overflow" | "manual";

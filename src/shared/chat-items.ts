@@ -126,6 +126,10 @@ export interface NoticeItem extends ItemMarks {
   fix?: string;
   /** Offered as a button: the command that does the fix. */
   fixCommand?: FixCommandId;
+  /** Further buttons after it. */
+  moreFixCommands?: FixCommandId[];
+  /** The provider's own words, behind a toggle. */
+  detail?: string;
 }
 
 /** A command the user ran from the composer (`!cmd`, or `!!cmd` kept from Pi). */

@@ -97,8 +97,17 @@ export interface ChatSummary {
 
 /** Facts about the session the view shows around the chat (not part of it). */
 export interface ViewStatus {
-  /** "provider/model" shown in the toolbar. */
+  /** The chat's model by its name ("Claude Sonnet 4.5"), as the header shows it. */
   modelLabel: string;
+  /** Where it runs, for the header's tooltip: "Anthropic · claude-sonnet-4-5 · thinking high". */
+  modelDetail?: string;
+  /**
+   * Why no model can answer yet: no key for the provider, or no local server set. Absent when
+   * one can (or while the keys are still being read). The empty chat then offers the ways to set one up.
+   */
+  setup?: "noKey" | "noServer";
+  /** Said once after the chat's model changed ("This chat now uses …"). */
+  modelNote?: string;
   /** Where chats are saved; `globalFallback` when no folder is open. */
   storage: "workspace" | "globalFallback";
   /** The last turn was cut off (a reload, a crash): offer "Continue". */
@@ -301,5 +310,16 @@ export type WebviewMessage =
 export type WebviewMessageType = WebviewMessage["type"];
 
 /** Commands the webview may ask the host to run (buttons in the view run the same commands as the palette). */
-export const WEBVIEW_COMMANDS = ["setApiKey", "selectModel", "selectChatModel", "showHistory", "compact", "showModelContext", "newChatFromSummary"] as const;
+export const WEBVIEW_COMMANDS = [
+  "setApiKey",
+  "selectModel",
+  "selectChatModel",
+  "useLocalModel",
+  "openSettings",
+  "openWalkthrough",
+  "showHistory",
+  "compact",
+  "showModelContext",
+  "newChatFromSummary",
+] as const;
 export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];

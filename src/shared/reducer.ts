@@ -8,7 +8,7 @@
 import { imageRefs } from "./images";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
-import type { ApprovalNoticeMessage } from "./app-messages"; // also: the app message kinds in AgentMessage
+import { isFixCommandId, type ApprovalNoticeMessage } from "./app-messages"; // also: the app message kinds in AgentMessage
 import type { AssistantBlock, AssistantItem, ChatItem, ChatState, SummaryItem, ToolApproval, ToolItem } from "./chat-items";
 import { SavedDiffs, withoutDiffText } from "./diff-hunks";
 import type { ChatEvent } from "./protocol";
@@ -413,7 +413,11 @@ function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatI
         level: message.level,
         text: message.text,
         ...(message.fix !== undefined ? { fix: message.fix } : {}),
-        ...(message.fixCommand !== undefined ? { fixCommand: message.fixCommand } : {}),
+        ...(isFixCommandId(message.fixCommand) ? { fixCommand: message.fixCommand } : {}),
+        ...(Array.isArray(message.moreFixCommands) && message.moreFixCommands.some(isFixCommandId)
+          ? { moreFixCommands: message.moreFixCommands.filter(isFixCommandId) }
+          : {}),
+        ...(typeof message.detail === "string" && message.detail !== "" ? { detail: message.detail } : {}),
       };
     case "compactionSummary":
       return {

@@ -12,7 +12,7 @@ import type { CompactionSummaryMessage } from "../../src/core/messages";
 import type { ContextMeter } from "../../src/shared/context-meter";
 import { makePng } from "../support/png";
 import { ChatPage, repoRoot } from "./harness";
-import { Script, toolCall } from "./script";
+import { noKeyNotice, Script, toolCall } from "./script";
 
 const OUT = process.env.PI_CHAT_SCREENSHOTS === "docs" ? join(repoRoot, "docs/images") : join(repoRoot, "out/test-artifacts");
 const SIZE = { width: 440, height: 860 };
@@ -234,4 +234,38 @@ describe("README screenshots", function () {
       }
     });
   }
+
+  // A new user's first minutes, at VS Code's default sidebar width (300 px).
+  const SIDEBAR = { width: 300, height: 560 };
+
+  it("first run at 300 px: nothing is set up, and the ways to set a model up", async () => {
+    const chat = await ChatPage.open(SIDEBAR);
+    try {
+      await chat.snapshot(undefined, { title: "", status: { modelLabel: "claude-sonnet-4-5", modelDetail: "Anthropic · claude-sonnet-4-5", setup: "noKey" } });
+      await save(chat, "first-run.png");
+      assert.equal(await chat.page.getByRole("region", { name: "Set up a model" }).getByRole("button").count(), 4);
+      await chat.assertClean();
+    } finally {
+      await chat.close();
+    }
+  });
+
+  it("the no-key error at 300 px: what was tried, and every way out", async () => {
+    const chat = await ChatPage.open(SIDEBAR);
+    try {
+      await chat.snapshot(undefined, {
+        title: "Where is the port set?",
+        status: { modelLabel: "claude-sonnet-4-5", modelDetail: "Anthropic · claude-sonnet-4-5" },
+      });
+      const script = new Script().start().user("Where is the dev server's port set?");
+      script.message(noKeyNotice());
+      await chat.events(script.end().take());
+      await save(chat, "no-key-error.png");
+      assert.equal(await chat.page.locator(".notice-error").getByRole("button").count(), 3);
+      assert.equal(await chat.page.locator(".continue-bar").count(), 0);
+      await chat.assertClean();
+    } finally {
+      await chat.close();
+    }
+  });
 });
