@@ -26,7 +26,7 @@ import { join } from "node:path";
 import { ChatService } from "../../src/core/chat-service";
 import type { ModelBinding } from "../../src/core/session";
 import { resolveModelBinding } from "../../src/host/providers";
-import { promptTokensOf, startOpenAIServer, type ChatCompletionRequest, type ServerReply, type WireMessage } from "../../test/support/openai-server";
+import { startOpenAIServer, type ChatCompletionRequest, type ServerReply, type WireMessage } from "../../test/support/openai-server";
 import { contextBudget, DEFAULT_COMPACTION_SETTINGS } from "../../src/core/context/compaction";
 import { SUMMARY_SYSTEM_PROMPT } from "../../src/core/context/summary-prompt";
 import { estimateLlmMessageTokens } from "../../src/core/context/tokens";

@@ -22,7 +22,7 @@
 import * as vscode from "vscode";
 import { defaultShell, LEFTOVER_GRACE_MS } from "../core/commands/node-runner";
 import { descendantsOf, endProcesses, hasChildren } from "../core/commands/process-tree";
-import { NON_INTERACTIVE_ENV, terminalEnvironment, type CommandExit, type CommandRunner, type CommandStart, type KillOptions, type RunningCommand } from "../core/commands/runner";
+import { terminalEnvironment, type CommandExit, type CommandRunner, type CommandStart, type KillOptions, type RunningCommand } from "../core/commands/runner";
 import { claimLauncher, NOT_STARTED_NOTE, writeLauncher, type Launcher } from "./launchers";
 
 /** How long a new terminal may take to report shell integration before the child process is used. */

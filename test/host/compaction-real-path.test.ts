@@ -99,7 +99,7 @@ describe("compaction on the real path: OpenAI-compatible adapter over HTTP, 32k 
 
       const session = api.controller.currentSession;
       const meter = session.viewState.meter;
-      assert.ok(meter && meter.threshold && meter.window === WINDOW, "the meter knows the window and the threshold");
+      assert.ok(meter?.threshold && meter.window === WINDOW, "the meter knows the window and the threshold");
       console.log(
         `    [${mode}] ${summaries.length} compactions in ${TURNS} turns; meter at turn ${TURNS}: ${meter.tokens} / ${meter.window} (compacts at ${meter.threshold})`,
       );

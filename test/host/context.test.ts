@@ -70,7 +70,7 @@ describe("context: meter, model context, compaction (extension host)", function 
     server.push(() => ({ text: "Hi.", usage: { prompt_tokens: 10, completion_tokens: 2 } }));
     await api.view.receive({ type: "chat/send", v: 1, text: "Say hi." });
     const low = api.controller.currentSession.viewState.meter;
-    assert.ok(low && low.estimated && low.tokens > 12, `the estimate (${low?.tokens}) is shown, not the 12 tokens counted`);
+    assert.ok(low?.estimated && low.tokens > 12, `the estimate (${low?.tokens}) is shown, not the 12 tokens counted`);
     assert.equal(low.lastTurn?.input, 10, "the turn's own figures are still what the server reported");
   });
 

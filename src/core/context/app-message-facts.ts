@@ -2,7 +2,6 @@
 // user message for it. Pure text from the message; shared by the context policy, the token
 // estimate and the "what the model sees" document, so all three count the same words.
 import type { AppMessage, BashExecutionMessage, CompactionSummaryMessage } from "../messages";
-import { userWordsFact } from "./user-words";
 
 /** The business fact an app message states to the model, or null if it states none. */
 export function appMessageFact(message: AppMessage): string | null {
@@ -55,4 +54,11 @@ export function compactionSummaryFact(message: CompactionSummaryMessage): string
     `<summary>\n${message.summary}\n</summary>`,
     ...files,
   ].join("\n\n");
+}
+
+/** The user's own words kept by a compaction (user-words.ts), as the model reads them, before the summary. */
+export function userWordsFact(words: readonly string[] | undefined): string | undefined {
+  if (!Array.isArray(words) || words.length === 0) return undefined;
+  const quoted = words.map((w, i) => `${i + 1}. ${String(w)}`).join("\n\n");
+  return `<user-messages>\nThe user's own messages from the summarized part, verbatim (the first one, then the newest). The goal, instructions and corrections in them still hold unless the user changed them later; the summary below gives the current state:\n\n${quoted}\n</user-messages>`;
 }

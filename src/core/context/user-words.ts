@@ -1,4 +1,5 @@
-// The user's own words that a compaction keeps verbatim beside the model-written summary: the
+// The user's own words that a compaction keeps verbatim beside the model-written summary (the model
+// reads them as userWordsFact in app-message-facts.ts says): the
 // first prompt (the goal) and the newest ones, within a bound. A summary is the model's reading of
 // the chat; the goal, an explicit instruction ("never touch the tests") or a correction ("no, port
 // 8080") must reach the next request exactly as the user wrote them, whatever the summary says.
@@ -48,11 +49,4 @@ export function keptUserWords(previous: readonly string[] | undefined, summarize
     left -= cost;
   }
   return [first, ...newest.reverse()];
-}
-
-/** How the model reads them, before the summary. */
-export function userWordsFact(words: readonly string[] | undefined): string | undefined {
-  if (!Array.isArray(words) || words.length === 0) return undefined;
-  const quoted = words.map((w, i) => `${i + 1}. ${String(w)}`).join("\n\n");
-  return `<user-messages>\nThe user's own messages from the summarized part, verbatim (the first one, then the newest). The goal, instructions and corrections in them still hold unless the user changed them later; the summary below gives the current state:\n\n${quoted}\n</user-messages>`;
 }

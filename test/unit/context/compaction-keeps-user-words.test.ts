@@ -3,9 +3,9 @@
 // several compactions; trimming with compaction off says so once, with "Compact now".
 import assert from "node:assert/strict";
 import { fauxAssistantMessage, type Message } from "@earendil-works/pi-ai";
-import { compactionSummaryFact } from "../../../src/core/context/app-message-facts";
+import { compactionSummaryFact, userWordsFact } from "../../../src/core/context/app-message-facts";
 import { SUMMARY_SYSTEM_PROMPT } from "../../../src/core/context/summary-prompt";
-import { keptUserWords, USER_WORDS_MAX_CHARS_EACH, userWordsFact } from "../../../src/core/context/user-words";
+import { keptUserWords, USER_WORDS_MAX_CHARS_EACH } from "../../../src/core/context/user-words";
 import type { CompactionSummaryMessage } from "../../../src/core/messages";
 import { chatItems } from "../../../src/shared/reducer";
 import { chatWorld } from "../../support/chat-world";
