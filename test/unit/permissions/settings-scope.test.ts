@@ -8,13 +8,15 @@ import { join } from "node:path";
 
 const manifest = JSON.parse(readFileSync(join(__dirname, "../../../../package.json"), "utf8")) as {
   capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
-  contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+  /** Groups of settings, each with its own properties (the Settings editor's sections). */
+  contributes: { configuration: { properties: Record<string, { scope?: string }> }[] };
 };
+const setting = (name: string) => manifest.contributes.configuration.find((group) => name in group.properties)?.properties[name];
 
 describe("settings a workspace cannot set", () => {
   for (const name of ["piChat.commands.timeoutSeconds", "piChat.commands.useTerminal"]) {
     it(`${name} is user-only: application scope, and restricted`, () => {
-      assert.equal(manifest.contributes.configuration.properties[name]?.scope, "application");
+      assert.equal(setting(name)?.scope, "application");
       assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(name));
     });
   }
