@@ -88,7 +88,9 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
           : "The header's figure: the last request as the provider counted it, plus its answer and anything added since."}
       </div>
       {meter.threshold !== undefined && (
-        <div class="meter-note">Compacts above {meter.threshold.toLocaleString("en-US")} tokens (the rest is kept for the answer).</div>
+        <div class="meter-note">
+          Compacts above {meter.threshold.toLocaleString("en-US")} tokens: the window less what piChat.compaction.reserveTokens keeps for the answer.
+        </div>
       )}
       {meter.reduced?.kind === "compacted" && (
         <div class="meter-note" data-testid="meter-reduced">

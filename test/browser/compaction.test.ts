@@ -97,6 +97,8 @@ describe("compaction and the context meter", function () {
     const details = chat.page.getByRole("dialog", { name: "Context and usage" });
     assert.match(await details.innerText(), /Cost\s+\$0\.14\s+\$0\.40/);
     assert.match(await details.getByTestId("meter-reduced").innerText(), /36 earlier messages are summarized/);
+    // When it compacts, in the settings' terms.
+    assert.match(await details.innerText(), /Compacts above 183,616 tokens: the window less what piChat\.compaction\.reserveTokens keeps/);
     await chat.clearPosted();
     await details.getByRole("button", { name: "Show model context" }).click();
     assert.deepEqual(await chat.posted(), [{ type: "workbench/runCommand", v: 1, command: "showModelContext" }]);

@@ -125,7 +125,10 @@ describe("context: meter, model context, compaction (extension host)", function 
     await api.view.receive({ type: "chat/send", v: 1, text: "Which port?" });
     const next = server.chatRequests().at(-1)!;
     assert.match(contentText(next.messages[1]), /compacted into the summary below[\s\S]*the port is 3003/);
-    assert.ok(!next.messages.some((m) => contentText(m).includes("Question 0")), "the summarized turns are not sent");
+    assert.ok(!next.messages.some((m) => contentText(m).includes("Answer 0")), "the summarized turns are not sent");
+    // The user's own words of the summarized turns travel verbatim with the summary, and only there.
+    assert.equal(next.messages.filter((m) => contentText(m).includes("Question 0: the port is 3000")).length, 1);
+    assert.match(contentText(next.messages[1]), /<user-messages>[\s\S]*Question 0: the port is 3000/);
     assert.equal(contentText(next.messages.at(-1)), "Which port?");
     const snapshot = (api.view.posted! as HostMessage[]).length;
     assert.ok(snapshot > 0);

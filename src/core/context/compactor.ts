@@ -6,9 +6,10 @@ import type { AgentMessage, StreamFn } from "@earendil-works/pi-agent-core";
 import { normalizeContext, type Api, type Model } from "@earendil-works/pi-ai";
 import { convertToLlm } from "../context-policy";
 import type { CompactionSummaryMessage, CompactionTrigger } from "../messages";
-import { compactionMessage, planCompaction, type ContextBudget } from "./compaction";
+import { compactionMessage, latestCompaction, planCompaction, type ContextBudget } from "./compaction";
 import { contextSize } from "./meter";
 import { buildSummaryRequest } from "./summary-prompt";
+import { estimateMessageTokens } from "./tokens";
 
 export interface SummaryModel {
   model: Model<Api>;
@@ -33,8 +34,9 @@ export interface CompactOptions {
 export async function compactPath(path: readonly AgentMessage[], summaryModel: SummaryModel, options: CompactOptions): Promise<CompactionOutcome> {
   const { budget } = options;
   const tokensBefore = contextSize(path).tokens;
-  // By hand the user asks for a compaction now: keep less than the setting when the chat is small.
-  const keepRecentTokens = options.trigger === "manual" ? Math.min(budget.keepRecentTokens, Math.floor(tokensBefore / 2)) : budget.keepRecentTokens;
+  // By hand the user asks for a compaction now: keep less than the setting when the chat is small
+  // (half of its conversation: the system prompt and tools stay in every request and are no part of it).
+  const keepRecentTokens = options.trigger === "manual" ? Math.min(budget.keepRecentTokens, Math.floor(conversationTokens(path) / 2)) : budget.keepRecentTokens;
   const planned = planCompaction(path, { keepRecentTokens, maxKeptTokens: budget.maxKeptTokens });
   if (!planned.ok) return { status: "nothing", reason: planned.reason };
   const request = buildSummaryRequest(planned.plan, convertToLlm, {
@@ -94,4 +96,15 @@ export async function writeSummary(
     text,
     usage: { input: u?.input ?? 0, output: u?.output ?? 0, cacheRead: u?.cacheRead ?? 0, cacheWrite: u?.cacheWrite ?? 0, cost: u?.cost?.total ?? 0 },
   };
+}
+
+/** Estimated tokens of the messages a compaction could summarize or keep: not the system messages, not summaries. */
+function conversationTokens(path: readonly AgentMessage[]): number {
+  const latest = latestCompaction(path);
+  let tokens = 0;
+  for (let i = latest ? latest.firstKeptIndex : 0; i < path.length; i++) {
+    const m = path[i]!;
+    if (m.role !== "system" && m.role !== "compactionSummary") tokens += estimateMessageTokens(m);
+  }
+  return tokens;
 }
