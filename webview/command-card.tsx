@@ -6,7 +6,8 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem, UserCommandItem } from "../src/shared/chat-items";
 import { DEFAULT_BACKGROUND_WAIT_MS, stopCauseForCard, type BackgroundRunState } from "../src/shared/background-state";
-import { DenyReasonInput, useSentDecision } from "./approval";
+import { DenyReasonInput, onApprovalShortcut, useSentDecision } from "./approval";
+import { focusAfterDecision } from "./focus";
 import { CheckIcon, CloseIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "./icons";
 import { Collapsible } from "./parts";
 import { post } from "./vscode";
@@ -219,7 +220,9 @@ export function CommandCard({ item }: { item: ToolItem }) {
     <article
       class={`item card tool command-card tool-${item.status}${pending ? " tool-waiting" : ""}`}
       data-item={item.id}
+      data-approval={item.approval?.state}
       aria-label={`Command ${command}${where !== undefined ? ` in ${where}` : ""}: ${state.text}`}
+      onKeyDown={pending ? onApprovalShortcut : undefined}
     >
       <CommandHead
         state={pending ? "asking" : running || inBackground ? "running" : state.tone}
@@ -315,6 +318,7 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
       );
     else if (decision === "allowAlways") post({ type: "approval/decide", toolCallId: approval.toolCallId, decision, rule: rule.trim() });
     else post({ type: "approval/decide", toolCallId: approval.toolCallId, decision });
+    focusAfterDecision(approval.toolCallId);
   };
   const canRule = suggested !== "";
   return (
@@ -323,10 +327,10 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
       {approval.background && <BackgroundNote readyPattern={approval.background.readyPattern} />}
       <DenyReasonInput value={reason} onInput={setReason} onDeny={() => decide("deny")} />
       <div class="approval-actions">
-        <button type="button" class="button primary" disabled={sent !== null} onClick={() => decide("allow")}>
+        <button type="button" class="button primary" data-decision="allow" aria-keyshortcuts="Alt+A" disabled={sent !== null} onClick={() => decide("allow")}>
           Allow
         </button>
-        <button type="button" class="button secondary" disabled={sent !== null} onClick={() => decide("deny")}>
+        <button type="button" class="button secondary" data-decision="deny" aria-keyshortcuts="Alt+D" disabled={sent !== null} onClick={() => decide("deny")}>
           Deny
         </button>
       </div>

@@ -117,6 +117,7 @@ export const Composer = memo(function Composer(props: {
     <section
       class={`composer${dragging ? " dragging" : ""}`}
       aria-label="Message Pi"
+      data-composer
       onDragOver={(e) => {
         if (!e.dataTransfer?.types.includes("Files")) return;
         e.preventDefault();

@@ -8,6 +8,7 @@ import "./high-contrast.css";
 import { App } from "./app";
 import { ChatClient, itemCount } from "./client";
 import { renderedSeq } from "./frame-pacing";
+import { keepFocus } from "./focus";
 import { markdownWork } from "./markdown";
 import { post } from "./vscode";
 
@@ -38,4 +39,5 @@ if (!root) {
   document.body.appendChild(root);
 }
 render(<App client={client} />, root);
+keepFocus();
 client.start();

@@ -23,7 +23,7 @@ export const QueueChips = memo(function QueueChips(props: { queue: readonly Queu
   if (props.queue.length === 0) return null;
   const count = props.queue.length;
   return (
-    <section class="queue" aria-label="Queued messages">
+    <section class="queue" aria-label="Queued messages" data-focus-scope="queue">
       {props.kept && !props.running && (
         <div class="queue-kept" role="status">
           <span class="grow">Stopped. {count === 1 ? "Your queued message was" : `Your ${count} queued messages were`} not sent.</span>
