@@ -10,6 +10,7 @@ import { DenyReasonInput, onApprovalShortcut, useSentDecision } from "./approval
 import { focusAfterDecision } from "./focus";
 import { CheckIcon, CloseIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "./icons";
 import { Collapsible } from "./parts";
+import { commandEndWords, type CommandEnd } from "./tool-text";
 import { post } from "./vscode";
 
 /** The tool caps what it returns at 50 KB; anything longer here was not made by it. */
@@ -70,19 +71,11 @@ type Outcome = { text: string; tone: "ok" | "bad" | "muted" };
  * How a run ended, in the same words on every command card: a run_command call, a background
  * command (when it ended), and a `!cmd`. `stopped` may name who stopped it.
  */
-function endOutcome(end: { end?: string; exitCode?: number | null; signal?: string; durationMs?: number; stoppedBy?: string }): Outcome {
-  const took = end.durationMs !== undefined ? ` · ${formatMs(end.durationMs)}` : "";
-  switch (end.end) {
-    case "stopped":
-      return { text: `${end.stoppedBy ?? "Stopped"}${took}`, tone: end.stoppedBy ? "muted" : "bad" };
-    case "timeout":
-      return { text: `Timed out${took}`, tone: "bad" };
-    case "failedToStart":
-      return { text: "Could not start", tone: "bad" };
-    default:
-      if (end.exitCode === null || end.exitCode === undefined) return { text: `Ended by ${end.signal ?? "a signal"}${took}`, tone: "bad" };
-      return { text: `Exit code ${end.exitCode}${took}`, tone: end.exitCode === 0 ? "ok" : "bad" };
-  }
+function endOutcome(end: CommandEnd & { durationMs?: number }): Outcome {
+  const took = end.end !== "failedToStart" && end.durationMs !== undefined ? ` · ${formatMs(end.durationMs)}` : "";
+  const byExitCode = end.end !== "stopped" && end.end !== "timeout" && end.end !== "failedToStart";
+  const tone = byExitCode ? (end.exitCode === 0 ? "ok" : "bad") : end.end === "stopped" && end.stoppedBy ? "muted" : "bad";
+  return { text: `${commandEndWords(end)}${took}`, tone };
 }
 
 function runningOutcome(elapsedMs: number | undefined): Outcome {
