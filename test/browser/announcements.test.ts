@@ -275,7 +275,7 @@ describe("announcements of commands, the queue, branches, images and compaction"
       (b64) => {
         const data = new DataTransfer();
         data.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], "shot.png", { type: "image/png" }));
-        document.querySelector("textarea")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+        document.querySelector("[data-composer-input]")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
       },
       makePng(8, 8, 1).toString("base64"),
     );

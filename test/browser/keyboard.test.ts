@@ -309,7 +309,7 @@ describe("focus never falls to <body> (one rule: the same card's next control, t
       async (specs) => {
         const data = new DataTransfer();
         for (const s of specs) data.items.add(new File([Uint8Array.from(atob(s.b64), (c) => c.charCodeAt(0))], s.name, { type: "image/png" }));
-        document.querySelector("textarea")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+        document.querySelector("[data-composer-input]")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
       },
       [
         { name: "a.png", b64: makePng(8, 8, 1).toString("base64") },
