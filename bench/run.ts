@@ -13,11 +13,12 @@ import { runP1Paint, type P1PaintResult, type P1PaintRun } from "./figures/p1-pa
 import { P1_POLICY_SWEEP, P1_RATES, P1_VERDICT_RATE, runP1, type P1Result } from "./figures/p1-streaming";
 import { P2_BIG, P2_SMALL, runP2, type P2Result } from "./figures/p2-append";
 import { runP3, type P3Result } from "./figures/p3-restore";
-import { CHROMIUM, P4_BIG, P4_SMALL, runP4, type P4Result } from "./figures/p4-render";
+import { CHROMIUM, P4_BIG, runP4, type P4Result } from "./figures/p4-render";
 import { runP5, type P5Result } from "./figures/p5-activation";
 import { runP7, type P7Result } from "./figures/p7-compaction";
 import { P6_BIG, P6_SMALL, runP6, type P6Result } from "./figures/p6-reducer";
 import { runP13, type P13Result } from "./figures/p13-command-output";
+import { runP16, type P16Result } from "./figures/p16-mcp";
 import { P14_IMAGES, P14_MESSAGES, runP14, type P14Result } from "./figures/p14-images";
 import { P12_BIG, P12_SMALL, runP12, type P12Result } from "./figures/p12-branch-switch";
 import { P11_BIG, P11_SMALL, runP11, type P11Result } from "./figures/p11-history";
@@ -53,7 +54,7 @@ function sizes(messages: readonly AgentMessage[]): ReturnType<typeof describe> &
 }
 
 // Order of the child processes: cheap and CPU-timed first, the browser and P1's ~1 GB baseline last.
-const ORDER = ["P6", "P2", "P3", "P11", "P12", "P7", "P9", "P10", "P4", "P1", "P5", "P13", "P14"] as const;
+const ORDER = ["P6", "P2", "P3", "P11", "P12", "P7", "P9", "P10", "P4", "P1", "P5", "P13", "P14", "P16"] as const;
 
 interface FigureOutput {
   rows: Row[];
@@ -288,30 +289,46 @@ async function runFigure(figure: string): Promise<FigureOutput> {
 
   let p5: P5Result | undefined;
   if (wanted("P7")) {
-    // P7 and P8 come from the same scripted chat: one child process for both.
-    log("P7/P8 compaction (a scripted 500-turn chat, 32k window) …");
-    const p7: P7Result = await runP7(scratch, log);
-    results["P7"] = { ...p7, turnRequestTokens: undefined };
-    const bounded = p7.largestRequest <= p7.threshold;
-    rows.push({
-      figure: `P7 bounded context (${p7.turns} turns, ${fmtNum(p7.window / 1000, 0)}k window)`,
-      measured: `turn 500 ÷ turn 100: ${fmtNum(p7.ratio500to100)} (${p7.at500.toLocaleString("en-US")} / ${p7.at100.toLocaleString("en-US")} tokens); largest request ${p7.largestRequest.toLocaleString("en-US")}`,
-      baseline: `threshold (window − reserve) ${p7.threshold.toLocaleString("en-US")}; turns 101–500 between ${p7.band.min.toLocaleString("en-US")} and ${p7.band.max.toLocaleString("en-US")}; medians of turns 481–500 ÷ 81–100: ${fmtNum(p7.medianRatio)}`,
-      goal: "≤ 1.2, largest ≤ threshold",
-      verdict: p7.ratio500to100 <= 1.2 && bounded ? "pass" : "MISS",
-    });
-    rows.push({
-      figure: "P8 compaction overhead",
-      measured: `${fmtNum(p7.overheadInput * 100, 1)} % of tokens sent (${p7.summaryInputTokens.toLocaleString("en-US")} of ${p7.allInputTokens.toLocaleString("en-US")}); ${fmtNum(p7.overheadAll * 100, 1)} % with output`,
-      baseline: `${p7.compactions} compactions in ${p7.turns} turns; one costs ${fmtNum(p7.summaryInputTokens / Math.max(1, p7.compactions), 0)} tokens in + ${fmtNum(p7.summaryOutputTokens / Math.max(1, p7.compactions), 0)} out ≈ $${p7.pricedAs.perCompaction.toFixed(4)} at ${p7.pricedAs.model} prices (a turn ≈ $${p7.pricedAs.perTurn.toFixed(4)})`,
-      goal: "≤ 10 %",
-      verdict: p7.overheadInput <= 0.1 ? "pass" : "MISS",
-    });
-    if (!bounded)
-      notes.push(`P7: a request of ${p7.largestRequest} tokens passed the threshold ${p7.threshold}: the before-request compaction did not hold the bound.`);
-    notes.push(
-      `P7/P8: one scripted chat through the real session, policy, compaction and store, pi-ai's faux provider counting tokens from the text sent; ${p7.requests.toLocaleString("en-US")} requests, ${p7.transcriptMessages.toLocaleString("en-US")} messages kept on disk; request sizes saw-tooth between a compaction (down to the kept part + summary) and the threshold, so one turn's size depends on where it falls in the cycle (the band and the medians are shown beside it).`,
-    );
+    // P7, P8 and P15 come from the same scripted chat, run twice: through pi-ai's real
+    // OpenAI-compatible adapter over HTTP to a local server that reports usage (the path users
+    // take; its rows decide), and through the faux provider beside it.
+    for (const transport of ["http", "faux"] as const) {
+      log(`P7/P8/P15 compaction (a scripted 500-turn chat, 32k window, ${transport === "http" ? "OpenAI-compatible adapter over HTTP" : "faux provider"}) …`);
+      const p7: P7Result = await runP7(scratch, log, transport);
+      const key = transport === "http" ? "P7" : "P7-faux";
+      results[key] = { ...p7, turnRequestTokens: undefined };
+      const bounded = p7.largestRequest <= p7.threshold;
+      const via = transport === "http" ? "over HTTP" : "faux provider";
+      rows.push({
+        figure: `P7 bounded context (${p7.turns} turns, ${fmtNum(p7.window / 1000, 0)}k window, ${via})`,
+        measured: `turn 500 ÷ turn 100: ${fmtNum(p7.ratio500to100)} (${p7.at500.toLocaleString("en-US")} / ${p7.at100.toLocaleString("en-US")} tokens); largest request ${p7.largestRequest.toLocaleString("en-US")}`,
+        baseline: `threshold (window − reserve) ${p7.threshold.toLocaleString("en-US")}; turns 101–500 between ${p7.band.min.toLocaleString("en-US")} and ${p7.band.max.toLocaleString("en-US")}; medians of turns 481–500 ÷ 81–100: ${fmtNum(p7.medianRatio)}`,
+        goal: "≤ 1.2, largest ≤ threshold",
+        verdict: p7.ratio500to100 <= 1.2 && bounded ? "pass" : "MISS",
+      });
+      rows.push({
+        figure: `P8 compaction overhead (${via})`,
+        measured: `${fmtNum(p7.overheadInput * 100, 1)} % of tokens sent (${p7.summaryInputTokens.toLocaleString("en-US")} of ${p7.allInputTokens.toLocaleString("en-US")}); ${fmtNum(p7.overheadAll * 100, 1)} % with output`,
+        baseline: `${p7.compactions} compactions in ${p7.turns} turns; one costs ${fmtNum(p7.summaryInputTokens / Math.max(1, p7.compactions), 0)} tokens in + ${fmtNum(p7.summaryOutputTokens / Math.max(1, p7.compactions), 0)} out ≈ $${p7.pricedAs.perCompaction.toFixed(4)} at ${p7.pricedAs.model} prices (a turn ≈ $${p7.pricedAs.perTurn.toFixed(4)})`,
+        goal: "≤ 10 %",
+        verdict: p7.overheadInput <= 0.1 ? "pass" : "MISS",
+      });
+      rows.push({
+        figure: `P15 turns left out instead of summarized (${via})`,
+        measured: `${fmtNum(p7.trimmedShare * 100, 1)} % of turns (${p7.trimmedTurns} of ${p7.turns}) sent with earlier turns left out`,
+        baseline: `compaction on (the default); ${p7.compactions} compactions`,
+        goal: "0",
+        verdict: p7.trimmedTurns === 0 ? "pass" : "MISS",
+      });
+      if (!bounded)
+        notes.push(
+          `P7 (${via}): a request of ${p7.largestRequest} tokens passed the threshold ${p7.threshold}: the before-request compaction did not hold the bound.`,
+        );
+      if (transport === "http")
+        notes.push(
+          `P7/P8/P15: one scripted chat through the real session, policy, compaction and store, run twice: through pi-ai's real OpenAI-compatible adapter over HTTP to a local server that streams and reports usage in its last chunk (messages and tool declarations at ~4 characters a token), and through pi-ai's faux provider; ${p7.requests.toLocaleString("en-US")} requests, ${p7.transcriptMessages.toLocaleString("en-US")} messages kept on disk; request sizes saw-tooth between a compaction (down to the kept part + summary) and the threshold, so one turn's size depends on where it falls in the cycle (the band and the medians are shown beside it). P15 counts the turns whose request carried the trim's "not shown" note.`,
+        );
+    }
   }
 
   if (wanted("P5")) {
@@ -352,6 +369,19 @@ async function runFigure(figure: string): Promise<FigureOutput> {
           `P5: activate() threw under the stub vscode (${p5.reason ?? "?"}); the figure is the files loaded up to then (at least the static require graph).`,
         );
     }
+  }
+
+  if (wanted("P16")) {
+    log("P16 MCP overhead (three warm stdio servers vs none) …");
+    const p16: P16Result = await runP16(repoRoot, log, quick ? 5 : 20);
+    results["P16"] = p16;
+    rows.push({
+      figure: "P16 MCP overhead (send → provider request, 3 warm servers ÷ none)",
+      measured: `${fmtNum(p16.ratio.median)} (${fmtNum(p16.withServers.median, 2)} ms ÷ ${fmtNum(p16.without.median, 2)} ms; ${p16.tools} MCP tools declared)`,
+      baseline: `no MCP servers; medians of ${p16.runs} prompts a side, 3 alternating rounds (ratio range ${fmtNum(p16.ratio.min)}–${fmtNum(p16.ratio.max)})`,
+      goal: `≤ ${p16.goal}`,
+      verdict: p16.ratio.median <= p16.goal ? "pass" : "MISS",
+    });
   }
 
   if (wanted("P13")) {

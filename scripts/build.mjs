@@ -27,6 +27,17 @@ const nodeCommon = {
   banner: { js: "const __pi_import_meta_url = require('url').pathToFileURL(__filename).href;" },
 };
 
+// The webview's bundles (Chromium in VS Code's webview).
+const browserCommon = {
+  bundle: true,
+  platform: "browser",
+  target: "es2022",
+  sourcemap: production ? false : "linked",
+  minify: production,
+  logLevel: "warning",
+  absWorkingDir: root,
+};
+
 function testEntries(dir) {
   const full = join(root, dir);
   if (!existsSync(full)) return [];
@@ -46,6 +57,11 @@ if (existsSync(join(root, "src/host/extension.ts"))) {
 if (existsSync(join(root, "src/host/providers/index.ts"))) {
   jobs.push(build({ ...nodeCommon, entryPoints: ["src/host/providers/index.ts"], outfile: "out/providers.js" }));
 }
+// MCP (pi-mcp, server lifecycle, tool wrapping): out/mcp.js, required when a chat first needs
+// tools or the user opens "MCP Servers", so activation loads none of it (P5).
+if (existsSync(join(root, "src/core/mcp/index.ts"))) {
+  jobs.push(build({ ...nodeCommon, entryPoints: ["src/core/mcp/index.ts"], outfile: "out/mcp.js" }));
+}
 // read_file's image scaler: photon (WebAssembly) in a worker thread, started only when a large
 // image is read. Its .wasm sits beside the bundle, where photon's loader looks (__dirname).
 if (existsSync(join(root, "src/core/images/scale-worker.ts"))) {
@@ -56,14 +72,8 @@ if (existsSync(join(root, "src/core/images/scale-worker.ts"))) {
 if (existsSync(join(root, "webview/main.tsx"))) {
   jobs.push(
     build({
-      bundle: true,
-      platform: "browser",
+      ...browserCommon,
       format: "iife",
-      target: "es2022",
-      sourcemap: production ? false : "linked",
-      minify: production,
-      logLevel: "warning",
-      absWorkingDir: root,
       entryPoints: { webview: "webview/main.tsx" },
       outdir: "out",
       jsx: "automatic",
@@ -71,6 +81,24 @@ if (existsSync(join(root, "webview/main.tsx"))) {
       loader: { ".ttf": "file" },
       // out/codicon.ttf, a stable name the .vsix (.vscodeignore) and the test server can list.
       assetNames: "[name]",
+    }),
+  );
+  // Chunk names carry a hash: drop the last build's, so out/ (and the .vsix) holds only current ones.
+  for (const name of existsSync(join(root, "out")) ? readdirSync(join(root, "out")) : []) {
+    if (/^hl-.*\.js(\.map)?$/.test(name)) rmSync(join(root, "out", name));
+  }
+  // The code highlighter (webview/highlighter.ts), an ES module the webview imports on its first
+  // code block (out/highlight.js), and one chunk per language grammar (out/hl-*.js), each loaded
+  // when a block first names it: the first paint and streaming never wait for them. Flat names in
+  // out/, beside webview.js, where the webview's resource root and the test servers serve files.
+  jobs.push(
+    build({
+      ...browserCommon,
+      format: "esm",
+      splitting: true,
+      entryPoints: { highlight: "webview/highlighter.ts" },
+      outdir: "out",
+      chunkNames: "hl-[name]-[hash]",
     }),
   );
 }

@@ -1,6 +1,6 @@
 // `npm test`: type-check (each layer on its own, then everything), lint, build once, then every suite — unit (Node), browser (Chromium),
 // extension host (code-server, two phases for the restart test, then one with the folder untrusted), end to end (the real
-// workbench UI). A failing suite does not stop the others; each prints `LABEL: N passed,
+// workbench UI) — and last the .vsix a user installs (`npm run package`, its size and contents). A failing suite does not stop the others; each prints `LABEL: N passed,
 // M failed`, and the last line here is their sum, `N passed, M failed`.
 //   node scripts/test-all.mjs --only host     build, then just that suite (npm run test:host)
 import { spawn } from "node:child_process";
@@ -8,10 +8,12 @@ import { repoRoot } from "./mocha-suite.mjs";
 
 const steps = [
   { name: "typecheck", cmd: ["npm", "run", "--silent", "typecheck"] },
-  // Lint and formatting (Biome): a file not formatted as biome.jsonc says fails here.
-  { name: "lint", cmd: ["npx", "biome", "check", "--diagnostic-level=warn", "."] },
+  // Lint and formatting (Biome, `npm run lint`): a warning or a file not formatted as biome.jsonc says fails here.
+  { name: "lint", cmd: ["npm", "run", "--silent", "lint"] },
   { name: "build", cmd: ["node", "scripts/build.mjs", "--tests"] },
   { name: "unit", cmd: ["node", "scripts/run-unit-tests.mjs"] },
+  // The minute-long soaks (two windows appending to one chat), apart so the unit run stays quick.
+  { name: "stress", cmd: ["node", "scripts/run-stress-tests.mjs"] },
   { name: "browser", cmd: ["node", "scripts/run-browser-tests.mjs"] },
   {
     name: "host",
@@ -45,6 +47,9 @@ const steps = [
     ],
   },
   { name: "e2e", cmd: ["node", "scripts/run-e2e-tests.mjs"] },
+  // Last, since it builds the production bundles into out/ (and then the development ones again):
+  // `npm run package` as a user would run it, and the .vsix checked (scripts/check-package.mjs).
+  { name: "package", cmd: ["node", "scripts/check-package.mjs"] },
 ];
 
 const onlyIndex = process.argv.indexOf("--only");

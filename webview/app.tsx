@@ -6,12 +6,13 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { ChatItem } from "../src/shared/chat-items";
 import type { ChatState } from "../src/shared/reducer";
+import type { ViewStatus, WebviewCommand } from "../src/shared/protocol";
 import type { ChatClient, ViewModel } from "./client";
 import { BranchContext, forksByItem } from "./branch-controls";
 import { Composer } from "./composer";
 import { ImageBaseContext } from "./composer-images";
 import { ContextMeterButton } from "./context-meter";
-import { ArrowDownIcon, Spinner, WarningIcon } from "./icons";
+import { ArrowDownIcon, InfoIcon, Spinner, WarningIcon } from "./icons";
 import { Item } from "./items";
 import { onMarkdownClick } from "./markdown";
 import { memo } from "./memo";
@@ -82,7 +83,7 @@ export function App({ client }: { client: ChatClient }) {
     <ImageBaseContext.Provider value={view.imageBase}>
       <div class="app">
         <Header title={view.title} status={status}>
-          <ContextMeterButton meter={chat.meter} running={chat.running} />
+          <ContextMeterButton meter={requestSent(chat) ? chat.meter : undefined} running={chat.running} />
         </Header>
         {historyOpen && (
           <History chats={view.chats} currentId={view.chatId} deleted={view.deleted} search={view.search} onClose={() => setHistoryOpen(false)} />
@@ -99,13 +100,19 @@ export function App({ client }: { client: ChatClient }) {
             <span>Open in another window: this chat is being written there, so it is read-only here. It reloads when that window is done.</span>
           </div>
         )}
+        {status.modelNote && (
+          <div class="banner banner-info model-note" role="status">
+            <InfoIcon class="muted" />
+            <span>{status.modelNote}</span>
+          </div>
+        )}
         {status.branchNote && (
           <div class="banner banner-info" role="status">
             <WarningIcon class="warn" />
             <span>{status.branchNote}</span>
           </div>
         )}
-        <ChatView key={view.chatId} chat={chat} ready={view.ready} />
+        <ChatView key={view.chatId} chat={chat} ready={view.ready} setup={status.setup} />
         {status.canContinue && !chat.running && status.writtenElsewhere !== true && (
           <section class="continue-bar" aria-label="Interrupted turn">
             <WarningIcon class="warn" />
@@ -131,6 +138,66 @@ export function App({ client }: { client: ChatClient }) {
       </div>
     </ImageBaseContext.Provider>
   );
+}
+
+function EmptyChat() {
+  return (
+    <div class="empty">
+      <div class="empty-title">Ask Pi about your code</div>
+      <div class="empty-hint">Pi can read files in this workspace and propose edits. Every edit is shown as a diff and applied only when you allow it.</div>
+    </div>
+  );
+}
+
+/** What the empty chat says while no model can answer: nothing is set up yet, and the ways to set one up. */
+const SETUP_WORDS: Record<NonNullable<ViewStatus["setup"]>, { title: string; hint: string }> = {
+  noKey: {
+    title: "Set up a model to start",
+    hint: "Pi Chat needs an API key for a provider (Anthropic, OpenAI or Google), or a model running on your machine. Nothing is set up yet.",
+  },
+  noServer: {
+    title: "Set up your local server",
+    hint: "Pi Chat is set to use a local, OpenAI-compatible server, but no base URL is set.",
+  },
+};
+
+function SetUpAModel({ setup }: { setup: NonNullable<ViewStatus["setup"]> }) {
+  const words = SETUP_WORDS[setup];
+  const run = (command: WebviewCommand) => post({ type: "workbench/runCommand", command });
+  return (
+    <section class="empty empty-setup" aria-label="Set up a model">
+      <h2 class="empty-title">{words.title}</h2>
+      <div class="empty-hint">{words.hint}</div>
+      <div class="setup-actions">
+        <button type="button" class="button primary" onClick={() => run("selectChatModel")}>
+          Choose provider and model
+        </button>
+        <button type="button" class="button secondary" onClick={() => run("setApiKey")}>
+          Set API key
+        </button>
+        <button type="button" class="button secondary" onClick={() => run("useLocalModel")}>
+          Use a local model
+        </button>
+        <button type="button" class="button secondary" onClick={() => run("openWalkthrough")}>
+          Get started: walkthrough
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * Whether a request of this chat reached a model: the meter counts what was sent, so a chat whose
+ * only request failed before it went out (no key, a server that is down) shows none, not "~2.1k".
+ */
+function requestSent(chat: ChatState): boolean {
+  const meter = chat.meter;
+  if (!meter) return false;
+  const usage = meter.chat;
+  if (usage.input + usage.output + usage.cacheRead + usage.cacheWrite > 0 || meter.reduced !== undefined || chat.earlier !== undefined) return true;
+  // A local server may report no usage: an answer that did not fail says the request went out.
+  const answered = (items: readonly ChatItem[]) => items.some((i) => i.kind === "assistant" && i.stopReason !== "error");
+  return answered(chat.live) || chat.settled.some(answered);
 }
 
 /** Rough heights (px) for a chunk not drawn yet, so the scrollbar is about right. */
@@ -224,7 +291,7 @@ const HOLD_AFTER_EARLIER_MS = 600;
 /** Distance from the bottom (px) within which the view keeps following the stream. */
 const FOLLOW_SLACK_PX = 40;
 
-function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
+function ChatView({ chat, ready, setup }: { chat: ChatState; ready: boolean; setup: ViewStatus["setup"] }) {
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
@@ -325,14 +392,7 @@ function ChatView({ chat, ready }: { chat: ChatState; ready: boolean }) {
         {/* biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: one delegated handler for the buttons and links inside rendered answers, which take the keyboard themselves. */}
         <div class="scroller" ref={scroller} onScroll={onScroll} onClick={onMarkdownClick}>
           <div class="chat-content" ref={content} role="log" aria-label="Messages" aria-live="off">
-            {empty && ready && !chat.running && (
-              <div class="empty">
-                <div class="empty-title">Ask Pi about your code</div>
-                <div class="empty-hint">
-                  Pi can read files in this workspace and propose edits. Every edit is shown as a diff and applied only when you allow it.
-                </div>
-              </div>
-            )}
+            {empty && ready && !chat.running && (setup ? <SetUpAModel setup={setup} /> : <EmptyChat />)}
             {chat.earlier !== undefined && (
               // Keyed by the count: a new count (the path changed below it) is a new ask.
               <EarlierMessages

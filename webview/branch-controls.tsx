@@ -5,7 +5,8 @@ import { createContext, type ComponentChildren } from "preact";
 import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import type { AssistantItem, UserItem } from "../src/shared/chat-items";
 import type { ForkMark } from "../src/shared/protocol";
-import { ChevronLeftIcon, ChevronRightIcon, EditIcon, RetryIcon } from "./icons";
+import { announce } from "./live-region";
+import { CheckIcon, ChevronLeftIcon, ChevronRightIcon, CopyIcon, EditIcon, RetryIcon } from "./icons";
 import { post } from "./vscode";
 
 export interface BranchView {
@@ -154,6 +155,7 @@ export function AnswerActions({ item }: { item: AssistantItem }) {
   return (
     <div class="message-actions">
       {fork && <ForkSwitcher fork={fork} what="answer" />}
+      <CopyAnswer item={item} />
       <button
         type="button"
         class="icon-button"
@@ -165,6 +167,41 @@ export function AnswerActions({ item }: { item: AssistantItem }) {
         <RetryIcon />
       </button>
     </div>
+  );
+}
+
+/** How long a copy button says "Copied" before it says "Copy answer" again. */
+const COPIED_MS = 1500;
+
+/** Copies the whole answer as the model wrote it (Markdown, code fences and all; no thinking). */
+function CopyAnswer({ item }: { item: AssistantItem }) {
+  const [outcome, setOutcome] = useState<"Copied" | "Copy failed" | undefined>(undefined);
+  useEffect(() => {
+    if (!outcome) return;
+    const timer = setTimeout(() => setOutcome(undefined), COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [outcome]);
+  const text = item.blocks
+    .filter((b) => b.type === "text")
+    .map((b) => b.text)
+    .join("\n\n");
+  if (text.trim() === "") return null;
+  const copy = () => {
+    void navigator.clipboard?.writeText(text).then(
+      () => {
+        setOutcome("Copied");
+        announce("Copied");
+      },
+      () => {
+        setOutcome("Copy failed");
+        announce("Copy failed");
+      },
+    );
+  };
+  return (
+    <button type="button" class="icon-button" title="Copy this answer (as Markdown)" aria-label={outcome ?? "Copy answer"} onClick={copy}>
+      {outcome === "Copied" ? <CheckIcon /> : <CopyIcon />}
+    </button>
   );
 }
 

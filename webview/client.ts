@@ -68,6 +68,9 @@ export class ChatClient {
   private readonly frames = new DeltaFrameReader();
   private readonly listeners = new Set<(view: ViewModel) => void>();
 
+  /** Where `editor/codeApplied` goes (main.tsx: the code block's own status line). */
+  codeApplied: (requestId: number, path: string, state: "applied" | "undone") => void = () => {};
+
   constructor(private readonly send: (message: Outgoing) => void) {}
 
   get model(): ViewModel {
@@ -189,6 +192,11 @@ export class ChatClient {
       case "composer/restore":
         if (typeof message.text !== "string") return;
         this.update({ ...this.view, restore: { text: message.text, n: (this.view.restore?.n ?? 0) + 1 } });
+        return;
+      case "editor/codeApplied":
+        // Drawn into the code block itself (it is markdown HTML, outside the view model).
+        if (typeof message.requestId !== "number" || typeof message.path !== "string") return;
+        this.codeApplied(message.requestId, message.path, message.state === "undone" ? "undone" : "applied");
         return;
     }
   }

@@ -3,7 +3,7 @@
 // Stop, then exit code, duration and the capped output, with the whole output one click away.
 // `details`/`progress` come from the tool (untrusted shapes): read defensively.
 import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem, UserCommandItem } from "../src/shared/chat-items";
 import { DEFAULT_BACKGROUND_WAIT_MS, stopCauseForCard, type BackgroundRunState } from "../src/shared/background-state";
 import { DenyReasonInput, onApprovalShortcut, useSentDecision } from "./approval";
@@ -12,6 +12,7 @@ import { CheckIcon, CloseIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "
 import { Collapsible } from "./parts";
 import { commandEndWords, type CommandEnd } from "./tool-text";
 import { post } from "./vscode";
+import { formatDuration } from "../src/shared/format";
 
 /** The tool caps what it returns at 50 KB; anything longer here was not made by it. */
 const MAX_OUTPUT_CHARS = 60_000;
@@ -59,12 +60,6 @@ function record(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
 }
 
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  return s < 60 ? `${s < 10 ? s.toFixed(1) : Math.round(s)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
-}
-
 type Outcome = { text: string; tone: "ok" | "bad" | "muted" };
 
 /**
@@ -72,14 +67,14 @@ type Outcome = { text: string; tone: "ok" | "bad" | "muted" };
  * command (when it ended), and a `!cmd`. `stopped` may name who stopped it.
  */
 function endOutcome(end: CommandEnd & { durationMs?: number }): Outcome {
-  const took = end.end !== "failedToStart" && end.durationMs !== undefined ? ` · ${formatMs(end.durationMs)}` : "";
+  const took = end.end !== "failedToStart" && end.durationMs !== undefined ? ` · ${formatDuration(end.durationMs)}` : "";
   const byExitCode = end.end !== "stopped" && end.end !== "timeout" && end.end !== "failedToStart";
   const tone = byExitCode ? (end.exitCode === 0 ? "ok" : "bad") : end.end === "stopped" && end.stoppedBy ? "muted" : "bad";
   return { text: `${commandEndWords(end)}${took}`, tone };
 }
 
 function runningOutcome(elapsedMs: number | undefined): Outcome {
-  return { text: elapsedMs !== undefined ? `Running · ${formatMs(elapsedMs)}` : "Running", tone: "muted" };
+  return { text: elapsedMs !== undefined ? `Running · ${formatDuration(elapsedMs)}` : "Running", tone: "muted" };
 }
 
 /**
@@ -106,7 +101,7 @@ function backgroundOutcome(run: BackgroundRunState, facts: CommandFacts): Outcom
   switch (run.state) {
     case "running":
       return {
-        text: facts.background === "pattern" ? `Running in the background · ready after ${formatMs(facts.durationMs ?? 0)}` : "Running in the background",
+        text: facts.background === "pattern" ? `Running in the background · ready after ${formatDuration(facts.durationMs ?? 0)}` : "Running in the background",
         tone: "muted",
       };
     case "exited":
@@ -277,7 +272,7 @@ function CommandDecision({ approval }: { approval: ApprovalItem }) {
 
 /** What a yes to a background run means: it keeps running, until when, and what Pi waits for. */
 function BackgroundNote({ readyPattern }: { readyPattern: string | undefined }) {
-  const wait = formatMs(DEFAULT_BACKGROUND_WAIT_MS);
+  const wait = formatDuration(DEFAULT_BACKGROUND_WAIT_MS);
   return (
     <p class="tool-note background-note">
       It keeps running after Pi goes on, with a Stop button on this card, until it ends, you stop it, you leave this chat or VS Code closes.{" "}
@@ -330,13 +325,13 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
       {canRule ? (
         <div class="rule-form">
           <label class="rule-label">
-            Always allow commands starting with (one prefix a line)
+            Always allow (one rule a line: the command as named, plus plain arguments; end a rule with * to allow more options)
             <textarea
               class="reason-input rule-input"
               rows={Math.min(4, Math.max(1, rule.split("\n").length))}
               maxLength={500}
               value={rule}
-              aria-label="Allow rules (command prefixes, one a line)"
+              aria-label="Allow rules, one a line"
               onInput={(e) => setRule(e.currentTarget.value)}
             />
           </label>
@@ -345,7 +340,9 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
           </button>
         </div>
       ) : (
-        <p class="tool-note">No rule can allow this command (it uses substitution, redirection to a file or other syntax that always asks).</p>
+        <p class="tool-note">
+          {approval.ruleNote ?? "No rule can allow this command (it uses substitution, redirection to a file or other syntax that always asks)."}
+        </p>
       )}
     </div>
   );

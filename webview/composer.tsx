@@ -81,15 +81,15 @@ export const Composer = memo(function Composer(props: {
   // height is its placeholder's (Chromium counts it in scrollHeight): the longer hint while Pi
   // works takes two or three lines in a narrow sidebar, and is measured again when that resizes.
   useLayoutEffect(() => {
-    const fit = () => {
+    const fitHeight = () => {
       const el = input.current;
       if (!el) return;
       el.style.height = "auto";
       el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`;
     };
-    fit();
-    window.addEventListener("resize", fit);
-    return () => window.removeEventListener("resize", fit);
+    fitHeight();
+    window.addEventListener("resize", fitHeight);
+    return () => window.removeEventListener("resize", fitHeight);
   }, [draft, placeholder]);
 
   const hasText = draft.trim() !== "";

@@ -82,6 +82,12 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
         {meter.tokens.toLocaleString("en-US")} tokens in context
         {meter.window !== undefined && ` of ${meter.window.toLocaleString("en-US")}`}
       </div>
+      {/* What each figure counts, so the header, this table and the model-context document reconcile. */}
+      <div class="meter-note" data-testid="meter-counts">
+        {meter.estimated
+          ? "The header's figure: an estimate of what the next request sends (no provider count yet)."
+          : "The header's figure: the last request as the provider counted it, plus its answer and anything added since."}
+      </div>
       {meter.threshold !== undefined && (
         <div class="meter-note">Compacts above {meter.threshold.toLocaleString("en-US")} tokens (the rest is kept for the answer).</div>
       )}
@@ -102,8 +108,12 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
             <th scope="col">
               <span class="sr-only">Figure</span>
             </th>
-            <th scope="col">Last turn</th>
-            <th scope="col">Chat</th>
+            <th scope="col" title="Every request since your last message, added up">
+              Last turn
+            </th>
+            <th scope="col" title="Every request of this chat, added up">
+              Chat
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -120,6 +130,9 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
           )}
         </tbody>
       </table>
+      <div class="meter-note" data-testid="meter-usage-note">
+        Usage adds up every request: a turn with tool calls sends the context once per request, so its input is larger than the context.
+      </div>
       {!meter.priced && <div class="meter-note">No prices are known for this model.</div>}
       <div class="meter-actions">
         <button

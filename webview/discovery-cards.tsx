@@ -3,6 +3,7 @@
 // search). `details` comes from the tool and is read defensively, like every card's.
 import type { ToolItem } from "../src/shared/chat-items";
 import { FileLink } from "./parts";
+import { plural } from "../src/shared/format";
 
 export const DISCOVERY_TOOLS = new Set(["list_files", "find_files", "search"]);
 
@@ -33,10 +34,6 @@ function str(value: unknown): string | undefined {
 
 function count(value: unknown): number | undefined {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
-}
-
-function plural(n: number, word: string, words = `${word}s`): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? word : words}`;
 }
 
 function where(path: string | undefined): string {

@@ -6,17 +6,33 @@
 /** A frame that is never painted (the view is hidden and rAF paused) still ends after this long. */
 const HIDDEN_FRAME_MS = 100;
 
+/**
+ * Runs `run` at the next animation frame, or after HIDDEN_FRAME_MS when frames are paused (a
+ * hidden view), whichever comes first. Returns a cancel.
+ */
+export function onNextFrame(run: () => void): () => void {
+  let done = false;
+  const cancel = () => {
+    done = true;
+    cancelAnimationFrame(raf);
+    clearTimeout(timer);
+  };
+  const once = () => {
+    if (done) return;
+    cancel();
+    run();
+  };
+  const raf = requestAnimationFrame(once);
+  const timer = setTimeout(once, HIDDEN_FRAME_MS);
+  return cancel;
+}
+
 export function paceByFrame(apply: () => void): () => void {
   let inFrame = false;
   let pending = false;
   const startFrame = () => {
     inFrame = true;
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      clearTimeout(timer);
-      cancelAnimationFrame(raf);
+    onNextFrame(() => {
       if (pending) {
         pending = false;
         apply();
@@ -24,9 +40,7 @@ export function paceByFrame(apply: () => void): () => void {
       } else {
         inFrame = false;
       }
-    };
-    const raf = requestAnimationFrame(end);
-    const timer = setTimeout(end, HIDDEN_FRAME_MS);
+    });
   };
   return () => {
     if (inFrame) {

@@ -1,6 +1,6 @@
-// The bar above the chat: the chat's title, the chat's model (VS Code's quick pick chooses it) and a
-// slot for the context meter. New chat and History are VS Code's view title actions, not
-// repeated here.
+// The bar above the chat: the chat's title, the chat's model by its name (the button opens the one
+// model picker, VS Code's quick pick) and a slot for the context meter. New chat and History are
+// VS Code's view title actions, not repeated here.
 import type { ComponentChildren } from "preact";
 import type { ViewStatus } from "../src/shared/protocol";
 import { ChevronDownIcon } from "./icons";
@@ -8,9 +8,8 @@ import { post } from "./vscode";
 
 export function Header(props: { title: string; status: ViewStatus; children?: ComponentChildren }) {
   const label = props.status.modelLabel;
-  // "provider / model": in a narrow sidebar the provider is hidden (styles.css), so what is left
-  // is the model's name, not the first letters of the provider's.
-  const split = /^(.+?\s*\/\s*)(.+)$/.exec(label);
+  const detail = props.status.modelDetail;
+  const where = detail ? ` (${detail})` : "";
   return (
     <header class="header">
       <h1 class="header-title" title={props.title || "New chat"}>
@@ -21,20 +20,11 @@ export function Header(props: { title: string; status: ViewStatus; children?: Co
       <button
         type="button"
         class="model-button"
-        title={label ? `${label}: model for this chat (saved with the chat; new chats start from the settings)` : "Select a model for this chat"}
-        aria-label={label ? `Model: ${label}. Change this chat's model` : "Select a model"}
+        title={label ? `${label}${where}: this chat's model. Click to change it (new chats start from the default).` : "Choose a model for this chat"}
+        aria-label={label ? `Model: ${label}${where}. Change this chat's model` : "Choose a model"}
         onClick={() => post({ type: "workbench/runCommand", command: "selectChatModel" })}
       >
-        <span class="model-label">
-          {split ? (
-            <>
-              <span class="model-provider">{split[1]}</span>
-              {split[2]}
-            </>
-          ) : (
-            label || "Select model"
-          )}
-        </span>
+        <span class="model-label">{label || "Choose model"}</span>
         <ChevronDownIcon />
       </button>
     </header>

@@ -180,7 +180,7 @@ export function History(props: {
   useEffect(() => {
     if (props.deleted) announce(`Chat “${props.deleted.title}” deleted. Undo brings it back.`);
   }, [deletedId]);
-  const searching = trimmed !== "" && (!results || !results.complete);
+  const searching = trimmed !== "" && !results?.complete;
   return (
     <div class="history" ref={panel} role="dialog" aria-modal="true" aria-label="Chat history" tabIndex={-1} onKeyDown={onKeyDown}>
       {props.deleted && (

@@ -27,6 +27,7 @@ export const ShieldIcon = codicon("shield");
 export const EditIcon = codicon("edit");
 export const MarkdownIcon = codicon("markdown");
 export const ImageIcon = codicon("file-media");
+export const CopyIcon = codicon("copy");
 
 /** VS Code's spinning "loading" icon (still under prefers-reduced-motion). */
 export const Spinner = (p: IconProps) => (

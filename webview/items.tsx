@@ -11,9 +11,11 @@ import { memo } from "./memo";
 import { Collapsible, FileLink, rangeLabel } from "./parts";
 import { ToolCard } from "./tools";
 import { CommandCard, UserCommandCard } from "./command-card";
+import { McpCard } from "./mcp-card";
 import { AnswerActions, ForkOnly, UserMessage } from "./branch-controls";
 import type { FixCommandId } from "../src/shared/app-messages";
 import { post } from "./vscode";
+import { onNextFrame } from "./frame-pacing";
 
 export const Item = memo(function Item({ item }: { item: ChatItem }) {
   return (
@@ -39,7 +41,7 @@ function ItemCard({ item }: { item: ChatItem }) {
     case "assistant":
       return <AssistantCard item={item} />;
     case "tool":
-      return item.name === "run_command" ? <CommandCard item={item} /> : <ToolCard item={item} />;
+      return item.name === "run_command" ? <CommandCard item={item} /> : item.name.startsWith("mcp__") ? <McpCard item={item} /> : <ToolCard item={item} />;
     case "notice":
       return <NoticeCard item={item} />;
     case "userCommand":
@@ -160,11 +162,11 @@ function AttachmentChip({ item }: { item: AttachmentItem }) {
 
 function AssistantCard({ item }: { item: AssistantItem }) {
   const last = item.blocks[item.blocks.length - 1];
-  // A message that only called tools: its tool cards say everything.
+  // A message that only called tools: its tool cards say everything. A failed request that wrote
+  // nothing likewise: the error notice after it is the one card about it (what, why, what to do).
   if (
     !item.isStreaming &&
     item.blocks.every((b) => b.type === "text" && b.text.trim() === "") &&
-    item.stopReason !== "error" &&
     item.stopReason !== "aborted" &&
     item.stopReason !== "length"
   ) {
@@ -192,17 +194,8 @@ function AssistantCard({ item }: { item: AssistantItem }) {
           <Spinner /> Thinking…
         </div>
       )}
-      {/* What to do is in the notice that follows (every provider error gets one); the provider's own words stay one click away. */}
-      {item.stopReason === "error" && (
-        <details class="error-card">
-          <summary>
-            <ErrorIcon class="bad" />
-            <span class="error-title">The request failed</span>
-            {item.errorMessage !== undefined && <span class="error-more">the provider's message</span>}
-          </summary>
-          {item.errorMessage !== undefined && <div class="error-text">{item.errorMessage}</div>}
-        </details>
-      )}
+      {/* What failed, why and what to do are in the notice that follows (every provider error gets one). */}
+      {item.stopReason === "error" && <div class="stopped">Cut off by the error below</div>}
       {item.stopReason === "aborted" && <div class="stopped">Stopped</div>}
       {item.stopReason === "length" && <div class="stopped">The answer hit the output limit</div>}
       <AnswerActions item={item} />
@@ -241,25 +234,6 @@ function FinalMarkdown({ block }: { block: AssistantBlock }) {
   return <div class="md" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
-/** At most one parse per animation frame (or 100 ms when frames are paused, as in a hidden view). */
-function requestFrame(run: () => void): () => void {
-  let done = false;
-  const once = () => {
-    if (done) return;
-    done = true;
-    cancelAnimationFrame(frame);
-    clearTimeout(timer);
-    run();
-  };
-  const frame = requestAnimationFrame(once);
-  const timer = setTimeout(once, 100);
-  return () => {
-    done = true;
-    cancelAnimationFrame(frame);
-    clearTimeout(timer);
-  };
-}
-
 function StreamingMarkdown({ text }: { text: string }) {
   const stream = useRef<MarkdownStream | null>(null);
   stream.current ??= new MarkdownStream();
@@ -271,7 +245,8 @@ function StreamingMarkdown({ text }: { text: string }) {
 
   useEffect(() => {
     if (rendered.current === text || cancel.current) return;
-    cancel.current = requestFrame(() => {
+    // At most one parse per animation frame (or per 100 ms while frames are paused, as in a hidden view).
+    cancel.current = onNextFrame(() => {
       cancel.current = null;
       rendered.current = latest.current;
       setView(stream.current!.update(latest.current));
@@ -287,7 +262,11 @@ function StreamingMarkdown({ text }: { text: string }) {
         <SettledBlocks key={i} blocks={group} />
       ))}
       {view.open &&
-        ("html" in view.open ? <div class="md-block" dangerouslySetInnerHTML={{ __html: view.open.html }} /> : <StreamingPlainText text={view.open.plain} />)}
+        ("html" in view.open ? (
+          <div class="md-block md-open" dangerouslySetInnerHTML={{ __html: view.open.html }} />
+        ) : (
+          <StreamingPlainText text={view.open.plain} />
+        ))}
     </div>
   );
 }
@@ -394,25 +373,44 @@ function plainTextOf(item: unknown): string {
 
 const FIX_COMMAND_LABELS: Record<FixCommandId, string> = {
   setApiKey: "Set API Key",
-  selectModel: "Select Model",
+  selectModel: "Choose Model",
+  selectChatModel: "Choose Provider/Model",
+  useLocalModel: "Use a Local Model",
+  openSettings: "Open Settings",
+  retry: "Retry",
   compact: "Compact Chat",
   newChatFromSummary: "New Chat from Summary",
 };
 
+/** A notice's button: Retry continues the chat; the others run their Pi Chat command. */
+function runFix(command: FixCommandId): void {
+  if (command === "retry") post({ type: "chat/continue" });
+  else post({ type: "workbench/runCommand", command });
+}
+
 function NoticeCard({ item }: { item: NoticeItem }) {
   const Icon = item.level === "error" ? ErrorIcon : InfoIcon;
+  const actions = [...new Set([...(item.fixCommand ? [item.fixCommand] : []), ...(item.moreFixCommands ?? [])])];
   return (
     <div class={`item notice notice-${item.level}`} data-item={item.id} role="note" aria-label={item.level === "error" ? "Error" : "Note"}>
       <Icon class={item.level === "error" ? "bad" : "muted"} />
       <div>
         <div class="notice-text">{item.text}</div>
         {item.fix !== undefined && <div class="notice-fix">{item.fix}</div>}
-        {item.fixCommand !== undefined && (
+        {actions.length > 0 && (
           <div class="notice-actions">
-            <button type="button" class="button secondary" onClick={() => post({ type: "workbench/runCommand", command: item.fixCommand! })}>
-              {FIX_COMMAND_LABELS[item.fixCommand]}
-            </button>
+            {actions.map((command, index) => (
+              <button key={command} type="button" class={`button ${index === 0 ? "primary" : "secondary"}`} onClick={() => runFix(command)}>
+                {FIX_COMMAND_LABELS[command]}
+              </button>
+            ))}
           </div>
+        )}
+        {item.detail !== undefined && (
+          <details class="notice-detail">
+            <summary>What the server said</summary>
+            <div class="error-text">{item.detail}</div>
+          </details>
         )}
       </div>
     </div>

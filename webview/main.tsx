@@ -8,18 +8,20 @@ import "./high-contrast.css";
 import { App } from "./app";
 import { ChatClient, itemCount } from "./client";
 import { renderedSeq } from "./frame-pacing";
+import { highlightCodeBlocks } from "./code-highlight";
 import { keepFocus } from "./focus";
-import { markdownWork } from "./markdown";
+import { markdownWork, showApplyOutcome } from "./markdown";
 import { post } from "./vscode";
 
 declare global {
   interface Window {
     /** Only on the test page (body data-test="1"): hooks for browser tests and benchmarks. */
-    __piChatTest?: { lastSeq(): number; renderedSeq(): number; commits(): number; itemCount(): number; markdownWork(): number };
+    __piChatTest?: { lastSeq(): number; renderedSeq(): number; commits(): number; itemCount(): number; markdownWork(): number; markdownMs(): number };
   }
 }
 
 const client = new ChatClient(post);
+client.codeApplied = showApplyOutcome;
 window.addEventListener("message", (event: MessageEvent) => client.receive(event.data));
 
 if (document.body.dataset.test === "1") {
@@ -29,6 +31,7 @@ if (document.body.dataset.test === "1") {
     commits: () => renderedSeq.commits,
     itemCount: () => itemCount(client.model.chat),
     markdownWork: () => markdownWork.chars,
+    markdownMs: () => markdownWork.ms,
   };
 }
 
@@ -38,6 +41,7 @@ if (!root) {
   root.id = "root";
   document.body.appendChild(root);
 }
+highlightCodeBlocks(root);
 render(<App client={client} />, root);
 keepFocus();
 client.start();

@@ -4,8 +4,15 @@
 // a minute — because emphasis, links and HTML are matched by scanning forward from every
 // delimiter. Text over any budget is shown as plain text with a note, never parsed.
 //
-// The checks are one pass over the text, linear in its length, and deliberately rough: a real
-// answer stays far inside every limit (the browser tests render realistic answers as markdown).
+// Two steps. First one pass over the lines, linear in the text's length (`checkMarkdownBudget`):
+// its length, how deep quotes and lists nest (marked's block lexer recurses per level), table
+// cells. Then, after marked's block lexer has cut the text into what its inline lexer will see
+// one at a time (paragraphs, headings, list item text, table cells: `checkInlineWork`), the work
+// the inline lexer would do: it grows with the delimiters of a piece times the piece's length.
+// Guessing those pieces from lines was bypassed (a line with `|` counted as a table row though no
+// table followed: 93 KB of emphasis over such lines parsed for 8 s, on every restore); the block
+// lexer's own pieces cannot be. A real answer stays far inside every limit (the browser tests
+// render realistic answers as markdown).
 
 /** Longest text parsed as markdown. Beyond it the answer is shown as plain text. */
 export const MAX_MARKDOWN_CHARS = 100_000;
@@ -13,6 +20,12 @@ export const MAX_MARKDOWN_CHARS = 100_000;
 export const MAX_NESTING = 16;
 /** Emphasis, link, code and HTML delimiters in one paragraph (the work grows with their square). */
 export const MAX_DELIMITERS_PER_PARAGRAPH = 1_000;
+/**
+ * Delimiters × characters, summed over the pieces marked inline-lexes: what it costs. Measured in
+ * V8 (Node 20) at 2–90 ns a unit for the worst delimiters; a realistic answer of 95 KB (code,
+ * lists, tables, links) comes to about 360,000, and the pieces that took seconds to millions each.
+ */
+export const MAX_INLINE_WORK = 1_000_000;
 /** Table cells in one row. */
 export const MAX_CELLS_PER_ROW = 100;
 
@@ -22,8 +35,6 @@ const OK: BudgetVerdict = { ok: true };
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** `>` and list markers at the start of a line, each with its spaces. */
 const CONTAINER = /^ {0,3}(?:>|[*+-](?=\s|$)|\d{1,9}[.)](?=\s|$))[ \t]?/;
-
-const OWN_INLINE_CONTEXT = /^\s*(?:[*+-]|\d{1,9}[.)])\s|^ {0,3}#{1,6}\s|\|/;
 
 function leadingColumns(line: string): number {
   let columns = 0;
@@ -49,18 +60,15 @@ function nestingOf(line: string): number {
   return depth + Math.floor(leadingColumns(rest) / 4);
 }
 
-function isDelimiter(code: number): boolean {
-  // * _ ~ ` [ ] < > ! &
-  return code === 42 || code === 95 || code === 126 || code === 96 || code === 91 || code === 93 || code === 60 || code === 62 || code === 33 || code === 38;
-}
+/** Where marked's inline lexer may start a scan forward: emphasis, strikethrough, code, links, HTML, entities. */
+const DELIMITERS = /[*_~`[\]<>!&]/g;
 
-/** Whether `text` may be given to marked, and if not, why (said to the user in plain words). */
+/** Whether `text` may be given to marked's block lexer, and if not, why (said to the user in plain words). */
 export function checkMarkdownBudget(text: string): BudgetVerdict {
   if (text.length > MAX_MARKDOWN_CHARS) {
     return { ok: false, reason: `it is longer than ${MAX_MARKDOWN_CHARS.toLocaleString("en-US")} characters` };
   }
   let fence: string | undefined;
-  let delimiters = 0;
   let start = 0;
   while (start <= text.length) {
     let end = text.indexOf("\n", start);
@@ -76,26 +84,32 @@ export function checkMarkdownBudget(text: string): BudgetVerdict {
     }
     if (fenceMatch) {
       fence = fenceMatch[1];
-      delimiters = 0;
       continue;
     }
-    if (line.trim() === "") {
-      delimiters = 0; // a blank line ends the paragraph
-      continue;
-    }
-    // A list item, a heading or a table row is inline-parsed on its own: its delimiters start afresh.
-    if (OWN_INLINE_CONTEXT.test(line)) delimiters = 0;
+    if (line.trim() === "") continue;
     if (nestingOf(line) > MAX_NESTING) return { ok: false, reason: `it nests quotes, lists or indentation more than ${MAX_NESTING} levels deep` };
     let pipes = 0;
-    for (let i = 0; i < line.length; i++) {
-      const code = line.charCodeAt(i);
-      if (code === 124) pipes++;
-      else if (isDelimiter(code)) delimiters++;
-    }
+    for (let i = line.indexOf("|"); i !== -1; i = line.indexOf("|", i + 1)) pipes++;
     if (pipes > MAX_CELLS_PER_ROW) return { ok: false, reason: `a table row has more than ${MAX_CELLS_PER_ROW} cells` };
+  }
+  return OK;
+}
+
+/**
+ * Whether marked's inline lexer may be run over `pieces` (the sources its block lexer queued),
+ * and if not, why. Linear in their length.
+ */
+export function checkInlineWork(pieces: readonly string[]): BudgetVerdict {
+  let work = 0;
+  for (const piece of pieces) {
+    // A regex, not charCodeAt: marked builds a paragraph by appending lines, and indexing such a
+    // string character by character was 100 times slower.
+    const delimiters = piece.match(DELIMITERS)?.length ?? 0;
     if (delimiters > MAX_DELIMITERS_PER_PARAGRAPH) {
       return { ok: false, reason: `a paragraph has more than ${MAX_DELIMITERS_PER_PARAGRAPH.toLocaleString("en-US")} formatting characters` };
     }
+    work += delimiters * piece.length;
+    if (work > MAX_INLINE_WORK) return { ok: false, reason: "it has more formatting than can be laid out quickly" };
   }
   return OK;
 }

@@ -6,9 +6,9 @@
 // The resulting string is safe to assign to innerHTML under the webview's strict CSP without
 // any inline script or style for the CSP to block.
 import DOMPurify from "dompurify";
-import { Marked, type Token, type Tokens } from "marked";
+import { Lexer, Marked, type Token, type Tokens } from "marked";
 import { announce } from "./live-region";
-import { checkMarkdownBudget, MAX_MARKDOWN_CHARS } from "./markdown-budget";
+import { checkInlineWork, checkMarkdownBudget, MAX_MARKDOWN_CHARS } from "./markdown-budget";
 import { post } from "./vscode";
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
@@ -30,20 +30,36 @@ marked.use({
       const path = codeBlockPath(lang ?? "");
       const body = escaped ? text : escapeHtml(text);
       const cls = language ? ` class="language-${escapeHtml(language)}"` : "";
-      const applyTitle = path
-        ? `Apply to ${path}: shows the diff, then asks`
-        : "Apply to the file open in the editor (its selection, or the whole file): shows the diff, then asks";
+      // A shell block is a command to run, not code for a file: it never offers the editor actions.
+      const actions = isShellLanguage(language)
+        ? codeAction("md-run", "Run in terminal", "Run in terminal: asks first, then runs it in a terminal you can see") + codeAction("md-copy", "Copy", "Copy")
+        : codeAction("md-insert", "Insert at cursor", "Insert at cursor") +
+          codeAction(
+            "md-apply",
+            "Apply to file",
+            path
+              ? `Apply to ${path}: shows the diff, then asks`
+              : "Apply to the file open in the editor (its selection, or the whole file): shows the diff, then asks",
+          ) +
+          codeAction("md-copy", "Copy", "Copy");
       return (
         `<div class="md-code"><div class="md-code-head"><span class="md-code-lang">${escapeHtml(language)}</span>` +
-        (path ? `<span class="md-code-path">${escapeHtml(path)}</span>` : "") +
-        `<span class="md-code-actions"><button type="button" class="md-insert">Insert at cursor</button>` +
-        `<button type="button" class="md-apply" title="${escapeHtml(applyTitle)}">Apply to file</button>` +
-        `<button type="button" class="md-copy">Copy</button></span></div>` +
+        (path ? `<span class="md-code-path" title="${escapeHtml(path)}">${escapeHtml(path)}</span>` : "") +
+        `<span class="md-code-actions">${actions}</span></div>` +
         `<pre><code${cls}>${body}</code></pre></div>`
       );
     },
   },
 });
+
+/**
+ * One code-block button: its codicon (drawn by CSS from its class) and its words. In a narrow
+ * block (a 300 px sidebar) the words are hidden visually but stay its accessible name, and the
+ * tooltip says them.
+ */
+function codeAction(cls: string, label: string, tooltip: string): string {
+  return `<button type="button" class="${cls}" title="${escapeHtml(tooltip)}"><span class="md-label">${escapeHtml(label)}</span></button>`;
+}
 
 const purify = DOMPurify(window);
 
@@ -154,24 +170,59 @@ purify.addHook("afterSanitizeAttributes", (node) => {
   }
 });
 
-/** Characters given to marked since the page loaded (lexed or parsed): the browser tests check that streaming stays linear. */
-export const markdownWork = { chars: 0 };
+/**
+ * Characters given to marked since the page loaded (lexed or parsed), and the milliseconds spent
+ * turning messages into HTML: the browser tests check that streaming stays linear and that no
+ * message takes long.
+ */
+export const markdownWork = { chars: 0, ms: 0 };
+
+function timed<T>(work: () => T): T {
+  const start = performance.now();
+  try {
+    return work();
+  } finally {
+    markdownWork.ms += performance.now() - start;
+  }
+}
 
 /** Plain text in place of markdown, with a note saying why: what a message over the budget, or one marked fails on, shows. */
 export function plainTextHtml(text: string, note: string): string {
   return `<div class="md-plain">${escapeHtml(text)}</div><div class="md-note">${escapeHtml(note)}</div>`;
 }
 
+/**
+ * marked's tokens for `text`, or why it is not lexed. What `Lexer.lex` does, in its two steps, with
+ * the budget between them: the block lexer queues the pieces the inline lexer will see, and
+ * those are checked before any is lexed (markdown-budget.ts). Throws what marked throws.
+ */
+function lexWithinBudget(text: string): { ok: true; tokens: Token[] } | { ok: false; reason: string } {
+  const lines = checkMarkdownBudget(text);
+  if (!lines.ok) return lines;
+  markdownWork.chars += text.length;
+  const lexer = new Lexer(marked.defaults);
+  const tokens = lexer.blockTokens(text.replace(/\r\n|\r/g, "\n"), lexer.tokens);
+  const inline = checkInlineWork(lexer.inlineQueue.map((piece) => piece.src));
+  if (!inline.ok) return inline;
+  for (const piece of lexer.inlineQueue) {
+    lexer.state.inRawBlock = false;
+    lexer.inlineTokens(piece.src, piece.tokens);
+  }
+  lexer.inlineQueue = [];
+  return { ok: true, tokens };
+}
+
 /** Sanitized HTML of a markdown document; plain text (with a note) when it is over the parse budget or marked fails. */
 export function renderMarkdown(text: string): string {
-  const verdict = checkMarkdownBudget(text);
-  if (!verdict.ok) return plainTextHtml(text, `Shown as plain text: ${verdict.reason}.`);
-  try {
-    markdownWork.chars += text.length;
-    return purify.sanitize(marked.parse(text, { async: false }));
-  } catch {
-    return plainTextHtml(text, "Shown as plain text: it could not be formatted.");
-  }
+  return timed(() => {
+    try {
+      const lexed = lexWithinBudget(text);
+      if (!lexed.ok) return plainTextHtml(text, `Shown as plain text: ${lexed.reason}.`);
+      return purify.sanitize(marked.parser(lexed.tokens));
+    } catch {
+      return plainTextHtml(text, "Shown as plain text: it could not be formatted.");
+    }
+  });
 }
 
 /** Blocks of the still-open end of a streamed message longer than this are shown as text until the block ends. */
@@ -199,6 +250,10 @@ export class MarkdownStream {
   private plain = false;
 
   update(text: string): StreamedMarkdown {
+    return timed(() => this.next(text));
+  }
+
+  private next(text: string): StreamedMarkdown {
     if (text.length < this.settledLength) {
       // Not a continuation of what was rendered: start over.
       this.settledHtml = [];
@@ -210,14 +265,14 @@ export class MarkdownStream {
     if (!this.plain && text.length > MAX_MARKDOWN_CHARS) this.plain = true;
     if (this.plain) return this.show({ plain: tail });
     if (tail.length > OPEN_BLOCK_BUDGET && tail.length < 2 * this.lexedTail) return this.show({ plain: tail });
-    if (!checkMarkdownBudget(tail).ok) {
-      this.plain = true;
-      return this.show({ plain: tail });
-    }
     let tokens: Token[];
     try {
-      markdownWork.chars += tail.length;
-      tokens = marked.lexer(tail);
+      const lexed = lexWithinBudget(tail);
+      if (!lexed.ok) {
+        this.plain = true;
+        return this.show({ plain: tail });
+      }
+      tokens = lexed.tokens;
     } catch {
       this.plain = true;
       return this.show({ plain: tail });
@@ -253,7 +308,35 @@ export class MarkdownStream {
   }
 }
 
-/** One click handler for every rendered message (event delegation): file links, copy buttons. */
+/** The shells whose blocks are commands: they get Run in terminal and Copy, never the editor actions. */
+const SHELL_LANGUAGES = new Set(["bash", "sh", "zsh", "shell", "console", "shellsession", "powershell", "pwsh", "ps1"]);
+
+export function isShellLanguage(language: string): boolean {
+  return SHELL_LANGUAGES.has(language.toLowerCase());
+}
+
+/**
+ * The command a shell block runs. A session transcript (```console, lines `$ cmd` followed by
+ * output) runs only its prompted lines, without the prompt; any other block runs as written.
+ */
+export function shellCommandOf(language: string, code: string): string {
+  const lines = code.split("\n");
+  const prompted = lines.filter((line) => /^(\$|PS [^>]*>|PS>) /.test(line));
+  if (/^(console|shellsession)$/i.test(language) && prompted.length > 0) return prompted.map((line) => line.replace(/^(\$|PS [^>]*>|PS>) /, "")).join("\n");
+  return code;
+}
+
+function blockLanguage(block: Element | null): string {
+  const code = block?.querySelector("pre > code");
+  for (const cls of code?.classList ?? []) if (cls.startsWith("language-")) return cls.slice("language-".length);
+  return "";
+}
+
+/** The code blocks waiting for the host's word on an Apply to file, by the request's number. */
+const applying = new Map<number, Element>();
+let applyRequests = 0;
+
+/** One click handler for every rendered message (event delegation): file links, code-block buttons. */
 export function onMarkdownClick(event: MouseEvent): void {
   const target = event.target instanceof Element ? event.target : null;
   if (!target) return;
@@ -268,7 +351,24 @@ export function onMarkdownClick(event: MouseEvent): void {
     // The host shows the diff and asks before anything is written (src/host/apply-code.ts).
     const block = apply.closest(".md-code");
     const path = block?.querySelector(".md-code-path")?.textContent ?? undefined;
-    post({ type: "editor/applyCode", code: block?.querySelector("pre")?.textContent ?? "", ...(path ? { path } : {}) });
+    const requestId = ++applyRequests;
+    // Blocks scrolled out of the DOM (or re-rendered) have nothing left to show the answer in.
+    for (const [id, element] of applying) if (!element.isConnected) applying.delete(id);
+    if (block) applying.set(requestId, block);
+    post({ type: "editor/applyCode", code: block?.querySelector("pre")?.textContent ?? "", requestId, ...(path ? { path } : {}) });
+    return;
+  }
+  const undo = target.closest("button.md-undo");
+  if (undo) {
+    const requestId = Number(undo.closest(".md-code-status")?.getAttribute("data-request"));
+    if (Number.isInteger(requestId)) post({ type: "editor/undoApply", requestId });
+    return;
+  }
+  const run = target.closest("button.md-run");
+  if (run) {
+    // Model output: the host shows the command and asks before anything runs (src/host/run-in-terminal.ts).
+    const block = run.closest(".md-code");
+    post({ type: "editor/runInTerminal", command: shellCommandOf(blockLanguage(block), block?.querySelector("pre")?.textContent ?? "") });
     return;
   }
   const copy = target.closest("button.md-copy");
@@ -293,11 +393,45 @@ export function onMarkdownClick(event: MouseEvent): void {
   if (!link.hasAttribute("href")) event.preventDefault();
 }
 
-/** The button says what happened (its name changes with its text) and the live region says it too. */
+/**
+ * The host's word on an Apply to file: the block says it was applied (with Undo), or undone. Drawn
+ * into the block's DOM, not its HTML: it lasts while the block is on screen.
+ */
+export function showApplyOutcome(requestId: number, path: string, state: "applied" | "undone"): void {
+  const block = applying.get(requestId);
+  if (!block?.isConnected) return;
+  let status = block.querySelector(".md-code-status");
+  if (!status) {
+    status = document.createElement("div");
+    status.className = "md-code-status";
+    block.querySelector(".md-code-head")?.after(status);
+  }
+  status.setAttribute("data-request", String(requestId));
+  const text = document.createElement("span");
+  text.className = "md-code-status-text";
+  if (state === "applied") {
+    text.textContent = `Applied to ${path}`;
+    const undo = document.createElement("button");
+    undo.type = "button";
+    undo.className = "md-undo";
+    undo.title = `Undo: put ${path} back as it was`;
+    undo.textContent = "Undo";
+    status.replaceChildren(text, undo);
+    announce(`Applied to ${path}`);
+  } else {
+    applying.delete(requestId);
+    text.textContent = `Undid the change to ${path}`;
+    status.replaceChildren(text);
+    announce(`Undid the change to ${path}`);
+  }
+}
+
+/** The button says what happened (its name changes with its words) and the live region says it too. */
 function flash(button: Element, text: string): void {
-  button.textContent = text;
+  const label = button.querySelector(".md-label") ?? button;
+  label.textContent = text;
   announce(text);
-  setTimeout(() => (button.textContent = "Copy"), 1500);
+  setTimeout(() => (label.textContent = "Copy"), 1500);
 }
 
 export function escapeHtml(text: string): string {

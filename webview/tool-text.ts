@@ -35,12 +35,41 @@ function detailsPath(details: unknown): string | undefined {
   return typeof path === "string" && path !== "" ? path : undefined;
 }
 
-/** What a call does, in words: "Edit src/config.ts", "Read README.md". */
-const VERBS: Record<string, string> = { edit_file: "Edit", read_file: "Read" };
+/**
+ * What a call does, in words, for the card's head: "Read src/config.ts", "Search for "port"". The
+ * tool's own name (read_file) stays in the card's details; a tool without words here shows it.
+ */
+const VERBS: Record<string, string> = {
+  edit_file: "Edit",
+  read_file: "Read",
+  list_files: "List",
+  find_files: "Find files",
+  search: "Search for",
+  run_command: "Run",
+};
 
+export function toolVerb(name: string): string {
+  return VERBS[name] ?? name;
+}
+
+/** "lines 1–4", "line 3": a range in words. */
+export function linesInWords(start: number, end?: number): string {
+  return end !== undefined && end !== start ? `lines ${start}\u2013${end}` : `line ${start}`;
+}
+
+/** The range a call's details name (read_file's startLine/endLine), if any. */
+function detailsRange(details: unknown): { start: number; end?: number } | undefined {
+  if (typeof details !== "object" || details === null) return undefined;
+  const { startLine, endLine } = details as Record<string, unknown>;
+  if (typeof startLine !== "number" || !Number.isInteger(startLine) || startLine < 1) return undefined;
+  return typeof endLine === "number" && Number.isInteger(endLine) && endLine >= startLine ? { start: startLine, end: endLine } : { start: startLine };
+}
+
+/** "Read src/config.ts, lines 1–4": the whole call in words (the card's name, the announcements). */
 export function toolTitle(item: ToolItem): string {
   const target = detailsPath(item.details) ?? item.approval?.path ?? argPath(item.args) ?? argSummary(item.args);
-  return `${VERBS[item.name] ?? item.name} ${target}`.trim();
+  const range = item.name === "read_file" ? detailsRange(item.details) : undefined;
+  return `${toolVerb(item.name)} ${target}${range ? `, ${linesInWords(range.start, range.end)}` : ""}`.trim();
 }
 
 /** Where a call stands, in words; an edit says "applied", a denied call "denied". */

@@ -11,7 +11,7 @@ import { CheckIcon, CloseIcon, DiffIcon, ErrorIcon, ShieldIcon, Spinner, ToolIco
 import { DiscoveryHead, DiscoveryResults, discoveryName, readDiscovery } from "./discovery-cards";
 import { Collapsible, FileLink, rangeLabel } from "./parts";
 import { EditProblems } from "./problems";
-import { argPath, argSummary, toolStatusText, toolTitle } from "./tool-text";
+import { argPath, argSummary, linesInWords, toolStatusText, toolTitle, toolVerb } from "./tool-text";
 import { post } from "./vscode";
 
 const MAX_RESULT_CHARS = 20_000;
@@ -112,7 +112,9 @@ export function ToolCard({ item }: { item: ToolItem }) {
       <div class="card-head">
         <StatusIcon item={item} />
         <ToolIcon class="muted" />
-        <span class="tool-name">{item.name}</span>
+        <span class="tool-verb" title={`Tool: ${item.name}`}>
+          {toolVerb(item.name)}
+        </span>
         {discovery ? (
           <DiscoveryHead discovery={discovery} />
         ) : path !== undefined ? (
@@ -121,7 +123,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
           summary && <code class="tool-arg">{summary}</code>
         )}
         {path !== undefined && details.startLine !== undefined && (
-          <FileLink path={path} line={details.startLine} label={rangeLabel(details.startLine, details.endLine)} class="tool-range" />
+          <FileLink path={path} line={details.startLine} label={linesInWords(details.startLine, details.endLine)} class="tool-range" />
         )}
         {details.truncated && <span class="tool-note">truncated</span>}
         {details.image !== undefined && <span class="tool-note">{details.image}</span>}
@@ -173,6 +175,9 @@ export function ToolCard({ item }: { item: ToolItem }) {
       {discovery && item.status === "success" && <DiscoveryResults discovery={discovery} />}
       {result !== "" && !denied && (
         <Collapsible id={`${item.id}:result`} class="tool-result" summary={item.status === "error" ? "Error" : "Result"} defaultOpen={item.status === "error"}>
+          <div class="tool-call-name">
+            Tool: <code>{item.name}</code>
+          </div>
           <pre>
             {result.length > MAX_RESULT_CHARS ? `${result.slice(0, MAX_RESULT_CHARS)}\n\u2026 ${result.length - MAX_RESULT_CHARS} more characters` : result}
           </pre>

@@ -1,7 +1,6 @@
 // The chats of one workspace: creates, opens (restores) and deletes them, and wires each
 // session's final messages into the transcript store. Still no VS Code: the host gives the
 // storage directory, the file system, the model resolver and the approver.
-import type { FixCommandId } from "../shared/app-messages";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -41,12 +40,14 @@ export interface ChatServiceOptions {
   workspaceTrusted?: EditPermissionSettings["workspaceTrusted"];
   systemPrompt?: string;
   maxContextTokens?: number;
-  describeError?: (errorMessage: string) => { text: string; fix?: string; fixCommand?: FixCommandId };
+  describeError?: ChatSessionOptions["describeError"];
   compaction?: () => Partial<CompactionSettings>;
   onRequest?: (capture: RequestCapture) => void;
   log?: (line: string) => void;
   /** Removes the API keys in use from everything saved or shown. */
   redactor?: Redactor;
+  /** The window's MCP servers, shared by every chat (see ChatSessionOptions.mcp). */
+  mcp?: ChatSessionOptions["mcp"];
   /** Request-time additions to every chat's context (see ChatSessionOptions.extendContext). */
   extendContext?: RequestContextStep;
   problems?: ProblemsWatcher;
@@ -86,6 +87,8 @@ export class ChatService {
   private readonly pendingModels = new Map<string, ChatModelChoice>();
   /** Chats with no answer yet: the first one may get them a title from the model. */
   private readonly untitled = new Set<string>();
+  /** Title requests in flight (titleFromModel), so a caller can wait for them to end. */
+  private readonly pendingTitles = new Set<Promise<void>>();
 
   constructor(private readonly options: ChatServiceOptions) {}
 
@@ -264,8 +267,19 @@ export class ChatService {
       persist: (message, parentId, newPath) => this.persist(id, message, parentId, newPath),
       persistLeaf: (nodeId, path) => this.options.store.setLeaf(id, nodeId, path),
       ...(this.options.commands ? { commands: this.commandOptions(id, this.options.commands) } : {}),
+      ...(this.options.mcp ? { mcp: this.options.mcp } : {}),
       ...(this.options.locks ? { claimWriter: () => this.claimWriter(id) } : {}),
     });
+  }
+
+  /** Resolves once every title request started so far has ended (saved, skipped or failed). */
+  async titlesSettled(): Promise<void> {
+    await Promise.all(this.pendingTitles);
+  }
+
+  private trackTitle(work: Promise<void>): void {
+    this.pendingTitles.add(work);
+    void work.finally(() => this.pendingTitles.delete(work));
   }
 
   /**
@@ -355,7 +369,7 @@ export class ChatService {
     const message = images ? await externalizeImages(original, (bytes, mimeType) => images.put(chatId, bytes, mimeType)) : original;
     if (this.created.has(chatId)) {
       const id = await this.options.store.append(chatId, message, { parentId, ...(newPath ? { path: newPath } : {}) });
-      if (isAnswer(message) && this.untitled.delete(chatId)) void this.titleFromModel(chatId, message);
+      if (isAnswer(message) && this.untitled.delete(chatId)) this.trackTitle(this.titleFromModel(chatId, message));
       return id;
     }
     this.created.add(chatId);

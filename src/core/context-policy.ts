@@ -5,9 +5,9 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import { applyCompaction } from "./context/compaction";
-import { compactionSummaryFact } from "./context/summary-prompt";
+import { appMessageFact } from "./context/app-message-facts";
 import { estimateMessageTokens } from "./context/tokens";
-import { APP_MESSAGE_KINDS, isAppMessage, type AppMessage, type BashExecutionMessage } from "./messages";
+import { APP_MESSAGE_KINDS, isAppMessage } from "./messages";
 
 export interface ContextPolicyOptions {
   /** Rough token budget for the messages of one request (system prompt and tools included). */
@@ -165,44 +165,6 @@ export function convertToLlm(messages: readonly AgentMessage[]): Message[] {
     }
   }
   return out;
-}
-
-/** The business fact an app message states to the model, or null if it states none. */
-export function appMessageFact(message: AppMessage): string | null {
-  switch (message.role) {
-    case "approvalNotice": {
-      const target = message.path ? ` on ${message.path}` : message.command !== undefined ? ` (\`${message.command}\` in ${message.cwd ?? "."})` : "";
-      if (message.decision === "denied") {
-        const reason = message.reason?.trim() ? ` The user's reason: "${message.reason.trim()}".` : "";
-        const nothing = message.command !== undefined ? "Nothing ran." : "Nothing was changed.";
-        return `[The user denied the ${message.toolName} call ${message.toolCallId}${target}. ${nothing}${reason} Do not retry it unless the user asks.]`;
-      }
-      return `[The user allowed the ${message.toolName} call ${message.toolCallId}${target}.]`;
-    }
-    case "fileAttachment": {
-      const lines = message.range ? ` (lines ${message.range.startLine}-${message.range.endLine})` : "";
-      return `[The user attached the file ${message.path}${lines} to this message. Read it with read_file if you need its content.]`;
-    }
-    case "localNotice":
-      return null;
-    case "bashExecution":
-      return bashExecutionFact(message);
-    case "compactionSummary":
-      return compactionSummaryFact(message);
-  }
-}
-
-/** A `!cmd` the user ran, as the model reads it: the command, how it ended, the output. */
-export function bashExecutionFact(message: BashExecutionMessage): string {
-  const ended = message.cancelled
-    ? "It was stopped before it finished."
-    : message.exitCode === null
-      ? "It was ended by a signal."
-      : `Exit code: ${message.exitCode}.`;
-  const cut = message.truncated ? " (the middle of the output was cut)" : "";
-  const output = message.output === "" ? "(no output)" : message.output;
-  const where = message.cwd !== undefined && message.cwd !== "." ? `in the workspace folder ${message.cwd}` : "in the workspace folder";
-  return `[The user ran this command ${where} themselves.]\n$ ${message.command}\n${ended}\nOutput${cut}:\n${output}`;
 }
 
 /** True when the transcript ends in the middle of a turn: the next step is the model's. */

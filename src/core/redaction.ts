@@ -13,14 +13,25 @@ export const REDACTED = "[redacted]";
  */
 export const MIN_REDACTED_LENGTH = 6;
 
+/** A key-ish word: at least 12 characters with a letter and a digit (ordinary words have no digit). */
+const KEYISH = String.raw`(?=[A-Za-z0-9._~+/=\-]*[0-9])(?=[A-Za-z0-9._~+/=\-]*[A-Za-z])[A-Za-z0-9._~+/=\-]{12,}`;
+
+/** The usual key shapes and what each becomes. Global patterns: `cutPoint` reads their matches too. */
+const KEY_SHAPES: readonly [pattern: RegExp, replacement: string][] = [
+  [/\b(sk|pk|rk)-[A-Za-z0-9_\-*.]{6,}/g, "$1-…"],
+  [/\bAIza[0-9A-Za-z_-]{10,}/g, "AIza…"],
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=\-*]{6,}/gi, "$1 …"],
+  [/([?&](?:key|api_key|apikey|access_token)=)[^&\s"']+/gi, "$1…"],
+  [/("?(?:api[_-]?key|x-api-key|x-goog-api-key|authorization)"?\s*[:=]\s*"?)[^"\s,}]{6,}/gi, "$1…"],
+  // "bad key <k>", "token <k> rejected", "secret: <k>": a key-ish word after a word that names one.
+  [new RegExp(String.raw`(?<![A-Za-z0-9])((?:api[_ -]?)?(?:key|token|secret|password|passwd|credential)s?)(\s+|\s*[:=]\s*)${KEYISH}`, "gi"), "$1$2…"],
+];
+
 /** Removes strings that look like API keys or bearer tokens. */
 export function redactKeyShapes(text: string): string {
-  return text
-    .replace(/\b(sk|pk|rk)-[A-Za-z0-9_\-*.]{6,}/g, "$1-…")
-    .replace(/\bAIza[0-9A-Za-z_\-]{10,}/g, "AIza…")
-    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=\-*]{6,}/gi, "$1 …")
-    .replace(/([?&](?:key|api_key|apikey|access_token)=)[^&\s"']+/gi, "$1…")
-    .replace(/("?(?:api[_-]?key|x-api-key|x-goog-api-key|authorization)"?\s*[:=]\s*"?)[^"\s,}]{6,}/gi, "$1…");
+  let out = text;
+  for (const [pattern, replacement] of KEY_SHAPES) out = out.replace(pattern, replacement);
+  return out;
 }
 
 /** Redacts the keys it was told about, and key shapes. One per extension; keys are added as they are used. */
@@ -56,6 +67,27 @@ export class SecretRedactor {
     let out = text;
     for (const value of this.ordered) if (out.includes(value)) out = out.split(value).join(REDACTED);
     return out;
+  }
+
+  /**
+   * Where a stream's pending text (a line that never ends) can be cut so that no key and no key
+   * shape is split across the cut: at most `text.length - hold` (and the longest key), moved back
+   * to the start of any match that spans it. 0 when the text cannot be cut safely.
+   */
+  cutPoint(text: string, hold: number): number {
+    const spans: [number, number][] = [];
+    for (const value of this.ordered) for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1)) spans.push([at, at + value.length]);
+    for (const [pattern] of KEY_SHAPES) for (const m of text.matchAll(pattern)) spans.push([m.index, m.index + m[0].length]);
+    let cut = Math.max(0, text.length - Math.max(hold, this.longest));
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (const [start, end] of spans)
+        if (start < cut && cut < end) {
+          cut = start;
+          moved = true;
+        }
+    }
+    return cut;
   }
 
   /** Length of the longest value redacted (0 when none). */

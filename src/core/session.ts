@@ -7,7 +7,7 @@ import { chatItems, earlierItems, reduce, restoredState, type ChatState } from "
 import type { ChatItem } from "../shared/chat-items";
 import { SavedDiffs, withStructuredDiff } from "../shared/diff-hunks";
 import { AgentEventEncoder } from "../shared/event-encoder";
-import type { FixCommandId } from "../shared/app-messages";
+import { isFixCommandId, type FixCommandId } from "../shared/app-messages";
 import type { ChatEvent } from "../shared/protocol";
 import { canContinue, convertToLlm, createTransformContext, repairsBeforeContinue } from "./context-policy";
 import { ChatContext, type PreviewModel, type RequestCapture } from "./context/chat-context";
@@ -15,7 +15,7 @@ import type { CompactionSettings } from "./context/compaction";
 import type { CompactionOutcome } from "./context/compactor";
 import { ChatBranches, filesChangedBy, promptBefore, turnStart, type BranchChange } from "./branching";
 import { InputQueue, promptMessages, type QueueKind } from "./input-queue";
-import type { CompactionSummaryMessage, FileAttachmentMessage, LocalNoticeMessage } from "./messages";
+import type { ApprovalNoticeMessage, CompactionSummaryMessage, FileAttachmentMessage, LocalNoticeMessage } from "./messages";
 import { StreamRedaction } from "./redaction";
 import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
 import type { ChatTree } from "./transcript/tree";
@@ -34,8 +34,10 @@ import { resolveCommandFolder, singleFolder, type CommandFolders } from "./comma
 import { BackgroundCommands, backgroundEndedNoticeText, backgroundRunState, unendedBackgroundStarts } from "./commands/background";
 import type { BackgroundStopCause } from "../shared/background-state";
 import { COMMAND_OUTPUT_TOOL, createCommandOutputTool } from "./tools/command-output";
-import { redactSecrets } from "./commands/redact";
+import { SecretRedactor } from "./redaction";
 import { runUserCommand, type UserCommandText } from "./commands/user-command";
+import { gateMcpCall, isMcpToolName, MCP_SERVERS_SECTION, type McpChatTools } from "./mcp/gate";
+import { withSystemSection } from "./context/project-instructions";
 
 /** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
 export interface ModelBinding {
@@ -52,12 +54,25 @@ export const RUN_SETUP_ERROR_CODE = "PI_CHAT_RUN_SETUP";
 
 /** What the session needs of the SecretRedactor (redaction.ts): text and whole values. */
 export interface Redactor {
+  /** Adds a key to redact by value (the key in use is added when a run binds its model). */
+  add(secret: string | undefined): void;
   text(text: string): string;
+  /** Where a never-ending output line can be cut without splitting a key (see SecretRedactor). */
+  cutPoint(text: string, hold: number): number;
   /** Keys by value only (for streamed text, see StreamRedaction). */
   values(text: string): string;
   readonly longest: number;
   /** The same object when nothing in it changed. */
   deep<T>(value: T): T;
+}
+
+/** What a notice offers about an error: the fix in words, its button, and further ways out. */
+export interface ErrorFix {
+  fix?: string;
+  fixCommand?: FixCommandId;
+  moreFixCommands?: FixCommandId[];
+  /** The provider's own words. */
+  detail?: string;
 }
 
 /** A problem that stops a run before the model is called (no API key, unknown model): shown with its fix. */
@@ -67,19 +82,29 @@ export class RunSetupError extends Error {
     message: string,
     readonly fix?: string,
     readonly fixCommand?: FixCommandId,
+    readonly moreFixCommands?: FixCommandId[],
   ) {
     super(message);
   }
 }
 
 /** The fix a setup error carries, from whichever bundle threw it. */
-export function runSetupFix(error: unknown): { fix?: string; fixCommand?: FixCommandId } | undefined {
+export function runSetupFix(error: unknown): ErrorFix | undefined {
   if (typeof error !== "object" || error === null || (error as { code?: unknown }).code !== RUN_SETUP_ERROR_CODE) return undefined;
-  const { fix, fixCommand } = error as { fix?: unknown; fixCommand?: unknown };
+  const { fix, fixCommand, moreFixCommands } = error as { fix?: unknown; fixCommand?: unknown; moreFixCommands?: unknown };
+  const more = Array.isArray(moreFixCommands) ? moreFixCommands.filter(isFixCommandId) : [];
   return {
     ...(typeof fix === "string" ? { fix } : {}),
-    ...(fixCommand === "setApiKey" || fixCommand === "selectModel" ? { fixCommand } : {}),
+    ...(isFixCommandId(fixCommand) ? { fixCommand } : {}),
+    ...(more.length > 0 ? { moreFixCommands: more } : {}),
   };
+}
+
+/** The model a failed request went to, so its error can name the server (the URL) as well as the provider. */
+export interface FailedRequestModel {
+  provider: string;
+  id: string;
+  baseUrl?: string;
 }
 
 export interface ChatSessionOptions {
@@ -124,7 +149,7 @@ export interface ChatSessionOptions {
   /** Running shell commands (run_command); absent: the tool is not offered. */
   commands?: CommandOptions;
   /** Explains a provider error (401, 429, network) with its fix, for a notice in the chat. */
-  describeError?: (errorMessage: string) => { text: string; fix?: string; fixCommand?: FixCommandId };
+  describeError?: (errorMessage: string, model?: FailedRequestModel) => { text: string } & ErrorFix;
   /** Compaction settings, read when they are needed (the user may change them). */
   compaction?: () => Partial<CompactionSettings>;
   /** Called with every chat request as it is sent ("what the model sees"). */
@@ -139,6 +164,8 @@ export interface ChatSessionOptions {
   problems?: ProblemsWatcher;
   /** Scales large images read_file returns (a worker thread in the extension); without it they are refused. */
   imageScaler?: ImageScaler;
+  /** The window's MCP servers' tools (every call asks: src/core/mcp/gate.ts); absent: none. */
+  mcp?: McpChatTools;
 }
 
 /** One request-time step over the request view of the transcript; never mutates its input. */
@@ -183,14 +210,19 @@ export class ChatSession {
   /** Holds back streamed text that could be the start of a key (only with a redactor). */
   private readonly stream: StreamRedaction | undefined;
   private state: ChatState;
-  /** The API key of the current model: removed from command output. */
-  private secretsInUse: string[] = [];
+  /**
+   * The one redactor of command output (run_command and `!cmd`: the model, the log, the card):
+   * the extension's, which knows every stored and environment key, plus the key in use.
+   */
+  private readonly keys: Redactor;
   /** Commands run_command started in the background; they end with the chat (stopBackground). Their cards follow their end. */
   private readonly background = new BackgroundCommands({
     onEnd: (p) => this.emit({ type: "command/backgroundState", id: p.id, state: backgroundRunState(p) }),
   });
   /** Where run_command and `!cmd` may run (undefined: no folder on disk). */
   private readonly commandFolders: CommandFolders | undefined;
+  /** The system prompt's section on the MCP servers of this run (their names and instructions). */
+  private mcpPrompt: string | undefined;
   /** Stops the `!cmd` that is running, if one is. */
   private userCommandStop: AbortController | undefined;
   private active: Promise<void> | undefined;
@@ -199,6 +231,7 @@ export class ChatSession {
 
   constructor(private readonly options: ChatSessionOptions) {
     this.id = options.id;
+    this.keys = options.redactor ?? new SecretRedactor();
     this.initialMessages = systemMessageFirst(options.messages);
     for (const m of this.initialMessages) this.persisted.add(m);
     this.branches = new ChatBranches(options.tree);
@@ -261,7 +294,7 @@ export class ChatSession {
           fs: options.fs,
           runner: commands.runner,
           defaultTimeoutSeconds: commands.defaultTimeoutSeconds,
-          redact: (text) => redactSecrets(text, this.secretsInUse),
+          redact: this.keys,
           ...(commands.logDir ? { logDir: commands.logDir } : {}),
           background: this.background,
         }),
@@ -314,9 +347,17 @@ export class ChatSession {
     await this.options.persistModel?.(this.modelChoice);
   }
 
-  /** The last turn was cut off or failed: `continue()` picks it up. */
+  /** The last turn was cut off or failed: `continue()` picks it up (an error notice's Retry). */
   get canContinue(): boolean {
     return !this.running && canContinue(this.messages);
+  }
+
+  /**
+   * The last turn was cut off without a word (a crash, a reload mid-turn): the view offers
+   * Continue. Not after an error the chat already shows: its notice offers the way on itself.
+   */
+  get interrupted(): boolean {
+    return this.canContinue && !endsWithErrorNotice(this.messages);
   }
 
   onEvent(listener: (event: ChatEvent) => void): () => void {
@@ -438,7 +479,7 @@ export class ChatSession {
     if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
     const commands = this.options.commands;
     const folders = this.commandFolders;
-    if (!commands || !commands.enabled() || !folders) {
+    if (!commands?.enabled() || !folders) {
       const why =
         "Commands cannot run here: this folder is open in Restricted Mode (not trusted), or no folder is open. Trust the folder (Manage Workspace Trust) to run commands.";
       return this.append(errorNotice(why, undefined));
@@ -479,7 +520,7 @@ export class ChatSession {
           cwd: folder.absolute,
           timeoutMs: commands.defaultTimeoutSeconds() * 1000,
           signal: controller.signal,
-          redact: (t) => redactSecrets(t, this.secretsInUse),
+          redact: this.keys,
           ...(commands.logDir ? { logFile: `${commands.logDir}/user-${Date.now().toString(36)}.log` } : {}),
           onProgress: (p) => this.emit({ type: "command/progress", tail: p.tail, elapsedMs: p.elapsedMs }),
         });
@@ -670,10 +711,13 @@ export class ChatSession {
     if (last?.role !== "assistant" || last.stopReason !== "error") return;
     const raw = last.errorMessage ?? "The model provider returned an error.";
     this.options.log?.(`provider error: ${raw}`);
-    const described = this.options.describeError?.(raw) ?? { text: raw };
+    const sent = agent.state.model;
+    const failed: FailedRequestModel | undefined = last.provider && last.model ? { provider: last.provider, id: last.model, baseUrl: sent.baseUrl } : undefined;
+    const described = this.options.describeError?.(raw, failed) ?? { text: raw };
     // Which model failed: a chat can have its own, other than the settings'.
-    const model = last.provider && last.model ? ` (model ${last.provider}/${last.model})` : "";
-    await this.append(errorNotice(`${described.text}${model}`, described));
+    const model = failed ? ` (model ${failed.provider}/${failed.id})` : "";
+    // The provider's words go with the notice (one card), unless the notice already is them.
+    await this.append(errorNotice(`${described.text}${model}`, { ...described, ...(described.text !== raw ? { detail: raw } : {}) }));
   }
 
   /** Adds a message of the session's own (a notice, a repair) to the transcript: saved and shown. */
@@ -725,18 +769,20 @@ export class ChatSession {
   private async ensureAgent(): Promise<Agent> {
     const binding = await this.options.resolveModel(this.modelChoice);
     try {
-      const key = await binding.getApiKey(binding.model.provider);
-      this.secretsInUse = key ? [key] : [];
+      this.keys.add(await binding.getApiKey(binding.model.provider));
     } catch {
-      this.secretsInUse = [];
+      // no key: nothing more to redact
     }
     this.context.bind(binding);
     // The window is known now: the meter can show "used / window".
     this.emit({ type: "context/meter", meter: this.context.meter() });
     // The chat's thinking level, as far as its model supports it ("off" by default).
     const thinkingLevel = clampThinkingLevel(binding.model, (this.modelChoice?.thinkingLevel ?? "off") as Parameters<typeof clampThinkingLevel>[1]);
+    const mcp = await this.options.mcp?.forRun({ acceptsImages: binding.model.input.includes("image") });
+    this.mcpPrompt = mcp?.prompt || undefined;
+    const tools = [...this.availableTools(), ...(mcp?.tools ?? [])];
     if (this.agent) {
-      this.agent.state.tools = this.availableTools();
+      this.agent.state.tools = tools;
       this.agent.state.model = binding.model;
       this.agent.state.thinkingLevel = thinkingLevel;
       this.agent.streamFunction = this.context.wrapStreamFn(binding.streamFn);
@@ -750,7 +796,7 @@ export class ChatSession {
         systemPrompt: this.options.systemPrompt,
         model: binding.model,
         thinkingLevel,
-        tools: this.availableTools(),
+        tools,
         messages: this.initialMessages,
       },
       streamFn: this.context.wrapStreamFn(binding.streamFn),
@@ -768,7 +814,11 @@ export class ChatSession {
       ),
       prepareRequest: (request, signal) => this.context.beforeRequest(request, signal),
       beforeToolCall: (context, signal) =>
-        context.toolCall.name === RUN_COMMAND_TOOL ? this.gateCommand(context.toolCall.id, context.args, signal) : this.gate.beforeToolCall(context, signal),
+        context.toolCall.name === RUN_COMMAND_TOOL
+          ? this.gateCommand(context.toolCall.id, context.args, signal)
+          : isMcpToolName(context.toolCall.name)
+            ? this.gateMcp(context.toolCall.id, context.toolCall.name, context.args, signal)
+            : this.gate.beforeToolCall(context, signal),
       afterToolCall: (context) => this.gate.afterToolCall(context),
       sessionId: this.id,
     });
@@ -786,7 +836,7 @@ export class ChatSession {
   /** The policy, then the host's request-time step; a failing step never breaks the request. */
   private withRequestSteps(policy: RequestContextStep): RequestContextStep {
     return async (messages, signal) => {
-      const view = await policy(messages, signal);
+      const view = withSystemSection(await policy(messages, signal), MCP_SERVERS_SECTION, this.mcpPrompt);
       const extend = this.options.extendContext;
       if (!extend) return view;
       try {
@@ -827,6 +877,22 @@ export class ChatSession {
     }
   }
 
+  private gateMcp(toolCallId: string, toolName: string, args: unknown, signal: AbortSignal | undefined): Promise<BeforeToolCallResult | undefined> {
+    const mcp = this.options.mcp;
+    if (!mcp) return Promise.resolve({ block: true, reason: "MCP tools are not available in this window." });
+    const deps = {
+      chatId: this.id,
+      describe: (name: string) => mcp.describe(name),
+      allowed: mcp.allowed,
+      approver: mcp.approver,
+      approvalMode: () => this.options.approvalMode(),
+      editsAllowedForChat: () => this.gate.allowsEditsForChat,
+      emit: (event: ChatEvent) => this.emit(event),
+      record: (notice: ApprovalNoticeMessage) => this.queue.steerOwn(notice),
+    };
+    return gateMcpCall(toolCallId, toolName, args, deps, signal);
+  }
+
   private gateCommand(toolCallId: string, args: unknown, signal: AbortSignal | undefined): Promise<BeforeToolCallResult | undefined> {
     const commands = this.options.commands;
     if (!commands) return Promise.resolve({ block: true, reason: "Commands are not available in this window." });
@@ -858,15 +924,23 @@ function endedBadly(messages: readonly AgentMessage[]): boolean {
   return false;
 }
 
-function errorNotice(text: string, fix: { fix?: string; fixCommand?: FixCommandId } | undefined): LocalNoticeMessage {
+function errorNotice(text: string, fix: ErrorFix | undefined): LocalNoticeMessage {
   return {
     role: "localNotice",
     level: "error",
     text,
     ...(fix?.fix ? { fix: fix.fix } : {}),
     ...(fix?.fixCommand ? { fixCommand: fix.fixCommand } : {}),
+    ...(fix?.moreFixCommands?.length ? { moreFixCommands: fix.moreFixCommands } : {}),
+    ...(fix?.detail ? { detail: fix.detail } : {}),
     timestamp: Date.now(),
   };
+}
+
+/** The path ends with an error notice (after the turn it is about): the user has seen what went wrong. */
+function endsWithErrorNotice(messages: readonly AgentMessage[]): boolean {
+  const last = messages[messages.length - 1];
+  return last?.role === "localNotice" && last.level === "error";
 }
 
 /**

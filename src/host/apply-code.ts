@@ -26,12 +26,37 @@ export interface ApplyCodeOptions {
 /** What came of one click, for the log and the tests. */
 export type ApplyOutcome =
   | { status: "applied"; path: string }
+  | { status: "undone"; path: string }
   | { status: "declined"; path: string }
   | { status: "unchanged"; path: string }
   | { status: "refused"; reason: string };
 
+/** How many applied blocks keep their Undo: the newest ones (an old block's Undo then says it is too late). */
+const UNDO_KEPT = 50;
+
+/** What an Apply wrote, so its block's Undo can put the file back while nothing else changed it. */
+interface AppliedEdit {
+  path: string;
+  uri: vscode.Uri;
+  before: string;
+  after: string;
+}
+
+/**
+ * The block's text fitted to the text it replaces: the file's line ending (CRLF or LF), and its
+ * final newline kept as it was (answers' code blocks never end with one; a file usually does).
+ */
+export function fitLineEndings(code: string, replaced: string, eol: "\n" | "\r\n"): string {
+  let text = code.replace(/\r?\n/g, eol);
+  const endsWithNewline = /\r?\n$/.test(replaced);
+  if (endsWithNewline && !/\r?\n$/.test(text)) text += eol;
+  else if (!endsWithNewline && replaced !== "" && /\r?\n$/.test(text)) text = text.replace(/\r?\n$/, "");
+  return text;
+}
+
 export class CodeApplier {
   private count = 0;
+  private readonly applied = new Map<number, AppliedEdit>();
 
   /** Asks the user; true applies. */
   ask: (question: string, detail: string) => Promise<boolean> = async (question, detail) =>
@@ -39,15 +64,43 @@ export class CodeApplier {
 
   constructor(private readonly options: ApplyCodeOptions) {}
 
-  async apply(code: string, pathHint: string | undefined): Promise<ApplyOutcome> {
-    const outcome = await this.tryApply(code, pathHint);
+  /** `requestId`: the webview's number for this click, which its Undo names. */
+  async apply(code: string, pathHint: string | undefined, requestId?: number): Promise<ApplyOutcome> {
+    const outcome = await this.tryApply(code, pathHint, requestId);
     if (outcome.status === "refused") void vscode.window.showWarningMessage(`Pi Chat: ${outcome.reason}`);
     else if (outcome.status === "unchanged") void vscode.window.showInformationMessage(`Pi Chat: ${outcome.path} already has this code.`);
     this.options.log(`apply to file: ${outcome.status}${"path" in outcome ? ` ${outcome.path}` : ` (${outcome.reason})`}`);
     return outcome;
   }
 
-  private async tryApply(code: string, pathHint: string | undefined): Promise<ApplyOutcome> {
+  /** Undo of the block's Apply: the file's text before it, if the file still has exactly what was applied. */
+  async undo(requestId: number): Promise<ApplyOutcome> {
+    const outcome = await this.tryUndo(requestId);
+    if (outcome.status === "refused") void vscode.window.showWarningMessage(`Pi Chat: ${outcome.reason}`);
+    this.options.log(`undo apply: ${outcome.status}${"path" in outcome ? ` ${outcome.path}` : ` (${outcome.reason})`}`);
+    return outcome;
+  }
+
+  private async tryUndo(requestId: number): Promise<ApplyOutcome> {
+    const edit = this.applied.get(requestId);
+    if (!edit) return { status: "refused", reason: "that change can no longer be undone from the chat (use Undo in the editor)." };
+    let document: vscode.TextDocument;
+    try {
+      document = await vscode.workspace.openTextDocument(edit.uri);
+    } catch {
+      return { status: "refused", reason: `${edit.path} could not be opened, so the change was not undone.` };
+    }
+    if (document.getText() !== edit.after)
+      return { status: "refused", reason: `${edit.path} changed after the code was applied; nothing was undone (use Undo in the editor).` };
+    const workspaceEdit = new vscode.WorkspaceEdit();
+    workspaceEdit.replace(edit.uri, new vscode.Range(document.positionAt(0), document.positionAt(edit.after.length)), edit.before);
+    if (!(await vscode.workspace.applyEdit(workspaceEdit))) return { status: "refused", reason: `${edit.path} could not be changed back (read-only?).` };
+    await document.save();
+    this.applied.delete(requestId);
+    return { status: "undone", path: edit.path };
+  }
+
+  private async tryApply(code: string, pathHint: string | undefined, requestId: number | undefined): Promise<ApplyOutcome> {
     const target = await this.target(pathHint);
     if ("reason" in target) return { status: "refused", reason: target.reason };
     const { path, uri } = target;
@@ -65,9 +118,9 @@ export class CodeApplier {
     const editor = vscode.window.activeTextEditor;
     const selection = target.named || editor?.document.uri.toString() !== uri.toString() || editor.selection.isEmpty ? undefined : editor.selection;
     const range = selection ?? new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));
-    // The file's own line endings, as edit_file keeps them.
-    const text = document.eol === vscode.EndOfLine.CRLF ? code.replace(/\r?\n/g, "\r\n") : code;
     const before = document.getText();
+    // The file's own line endings and final newline, as edit_file keeps them.
+    const text = fitLineEndings(code, document.getText(range), document.eol === vscode.EndOfLine.CRLF ? "\r\n" : "\n");
     const proposed = before.slice(0, document.offsetAt(range.start)) + text + before.slice(document.offsetAt(range.end));
     if (proposed === before) return { status: "unchanged", path };
 
@@ -96,6 +149,10 @@ export class CodeApplier {
     if (!(await vscode.workspace.applyEdit(edit))) return { status: "refused", reason: `${path} could not be changed (read-only, or changed meanwhile).` };
     await document.save();
     await vscode.window.showTextDocument(document, { preview: false });
+    if (requestId !== undefined) {
+      this.applied.set(requestId, { path, uri, before, after: document.getText() });
+      for (const old of this.applied.keys()) if (this.applied.size > UNDO_KEPT) this.applied.delete(old);
+    }
     return { status: "applied", path };
   }
 

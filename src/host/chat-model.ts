@@ -3,7 +3,7 @@
 // was set for, so a chat on another provider gets none (its own endpoint) — a transcript line can
 // never point a key at a server.
 import type { ChatModelChoice } from "../core/transcript";
-import { isProviderId, type ProviderId } from "./providers/catalog";
+import { DEFAULT_MODELS, isProviderId, type ProviderId } from "./providers/catalog";
 import type { ProviderSettings } from "./providers";
 
 /** The settings a run of a chat uses: its own provider and model, else the settings'. */
@@ -22,8 +22,34 @@ export function settingsForChat(settings: ProviderSettings, choice: ChatModelCho
   };
 }
 
-/** "openai / gpt-5 · high": what the header shows. */
-export function modelLabel(settings: ProviderSettings, thinkingLevel?: string): string {
+/** What the header shows of a chat's model: its name, and where it runs for the tooltip. */
+export interface ModelLabel {
+  /** "Claude Sonnet 4.5": the model's name (its id when the catalog is not loaded), never a provider id. */
+  label: string;
+  /** "Anthropic · claude-sonnet-4-5 · thinking high". */
+  detail: string;
+}
+
+/** Provider names for the header's tooltip and the picker (the catalog's are worded for sentences). */
+export const PROVIDER_TITLES: Record<ProviderId, string> = {
+  anthropic: "Anthropic",
+  openai: "OpenAI",
+  google: "Google Gemini",
+  "openai-compatible": "Local server (OpenAI-compatible)",
+};
+
+/**
+ * The header's words for a chat's model. `nameOf` gives a catalog name for an id when the
+ * provider bundle is loaded; an empty model means the provider's default (for a local server, the
+ * first model it lists).
+ */
+export function modelLabel(settings: ProviderSettings, thinkingLevel?: string, nameOf?: (provider: ProviderId, id: string) => string | undefined): ModelLabel {
   const thinking = thinkingLevel && thinkingLevel !== "off" ? ` · thinking ${thinkingLevel}` : "";
-  return `${settings.provider}${settings.model ? ` / ${settings.model}` : ""}${thinking}`;
+  const id = settings.model || DEFAULT_MODELS[settings.provider];
+  const label = id ? (nameOf?.(settings.provider, id) ?? id) : "Server's first model";
+  const where =
+    settings.provider === "openai-compatible" && settings.baseUrl
+      ? `${PROVIDER_TITLES[settings.provider]} at ${settings.baseUrl}`
+      : PROVIDER_TITLES[settings.provider];
+  return { label, detail: `${where} · ${id || "the first model the server lists"}${thinking}` };
 }

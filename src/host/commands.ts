@@ -11,18 +11,23 @@ import { DEFAULT_COMMAND_TIMEOUT_SECONDS, MAX_COMMAND_TIMEOUT_SECONDS } from "..
 import { TerminalCommandRunner, type TerminalRunnerOptions } from "./terminal-runner";
 import { severalFolders, singleFolder, type CommandFolders } from "../core/commands/command-folders";
 import type { NamedFolder } from "./workspace-paths";
+import { ENV_VARS } from "./providers/catalog";
+import { userSetting } from "./settings";
 
 const RULES_KEY = "piChat.commandAllowRules";
+
+/** Commands do not get the API keys Pi Chat reads from the environment: `env` would show them, a script could send them. */
+const API_KEY_ENV_VARS: readonly string[] = Object.values(ENV_VARS).flat();
 
 interface PendingCommandApproval {
   request: CommandApprovalRequest;
   resolve: (decision: CommandDecision) => void;
 }
 
-type TerminalSeams = Omit<TerminalRunnerOptions, "fallback" | "log">;
+type TerminalSeams = Omit<TerminalRunnerOptions, "fallback" | "log" | "launcherDir">;
 
 export class HostCommands implements vscode.Disposable {
-  readonly processRunner = new NodeCommandRunner();
+  readonly processRunner = new NodeCommandRunner({ removeEnv: API_KEY_ENV_VARS });
   /** Created on the first command that may use a terminal. */
   private terminalRunner: TerminalCommandRunner | undefined;
   /** Its test seams (setTerminalSeams); none in use. */
@@ -31,7 +36,7 @@ export class HostCommands implements vscode.Disposable {
   readonly rules: CommandRuleStore;
 
   constructor(
-    private readonly context: vscode.ExtensionContext,
+    context: vscode.ExtensionContext,
     /** Folder of the command logs (`<storage>/command-output`). */
     readonly logRoot: string,
     /** The workspace folders by their tool names (workspace-paths.ts). */
@@ -71,8 +76,15 @@ export class HostCommands implements vscode.Disposable {
    * integration comes up, else (and when off) a child process.
    */
   runner(): CommandRunner {
-    if (vscode.workspace.getConfiguration("piChat").get<boolean>("commands.useTerminal") === false) return this.processRunner;
-    this.terminalRunner ??= new TerminalCommandRunner({ ...this.terminalSeams, fallback: this.processRunner, log: this.log });
+    // User settings only (settings.ts): a cloned repository cannot move commands out of sight.
+    if (userSetting<boolean>("commands.useTerminal") === false) return this.processRunner;
+    this.terminalRunner ??= new TerminalCommandRunner({
+      ...this.terminalSeams,
+      fallback: this.processRunner,
+      log: this.log,
+      removeEnv: API_KEY_ENV_VARS,
+      launcherDir: path.join(path.dirname(this.logRoot), "command-launchers"),
+    });
     return this.terminalRunner;
   }
 
@@ -85,7 +97,8 @@ export class HostCommands implements vscode.Disposable {
   }
 
   defaultTimeoutSeconds(): number {
-    const value = vscode.workspace.getConfiguration("piChat").get<number>("commands.timeoutSeconds");
+    // User settings only: a cloned repository cannot let a command run for half an hour unasked.
+    const value = userSetting<number>("commands.timeoutSeconds");
     return typeof value === "number" && value >= 1 ? Math.min(value, MAX_COMMAND_TIMEOUT_SECONDS) : DEFAULT_COMMAND_TIMEOUT_SECONDS;
   }
 
@@ -130,8 +143,16 @@ export class HostCommands implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
-    void this.terminalRunner?.dispose();
-    void this.processRunner.dispose();
+  /**
+   * Ends every command and whatever finished ones left, at once (no grace: VS Code is closing), and
+   * resolves when they are gone. Deactivation awaits it; bounded by the runners' kill waits.
+   */
+  async endAllRuns(): Promise<void> {
+    await Promise.all([this.terminalRunner?.dispose(), this.processRunner.dispose()]);
+    this.terminalRunner = undefined;
+  }
+
+  dispose(): Promise<void> {
+    return this.endAllRuns();
   }
 }

@@ -2,7 +2,8 @@
 // keep), Show Model Context (the read-only tab), New Chat from Summary; and the compaction settings.
 import * as vscode from "vscode";
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from "../core/context/compaction";
-import type { ChatController } from "./controller";
+import type { ChatService } from "../core/chat-service";
+import type { ChatSession } from "../core/session";
 import type { ModelContextDocuments } from "./model-context-view";
 
 /** piChat.compaction.*, with the defaults for anything missing or out of range. */
@@ -19,7 +20,14 @@ export function readCompactionSettings(): CompactionSettings {
   };
 }
 
-export function registerContextCommands(controller: ChatController, documents: ModelContextDocuments): vscode.Disposable[] {
+/** What these commands need of the chat controller (the controller itself imports this file's settings reader). */
+export interface ContextCommandsHost {
+  readonly currentSession: ChatSession;
+  readonly service: ChatService;
+  switchChat(chatId: string): Promise<void>;
+}
+
+export function registerContextCommands(controller: ContextCommandsHost, documents: ModelContextDocuments): vscode.Disposable[] {
   return [
     // An argument ({ instructions }) skips the input box: for keybindings and the extension's tests.
     vscode.commands.registerCommand("piChat.compact", async (args?: { instructions?: unknown }) => {

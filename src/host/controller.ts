@@ -3,6 +3,7 @@
 // messages and commands into session calls, and session events into view updates.
 import { insertAtCursor } from "./insert-code";
 import type { CodeApplier } from "./apply-code";
+import type { TerminalLauncher } from "./run-in-terminal";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -13,6 +14,7 @@ import type { BranchChange, ChatSession, EditApprovalRequest, EditDecision, Mode
 import { resolveToolPath, type WorkspaceFileSystem } from "../core/tools";
 import type { ChatModelChoice } from "../core/transcript";
 import { modelLabel, settingsForChat } from "./chat-model";
+import { ENV_VARS, isProviderId, PROVIDER_IDS, type ProviderId } from "./providers/catalog";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
 import { ImageBlobStore } from "../core/transcript/image-blobs";
 import { createWorkerImageScaler } from "../core/images/image-scaler";
@@ -30,12 +32,20 @@ import type { BaseUrlConsent } from "./base-url-consent";
 import { keyRedactor } from "./key-redaction";
 import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
 import type { HostCommands } from "./commands";
+import type { HostMcp } from "./mcp";
 import { findToolDetails } from "./tool-details";
 import { parseUserCommand } from "../core/commands/user-command";
 import { ChatDeletion } from "./chat-deletion";
 import { HistoryViewRequests } from "./history-view";
 import { modelTitles } from "./model-titles";
 import { chooseUserCommandFolder } from "./command-folder";
+
+/** A model's catalog name, when the provider bundle is loaded (the view's status never loads it). */
+function catalogName(provider: ProviderId, id: string): string | undefined {
+  return providersIfLoaded()
+    ?.listModels(provider)
+    .find((m) => m.id === id)?.name;
+}
 
 /** Which chat is on screen, in the storage folder beside the chats: written at once, so a crash keeps it. */
 const CURRENT_CHAT_FILE = "current-chat.json";
@@ -63,7 +73,11 @@ export interface ControllerOptions {
   diffs: ProposalDiffs;
   /** "Apply to file" on a code block: diff, decision, one undoable edit. */
   codeApplier: CodeApplier;
+  /** "Run in terminal" on a shell block: the command shown, the user's yes, a terminal they see. */
+  terminals: TerminalLauncher;
   commands: HostCommands;
+  /** The window's MCP servers (src/host/mcp.ts); absent: no MCP tools. */
+  mcp?: HostMcp;
   log: (line: string) => void;
   /** Every chat request as it is sent ("what the model sees"). */
   onRequest?: (capture: RequestCapture) => void;
@@ -80,6 +94,10 @@ export class ChatController implements vscode.Disposable {
   private readonly otherWindows: OtherWindows;
   private chats: ChatSummary[] = [];
   private branchNote: string | undefined;
+  /** "This chat now uses …": shown after the model changed, until the next prompt or chat. */
+  private modelNote: string | undefined;
+  /** Providers with a stored key (read from the secret storage, which answers asynchronously); undefined until read. */
+  private storedKeys: ReadonlySet<ProviderId> | undefined;
   /** Delete (to the trash) and Undo. */
   readonly deletion: ChatDeletion;
   /** The view's history dialog: search, rename, export. */
@@ -97,7 +115,11 @@ export class ChatController implements vscode.Disposable {
       ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
       resolveModel: (choice) => this.resolveModel(choice),
       approver: (request, signal) => this.askForApproval(request, signal),
-      describeError: (message) => loadProviders().describeProviderError(message),
+      describeError: (message, model) =>
+        loadProviders().describeProviderError(message, isProviderId(model?.provider) ? model.provider : undefined, {
+          ...(model?.baseUrl ? { baseUrl: model.baseUrl } : {}),
+          ...(model?.id ? { id: model.id } : {}),
+        }),
       approvalMode: approvalModeSetting,
       protectedFiles: protectedFilesSetting,
       workspaceTrusted,
@@ -117,6 +139,7 @@ export class ChatController implements vscode.Disposable {
         logRoot: options.commands.logRoot,
         ...(options.commands.folders ? { folders: options.commands.folders } : {}),
       },
+      ...(options.mcp ? { mcp: options.mcp } : {}),
       locks: this.otherWindows.locks,
       redactor: keyRedactor,
       titles: modelTitles(() => void this.refreshChats()),
@@ -189,10 +212,16 @@ export class ChatController implements vscode.Disposable {
 
   private status(): ViewStatus {
     const choice = this.session.model;
+    const settings = settingsForChat(readProviderSettings(), choice);
+    const label = modelLabel(settings, choice?.thinkingLevel, catalogName);
+    const setup = this.setupNeeded(settings);
     return {
-      modelLabel: modelLabel(settingsForChat(readProviderSettings(), choice), choice?.thinkingLevel),
+      modelLabel: label.label,
+      modelDetail: label.detail,
+      ...(setup ? { setup } : {}),
+      ...(this.modelNote ? { modelNote: this.modelNote } : {}),
       storage: this.options.storageKind,
-      canContinue: this.session.canContinue,
+      canContinue: this.session.interrupted,
       editsAllowedForChat: this.session.allowsEditsForChat,
       ...imageInputStatus(this.imageInput(false)),
       writtenElsewhere: this.otherWindows.writtenElsewhere,
@@ -220,14 +249,17 @@ export class ChatController implements vscode.Disposable {
         return this.session.loadEarlier();
       case "approval/decide":
         if (this.options.commands.decide(message.toolCallId, message.decision, message.reason, message.rule)) return;
+        if (this.options.mcp?.decide(message.toolCallId, message.decision, message.reason)) return;
         if (message.decision === "allowAlways") return; // only commands have rules
         return this.decide(message.toolCallId, message.decision, message.reason);
       case "command/stopBackground":
         // Only a command of the chat on screen: an id of another chat (or none) is dropped.
         if (!(await this.session.stopBackgroundCommand(message.id))) this.ignore(message);
         return;
-      case "command/openOutput":
-        return this.options.commands.openOutput(findToolDetails(this.session.viewState, message.toolCallId)?.logFile);
+      case "command/openOutput": {
+        const details = findToolDetails(this.session.viewState, message.toolCallId);
+        return details ? this.options.commands.openOutput(details.logFile) : this.ignore(message);
+      }
       case "chat/new":
         return this.newChat();
       // Ids from the webview are only requests: one naming no saved chat is dropped quietly.
@@ -251,8 +283,20 @@ export class ChatController implements vscode.Disposable {
         return this.openFile(message.path, message.line);
       case "editor/insertCode":
         return insertAtCursor(message.code);
-      case "editor/applyCode":
-        await this.options.codeApplier.apply(message.code, message.path);
+      case "editor/applyCode": {
+        const outcome = await this.options.codeApplier.apply(message.code, message.path, message.requestId);
+        // The block says where it went, with Undo (only a request the webview numbered can be answered).
+        if (outcome.status === "applied" && message.requestId !== undefined)
+          this.view?.send({ type: "editor/codeApplied", requestId: message.requestId, path: outcome.path, state: "applied" });
+        return;
+      }
+      case "editor/undoApply": {
+        const outcome = await this.options.codeApplier.undo(message.requestId);
+        if (outcome.status === "undone") this.view?.send({ type: "editor/codeApplied", requestId: message.requestId, path: outcome.path, state: "undone" });
+        return;
+      }
+      case "editor/runInTerminal":
+        await this.options.terminals.run(message.command);
         return;
       case "editor/openDiff": {
         const pending = this.approvals.get(message.toolCallId);
@@ -299,6 +343,7 @@ export class ChatController implements vscode.Disposable {
     // Checked before the attachments are taken, so a refused prompt keeps them.
     if (this.session.running) throw new Error("A reply is still being written. Stop it or wait for it to finish.");
     this.branchNote = undefined;
+    this.modelNote = undefined;
     // `!cmd` / `!!cmd`: the user runs it; attachments wait for the next prompt.
     const userCommand = parseUserCommand(text);
     if (userCommand) {
@@ -420,6 +465,7 @@ export class ChatController implements vscode.Disposable {
 
   private switchTo(session: ChatSession): void {
     this.branchNote = undefined;
+    this.modelNote = undefined;
     // A run left behind could wait forever for an approval nobody sees: stop it first.
     // Its background commands end with it: a chat left in the view is closed (the card says so when you come back).
     if (session !== this.session) {
@@ -513,10 +559,36 @@ export class ChatController implements vscode.Disposable {
     return providers?.modelAcceptsImages(settingsForChat(readProviderSettings(), this.session.model));
   }
 
-  /** This chat's model (the header's picker): saved in the chat; the next request uses it. */
-  async setChatModel(choice: ChatModelChoice): Promise<void> {
+  /**
+   * This chat's model (the header's picker): saved in the chat; the next request uses it. The view
+   * confirms it (the header, and a short note saying what changed).
+   */
+  async setChatModel(choice: ChatModelChoice, options: { madeDefault?: boolean } = {}): Promise<void> {
     await this.session.setModel(choice);
+    const label = modelLabel(settingsForChat(readProviderSettings(), choice), choice.thinkingLevel, catalogName);
+    this.modelNote = `This chat now uses ${label.label}${options.madeDefault ? ", and new chats start with it" : ""}.`;
     this.refreshStatus();
+  }
+
+  /** Reads which providers have a stored key (at start and whenever the secret storage changes), then updates the view. */
+  async refreshKeys(): Promise<void> {
+    const found = new Set<ProviderId>();
+    for (const provider of PROVIDER_IDS) {
+      try {
+        if ((await this.options.secrets.get(provider))?.trim()) found.add(provider);
+      } catch {
+        // Unreadable: counted as missing; a run says why.
+      }
+    }
+    this.storedKeys = found;
+    this.refreshStatus();
+  }
+
+  /** Why no model can answer with these settings, if none can; undefined while the keys are unknown. */
+  private setupNeeded(settings: ReturnType<typeof readProviderSettings>): ViewStatus["setup"] {
+    if (settings.provider === "openai-compatible") return settings.baseUrl ? undefined : "noServer";
+    if (!this.storedKeys || this.storedKeys.has(settings.provider)) return undefined;
+    return ENV_VARS[settings.provider].some((name) => process.env[name]?.trim()) ? undefined : "noKey";
   }
 
   private async resolveModel(choice: ChatModelChoice | undefined): Promise<ModelBinding> {
@@ -566,8 +638,8 @@ export class ChatController implements vscode.Disposable {
     try {
       relative = (await resolveToolPath(this.options.fs, root?.scheme === "file" ? root.fsPath : undefined, requested)).realPath;
     } catch (error) {
-      this.options.log(`not opening ${JSON.stringify(requested)}: ${error instanceof Error ? error.message : String(error)}`);
-      void vscode.window.showWarningMessage(`Pi Chat opens only files inside the workspace: ${JSON.stringify(requested.slice(0, 200))} is not one.`);
+      // The path comes from the view (a link in model output): a refusal is logged, never a popup a message could raise.
+      this.options.log(`not opening ${JSON.stringify(requested.slice(0, 200))}: ${error instanceof Error ? error.message : String(error)}`);
       return;
     }
     const uri = this.options.paths.uriOf(relative);

@@ -1,7 +1,8 @@
 // Activation: cheap and lazy. Registers the view, the commands and the stores; the provider
 // SDKs (out/providers.js) load on the first prompt.
+import * as path from "node:path";
 import * as vscode from "vscode";
-import { registerChatModelCommand } from "./chat-model-picker";
+import { registerModelCommands } from "./chat-model-picker";
 import { registerHistoryCommands } from "./history-commands";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { IMAGES_DIR } from "../core/transcript/image-blobs";
@@ -9,11 +10,15 @@ import { ChatViewProvider } from "./chat-view";
 import { registerContextCommands } from "./context-commands";
 import { ChatController } from "./controller";
 import { HostCommands } from "./commands";
+import { HostMcp } from "./mcp";
+import { showMcpServers } from "./mcp-servers-command";
 import { ModelContextDocuments } from "./model-context-view";
 import { ProposalDiffs } from "./diff-view";
 import { CodeApplier } from "./apply-code";
+import { TerminalLauncher } from "./run-in-terminal";
 import { protectedFilesSetting } from "./settings";
-import { loadProviders, PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
+import { PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
+import { PROVIDER_TITLES } from "./chat-model";
 import { DEFAULT_SYSTEM_PROMPT } from "../core/session";
 import { multiRootPrompt } from "../core/tools/multi-root";
 import { createWorkspaceTools } from "./discovery";
@@ -22,7 +27,6 @@ import { createVscodeWorkspaceFs } from "./vscode-fs";
 import { apiKeyProblem } from "./providers/catalog";
 import { BaseUrlConsent } from "./base-url-consent";
 import { addEnvironmentKeys, keyRedactor, redact } from "./key-redaction";
-import { applyModelChoice, asModelChoice } from "./model-choice";
 
 /** What activate() returns in the extension's own tests: handles on the real objects. */
 export interface PiChatTestApi {
@@ -37,6 +41,8 @@ export interface PiChatTestApi {
   logLines: string[];
   commands: HostCommands;
   codeApplier: CodeApplier;
+  mcp: HostMcp;
+  terminals: TerminalLauncher;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<PiChatTestApi | undefined> {
@@ -76,7 +82,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     protectedFiles: protectedFilesSetting,
     log,
   });
+  const terminals = new TerminalLauncher(paths, log);
   const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, paths.folders, log);
+  const mcp = new HostMcp({
+    context,
+    workspaceFolder: folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined,
+    outputDir: path.join(commands.logRoot, "mcp"),
+    log,
+  });
+  activeMcp = mcp;
+  endRunsOnDeactivate = () => commands.endAllRuns();
   let modelContext: ModelContextDocuments | undefined;
   const controller = new ChatController({
     context,
@@ -96,7 +111,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     consent,
     diffs,
     codeApplier,
+    terminals,
     commands,
+    mcp,
     log,
     onRequest: (capture) => modelContext?.requestSent(capture),
   });
@@ -114,6 +131,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     view,
     controller,
     commands,
+    mcp,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
     vscode.commands.registerCommand("piChat.newChat", async () => {
       await controller.newChat();
@@ -125,9 +143,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
       return controller.askAboutFile(uri instanceof vscode.Uri ? uri : undefined, fromEditor ? editor?.selection : undefined);
     }),
     vscode.commands.registerCommand("piChat.stop", () => controller.stop()),
+    vscode.commands.registerCommand("piChat.mcpServers", () => showMcpServers(mcp)),
     vscode.commands.registerCommand("piChat.setApiKey", () => setApiKey(secrets)),
-    vscode.commands.registerCommand("piChat.selectModel", (choice?: unknown) => selectModel(choice)),
-    registerChatModelCommand(controller),
+    ...registerModelCommands(controller, secrets, log),
+    vscode.commands.registerCommand("piChat.openWalkthrough", () =>
+      vscode.commands.executeCommand("workbench.action.openWalkthrough", `${context.extension.id}#gettingStarted`, false),
+    ),
+    // The empty chat says whether a key is missing: it follows the secret storage.
+    context.secrets.onDidChange(() => void controller.refreshKeys()),
     ...registerHistoryCommands(controller),
     vscode.commands.registerCommand("piChat.showHistory", async () => {
       // The view's own history (search, delete) when it can show it; the quick pick otherwise.
@@ -146,13 +169,32 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   );
 
   await controller.restore();
+  void controller.refreshKeys();
   void controller.deletion.emptyOldTrash();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
-  return testMode ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands, codeApplier } : undefined;
+  return testMode
+    ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands, codeApplier, mcp, terminals }
+    : undefined;
 }
 
-export function deactivate(): void {
-  // The controller is disposed with the subscriptions; its store flushes the index.
+/** The MCP servers of this window: deactivate waits until their processes (and children) ended. */
+let activeMcp: HostMcp | undefined;
+/** Ends every command's processes when VS Code closes (set by activate). */
+let endRunsOnDeactivate: (() => Promise<void>) | undefined;
+/**
+ * The most deactivation waits for the killed processes to be gone: VS Code gives deactivate a few
+ * seconds before it stops the extension host, and SIGKILL takes effect in milliseconds.
+ */
+const DEACTIVATE_KILL_WAIT_MS = 3000;
+
+export async function deactivate(): Promise<void> {
+  // Killed at once, not after a grace: a process that ignores SIGTERM would outlive the extension host.
+  // The controller is disposed with the subscriptions afterwards; its store flushes the index.
+  const ending = Promise.all([endRunsOnDeactivate?.(), activeMcp?.dispose()]);
+  endRunsOnDeactivate = undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([ending, new Promise((r) => (timer = setTimeout(r, DEACTIVATE_KILL_WAIT_MS)))]);
+  clearTimeout(timer);
 }
 
 /** With no folder open there are no workspace files: every tool call says so. */
@@ -164,18 +206,10 @@ const noFolderFs: WorkspaceFileSystem = {
   readDirectory: () => Promise.reject(new Error("No folder is open in VS Code.")),
 };
 
-/** Names for pickers; the catalog's are worded for sentences ("No API key for Anthropic."). */
-const PROVIDER_LABELS: Record<ProviderId, string> = {
-  anthropic: "Anthropic",
-  openai: "OpenAI",
-  google: "Google Gemini",
-  "openai-compatible": "OpenAI-compatible server (local model)",
-};
-
 async function pickProvider(placeHolder: string): Promise<ProviderId | undefined> {
   const current = readProviderSettings().provider;
   const picked = await vscode.window.showQuickPick(
-    PROVIDER_IDS.map((id) => ({ label: PROVIDER_LABELS[id], description: id === current ? "current" : "", id })),
+    PROVIDER_IDS.map((id) => ({ label: PROVIDER_TITLES[id], description: id === current ? "current" : "", id })),
     { placeHolder },
   );
   return picked?.id;
@@ -185,7 +219,7 @@ async function setApiKey(secrets: SecretKeys): Promise<void> {
   const provider = await pickProvider("Which provider is the API key for?");
   if (!provider) return;
   const value = await vscode.window.showInputBox({
-    title: `Pi Chat: API key for ${PROVIDER_LABELS[provider]}`,
+    title: `Pi Chat: API key for ${PROVIDER_TITLES[provider]}`,
     prompt: "Stored in VS Code's secret storage. Leave empty to remove the stored key.",
     password: true,
     ignoreFocusOut: true,
@@ -197,7 +231,7 @@ async function setApiKey(secrets: SecretKeys): Promise<void> {
   if (value === undefined) return;
   if (value.trim() === "") {
     await secrets.delete(provider);
-    void vscode.window.showInformationMessage(`Pi Chat: removed the ${PROVIDER_LABELS[provider]} API key.`);
+    void vscode.window.showInformationMessage(`Pi Chat: removed the ${PROVIDER_TITLES[provider]} API key.`);
   } else {
     try {
       await secrets.set(provider, value.trim());
@@ -205,42 +239,8 @@ async function setApiKey(secrets: SecretKeys): Promise<void> {
       void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
       return;
     }
-    void vscode.window.showInformationMessage(`Pi Chat: saved the ${PROVIDER_LABELS[provider]} API key.`);
+    void vscode.window.showInformationMessage(`Pi Chat: saved the ${PROVIDER_TITLES[provider]} API key.`);
   }
-}
-
-async function selectModel(argument: unknown): Promise<void> {
-  // A keybinding may pass { provider, model, baseUrl? }: no questions then.
-  const given = asModelChoice(argument);
-  if (given) return applyModelChoice(given);
-  const provider = await pickProvider("Which provider?");
-  if (!provider) return;
-  const config = vscode.workspace.getConfiguration("piChat");
-  let model: string | undefined;
-  let baseUrl: string | undefined;
-  if (provider === "openai-compatible") {
-    const current = readProviderSettings();
-    baseUrl = await vscode.window.showInputBox({
-      title: "Pi Chat: base URL of the OpenAI-compatible server",
-      value: (current.provider === "openai-compatible" && current.baseUrl) || "http://localhost:11434/v1",
-      ignoreFocusOut: true,
-    });
-    if (baseUrl === undefined) return;
-    model = await vscode.window.showInputBox({
-      title: "Pi Chat: model name the server serves",
-      value: config.get<string>("model") ?? "",
-      ignoreFocusOut: true,
-    });
-  } else {
-    const models = loadProviders().listModels(provider);
-    const picked = await vscode.window.showQuickPick(
-      models.map((m) => ({ label: m.name, description: m.id, id: m.id })),
-      { placeHolder: `${PROVIDER_LABELS[provider]} model`, matchOnDescription: true },
-    );
-    model = picked?.id;
-  }
-  if (model === undefined) return;
-  await applyModelChoice({ provider, model, ...(baseUrl !== undefined ? { baseUrl } : {}) });
 }
 
 async function showHistory(controller: ChatController): Promise<void> {

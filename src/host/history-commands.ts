@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import type { ChatSummary } from "../core/transcript";
 import { chatToMarkdown } from "../shared/chat-markdown";
 import type { ChatController } from "./controller";
+import { formatBytes } from "../shared/format";
 
 const SEARCH_DELAY_MS = 250;
 /** Full-text search starts at this many characters (fewer match nearly everything). */
@@ -21,15 +22,9 @@ const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("edit")
 const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("markdown"), tooltip: "Export to Markdown" };
 const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("trash"), tooltip: "Delete" };
 
-export function formatSize(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(bytes < 10_000 ? 1 : 0)} KB`;
-  return `${(bytes / 1_000_000).toFixed(1)} MB`;
-}
-
 function pickOf(chat: ChatSummary): ChatPick {
   const when = new Date(chat.updatedAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-  const facts = [when, chat.model, `${chat.messageCount} messages, ${formatSize(chat.sizeBytes)}`].filter(Boolean).join(" · ");
+  const facts = [when, chat.model, `${chat.messageCount} messages, ${formatBytes(chat.sizeBytes)}`].filter(Boolean).join(" · ");
   const first = chat.firstPrompt && chat.firstPrompt !== chat.title ? chat.firstPrompt : chat.lastPreview;
   return { label: chat.title, description: facts, ...(first ? { detail: first } : {}), chatId: chat.id, title: chat.title, buttons: [RENAME, EXPORT, DELETE] };
 }

@@ -15,7 +15,7 @@ import {
   type SearchMatch,
   type SearchRequest,
 } from "../core/tools/search-backend";
-import { WorkspaceToolError } from "../core/tools/shared";
+import { WorkspaceToolError } from "../core/tools/tool-error";
 import { ALWAYS_SKIPPED, SKIPPED_BY_DEFAULT } from "../core/tools/workspace-walk";
 
 export interface RipgrepOptions {

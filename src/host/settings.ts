@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import { DEFAULT_PROTECTED_FILES, type ApprovalMode } from "../core/permissions";
 
 /** Settings only the user may set (user settings.json), never a workspace or folder. */
-export const USER_ONLY_SETTINGS = ["provider", "baseUrl", "approvalMode", "protectedFiles"] as const;
+export const USER_ONLY_SETTINGS = ["provider", "baseUrl", "approvalMode", "protectedFiles", "commands.timeoutSeconds", "commands.useTerminal"] as const;
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
 
 /** The user's value of a piChat setting, or its default; workspace and folder values are ignored. */

@@ -22,6 +22,8 @@ export interface ApprovalNoticeMessage {
   cwd?: string;
   /** run_command: the allow rule(s) that let it run without asking, or the rule the user added. */
   rule?: string;
+  /** An MCP call: which server and tool (the rule "Always allow" added is `server/tool`). */
+  mcp?: { server: string; tool: string };
   timestamp: number;
 }
 
@@ -44,13 +46,36 @@ export interface LocalNoticeMessage {
   fix?: string;
   /** The command that does the fix, offered as a button beside the words. */
   fixCommand?: FixCommandId;
+  /** Other ways out, offered as buttons after it (choose another model, use a local model, retry). */
+  moreFixCommands?: FixCommandId[];
+  /** The provider's own words, one click away (the card says what failed and why in its own). */
+  detail?: string;
   /** The notice says this background command (a run_command call id) is not running any more: its card follows. */
   backgroundId?: string;
   timestamp: number;
 }
 
-/** Commands a notice may offer as its fix (the webview's `workbench/runCommand` message runs them). */
-export type FixCommandId = "setApiKey" | "selectModel" | "compact" | "newChatFromSummary";
+/**
+ * Commands a notice may offer as its fix (the webview's `workbench/runCommand` message runs them;
+ * `retry` is the chat's own Continue).
+ */
+export type FixCommandId = "setApiKey" | "selectModel" | "selectChatModel" | "useLocalModel" | "openSettings" | "retry" | "compact" | "newChatFromSummary";
+
+/** Every FixCommandId, to check one read back from a saved chat or thrown by another bundle. */
+export const FIX_COMMAND_IDS: readonly FixCommandId[] = [
+  "setApiKey",
+  "selectModel",
+  "selectChatModel",
+  "useLocalModel",
+  "openSettings",
+  "retry",
+  "compact",
+  "newChatFromSummary",
+];
+
+export function isFixCommandId(value: unknown): value is FixCommandId {
+  return typeof value === "string" && (FIX_COMMAND_IDS as readonly string[]).includes(value);
+}
 
 /** What started a compaction. */
 export type CompactionTrigger = "threshold" | "overflow" | "manual";
@@ -82,6 +107,8 @@ export interface CompactionSummaryMessage {
   trigger: CompactionTrigger;
   /** The user's words on what to keep, for a compaction by hand. */
   instructions?: string;
+  /** The user's own prompts kept verbatim beside the summary (the first, then the newest; bounded). */
+  userMessages?: string[];
   /** The summary request's own usage (what the compaction cost). */
   usage?: { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number };
   timestamp: number;

@@ -5,7 +5,6 @@ import type { BackgroundRunState } from "./background-state";
 
 import type { FixCommandId } from "./app-messages";
 import type { ContextMeter } from "./context-meter";
-import type { PendingAttachment } from "./protocol";
 import type { StructuredDiff } from "./structured-diff";
 
 /** Marks any item can carry. */
@@ -99,10 +98,22 @@ export interface ApprovalItem {
   command?: string;
   cwd?: string;
   suggestedRules?: string[];
+  /** Why no rule is offered (the command always asks, or rules are off on Windows). */
+  ruleNote?: string;
   /** run_command: it will keep running in the background (and the ready line Pi waits for). */
   background?: { readyPattern?: string };
   rule?: string;
   reason?: string;
+  /** An MCP call: server and tool (live: also the arguments and annotations the card showed). */
+  mcp?: McpCardFacts;
+}
+
+/** What an MCP card shows about the call. Annotations are the server's words: shown, never obeyed. */
+export interface McpCardFacts {
+  server: string;
+  tool: string;
+  arguments?: string;
+  annotations?: string[];
 }
 
 export type ToolApproval = ApprovalItem;
@@ -115,6 +126,10 @@ export interface NoticeItem extends ItemMarks {
   fix?: string;
   /** Offered as a button: the command that does the fix. */
   fixCommand?: FixCommandId;
+  /** Further buttons after it. */
+  moreFixCommands?: FixCommandId[];
+  /** The provider's own words, behind a toggle. */
+  detail?: string;
 }
 
 /** A command the user ran from the composer (`!cmd`, or `!!cmd` kept from Pi). */
@@ -184,6 +199,12 @@ export interface ChatState {
   readonly queue: readonly QueuedInput[];
   /** A Stop kept the queue for the user to send or clear. */
   readonly queueKept: boolean;
+}
+
+/** A file (and lines) the user attached to the next message: a chip in the composer. */
+export interface PendingAttachment {
+  path: string;
+  range?: { startLine: number; endLine: number };
 }
 
 /** A follow-up or steering message waiting for the running reply: a chip above the composer. */

@@ -89,3 +89,55 @@ const u16be = (b: Uint8Array, i: number) => (b[i]! << 8) | b[i + 1]!;
 const u16le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8);
 const u24le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16);
 const u32be = (b: Uint8Array, i: number) => ((b[i]! << 24) >>> 0) + ((b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!);
+
+/**
+ * Pixels an image may have to be decoded at all, here or in the view: a 50-megapixel photo (the
+ * largest phones and most cameras make) is 200 MB once decoded. A 97 KB PNG can claim 9999×9999
+ * (100 million pixels: 8 s and 1.2 GB in the WebAssembly decoder, whose memory no heap limit
+ * bounds), so the header is checked before anything decodes it.
+ */
+export const MAX_DECODE_PIXELS = 50_000_000;
+
+/**
+ * Why an image cannot be given to a model as it is, from its header and framing alone (no
+ * decoder), or undefined. Its bytes must say its size (a 0×0 JPEG is refused by every provider),
+ * the size must be within what may be decoded, and the file must not be cut short.
+ */
+export function imageProblem(bytes: Uint8Array, info: ImageInfo): string | undefined {
+  if (info.width <= 0 || info.height <= 0) return `its header gives no size in pixels (${info.width}×${info.height})`;
+  if (info.width * info.height > MAX_DECODE_PIXELS) {
+    return `it is ${info.width.toLocaleString("en-US")}×${info.height.toLocaleString("en-US")} px, over the ${MAX_DECODE_PIXELS / 1_000_000} million pixels an image may have`;
+  }
+  if (isCutShort(bytes, info.mimeType)) return "the file is cut short (its end is missing)";
+  return undefined;
+}
+
+/** PNG ends with its IEND chunk, JPEG with the end-of-image marker, GIF with its trailer, WebP where RIFF says. */
+function isCutShort(bytes: Uint8Array, mimeType: ImageMimeType): boolean {
+  switch (mimeType) {
+    case "image/png":
+      // Anywhere after the header: some writers add bytes after the end.
+      return indexOfBytes(bytes, [0x49, 0x45, 0x4e, 0x44], 33) === -1;
+    case "image/jpeg": {
+      // After the first scan: an EXIF thumbnail has its own end marker before it, and phones append
+      // a motion photo's video after the real one.
+      const scan = indexOfBytes(bytes, [0xff, 0xda], 2);
+      return scan === -1 || indexOfBytes(bytes, [0xff, 0xd9], scan) === -1;
+    }
+    case "image/gif": {
+      let last = bytes.length - 1;
+      while (last > 0 && bytes[last] === 0) last--;
+      return bytes[last] !== 0x3b;
+    }
+    case "image/webp":
+      return bytes.length < 8 + (bytes[4]! | (bytes[5]! << 8) | (bytes[6]! << 16) | ((bytes[7]! << 24) >>> 0));
+  }
+}
+
+function indexOfBytes(bytes: Uint8Array, pattern: readonly number[], from: number): number {
+  const first = pattern[0]!;
+  for (let i = bytes.indexOf(first, from); i !== -1 && i + pattern.length <= bytes.length; i = bytes.indexOf(first, i + 1)) {
+    if (pattern.every((b, k) => bytes[i + k] === b)) return i;
+  }
+  return -1;
+}

@@ -35,6 +35,6 @@ export function imageRefs(message: AgentMessage): ImageRef[] {
 /** The message without image bytes. The same object when it has none. */
 export function withoutImageData<M extends AgentMessage>(message: M): M {
   const content = contentOf(message);
-  if (!content || !content.some((c) => c.type === "image" && c.data !== "")) return message;
+  if (!content?.some((c) => c.type === "image" && c.data !== "")) return message;
   return { ...message, content: content.map((c) => (c.type === "image" ? { ...c, data: "" } : c)) } as M;
 }

@@ -7,10 +7,9 @@
 // the protocols of other assistants in the editor name theirs (Continue's `history/list`): one
 // glance at a name says which part of the view sends or handles it.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { FixCommandId } from "./app-messages";
-import type { ChatItem, ChatState, ForkMark, QueuedInput } from "./chat-items";
+import type { ChatItem, ChatState, ForkMark, McpCardFacts, PendingAttachment, QueuedInput } from "./chat-items";
 
-export type { ForkMark, QueuedInput } from "./chat-items";
+export type { ForkMark, PendingAttachment, QueuedInput } from "./chat-items";
 import type { ContextMeter } from "./context-meter";
 import type { StructuredDiff } from "./structured-diff";
 import type { BackgroundRunState } from "./background-state";
@@ -57,8 +56,12 @@ export type ChatEvent =
       command?: string;
       cwd?: string;
       suggestedRules?: string[];
+      /** run_command: why the card offers no rule (the command always asks, or rules are off on Windows). */
+      ruleNote?: string;
       /** run_command with `background: true`: it keeps running after the yes (and the ready line Pi waits for). */
       background?: { readyPattern?: string };
+      /** An MCP call: its server, its tool, the arguments as the card shows them, the server's own annotations. */
+      mcp?: McpCardFacts;
     }
   /** The user decided; the approvalNotice saying so reaches the transcript after the tool result. */
   | { type: "approval/decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string; rule?: string }
@@ -92,15 +95,19 @@ export interface ChatSummary {
   updatedAt: number;
 }
 
-export interface PendingAttachment {
-  path: string;
-  range?: { startLine: number; endLine: number };
-}
-
 /** Facts about the session the view shows around the chat (not part of it). */
 export interface ViewStatus {
-  /** "provider/model" shown in the toolbar. */
+  /** The chat's model by its name ("Claude Sonnet 4.5"), as the header shows it. */
   modelLabel: string;
+  /** Where it runs, for the header's tooltip: "Anthropic · claude-sonnet-4-5 · thinking high". */
+  modelDetail?: string;
+  /**
+   * Why no model can answer yet: no key for the provider, or no local server set. Absent when
+   * one can (or while the keys are still being read). The empty chat then offers the ways to set one up.
+   */
+  setup?: "noKey" | "noServer";
+  /** Said once after the chat's model changed ("This chat now uses …"). */
+  modelNote?: string;
   /** Where chats are saved; `globalFallback` when no folder is open. */
   storage: "workspace" | "globalFallback";
   /** The last turn was cut off (a reload, a crash): offer "Continue". */
@@ -148,7 +155,9 @@ export type HostMessage =
    * What `history/search` found: title matches first, then (`complete`) chats whose message text
    * holds the words, each with the words around the first match.
    */
-  | (Sequenced & { type: "history/results"; query: string; hits: HistoryHit[]; complete: boolean });
+  | (Sequenced & { type: "history/results"; query: string; hits: HistoryHit[]; complete: boolean })
+  /** An Apply to file (`requestId` from `editor/applyCode`) was written, or undone: the block says so. */
+  | (Sequenced & { type: "editor/codeApplied"; requestId: number; path: string; state: "applied" | "undone" });
 
 export interface HistoryHit {
   chatId: string;
@@ -173,6 +182,7 @@ const HOST_MESSAGE_TYPES: Readonly<Record<HostMessageType, true>> = {
   "history/results": true,
   "composer/attachments": true,
   "composer/restore": true,
+  "editor/codeApplied": true,
 };
 
 export function isHostMessageType(type: unknown): type is HostMessageType {
@@ -273,8 +283,15 @@ export type WebviewMessage =
   | { type: "editor/openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }
   /** "Insert at cursor" on a code block: the block's text, into the active editor. */
   | { type: "editor/insertCode"; v: typeof PROTOCOL_VERSION; code: string }
-  /** "Apply to file" on a code block: its text, and the path the block names after its language, if any. */
-  | { type: "editor/applyCode"; v: typeof PROTOCOL_VERSION; code: string; path?: string }
+  /**
+   * "Apply to file" on a code block: its text, and the path the block names after its language, if
+   * any. With `requestId`, the host answers `editor/codeApplied` when it was written.
+   */
+  | { type: "editor/applyCode"; v: typeof PROTOCOL_VERSION; code: string; path?: string; requestId?: number }
+  /** "Undo" on a block that says it was applied: the host puts the file back if nothing changed it since. */
+  | { type: "editor/undoApply"; v: typeof PROTOCOL_VERSION; requestId: number }
+  /** "Run in terminal" on a shell block: the host shows the command and asks before it runs in a terminal. */
+  | { type: "editor/runInTerminal"; v: typeof PROTOCOL_VERSION; command: string }
   | { type: "workbench/runCommand"; v: typeof PROTOCOL_VERSION; command: WebviewCommand }
   /** Send the prompt at path index `messageIndex` again with new text, as a new branch. */
   | { type: "branch/editPrompt"; v: typeof PROTOCOL_VERSION; messageIndex: number; text: string }
@@ -293,5 +310,16 @@ export type WebviewMessage =
 export type WebviewMessageType = WebviewMessage["type"];
 
 /** Commands the webview may ask the host to run (buttons in the view run the same commands as the palette). */
-export const WEBVIEW_COMMANDS = ["setApiKey", "selectModel", "selectChatModel", "showHistory", "compact", "showModelContext", "newChatFromSummary"] as const;
+export const WEBVIEW_COMMANDS = [
+  "setApiKey",
+  "selectModel",
+  "selectChatModel",
+  "useLocalModel",
+  "openSettings",
+  "openWalkthrough",
+  "showHistory",
+  "compact",
+  "showModelContext",
+  "newChatFromSummary",
+] as const;
 export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];

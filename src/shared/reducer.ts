@@ -8,7 +8,7 @@
 import { imageRefs } from "./images";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
-import type { ApprovalNoticeMessage } from "./app-messages"; // also: the app message kinds in AgentMessage
+import { isFixCommandId, type ApprovalNoticeMessage } from "./app-messages"; // also: the app message kinds in AgentMessage
 import type { AssistantBlock, AssistantItem, ChatItem, ChatState, SummaryItem, ToolApproval, ToolItem } from "./chat-items";
 import { SavedDiffs, withoutDiffText } from "./diff-hunks";
 import type { ChatEvent } from "./protocol";
@@ -75,7 +75,9 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         ...(event.command !== undefined ? { command: event.command } : {}),
         ...(event.cwd !== undefined ? { cwd: event.cwd } : {}),
         ...(event.suggestedRules !== undefined ? { suggestedRules: event.suggestedRules } : {}),
+        ...(event.ruleNote !== undefined ? { ruleNote: event.ruleNote } : {}),
         ...(event.background !== undefined ? { background: { ...event.background } } : {}),
+        ...(event.mcp !== undefined ? { mcp: { ...event.mcp } } : {}),
       }));
     case "approval/decided":
       return upsertApproval(event.decision === "allowed" ? setToolStatus(state, event.toolCallId, "running") : state, event.toolCallId, "", (a) => ({
@@ -411,7 +413,11 @@ function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatI
         level: message.level,
         text: message.text,
         ...(message.fix !== undefined ? { fix: message.fix } : {}),
-        ...(message.fixCommand !== undefined ? { fixCommand: message.fixCommand } : {}),
+        ...(isFixCommandId(message.fixCommand) ? { fixCommand: message.fixCommand } : {}),
+        ...(Array.isArray(message.moreFixCommands) && message.moreFixCommands.some(isFixCommandId)
+          ? { moreFixCommands: message.moreFixCommands.filter(isFixCommandId) }
+          : {}),
+        ...(typeof message.detail === "string" && message.detail !== "" ? { detail: message.detail } : {}),
       };
     case "compactionSummary":
       return {
@@ -541,6 +547,7 @@ function setApprovalFromNotice(approval: ToolApproval, message: ApprovalNoticeMe
   if (message.command !== undefined) approval.command = message.command;
   if (message.cwd !== undefined) approval.cwd = message.cwd;
   if (message.rule !== undefined) approval.rule = message.rule;
+  if (message.mcp !== undefined) approval.mcp = { ...approval.mcp, ...message.mcp };
   return approval;
 }
 

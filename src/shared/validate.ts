@@ -49,7 +49,16 @@ const webviewMessageSchema = union([
   obj({ type: lit("editor/openFile"), v, path: str({ minLength: 1, maxLength: 4096 }), line: opt(int({ minimum: 1 })) }),
   obj({ type: lit("editor/openDiff"), v, toolCallId: id }),
   obj({ type: lit("editor/insertCode"), v, code: str({ maxLength: 1_000_000 }) }),
-  obj({ type: lit("editor/applyCode"), v, code: str({ maxLength: 1_000_000 }), path: opt(str({ minLength: 1, maxLength: 4096 })) }),
+  obj({
+    type: lit("editor/applyCode"),
+    v,
+    code: str({ maxLength: 1_000_000 }),
+    path: opt(str({ minLength: 1, maxLength: 4096 })),
+    requestId: opt(int({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+  }),
+  obj({ type: lit("editor/undoApply"), v, requestId: int({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+  // One command line or a short script: anything longer is not a command a user reads before running.
+  obj({ type: lit("editor/runInTerminal"), v, command: str({ minLength: 1, maxLength: 20_000 }) }),
   obj({ type: lit("workbench/runCommand"), v, command: oneOf(WEBVIEW_COMMANDS) }),
   obj({ type: lit("branch/editPrompt"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }), text: str({ minLength: 1, maxLength: 200_000 }) }),
   obj({

@@ -3,7 +3,7 @@
 // running, a `!command`, a search card, a compaction summary, queue chips, images in the composer
 // (with and without image support), the meter's details, the branch switcher, a long chat — each in VS Code's
 // dark, light and high-contrast variable sets: no serious or critical violation, and no moderate
-// one except those named (with the reason) in ALLOWED_MODERATE and the README. One screenshot
+// one except those named (with the reason) in ALLOWED_MODERATE and docs/accessibility.md. One screenshot
 // per theme of a chat with an approval card lands in out/test-artifacts/approval-<theme>.png.
 import * as assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -15,7 +15,7 @@ import { SAMPLE_CHANGE, SAMPLE_DIFF, Script, stateOf, toolCall } from "./script"
 const AXE_SOURCE = readFileSync(join(repoRoot, "node_modules/axe-core/axe.min.js"), "utf8");
 const ARTIFACTS = join(repoRoot, "out/test-artifacts");
 
-/** Moderate findings accepted, by rule id, each with the reason (also in the README). */
+/** Moderate findings accepted, by rule id, each with the reason (also in docs/accessibility.md). */
 const ALLOWED_MODERATE: Record<string, string> = {};
 
 interface Finding {

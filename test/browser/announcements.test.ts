@@ -6,7 +6,7 @@
 import * as assert from "node:assert/strict";
 import { makePng } from "../support/png";
 import { type ChatPage, useChatPage } from "./harness";
-import { SAMPLE_CHANGE, SAMPLE_DIFF, Script, stateOf, toolCall } from "./script";
+import { answered, SAMPLE_CHANGE, SAMPLE_DIFF, Script, stateOf, toolCall } from "./script";
 
 declare global {
   interface Window {
@@ -27,15 +27,6 @@ async function listen(chat: ChatPage): Promise<void> {
 }
 
 const heard = (chat: ChatPage) => chat.page.evaluate(() => window.__heard.slice());
-
-/** The events of one turn: "Show me", then an answer of `text`. */
-const answered = (text: string) =>
-  new Script()
-    .start()
-    .user("Show me")
-    .assistant([{ type: "text", text }])
-    .end()
-    .take();
 
 describe("announcements", function () {
   const page = useChatPage();
@@ -115,7 +106,7 @@ describe("announcements", function () {
       "```ts src/config.ts\nexport const port = 8080;\n```",
       '```ts title="lib/a b.ts"\nnot a path: it has a space\n```',
       "```python:tools/run.py\nprint(1)\n```",
-      "```sh\nnpm test\n```",
+      "```\nno language\n```",
     ].join("\n\n");
     await chat.events(answered(answer));
     await chat.clearPosted();
@@ -124,11 +115,12 @@ describe("announcements", function () {
     const apply = chat.page.getByRole("button", { name: "Apply to file", exact: true });
     assert.equal(await apply.count(), 4);
     for (let i = 0; i < 4; i++) await apply.nth(i).click();
+    // Each click is numbered, so the host's answer (Applied to …, Undo) finds its block.
     assert.deepEqual(await chat.postedOf("editor/applyCode"), [
-      { type: "editor/applyCode", v: 1, code: "export const port = 8080;", path: "src/config.ts" },
-      { type: "editor/applyCode", v: 1, code: "not a path: it has a space" },
-      { type: "editor/applyCode", v: 1, code: "print(1)", path: "tools/run.py" },
-      { type: "editor/applyCode", v: 1, code: "npm test" },
+      { type: "editor/applyCode", v: 1, code: "export const port = 8080;", requestId: 1, path: "src/config.ts" },
+      { type: "editor/applyCode", v: 1, code: "not a path: it has a space", requestId: 2 },
+      { type: "editor/applyCode", v: 1, code: "print(1)", requestId: 3, path: "tools/run.py" },
+      { type: "editor/applyCode", v: 1, code: "no language", requestId: 4 },
     ]);
   });
 

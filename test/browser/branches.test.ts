@@ -1,7 +1,7 @@
 // Edit, Retry and the `‹ 2 / 3 ›` switcher in the real webview bundle: what the user clicks
 // is what reaches the host, and a rewind from the host redraws only the part below the fork.
 import * as assert from "node:assert/strict";
-import { ChatPage, useChatPage } from "./harness";
+import { type ChatPage, useChatPage } from "./harness";
 import { Script, stateOf } from "./script";
 
 function twoTurns(): Script {

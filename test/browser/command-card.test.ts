@@ -4,6 +4,7 @@
 import * as assert from "node:assert/strict";
 import { ChatPage, useChatPage } from "./harness";
 import { Script, toolCall } from "./script";
+import { NO_RULES_ON_WINDOWS } from "../../src/core/permissions/command-rules";
 
 describe("command cards", function () {
   const page = useChatPage();
@@ -206,6 +207,28 @@ describe("command cards", function () {
     const plain = chat.page.locator('.command-card[data-item="fg-q"]');
     assert.equal(await plain.locator(".approval-question").innerText(), "Run this command?");
     assert.equal(await plain.locator(".background-note").count(), 0);
+  });
+
+  it("on Windows the card says rules are off and offers no rule form", async () => {
+    const script = new Script()
+      .start()
+      .user("Go")
+      .assistant([toolCall("cmd-w", "run_command", { command: "npm test" })])
+      .toolStart("cmd-w", "run_command", { command: "npm test" })
+      .raw({
+        type: "approval/request",
+        toolCallId: "cmd-w",
+        toolName: "run_command",
+        command: "npm test",
+        cwd: ".",
+        suggestedRules: [],
+        ruleNote: NO_RULES_ON_WINDOWS,
+      });
+    await chat.events(script.take());
+    const card = chat.page.locator('.command-card[data-item="cmd-w"]');
+    assert.equal(await card.locator(".rule-input").count(), 0);
+    assert.equal(await card.getByRole("button", { name: "Always allow in this workspace" }).count(), 0);
+    assert.match(await card.locator(".tool-note").innerText(), /Allow rules are off on Windows: commands run through cmd\.exe/);
   });
 
   it("a command no rule can allow says so and offers no rule; a denial posts the reason", async () => {

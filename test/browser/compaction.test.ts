@@ -116,10 +116,11 @@ describe("compaction and the context meter", function () {
     assert.match(await details.innerText(), /No prices are known/);
   });
 
-  it("in a default-width sidebar the model button shows the model's name, not the first letters of its provider", async () => {
+  it("in a default-width sidebar the model button shows the model's name whole, and says where it runs", async () => {
     const narrow = await ChatPage.open({ width: 300, height: 500 });
     try {
-      await narrow.snapshot(undefined, { title: "Default port of the dev server", status: { modelLabel: "openai-compatible / local-model" } });
+      const detail = "Local server (OpenAI-compatible) at http://localhost:11434/v1 · local-model";
+      await narrow.snapshot(undefined, { title: "Default port of the dev server", status: { modelLabel: "local-model", modelDetail: detail } });
       await narrow.send([
         {
           type: "chat/event",
@@ -130,16 +131,17 @@ describe("compaction and the context meter", function () {
         },
       ]);
       const label = narrow.page.locator(".model-label");
-      // Beside the title and the meter there is room for a few letters: they are the model's.
+      // Beside the title and the meter the model's name is whole; the title gives way.
       assert.equal(await label.evaluate((el) => (el as HTMLElement).innerText), "local-model");
+      assert.equal(await label.evaluate((el) => el.scrollWidth > el.clientWidth), false);
       assert.equal(
         await narrow.page.locator(".model-button").getAttribute("aria-label"),
-        "Model: openai-compatible / local-model. Change this chat's model",
-        "the provider is still named to a screen reader",
+        `Model: local-model (${detail}). Change this chat's model`,
+        "where it runs is said to a screen reader",
       );
       assert.match(
         (await narrow.page.locator(".model-button").getAttribute("title")) ?? "",
-        /^openai-compatible \/ local-model: model for this chat/,
+        /^local-model \(Local server .*\): this chat's model/,
         "and in the tooltip",
       );
     } finally {

@@ -1,7 +1,7 @@
 // The discovery tools' cards: what was asked, how many results, and results that open the file
 // (at the line, for search) when clicked; folders of a listing are not links.
 import * as assert from "node:assert/strict";
-import { ChatPage, useChatPage } from "./harness";
+import { type ChatPage, useChatPage } from "./harness";
 import { Script, toolCall } from "./script";
 
 describe("discovery cards (search, find_files, list_files)", function () {

@@ -68,8 +68,20 @@ describe("a restored long chat: earlier messages on request", function () {
     assert.equal(await chat.page.evaluate(() => window.__piChatTest?.itemCount()), 2000, "the whole chat");
     assert.equal(await chat.page.getByRole("button", { name: /earlier messages/ }).count(), 0, "the button is gone");
     assert.ok(Math.abs((await topInView(chat, first)) - before) <= 2, `the message read stays in place (${before} → ${await topInView(chat, first)})`);
-    // And once the chunks above it were drawn and their sizes settled.
-    await chat.page.waitForTimeout(800);
+    // And once the chunks above it were drawn and their sizes settled: the scroll height and the
+    // number of chunks still to draw hold still for 10 frames in a row.
+    await chat.page.waitForFunction(
+      () => {
+        const scroller = document.querySelector(".scroller")!;
+        const layout = `${scroller.scrollHeight}/${document.querySelectorAll(".chunk-pending").length}`;
+        const w = window as unknown as { __layout?: string; __stillFrames?: number };
+        w.__stillFrames = layout === w.__layout ? (w.__stillFrames ?? 0) + 1 : 0;
+        w.__layout = layout;
+        return w.__stillFrames >= 10;
+      },
+      undefined,
+      { polling: "raf" },
+    );
     assert.ok(Math.abs((await topInView(chat, first)) - before) <= 2, `and stays (${before} → ${await topInView(chat, first)})`);
     assert.equal(await chat.page.getByRole("button", { name: "Jump to latest" }).isVisible(), true, "still away from the bottom");
 

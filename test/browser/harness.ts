@@ -63,7 +63,9 @@ async function start(): Promise<Shared> {
       res.writeHead(204).end();
       return;
     }
-    const asset = STATIC[url.pathname];
+    // The highlighter (out/highlight.js) and its language chunks (out/hl-*.js), flat beside the bundle.
+    const asset =
+      STATIC[url.pathname] ?? (/^\/(highlight|hl-[\w-]+)\.js$/.test(url.pathname) ? { file: `out${url.pathname}`, type: "text/javascript" } : undefined);
     if (!asset) {
       res.writeHead(404).end();
       return;

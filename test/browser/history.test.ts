@@ -1,7 +1,7 @@
 // The view's history dialog in the real webview bundle: what the user does there is what reaches
 // the host (the messages posted), by mouse and by keyboard.
 import * as assert from "node:assert/strict";
-import { ChatPage, useChatPage } from "./harness";
+import { type ChatPage, useChatPage } from "./harness";
 
 const chats = [
   { id: "chat-1", title: "Default port", updatedAt: Date.now() },

@@ -5,7 +5,7 @@
 // chat around it stays. Streaming costs marked work linear in the message length.
 import * as assert from "node:assert/strict";
 import { emptyChatState, type ChatState } from "../../src/shared/reducer";
-import { ChatPage } from "./harness";
+import { ChatPage, defaultStatus } from "./harness";
 import { assistantMessage, Script, stateOf } from "./script";
 
 const realistic = [
@@ -215,4 +215,88 @@ describe("hostile markdown", function () {
       assert.equal(await chat.page.locator(".assistant pre code").count(), 1, "rendered as one code block at the end");
     });
   });
+});
+
+// A message of delimiters spread so that no single line looks like much (lines holding `|` that
+// are no table, ordered-list numbers that start no list, indented bullets that are paragraph
+// text, paragraphs each just under the per-paragraph cap, and real tables and lists full of
+// emphasis) must not stall the view when a chat is restored: marked is given only what it can
+// do quickly, the rest is plain text. Each is about 93 KB, the size of the message that parsed
+// for 8 s on every restore.
+const SIZE = 93_000;
+const fill = (line: (i: number) => string, separator = "\n") => {
+  const out: string[] = [];
+  for (let i = 0, length = 0; length < SIZE; i++) {
+    out.push(line(i));
+    length += out.at(-1)!.length + separator.length;
+  }
+  return out.join(separator);
+};
+const STALLING: Record<string, () => string> = {
+  "lines with | that are no table, nested emphasis": () => fill(() => `a | ${"*a **a ".repeat(40)}`),
+  "lines with | that are no table, open emphasis": () => fill(() => `|${"**a ".repeat(249)}`),
+  "lines with | that are no table, *_ nesting": () => fill(() => `x | ${"_*".repeat(150)}a`),
+  "lines with | that are no table, brackets": () => fill(() => `|${"[".repeat(300)}`),
+  "ordered-list numbers inside a paragraph": () => `para\n${fill((i) => `${i + 2}. ${"*a **a ".repeat(40)}`)}`,
+  "indented bullets that are paragraph text": () => `para\n${fill(() => `      - ${"~a".repeat(300)}`)}`,
+  "paragraphs just under the per-paragraph cap": () => fill(() => "a_".repeat(499), "\n\n"),
+  "paragraphs of ~ just under the cap": () => fill(() => "~a".repeat(499), "\n\n"),
+  "a real table whose cells are all emphasis": () => `| a | b |\n|---|---|\n${fill(() => `| ${"*a ".repeat(60)} | ${"_b ".repeat(60)} |`)}`,
+  "a list whose items are all emphasis": () => fill(() => `- ${"*a **a ".repeat(60)}`),
+};
+
+const chatOf = (text: string) =>
+  stateOf(
+    new Script()
+      .start()
+      .user("Show me")
+      .assistant([{ type: "text", text }])
+      .end()
+      .take(),
+  );
+
+/**
+ * A restore of a chat with `text` as its answer, in a view that has drawn a chat before: the
+ * milliseconds the main thread spent turning it into HTML (marked or plain text), and from the
+ * snapshot being posted to the message being on the page (that adds the view's own drawing).
+ */
+async function restoreTime(chat: ChatPage, text: string): Promise<{ markdownMs: number; shownMs: number }> {
+  await chat.snapshot(chatOf("A short answer to warm up."));
+  return chat.page.evaluate(
+    (snapshot) =>
+      new Promise<{ markdownMs: number; shownMs: number }>((done) => {
+        const before = window.__piChatTest!.markdownMs();
+        const start = performance.now();
+        window.postMessage(snapshot, "*");
+        const check = () =>
+          (document.querySelector(".assistant")?.textContent?.length ?? 0) > 1000
+            ? done({ markdownMs: window.__piChatTest!.markdownMs() - before, shownMs: performance.now() - start })
+            : setTimeout(check, 0);
+        setTimeout(check, 0);
+      }),
+    { type: "view/snapshot", v: 1, seq: 2, chatId: "chat-2", title: "Test chat", state: chatOf(text), status: defaultStatus, chats: [], attachments: [] },
+  );
+}
+
+describe("hostile markdown: no message stalls the view", function () {
+  this.timeout(120_000);
+  for (const [name, generate] of Object.entries(STALLING)) {
+    it(`${name}: restored within 100 ms, its text shown`, async () => {
+      const text = generate();
+      assert.ok(text.length >= SIZE - 1000 && text.length < 100_000, `${text.length} characters`);
+      const chat = await ChatPage.open();
+      try {
+        const { markdownMs, shownMs } = await restoreTime(chat, text);
+        const shown = await chat.page.locator(".assistant").innerText();
+        // Markdown or plain text: the words are there either way.
+        const words = (s: string) => s.replace(/[\s*_~|[\]\-.\d]+/g, "");
+        assert.ok(words(shown).includes(words(text).slice(-50)), "the end of its text is shown");
+        console.log(`      ${name}: ${markdownMs.toFixed(0)} ms to HTML, shown after ${shownMs.toFixed(0)} ms`);
+        assert.ok(markdownMs < 100, `turned into HTML in ${markdownMs.toFixed(0)} ms`);
+        await chat.assertClean();
+      } finally {
+        await chat.close();
+      }
+    });
+  }
 });

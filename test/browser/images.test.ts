@@ -3,8 +3,8 @@
 // see images, and thumbnails of a restored chat from their blob files.
 import * as assert from "node:assert/strict";
 import { sniffImage } from "../../src/shared/image-sniff";
-import { makePng, SVG_TEXT } from "../support/png";
-import { ChatPage, useChatPage } from "./harness";
+import { hostileImages, makePng, SVG_TEXT } from "../support/png";
+import { type ChatPage, useChatPage } from "./harness";
 
 interface FileSpec {
   name: string;
@@ -105,6 +105,31 @@ describe("images in the composer", function () {
     await chat.page.keyboard.press("Enter");
     const [prompt] = await chat.postedOf("chat/send");
     assert.equal(prompt?.images, undefined);
+  });
+
+  it("refuses at the door, each with its reason, every image a model cannot take; a good one beside them is attached", async () => {
+    await chat.snapshot(undefined, { status: { imageInput: true } });
+    // Whole and of a sane size by its header, but its pixel data is not deflate data: only decoding tells.
+    const garbled = makePng(40, 40, 2);
+    garbled.fill(0x55, 41, garbled.length - 12);
+    const kinds = [...hostileImages(), { kind: "PNG whose pixel data is garbage", bytes: garbled }];
+    const good = makePng(30, 20, 6);
+    await paste(chat, [...kinds.map(({ bytes }, i) => file(`hostile-${i}.png`, "image/png", bytes)), file("good.png", "image/png", good)]);
+    const notes = chat.page.locator(".image-notes");
+    await notes.waitFor(); // the notes of one paste appear together
+    const text = (await notes.textContent()) ?? "";
+    const unexplained = kinds.filter((_, i) => !new RegExp(`hostile-${i}\\.png was not attached: `).test(text)).map((k) => k.kind);
+    assert.deepEqual(unexplained, [], `${text}`);
+    assert.match(text, /hostile-0\.png was not attached: it is 100,000×100,000 px, over the 50 million pixels an image may have/);
+    assert.match(text, /hostile-1\.png was not attached: the file is cut short/);
+    assert.match(text, /hostile-4\.png was not attached: its header gives no size in pixels \(0×0\)/);
+    assert.match(text, new RegExp(`hostile-${kinds.length - 1}\\.png was not attached: it could not be decoded as a PNG image`));
+    assert.equal(await thumbs().count(), 1, "the good image is attached");
+    await chat.page.getByRole("textbox", { name: "Message to Pi" }).pressSequentially("look");
+    await chat.clearPosted();
+    await chat.page.keyboard.press("Enter");
+    const [prompt] = await chat.postedOf("chat/send");
+    assert.deepEqual(prompt?.images, [{ mimeType: "image/png", data: good.toString("base64") }], "only the good image is sent");
   });
 
   it("a model without image input: the composer says so before sending and offers the text alone", async () => {

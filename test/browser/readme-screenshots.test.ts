@@ -1,7 +1,8 @@
 // The README's pictures, drawn by the real webview bundle at the sidebar's width in VS Code's dark
 // theme: a long chat after a compaction with the context meter open, a chat with a pasted
 // image, a command the agent ran and a `!cmd` the user ran, and an edited prompt with queued
-// follow-ups while Pi writes. Written to out/test-artifacts/ by
+// follow-ups while Pi writes; and code blocks at 300 px (VS Code's default sidebar), light and
+// dark. Written to out/test-artifacts/ by
 // every `npm test`; `npm run screenshots` writes them to docs/images/ for the README. The test
 // checks what the picture is meant to show, so a broken scene fails instead of being committed.
 import * as assert from "node:assert/strict";
@@ -11,7 +12,7 @@ import type { CompactionSummaryMessage } from "../../src/core/messages";
 import type { ContextMeter } from "../../src/shared/context-meter";
 import { makePng } from "../support/png";
 import { ChatPage, repoRoot } from "./harness";
-import { Script, toolCall } from "./script";
+import { noKeyNotice, Script, toolCall } from "./script";
 
 const OUT = process.env.PI_CHAT_SCREENSHOTS === "docs" ? join(repoRoot, "docs/images") : join(repoRoot, "out/test-artifacts");
 const SIZE = { width: 440, height: 860 };
@@ -176,6 +177,92 @@ describe("README screenshots", function () {
       await chat.page.getByRole("textbox", { name: "Message to Pi" }).fill("and update the README");
       await chat.frames(2);
       await save(chat, "branches-and-queue.png");
+      await chat.assertClean();
+    } finally {
+      await chat.close();
+    }
+  });
+
+  for (const theme of ["light", "dark"] as const) {
+    it(`code at 300 px, VS Code's default sidebar (${theme}): highlighted, one-row heads, Applied with Undo, Run in terminal`, async () => {
+      const chat = await ChatPage.open({ width: 300, height: 620, theme });
+      try {
+        await chat.snapshot(undefined, { title: "Move the dev server to 8080", status: { modelLabel: "claude-sonnet-4-5" } });
+        const answer = [
+          "Read the port from the environment first:",
+          "",
+          "```ts src/server.ts",
+          'import { createServer } from "node:http";',
+          'import { config } from "./config";',
+          "",
+          "// PORT wins over the config file.",
+          "const port = Number(process.env.PORT ?? config.port);",
+          "createServer(handle).listen(port, () => {",
+          '  console.log("listening on", port);',
+          "});",
+          "```",
+          "",
+          "Then start it on 8080:",
+          "",
+          "```bash",
+          "PORT=8080 npm run dev",
+          "```",
+        ].join("\n");
+        const script = new Script()
+          .start()
+          .user("Let PORT override the port.")
+          .assistant([{ type: "text", text: answer }])
+          .end();
+        await chat.events(script.take());
+        await chat.page.locator("pre > code.md-hl").nth(1).waitFor();
+        await chat.clearPosted();
+        await chat.page.getByRole("button", { name: "Apply to file", exact: true }).click();
+        const [apply] = await chat.postedOf("editor/applyCode");
+        assert.ok(apply?.requestId !== undefined);
+        await chat.send([{ type: "editor/codeApplied", requestId: apply.requestId, path: "src/server.ts", state: "applied" }]);
+        // What the picture is for: colours, a one-row head per block, the shell block's own actions.
+        assert.ok((await chat.page.locator(".md-hl .hljs-keyword").count()) > 3);
+        for (const head of await chat.page.locator(".md-code-head").all()) assert.ok((await head.boundingBox())!.height <= 28);
+        assert.equal(await chat.page.getByRole("button", { name: "Run in terminal", exact: true }).count(), 1);
+        assert.equal(await chat.page.locator(".md-code-status-text").innerText(), "Applied to src/server.ts");
+        await chat.page.mouse.move(0, 0);
+        await chat.frames(2);
+        await save(chat, `code-block-300-${theme}.png`);
+        await chat.assertClean();
+      } finally {
+        await chat.close();
+      }
+    });
+  }
+
+  // A new user's first minutes, at VS Code's default sidebar width (300 px).
+  const SIDEBAR = { width: 300, height: 560 };
+
+  it("first run at 300 px: nothing is set up, and the ways to set a model up", async () => {
+    const chat = await ChatPage.open(SIDEBAR);
+    try {
+      await chat.snapshot(undefined, { title: "", status: { modelLabel: "claude-sonnet-4-5", modelDetail: "Anthropic · claude-sonnet-4-5", setup: "noKey" } });
+      await save(chat, "first-run.png");
+      assert.equal(await chat.page.getByRole("region", { name: "Set up a model" }).getByRole("button").count(), 4);
+      await chat.assertClean();
+    } finally {
+      await chat.close();
+    }
+  });
+
+  it("the no-key error at 300 px: what was tried, and every way out", async () => {
+    const chat = await ChatPage.open(SIDEBAR);
+    try {
+      await chat.snapshot(undefined, {
+        title: "Where is the port set?",
+        status: { modelLabel: "claude-sonnet-4-5", modelDetail: "Anthropic · claude-sonnet-4-5" },
+      });
+      const script = new Script().start().user("Where is the dev server's port set?");
+      script.message(noKeyNotice());
+      await chat.events(script.end().take());
+      await save(chat, "no-key-error.png");
+      assert.equal(await chat.page.locator(".notice-error").getByRole("button").count(), 3);
+      assert.equal(await chat.page.locator(".continue-bar").count(), 0);
       await chat.assertClean();
     } finally {
       await chat.close();

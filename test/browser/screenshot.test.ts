@@ -5,7 +5,7 @@ import * as assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ChatPage, repoRoot } from "./harness";
-import { SAMPLE_CHANGE, SAMPLE_DIFF, Script, toolCall } from "./script";
+import { SAMPLE_CHANGE, Script, toolCall } from "./script";
 
 const ARTIFACTS = join(repoRoot, "out/test-artifacts");
 

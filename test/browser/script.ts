@@ -7,6 +7,7 @@ import type { ChatEvent } from "../../src/shared/protocol";
 import { withStructuredDiff } from "../../src/shared/diff-hunks";
 import { emptyChatState, reduce, type ChatState } from "../../src/shared/reducer";
 import type { StructuredDiff } from "../../src/shared/structured-diff";
+import type { LocalNoticeMessage } from "../../src/shared/app-messages";
 
 type Content = TextContent | ThinkingContent | ToolCall;
 
@@ -157,4 +158,26 @@ export const SAMPLE_CHANGE: StructuredDiff = {
 /** The state the shared reducer builds from these events (what a host snapshot would carry: edit diffs as hunks). */
 export function stateOf(events: readonly ChatEvent[], from: ChatState = emptyChatState): ChatState {
   return events.map(withStructuredDiff).reduce(reduce, from);
+}
+
+/** The events of one finished turn: "Show me", then an answer of `text`. */
+export const answered = (text: string): ChatEvent[] =>
+  new Script()
+    .start()
+    .user("Show me")
+    .assistant([{ type: "text", text }])
+    .end()
+    .take();
+
+/** The notice a prompt gets when the provider has no key (as the host words it): the first-run tests and the README's picture. */
+export function noKeyNotice(timestamp = now()): LocalNoticeMessage {
+  return {
+    role: "localNotice",
+    level: "error",
+    text: "No API key for Anthropic: none is stored in VS Code, and ANTHROPIC_API_KEY is not set.",
+    fix: "Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY. Or choose another provider, or use a local model (no key needed).",
+    fixCommand: "setApiKey",
+    moreFixCommands: ["selectChatModel", "useLocalModel"],
+    timestamp,
+  };
 }

@@ -134,6 +134,7 @@ describe("streaming answer", function () {
         text: "No API key for anthropic.",
         fix: "Run “Pi Chat: Set API Key”.",
         fixCommand: "setApiKey",
+        detail: "429 rate limited: try again in 20s",
         timestamp: 1,
       })
       .message({ role: "localNotice", level: "info", text: "Mentions “Pi Chat: Select Model” in its words only.", timestamp: 2 })
@@ -149,14 +150,15 @@ describe("streaming answer", function () {
     assert.match(await chat.page.locator(".thinking.redacted").innerText(), /redacted/i);
     assert.equal(await chat.page.getByText("opaque-signature").count(), 0, "a redacted signature is never shown");
 
-    const error = chat.page.locator(".assistant .error-card");
-    assert.equal(await error.count(), 1);
-    // One line; the provider's words open on demand (the notice after it says what to do).
-    assert.doesNotMatch(await error.innerText(), /429 rate limited/);
-    await error.locator("summary").click();
-    assert.match(await error.innerText(), /The request failed[\s\S]*429 rate limited/);
-
+    // One card about the failure: the answer says only that it was cut off, the notice says the rest.
+    assert.equal(await chat.page.locator(".assistant .error-card").count(), 0);
+    assert.match(await chat.page.locator(".assistant .stopped").innerText(), /Cut off by the error below/);
     const notice = chat.page.locator(".notice-error");
+    // The provider's words open on demand, inside the notice.
+    assert.doesNotMatch(await notice.innerText(), /429 rate limited/);
+    await notice.locator(".notice-detail summary").click();
+    assert.match(await notice.innerText(), /What the server said[\s\S]*429 rate limited/);
+
     assert.match(await notice.innerText(), /No API key for anthropic\./);
     assert.match(await notice.locator(".notice-fix").innerText(), /Set API Key/);
     // The command the fix names is a button that runs it.

@@ -134,7 +134,9 @@ describe("tool and approval cards", function () {
     assert.equal(await card.count(), 1);
     assert.match((await card.getAttribute("class")) ?? "", /tool-running/);
     assert.equal(await card.locator(".spinner").count(), 1, "spinner while running");
-    assert.equal(await card.locator(".tool-name").innerText(), "edit_file");
+    // What happened in words; the tool's own name is in the details (its tooltip, its result).
+    assert.equal(await card.locator(".tool-verb").innerText(), "Edit");
+    assert.equal(await card.locator(".tool-verb").getAttribute("title"), "Tool: edit_file");
     assert.equal(await card.locator(".tool-path").innerText(), "src/config.ts");
 
     await chat.events(

@@ -135,15 +135,15 @@ describe("end to end: the chat view in the real workbench", function () {
     await composer.pressSequentially("Hello?");
     await composer.press("Enter");
     await frame
-      .locator(".notice, .error-card")
+      .locator(".notice")
       .filter({ hasText: /401|key/i })
       .last()
       .waitFor({ timeout: 60_000 });
 
-    // The notice and the failed answer's card are drawn by separate events: wait for the card that
-    // holds the provider's words (collapsed, so attached rather than visible) before reading the DOM.
+    // Wait for the notice's part that holds the provider's words (collapsed, so attached rather
+    // than visible) before reading the DOM.
     await frame
-      .locator(".error-card .error-text")
+      .locator(".notice-detail .error-text")
       .filter({ hasText: /Incorrect API key provided/ })
       .last()
       .waitFor({ state: "attached", timeout: 60_000 });

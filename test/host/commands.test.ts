@@ -87,7 +87,8 @@ describe("Pi Chat commands in the extension host", function () {
     assert.equal(commandCard("call_a2")?.approval?.rule, "echo");
     assert.match(commandCard("call_a2")?.resultText ?? "", /second-run/);
     // No setting can carry rules: a repository's .vscode/settings.json cannot allow itself commands.
-    const properties = Object.keys(vscode.extensions.getExtension("pi-chat.pi-chat")!.packageJSON.contributes.configuration.properties as object);
+    const groups = vscode.extensions.getExtension("pi-chat.pi-chat")!.packageJSON.contributes.configuration as { properties: object }[];
+    const properties = groups.flatMap((group) => Object.keys(group.properties));
     assert.ok(!properties.some((k) => /rule|allow/i.test(k)), properties.join(", "));
   });
 

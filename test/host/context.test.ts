@@ -48,21 +48,30 @@ describe("context: meter, model context, compaction (extension host)", function 
     await vscode.commands.executeCommand("piChat.newChat");
   });
 
-  it("the meter shows the usage the local server reported", async () => {
+  it("the meter shows the usage the local server reported, or our estimate of the chat where the server counted less", async () => {
     const posted = api.view.posted!;
     const before = posted.length;
-    server.push(() => ({ text: "Hello.", usage: { prompt_tokens: 1_234, completion_tokens: 56 } }));
+    server.push(() => ({ text: "Hello.", usage: { prompt_tokens: 12_345, completion_tokens: 56 } }));
     await api.view.receive({ type: "chat/send", v: 1, text: "Say hello." });
     const meter = api.controller.currentSession.viewState.meter;
     assert.ok(meter);
-    assert.equal(meter.tokens, 1_234 + 56);
+    assert.equal(meter.tokens, 12_345 + 56);
     assert.equal(meter.estimated, false);
     assert.ok(meter.window && meter.window > 0, "the window of the model is known after the request");
     assert.equal(meter.priced, false, "a local server has no prices");
-    assert.equal(meter.lastTurn?.input, 1_234);
+    assert.equal(meter.lastTurn?.input, 12_345);
     // The webview got the same figures.
     const sent = meterEvents(posted.slice(before));
-    assert.equal(sent.at(-1)?.tokens, 1_290);
+    assert.equal(sent.at(-1)?.tokens, 12_401);
+
+    // A count below what the chat holds (the system prompt and tool declarations alone are more)
+    // cannot hide it: the meter shows our estimate, marked as one.
+    await vscode.commands.executeCommand("piChat.newChat");
+    server.push(() => ({ text: "Hi.", usage: { prompt_tokens: 10, completion_tokens: 2 } }));
+    await api.view.receive({ type: "chat/send", v: 1, text: "Say hi." });
+    const low = api.controller.currentSession.viewState.meter;
+    assert.ok(low?.estimated && low.tokens > 12, `the estimate (${low?.tokens}) is shown, not the 12 tokens counted`);
+    assert.equal(low.lastTurn?.input, 10, "the turn's own figures are still what the server reported");
   });
 
   it("Show Model Context opens a read-only tab that equals the body the server received, and follows the chat", async () => {

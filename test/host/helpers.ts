@@ -2,7 +2,8 @@
 // OpenAI-compatible server, and wait for things to happen.
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
-import { serverFailureCount, serverFailureSince, startOpenAIServer, type OpenAIServer } from "../support/openai-server";
+import type { HostMessage } from "../../src/shared/protocol";
+import { serverFailureCount, serverFailureSince, startOpenAIServer, type OpenAIServer, type OpenAIServerOptions } from "../support/openai-server";
 
 export const EXTENSION_ID = "pi-chat.pi-chat";
 
@@ -20,14 +21,36 @@ export async function activateExtension(baseUrl: string): Promise<PiChatTestApi>
 }
 
 /** A local model server, the extension activated against it, and the chat view open and ready: every host suite's start. */
-export async function startChatView(): Promise<{ server: OpenAIServer; api: PiChatTestApi }> {
-  const server = await startOpenAIServer();
+export async function startChatView(serverOptions: OpenAIServerOptions = {}): Promise<{ server: OpenAIServer; api: PiChatTestApi }> {
+  const server = await startOpenAIServer(serverOptions);
   const api = await activateExtension(`${server.url}/v1`);
   // Open the real sidebar view: the webview loads in the browser and says `view/ready`.
   await vscode.commands.executeCommand("piChat.chatView.focus");
   await waitFor("the webview to be ready", () => api.view.isReady, 60_000);
   return { server, api };
 }
+
+/**
+ * The chat view of `startChatView` for every test of the calling `describe` (started before them,
+ * its editors closed and its server stopped after). Returns a getter, as the browser tests' useChatPage.
+ */
+export function useChatView(): () => { server: OpenAIServer; api: PiChatTestApi } {
+  let started: { server: OpenAIServer; api: PiChatTestApi } | undefined;
+  before(async () => {
+    started = await startChatView();
+  });
+  after(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await started?.server.close();
+  });
+  return () => {
+    if (!started) throw new Error("useChatView: no chat view outside a test");
+    return started;
+  };
+}
+
+/** A host message (not a delta frame) among what the view was sent. */
+export const isHostMessage = (m: unknown): m is HostMessage => typeof m === "object" && m !== null && !Array.isArray(m);
 
 /**
  * Polls `probe` until it gives a value. A local model server's failure meanwhile (an assertion in a

@@ -103,6 +103,8 @@ describe("requests the extension must not trust", function () {
       "src\u2028config.ts",
       "src/con\u00adfig.ts",
     ];
+    const notOpening = () => api.logLines.filter((l) => l.includes("not opening")).length;
+    const loggedBefore = notOpening();
     const shown = await shownDuring(async () => {
       for (const path of hostile) await api.view.receive({ type: "editor/openFile", v: 1, path });
     });
@@ -110,11 +112,9 @@ describe("requests the extension must not trust", function () {
     assert.ok(!opened.some((p) => p.includes("open-link") || p.includes(outside) || p.includes("win.ini") || p.includes("x.txt")), opened.join("\n"));
     const active = () => vscode.window.activeTextEditor;
     assert.equal(active(), undefined);
-    assert.equal(shown.length, hostile.length, "each refusal says why, in a warning (not a modal)");
-    assert.ok(
-      shown.every((s) => s.startsWith("showWarningMessage: Pi Chat opens only files inside the workspace")),
-      shown.join("\n"),
-    );
+    // A link in model output is untrusted: each refusal is logged only, never a popup.
+    assert.deepEqual(shown, []);
+    assert.equal(notOpening() - loggedBefore, hostile.length);
 
     await api.view.receive({ type: "editor/openFile", v: 1, path: "src/config.ts", line: 2 });
     assert.equal(active()?.document.uri.fsPath, workspaceUri("src", "config.ts").fsPath);
@@ -134,6 +134,7 @@ describe("requests the extension must not trust", function () {
       await api.view.receive({ type: "chat/switch", v: 1, chatId: "../../etc" });
       await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_unknown", decision: "allow" });
       await api.view.receive({ type: "editor/openDiff", v: 1, toolCallId: "call_unknown" });
+      await api.view.receive({ type: "command/openOutput", v: 1, toolCallId: "call_unknown" });
       await api.view.receive({ type: "chat/continue", v: 1 });
     });
     assert.deepEqual(shown, []);
@@ -141,5 +142,6 @@ describe("requests the extension must not trust", function () {
     assert.equal(api.controller.currentSession.messages.length, 0, "Continue added nothing");
     assert.equal(server.requests.length, requestsBefore, "Continue sent no request");
     assert.ok(api.logLines.some((l) => l.includes("ignored chat/switch for an unknown chat")));
+    assert.ok(api.logLines.some((l) => l.includes("ignored command/openOutput")));
   });
 });

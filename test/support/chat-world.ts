@@ -33,6 +33,9 @@ export function chatWorld(options: {
   extendContext?: (workspace: string) => RequestContextStep;
   compaction?: () => Partial<CompactionSettings>;
   titles?: ChatServiceOptions["titles"];
+  mcp?: ChatServiceOptions["mcp"];
+
+  describeError?: ChatServiceOptions["describeError"];
   log?: (line: string) => void;
   /** Wraps the chats' storage of every service (to watch or pause what the store does). */
   storage?: (inner: TranscriptStorage) => TranscriptStorage;
@@ -55,9 +58,11 @@ export function chatWorld(options: {
       },
       approvalMode: () => options.approvalMode ?? "ask",
       ...(options.redactor ? { redactor: options.redactor } : {}),
+      ...(options.describeError ? { describeError: options.describeError } : {}),
       ...(options.extendContext ? { extendContext: options.extendContext(ws.path) } : {}),
       ...(options.compaction ? { compaction: options.compaction } : {}),
       ...(options.titles ? { titles: options.titles } : {}),
+      ...(options.mcp ? { mcp: options.mcp } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
     services.push(service);

@@ -108,6 +108,8 @@ export interface OpenAIServer {
   readonly failures: unknown[];
   /** Model ids listed at GET /v1/models. */
   models: string[];
+  /** How prompt tokens are counted in the reported usage, from the next request on. */
+  usageMode: UsageMode;
   /** The bodies of the POST /v1/chat/completions requests, in order. */
   chatRequests(): ChatCompletionRequest[];
   push(...steps: ServerStep[]): void;
@@ -115,6 +117,8 @@ export interface OpenAIServer {
   failNext(status: number, body?: unknown, headers?: Record<string, string>): void;
   /** Steps not yet used. */
   pending(): number;
+  /** Drops the steps not yet used. */
+  clearPending(): void;
   close(): Promise<void>;
 }
 
@@ -131,11 +135,20 @@ export function serverFailureSince(count: number): unknown {
   return allFailures[count];
 }
 
+/**
+ * How the server counts a request's prompt tokens in the usage it reports (when the client asks
+ * for usage): `messages` — the JSON of the messages ÷ 4 (the default); `exact` — the messages and
+ * the tool declarations ÷ 4 (what real servers count); `half` — an under-counting server, half of
+ * exact; `none` — a server that never reports usage.
+ */
+export type UsageMode = "messages" | "exact" | "half" | "none";
+
 export interface OpenAIServerOptions {
   /** Listed at GET /v1/models. Default ["local-model"]. */
   models?: string[];
   /** Characters per streamed text/argument chunk. Default 7 (several deltas per reply). */
   chunkSize?: number;
+  usage?: UsageMode;
 }
 
 /** An OpenAI-style error body. */
@@ -160,7 +173,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   const failures: unknown[] = [];
   const chunkSize = Math.max(1, options.chunkSize ?? 7);
   let completionCount = 0;
-  const state = { models: options.models ?? ["local-model"] };
+  const state: { models: string[]; usage: UsageMode } = { models: options.models ?? ["local-model"], usage: options.usage ?? "messages" };
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -227,8 +240,8 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     }
     completionCount++;
     const id = `chatcmpl-scripted-${completionCount}`;
-    if (body.stream) streamReply(res, id, body, reply, chunkSize);
-    else sendJson(res, 200, completionReply(id, body, reply));
+    if (body.stream) streamReply(res, id, body, reply, chunkSize, state.usage);
+    else sendJson(res, 200, completionReply(id, body, reply, state.usage));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -250,10 +263,17 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     set models(ids: string[]) {
       state.models = ids;
     },
+    get usageMode() {
+      return state.usage;
+    },
+    set usageMode(mode: UsageMode) {
+      state.usage = mode;
+    },
     chatRequests: () => requests.filter((r) => r.method === "POST" && r.path === "/v1/chat/completions" && r.body).map((r) => r.body!),
     push: (...more) => void steps.push(...more),
     failNext: (status, body, headers) => void steps.unshift(() => ({ status, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) })),
     pending: () => steps.length,
+    clearPending: () => void steps.splice(0),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -287,15 +307,23 @@ function toolArguments(call: ScriptedToolCall): string {
   return typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
 }
 
-function usageOf(reply: TextReply | ToolCallReply, body: ChatCompletionRequest): ScriptedUsage {
+/** The prompt tokens a request holds as `mode` counts them (~4 characters of its JSON a token). */
+export function promptTokensOf(body: ChatCompletionRequest, mode: Exclude<UsageMode, "none"> = "exact"): number {
+  const messages = JSON.stringify(body.messages).length;
+  const tools = mode === "messages" ? 0 : JSON.stringify(body.tools ?? []).length;
+  const exact = Math.ceil((messages + tools) / 4);
+  return mode === "half" ? Math.floor(exact / 2) : exact;
+}
+
+function usageOf(reply: TextReply | ToolCallReply, body: ChatCompletionRequest, mode: Exclude<UsageMode, "none">): ScriptedUsage {
   if (reply.usage) return reply.usage;
-  const prompt = Math.ceil(JSON.stringify(body.messages).length / 4);
+  const prompt = promptTokensOf(body, mode);
   const completion = Math.ceil((("text" in reply && reply.text) || "").length / 4) + ("toolCalls" in reply ? reply.toolCalls.length * 10 : 0);
   return { prompt_tokens: prompt, completion_tokens: completion };
 }
 
 /** The streaming wire format: role chunk, content/tool-call deltas, finish_reason, usage, [DONE]. */
-function streamReply(res: ServerResponse, id: string, body: ChatCompletionRequest, reply: TextReply | ToolCallReply, chunkSize: number): void {
+function streamReply(res: ServerResponse, id: string, body: ChatCompletionRequest, reply: TextReply | ToolCallReply, chunkSize: number, mode: UsageMode): void {
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
   const created = Math.floor(Date.now() / 1000);
   const send = (choices: unknown[], extra: Record<string, unknown> = {}) =>
@@ -315,8 +343,8 @@ function streamReply(res: ServerResponse, id: string, body: ChatCompletionReques
     finish = "tool_calls";
   }
   delta({}, finish);
-  if (body.stream_options?.include_usage) {
-    const usage = usageOf(reply, body);
+  if (body.stream_options?.include_usage && mode !== "none") {
+    const usage = usageOf(reply, body, mode);
     send([], { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
   }
   res.write("data: [DONE]\n\n");
@@ -324,9 +352,9 @@ function streamReply(res: ServerResponse, id: string, body: ChatCompletionReques
 }
 
 /** The non-streaming format (pi-ai always streams; kept for completeness). */
-function completionReply(id: string, body: ChatCompletionRequest, reply: TextReply | ToolCallReply): unknown {
+function completionReply(id: string, body: ChatCompletionRequest, reply: TextReply | ToolCallReply, mode: UsageMode): unknown {
   const toolCalls = "toolCalls" in reply ? reply.toolCalls : [];
-  const usage = usageOf(reply, body);
+  const usage = usageOf(reply, body, mode === "none" ? "messages" : mode);
   return {
     id,
     object: "chat.completion",

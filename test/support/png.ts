@@ -77,3 +77,57 @@ export function pngClaiming(width: number, height: number): Buffer {
   png.writeUInt32BE(height, 20);
   return png;
 }
+
+/**
+ * Files that carry an image format's magic bytes but that no model can take: no size, a size no
+ * one should decode, or an end that is missing. Each kind once; all are small.
+ */
+export function hostileImages(): { kind: string; bytes: Buffer }[] {
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const ihdr = (width: number, height: number) => {
+    const data = Buffer.alloc(13);
+    data.writeUInt32BE(width, 0);
+    data.writeUInt32BE(height, 4);
+    data[8] = 8;
+    data[9] = 2;
+    return chunk("IHDR", data);
+  };
+  const noise = makeNoisePng(200, 200, 3);
+  // JPEG: start of image, a baseline frame header of `height`×`width` with one component, end.
+  const sof = (width: number, height: number) =>
+    Buffer.from([0xff, 0xc0, 0x00, 0x0b, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x01, 0x01, 0x11, 0x00]);
+  const soi = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00]);
+  const eoi = Buffer.from([0xff, 0xd9]);
+  const gif = (width: number, height: number, trailer: boolean) => {
+    const head = Buffer.alloc(13);
+    head.write("GIF89a", 0, "ascii");
+    head.writeUInt16LE(width, 6);
+    head.writeUInt16LE(height, 8);
+    return Buffer.concat([head, Buffer.from(trailer ? [0x3b] : [0x2c, 0, 0])]);
+  };
+  const webp = (width: number, height: number, claimedLength: number) => {
+    const bytes = Buffer.alloc(30);
+    bytes.write("RIFF", 0, "ascii");
+    bytes.writeUInt32LE(claimedLength - 8, 4);
+    bytes.write("WEBPVP8X", 8, "ascii");
+    bytes.writeUInt32LE(10, 16);
+    bytes.writeUIntLE(width - 1, 24, 3);
+    bytes.writeUIntLE(height - 1, 27, 3);
+    return bytes;
+  };
+  return [
+    { kind: "PNG header of 100000×100000 with no data", bytes: Buffer.concat([signature, ihdr(100_000, 100_000)]) },
+    { kind: "PNG cut short", bytes: noise.subarray(0, Math.floor(noise.length / 2)) },
+    { kind: "PNG of 9999×9999 (a small file, 100 million pixels decoded)", bytes: pngClaiming(9999, 9999) },
+    { kind: "PNG of 0×0", bytes: pngClaiming(0, 0) },
+    { kind: "JPEG of 0×0", bytes: Buffer.concat([soi, sof(0, 0), eoi]) },
+    { kind: "JPEG with no frame header", bytes: Buffer.concat([soi, eoi]) },
+    { kind: "JPEG of 65535×65535", bytes: Buffer.concat([soi, sof(65_535, 65_535), eoi]) },
+    { kind: "JPEG cut short", bytes: Buffer.concat([soi, sof(10, 10), Buffer.alloc(20, 0x11)]) },
+    { kind: "GIF of 65535×65535", bytes: gif(65_535, 65_535, true) },
+    { kind: "GIF of 0×0", bytes: gif(0, 0, true) },
+    { kind: "GIF cut short", bytes: gif(10, 10, false) },
+    { kind: "WebP of 16384×16384", bytes: webp(16_384, 16_384, 30) },
+    { kind: "WebP cut short", bytes: webp(10, 10, 4096) },
+  ];
+}

@@ -23,7 +23,7 @@ export interface GeneratedTree {
 
 const LINE_TEMPLATES: readonly ((r: Seeded, i: number) => string)[] = [
   (r) => `import { ${r.pick(["helper", "Config", "render", "parse", "useState"])} } from "./${r.pick(["util", "types", "lib/core", "state"])}";`,
-  (r, i) => `export function handler${i}(input: string): number {`,
+  (_r, i) => `export function handler${i}(input: string): number {`,
   (r) => `  const value = ${r.int(0, 9999)};`,
   (r) => `  return value * ${r.int(2, 9)};`,
   () => "}",

@@ -5,7 +5,7 @@
 // it by id, and the user by the Stop button on its card. Every one of them ends with its chat:
 // when the user leaves the chat (another chat, a new one), deletes it, or VS Code closes
 // (ChatService.dispose); a reopened chat has none, and its view says so. `onEnd` tells the card.
-import { CommandOutput, cleanLine } from "./output";
+import { CommandOutput, cleanLine, type OutputRedactor } from "./output";
 import { DEFAULT_BACKGROUND_WAIT_MS, stopCauseForModel, type BackgroundRunState, type BackgroundStopCause } from "../../shared/background-state";
 import type { CommandExit, CommandRunner, CommandRunnerKind, RunningCommand } from "./runner";
 
@@ -41,7 +41,7 @@ export interface BackgroundStart {
   /** A line matching it means "ready". */
   readyPattern?: RegExp;
   waitMs?: number;
-  redact?: (text: string) => string;
+  redact?: OutputRedactor;
   logFile?: string;
   signal?: AbortSignal;
 }
@@ -100,7 +100,7 @@ export class BackgroundCommands {
       for (const raw of lines) {
         // Long lines are looked at only in part: a model's pattern must not spin on a huge line.
         const line = cleanLine(raw).slice(0, 2000);
-        if (pattern.test(line)) markReady(spec.redact ? spec.redact(line) : line);
+        if (pattern.test(line)) markReady(spec.redact ? spec.redact.text(line) : line);
       }
     };
     const running = await spec.runner.start({ command: spec.command, cwd: spec.absoluteCwd, onOutput, title: "Pi Chat" });

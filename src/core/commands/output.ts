@@ -1,9 +1,10 @@
 // The output of one command, collected as it arrives: cleaned (ANSI codes, carriage-return
-// progress lines, control characters, the key in use), counted, kept as a bounded head and tail
+// progress lines, control characters, every known key), counted, kept as a bounded head and tail
 // for the model and the card, and written whole to a log file the card can open. Memory stays
 // bounded whatever the command prints: 10 MB of output costs the same few hundred KB as 100 KB.
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { formatBytes } from "../../shared/format";
 
 /** What the model gets at most: the limits pi's tools use (2,000 lines / 50 KB). */
 export const MODEL_OUTPUT_MAX_LINES = 2000;
@@ -60,9 +61,19 @@ export interface OutputSummary {
   logTruncated: boolean;
 }
 
+/** What command output is redacted with (SecretRedactor: every known key, and key shapes). */
+export interface OutputRedactor {
+  text(text: string): string;
+  /** Where a line that never ends can be cut without splitting a key across the two pieces. */
+  cutPoint(text: string, hold: number): number;
+}
+
+/** Of a line flushed before its end, this much stays pending, so a key being written is not cut. */
+const PENDING_HOLD_CHARS = 1024;
+
 export interface CommandOutputOptions {
-  /** Replaces secrets (the key in use) in every line before it is kept anywhere. */
-  redact?: (text: string) => string;
+  /** Replaces secrets (every known key, key shapes) in every line before it is kept anywhere. */
+  redact?: OutputRedactor;
   /** Where to write the whole cleaned output. */
   logFile?: string;
   maxLines?: number;
@@ -142,8 +153,10 @@ export class CommandOutput {
       this.pending = parts[parts.length - 1] === "" ? `${lastNonEmpty}\r` : parts[parts.length - 1]!;
     }
     if (this.pending.length > MAX_PENDING_CHARS) {
-      this.addLine(this.pending);
-      this.pending = "";
+      // Flushed before its end: cut where no key (nor half of one still arriving) is split.
+      const cut = this.options.redact?.cutPoint(this.pending, PENDING_HOLD_CHARS) || this.pending.length;
+      this.addLine(this.pending.slice(0, cut));
+      this.pending = this.pending.slice(cut);
     }
   }
 
@@ -202,7 +215,7 @@ export class CommandOutput {
     const pieces = [...this.head];
     if (cutLines > 0)
       pieces.push(
-        `[… ${cutLines.toLocaleString("en-US")} lines (${formatSize(cutBytes)}) cut here; the first ${this.head.length} and the last ${tail.length} lines are shown …]`,
+        `[… ${cutLines.toLocaleString("en-US")} lines (${formatBytes(cutBytes)}) cut here; the first ${this.head.length} and the last ${tail.length} lines are shown …]`,
       );
     pieces.push(...tail);
     const summary: OutputSummary = {
@@ -229,7 +242,7 @@ export class CommandOutput {
   private addLine(raw: string): void {
     const redact = this.options.redact;
     const cleaned = cleanLine(raw);
-    const line = redact ? redact(cleaned) : cleaned;
+    const line = redact ? redact.text(cleaned) : cleaned;
     this.writeLog(line);
     const bytes = utf8Bytes(line);
     this.totalLines += 1;
@@ -264,7 +277,7 @@ export class CommandOutput {
     if (this.logFd === undefined || this.logTruncated) return;
     const size = Buffer.byteLength(line, "utf8") + 1;
     if (this.logBytes + size > MAX_LOG_BYTES) {
-      this.logBuffer += `[the log stops here: it reached ${formatSize(MAX_LOG_BYTES)}]\n`;
+      this.logBuffer += `[the log stops here: it reached ${formatBytes(MAX_LOG_BYTES)}]\n`;
       this.logTruncated = true;
       this.flushLog();
       return;
@@ -283,10 +296,4 @@ export class CommandOutput {
     }
     this.logBuffer = "";
   }
-}
-
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

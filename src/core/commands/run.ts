@@ -3,6 +3,7 @@
 // how it ended. The live tail goes to `onProgress`, at most every PROGRESS_INTERVAL_MS.
 import { CommandOutput, type CommandOutputOptions, type OutputSummary } from "./output";
 import type { CommandRunner, CommandRunnerKind, RunningCommand } from "./runner";
+import { formatDuration } from "../../shared/format";
 
 /** The card's live tail is refreshed at most this often: a flood costs the view no more than a trickle. */
 export const PROGRESS_INTERVAL_MS = 250;
@@ -86,7 +87,8 @@ export async function runCommandOnce(options: RunCommandOnceOptions): Promise<Co
     if (killing) await killing;
     output.finish();
     const result: CommandRunResult = {
-      end,
+      // Nothing ran (the terminal did not get its launch line whole): the output says why.
+      end: exit.notStarted && end === "exited" ? "failedToStart" : end,
       exitCode: exit.exitCode,
       // "Stopped after 12 s" counts to the moment of the stop, not to the end of the clean-up.
       durationMs: (stoppedAt ?? Date.now()) - started,
@@ -100,14 +102,6 @@ export async function runCommandOnce(options: RunCommandOnceOptions): Promise<Co
     if (progressTimer) clearTimeout(progressTimer);
     options.signal?.removeEventListener("abort", onAbort);
   }
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
-  const m = Math.floor(s / 60);
-  return `${m} min ${Math.round(s - m * 60)} s`;
 }
 
 /** The first line of a result, as the model and the card read it. */

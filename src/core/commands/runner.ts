@@ -16,6 +16,8 @@ export interface CommandExit {
   /** null when a signal ended it or the runner could not tell. */
   exitCode: number | null;
   signal?: string;
+  /** The command did not run at all (the terminal did not get its launch line whole): nothing ran. */
+  notStarted?: true;
 }
 
 export interface RunningCommand {
@@ -25,15 +27,22 @@ export interface RunningCommand {
   readonly via: CommandRunnerKind;
   /** Settles when the command has ended and its output is read. Never rejects. */
   readonly exited: Promise<CommandExit>;
-  /** Ends the command and everything it started (the whole process tree); resolves when it is gone. */
-  kill(): Promise<void>;
+  /**
+   * Ends the command and everything it started (its process tree, and every process carrying its
+   * run tag: process-tree.ts); resolves when it is gone. `now`: SIGKILL without the grace (VS Code closing).
+   */
+  kill(options?: KillOptions): Promise<void>;
+}
+
+export interface KillOptions {
+  now?: boolean;
 }
 
 export type CommandRunnerKind = "terminal" | "process";
 
 export interface CommandRunner {
   start(spec: CommandStart): Promise<RunningCommand>;
-  /** Ends every command still running (VS Code closing). */
+  /** Ends every command still running and whatever finished runs left, at once (VS Code closing); resolves when they are gone. */
   dispose?(): Promise<void>;
 }
 
@@ -52,3 +61,30 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
   VISUAL: "true",
   DEBIAN_FRONTEND: "noninteractive",
 };
+
+/**
+ * Variables no command gets: BASH_ENV and ENV name a file that every non-interactive bash (or
+ * sh) reads before the command, and they may come from the host's environment or from
+ * `terminal.integrated.env.*`.
+ */
+export const CLEARED_ENV: readonly string[] = ["BASH_ENV", "ENV"];
+
+/**
+ * The environment of a command run as a child process: `base` (the host's) and `extra`, without
+ * the cleared variables and `removed` (the API key variables Pi Chat reads), then the
+ * non-interactive variables.
+ */
+export function commandEnvironment(
+  base: Readonly<Record<string, string | undefined>>,
+  extra: Readonly<Record<string, string | undefined>> = {},
+  removed: readonly string[] = [],
+): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...base, ...extra };
+  for (const name of [...CLEARED_ENV, ...removed]) delete env[name];
+  return { ...env, ...NON_INTERACTIVE_ENV };
+}
+
+/** The same for a terminal VS Code creates: `null` removes a variable (after terminal.integrated.env.* is applied). */
+export function terminalEnvironment(removed: readonly string[] = []): Record<string, string | null> {
+  return { ...Object.fromEntries([...CLEARED_ENV, ...removed].map((name) => [name, null])), ...NON_INTERACTIVE_ENV };
+}

@@ -3,6 +3,7 @@
 // bashExecution message — which the model reads with the next request (`!`) or never (`!!`).
 import type { BashExecutionMessage } from "../messages";
 import { runCommandOnce, type CommandProgress } from "./run";
+import type { OutputRedactor } from "./output";
 import type { CommandRunner } from "./runner";
 
 export interface UserCommandText {
@@ -26,7 +27,7 @@ export interface UserCommandRun {
   timeoutMs: number;
   signal: AbortSignal;
   logFile?: string;
-  redact?: (text: string) => string;
+  redact?: OutputRedactor;
   onProgress: (progress: CommandProgress) => void;
 }
 

@@ -60,6 +60,10 @@ export class ChatContext {
   private lastCapture: RequestCapture | undefined;
   /** A compaction failed in this run: do not ask again before every request. */
   private failedThisRun = false;
+  /** The user was told that requests are trimmed; told again only after a request that was not. */
+  private trimExplained = false;
+  /** An automatic compaction failed and the user was told: the next failures (one try a run) say nothing new until one succeeds. */
+  private failureExplained = false;
   /** The meter's running totals along the path, so each update adds up only what changed. */
   private readonly meterCache = new MeterCache();
 
@@ -117,6 +121,7 @@ export class ChatContext {
   /** transformContext's report on the request it built. */
   noteView(view: RequestView): void {
     this.lastView = view;
+    if (view.trimmed === 0) this.trimExplained = false;
   }
 
   /**
@@ -177,7 +182,7 @@ export class ChatContext {
   async beforeRequest(request: PrepareRequestContext, signal: AbortSignal | undefined): Promise<AgentRequestUpdate | undefined> {
     const budget = this.budget(request.model);
     if (!budget || !this.settings().enabled || this.failedThisRun) return undefined;
-    if (contextSize(request.context.messages).tokens <= budget.threshold) return undefined;
+    if (contextSize(request.context.messages, this.meterCache).tokens <= budget.threshold) return undefined;
     const outcome = await this.compact("threshold", { ...(signal ? { signal } : {}) });
     if (outcome.status !== "done") return undefined;
     return { context: { ...request.context, messages: [...request.context.messages, outcome.message] } };
@@ -192,7 +197,7 @@ export class ChatContext {
       const last = lastAssistant(this.host.messages());
       const window = this.binding?.model.contextWindow ?? 0;
       // Only a refused request is retried: an answer that came (a silent overflow) is not asked again.
-      if (!last || last.stopReason !== "error" || !isContextOverflow(last, window)) break;
+      if (last?.stopReason !== "error" || !isContextOverflow(last, window)) break;
       if (attempt >= OVERFLOW_RETRIES) {
         await this.host.append(
           notice(
@@ -220,11 +225,28 @@ export class ChatContext {
       this.host.log?.("context overflow: compacted, retrying once");
       await agent.continue();
     }
+    await this.explainTrim();
     const budget = this.budget();
-    if (budget && this.settings().enabled && !this.failedThisRun && contextSize(this.host.messages()).tokens > budget.threshold) {
+    if (budget && this.settings().enabled && !this.failedThisRun && contextSize(this.host.messages(), this.meterCache).tokens > budget.threshold) {
       await this.compact("threshold", {});
     }
     return false;
+  }
+
+  /**
+   * Trimming is the fallback when no summary made the context fit: never silent. A failed
+   * compaction's notice already says it; compaction turned off, or a summary that still left the
+   * context too long, is said here, once per stretch of trimmed requests.
+   */
+  private async explainTrim(): Promise<void> {
+    const trimmed = this.lastView?.trimmed ?? 0;
+    if (trimmed === 0 || this.trimExplained) return;
+    this.trimExplained = true;
+    if (this.failedThisRun) return;
+    const why = this.settings().enabled
+      ? `Even after summarizing, the conversation was too long for the context window: its oldest ${trimmed} messages were left out of the request.`
+      : `Compaction is off (piChat.compaction.enabled), so the oldest ${trimmed} messages of this conversation were left out of the request to fit the context window.`;
+    await this.host.append(notice("info", why, "“Compact now” summarizes them instead, so the model keeps what they said.", "compact"));
   }
 
   /** Compacts the transcript now; the summary message is appended when it succeeded, nothing otherwise. */
@@ -264,13 +286,17 @@ export class ChatContext {
       ...(outcome.status === "failed" ? { error: outcome.error } : outcome.status === "nothing" ? { error: outcome.reason } : {}),
     });
     if (outcome.status === "done") {
+      this.failureExplained = false;
       await this.host.append(outcome.message);
       this.host.log?.(
         `compacted (${trigger}): ${outcome.message.tokensBefore} → ${outcome.message.tokensAfter} tokens, ${outcome.message.summarizedMessageCount} messages`,
       );
     } else if (outcome.status === "failed" && trigger !== "manual") {
       this.failedThisRun = true;
+      this.trimExplained = true;
       this.host.log?.(`compaction failed: ${outcome.error}`);
+      if (this.failureExplained) return outcome;
+      this.failureExplained = true;
       await this.host.append(
         notice(
           "info",

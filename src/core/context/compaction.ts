@@ -6,6 +6,7 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { ToolResultMessage } from "@earendil-works/pi-ai";
 import type { CompactionSummaryMessage, CompactionTrigger } from "../messages";
 import { estimateMessageTokens, estimateTokensOf } from "./tokens";
+import { keptUserWords, userWordsBudget } from "./user-words";
 
 export interface CompactionSettings {
   /** Compact on its own (threshold and overflow). Off: only by hand; a full window is trimmed instead. */
@@ -36,6 +37,8 @@ export interface ContextBudget {
   keepRecentTokens: number;
   /** A cut never keeps more than this, or the compacted context would not fit under the threshold. */
   maxKeptTokens: number;
+  /** The user's own words kept verbatim beside a summary. */
+  userWordsTokens: number;
 }
 
 /**
@@ -50,9 +53,10 @@ export function contextBudget(window: number, modelMaxOutput: number, settings: 
   const maxOutputTokens = Math.max(1, Math.min(modelMaxOutput > 0 ? modelMaxOutput : reserve, reserve - margin));
   const summaryMaxTokens = Math.max(256, Math.min(Math.floor(reserve * 0.8), MAX_SUMMARY_TOKENS));
   const slack = Math.ceil(threshold * 0.05);
-  const maxKeptTokens = Math.max(0, threshold - summaryMaxTokens - fixedTokens - slack);
+  const userWordsTokens = userWordsBudget(threshold);
+  const maxKeptTokens = Math.max(0, threshold - summaryMaxTokens - userWordsTokens - fixedTokens - slack);
   const keepRecentTokens = Math.max(0, Math.min(Math.floor(settings.keepRecentTokens) || 0, maxKeptTokens));
-  return { window: safeWindow, reserve, threshold, maxOutputTokens, summaryMaxTokens, keepRecentTokens, maxKeptTokens };
+  return { window: safeWindow, reserve, threshold, maxOutputTokens, summaryMaxTokens, keepRecentTokens, maxKeptTokens, userWordsTokens };
 }
 
 // ---- the model's view of a path ----
@@ -241,8 +245,17 @@ export function compactionMessage(
   path: readonly AgentMessage[],
   plan: CompactionPlan,
   summary: string,
-  details: { trigger: CompactionTrigger; tokensBefore: number; instructions?: string; usage?: CompactionSummaryMessage["usage"]; timestamp: number },
+  details: {
+    trigger: CompactionTrigger;
+    tokensBefore: number;
+    instructions?: string;
+    usage?: CompactionSummaryMessage["usage"];
+    timestamp: number;
+    /** Tokens of the user's own words to keep verbatim (ContextBudget.userWordsTokens). */
+    userWordsTokens: number;
+  },
 ): CompactionSummaryMessage {
+  const userMessages = keptUserWords(plan.previous?.userMessages, plan.toSummarize, details.userWordsTokens);
   const message: CompactionSummaryMessage = {
     role: "compactionSummary",
     summary,
@@ -254,6 +267,7 @@ export function compactionMessage(
     modifiedFiles: plan.modifiedFiles,
     trigger: details.trigger,
     ...(details.instructions ? { instructions: details.instructions } : {}),
+    ...(userMessages.length > 0 ? { userMessages } : {}),
     ...(details.usage ? { usage: details.usage } : {}),
     timestamp: details.timestamp,
   };

@@ -58,6 +58,7 @@ export async function compactPath(path: readonly AgentMessage[], summaryModel: S
     ...(options.instructions?.trim() ? { instructions: options.instructions.trim() } : {}),
     usage: answer.usage,
     timestamp: (options.now ?? Date.now)(),
+    userWordsTokens: budget.userWordsTokens,
   });
   return { status: "done", message };
 }

@@ -3,8 +3,8 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Usage } from "@earendil-works/pi-ai";
 import type { ContextMeter, UsageFigures } from "../../shared/context-meter";
-import { applyCompaction, latestCompaction, type LatestCompaction } from "./compaction";
-import { estimateMessageTokens, estimateTokensOf } from "./tokens";
+import type { LatestCompaction } from "./compaction";
+import { estimateMessageTokens } from "./tokens";
 
 /** Tokens of a request as the provider counted them: everything sent plus the answer, which the next request carries. */
 export function usageTokens(usage: Usage): number {
@@ -18,30 +18,97 @@ function hasUsage(m: AgentMessage): m is AssistantMessage {
 
 export interface ContextSize {
   tokens: number;
+  /** The figure is our estimate: no usage covers the path, or the estimate of the path was larger. */
   estimated: boolean;
 }
 
 /**
- * The size of the model's context for the next request: the last answer's usage plus an estimate
- * of the messages after it. After a compaction that came later than that answer, the usage
- * describes a context that no longer exists: the summary's own figure plus what followed is used.
+ * The size of the model's context for the next request, before any trimming: what decides
+ * compaction and what the meter shows. Two measures of the same path, and the larger one wins:
+ * - the last answer's usage plus an estimate of the messages after it (after a compaction that
+ *   came later than that answer, the summary's own figure instead: the usage describes a context
+ *   that no longer exists);
+ * - our estimate of the whole untrimmed request view (system messages, the latest summary, the
+ *   messages it keeps and what followed).
+ * A usage counts only what the provider was sent: a request trimmed to fit, or a server that counts
+ * low or reports nothing, would hide the rest of the path, and the trim (which measures with the
+ * estimate) would then pre-empt compaction for good.
  */
-export function contextSize(path: readonly AgentMessage[], known?: { latest: LatestCompaction | undefined }): ContextSize {
-  const latest = known ? known.latest : latestCompaction(path);
+export function contextSize(path: readonly AgentMessage[], cache: MeterCache = new MeterCache()): ContextSize {
+  // One pass (or none, when the cache knows the path) sets the running sums of every prefix.
+  const totals = cache.totalsOf(path);
+  const scale = estimateScale(path, cache);
+  const estimate = Math.ceil(viewEstimateOfPrefix(path, path.length, cache) * scale);
+  const reported = reportedSize(path, latestCompactionOf(path, totals), scale);
+  if (reported === undefined || estimate > reported.tokens) return { tokens: estimate, estimated: true };
+  return reported;
+}
+
+/** A provider counting more than our ~4 characters a token is believed, up to this factor. */
+const MAX_ESTIMATE_SCALE = 2;
+
+/**
+ * How much more the provider counted than we estimated, for the last request it reported usage
+ * for (never less than 1: a lower count may be a trimmed request or a server that counts low, and
+ * must not hide anything). Estimates of messages the provider has not seen yet are scaled by it,
+ * so a request is not sent over the threshold because our estimate was low.
+ */
+function estimateScale(path: readonly AgentMessage[], cache: MeterCache): number {
+  for (let i = path.length - 1; i > 0; i--) {
+    const m = path[i]!;
+    if (!hasUsage(m)) continue;
+    const sent = (m.usage.input || 0) + (m.usage.cacheRead || 0) + (m.usage.cacheWrite || 0);
+    const estimated = viewEstimateOfPrefix(path, i, cache);
+    if (!(sent > 0 && estimated > 0)) return 1;
+    return Math.min(MAX_ESTIMATE_SCALE, Math.max(1, sent / estimated));
+  }
+  return 1;
+}
+
+/**
+ * The size from the last answer's usage (or, after a compaction newer than any answer, the summary's
+ * own figure, itself an estimate), or undefined when neither exists.
+ */
+function reportedSize(path: readonly AgentMessage[], latest: LatestCompaction | undefined, scale: number): ContextSize | undefined {
+  const tail = (from: number) => {
+    let tokens = 0;
+    for (let j = from; j < path.length; j++) tokens += estimateMessageTokens(path[j]!);
+    return Math.ceil(tokens * scale);
+  };
   for (let i = path.length - 1; i >= 0; i--) {
     const m = path[i]!;
     if (latest && i === latest.index) {
-      let tokens = m.role === "compactionSummary" && m.tokensAfter > 0 ? m.tokensAfter : estimateTokensOf(applyCompaction(path.slice(0, i + 1)).messages);
-      for (let j = i + 1; j < path.length; j++) tokens += estimateMessageTokens(path[j]!);
-      return { tokens, estimated: true };
+      if (!(m.role === "compactionSummary" && m.tokensAfter > 0)) return undefined;
+      return { tokens: m.tokensAfter + tail(i + 1), estimated: true };
     }
-    if (hasUsage(m)) {
-      let tokens = usageTokens(m.usage);
-      for (let j = i + 1; j < path.length; j++) tokens += estimateMessageTokens(path[j]!);
-      return { tokens, estimated: false };
-    }
+    if (hasUsage(m)) return { tokens: usageTokens(m.usage) + tail(i + 1), estimated: false };
   }
-  return { tokens: estimateTokensOf(applyCompaction(path).messages), estimated: true };
+  return undefined;
+}
+
+/** Our estimate of the untrimmed request view of the first `count` messages of the path. */
+function viewEstimateOfPrefix(path: readonly AgentMessage[], count: number, cache: MeterCache): number {
+  const totals = cache.totalsBefore(path, count);
+  return viewEstimate(path, totals, latestCompactionOf(path, totals), cache);
+}
+
+/**
+ * Our estimate of the untrimmed request view of the path, from the running sums (no pass over the
+ * whole path): what applyCompaction's view would be estimated at.
+ */
+function viewEstimate(path: readonly AgentMessage[], totals: PathTotals, latest: LatestCompaction | undefined, cache: MeterCache): number {
+  if (!latest) return totals.estimate;
+  const beforeKept = cache.totalsBefore(path, latest.firstKeptIndex);
+  // System messages before the kept part stay; everything else before it is in the summary.
+  return beforeKept.systemEstimate + estimateMessageTokens(latest.message) + (totals.estimate - beforeKept.estimate);
+}
+
+function latestCompactionOf(path: readonly AgentMessage[], totals: PathTotals): LatestCompaction | undefined {
+  const index = totals.latestCompaction;
+  const message = index >= 0 ? path[index] : undefined;
+  if (message?.role !== "compactionSummary") return undefined;
+  const kept = Number.isInteger(message.keptMessageCount) && message.keptMessageCount > 0 ? message.keptMessageCount : 0;
+  return { index, message, firstKeptIndex: Math.max(0, index - kept) };
 }
 
 function emptyFigures(): UsageFigures {
@@ -64,21 +131,10 @@ export interface MeterModel {
 
 /** Every figure of the meter, from the path (and the model, when it is known). */
 export function contextMeter(path: readonly AgentMessage[], model?: MeterModel, threshold?: number, trimmed?: number, cache?: MeterCache): ContextMeter {
-  const totals = (cache ?? new MeterCache()).totalsOf(path);
-  const compactionAt = totals.latestCompaction;
-  const latestMessage = compactionAt >= 0 ? path[compactionAt] : undefined;
-  const latest =
-    latestMessage?.role === "compactionSummary"
-      ? {
-          index: compactionAt,
-          message: latestMessage,
-          firstKeptIndex: Math.max(
-            0,
-            compactionAt - (Number.isInteger(latestMessage.keptMessageCount) && latestMessage.keptMessageCount > 0 ? latestMessage.keptMessageCount : 0),
-          ),
-        }
-      : undefined;
-  const size = contextSize(path, { latest });
+  const meterCache = cache ?? new MeterCache();
+  const totals = meterCache.totalsOf(path);
+  const latest = latestCompactionOf(path, totals);
+  const size = contextSize(path, meterCache);
   const prices = model?.cost;
   const priced = prices ? prices.input > 0 || prices.output > 0 : totals.anyCost;
   const meter: ContextMeter = { tokens: size.tokens, estimated: size.estimated, chat: { ...totals.chat }, priced };
@@ -104,9 +160,13 @@ interface PathTotals {
   anyCost: boolean;
   /** Index of the latest compaction summary, -1 for none. */
   latestCompaction: number;
+  /** Estimated tokens of every message but the summaries (the untrimmed view before any compaction). */
+  estimate: number;
+  /** The part of `estimate` that is system messages: they stay in every request. */
+  systemEstimate: number;
 }
 
-const NO_TOTALS: PathTotals = { chat: emptyFigures(), lastTurn: undefined, anyCost: false, latestCompaction: -1 };
+const NO_TOTALS: PathTotals = { chat: emptyFigures(), lastTurn: undefined, anyCost: false, latestCompaction: -1, estimate: 0, systemEstimate: 0 };
 
 /**
  * The running totals after each message, kept by message object. A message has one place in its
@@ -134,6 +194,13 @@ export class MeterCache {
     }
     return totals;
   }
+
+  /** The totals of the first `count` messages of the path (known after totalsOf(path): no copy of the path then). */
+  totalsBefore(path: readonly AgentMessage[], count: number): PathTotals {
+    if (count <= 0) return NO_TOTALS;
+    const known = this.after.get(path[count - 1]!);
+    return known && known.index === count - 1 ? known.totals : this.totalsOf(path.slice(0, count));
+  }
 }
 
 function step(before: PathTotals, m: AgentMessage, index: number): PathTotals {
@@ -156,5 +223,8 @@ function step(before: PathTotals, m: AgentMessage, index: number): PathTotals {
     add(lastTurn, usage, cost);
   }
   const latestCompaction = m.role === "compactionSummary" ? index : before.latestCompaction;
-  return { chat, lastTurn, anyCost, latestCompaction };
+  const tokens = m.role === "compactionSummary" ? 0 : estimateMessageTokens(m);
+  const estimate = before.estimate + tokens;
+  const systemEstimate = before.systemEstimate + (m.role === "system" ? tokens : 0);
+  return { chat, lastTurn, anyCost, latestCompaction, estimate, systemEstimate };
 }

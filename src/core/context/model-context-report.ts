@@ -4,7 +4,7 @@
 // only read to say what was left out and why.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
-import { appMessageFact } from "../context-policy";
+import { appMessageFact } from "./app-message-facts";
 import { isAppMessage, type AppMessageRole } from "../messages";
 import type { RequestCapture } from "./chat-context";
 import { estimateLlmMessageTokens } from "./tokens";
@@ -58,6 +58,11 @@ export function renderModelContext(capture: RequestCapture, transcript: readonly
   );
   out.push(
     `About ${total.toLocaleString("en-US")} tokens in ${capture.messages.length} messages, from a transcript of ${capture.view.transcriptMessages} messages. Read-only; it follows the chat: the next request replaces it.`,
+    "",
+    // The three figures a user compares, each with what it counts, so they reconcile at a glance.
+    "How this figure compares: it is Pi Chat's estimate of this request's input, counted here message by message (system prompt and tools included). " +
+      "The header's figure is the provider's own count of the last request, plus its answer and anything added since. " +
+      "The meter's “Last turn” adds up every request since your last message: a turn with tool calls sends the context once per request, so it is larger.",
     "",
   );
 

@@ -10,7 +10,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { SystemMessage } from "@earendil-works/pi-ai";
 import { checkRealPath } from "../tools/paths";
-import { formatBytes } from "../tools/shared";
+import { formatBytes } from "../../shared/format";
 import type { WorkspaceFileSystem } from "../tools/workspace-fs";
 
 /** Looked for in this order at each folder root; the first that exists is used. */
@@ -108,13 +108,18 @@ export async function loadProjectInstructions(
  * message is never changed). Pure. With no section, the input is returned as it is.
  */
 export function withProjectInstructions(messages: readonly AgentMessage[], section: string | undefined): AgentMessage[] {
+  return withSystemSection(messages, PROJECT_INSTRUCTIONS_SECTION, section);
+}
+
+/** The request view with a named section of the system message set (one made when there is none); never mutates. */
+export function withSystemSection(messages: readonly AgentMessage[], name: string, section: string | undefined): AgentMessage[] {
   if (section === undefined) return messages.slice();
   const first = messages[0];
   if (first?.role === "system") {
-    const head: SystemMessage = { ...first, sections: { ...first.sections, [PROJECT_INSTRUCTIONS_SECTION]: section } };
+    const head: SystemMessage = { ...first, sections: { ...first.sections, [name]: section } };
     return [head, ...messages.slice(1)];
   }
-  const head: SystemMessage = { role: "system", content: "", sections: { [PROJECT_INSTRUCTIONS_SECTION]: section }, timestamp: 0 };
+  const head: SystemMessage = { role: "system", content: "", sections: { [name]: section }, timestamp: 0 };
   return [head, ...messages];
 }
 
@@ -124,7 +129,9 @@ async function findInstructionFile(fs: WorkspaceFileSystem): Promise<{ file: str
     const real = await checkRealPath(fs, file);
     if (!real.ok) continue;
     const info = await fs.stat(real.path);
-    if (!info || info.type !== "file") continue;
+    if (info?.type !== "file") continue;
+    // A hard link may be a name for a file outside the folder (no path check sees it): not read, like a symlink out.
+    if (info.hardLinks !== undefined && info.hardLinks > 1) continue;
     if (info.size > PROJECT_INSTRUCTIONS_READ_LIMIT) return { file, bytes: undefined, size: info.size };
     const bytes = await fs.readFile(real.path);
     if (bytes.length > PROJECT_INSTRUCTIONS_READ_LIMIT) return { file, bytes: undefined, size: bytes.length };

@@ -3,7 +3,6 @@
 // exists, and the sentence the chat model later gets for a summary.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
-import type { CompactionSummaryMessage } from "../messages";
 import type { CompactionPlan } from "./compaction";
 import { CHARS_PER_TOKEN } from "./tokens";
 
@@ -18,11 +17,14 @@ const FORMAT = `## Goal
 ## Constraints & Preferences
 - [Requirements and preferences the user stated, or "(none)"]
 
+## User Instructions & Corrections
+- [Every explicit instruction or correction of the user that still holds, quoted verbatim ("…"), or "(none)"]
+
 ## Progress
 ### Done
 - [x] [Completed work]
 ### In Progress
-- [ ] [Current work]
+- [ ] [Current work, and every task the user asked for that is not done yet]
 ### Blocked
 - [Problems in the way, or "(none)"]
 
@@ -45,7 +47,7 @@ ${FORMAT}
 Keep each section short. Copy file paths, function names, numbers and error messages exactly.`;
 
 const UPDATE_SUMMARY = `The text in <conversation> is NEW conversation that follows the summary in <previous-summary>. Update that summary with it:
-- keep everything in the previous summary that still holds;
+- keep everything in the previous summary that still holds, the user's goal and their quoted instructions and corrections word for word;
 - add the new progress, decisions and facts;
 - move finished items from "In Progress" to "Done", and update "Next Steps";
 - when a value changed (a port, a name, a path), keep only the current value and say it replaced the old one;
@@ -127,16 +129,4 @@ export function serializeConversation(messages: readonly Message[]): string {
 
 function shorten(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}\n[… ${text.length - max} more characters]`;
-}
-
-/** The user message the chat model gets in place of the summarized conversation. */
-export function compactionSummaryFact(message: CompactionSummaryMessage): string {
-  const files: string[] = [];
-  if (message.readFiles?.length) files.push(`<read-files>\n${message.readFiles.join("\n")}\n</read-files>`);
-  if (message.modifiedFiles?.length) files.push(`<modified-files>\n${message.modifiedFiles.join("\n")}\n</modified-files>`);
-  return [
-    "[The earlier part of this conversation was compacted into the summary below to fit the context window. The messages after this one are verbatim.]",
-    `<summary>\n${message.summary}\n</summary>`,
-    ...files,
-  ].join("\n\n");
 }

@@ -5,7 +5,7 @@
 // meter shows between two requests (the provider's own usage replaces them after each answer).
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
-import { appMessageFact } from "../context-policy";
+import { appMessageFact } from "./app-message-facts";
 import { isAppMessage } from "../messages";
 
 export const CHARS_PER_TOKEN = 4;

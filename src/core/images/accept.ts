@@ -1,8 +1,9 @@
-// The gate for an image the user attached: only bytes that really are a PNG, JPEG, GIF or WebP
-// image, within the size cap, are sent. Every refusal says why; nothing is dropped silently.
-import { MAX_PROMPT_IMAGE_BYTES } from "../../shared/protocol";
-import { formatBytes } from "../tools/shared";
-import { sniffImage, type ImageInfo } from "../../shared/image-sniff";
+// The gate for an image the user attached: only bytes that really are a whole PNG, JPEG, GIF or
+// WebP image, within the size caps, are sent. The view checks the same and scales down before
+// sending; this gate is for what the view (untrusted) posts. Every refusal says why.
+import { MAX_IMAGE_SIDE_PX, MAX_PROMPT_IMAGE_BYTES } from "../../shared/protocol";
+import { formatBytes } from "../../shared/format";
+import { imageProblem, sniffImage, type ImageInfo } from "../../shared/image-sniff";
 
 export type AcceptedImage = { ok: true; bytes: Uint8Array; info: ImageInfo } | { ok: false; reason: string };
 
@@ -18,6 +19,15 @@ export function acceptAttachedImage(base64: string, label: string): AcceptedImag
   if (!info) {
     const text = looksLikeSvg(bytes) ? " It is an SVG drawing, which is text: attach the file with Ask About This File instead." : "";
     return { ok: false, reason: `${label} is not a PNG, JPEG, GIF or WebP image (judged by its bytes, not its name).${text}` };
+  }
+  const problem = imageProblem(bytes, info);
+  if (problem) return { ok: false, reason: `${label} cannot be sent: ${problem}.` };
+  // The view scales every attached image down to this; a larger one did not come from it.
+  if (Math.max(info.width, info.height) > MAX_IMAGE_SIDE_PX) {
+    return {
+      ok: false,
+      reason: `${label} is ${info.width}×${info.height} px, over the ${MAX_IMAGE_SIDE_PX.toLocaleString("en-US")} px an attached image may have on its long side.`,
+    };
   }
   return { ok: true, bytes, info };
 }

@@ -50,7 +50,7 @@ export async function hydrateImages(messages: readonly AgentMessage[], chatId: s
   const out: AgentMessage[] = [];
   for (const message of messages) {
     const content = contentOf(message);
-    if (!content || !content.some((c) => c.type === "image" && c.data === "")) {
+    if (!content?.some((c) => c.type === "image" && c.data === "")) {
       out.push(message);
       continue;
     }

@@ -8,7 +8,7 @@ import type { ApprovalNoticeMessage } from "../messages";
 import { asRunCommandParams, RUN_COMMAND_TOOL } from "../tools/run-command";
 import { resolveCommandFolder, type CommandFolders } from "../commands/command-folders";
 import type { WorkspaceFileSystem } from "../tools/workspace-fs";
-import { matchAllowRules, parseRule, suggestRules } from "./command-rules";
+import { hostCommandShell, matchAllowRules, offerRules, parseRule, type CommandShell } from "./command-rules";
 
 export interface CommandApprovalRequest {
   chatId: string;
@@ -18,6 +18,8 @@ export interface CommandApprovalRequest {
   cwd: string;
   /** Rules the card offers for "always allow" (none when the command can never match a rule). */
   suggestedRules: string[];
+  /** Why no rule is offered (the command always asks, or rules are off on Windows). */
+  ruleNote?: string;
 }
 
 export type CommandDecision = { decision: "allow" } | { decision: "deny"; reason?: string } | { decision: "allowAlways"; rule: string };
@@ -43,6 +45,8 @@ export interface CommandGateDeps {
   emit: (event: ChatEvent) => void;
   /** Adds the decision to the transcript (it lands after the tool results of this step). */
   record: (notice: ApprovalNoticeMessage) => void;
+  /** The shell commands run through; default: this host's (cmd.exe on Windows, where rules are off). */
+  shell?: CommandShell;
 }
 
 export async function gateCommand(
@@ -63,7 +67,8 @@ export async function gateCommand(
     return { block: true, reason: error instanceof Error ? error.message : String(error) };
   }
   const base = { role: "approvalNotice" as const, toolCallId, toolName: RUN_COMMAND_TOOL, command: params.command, cwd };
-  const byRule = matchAllowRules(params.command, deps.rules.list());
+  const shell = deps.shell ?? hostCommandShell();
+  const byRule = matchAllowRules(params.command, deps.rules.list(), shell);
   if (byRule.allowed) {
     const rule = byRule.rules.join(", ");
     deps.record({ ...base, decision: "allowed", rule, timestamp: Date.now() });
@@ -71,13 +76,15 @@ export async function gateCommand(
   }
   // Offer rules only for the parts no rule covers yet.
   const existing = deps.rules.list();
-  const suggestedRules = (suggestRules(params.command) ?? []).filter((r) => !matchAllowRules(r, existing).allowed);
+  const offer = offerRules(params.command, shell);
+  const suggestedRules = "rules" in offer ? offer.rules.filter((r) => !matchAllowRules(r, existing, shell).allowed) : [];
+  const ruleNote = "reason" in offer ? { ruleNote: offer.reason } : {};
   // A background run keeps going after the yes: the card says so, with the line Pi waits for.
   const background = params.background ? { background: params.readyPattern ? { readyPattern: params.readyPattern } : {} } : {};
-  deps.emit({ type: "approval/request", toolCallId, toolName: RUN_COMMAND_TOOL, command: params.command, cwd, suggestedRules, ...background });
+  deps.emit({ type: "approval/request", toolCallId, toolName: RUN_COMMAND_TOOL, command: params.command, cwd, suggestedRules, ...ruleNote, ...background });
   let decision: CommandDecision;
   try {
-    decision = await deps.approver({ chatId: deps.chatId, toolCallId, command: params.command, cwd, suggestedRules }, signal);
+    decision = await deps.approver({ chatId: deps.chatId, toolCallId, command: params.command, cwd, suggestedRules, ...ruleNote }, signal);
   } catch {
     deps.emit({ type: "approval/cancelled", toolCallId });
     return { block: true, reason: "The command was cancelled before the user decided. Nothing ran." };
@@ -89,7 +96,7 @@ export async function gateCommand(
       .split("\n")
       .map((r) => r.trim())
       .filter((r) => r !== "");
-    if (added.length > 0 && added.every((r) => parseRule(r).ok) && matchAllowRules(params.command, [...deps.rules.list(), ...added]).allowed) {
+    if (added.length > 0 && added.every((r) => parseRule(r).ok) && matchAllowRules(params.command, [...deps.rules.list(), ...added], shell).allowed) {
       for (const r of added) await deps.rules.add(r);
       rule = added.join(", ");
     }

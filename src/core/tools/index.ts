@@ -4,8 +4,10 @@ export type { ReadFileOptions, WorkspaceDirEntry, WorkspaceEntryType, WorkspaceF
 export { createNodeWorkspaceFs, readRegularFile } from "./workspace-fs";
 export type { PathResult } from "./paths";
 export { checkRealPath, MAX_PATH_LENGTH, resolveWorkspacePath } from "./paths";
-export type { OpenedFile, WorkspaceToolErrorCode } from "./shared";
-export { abortable, DEFAULT_MAX_EDIT_FILE_BYTES, DEFAULT_MAX_FILE_BYTES, DEFAULT_READ_TIMEOUT_MS, resolveToolPath, WorkspaceToolError } from "./shared";
+export type { OpenedFile } from "./shared";
+export type { WorkspaceToolErrorCode } from "./tool-error";
+export { DEFAULT_MAX_EDIT_FILE_BYTES, DEFAULT_MAX_FILE_BYTES, DEFAULT_READ_TIMEOUT_MS, resolveToolPath } from "./shared";
+export { abortable, WorkspaceToolError } from "./tool-error";
 export type { ReadFileDetails, ReadFileParams, ReadFileToolOptions } from "./read-file";
 export { createReadFileTool, DEFAULT_READ_MAX_BYTES, DEFAULT_READ_MAX_LINES, readFileParameters } from "./read-file";
 export type {

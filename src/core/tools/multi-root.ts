@@ -4,7 +4,7 @@
 // root "." is a virtual folder holding the folders. A single-folder workspace keeps plain paths.
 import { compareMatches, type SearchBackend, type SearchMatch } from "./search-backend";
 import { compileGlob } from "./glob";
-import { WorkspaceToolError } from "./shared";
+import { WorkspaceToolError } from "./tool-error";
 import type { WorkspaceDirEntry, WorkspaceFileSystem, WorkspaceRealPath, WorkspaceStat } from "./workspace-fs";
 
 export interface RootFolder<T> {

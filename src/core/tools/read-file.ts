@@ -3,7 +3,9 @@ import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
 import { int, obj, opt, str, type Static } from "@earendil-works/pi-schema";
 import { sniffImage } from "../../shared/image-sniff";
 import { readImage, type ReadImageInfo, type ReadImageOptions } from "./read-image";
-import { DEFAULT_MAX_FILE_BYTES, formatBytes, looksBinary, openWorkspaceFile, throwIfAborted, utf8Length, WorkspaceToolError } from "./shared";
+import { DEFAULT_MAX_FILE_BYTES, looksBinary, openWorkspaceFile, refuseHardLinks, utf8Length } from "./shared";
+import { formatBytes } from "../../shared/format";
+import { throwIfAborted, WorkspaceToolError } from "./tool-error";
 import type { WorkspaceFileSystem } from "./workspace-fs";
 
 export const DEFAULT_READ_MAX_LINES = 2000;
@@ -93,6 +95,7 @@ export function createReadFileTool(fs: WorkspaceFileSystem, options: ReadFileToo
     async execute(_toolCallId, params, signal): Promise<AgentToolResult<ReadFileDetails>> {
       throwIfAborted(signal);
       const file = await openWorkspaceFile(fs, options.root, params.path, maxFileBytes, signal, options.readTimeoutMs);
+      refuseHardLinks(file.path, file.hardLinks, "read_file");
       // What the bytes are, not what the name says: SVG and a text file named .png read as text.
       const image = sniffImage(file.bytes);
       if (image) {

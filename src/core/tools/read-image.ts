@@ -5,16 +5,16 @@
 // over the cap, is scaled down by an injected scaler (a worker with photon in the extension);
 // without one, or when even the scaled image is over the cap, the call is refused with the reason.
 import type { ImageContent, TextContent } from "@earendil-works/pi-ai";
-import { sniffImage, type ImageInfo, type ImageMimeType } from "../../shared/image-sniff";
+import { imageProblem, sniffImage, type ImageInfo, type ImageMimeType } from "../../shared/image-sniff";
 import type { ImageScaler } from "../images/image-scaler";
-import { formatBytes, type OpenedFile, throwIfAborted, WorkspaceToolError } from "./shared";
+import type { OpenedFile } from "./shared";
+import { formatBytes } from "../../shared/format";
+import { throwIfAborted, WorkspaceToolError } from "./tool-error";
 
 /** Long side, in pixels, of an image given to the model. */
 export const MAX_IMAGE_SIDE = 2000;
 /** Bytes of an image given to the model: under Anthropic's 5 MB per image, as pi's read tool does. */
 export const MAX_IMAGE_BYTES = 4.5 * 1024 * 1024;
-/** An image with more pixels is not decoded at all (its pixels alone would take over 400 MB). */
-export const MAX_DECODE_PIXELS = 100_000_000;
 
 export interface ReadImageOptions {
   /** Whether the current model accepts images; `false` gets the text notice, `undefined` (unknown) sends. */
@@ -65,6 +65,10 @@ export async function readImage(
     };
   }
 
+  // Before any decoder sees it: a size the header does not give, too many pixels, a cut-short file.
+  const problem = imageProblem(file.bytes, info);
+  if (problem) throw new WorkspaceToolError("image_refused", `${what}, and ${problem}, so it was not read.`);
+
   const fits = info.width > 0 && info.height > 0 && Math.max(info.width, info.height) <= maxSide && file.bytes.length <= maxBytes;
   if (fits) {
     return {
@@ -80,12 +84,6 @@ export async function readImage(
     Math.max(info.width, info.height) > maxSide ? `its long side is over ${maxSide.toLocaleString("en-US")} px` : `it is over ${formatBytes(maxBytes)}`;
   if (!options.scale) {
     throw new WorkspaceToolError("image_refused", `${what}, and ${over}; images that large cannot be scaled down here, so it was not read.`);
-  }
-  if (info.width * info.height > MAX_DECODE_PIXELS) {
-    throw new WorkspaceToolError(
-      "image_refused",
-      `${what}: over ${MAX_DECODE_PIXELS / 1_000_000} million pixels, too large to scale down, so it was not read.`,
-    );
   }
   const scaled = await options.scale({ bytes: file.bytes, mimeType: info.mimeType, maxSide, maxBytes }, signal);
   throwIfAborted(signal);

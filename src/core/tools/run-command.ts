@@ -5,9 +5,10 @@ import { join } from "node:path";
 import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
 import { bool, int, obj, opt, str, type Static } from "@earendil-works/pi-schema";
 import { type BackgroundCommands, compileReadyPattern, describeState } from "../commands/background";
+import type { OutputRedactor } from "../commands/output";
 import type { CommandRunner, CommandRunnerKind } from "../commands/runner";
 import { describeEnd, resultTextForModel, runCommandOnce, type CommandEnd, type CommandProgress } from "../commands/run";
-import { WorkspaceToolError } from "./shared";
+import { WorkspaceToolError } from "./tool-error";
 import { resolveCommandFolder, type CommandFolders } from "../commands/command-folders";
 import type { WorkspaceFileSystem } from "./workspace-fs";
 
@@ -85,7 +86,7 @@ export interface RunCommandToolOptions {
   /** Folder for the full-output log files of this chat. */
   logDir?: string;
   /** Removes the key in use (and other secrets) from output. */
-  redact?: (text: string) => string;
+  redact?: OutputRedactor;
   /** This chat's background processes (`background: true`); without it such calls are refused. */
   background?: BackgroundCommands;
 }

@@ -2,7 +2,8 @@
 // in JavaScript. The extension uses ripgrep where VS Code ships it (src/host/ripgrep-search.ts)
 // and this one when it cannot; both give the same results on the same tree (tested together).
 import { compileGlob } from "./glob";
-import { looksBinary, throwIfAborted, WorkspaceToolError } from "./shared";
+import { looksBinary } from "./shared";
+import { throwIfAborted, WorkspaceToolError } from "./tool-error";
 import { walkWorkspace, type WalkRules } from "./workspace-walk";
 import type { WorkspaceFileSystem } from "./workspace-fs";
 
@@ -116,7 +117,7 @@ export function createPortableSearch(fs: WorkspaceFileSystem): SearchBackend {
         let bytes: Uint8Array;
         try {
           const info = await fs.stat(path);
-          if (!info || info.type !== "file" || info.size > SEARCH_MAX_FILE_BYTES) return [];
+          if (info?.type !== "file" || info.size > SEARCH_MAX_FILE_BYTES) return [];
           bytes = await fs.readFile(path);
         } catch {
           return []; // vanished or unreadable meanwhile

@@ -1,47 +1,11 @@
-// Helpers shared by the workspace tools: the error type they throw and the common
+// Helpers shared by the workspace tools: their limits and the common
 // "resolve the path, check it, read the file" step.
 import { createHash } from "node:crypto";
 import { isInsideGitDir } from "../permissions/protected-paths";
 import { checkRealPath, resolveWorkspacePath } from "./paths";
 import type { WorkspaceFileSystem } from "./workspace-fs";
-
-/** Why a tool call failed; the message is what the model reads. */
-export type WorkspaceToolErrorCode =
-  | "invalid_path"
-  | "not_found"
-  | "not_a_file"
-  | "too_large"
-  | "binary"
-  | "not_utf8"
-  | "offset_out_of_range"
-  | "invalid_edit"
-  | "invalid_query"
-  | "no_match"
-  | "ambiguous_match"
-  | "overlapping_edits"
-  | "no_change"
-  | "changed_since_proposal"
-  | "proposal_mismatch"
-  | "not_approved"
-  | "hard_linked"
-  | "image_refused"
-  | "timeout"
-  | "aborted";
-
-/**
- * Thrown by the tools for failures the model can act on. The agent turns any thrown error into an
- * error tool result with `message` as its text; `code` lets the UI or the permission gate tell
- * the kinds apart without parsing text.
- */
-export class WorkspaceToolError extends Error {
-  constructor(
-    readonly code: WorkspaceToolErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = "WorkspaceToolError";
-  }
-}
+import { formatBytes } from "../../shared/format";
+import { abortable, throwIfAborted, WorkspaceToolError } from "./tool-error";
 
 /** Files above this size are refused: the whole file is read into memory to slice or edit it. */
 export const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -62,21 +26,6 @@ export const DEFAULT_READ_TIMEOUT_MS = 30_000;
 
 /** Bytes scanned for NUL to decide a file is binary (what git and grep do, roughly). */
 export const BINARY_SNIFF_BYTES = 8 * 1024;
-
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new WorkspaceToolError("aborted", "Operation aborted");
-}
-
-/** Rejects with an "aborted" WorkspaceToolError when `signal` fires, whatever `work` is waiting on. */
-export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new WorkspaceToolError("aborted", "Operation aborted"));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
 
 /**
  * The file's bytes, read within `timeoutMs` and up to `maxBytes`, honouring `signal` even when the
@@ -121,16 +70,6 @@ export function sha256Hex(bytes: Uint8Array): string {
 
 export function utf8Length(text: string): number {
   return Buffer.byteLength(text, "utf8");
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
-  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
-}
-
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 /** A text file that passed every check, as read from the workspace. */
@@ -202,12 +141,20 @@ export async function openWorkspaceFile(
   return info.hardLinks !== undefined ? { path, realPath, bytes, hardLinks: info.hardLinks } : { path, realPath, bytes };
 }
 
-/** Edits refuse a file with several names: writing it would change it under names nobody checked. */
-export function refuseHardLinks(path: string, hardLinks: number | undefined): void {
+/**
+ * A file with several names is refused: its other names may be outside the workspace, so reading
+ * it could show an outside file (a hard link is not a symlink: no path check sees it), and
+ * writing it would change it under names nobody checked.
+ */
+export function refuseHardLinks(path: string, hardLinks: number | undefined, tool: "edit_file" | "read_file" = "edit_file"): void {
   if (hardLinks === undefined || hardLinks <= 1) return;
+  const what =
+    tool === "edit_file"
+      ? "edit_file does not change it. Ask the user to edit it themselves."
+      : "read_file does not read it. Ask the user to open it themselves.";
   throw new WorkspaceToolError(
     "hard_linked",
-    `${path} has ${hardLinks} hard links: it is the same file as ${hardLinks - 1 === 1 ? "another path" : `${hardLinks - 1} other paths`}, possibly outside the workspace, so edit_file does not change it. Ask the user to edit it themselves.`,
+    `${path} has ${hardLinks} hard links: it is the same file as ${hardLinks - 1 === 1 ? "another path" : `${hardLinks - 1} other paths`}, possibly outside the workspace, so ${what}`,
   );
 }
 

@@ -4,9 +4,10 @@
 // createNodeWorkspaceFs over a temp dir; the extension uses an adapter over vscode.workspace.fs
 // (which can read unsaved editor text and write through a WorkspaceEdit).
 import { constants } from "node:fs";
-import { lstat, open, readdir, readFile, readlink, realpath, stat, writeFile, type FileHandle } from "node:fs/promises";
+import { lstat, open, readdir, readlink, realpath, stat, writeFile, type FileHandle } from "node:fs/promises";
 import * as nodePath from "node:path";
-import { abortable, formatBytes, WorkspaceToolError } from "./shared";
+import { formatBytes } from "../../shared/format";
+import { abortable, WorkspaceToolError } from "./tool-error";
 
 /** What a path names, after following symlinks. */
 export type WorkspaceEntryType = "file" | "directory" | "other";

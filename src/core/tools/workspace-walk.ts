@@ -6,7 +6,7 @@
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import { isInsideGitDir } from "../permissions/protected-paths";
-import { throwIfAborted } from "./shared";
+import { throwIfAborted } from "./tool-error";
 import type { WorkspaceDirEntry, WorkspaceFileSystem } from "./workspace-fs";
 
 /** The ignore files read in each folder; later ones win (ripgrep's order). */

@@ -38,7 +38,7 @@ export const KEYLESS_API_KEY = "not-needed";
 
 // The palette titles of the commands (package.json); a notice offers a button for each one its fix names.
 export const SET_API_KEY_COMMAND = "Pi Chat: Set API Key";
-export const SELECT_MODEL_COMMAND = "Pi Chat: Select Model";
+export const SELECT_MODEL_COMMAND = "Pi Chat: Choose Model…";
 
 export function isProviderId(value: unknown): value is ProviderId {
   return typeof value === "string" && (PROVIDER_IDS as readonly string[]).includes(value);

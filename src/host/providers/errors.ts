@@ -11,14 +11,89 @@ export interface ProviderErrorDescription {
   fix?: string;
   /** The command that does the fix, offered as a button. */
   fixCommand?: FixCommandId;
+  /** Other ways out, as buttons after it. */
+  moreFixCommands?: FixCommandId[];
 }
+
+/** Where the failed request went: an OpenAI-compatible server's errors name its URL and model. */
+export interface FailedRequestTarget {
+  baseUrl?: string;
+  /** The model id the request asked for. */
+  id?: string;
+}
+
+/** Why a connection failed, in words, from the error code Node puts in the message. */
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: "connection refused, is the server running?",
+  ENOTFOUND: "the host name is unknown",
+  EAI_AGAIN: "the host name could not be looked up",
+  ETIMEDOUT: "the connection timed out",
+  ECONNRESET: "the connection was reset",
+  EHOSTUNREACH: "the host cannot be reached",
+  ENETUNREACH: "the network cannot be reached",
+};
 
 /**
  * Classifies an assistant message's `errorMessage`. `provider`, when given, names the
- * environment variable in the set-key fix. Key-like strings are redacted from any text returned.
+ * environment variable in the set-key fix; for an OpenAI-compatible server, `target` puts its URL
+ * and model in the words and the buttons are the ones that fix a local server (settings, model,
+ * retry). Key-like strings are redacted from any text returned.
  */
-export function describeProviderError(errorMessage: string | undefined, provider?: ProviderId): ProviderErrorDescription {
+export function describeProviderError(errorMessage: string | undefined, provider?: ProviderId, target: FailedRequestTarget = {}): ProviderErrorDescription {
   const message = (errorMessage ?? "").trim();
+  const local = provider === "openai-compatible" ? describeServerError(message, target) : undefined;
+  if (local) return local;
+  return describeAnyProviderError(message, provider);
+}
+
+/** The errors of an OpenAI-compatible server that its URL explains: unreachable, refused key, unknown model. */
+function describeServerError(message: string, target: FailedRequestTarget): ProviderErrorDescription | undefined {
+  const lower = message.toLowerCase();
+  const status = leadingStatus(message);
+  const url = target.baseUrl ?? "the base URL in the settings";
+  const server = `the OpenAI-compatible server at ${url}`;
+  if (isNetworkError(lower)) {
+    const code = /\b(E[A-Z_]{4,})\b/.exec(message)?.[1];
+    const reason = (code && NETWORK_REASONS[code]) ?? (code ? code : "no answer; is the server running?");
+    return {
+      text: `Could not reach ${server}: ${reason}.`,
+      fix: "Start the server, or set the right base URL in the settings (piChat.baseUrl).",
+      fixCommand: "openSettings",
+      moreFixCommands: ["selectChatModel", "retry"],
+    };
+  }
+  if (status === 401 || status === 403) {
+    return {
+      text: `${capitalize(server)} refused the request (${status}): it wants an API key, or another one.`,
+      fix: `Store the server's key with “${SET_API_KEY_COMMAND}”.`,
+      fixCommand: "setApiKey",
+      moreFixCommands: ["openSettings", "retry"],
+    };
+  }
+  if (status === 404 || /model_not_found|model not found|does not exist|unknown model|no such model/.test(lower)) {
+    const model = target.id ? `the model “${target.id}”` : "this model";
+    return {
+      text: `${capitalize(server)} does not serve ${model}${status === 404 ? " (404)" : ""}.`,
+      fix: "Choose one of the models it serves, or check the base URL (it usually ends in /v1).",
+      fixCommand: "selectChatModel",
+      moreFixCommands: ["openSettings", "retry"],
+    };
+  }
+  return undefined;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+const NETWORK_PATTERN =
+  /econnrefused|enotfound|eai_again|etimedout|econnreset|ehostunreach|enetunreach|fetch failed|connection error|socket hang up|getaddrinfo|request timed out|timed out|network error|certificate|self[- ]signed/;
+
+function isNetworkError(lower: string): boolean {
+  return NETWORK_PATTERN.test(lower);
+}
+
+function describeAnyProviderError(message: string, provider: ProviderId | undefined): ProviderErrorDescription {
   const lower = message.toLowerCase();
   const status = leadingStatus(message);
 
@@ -40,7 +115,7 @@ export function describeProviderError(errorMessage: string | undefined, provider
       lower,
     )
   ) {
-    return { text: "The provider rejected the API key.", fix: setKeyFix(provider), fixCommand: "setApiKey" };
+    return { text: "The provider rejected the API key.", fix: setKeyFix(provider), fixCommand: "setApiKey", moreFixCommands: ["selectChatModel", "retry"] };
   }
 
   if (status === 403 || /permission_denied|permission denied|forbidden/.test(lower)) {
@@ -52,11 +127,11 @@ export function describeProviderError(errorMessage: string | undefined, provider
 
   if (status === 429 || /rate limit|rate_limit|too many requests|resource_exhausted|exceeded your current quota/.test(lower)) {
     const quota = /quota/.test(lower) ? " If it keeps happening, check the quota of the provider account." : "";
-    return { text: "The provider is rate-limiting requests.", fix: `Wait a moment, then continue the chat.${quota}` };
+    return { text: "The provider is rate-limiting requests.", fix: `Wait a moment, then retry.${quota}`, fixCommand: "retry" };
   }
 
   if (status === 529 || status === 503 || /overloaded|service unavailable/.test(lower)) {
-    return { text: "The provider is overloaded or unavailable right now.", fix: "Wait a moment, then continue the chat." };
+    return { text: "The provider is overloaded or unavailable right now.", fix: "Wait a moment, then retry.", fixCommand: "retry" };
   }
 
   if (isContextOverflow(errorAssistantMessage(message))) {
@@ -66,20 +141,18 @@ export function describeProviderError(errorMessage: string | undefined, provider
     };
   }
 
-  const network =
-    /econnrefused|enotfound|eai_again|etimedout|econnreset|ehostunreach|enetunreach|fetch failed|connection error|socket hang up|getaddrinfo|request timed out|timed out|network error|certificate|self[- ]signed/.exec(
-      lower,
-    );
-  if (network) {
+  if (isNetworkError(lower)) {
     const code = /\b(E[A-Z_]{4,})\b/.exec(message)?.[1];
     return {
       text: `Could not reach the provider${code ? ` (${code})` : ""}.`,
       fix: "Check the network connection; for a local or custom server, check that it is running and that the base URL is right.",
+      fixCommand: "retry",
+      moreFixCommands: ["openSettings"],
     };
   }
 
   if (/model_not_found|model not found|does not exist|unknown model|no such model|not_found_error.*model/.test(lower)) {
-    return { text: "The provider does not know this model.", fix: `Choose another model with “${SELECT_MODEL_COMMAND}”.`, fixCommand: "selectModel" };
+    return { text: "The provider does not know this model.", fix: `Choose another model with “${SELECT_MODEL_COMMAND}”.`, fixCommand: "selectChatModel" };
   }
 
   if (status === 404) {
@@ -90,7 +163,7 @@ export function describeProviderError(errorMessage: string | undefined, provider
   }
 
   if (status !== undefined && status >= 500) {
-    return { text: `The provider had an internal error (${status}).`, fix: "Wait a moment, then continue the chat." };
+    return { text: `The provider had an internal error (${status}).`, fix: "Wait a moment, then retry.", fixCommand: "retry" };
   }
 
   return { text: redactSecrets(message) };

@@ -41,7 +41,7 @@ export interface ProviderSettings {
 
 /** Stored keys (VS Code SecretStorage in the product). */
 /** Makes the RunSetupError a failed resolution throws: what went wrong, what to do, and the command that does it. */
-type Fail = (message: string, fix: string, command?: FixCommandId) => Error;
+type Fail = (message: string, fix: string, command?: FixCommandId, more?: FixCommandId[]) => Error;
 
 export interface SecretSource {
   get(provider: ProviderId): Promise<string | undefined>;
@@ -154,7 +154,7 @@ export function modelForMeter(settings: ProviderSettings): Pick<Model<"openai-co
  * fix, never key material) for a missing key, an unknown model id, or a missing/invalid base URL.
  */
 export async function resolveModelBinding(settings: ProviderSettings, secrets: SecretSource, options: ResolveOptions = {}): Promise<ModelBinding> {
-  const fail: Fail = (message, fix, command) => new RunSetupError(message, fix, command);
+  const fail: Fail = (message, fix, command, more) => new RunSetupError(message, fix, command, more);
   const env = options.env ?? process.env;
   const provider = settings.provider;
   if (!isProviderId(provider)) {
@@ -175,7 +175,11 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
   } catch {
     throw fail(`Could not read the stored API key for ${label}.`, `Run “${SET_API_KEY_COMMAND}” to store it again.`, "setApiKey");
   }
-  if (!key) throw fail(`No API key for ${label}.`, setKeyFix(provider), "setApiKey");
+  if (!key)
+    throw fail(noKeyText(provider), `${setKeyFix(provider)} Or choose another provider, or use a local model (no key needed).`, "setApiKey", [
+      "selectChatModel",
+      "useLocalModel",
+    ]);
   const problem = apiKeyProblem(key);
   if (problem) throw fail(`The ${label} API key cannot be used: ${problem}`, setKeyFix(provider), "setApiKey");
 
@@ -223,7 +227,7 @@ export async function listServerModels(
   secrets: SecretSource,
   options: ResolveOptions = {},
 ): Promise<{ id: string; name: string }[]> {
-  const fail: Fail = (message, fix, command) => new RunSetupError(message, fix, command);
+  const fail: Fail = (message, fix, command, more) => new RunSetupError(message, fix, command, more);
   const baseUrl = requireBaseUrl(settings, fail);
   const key = await readCompatibleKey(secrets);
   if (key) options.onKeyUsed?.(key);
@@ -311,6 +315,13 @@ async function resolveOpenAICompatible(settings: ProviderSettings, secrets: Secr
       }
     },
   };
+}
+
+/** "No API key for Anthropic: none is stored in VS Code, and ANTHROPIC_API_KEY is not set." Says where Pi Chat looked. */
+export function noKeyText(provider: BuiltinProviderId): string {
+  const vars = ENV_VARS[provider];
+  const env = vars.length === 1 ? `${vars[0]} is not set` : `neither ${vars.join(" nor ")} is set`;
+  return `No API key for ${PROVIDER_LABELS[provider]}: none is stored in VS Code, and ${env}.`;
 }
 
 function sameEndpoint(a: string, b: string): boolean {

@@ -8,6 +8,7 @@ import { MODEL_OUTPUT_MAX_BYTES, MODEL_OUTPUT_MAX_LINES } from "../../../src/cor
 import { NodeCommandRunner } from "../../../src/core/commands/node-runner";
 import { isRunning } from "../../../src/core/commands/process-tree";
 import { resultTextForModel, runCommandOnce, type RunCommandOnceOptions } from "../../../src/core/commands/run";
+import { SecretRedactor } from "../../../src/core/redaction";
 import { tempDir } from "../../support/temp";
 
 describe("commands: the child-process runner", function () {
@@ -81,7 +82,9 @@ describe("commands: the child-process runner", function () {
 
   it("redacts the key in use from the output and the log", async () => {
     const log = join(dir.path, "k.log");
-    const result = await run("echo token=sk-test-SECRET1234 end", { logFile: log, redact: (t) => t.replaceAll("sk-test-SECRET1234", "[redacted]") });
+    const keys = new SecretRedactor();
+    keys.add("sk-test-SECRET1234");
+    const result = await run("echo token=sk-test-SECRET1234 end", { logFile: log, redact: keys });
     assert.equal(result.output.text, "token=[redacted] end");
     assert.doesNotMatch(readFileSync(log, "utf8"), /SECRET/);
   });

@@ -1,7 +1,7 @@
 // AGENTS.md / CLAUDE.md into the system prompt: real files in temporary folders, the real
 // session over a scripted model, and what each request carried.
 import assert from "node:assert/strict";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { getCurrentSystemPrompt, type SystemMessage } from "@earendil-works/pi-ai";
@@ -86,6 +86,15 @@ describe("project instructions (AGENTS.md / CLAUDE.md)", () => {
     mkdirSync(join(b.path, "AGENTS.md"));
     writeFileSync(join(b.path, "CLAUDE.md"), "claude rules");
     const loaded = await loadProjectInstructions([a.folder, b.folder]);
+    assert.doesNotMatch(loaded.section ?? "", /TOP SECRET/);
+    assert.match(loaded.section ?? "", /claude rules/);
+  });
+
+  it("does not read an AGENTS.md that is a hard link (it may name a file outside the folder)", async () => {
+    const outside = make("outside-hard", { "secret.md": "TOP SECRET" });
+    const a = make("hard", { "CLAUDE.md": "claude rules" });
+    linkSync(join(outside.path, "secret.md"), join(a.path, "AGENTS.md"));
+    const loaded = await loadProjectInstructions([a.folder]);
     assert.doesNotMatch(loaded.section ?? "", /TOP SECRET/);
     assert.match(loaded.section ?? "", /claude rules/);
   });

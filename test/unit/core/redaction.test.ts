@@ -39,6 +39,40 @@ describe("SecretRedactor", () => {
     for (const leaked of ["abcdef123456", "SyA1234567890abcdef", "abc.def.ghi123", "zzz"]) assert.ok(!out.includes(leaked), out);
   });
 
+  it("catches a key-ish word after a word naming a key: 'bad key <k>' in JSON, 'token <k> rejected', 'secret: <k>'", () => {
+    const r = new SecretRedactor();
+    const key = "Zq8wX2vB7nM4kL9pR3tY6uI1oP5";
+    for (const text of [
+      JSON.stringify({ error: { message: `bad key ${key}` } }),
+      `token ${key} rejected`,
+      `secret: ${key}`,
+      `API key=${key}`,
+      `invalid_api_key ${key}`,
+    ]) {
+      const out = r.text(text);
+      assert.ok(!out.includes(key), out);
+    }
+    // Ordinary words after "key" or "token" stay: no digit, or too short.
+    assert.equal(r.text("the key question is tokenization"), "the key question is tokenization");
+    assert.equal(r.text("unexpected token punctuation here"), "unexpected token punctuation here");
+    assert.equal(r.text("key a1b2"), "key a1b2");
+  });
+
+  it("cutPoint never splits a known key or a key shape, and holds back what could be the start of one", () => {
+    const r = new SecretRedactor();
+    const key = "3f9a8b7c6d5e4f3a2b1c";
+    r.add(key);
+    const text = `${"x".repeat(100)}${key}${"y".repeat(10)}`;
+    for (let hold = 0; hold <= 40; hold++) {
+      const cut = r.cutPoint(text, hold);
+      assert.ok(cut <= text.length - Math.max(hold, key.length));
+      assert.ok(cut <= 100 || cut >= 100 + key.length, `hold ${hold}: cut ${cut} splits the key`);
+    }
+    const shaped = `${"a ".repeat(50)}sk-proj-${"b".repeat(40)} end`;
+    const cut = r.cutPoint(shaped, 10);
+    assert.ok(cut <= 100, "cut before the sk- shape that spans the point");
+  });
+
   it("ignores values too short to be keys, so words survive", () => {
     const r = new SecretRedactor();
     r.add("a\nb");

@@ -12,7 +12,7 @@ import { createNodeTranscriptStorage, TranscriptStore } from "../../../src/core/
 import { createNodeWorkspaceFs } from "../../../src/core/tools";
 import { sniffImage } from "../../../src/shared/image-sniff";
 import { stateFromTranscript, chatItems } from "../../../src/shared/reducer";
-import { makePng, SVG_TEXT } from "../../support/png";
+import { hostileImages, makeNoisePng, makePng, SVG_TEXT } from "../../support/png";
 import { createScriptedModel, reply } from "../../support/scripted-model";
 import { tempDir } from "../../support/temp";
 
@@ -51,6 +51,24 @@ describe("images: type from bytes", () => {
     assert.ok(!text.ok && /^Attached image 2 is not a PNG/.test(text.reason));
     const garbage = acceptAttachedImage("not base64!!", "The attached image");
     assert.ok(!garbage.ok && /not valid base64/.test(garbage.reason));
+  });
+
+  it("the gate refuses, with the reason, every kind of image a model cannot take: no size, too many pixels, cut short, over 2,000 px", () => {
+    const kinds = [...hostileImages(), { kind: "PNG of 2001×10 (the view scales to 2,000)", bytes: makePng(2001, 10) }];
+    const accepted = kinds.filter(({ bytes }) => acceptAttachedImage(b64(bytes), "The attached image").ok).map((k) => k.kind);
+    assert.deepEqual(accepted, [], `${accepted.length} of ${kinds.length} kinds accepted`);
+    const reasons = Object.fromEntries(
+      kinds.map(({ kind, bytes }) => [kind, (acceptAttachedImage(b64(bytes), "The attached image") as { reason: string }).reason]),
+    );
+    assert.match(
+      reasons["PNG header of 100000×100000 with no data"]!,
+      /^The attached image cannot be sent: it is 100,000×100,000 px, over the 50 million pixels/,
+    );
+    assert.match(reasons["PNG cut short"]!, /cannot be sent: the file is cut short/);
+    assert.match(reasons["JPEG of 0×0"]!, /cannot be sent: its header gives no size in pixels \(0×0\)/);
+    assert.match(reasons["PNG of 2001×10 (the view scales to 2,000)"]!, /is 2001×10 px, over the 2,000 px/);
+    // Whole images of every size up to the caps still pass.
+    for (const bytes of [makePng(1, 1), makePng(2000, 3), makeNoisePng(300, 200, 2)]) assert.ok(acceptAttachedImage(b64(bytes), "x").ok);
   });
 });
 

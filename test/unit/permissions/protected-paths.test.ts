@@ -103,9 +103,9 @@ describe("protected paths", () => {
 
   it("the defaults declared in package.json are the ones the code uses", () => {
     const manifest = JSON.parse(readFileSync(join(__dirname, "../../../../package.json"), "utf8")) as {
-      contributes: { configuration: { properties: Record<string, { default?: unknown; scope?: string }> } };
+      contributes: { configuration: { properties: Record<string, { default?: unknown; scope?: string }> }[] };
     };
-    const setting = manifest.contributes.configuration.properties["piChat.protectedFiles"];
+    const setting = manifest.contributes.configuration.find((group) => group.properties["piChat.protectedFiles"])?.properties["piChat.protectedFiles"];
     assert.deepEqual(setting?.default, [...DEFAULT_PROTECTED_FILES]);
   });
 

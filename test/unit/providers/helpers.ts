@@ -12,8 +12,8 @@ import { chatWorld, CONFIG, type ChatWorld } from "../../support/chat-world";
 export { CONFIG };
 export type World = ChatWorld;
 
-export function world(resolveModel: () => Promise<ModelBinding>): World {
-  return chatWorld({ resolveModel });
+export function world(resolveModel: () => Promise<ModelBinding>, options: Pick<Parameters<typeof chatWorld>[0], "describeError"> = {}): World {
+  return chatWorld({ resolveModel, ...options });
 }
 
 /** A SecretSource over a plain object, counting reads. */

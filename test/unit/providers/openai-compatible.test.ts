@@ -198,7 +198,7 @@ describe("providers: OpenAI-compatible server through the core (real pi-ai adapt
     assert.doesNotMatch(failed.errorMessage ?? "", new RegExp(STORED_KEY), "the stored key is not in the error");
 
     const described = describeProviderError(failed.errorMessage ?? "", "openai-compatible");
-    assert.match(described.text, /rejected the API key/);
+    assert.match(described.text, /refused the request \(401\)/);
     assert.match(described.fix ?? "", /Pi Chat: Set API Key/);
     assert.doesNotMatch(`${described.text} ${described.fix}`, /sk-loc/);
     assert.equal(server.chatRequests().length, 1, "a 401 is not retried");
@@ -236,5 +236,34 @@ describe("providers: OpenAI-compatible server through the core (real pi-ai adapt
     assert.match(described.text, /Could not reach/);
     assert.match(described.fix ?? "", /base URL/);
     assert.ok(guard.urls.every((u) => u.startsWith(`http://127.0.0.1:${port}/`)));
+  });
+
+  it("a server that is down: one notice naming the URL, why, and the buttons that fix it; no Continue banner", async () => {
+    const port = await closedPort();
+    const baseUrl = `http://127.0.0.1:${port}/v1`;
+    w = world(() => resolveModelBinding({ provider: "openai-compatible", model: "local-model", baseUrl }, secretsOf({})), {
+      describeError: (message, model) => describeProviderError(message, "openai-compatible", model),
+    });
+    const session = w.service.newChat();
+    await session.prompt("hi");
+    const notices = session.messages.filter((m) => m.role === "localNotice");
+    assert.equal(notices.length, 1, "one card");
+    const notice = notices[0]!;
+    assert.ok(notice.role === "localNotice");
+    assert.match(notice.text, new RegExp(`^Could not reach the OpenAI-compatible server at ${baseUrl.replace(/[.]/g, "\\.")}: `));
+    assert.match(notice.text, /connection refused|no answer/);
+    assert.equal(notice.fixCommand, "openSettings");
+    assert.deepEqual(notice.moreFixCommands, ["selectChatModel", "retry"]);
+    assert.ok(notice.detail, "the server's own words go with the notice");
+    assert.equal(session.interrupted, false, "the failure is on screen: no Interrupted banner");
+  });
+
+  it("a 404 for the model names the model and offers to choose one the server serves", () => {
+    const described = describeProviderError("404 model 'qwen9' not found", "openai-compatible", { baseUrl: "http://localhost:11434/v1", id: "qwen9" });
+    assert.equal(described.text, "The OpenAI-compatible server at http://localhost:11434/v1 does not serve the model “qwen9” (404).");
+    assert.equal(described.fixCommand, "selectChatModel");
+    const refused = describeProviderError("401 Unauthorized", "openai-compatible", { baseUrl: "http://localhost:8080/v1" });
+    assert.match(refused.text, /server at http:\/\/localhost:8080\/v1 refused the request \(401\)/);
+    assert.equal(refused.fixCommand, "setApiKey");
   });
 });

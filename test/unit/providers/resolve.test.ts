@@ -48,8 +48,15 @@ describe("providers: resolveModelBinding", () => {
 
   it("a missing Anthropic key is a RunSetupError with the fix, and without any key material", async () => {
     const error = await setupError({ provider: "anthropic", model: "" }, secretsOf(SENTINELS), { OPENAI_API_KEY: "sk-env-SENTINEL-0003" });
-    assert.equal(error.message, "No API key for Anthropic.");
-    assert.equal(error.fix, "Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY.");
+    // What was tried: the secret storage and the variable.
+    assert.equal(error.message, "No API key for Anthropic: none is stored in VS Code, and ANTHROPIC_API_KEY is not set.");
+    assert.equal(error.fix, "Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY. Or choose another provider, or use a local model (no key needed).");
+    // Set the key, or get out another way: another provider and model, or a local model.
+    assert.deepEqual(runSetupFix(error), {
+      fix: error.fix,
+      fixCommand: "setApiKey",
+      moreFixCommands: ["selectChatModel", "useLocalModel"],
+    });
     assertNoKeyMaterial(error, [...Object.values(SENTINELS), "sk-env-SENTINEL-0003"]);
     assert.deepEqual(guard.urls, [], "no request was made");
   });
@@ -65,9 +72,15 @@ describe("providers: resolveModelBinding", () => {
       const notice = session.messages[2]!;
       assert.ok(notice.role === "localNotice");
       assert.equal(notice.level, "error");
-      assert.equal(notice.text, "No API key for Anthropic.");
+      assert.match(notice.text, /^No API key for Anthropic: none is stored in VS Code, and ANTHROPIC_API_KEY is not set\.$/);
       assert.match(notice.fix ?? "", /Pi Chat: Set API Key/);
+      assert.equal(notice.fixCommand, "setApiKey");
+      assert.deepEqual(notice.moreFixCommands, ["selectChatModel", "useLocalModel"]);
       assert.deepEqual(guard.urls, []);
+      // The error is on screen with its buttons: no "Interrupted … Continue" banner besides it,
+      // though the notice's Retry can still pick the turn up.
+      assert.equal(session.interrupted, false);
+      assert.equal(session.canContinue, true);
     } finally {
       await w.cleanup();
     }
@@ -75,10 +88,10 @@ describe("providers: resolveModelBinding", () => {
 
   it("names the right variables for OpenAI and Google", async () => {
     const openai = await setupError({ provider: "openai", model: "" }, secretsOf({}));
-    assert.equal(openai.message, "No API key for OpenAI.");
+    assert.equal(openai.message, "No API key for OpenAI: none is stored in VS Code, and OPENAI_API_KEY is not set.");
     assert.match(openai.fix ?? "", /OPENAI_API_KEY/);
     const google = await setupError({ provider: "google", model: "" }, secretsOf({}));
-    assert.equal(google.message, "No API key for Google Gemini.");
+    assert.equal(google.message, "No API key for Google Gemini: none is stored in VS Code, and neither GEMINI_API_KEY nor GOOGLE_API_KEY is set.");
     assert.match(google.fix ?? "", /GEMINI_API_KEY or GOOGLE_API_KEY/);
   });
 
@@ -128,7 +141,7 @@ describe("providers: resolveModelBinding", () => {
   it("an unknown model id is a setup error listing valid ids; ids match case-insensitively", async () => {
     const error = await setupError({ provider: "openai", model: "gpt-nonexistent" }, secretsOf({ openai: "sk-x" }));
     assert.equal(error.message, "Unknown OpenAI model “gpt-nonexistent”.");
-    assert.match(error.fix ?? "", /Pi Chat: Select Model/);
+    assert.match(error.fix ?? "", /Pi Chat: Choose Model…/);
     const suggested = /for example (.*)\.$/.exec(error.fix ?? "")?.[1]?.split(", ") ?? [];
     assert.ok(suggested.length >= 3, "a few ids are suggested");
     assert.equal(suggested[0], DEFAULT_MODELS.openai);
@@ -175,7 +188,7 @@ describe("providers: resolveModelBinding", () => {
           }
           assert.ok(error instanceof RunSetupError, "a setup error");
           assert.match(error.message, /did not send your .* API key to 127\.0\.0\.1:9/);
-          assert.match(error.fix ?? "", /Select Model/);
+          assert.match(error.fix ?? "", /Choose Model/);
           assertNoKeyMaterial(error, [key]);
         }
         assert.deepEqual(guard.urls, []);
@@ -257,7 +270,7 @@ describe("providers: resolveModelBinding", () => {
     }
     const unreachable = await setupError({ provider: "openai-compatible", model: "", baseUrl: "http://127.0.0.1:1/v1" }, secretsOf({}));
     assert.match(unreachable.message, /Could not reach the server at http:\/\/127\.0\.0\.1:1\/v1/);
-    assert.match(unreachable.fix ?? "", /Pi Chat: Select Model/);
+    assert.match(unreachable.fix ?? "", /Pi Chat: Choose Model…/);
   });
 
   it("an unknown provider id (a bad setting) is a setup error", async () => {
@@ -277,8 +290,14 @@ describe("providers: resolveModelBinding", () => {
       code: (error as { code?: unknown }).code,
       fix: (error as { fix?: unknown }).fix,
       fixCommand: (error as { fixCommand?: unknown }).fixCommand,
+      moreFixCommands: [...((error as { moreFixCommands?: unknown[] }).moreFixCommands ?? []), "formatDisk"],
     });
-    assert.deepEqual(runSetupFix(copied), { fix: "Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY.", fixCommand: "setApiKey" });
+    assert.deepEqual(runSetupFix(copied), {
+      fix: "Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY. Or choose another provider, or use a local model (no key needed).",
+      fixCommand: "setApiKey",
+      // A command no notice offers is dropped.
+      moreFixCommands: ["selectChatModel", "useLocalModel"],
+    });
     assert.equal(runSetupFix(new Error("No API key")), undefined, "a plain error is not a setup error");
     const unknownModel = await resolveModelBinding({ provider: "anthropic", model: "claude-nope" }, secretsOf({ anthropic: "sk-ant-test" }), { env: {} }).then(
       () => assert.fail("resolved an unknown model"),
@@ -363,7 +382,7 @@ describe("providers: describeProviderError", () => {
       name: "unknown model",
       message: '404: {"message":"The model `gpt-9` does not exist or you do not have access to it.","code":"model_not_found"}',
       text: /does not know this model/,
-      fix: /Select Model/,
+      fix: /Choose Model/,
     },
     { name: "wrong path", message: "404 status code (no body)", text: /404 Not Found/, fix: /base URL/ },
     { name: "server error", message: "500 Internal server error", text: /internal error \(500\)/, fix: /Wait/ },

@@ -177,6 +177,8 @@ describe("the history list follows the branch on screen (issue 11)", () => {
   it("the preview saved for a switched-to path is redacted like the chat file", async () => {
     const key = "sk-test-abcdefghijklmnopqrstuvwxyz0123456789";
     const redactor: Redactor = {
+      add: () => undefined,
+      cutPoint: (t: string) => t.length,
       text: (t: string) => t.split(key).join("[redacted]"),
       values: (t: string) => t.split(key).join("[redacted]"),
       longest: key.length,

@@ -32,14 +32,6 @@ function world(options: { wanted?: boolean; redactor?: SecretRedactor } = {}): W
 
 const isTitleRequest = (request: readonly Message[]): boolean => request.some((m) => m.role === "user" && textOf(m).startsWith("The user wrote:"));
 
-async function until(what: string, probe: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe("titles from the model after the first answer", () => {
   let w: World;
   afterEach(() => w?.cleanup());
@@ -51,7 +43,8 @@ describe("titles from the model after the first answer", () => {
     const session = w.service.newChat();
     w.model.push(reply.text("The default port is 3000."), reply.text('**Title:** "Default port in config.ts".\nSecond line ignored'));
     await session.prompt("Where is the default port set, and what is it?");
-    await until("the title", () => w.saved.length === 1);
+    await w.service.titlesSettled();
+    assert.equal(w.saved.length, 1);
     assert.equal(await titleOf(session.id), "Default port in config.ts");
     const titleRequests = w.model.requests.filter(isTitleRequest);
     assert.equal(titleRequests.length, 1);
@@ -68,7 +61,7 @@ describe("titles from the model after the first answer", () => {
     // Later answers ask nothing more; a reopened chat keeps the title.
     w.model.push(reply.text("Yes."));
     await session.prompt("Sure?");
-    await new Promise((r) => setTimeout(r, 50));
+    await w.service.titlesSettled();
     assert.equal(w.model.requests.filter(isTitleRequest).length, 1);
     assert.equal(w.model.pending(), 0);
     const reopened = await w.reopen().open(session.id);
@@ -82,7 +75,11 @@ describe("titles from the model after the first answer", () => {
     const failing: ScriptStep = () => fauxAssistantMessage([fauxText("")], { stopReason: "error", errorMessage: "overloaded" });
     w.model.push(reply.text("An answer."), failing);
     await session.prompt("Explain the loader");
-    await until("the failure to be logged", () => w.logs.some((l) => /no title from the model \(overloaded\)/.test(l)));
+    await w.service.titlesSettled();
+    assert.ok(
+      w.logs.some((l) => /no title from the model \(overloaded\)/.test(l)),
+      w.logs.join("\n"),
+    );
     assert.equal(await titleOf(session.id), "Explain the loader");
     assert.deepEqual(w.saved, []);
     w.model.push(reply.text("More."));
@@ -105,8 +102,8 @@ describe("titles from the model after the first answer", () => {
     await session.prompt("First prompt");
     await w.service.renameChat(session.id, "My own name");
     release();
-    await until("the title request", () => w.model.pending() === 0);
-    await new Promise((r) => setTimeout(r, 50));
+    await w.service.titlesSettled();
+    assert.equal(w.model.pending(), 0);
     assert.equal(await titleOf(session.id), "My own name");
     assert.deepEqual(w.saved, []);
     await w.cleanup();
@@ -115,7 +112,7 @@ describe("titles from the model after the first answer", () => {
     const off = w.service.newChat();
     w.model.push(reply.text("An answer."));
     await off.prompt("First prompt");
-    await new Promise((r) => setTimeout(r, 50));
+    await w.service.titlesSettled();
     assert.equal(w.model.requests.filter(isTitleRequest).length, 0);
     assert.equal(await titleOf(off.id), "First prompt");
   });
@@ -127,7 +124,8 @@ describe("titles from the model after the first answer", () => {
     const session = w.service.newChat();
     w.model.push(reply.text("Done."), reply.text("Use sk-test-1234567890abcdef here"));
     await session.prompt("Set the key");
-    await until("the title", () => w.saved.length === 1);
+    await w.service.titlesSettled();
+    assert.equal(w.saved.length, 1);
     const title = (await titleOf(session.id)) ?? "";
     assert.ok(!title.includes("sk-test-1234567890abcdef"), title);
     assert.match(title, /^Use .+ here$/);

@@ -24,10 +24,10 @@ describe("edit_file with several edits, through the session's gate", () => {
     await w.service.newChat().prompt("Listen on all interfaces, port 8080.");
     assert.equal(w.approvals.length, 1);
     const diff = w.approvals[0]!.diff;
-    assert.match(diff, /^-  host: "localhost",$/m);
-    assert.match(diff, /^\+  host: "0\.0\.0\.0",$/m);
-    assert.match(diff, /^-  port: 3000,$/m);
-    assert.match(diff, /^\+  port: 8080,$/m);
+    assert.match(diff, /^- {2}host: "localhost",$/m);
+    assert.match(diff, /^\+ {2}host: "0\.0\.0\.0",$/m);
+    assert.match(diff, /^- {2}port: 3000,$/m);
+    assert.match(diff, /^\+ {2}port: 8080,$/m);
     assert.equal(readFileSync(join(w.workspace, "src/config.ts"), "utf8"), CONFIG.replace("localhost", "0.0.0.0").replace("3000", "8080"));
   });
 

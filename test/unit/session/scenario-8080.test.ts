@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message, ToolResultMessage } from "@earendil-works/pi-ai";
 import type { EditDecision } from "../../../src/core/session";
-import { chatItems, stateFromTranscript } from "../../../src/shared/reducer";
+import { chatItems } from "../../../src/shared/reducer";
 import { createScriptedModel, reply, textOf, type ScriptedModel } from "../../support/scripted-model";
 import { chatWorld, CONFIG, type ChatWorld } from "../../support/chat-world";
 

@@ -237,7 +237,7 @@ const rows: Row[] = [
     error: {
       code: "no_match",
       message:
-        /Lines 2-4 of the file have the same text if whitespace is ignored \(indentation, spaces or line breaks differ\):\n2: function f\(\) \{\n3:     return 1;\n4: \}\n/,
+        /Lines 2-4 of the file have the same text if whitespace is ignored \(indentation, spaces or line breaks differ\):\n2: function f\(\) \{\n3: {5}return 1;\n4: \}\n/,
     },
   },
   {
@@ -266,7 +266,13 @@ describe("edit_file rules (table)", () => {
     const inner = createNodeWorkspaceFs(s.ws);
     let writes = 0;
     return {
-      fs: { ...inner, writeFile: async (p, d) => (writes++, inner.writeFile(p, d)) },
+      fs: {
+        ...inner,
+        writeFile: async (p, d) => {
+          writes++;
+          return inner.writeFile(p, d);
+        },
+      },
       writes: () => writes,
     };
   }

@@ -1,7 +1,7 @@
 // Paths a model (or a prompt injection) might use to reach outside the workspace. Both tools must
 // refuse every one, without reading (the secret never shows) or writing (the tree is unchanged).
 import assert from "node:assert/strict";
-import { existsSync, unlinkSync } from "node:fs";
+import { existsSync, linkSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { createEditFileTool, createNodeWorkspaceFs, createReadFileTool } from "../../../src/core/tools";
 import { hostilePaths, makeHostileSandbox, rejection, SECRET, snapshotTree, textOf, type Sandbox } from "./helpers";
@@ -48,6 +48,19 @@ describe("hostile paths", () => {
     assert.deepEqual(snapshotTree(s.base), snapshot);
     assert.equal(existsSync(join(s.outside, "created-by-attack.txt")), false);
     assert.equal(existsSync(join(s.outside, "new-dir")), false);
+  });
+
+  it("read_file refuses a hard link to a file outside the workspace, as edit_file does", async () => {
+    const link = join(s.ws, "hard-link.txt");
+    linkSync(join(s.outside, "secret.txt"), link);
+    try {
+      const tool = createReadFileTool(createNodeWorkspaceFs(s.ws), { root: s.ws });
+      const error = await rejection(() => tool.execute("call", { path: "hard-link.txt" }));
+      assert.match(error.message, /hard-link\.txt has 2 hard links: .* possibly outside the workspace, so read_file does not read it/);
+      assert.ok(!error.message.includes(SECRET));
+    } finally {
+      unlinkSync(link);
+    }
   });
 
   it("refuses with a readable reason rather than a crash", async () => {

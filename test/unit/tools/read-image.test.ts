@@ -7,8 +7,8 @@ import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { createNodeWorkspaceFs, createReadFileTool, type ReadFileToolOptions } from "../../../src/core/tools";
 import { createWorkerImageScaler } from "../../../src/core/images/image-scaler";
-import { sniffImage } from "../../../src/shared/image-sniff";
-import { makeNoisePng, makePng, pngClaiming, SVG_TEXT } from "../../support/png";
+import { imageProblem, sniffImage } from "../../../src/shared/image-sniff";
+import { hostileImages, makeNoisePng, makePng, pngClaiming, SVG_TEXT } from "../../support/png";
 import { makeGif } from "../../support/gif";
 import { makeSandbox, rejection, textOf, type Sandbox } from "./helpers";
 
@@ -133,7 +133,10 @@ describe("read_file on images", function () {
   it("refuses a pixel bomb without decoding it, and a damaged image with the decoder's reason", async () => {
     s.write("bomb.png", pngClaiming(60_000, 60_000));
     const bomb = await rejection(() => tool({ scale }).execute("c1", { path: "bomb.png" }));
-    assert.match(bomb.message, /^bomb\.png is a PNG image \(60000×60000 px, .+\): over 100 million pixels, too large to scale down, so it was not read\.$/);
+    assert.match(
+      bomb.message,
+      /^bomb\.png is a PNG image \(60000×60000 px, .+\), and it is 60,000×60,000 px, over the 50 million pixels an image may have, so it was not read\.$/,
+    );
     s.write("broken.png", pngClaiming(3000, 3000));
     const broken = await rejection(() => tool({ scale }).execute("c2", { path: "broken.png" }));
     assert.equal(broken.code, "image_refused");
@@ -141,6 +144,40 @@ describe("read_file on images", function () {
       broken.message,
       /^broken\.png is a PNG image \(3000×3000 px, .+\), and its long side is over 2,000 px\. It was not read: it could not be decoded/,
     );
+  });
+
+  it("refuses every kind of image a model cannot take from its header, before any decoder sees it", async () => {
+    // The scaler is the real one; counting its calls shows the decoder was never started.
+    let decoded = 0;
+    const counting: typeof scale = (request, signal) => {
+      decoded++;
+      return scale(request, signal);
+    };
+    const kinds = hostileImages();
+    const sent: string[] = [];
+    for (const [index, { kind, bytes }] of kinds.entries()) {
+      s.write(`hostile-${index}.img`, bytes);
+      const outcome = await tool({ scale: counting, acceptsImages: () => true })
+        .execute(`c${index}`, { path: `hostile-${index}.img` })
+        .then(
+          (result) => (imagesOf(result.content).length > 0 ? "sent" : "text"),
+          (error: { code?: string; message: string }) =>
+            error.code === "image_refused" && /so it was not read\.$/.test(error.message) ? "refused" : error.message,
+        );
+      if (outcome !== "refused") sent.push(`${kind}: ${outcome}`);
+    }
+    assert.deepEqual(sent, [], `${sent.length} of ${kinds.length} kinds not refused`);
+    assert.equal(decoded, 0, "no hostile image reached the decoder");
+  });
+
+  it("a whole JPEG passes the header check with bytes appended after its end (a motion photo), and not cut short", async () => {
+    const made = await scale({ bytes: makeNoisePng(64, 48, 4), mimeType: "image/jpeg", maxSide: 32, maxBytes: 1_000_000 });
+    assert.ok(made.ok && made.mimeType === "image/jpeg");
+    const jpeg = Buffer.from(made.bytes);
+    const info = sniffImage(jpeg)!;
+    assert.equal(imageProblem(jpeg, info), undefined);
+    assert.equal(imageProblem(Buffer.concat([jpeg, Buffer.alloc(50_000, 0x42)]), info), undefined);
+    assert.match(imageProblem(jpeg.subarray(0, jpeg.length - 40), info) ?? "", /cut short/);
   });
 
   it("Stop ends the scaling at once", async () => {

@@ -107,11 +107,13 @@ describe("special files and slow reads", function () {
   });
 
   describe("hard links", () => {
-    it("edit_file refuses a file with a second name (here: the secret outside), and says why; reading still works", async () => {
+    it("edit_file and read_file refuse a file with a second name (here: the secret outside), and say why", async () => {
       const outside = join(s.outside, "secret.txt");
       linkSync(outside, join(s.ws, "innocent.txt"));
-      const read = await createReadFileTool(fs).execute("c1", { path: "innocent.txt" });
-      assert.match(textOf(read), new RegExp(SECRET)); // the same bytes the user put there; reading changes nothing
+      // Its other name may be outside the workspace: reading it would show an outside file.
+      const readError = await rejection(() => createReadFileTool(fs).execute("c1", { path: "innocent.txt" }));
+      assert.equal(readError.code, "hard_linked");
+      assert.ok(!readError.message.includes(SECRET));
       const error = await rejection(() => createEditFileTool(fs).execute("c2", { path: "innocent.txt", oldText: SECRET, newText: "pwned" }));
       assert.equal(error.code, "hard_linked");
       assert.match(error.message, /innocent\.txt has 2 hard links/);

@@ -15,10 +15,22 @@ function recordingStorage(dir: string): { storage: TranscriptStorage; calls: str
   const calls: string[] = [];
   const storage: TranscriptStorage = {
     ...inner,
-    read: (path) => (calls.push(`read ${path}`), inner.read(path)),
-    readRange: (path, position, length) => (calls.push(`readRange ${path}`), inner.readRange(path, position, length)),
-    stat: (path) => (calls.push(`stat ${path}`), inner.stat(path)),
-    list: (path) => (calls.push(`list ${path}`), inner.list(path)),
+    read: (path) => {
+      calls.push(`read ${path}`);
+      return inner.read(path);
+    },
+    readRange: (path, position, length) => {
+      calls.push(`readRange ${path}`);
+      return inner.readRange(path, position, length);
+    },
+    stat: (path) => {
+      calls.push(`stat ${path}`);
+      return inner.stat(path);
+    },
+    list: (path) => {
+      calls.push(`list ${path}`);
+      return inner.list(path);
+    },
   };
   return { storage, calls };
 }

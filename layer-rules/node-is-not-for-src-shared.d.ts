@@ -1,3 +1,0 @@
-// A layer's tsconfig maps a module it must not use here ("paths"), so an import of it finds this
-// empty module and fails to compile: "node-is-not-for-src-shared" is the rule. See tsconfig.layers.json.
-export {};

@@ -1,0 +1,64 @@
+// What each app message states to the model: the one sentence (or block) convertToLlm puts in a
+// user message for it. Pure text from the message; shared by the context policy, the token
+// estimate and the "what the model sees" document, so all three count the same words.
+import type { AppMessage, BashExecutionMessage, CompactionSummaryMessage } from "../messages";
+
+/** The business fact an app message states to the model, or null if it states none. */
+export function appMessageFact(message: AppMessage): string | null {
+  switch (message.role) {
+    case "approvalNotice": {
+      const target = message.path ? ` on ${message.path}` : message.command !== undefined ? ` (\`${message.command}\` in ${message.cwd ?? "."})` : "";
+      if (message.decision === "denied") {
+        const reason = message.reason?.trim() ? ` The user's reason: "${message.reason.trim()}".` : "";
+        const nothing = message.command !== undefined || message.mcp !== undefined ? "Nothing ran." : "Nothing was changed.";
+        return `[The user denied the ${message.toolName} call ${message.toolCallId}${target}. ${nothing}${reason} Do not retry it unless the user asks.]`;
+      }
+      return `[The user allowed the ${message.toolName} call ${message.toolCallId}${target}.]`;
+    }
+    case "fileAttachment": {
+      const lines = message.range ? ` (lines ${message.range.startLine}-${message.range.endLine})` : "";
+      return `[The user attached the file ${message.path}${lines} to this message. Read it with read_file if you need its content.]`;
+    }
+    case "localNotice":
+      return null;
+    case "bashExecution":
+      return bashExecutionFact(message);
+    case "compactionSummary":
+      return compactionSummaryFact(message);
+  }
+}
+
+/** A `!cmd` the user ran, as the model reads it: the command, how it ended, the output. */
+export function bashExecutionFact(message: BashExecutionMessage): string {
+  const ended = message.cancelled
+    ? "It was stopped before it finished."
+    : message.exitCode === null
+      ? "It was ended by a signal."
+      : `Exit code: ${message.exitCode}.`;
+  const cut = message.truncated ? " (the middle of the output was cut)" : "";
+  const output = message.output === "" ? "(no output)" : message.output;
+  const where = message.cwd !== undefined && message.cwd !== "." ? `in the workspace folder ${message.cwd}` : "in the workspace folder";
+  return `[The user ran this command ${where} themselves.]\n$ ${message.command}\n${ended}\nOutput${cut}:\n${output}`;
+}
+
+/** The user message the chat model gets in place of the summarized conversation. */
+export function compactionSummaryFact(message: CompactionSummaryMessage): string {
+  const files: string[] = [];
+  if (message.readFiles?.length) files.push(`<read-files>\n${message.readFiles.join("\n")}\n</read-files>`);
+  if (message.modifiedFiles?.length) files.push(`<modified-files>\n${message.modifiedFiles.join("\n")}\n</modified-files>`);
+  const userWords = userWordsFact(message.userMessages);
+  return [
+    "[The earlier part of this conversation was compacted into the summary below to fit the context window. The messages after this one are verbatim.]",
+    // The user's words first, as they were said first: the summary after them is the current state.
+    ...(userWords === undefined ? [] : [userWords]),
+    `<summary>\n${message.summary}\n</summary>`,
+    ...files,
+  ].join("\n\n");
+}
+
+/** The user's own words kept by a compaction (user-words.ts), as the model reads them, before the summary. */
+export function userWordsFact(words: readonly string[] | undefined): string | undefined {
+  if (!Array.isArray(words) || words.length === 0) return undefined;
+  const quoted = words.map((w, i) => `${i + 1}. ${String(w)}`).join("\n\n");
+  return `<user-messages>\nThe user's own messages from the summarized part, verbatim (the first one, then the newest). The goal, instructions and corrections in them still hold unless the user changed them later; the summary below gives the current state:\n\n${quoted}\n</user-messages>`;
+}

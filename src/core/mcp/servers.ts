@@ -1,0 +1,314 @@
+// The MCP servers of a window: each started (in parallel) when a chat first needs tools, its state
+// (starting, ready with N tools, failed with the reason and the last lines of its stderr, disabled,
+// not allowed), restarted once after a crash, closed with its children on dispose. The host decides
+// what may start (trust, consent, variables) through `prepare`. Part of out/mcp.js.
+import type { AgentTool } from "@earendil-works/pi-agent-core";
+import { McpClient, type McpOutputSaver, mcpServerSummary, StdioTransport, StreamableHttpTransport, type Tool } from "@earendil-works/pi-mcp";
+import type { McpServerDefinition, McpTransportConfig } from "./config";
+import type { McpToolFacts } from "./gate";
+import { wrapMcpTools } from "./tools";
+
+/** How long a server may take to start and answer `initialize` before it counts as failed. */
+export const MCP_START_TIMEOUT_MS = 20_000;
+/** How many stderr lines a failed server's state shows (the log keeps all of it). */
+export const MCP_STDERR_TAIL_LINES = 8;
+/** A crashed server is started again this many times, then left failed. */
+export const MCP_RESTARTS_AFTER_CRASH = 1;
+/** The system prompt gives each server's instructions at most this much. */
+export const MCP_INSTRUCTIONS_CHARS = 500;
+
+export type McpServerState =
+  | { kind: "stopped" }
+  | { kind: "starting" }
+  | { kind: "ready"; tools: number }
+  | { kind: "failed"; reason: string; stderr: string[] }
+  | { kind: "disabled" }
+  /** Not started, and why (restricted mode, the user declined the command line). */
+  | { kind: "blocked"; reason: string };
+
+export interface McpServerSnapshot {
+  name: string;
+  scope: McpServerDefinition["scope"];
+  file: string;
+  state: McpServerState;
+  tools: { name: string; agentName: string; disabled: boolean; annotations?: Readonly<Record<string, unknown>> }[];
+}
+
+/** What the host answers before a server starts: its transport with variables resolved, or why not. */
+export type McpPrepared = { transport: McpTransportConfig } | { blocked: string };
+
+export interface McpServersOptions {
+  clientInfo: { name: string; version: string };
+  prepare: (server: McpServerDefinition) => Promise<McpPrepared>;
+  isServerDisabled: (server: string) => boolean;
+  isToolDisabled: (server: string, tool: string) => boolean;
+  acceptsImages: () => boolean;
+  saveOutput?: McpOutputSaver;
+  /** Default working directory of stdio servers (the workspace folder). */
+  cwd?: string;
+  log: (line: string) => void;
+  onChange: () => void;
+  startTimeoutMs?: number;
+}
+
+interface Entry {
+  def: McpServerDefinition;
+  state: McpServerState;
+  client?: McpClient;
+  transport?: StdioTransport | StreamableHttpTransport;
+  tools: Tool[];
+  wrapped: { tool: AgentTool; facts: McpToolFacts }[];
+  instructions?: string;
+  crashes: number;
+  /** Bumped on each start and stop: a late event of an older start is ignored. */
+  generation: number;
+  started?: Promise<void>;
+}
+
+export class McpServers {
+  private readonly entries = new Map<string, Entry>();
+  private disposed = false;
+
+  constructor(private readonly options: McpServersOptions) {}
+
+  /** New definitions: servers whose definition changed restart (if they ran), removed ones stop. */
+  setDefinitions(defs: readonly McpServerDefinition[]): void {
+    const names = new Set(defs.map((d) => d.name));
+    for (const [name, entry] of this.entries)
+      if (!names.has(name)) {
+        void this.stop(entry);
+        this.entries.delete(name);
+      }
+    for (const def of defs) {
+      const entry = this.entries.get(def.name);
+      if (!entry) {
+        this.entries.set(def.name, { def, state: { kind: "stopped" }, tools: [], wrapped: [], crashes: 0, generation: 0 });
+        continue;
+      }
+      if (JSON.stringify(entry.def) === JSON.stringify(def)) continue;
+      const wasRunning = entry.state.kind !== "stopped";
+      entry.def = def;
+      entry.crashes = 0;
+      void this.stop(entry).then(() => (wasRunning ? this.start(entry) : undefined));
+    }
+    this.options.onChange();
+  }
+
+  /** Starts every server that is not started yet, in parallel; resolves when all settled or after `waitMs`. */
+  async ensureStarted(waitMs: number): Promise<void> {
+    const pending = [...this.entries.values()]
+      .map((entry) => (entry.state.kind === "stopped" ? this.start(entry) : entry.started))
+      .filter((p) => p !== undefined);
+    if (pending.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled(pending), new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    clearTimeout(timer);
+  }
+
+  /** Names of servers still starting (a request went without them). */
+  get starting(): string[] {
+    return [...this.entries.values()].filter((e) => e.state.kind === "starting").map((e) => e.def.name);
+  }
+
+  list(): McpServerSnapshot[] {
+    return [...this.entries.values()].map((e) => ({
+      name: e.def.name,
+      scope: e.def.scope,
+      file: e.def.file,
+      state: e.state,
+      tools: e.wrapped.map((w) => ({
+        name: w.facts.tool,
+        agentName: w.tool.name,
+        disabled: this.options.isToolDisabled(e.def.name, w.facts.tool),
+        ...(w.facts.annotations ? { annotations: w.facts.annotations } : {}),
+      })),
+    }));
+  }
+
+  /** The tools of ready servers, disabled ones left out, at most `max` (in the order of the configuration). */
+  tools(max: number): { tools: AgentTool[]; leftOut: number } {
+    const all = [...this.entries.values()]
+      .filter((e) => e.state.kind === "ready")
+      .flatMap((e) => e.wrapped.filter((w) => !this.options.isToolDisabled(e.def.name, w.facts.tool)).map((w) => w.tool));
+    return { tools: all.slice(0, max), leftOut: Math.max(0, all.length - max) };
+  }
+
+  describe(agentName: string): McpToolFacts | undefined {
+    for (const e of this.entries.values()) {
+      if (e.state.kind !== "ready") continue;
+      const found = e.wrapped.find((w) => w.tool.name === agentName);
+      if (found) return { ...found.facts, ...(this.options.isToolDisabled(e.def.name, found.facts.tool) ? { disabled: true } : {}) };
+    }
+    return undefined;
+  }
+
+  /** The system prompt's paragraph: the ready servers, each with its summary and instructions (bounded). */
+  prompt(): string {
+    const ready = [...this.entries.values()].filter((e) => e.state.kind === "ready" && e.wrapped.length > 0);
+    if (ready.length === 0) return "";
+    const lines = ready.map((e) => {
+      const summary = mcpServerSummary(e.def.description, e.instructions);
+      const instructions = e.instructions?.trim();
+      const more = instructions && instructions !== summary ? `\n  Instructions: ${bounded(instructions, MCP_INSTRUCTIONS_CHARS)}` : "";
+      return `- ${e.def.name}${summary ? `: ${bounded(summary, MCP_INSTRUCTIONS_CHARS)}` : ""}${more}`;
+    });
+    return [
+      "MCP servers the user configured (their tools are named mcp__<server>__<tool>; every call is shown to the user, who may allow or deny it):",
+      ...lines,
+    ].join("\n");
+  }
+
+  async restart(name: string): Promise<void> {
+    const entry = this.entries.get(name);
+    if (!entry) return;
+    entry.crashes = 0;
+    await this.stop(entry);
+    await this.start(entry);
+  }
+
+  /** Stops a server the user disabled (its processes end), or starts one they enabled again. */
+  async disabledChanged(name: string): Promise<void> {
+    const entry = this.entries.get(name);
+    if (!entry) return;
+    if (this.options.isServerDisabled(name)) {
+      await this.stop(entry);
+      this.setState(entry, { kind: "disabled" });
+    } else if (entry.state.kind === "disabled") {
+      this.setState(entry, { kind: "stopped" });
+      await this.start(entry);
+    }
+  }
+
+  /** Ends every server process (with its children). */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await Promise.allSettled([...this.entries.values()].map((e) => this.stop(e)));
+  }
+
+  private start(entry: Entry): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    const generation = ++entry.generation;
+    const started = this.startOnce(entry, generation).catch((error: unknown) => {
+      if (generation !== entry.generation) return;
+      const stderr = tailLines(entry.transport instanceof StdioTransport ? entry.transport.stderr : "");
+      const reason = error instanceof Error ? error.message : String(error);
+      this.options.log(`MCP server "${entry.def.name}" failed to start: ${reason}`);
+      void this.closeClient(entry);
+      this.setState(entry, { kind: "failed", reason, stderr });
+    });
+    entry.started = started;
+    return started;
+  }
+
+  private async startOnce(entry: Entry, generation: number): Promise<void> {
+    const def = entry.def;
+    if (!def.enabled || this.options.isServerDisabled(def.name)) {
+      this.setState(entry, { kind: "disabled" });
+      return;
+    }
+    this.setState(entry, { kind: "starting" });
+    const prepared = await this.options.prepare(def);
+    if (generation !== entry.generation) return;
+    if ("blocked" in prepared) {
+      this.setState(entry, { kind: "blocked", reason: prepared.blocked });
+      return;
+    }
+    const transport = this.createTransport(def, prepared.transport);
+    const client = new McpClient({
+      ...this.options.clientInfo,
+      ...(def.timeoutSeconds !== undefined ? { requestTimeoutMs: def.timeoutSeconds * 1000 } : {}),
+    });
+    entry.transport = transport;
+    entry.client = client;
+    client.onClose(() => this.closed(entry, generation));
+    const timeoutMs = this.options.startTimeoutMs ?? MCP_START_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`it did not answer within ${Math.round(timeoutMs / 1000)} s of starting`)), timeoutMs);
+    });
+    try {
+      await Promise.race([client.connect(transport), timeout]);
+      const tools = await Promise.race([client.listTools(), timeout]);
+      if (generation !== entry.generation) return;
+      entry.tools = tools;
+      entry.instructions = client.instructions;
+      entry.wrapped = wrapMcpTools(tools, {
+        server: def.name,
+        client,
+        // Our own tools never start with mcp__: only other servers' names can clash.
+        isTaken: (n) => this.takenByOtherServer(def.name, n),
+        acceptsImages: this.options.acceptsImages,
+        ...(this.options.saveOutput ? { saveOutput: this.options.saveOutput } : {}),
+        ...(def.timeoutSeconds !== undefined ? { timeoutMs: def.timeoutSeconds * 1000 } : {}),
+      });
+      this.options.log(`MCP server "${def.name}" ready: ${tools.length} tool(s)`);
+      this.setState(entry, { kind: "ready", tools: tools.length });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private createTransport(def: McpServerDefinition, t: McpTransportConfig): StdioTransport | StreamableHttpTransport {
+    if (t.type === "http") return new StreamableHttpTransport({ url: t.url, headers: t.headers });
+    const cwd = t.cwd ?? this.options.cwd;
+    return new StdioTransport({
+      command: t.command,
+      args: t.args,
+      env: t.env,
+      ...(cwd !== undefined ? { cwd } : {}),
+      stderr: "pipe",
+      onStderr: (chunk) => {
+        for (const line of chunk.split(/\r?\n/)) if (line.trim() !== "") this.options.log(`[mcp ${def.name}] ${line}`);
+      },
+    });
+  }
+
+  /** The connection ended. Not asked for: a crash, started again once, then failed with its stderr. */
+  private closed(entry: Entry, generation: number): void {
+    if (generation !== entry.generation || this.disposed || entry.state.kind !== "ready") return;
+    const stderr = tailLines(entry.transport instanceof StdioTransport ? entry.transport.stderr : "");
+    entry.wrapped = [];
+    if (entry.crashes < MCP_RESTARTS_AFTER_CRASH) {
+      entry.crashes++;
+      this.options.log(`MCP server "${entry.def.name}" exited; starting it again`);
+      void this.start(entry);
+      return;
+    }
+    this.options.log(`MCP server "${entry.def.name}" exited again; left stopped`);
+    this.setState(entry, { kind: "failed", reason: "it exited", stderr });
+  }
+
+  private takenByOtherServer(server: string, name: string): boolean {
+    for (const e of this.entries.values()) if (e.def.name !== server && e.wrapped.some((w) => w.tool.name === name)) return true;
+    return false;
+  }
+
+  private async stop(entry: Entry): Promise<void> {
+    entry.generation++;
+    entry.wrapped = [];
+    await this.closeClient(entry);
+    if (entry.state.kind !== "disabled") this.setState(entry, { kind: "stopped" });
+  }
+
+  private async closeClient(entry: Entry): Promise<void> {
+    const client = entry.client;
+    entry.client = undefined;
+    await client?.close().catch((error: unknown) => this.options.log(`MCP server "${entry.def.name}" did not close cleanly: ${String(error)}`));
+  }
+
+  private setState(entry: Entry, state: McpServerState): void {
+    entry.state = state;
+    if (!this.disposed) this.options.onChange();
+  }
+}
+
+function tailLines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== "")
+    .slice(-MCP_STDERR_TAIL_LINES);
+}
+
+function bounded(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,167 @@
+// MCP in the real extension host, with the reference servers nobody here wrote started over stdio
+// from the workspace's .vscode/mcp.json: the model (the local OpenAI-format server) calls a tool,
+// the card asks, Allow runs it and the result reaches the next request; Deny sends the reason;
+// Always allow skips the next card for that tool only; Stop during a long call cancels it; a
+// changed command line asks again.
+import * as assert from "node:assert/strict";
+import { rmSync, writeFileSync, mkdirSync } from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { PiChatTestApi } from "../../src/host/extension";
+import type { ToolItem } from "../../src/shared/chat-items";
+import { chatItems } from "../../src/shared/reducer";
+import type { ChatCompletionRequest, OpenAIServer } from "../support/openai-server";
+import { startChatView, waitFor } from "./helpers";
+
+describe("Pi Chat MCP servers in the extension host", function () {
+  this.timeout(180_000);
+  let server: OpenAIServer;
+  let api: PiChatTestApi;
+  const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  const configFile = () => path.join(folder(), ".vscode", "mcp.json");
+  const launches: string[] = [];
+  const repo = path.resolve(__dirname, "../../..");
+  const everything = path.join(repo, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+
+  function writeConfig(extraArgs: string[] = []): void {
+    mkdirSync(path.dirname(configFile()), { recursive: true });
+    writeFileSync(
+      configFile(),
+      JSON.stringify({ servers: { everything: { type: "stdio", command: process.execPath, args: [everything, "stdio", ...extraArgs] } } }, null, 2),
+    );
+  }
+
+  before(async () => {
+    ({ server, api } = await startChatView());
+    api.mcp.confirmLaunch = async (_server, launch) => {
+      launches.push(launch);
+      return true;
+    };
+    writeConfig();
+    // Warm: the servers start on a chat's first need and a request waits for them only 5 s, which a
+    // loaded machine's first start can exceed (its tools then come with the next request).
+    await api.mcp.forRun({ acceptsImages: false });
+    await waitFor("the everything server to be ready", async () => (await api.mcp.list()).some((s) => s.state.kind === "ready"), 60_000);
+  });
+
+  after(async () => {
+    rmSync(configFile(), { force: true });
+    await api?.mcp.reload();
+    await server?.close();
+  });
+
+  beforeEach(async () => {
+    await vscode.commands.executeCommand("piChat.newChat");
+  });
+
+  const card = (id: string) => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
+  const toolMessage = (body: ChatCompletionRequest, id: string) =>
+    JSON.stringify(body.messages.find((m) => m.role === "tool" && m.tool_call_id === id)?.content);
+
+  it("the model calls an MCP tool, the card asks (auto mode notwithstanding), Allow runs it, the result reaches the next request", async () => {
+    await vscode.workspace.getConfiguration("piChat").update("approvalMode", "auto", vscode.ConfigurationTarget.Global);
+    let declared: string[] = [];
+    server.push(
+      (body) => {
+        declared = (body.tools ?? []).map((t) => t.function.name);
+        return { toolCalls: [{ id: "call_echo", name: "mcp__everything__echo", arguments: { message: "hello from mcp" } }] };
+      },
+      (body) => {
+        assert.match(toolMessage(body, "call_echo"), /hello from mcp/);
+        return { text: "It echoed." };
+      },
+    );
+    void api.view.receive({ type: "chat/send", v: 1, text: "Echo something." });
+    const asking = await waitFor("the MCP card to ask", () => (card("call_echo")?.approval?.state === "pending" ? card("call_echo") : undefined), 60_000);
+    assert.ok(declared.includes("mcp__everything__echo"), `declared: ${declared.join(", ")}`);
+    assert.ok(declared.includes("read_file"), "our tools are still there");
+    assert.equal(asking.approval?.mcp?.server, "everything");
+    assert.equal(asking.approval?.mcp?.tool, "echo");
+    assert.equal(asking.approval?.mcp?.arguments, '{\n  "message": "hello from mcp"\n}');
+    assert.ok(asking.approval?.mcp?.annotations?.includes("readOnlyHint: true"), "the server's annotation is shown");
+    assert.equal(launches.length, 1, "the workspace server started after one agreement, asked once");
+    assert.ok(launches[0]!.includes(everything) && launches[0]!.startsWith(process.execPath), launches[0]);
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_echo", decision: "allow" });
+    await api.controller.currentSession.waitForIdle();
+    assert.equal(card("call_echo")?.status, "success");
+    assert.match(card("call_echo")?.resultText ?? "", /hello from mcp/);
+    assert.equal(server.pending(), 0);
+    await vscode.workspace.getConfiguration("piChat").update("approvalMode", "ask", vscode.ConfigurationTarget.Global);
+  });
+
+  it("Deny sends the user's reason to the model and nothing runs", async () => {
+    server.push(
+      () => ({ toolCalls: [{ id: "call_deny", name: "mcp__everything__get_sum", arguments: { a: 1, b: 2 } }] }),
+      (body) => {
+        const all = JSON.stringify(body.messages);
+        assert.match(all, /not this time, thanks/);
+        assert.doesNotMatch(toolMessage(body, "call_deny"), /\b3\b/);
+        return { text: "Understood." };
+      },
+    );
+    void api.view.receive({ type: "chat/send", v: 1, text: "Add 1 and 2." });
+    await waitFor("the MCP card to ask", () => card("call_deny")?.approval?.state === "pending", 60_000);
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_deny", decision: "deny", reason: "not this time, thanks" });
+    await api.controller.currentSession.waitForIdle();
+    assert.equal(card("call_deny")?.approval?.state, "denied");
+    assert.equal(server.pending(), 0);
+  });
+
+  it("Always allow skips the next card for that tool only", async () => {
+    server.push(
+      () => ({ toolCalls: [{ id: "call_aa1", name: "mcp__everything__get_env", arguments: {} }] }),
+      () => ({ toolCalls: [{ id: "call_aa2", name: "mcp__everything__get_env", arguments: {} }] }),
+      () => ({ toolCalls: [{ id: "call_aa3", name: "mcp__everything__get_tiny_image", arguments: {} }] }),
+      () => ({ text: "Done." }),
+    );
+    void api.view.receive({ type: "chat/send", v: 1, text: "Look at the environment twice, then an image." });
+    await waitFor("the first card to ask", () => card("call_aa1")?.approval?.state === "pending", 60_000);
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_aa1", decision: "allowAlways" });
+    const third = await waitFor("another tool's card to ask", () => (card("call_aa3")?.approval?.state === "pending" ? card("call_aa3") : undefined), 60_000);
+    assert.ok(third);
+    const second = card("call_aa2")!;
+    assert.equal(second.approval?.state, "allowed");
+    assert.equal(second.approval?.rule, "everything/get-env", "allowed by the user's choice, without asking");
+    assert.equal(second.status, "success");
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_aa3", decision: "allow" });
+    await api.controller.currentSession.waitForIdle();
+    assert.equal(server.pending(), 0);
+  });
+
+  it("Stop during a long-running call cancels it, and the chat goes on", async () => {
+    server.push(() => ({ toolCalls: [{ id: "call_long", name: "mcp__everything__trigger_long_running_operation", arguments: { duration: 60, steps: 60 } }] }));
+    void api.view.receive({ type: "chat/send", v: 1, text: "Run the long operation." });
+    await waitFor("the long call to ask", () => card("call_long")?.approval?.state === "pending", 60_000);
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_long", decision: "allow" });
+    await waitFor("the long call to run", () => card("call_long")?.status === "running");
+    await new Promise((r) => setTimeout(r, 1000));
+    const stoppedAt = Date.now();
+    await api.view.receive({ type: "chat/stop", v: 1 });
+    await api.controller.currentSession.waitForIdle();
+    assert.ok(Date.now() - stoppedAt < 10_000, "the stop did not wait for the 60 s operation");
+    assert.notEqual(card("call_long")?.status, "success");
+    server.push(
+      () => ({ toolCalls: [{ id: "call_after", name: "mcp__everything__echo", arguments: { message: "still alive" } }] }),
+      () => ({ text: "ok" }),
+    );
+    void api.view.receive({ type: "chat/send", v: 1, text: "Echo again." });
+    await waitFor("the next card", () => card("call_after")?.approval?.state === "pending", 60_000);
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_after", decision: "allow" });
+    await api.controller.currentSession.waitForIdle();
+    assert.match(card("call_after")?.resultText ?? "", /still alive/);
+  });
+
+  it("a changed command line asks again before the server starts", async () => {
+    const before = launches.length;
+    writeConfig(["--changed"]);
+    await api.mcp.reload();
+    await waitFor("the server to be asked about again", () => launches.length > before, 30_000);
+    assert.ok(launches.at(-1)!.includes("--changed"), launches.at(-1));
+    const listed = await waitFor(
+      "the server ready again",
+      async () => (await api.mcp.list()).find((s) => s.name === "everything" && s.state.kind === "ready"),
+      60_000,
+    );
+    assert.ok(listed.tools.length > 5);
+  });
+});

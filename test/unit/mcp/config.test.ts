@@ -1,0 +1,92 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: configuration files hold ${…} variables literally.
+// MCP configuration: VS Code's mcp.json and pi's mcpServers files parse to one shape, mistakes are
+// reported (never thrown), a later file's server replaces an earlier one of the same name, and the
+// text the user agrees to names everything that decides what runs.
+import assert from "node:assert/strict";
+import { launchDescription, mergeMcpConfigs, parsePiMcpJson, parseVsCodeMcpJson } from "../../../src/core/mcp/config";
+
+describe("MCP configuration files", () => {
+  it("reads VS Code's format: stdio and http servers, inputs, comments and trailing commas", () => {
+    const file = parseVsCodeMcpJson(
+      `{
+        // a comment, as VS Code allows
+        "inputs": [{ "type": "promptString", "id": "token", "description": "API token", "password": true }],
+        "servers": {
+          "fs": { "type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "\${workspaceFolder}"], "env": { "A": "\${env:HOME}" } },
+          "docs": { "type": "http", "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer \${input:token}" } },
+        },
+      }`,
+      ".vscode/mcp.json",
+      "workspace",
+    );
+    assert.deepEqual(file.errors, []);
+    assert.deepEqual(
+      file.servers.map((s) => [s.name, s.scope, s.transport.type]),
+      [
+        ["fs", "workspace", "stdio"],
+        ["docs", "workspace", "http"],
+      ],
+    );
+    assert.deepEqual(file.servers[0]!.transport, {
+      type: "stdio",
+      command: "npx",
+      args: ["-y", "@modelcontextprotocol/server-filesystem", "${workspaceFolder}"],
+      env: { A: "${env:HOME}" },
+    });
+    assert.deepEqual(file.inputs, [{ id: "token", description: "API token", password: true }]);
+  });
+
+  it("reads pi's mcpServers format, with enabled, description, timeout and project overrides", () => {
+    const file = parsePiMcpJson(
+      JSON.stringify({
+        mcpServers: {
+          everything: { command: "node", args: ["server.js"], description: "Reference server", timeout: 5 },
+          off: { url: "http://localhost:1/mcp", enabled: false },
+          userOne: { enabled: false },
+        },
+      }),
+      "~/.pi/agent/mcp.json",
+      "user",
+    );
+    assert.deepEqual(file.errors, []);
+    assert.equal(file.servers[0]!.description, "Reference server");
+    assert.equal(file.servers[0]!.timeoutSeconds, 5);
+    assert.equal(file.servers[1]!.enabled, false);
+    assert.deepEqual(file.overrides, [{ name: "userOne", enabled: false }]);
+  });
+
+  it("reports broken files and entries instead of throwing", () => {
+    assert.match(parsePiMcpJson("{ not json", "a.json", "user").errors[0]!, /a\.json: not valid JSON/);
+    assert.match(parseVsCodeMcpJson("[]", "b.json", "user").errors[0]!, /must hold a JSON object/);
+    const bad = parseVsCodeMcpJson(
+      JSON.stringify({ servers: { "a b": { command: "x" }, sse: { type: "sse", url: "http://x" }, none: {} } }),
+      "c.json",
+      "workspace",
+    );
+    assert.equal(bad.servers.length, 0);
+    assert.equal(bad.errors.length, 3, bad.errors.join("\n"));
+    assert.ok(bad.errors.some((e) => /type "sse"/.test(e)));
+  });
+
+  it("a later file replaces a server of the same name; overrides switch servers off; clashing namespaces are refused", () => {
+    const user = parsePiMcpJson(JSON.stringify({ mcpServers: { shared: { command: "user-cmd" }, "a-b": { command: "x" } } }), "user.json", "user");
+    const project = parsePiMcpJson(JSON.stringify({ mcpServers: { a_b: { command: "y" }, shared: { enabled: false } } }), ".pi/mcp.json", "workspace");
+    const vscode = parseVsCodeMcpJson(JSON.stringify({ servers: { shared: { command: "ws-cmd" } } }), ".vscode/mcp.json", "workspace");
+    const merged = mergeMcpConfigs([user, project, vscode]);
+    const shared = merged.servers.find((s) => s.name === "shared")!;
+    assert.equal(shared.scope, "workspace");
+    assert.equal(shared.transport.type === "stdio" && shared.transport.command, "ws-cmd");
+    assert.equal(shared.enabled, false, "the project override applies");
+    assert.deepEqual(merged.servers.map((s) => s.name).sort(), ["a-b", "shared"], "a_b would share a-b's tool namespace");
+    assert.ok(merged.errors.some((e) => /"a-b" and "a_b"/.test(e)));
+  });
+
+  it("the launch text shows the whole command line, folder and environment, with variables unresolved", () => {
+    const [server] = parsePiMcpJson(
+      JSON.stringify({ mcpServers: { s: { command: "npx", args: ["-y", "pkg", "it's here"], env: { TOKEN: "${input:token}" }, cwd: "tools" } } }),
+      "f",
+      "workspace",
+    ).servers;
+    assert.equal(launchDescription(server!), "npx -y pkg 'it'\\''s here'\nin tools\nenv: TOKEN=${input:token}");
+  });
+});
