@@ -9,7 +9,7 @@ import { ApprovalForm, onApprovalShortcut } from "./approval";
 import { DiffView } from "./diff-view";
 import { CheckIcon, CloseIcon, DiffIcon, ErrorIcon, ShieldIcon, Spinner, ToolIcon } from "./icons";
 import { DiscoveryHead, DiscoveryResults, discoveryName, readDiscovery } from "./discovery-cards";
-import { Collapsible, FileLink, rangeLabel } from "./parts";
+import { Collapsible, FileLink } from "./parts";
 import { EditProblems } from "./problems";
 import { argPath, argSummary, linesInWords, toolStatusText, toolTitle, toolVerb } from "./tool-text";
 import { post } from "./vscode";
