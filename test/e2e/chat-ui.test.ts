@@ -120,7 +120,7 @@ describe("end to end: the chat view in the real workbench", function () {
     await page.locator(".quick-input-widget input[type=password]").waitFor({ timeout: 30_000 });
     await page.locator(".quick-input-widget input[type=password]").pressSequentially(key);
     await page.locator(".quick-input-widget input[type=password]").press("Enter");
-    await page.locator(".notifications-toasts").filter({ hasText: "saved the OpenAI-compatible server" }).first().waitFor({ timeout: 30_000 });
+    await page.locator(".notifications-toasts").filter({ hasText: "saved the Local server (OpenAI-compatible)" }).first().waitFor({ timeout: 30_000 });
 
     server.failNext(401, {
       error: {
