@@ -4,7 +4,7 @@
 // the chat; the goal, an explicit instruction ("never touch the tests") or a correction ("no, port
 // 8080") must reach the next request exactly as the user wrote them, whatever the summary says.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { tokensOfText } from "./tokens";
+import { CHARS_PER_TOKEN, tokensOfText } from "./tokens";
 
 /** One prompt is kept up to this many characters (its head: what the user said first). */
 export const USER_WORDS_MAX_CHARS_EACH = 2_000;
@@ -40,7 +40,7 @@ export function keptUserWords(previous: readonly string[] | undefined, summarize
   if (all.length === 0 || maxTokens <= 0) return [];
   const first = all[0]!;
   let left = maxTokens - tokensOfText(first);
-  if (left < 0) return [first.slice(0, maxTokens * 4)];
+  if (left < 0) return [first.slice(0, maxTokens * CHARS_PER_TOKEN)];
   const newest: string[] = [];
   for (let i = all.length - 1; i > 0; i--) {
     const cost = tokensOfText(all[i]!);
