@@ -5,15 +5,19 @@
 // processes, and each test checks what the card and the model get and which path ran the command
 // (its `$PPID` is the terminal's shell on the terminal path, this extension host on the child path).
 import * as assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import { BackgroundCommands } from "../../src/core/commands/background";
+import { descendantsOf } from "../../src/core/commands/process-tree";
+import { runCommandOnce } from "../../src/core/commands/run";
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { ShellExecutionEvents } from "../../src/host/terminal-runner";
 import type { ToolItem } from "../../src/shared/chat-items";
 import { chatItems } from "../../src/shared/reducer";
 import type { OpenAIServer } from "../support/openai-server";
+import { escapees, ESCAPING_RUN, leftOf } from "../support/escaping-run";
 import { startChatView, waitFor } from "./helpers";
 
 type StartEvent = vscode.TerminalShellExecutionStartEvent;
@@ -28,6 +32,8 @@ interface Tamper {
   end?: (e: EndEvent, deliver: Deliver) => void;
 }
 
+/** Waits for a new terminal on a loaded machine (the defaults, 4 s and 8 s, are what a user's VS Code gets). */
+const SLOW_MACHINE = { waitForIntegrationMs: 20_000, firstRunReportWaitMs: 20_000 };
 /** The terminal the tests' runner opens (its own name, so no other terminal is taken for it). */
 const TERMINAL = "Pi Chat nets";
 const ppidLine = "printf 'ppid:%s\\n' \"$PPID\"";
@@ -66,18 +72,33 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
     relay = undefined;
   });
 
-  /** The next command gets a new runner: VS Code's events reach it through `tamper`, and lines `standIn` picks get a stand-in execution. */
-  async function useSeams(seams: { tamper?: Tamper; standIn?: (line: string) => boolean; startReportWaitMs?: number; retryTerminalAfterMs?: number }) {
-    const { tamper = {}, standIn, ...times } = seams;
+  /**
+   * The next command gets a new runner: VS Code's events reach it through `tamper`, and lines
+   * `standIn` picks get a stand-in execution. `damage` changes a launch line the way a terminal can
+   * (characters dropped): its first part is typed as the line, each further part a moment later as
+   * a line of its own (the rest of a line that arrived after its Enter).
+   */
+  async function useSeams(seams: {
+    tamper?: Tamper;
+    standIn?: (line: string) => boolean;
+    damage?: (line: string) => string[];
+    startReportWaitMs?: number;
+    retryTerminalAfterMs?: number;
+    waitForIntegrationMs?: number;
+    firstRunReportWaitMs?: number;
+  }) {
+    const { tamper = {}, standIn, damage, ...times } = seams;
     const events = tamperedEvents(tamper);
     relay = events;
     await api.commands.setTerminalSeams({
       ...times,
       name: TERMINAL,
       events,
-      execute: (integration, line) => {
+      execute: (integration, sent) => {
+        const [line = sent, ...later] = sent.startsWith(":") || !damage ? [sent] : damage(sent);
         typed.push({ line, at: Date.now() });
         const real = integration.executeCommand(line);
+        later.forEach((part, i) => setTimeout(() => vscode.window.terminals.find((t) => t.name === TERMINAL)?.sendText(part, true), 150 * (i + 1)));
         // As when VS Code pairs the run with another object: the one we got never starts, ends or prints.
         return standIn?.(line) ? { commandLine: real.commandLine, cwd: real.cwd, read: async function* () {} } : real;
       },
@@ -355,6 +376,238 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("part 2: a damaged launch line runs nothing; each run says it did not start (120 damaged lines)", async function () {
+    this.timeout(600_000);
+    const dir = mkdtempSync(join(tmpdir(), "pi-chat-damaged-"));
+    try {
+      mkdirSync(join(dir, "approved"));
+      // Deterministic damage: the first `count` lines of each kind, from a seeded generator.
+      const random = seeded(23);
+      const pick = (below: number) => Math.floor(random() * below);
+      const kinds = ["start lost", "middle lost", "end lost", "end arrived late"] as const;
+      let kind: (typeof kinds)[number] = "start lost";
+      const damage = (line: string): string[] => {
+        const cut = 1 + pick(line.length - 1); // 1 … length-1
+        if (kind === "start lost") return [line.slice(cut)];
+        if (kind === "end lost") return [line.slice(0, cut)];
+        if (kind === "end arrived late") return [line.slice(0, cut), line.slice(cut)];
+        const from = pick(line.length - 1);
+        return [line.slice(0, from) + line.slice(from + 1 + pick(line.length - from - 1))];
+      };
+      // Exit codes VS Code reported for the damaged lines: a shell that ran nothing says 125-127.
+      const exitCodes: (number | undefined)[] = [];
+      await useSeams({
+        damage,
+        tamper: {
+          end: (e, deliver) => {
+            if (e.terminal.name === TERMINAL && !e.execution.commandLine.value.startsWith(":")) exitCodes.push(e.exitCode);
+            deliver.end(e);
+          },
+        },
+        // A damaged line VS Code reports as another command is given up after 1.5 s, not 15; and
+        // the terminal stays in use (no while of child processes) so that every line goes there.
+        startReportWaitMs: 1500,
+        retryTerminalAfterMs: 0,
+      });
+      const runner = api.commands.runner();
+      const results: { kind: string; typed: string; ran: boolean; said: boolean; notStarted: boolean }[] = [];
+      // Runs that never reached a terminal (a new terminal VS Code did not bring up or track: the
+      // runner's nets send those to a child process, which runs the approved command as it is).
+      const childRuns: { ranApproved: boolean; file: string }[] = [];
+      for (const k of kinds) {
+        kind = k;
+        for (let attempt = 0; results.filter((r) => r.kind === k).length < 30; attempt++) {
+          assert.ok(attempt < 40, `only ${results.filter((r) => r.kind === k).length} of 40 "${k}" runs reached the terminal`);
+          const n = results.length + childRuns.length;
+          let output = "";
+          const run = await runner.start({ command: `cd approved && touch ran-${n}`, cwd: dir, onOutput: (c) => (output += String(c)) });
+          const exit = await run.exited;
+          if (run.via === "process") {
+            childRuns.push({ ranApproved: exit.exitCode === 0 && existsSync(join(dir, "approved", `ran-${n}`)), file: `ran-${n}` });
+            continue;
+          }
+          results.push({
+            kind: k,
+            typed: typed.at(-1)?.line ?? "",
+            // Neither the approved command nor any tail of it left its mark, here or in approved/.
+            ran: existsSync(join(dir, `ran-${n}`)) || existsSync(join(dir, "approved", `ran-${n}`)),
+            said: output.includes("did not receive the launch line of this command whole, so the command did not run"),
+            notStarted: exit.notStarted === true,
+          });
+        }
+      }
+      // Lines whose rest arrived late: let it run (and fail) before counting.
+      await new Promise((r) => setTimeout(r, 1000));
+      const ranAnything = results.filter((r) => r.ran);
+      const unreported = results.filter((r) => !r.said || !r.notStarted);
+      const shellCodes = new Set(exitCodes.filter((c): c is number => c !== undefined));
+      console.log(
+        `[terminal-nets] damaged launch lines: ${results.length}; ran anything: ${ranAnything.length}; not reported as not started: ${unreported.length}; exit codes VS Code reported: ${[...shellCodes].sort().join(", ")} (${exitCodes.filter((c) => c === undefined).length} unknown); runs sent to a child process instead: ${childRuns.length}`,
+      );
+      assert.equal(results.length, 120);
+      assert.ok(
+        childRuns.every((r) => r.ranApproved),
+        "a run sent to a child process ran the approved command",
+      );
+      assert.deepEqual(ranAnything, [], "damaged lines that ran something");
+      assert.deepEqual(unreported, [], "damaged lines not reported as not run");
+      // 125: refused by the launcher; 126/127: not a command (a folder, no such file); 143: the rest
+      // of a line arriving after the run was over, ended by the run's clean-up while bash looked it up.
+      assert.deepEqual(
+        [...shellCodes].filter((c) => ![125, 126, 127, 143].includes(c)),
+        [],
+        "the shell ran a program for a damaged line",
+      );
+      assert.deepEqual(
+        readdirSync(join(dir, "approved")).sort(),
+        childRuns.map((r) => r.file).sort(),
+        "only the child-process runs ran in the approved folder",
+      );
+      const shell = await terminalShell();
+      assert.ok(shell);
+      assert.deepEqual(descendantsOf(shell), [], "nothing runs below the terminal's shell");
+      // An undamaged line still runs the approved command.
+      await useSeams({});
+      let output = "";
+      const whole = await api.commands.runner().start({ command: "cd approved && touch whole && printf ok", cwd: dir, onOutput: (c) => (output += String(c)) });
+      const exit = await whole.exited;
+      assert.equal(whole.via, "terminal");
+      assert.equal(exit.exitCode, 0, output);
+      assert.ok(existsSync(join(dir, "approved", "whole")));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("part 2: the card and the model are told when a damaged launch line did not run the command", async () => {
+    // A loaded machine may take longer to bring up a new terminal: this test needs one.
+    await useSeams({ damage: (line) => [line.slice(7)], ...SLOW_MACHINE });
+    const { done, model } = await runAllowed("call_dmg", "printf 'should-not-run\\n'");
+    assert.equal(via(done), "terminal");
+    assert.doesNotMatch(done.resultText ?? "", /should-not-run\n/);
+    assert.match(done.resultText ?? "", /The command could not be started\./);
+    assert.match(done.resultText ?? "", /did not receive the launch line of this command whole, so the command did not run/);
+    assert.match(
+      model,
+      /could not be started.*did not receive the launch line of this command whole, so the command did not run, and nothing else ran in its place/,
+    );
+    assert.ok(logged("did not run the launch line of", "should-not-run"));
+  });
+
+  it("part 3: Stop, time-out, background stop and stopAll, chat delete and VS Code closing leave none of a terminal run's processes", async function () {
+    this.timeout(300_000);
+    const root = mkdtempSync(join(tmpdir(), "pi-chat-escapes-"));
+    const left: Record<string, number[]> = {};
+    let fresh = 0;
+    /** A folder of its own for each run (the run waits for its server.pid). */
+    const folder = () => {
+      const path = join(root, `run-${fresh++}`);
+      mkdirSync(path);
+      return path;
+    };
+    const started: { pids: number[]; tag: string }[] = [];
+    try {
+      await useSeams(SLOW_MACHINE);
+      await warmUp(SLOW_MACHINE);
+      /** Runs the escaping command in the terminal; `stop` once all four printed; what is left after. */
+      const foreground = async (name: string, timeoutMs: number, stop?: (controller: AbortController) => void) => {
+        const controller = new AbortController();
+        let run: { pids: number[]; tag: string } | undefined;
+        const result = await runCommandOnce({
+          runner: api.commands.runner(),
+          command: ESCAPING_RUN,
+          cwd: folder(),
+          timeoutMs,
+          signal: controller.signal,
+          onProgress: (p) => {
+            if (run) return;
+            run = escapees(p.tail.join("\n"));
+            if (run) stop?.(controller);
+          },
+        });
+        run ??= escapees(result.output.text);
+        assert.ok(run, `${name}: ${result.output.text}`);
+        started.push(run);
+        assert.equal(result.via, "terminal", name);
+        left[name] = leftOf(run);
+      };
+      await foreground("Stop", 60_000, (c) => c.abort());
+      await foreground("time-out", 15_000);
+
+      const background = async (name: string, stop: (b: BackgroundCommands, id: string) => Promise<unknown>) => {
+        const commands = new BackgroundCommands();
+        const cwd = folder();
+        const begun = await commands.start({
+          id: name,
+          command: ESCAPING_RUN,
+          cwd: ".",
+          absoluteCwd: cwd,
+          runner: api.commands.runner(),
+          readyPattern: /^tag=/,
+          waitMs: 30_000,
+        });
+        const run = escapees(begun.output.text);
+        assert.ok(run, `${name}: ${begun.output.text}`);
+        started.push(run);
+        assert.equal(begun.process.via, "terminal", name);
+        await stop(commands, name);
+        left[name] = leftOf(run);
+      };
+      await background("background Stop", (b, id) => b.stop(id, "user"));
+      await background("background stopAll", (b) => b.stopAll("chatClosed"));
+      await background("VS Code closing", () => api.commands.endAllRuns());
+
+      // Deleting the chat that runs it in the background (through the view, as the user does).
+      const chatId = api.controller.currentSession.id;
+      const id = "call_escape_bg";
+      const cwd = folder();
+      server.push(
+        () => ({ toolCalls: [{ id, name: "run_command", arguments: { command: `cd ${cwd} && ${ESCAPING_RUN}`, background: true, readyPattern: "^tag=" } }] }),
+        () => ({ text: "Started." }),
+      );
+      void api.view.receive({ type: "chat/send", v: 1, text: "Start the escapees" });
+      await waitFor(`${id} to ask`, () => card(id)?.approval?.state === "pending");
+      await api.view.receive({ type: "approval/decide", v: 1, toolCallId: id, decision: "allow" });
+      await api.controller.currentSession.waitForIdle();
+      // The card shows the first lines (its wait may end before the server listens): the server's
+      // pid is in its file, and the run's tag in the environment of a process that printed its pid.
+      const shown = card(id)?.resultText ?? "";
+      const firstPids = ["orphan", "stubborn", "ghost"].map((name) => Number(new RegExp(`${name}=(\\d+)`).exec(shown)?.[1]));
+      assert.ok(
+        firstPids.every((pid) => pid > 0),
+        shown,
+      );
+      const serverPid = await waitFor(
+        "the server to listen",
+        () => existsSync(join(cwd, "server.pid")) && Number(readFileSync(join(cwd, "server.pid"), "utf8")),
+        60_000,
+      );
+      const tag = /(?:^|\0)PI_CHAT_RUN_TAG=([0-9a-f]+)/.exec(readFileSync(`/proc/${firstPids[0]}/environ`, "latin1"))?.[1] ?? "";
+      assert.ok(tag, "the run's processes carry its tag");
+      const run = { pids: [...firstPids, serverPid], tag };
+      started.push(run);
+      assert.equal(via(card(id)!), "terminal");
+      await api.view.receive({ type: "chat/delete", v: 1, chatId });
+      await waitFor("the deleted chat's processes to end", () => leftOf(run).length === 0, 10_000).catch(() => undefined);
+      left["chat delete"] = leftOf(run);
+
+      console.log(
+        `[terminal-nets] processes left after each kind of stop: ${Object.entries(left)
+          .map(([k, v]) => `${k} ${v.length}`)
+          .join(", ")}`,
+      );
+      assert.deepEqual(left, Object.fromEntries(Object.keys(left).map((k) => [k, []])));
+    } finally {
+      console.log(
+        `[terminal-nets] processes left: ${Object.entries(left)
+          .map(([k, v]) => `${k} ${v.length}`)
+          .join(", ")}`,
+      );
+      for (const run of started) for (const pid of leftOf(run)) process.kill(pid, "SIGKILL");
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
 
 /** What VS Code reported during a test, printed when it fails. */
@@ -399,4 +652,15 @@ function running(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A small seeded generator (mulberry32): the same damage on every run of the test. */
+function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
