@@ -36,6 +36,11 @@ const REFUSED_EXIT = 125;
 export const NOT_STARTED_NOTE =
   '[Pi Chat: the "Pi Chat" terminal did not receive the launch line of this command whole, so the command did not run, and nothing else ran in its place. Run it again.]';
 
+/** What the card and the model read when a launch line ran nothing and the command was launched once more. */
+export function relaunchNote(via: "terminal" | "process"): string {
+  return `[Pi Chat: the "Pi Chat" terminal did not receive the launch line of this command whole, so nothing ran; Pi Chat launched the command again${via === "process" ? ", as a child process" : ""}. What follows is that run.]`;
+}
+
 /** Writes the launcher of `command` in `dir`; a string says why it could not (the command then runs as a child process). */
 export function writeLauncher(dir: string, shell: string, command: string): Launcher | string {
   if (!TYPABLE_PATH.test(dir) || !TYPABLE_PATH.test(shell)) return `the launcher folder ${JSON.stringify(dir)} cannot be typed unquoted`;

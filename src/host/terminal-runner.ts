@@ -11,7 +11,9 @@
 // token, and deletes itself as it starts. Every word of that line is a path that exists only
 // whole or a string of digits, so any damaged version of it can only fail (not found, or the
 // wrong token); the runner then finds the file still there, deletes it (it can never start
-// later) and tells the card and the model that the command did not run.
+// later) and, as nothing ran, launches the command once more with a new launcher (the card says
+// so: VS Code does lose the start of a new terminal's first line now and then); if that one runs
+// nothing too, the card and the model are told that the command did not run.
 //
 // Like the child-process path, the launcher runs `bash -c '<command>' </dev/null`: standard
 // input is closed, a `cd`, `export` or `exit` in the command leaves the terminal as it was, and
@@ -23,7 +25,7 @@ import * as vscode from "vscode";
 import { defaultShell, LEFTOVER_GRACE_MS } from "../core/commands/node-runner";
 import { descendantsOf, endProcesses, hasChildren } from "../core/commands/process-tree";
 import { terminalEnvironment, type CommandExit, type CommandRunner, type CommandStart, type KillOptions, type RunningCommand } from "../core/commands/runner";
-import { claimLauncher, NOT_STARTED_NOTE, writeLauncher, type Launcher } from "./launchers";
+import { claimLauncher, NOT_STARTED_NOTE, relaunchNote, writeLauncher, type Launcher } from "./launchers";
 
 /** How long a new terminal may take to report shell integration before the child process is used. */
 export const SHELL_INTEGRATION_WAIT_MS = 4000;
@@ -82,6 +84,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   /** Tags of finished runs whose leftovers are still being ended: dispose ends them at once. */
   private readonly cleaning = new Set<string>();
   private integrationMissingSince: number | undefined;
+  private disposed = false;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly events: ShellExecutionEvents;
   private readonly execute: NonNullable<TerminalRunnerOptions["execute"]>;
@@ -103,6 +106,55 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   }
 
   async start(spec: CommandStart): Promise<RunningCommand> {
+    const first = await this.startOnce(spec, true);
+    return first.via === "terminal" ? this.relaunchedIfNotStarted(first, spec) : first;
+  }
+
+  /**
+   * A launch line the terminal did not get whole ran nothing (launchers.ts), so running the
+   * command once more cannot run it twice: it is launched again, once, and the card says so.
+   * VS Code loses the start of the first line typed in a new terminal now and then (the host
+   * tests see it), and the user should not have to ask again for that.
+   */
+  private relaunchedIfNotStarted(first: RunningCommand, spec: CommandStart): RunningCommand {
+    let current = first;
+    let stopping: KillOptions | undefined;
+    const exited = first.exited.then(async (exit): Promise<CommandExit> => {
+      if (!exit.notStarted || stopping || this.disposed) return exit;
+      try {
+        current = await this.startOnce(spec, false);
+      } catch (error) {
+        this.options.log(`the command could not be launched again: ${error instanceof Error ? error.message : String(error)}`);
+        spec.onOutput(`\n${NOT_STARTED_NOTE}\n`);
+        return exit;
+      }
+      this.options.log(
+        `launched ${JSON.stringify(spec.command)} again${current.via === "process" ? " as a child process" : ""}: its first launch line ran nothing`,
+      );
+      spec.onOutput(`\n${relaunchNote(current.via)}\n`);
+      if (stopping) void current.kill(stopping);
+      return current.exited;
+    });
+    return {
+      get pid() {
+        return current.pid;
+      },
+      get via() {
+        return current.via;
+      },
+      exited,
+      kill: (options: KillOptions = {}) => {
+        stopping = options;
+        return current
+          .kill(options)
+          .then(() => exited)
+          .then(() => undefined);
+      },
+    };
+  }
+
+  /** Starts the command once; `relaunch`: a launch line that runs nothing is left for start() to launch again (no note). */
+  private async startOnce(spec: CommandStart, relaunch: boolean): Promise<RunningCommand> {
     const shell = defaultShell();
     if (!shell.endsWith("bash") || (this.integrationMissingSince !== undefined && Date.now() - this.integrationMissingSince < this.retryTerminalAfterMs)) {
       return this.options.fallback.start(spec);
@@ -121,10 +173,10 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       );
       return this.options.fallback.start(spec);
     }
-    return this.run(entry, launcher, spec);
+    return this.run(entry, launcher, spec, relaunch);
   }
 
-  private async run(entry: PiTerminal, launcher: Launcher, spec: CommandStart): Promise<RunningCommand> {
+  private async run(entry: PiTerminal, launcher: Launcher, spec: CommandStart, relaunch: boolean): Promise<RunningCommand> {
     const { line, tag } = launcher;
     const { terminal } = entry;
     const integration = terminal.shellIntegration;
@@ -238,9 +290,14 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       this.running.delete(handle);
       // The launcher deletes itself as it starts: still there, it never ran, and now it never will.
       if (!claimLauncher(launcher)) return exit;
-      this.options.log(`the "Pi Chat" terminal did not run the launch line of ${JSON.stringify(spec.command)} whole: not started`);
-      spec.onOutput(`\n${NOT_STARTED_NOTE}\n`);
-      return { exitCode: null, signal: "not started", notStarted: true };
+      const notStarted: CommandExit = { exitCode: null, signal: "not started", notStarted: true };
+      // Stopped before the shell read the line: nothing ran, and that is what Stop asked for.
+      if (killing) return notStarted;
+      this.options.log(
+        `the "Pi Chat" terminal did not run the launch line of ${JSON.stringify(spec.command)} whole: not started${relaunch ? ", launching it again" : ""}`,
+      );
+      if (!relaunch) spec.onOutput(`\n${NOT_STARTED_NOTE}\n`);
+      return notStarted;
     });
     const handle: RunningCommand = {
       pid: shellPid,
@@ -321,6 +378,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
 
   /** VS Code closing: every run and what finished runs left are killed at once; resolves when they are gone. */
   async dispose(): Promise<void> {
+    this.disposed = true;
     await Promise.all([...[...this.running].map((r) => r.kill({ now: true })), ...[...this.cleaning].map((tag) => endProcesses({ tag }, 0))]);
     for (const t of this.terminals) t.terminal.dispose();
     this.terminals.clear();
