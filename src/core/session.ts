@@ -38,6 +38,7 @@ import { SecretRedactor } from "./redaction";
 import { runUserCommand, type UserCommandText } from "./commands/user-command";
 import { gateMcpCall, isMcpToolName, MCP_SERVERS_SECTION, type McpChatTools } from "./mcp/gate";
 import { withSystemSection } from "./context/project-instructions";
+import { IMAGE_REFUSAL_NOTICE, isImageRefusal } from "./context/refused-images";
 
 /** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
 export interface ModelBinding {
@@ -718,6 +719,10 @@ export class ChatSession {
     const model = failed ? ` (model ${failed.provider}/${failed.id})` : "";
     // The provider's words go with the notice (one card), unless the notice already is them.
     await this.append(errorNotice(`${described.text}${model}`, { ...described, ...(described.text !== raw ? { detail: raw } : {}) }));
+    // The first time a provider refuses an image in this chat, say what changes (refused-images.ts).
+    if (isImageRefusal(last) && !agent.state.messages.slice(0, -2).some(isImageRefusal)) {
+      await this.append({ role: "localNotice", level: "info", text: IMAGE_REFUSAL_NOTICE, timestamp: Date.now() });
+    }
   }
 
   /** Adds a message of the session's own (a notice, a repair) to the transcript: saved and shown. */
