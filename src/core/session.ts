@@ -421,10 +421,11 @@ export class ChatSession {
 
   /**
    * Edit: the prompt at path index `messageIndex` is sent again with new text, as a new branch
-   * from the point before its turn (its attached files and images go along). The old branch
-   * stays in the tree.
+   * from the point before its turn (its attached files and images go along, but those whose
+   * indices are in `removeImages`: how the user takes an image out of a sent message). The old
+   * branch stays in the tree.
    */
-  async editPrompt(messageIndex: number, text: string): Promise<BranchChange> {
+  async editPrompt(messageIndex: number, text: string, removeImages: readonly number[] = []): Promise<BranchChange> {
     const messages = this.messages;
     const prompt = messages[messageIndex];
     if (prompt?.role !== "user") throw new Error("That message is not a prompt of this chat.");
@@ -433,7 +434,9 @@ export class ChatSession {
     const attachments = messages
       .slice(start, messageIndex)
       .flatMap((m) => (m.role === "fileAttachment" ? [{ path: m.path, ...(m.range ? { range: { ...m.range } } : {}) }] : []));
-    const images = typeof prompt.content === "string" ? [] : prompt.content.filter((c): c is StoredImageContent => c.type === "image");
+    const images = (typeof prompt.content === "string" ? [] : prompt.content.filter((c): c is StoredImageContent => c.type === "image")).filter(
+      (_, i) => !removeImages.includes(i),
+    );
     const edited = promptMessages(text, attachments, images, Date.now());
     let change: BranchChange = { filesLeftChanged: [] };
     // Cut once this window may write the chat: a refused run leaves the path as it was.

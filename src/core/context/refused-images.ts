@@ -14,7 +14,7 @@ export const REFUSED_IMAGE_TEXT =
 
 /** What the user is told, once a chat, the first time its provider refuses an image. */
 export const IMAGE_REFUSAL_NOTICE =
-  "The model provider refused an image in this chat. From now on, this chat's requests send a short note in place of each image sent so far (the chat keeps the images), so you can go on: send your message again.";
+  "The model provider refused an image in this chat. From now on, this chat's requests send a short note in place of each image sent so far (the chat keeps the images), so you can go on: send your message again. To leave an image out of a message, edit the message.";
 
 /**
  * A provider error about an image: the words providers use ("Invalid image", "image exceeds 5 MB

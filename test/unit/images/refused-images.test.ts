@@ -129,6 +129,28 @@ describe("an image the provider refuses does not poison the chat (openai-complet
     );
   });
 
+  it("the user takes the refused image out of the sent message (Edit): the new branch sends neither the image nor a note", async () => {
+    const kept = makePng(16, 16, 4);
+    const refused = makePng(16, 16, 5);
+    const session = open().newChat();
+    server.push(refusing(b64(refused)));
+    await session.prompt("Compare these", [], [image(kept), image(refused)]);
+    assert.equal(notices(session.messages), 1);
+    const promptAt = session.messages.findIndex((m) => m.role === "user");
+    server.push(refusing(b64(refused)));
+    await session.editPrompt(promptAt, "Compare these", [1]);
+    const body = server.chatRequests()[1]!;
+    // The refusal is on the old branch: the new one sends the image it kept, and no note.
+    assert.deepEqual(sentImages(body), [b64(kept)]);
+    assert.equal(placeholders(body), 0);
+    const prompt = session.messages[promptAt]!;
+    assert.equal(prompt.role === "user" && Array.isArray(prompt.content) ? prompt.content.filter((c) => c.type === "image").length : -1, 1);
+    assert.equal((session.messages.at(-1) as { stopReason?: string }).stopReason, "stop");
+    // The old branch, with both images, stays in the chat's file.
+    const transcript = readFileSync(join(storage.path, "chats", `${session.id}.jsonl`), "utf8");
+    assert.equal(transcript.split("\n").filter((l) => l.includes('"role":"user"') && l.split('"type":"image"').length === 3).length, 1);
+  });
+
   it("a provider error that does not name an image leaves the images in the next request", async () => {
     const picture = makePng(16, 16, 3);
     const session = open().newChat();
