@@ -6,8 +6,9 @@ import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import type { AssistantItem, UserItem } from "../src/shared/chat-items";
 import type { ForkMark } from "../src/shared/protocol";
 import { announce } from "./live-region";
-import { CheckIcon, ChevronLeftIcon, ChevronRightIcon, CopyIcon, EditIcon, RetryIcon } from "./icons";
+import { CheckIcon, ChevronLeftIcon, ChevronRightIcon, CloseIcon, CopyIcon, EditIcon, RetryIcon } from "./icons";
 import { post } from "./vscode";
+import { ImageBaseContext, imageUrl } from "./composer-images";
 
 export interface BranchView {
   /** Forks by the message index of the item that shows them. */
@@ -66,6 +67,9 @@ export function UserMessage({ item, children }: { item: UserItem; children: Comp
   const fork = forks.get(index);
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(item.text);
+  /** Images the edited prompt goes without (by their index in the message). */
+  const [removed, setRemoved] = useState<readonly number[]>([]);
+  const imageBase = useContext(ImageBaseContext);
   const input = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     if (editing) {
@@ -77,9 +81,11 @@ export function UserMessage({ item, children }: { item: UserItem; children: Comp
   if (editing) {
     const send = () => {
       if (text.trim() === "" || running) return;
-      post({ type: "branch/editPrompt", messageIndex: index, text });
+      post({ type: "branch/editPrompt", messageIndex: index, text, ...(removed.length > 0 ? { removeImages: [...removed].sort((a, b) => a - b) } : {}) });
       setEditing(false);
     };
+    const toggle = (i: number) => setRemoved((r) => (r.includes(i) ? r.filter((x) => x !== i) : [...r, i]));
+    const images = item.images ?? [];
     return (
       <div class="edit-prompt">
         <textarea
@@ -100,6 +106,34 @@ export function UserMessage({ item, children }: { item: UserItem; children: Comp
             }
           }}
         />
+        {images.length > 0 && (
+          // A sent image can be taken out here (one a provider refused, say): the new branch goes without it.
+          <ul class="message-images edit-images" aria-label="Images of this message">
+            {images.map((image, i) => {
+              const out = removed.includes(i);
+              return (
+                <li key={`${i}:${image.blob}`} class={`image-thumb${out ? " removed" : ""}`}>
+                  {imageBase ? (
+                    <img src={imageUrl(imageBase, image)} alt={`Attachment ${i + 1} of ${images.length}`} />
+                  ) : (
+                    <span class="image-missing">Image {i + 1}</span>
+                  )}
+                  {/* A toggle: pressed, the new branch goes without it; pressed again, it stays. */}
+                  <button
+                    type="button"
+                    class="chip-remove image-remove"
+                    aria-label={`Remove image ${i + 1}`}
+                    title={out ? `Image ${i + 1} is left out: click to keep it` : `Leave image ${i + 1} out of the edited message`}
+                    aria-pressed={out}
+                    onClick={() => toggle(i)}
+                  >
+                    <CloseIcon />
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
         <div class="edit-actions">
           <span class="hint">Sending starts a new branch; the old one stays.</span>
           <button type="button" class="button secondary" onClick={() => setEditing(false)}>
@@ -125,6 +159,7 @@ export function UserMessage({ item, children }: { item: UserItem; children: Comp
           disabled={running}
           onClick={() => {
             setText(item.text);
+            setRemoved([]);
             setEditing(true);
           }}
         >

@@ -55,6 +55,11 @@ export function ImageInputNotice(props: { modelLabel: string; canSendText: boole
 export const ImageBaseContext = createContext<string | undefined>(undefined);
 
 /** Thumbnails of the images a sent message carried, from their blob files beside the chat. */
+/** Where a sent image's thumbnail is loaded from: its blob file beside the chat. */
+export function imageUrl(base: string, image: { blob: string; mimeType: string }): string {
+  return `${base}/${image.blob}.${isImageMimeType(image.mimeType) ? IMAGE_EXTENSIONS[image.mimeType] : "png"}`;
+}
+
 export function MessageImages(props: { images: readonly { blob: string; mimeType: string }[]; base: string | undefined }) {
   if (props.images.length === 0) return null;
   return (
@@ -62,10 +67,7 @@ export function MessageImages(props: { images: readonly { blob: string; mimeType
       {props.images.map((image, i) => (
         <li key={`${i}:${image.blob}`} class="image-thumb">
           {props.base ? (
-            <img
-              src={`${props.base}/${image.blob}.${isImageMimeType(image.mimeType) ? IMAGE_EXTENSIONS[image.mimeType] : "png"}`}
-              alt={`Attachment ${i + 1} of ${props.images.length}`}
-            />
+            <img src={imageUrl(props.base, image)} alt={`Attachment ${i + 1} of ${props.images.length}`} />
           ) : (
             <span class="image-missing">Image {i + 1}</span>
           )}

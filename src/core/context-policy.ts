@@ -6,6 +6,7 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import { applyCompaction } from "./context/compaction";
 import { appMessageFact } from "./context/app-message-facts";
+import { withoutRefusedImages } from "./context/refused-images";
 import { estimateMessageTokens } from "./context/tokens";
 import { APP_MESSAGE_KINDS, isAppMessage } from "./messages";
 
@@ -48,7 +49,8 @@ export interface RequestView {
  * The request view of the transcript: tool calls without a result (a run cut off by a crash or a
  * reload) get a synthetic error result; after a compaction the model gets the system prompt, the
  * summary, the kept messages and what followed; when the budget is still exceeded the oldest whole
- * turns are left out, with a note saying so. The transcript itself is never changed.
+ * turns are left out, with a note saying so; each image sent before a provider refused an image
+ * is a short text instead. The transcript itself is never changed.
  */
 export function transformContext(messages: readonly AgentMessage[], options: ContextPolicyOptions): AgentMessage[] {
   return requestView(messages, options).messages;
@@ -56,7 +58,8 @@ export function transformContext(messages: readonly AgentMessage[], options: Con
 
 export function requestView(messages: readonly AgentMessage[], options: ContextPolicyOptions): RequestView {
   try {
-    const compacted = applyCompaction(closeDanglingToolCalls(messages));
+    // Images a provider refused are not sent again (the transcript keeps them): refused-images.ts.
+    const compacted = applyCompaction(withoutRefusedImages(closeDanglingToolCalls(messages)));
     const trimmed = trimToBudget(compacted.messages, options.maxContextTokens);
     return { messages: trimmed.messages, summarized: compacted.summarized, trimmed: trimmed.left };
   } catch (error) {

@@ -38,6 +38,7 @@ import { SecretRedactor } from "./redaction";
 import { runUserCommand, type UserCommandText } from "./commands/user-command";
 import { gateMcpCall, isMcpToolName, MCP_SERVERS_SECTION, type McpChatTools } from "./mcp/gate";
 import { withSystemSection } from "./context/project-instructions";
+import { IMAGE_REFUSAL_NOTICE, isImageRefusal } from "./context/refused-images";
 
 /** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
 export interface ModelBinding {
@@ -420,10 +421,11 @@ export class ChatSession {
 
   /**
    * Edit: the prompt at path index `messageIndex` is sent again with new text, as a new branch
-   * from the point before its turn (its attached files and images go along). The old branch
-   * stays in the tree.
+   * from the point before its turn (its attached files and images go along, but those whose
+   * indices are in `removeImages`: how the user takes an image out of a sent message). The old
+   * branch stays in the tree.
    */
-  async editPrompt(messageIndex: number, text: string): Promise<BranchChange> {
+  async editPrompt(messageIndex: number, text: string, removeImages: readonly number[] = []): Promise<BranchChange> {
     const messages = this.messages;
     const prompt = messages[messageIndex];
     if (prompt?.role !== "user") throw new Error("That message is not a prompt of this chat.");
@@ -432,7 +434,9 @@ export class ChatSession {
     const attachments = messages
       .slice(start, messageIndex)
       .flatMap((m) => (m.role === "fileAttachment" ? [{ path: m.path, ...(m.range ? { range: { ...m.range } } : {}) }] : []));
-    const images = typeof prompt.content === "string" ? [] : prompt.content.filter((c): c is StoredImageContent => c.type === "image");
+    const images = (typeof prompt.content === "string" ? [] : prompt.content.filter((c): c is StoredImageContent => c.type === "image")).filter(
+      (_, i) => !removeImages.includes(i),
+    );
     const edited = promptMessages(text, attachments, images, Date.now());
     let change: BranchChange = { filesLeftChanged: [] };
     // Cut once this window may write the chat: a refused run leaves the path as it was.
@@ -718,6 +722,10 @@ export class ChatSession {
     const model = failed ? ` (model ${failed.provider}/${failed.id})` : "";
     // The provider's words go with the notice (one card), unless the notice already is them.
     await this.append(errorNotice(`${described.text}${model}`, { ...described, ...(described.text !== raw ? { detail: raw } : {}) }));
+    // The first time a provider refuses an image in this chat, say what changes (refused-images.ts).
+    if (isImageRefusal(last) && !agent.state.messages.slice(0, -2).some(isImageRefusal)) {
+      await this.append({ role: "localNotice", level: "info", text: IMAGE_REFUSAL_NOTICE, timestamp: Date.now() });
+    }
   }
 
   /** Adds a message of the session's own (a notice, a repair) to the transcript: saved and shown. */

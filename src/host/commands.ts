@@ -24,7 +24,7 @@ interface PendingCommandApproval {
   resolve: (decision: CommandDecision) => void;
 }
 
-type TerminalSeams = Omit<TerminalRunnerOptions, "fallback" | "log">;
+type TerminalSeams = Omit<TerminalRunnerOptions, "fallback" | "log" | "launcherDir">;
 
 export class HostCommands implements vscode.Disposable {
   readonly processRunner = new NodeCommandRunner({ removeEnv: API_KEY_ENV_VARS });
@@ -78,7 +78,13 @@ export class HostCommands implements vscode.Disposable {
   runner(): CommandRunner {
     // User settings only (settings.ts): a cloned repository cannot move commands out of sight.
     if (userSetting<boolean>("commands.useTerminal") === false) return this.processRunner;
-    this.terminalRunner ??= new TerminalCommandRunner({ ...this.terminalSeams, fallback: this.processRunner, log: this.log, removeEnv: API_KEY_ENV_VARS });
+    this.terminalRunner ??= new TerminalCommandRunner({
+      ...this.terminalSeams,
+      fallback: this.processRunner,
+      log: this.log,
+      removeEnv: API_KEY_ENV_VARS,
+      launcherDir: path.join(path.dirname(this.logRoot), "command-launchers"),
+    });
     return this.terminalRunner;
   }
 
@@ -137,8 +143,16 @@ export class HostCommands implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
-    void this.terminalRunner?.dispose();
-    void this.processRunner.dispose();
+  /**
+   * Ends every command and whatever finished ones left, at once (no grace: VS Code is closing), and
+   * resolves when they are gone. Deactivation awaits it; bounded by the runners' kill waits.
+   */
+  async endAllRuns(): Promise<void> {
+    await Promise.all([this.terminalRunner?.dispose(), this.processRunner.dispose()]);
+    this.terminalRunner = undefined;
+  }
+
+  dispose(): Promise<void> {
+    return this.endAllRuns();
   }
 }

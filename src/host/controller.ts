@@ -316,7 +316,7 @@ export class ChatController implements vscode.Disposable {
       case "queue/clear":
         return this.session.clearQueue();
       case "branch/editPrompt":
-        return this.branch(() => this.session.editPrompt(message.messageIndex, message.text));
+        return this.branch(() => this.session.editPrompt(message.messageIndex, message.text, message.removeImages));
       case "branch/retry":
         return this.branch(() => this.session.retry(message.messageIndex));
       case "branch/switch":

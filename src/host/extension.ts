@@ -91,6 +91,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     log,
   });
   activeMcp = mcp;
+  endRunsOnDeactivate = () => commands.endAllRuns();
   let modelContext: ModelContextDocuments | undefined;
   const controller = new ChatController({
     context,
@@ -178,10 +179,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
 
 /** The MCP servers of this window: deactivate waits until their processes (and children) ended. */
 let activeMcp: HostMcp | undefined;
+/** Ends every command's processes when VS Code closes (set by activate). */
+let endRunsOnDeactivate: (() => Promise<void>) | undefined;
+/**
+ * The most deactivation waits for the killed processes to be gone: VS Code gives deactivate a few
+ * seconds before it stops the extension host, and SIGKILL takes effect in milliseconds.
+ */
+const DEACTIVATE_KILL_WAIT_MS = 3000;
 
-export function deactivate(): Promise<void> | undefined {
-  // The controller is disposed with the subscriptions; its store flushes the index.
-  return activeMcp?.dispose();
+export async function deactivate(): Promise<void> {
+  // Killed at once, not after a grace: a process that ignores SIGTERM would outlive the extension host.
+  // The controller is disposed with the subscriptions afterwards; its store flushes the index.
+  const ending = Promise.all([endRunsOnDeactivate?.(), activeMcp?.dispose()]);
+  endRunsOnDeactivate = undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([ending, new Promise((r) => (timer = setTimeout(r, DEACTIVATE_KILL_WAIT_MS)))]);
+  clearTimeout(timer);
 }
 
 /** With no folder open there are no workspace files: every tool call says so. */

@@ -2,19 +2,30 @@
 // integration (executeCommand, execution.read(), onDidEndTerminalShellExecution), so the user
 // sees it run. When shell integration does not come up within a few seconds (a shell VS Code
 // cannot integrate with, or integration turned off), or a new terminal does not report the end of
-// a first no-op run, or for a command a terminal cannot take as one typed line, the command runs
-// as a child process instead (the fallback).
+// a first no-op run, the command runs as a child process instead (the fallback).
 //
-// Like the child-process path, the terminal runs `bash -c '<command>' </dev/null`: standard
+// The approved command is never typed. VS Code can lose the start of a typed line (seen in a new
+// terminal: the shell ran the tail of the command, and a tail of `cd build && rm -rf *` is
+// `rm -rf *`), so the terminal gets a short launch line, `<launcher file> <token>`: an
+// owner-only file (launchers.ts) that holds the approved command, runs only with its one-time
+// token, and deletes itself as it starts. Every word of that line is a path that exists only
+// whole or a string of digits, so any damaged version of it can only fail (not found, or the
+// wrong token); the runner then finds the file still there, deletes it (it can never start
+// later) and, as nothing ran, launches the command once more with a new launcher (the card says
+// so: VS Code does lose the start of a new terminal's first line now and then); if that one runs
+// nothing too, the card and the model are told that the command did not run.
+//
+// Like the child-process path, the launcher runs `bash -c '<command>' </dev/null`: standard
 // input is closed, a `cd`, `export` or `exit` in the command leaves the terminal as it was, and
 // the environment says nobody is there (CI=1, no pager, GIT_TERMINAL_PROMPT=0: the terminal is
-// created with it). (A `( … )` subshell would be shorter, but VS Code's bash integration loses
-// track of a command that starts one: no output, no end.) Stop and the time-out end everything
-// below the terminal's shell, group by group; the shell stays, ready for the next command.
+// created with it) and carries the run's tag. Stop and the time-out end everything below the
+// terminal's shell, group by group, and every process with the run's tag wherever it moved;
+// the shell stays, ready for the next command.
 import * as vscode from "vscode";
-import { defaultShell } from "../core/commands/node-runner";
-import { descendantsOf, hasChildren, killTree } from "../core/commands/process-tree";
-import { terminalEnvironment, type CommandExit, type CommandRunner, type CommandStart, type RunningCommand } from "../core/commands/runner";
+import { defaultShell, LEFTOVER_GRACE_MS } from "../core/commands/node-runner";
+import { descendantsOf, endProcesses, hasChildren } from "../core/commands/process-tree";
+import { terminalEnvironment, type CommandExit, type CommandRunner, type CommandStart, type KillOptions, type RunningCommand } from "../core/commands/runner";
+import { claimLauncher, NOT_STARTED_NOTE, relaunchNote, writeLauncher, type Launcher } from "./launchers";
 
 /** How long a new terminal may take to report shell integration before the child process is used. */
 export const SHELL_INTEGRATION_WAIT_MS = 4000;
@@ -46,6 +57,8 @@ export interface TerminalRunnerOptions {
   /** Runs a command the terminal cannot take (and everything, when integration is missing). */
   fallback: CommandRunner;
   log: (line: string) => void;
+  /** Where the launcher files go (the extension's storage; owner-only). */
+  launcherDir: string;
   waitForIntegrationMs?: number;
   /** The terminal's name. */
   name?: string;
@@ -68,7 +81,10 @@ export type ShellExecutionEvents = Pick<typeof vscode.window, "onDidStartTermina
 export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private readonly terminals = new Set<PiTerminal>();
   private readonly running = new Set<RunningCommand>();
+  /** Tags of finished runs whose leftovers are still being ended: dispose ends them at once. */
+  private readonly cleaning = new Set<string>();
   private integrationMissingSince: number | undefined;
+  private disposed = false;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly events: ShellExecutionEvents;
   private readonly execute: NonNullable<TerminalRunnerOptions["execute"]>;
@@ -90,25 +106,78 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   }
 
   async start(spec: CommandStart): Promise<RunningCommand> {
+    const first = await this.startOnce(spec, true);
+    return first.via === "terminal" ? this.relaunchedIfNotStarted(first, spec) : first;
+  }
+
+  /**
+   * A launch line the terminal did not get whole ran nothing (launchers.ts), so running the
+   * command once more cannot run it twice: it is launched again, once, and the card says so.
+   * VS Code loses the start of the first line typed in a new terminal now and then (the host
+   * tests see it), and the user should not have to ask again for that.
+   */
+  private relaunchedIfNotStarted(first: RunningCommand, spec: CommandStart): RunningCommand {
+    let current = first;
+    let stopping: KillOptions | undefined;
+    const exited = first.exited.then(async (exit): Promise<CommandExit> => {
+      if (!exit.notStarted || stopping || this.disposed) return exit;
+      try {
+        current = await this.startOnce(spec, false);
+      } catch (error) {
+        this.options.log(`the command could not be launched again: ${error instanceof Error ? error.message : String(error)}`);
+        spec.onOutput(`\n${NOT_STARTED_NOTE}\n`);
+        return exit;
+      }
+      this.options.log(
+        `launched ${JSON.stringify(spec.command)} again${current.via === "process" ? " as a child process" : ""}: its first launch line ran nothing`,
+      );
+      spec.onOutput(`\n${relaunchNote(current.via)}\n`);
+      if (stopping) void current.kill(stopping);
+      return current.exited;
+    });
+    return {
+      get pid() {
+        return current.pid;
+      },
+      get via() {
+        return current.via;
+      },
+      exited,
+      kill: (options: KillOptions = {}) => {
+        stopping = options;
+        return current
+          .kill(options)
+          .then(() => exited)
+          .then(() => undefined);
+      },
+    };
+  }
+
+  /** Starts the command once; `relaunch`: a launch line that runs nothing is left for start() to launch again (no note). */
+  private async startOnce(spec: CommandStart, relaunch: boolean): Promise<RunningCommand> {
     const shell = defaultShell();
     if (!shell.endsWith("bash") || (this.integrationMissingSince !== undefined && Date.now() - this.integrationMissingSince < this.retryTerminalAfterMs)) {
       return this.options.fallback.start(spec);
     }
-    // One typed line: a line break or a control character would be read as keys by the
-    // terminal (Ctrl-C, Enter), and very long lines are better not typed at all.
-    if (!typeable(spec.command)) return this.options.fallback.start(spec);
-    const line = `${shell} -c ${singleQuoted(spec.command)} </dev/null`;
+    if (spec.command.trim() === "") return this.options.fallback.start(spec);
+    const launcher = writeLauncher(this.options.launcherDir, shell, spec.command);
+    if (typeof launcher === "string") {
+      this.options.log(`${launcher}: the command runs as a child process`);
+      return this.options.fallback.start(spec);
+    }
     const entry = await this.terminalFor(spec.cwd, shell);
     if (!entry) {
+      claimLauncher(launcher);
       this.useChildProcessesForAWhile(
         `shell integration did not start in the "Pi Chat" terminal within ${Math.round((this.options.waitForIntegrationMs ?? SHELL_INTEGRATION_WAIT_MS) / 1000)} s, or did not report its first run`,
       );
       return this.options.fallback.start(spec);
     }
-    return this.run(entry, line, spec);
+    return this.run(entry, launcher, spec, relaunch);
   }
 
-  private async run(entry: PiTerminal, line: string, spec: CommandStart): Promise<RunningCommand> {
+  private async run(entry: PiTerminal, launcher: Launcher, spec: CommandStart, relaunch: boolean): Promise<RunningCommand> {
+    const { line, tag } = launcher;
     const { terminal } = entry;
     const integration = terminal.shellIntegration;
     if (!integration) throw new Error("the terminal lost its shell integration");
@@ -183,6 +252,13 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     // wait for the time-out, stop what runs below the shell, say so, and use child processes for a while.
     startWatch = setTimeout(() => {
       if (followed) return;
+      // The launch line was lost or damaged: it can no longer start, and the end says it did not run.
+      if (claimLauncher(launcher)) {
+        this.useChildProcessesForAWhile(
+          `the "Pi Chat" terminal did not run the launch line of ${JSON.stringify(spec.command)} within ${this.startReportWaitMs / 1000} s`,
+        );
+        return settle({ exitCode: null });
+      }
       this.useChildProcessesForAWhile(
         `the "Pi Chat" terminal did not report the start of ${JSON.stringify(spec.command)} within ${this.startReportWaitMs / 1000} s: stopped`,
       );
@@ -191,36 +267,53 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       );
       if (shellPid === undefined) return settle({ exitCode: null, signal: "not followed" });
       // A line the shell had not read yet would start after this, unwatched: end that too.
-      void endBelow(shellPid)
+      void endBelow(shellPid, tag)
         .then(() => settle({ exitCode: null, signal: "not followed" }))
         .then(() => new Promise((r) => setTimeout(r, LATE_START_CHECK_MS)))
-        .then(() => endBelow(shellPid));
+        .then(() => endBelow(shellPid, tag));
     }, this.startReportWaitMs);
     void ended.then(() => {
       clearTimeout(startWatch);
       clearInterval(endWatch);
     });
 
-    const exited = ended.then(async (exit) => {
+    const exited = ended.then(async (exit): Promise<CommandExit> => {
       // The end can be reported before the last output is read: wait for the stream, not forever.
       await Promise.race([reading, new Promise((r) => setTimeout(r, 1000))]);
       for (const l of listeners) l.dispose();
-      // Whatever the command left running below the shell (`server &`) ends with it, as on the child path.
-      if (shellPid !== undefined && !killing) void endBelow(shellPid);
+      // Whatever the command left running (`server &`, a daemon) ends with it, as on the child path.
+      if (shellPid !== undefined && !killing) {
+        this.cleaning.add(tag);
+        void endBelow(shellPid, tag, LEFTOVER_GRACE_MS).finally(() => this.cleaning.delete(tag));
+      }
       entry.busy = false;
       this.running.delete(handle);
-      return exit;
+      // The launcher deletes itself as it starts: still there, it never ran, and now it never will.
+      if (!claimLauncher(launcher)) return exit;
+      const notStarted: CommandExit = { exitCode: null, signal: "not started", notStarted: true };
+      // Stopped before the shell read the line: nothing ran, and that is what Stop asked for.
+      if (killing) return notStarted;
+      this.options.log(
+        `the "Pi Chat" terminal did not run the launch line of ${JSON.stringify(spec.command)} whole: not started${relaunch ? ", launching it again" : ""}`,
+      );
+      if (!relaunch) spec.onOutput(`\n${NOT_STARTED_NOTE}\n`);
+      return notStarted;
     });
     const handle: RunningCommand = {
       pid: shellPid,
       via: "terminal",
       exited,
-      kill: () => {
-        killing ??= (async () => {
-          if (shellPid !== undefined) await endBelow(shellPid);
-          // Shell integration reports the end once the shell is back at its prompt; if it does not, stop waiting.
-          setTimeout(() => settle({ exitCode: null }), END_REPORT_WAIT_MS);
-        })();
+      kill: (options: KillOptions = {}) => {
+        // At once even when a stop with a grace is under way (VS Code closing during a Stop).
+        if (!killing || options.now)
+          killing = (async () => {
+            // A launch line the shell has not read yet can no longer start; one that started ends below.
+            claimLauncher(launcher);
+            if (shellPid !== undefined) await endBelow(shellPid, tag, options.now ? 0 : undefined);
+            else await endProcesses({ tag }, options.now ? 0 : undefined);
+            // Shell integration reports the end once the shell is back at its prompt; if it does not, stop waiting.
+            setTimeout(() => settle({ exitCode: null }), options.now ? 0 : END_REPORT_WAIT_MS);
+          })();
         return killing.then(() => exited).then(() => undefined);
       },
     };
@@ -283,8 +376,10 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     });
   }
 
+  /** VS Code closing: every run and what finished runs left are killed at once; resolves when they are gone. */
   async dispose(): Promise<void> {
-    await Promise.all([...this.running].map((r) => r.kill()));
+    this.disposed = true;
+    await Promise.all([...[...this.running].map((r) => r.kill({ now: true })), ...[...this.cleaning].map((tag) => endProcesses({ tag }, 0))]);
     for (const t of this.terminals) t.terminal.dispose();
     this.terminals.clear();
     for (const s of this.subscriptions) s.dispose();
@@ -320,20 +415,8 @@ export function carriesLine(reported: string, line: string): boolean {
   return value !== "" && (value.includes(line) || line.endsWith(value));
 }
 
-/** Longest command typed into the terminal; longer ones run as a child process. */
-const MAX_TYPED_COMMAND = 4000;
-
-function typeable(command: string): boolean {
-  return command.length <= MAX_TYPED_COMMAND && command.trim() !== "" && !/[\u0000-\u001f\u007f]/.test(command);
-}
-
-/** The command as one single-quoted shell word: nothing inside is expanded by the terminal's shell. */
-export function singleQuoted(text: string): string {
-  return `'${text.replace(/'/g, "'\\''")}'`;
-}
-
-/** Ends every process below the terminal's shell (each with its tree and process group); the shell stays. */
-async function endBelow(shellPid: number): Promise<void> {
+/** Ends every process below the terminal's shell (each with its tree and process group) and every one with the run's tag; the shell stays. */
+function endBelow(shellPid: number, tag: string, graceMs?: number): Promise<void> {
   const below = descendantsOf(shellPid);
-  await Promise.all(below.map((pid) => killTree(pid, { group: true })));
+  return endProcesses({ roots: below, groups: below, tag }, graceMs);
 }

@@ -294,7 +294,8 @@ export type WebviewMessage =
   | { type: "editor/runInTerminal"; v: typeof PROTOCOL_VERSION; command: string }
   | { type: "workbench/runCommand"; v: typeof PROTOCOL_VERSION; command: WebviewCommand }
   /** Send the prompt at path index `messageIndex` again with new text, as a new branch. */
-  | { type: "branch/editPrompt"; v: typeof PROTOCOL_VERSION; messageIndex: number; text: string }
+  /** `removeImages`: the indices of the prompt's images the edited prompt goes without. */
+  | { type: "branch/editPrompt"; v: typeof PROTOCOL_VERSION; messageIndex: number; text: string; removeImages?: number[] }
   /** Write the answer at path index `messageIndex` again, as a new branch. */
   | { type: "branch/retry"; v: typeof PROTOCOL_VERSION; messageIndex: number }
   /** While a reply runs: queue a follow-up or steer (with the attached files and pasted images). */

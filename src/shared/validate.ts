@@ -60,7 +60,13 @@ const webviewMessageSchema = union([
   // One command line or a short script: anything longer is not a command a user reads before running.
   obj({ type: lit("editor/runInTerminal"), v, command: str({ minLength: 1, maxLength: 20_000 }) }),
   obj({ type: lit("workbench/runCommand"), v, command: oneOf(WEBVIEW_COMMANDS) }),
-  obj({ type: lit("branch/editPrompt"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }), text: str({ minLength: 1, maxLength: 200_000 }) }),
+  obj({
+    type: lit("branch/editPrompt"),
+    v,
+    messageIndex: int({ minimum: 0, maximum: 10_000_000 }),
+    text: str({ minLength: 1, maxLength: 200_000 }),
+    removeImages: opt(arr(int({ minimum: 0, maximum: 1000 }), { maxItems: 1000 })),
+  }),
   obj({
     type: lit("queue/add"),
     v,

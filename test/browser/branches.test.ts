@@ -39,6 +39,40 @@ describe("branches in the webview", function () {
     assert.deepEqual(await chat.posted(), [{ type: "branch/editPrompt", v: 1, messageIndex: 3, text: "second prompt, better" }]);
   });
 
+  it("Edit of a message with images: each can be left out (a toggle), and Send says which", async () => {
+    const script = new Script();
+    script.message({ role: "system", content: "You are Pi Chat." } as never);
+    script
+      .message({
+        role: "user",
+        content: [
+          { type: "text", text: "what is this?" },
+          { type: "image", data: "", mimeType: "image/png", blob: "ab".repeat(32) },
+          { type: "image", data: "", mimeType: "image/jpeg", blob: "cd".repeat(32) },
+        ],
+        timestamp: 1,
+      } as never)
+      .assistant([{ type: "text", text: "an answer" }]);
+    await chat.snapshot(stateOf(script.take()));
+    const prompt = chat.page.locator(".item.user").first();
+    await prompt.hover();
+    await prompt.getByRole("button", { name: "Edit this message" }).click();
+    const images = chat.page.getByRole("list", { name: "Images of this message" });
+    assert.equal(await images.getByRole("listitem").count(), 2);
+    const second = images.getByRole("button", { name: "Remove image 2" });
+    await second.click();
+    assert.equal(await second.getAttribute("aria-pressed"), "true");
+    // Pressed twice: kept after all.
+    const first = images.getByRole("button", { name: "Remove image 1" });
+    await first.click();
+    await first.click();
+    assert.equal(await first.getAttribute("aria-pressed"), "false");
+    await chat.clearPosted();
+    await chat.page.locator(".edit-prompt").getByRole("button", { name: "Send" }).click();
+    // system 0, user 1
+    assert.deepEqual(await chat.posted(), [{ type: "branch/editPrompt", v: 1, messageIndex: 1, text: "what is this?", removeImages: [1] }]);
+  });
+
   it("Retry posts the answer's index; the switcher shows the fork and posts the sibling chosen", async () => {
     const events = [...twoTurns().take(), { type: "branch/forks" as const, from: 0, forks: [{ messageIndex: 4, showAt: 4, index: 1, count: 3 }] }];
     await chat.snapshot(stateOf(events));

@@ -3,11 +3,13 @@
 // shell integration is not there, and by the unit tests and benchmarks.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { killTree } from "./process-tree";
-import { commandEnvironment, type CommandExit, type CommandRunner, type CommandStart, type RunningCommand } from "./runner";
+import { endProcesses, newRunTag, RUN_TAG_ENV } from "./process-tree";
+import { commandEnvironment, type CommandExit, type CommandRunner, type CommandStart, type KillOptions, type RunningCommand } from "./runner";
 
 /** After the shell exits, how long to wait for its pipes to drain before closing them. */
 const DRAIN_MS = 250;
+/** What a finished command left running gets this long after SIGTERM before SIGKILL. */
+export const LEFTOVER_GRACE_MS = 500;
 
 export interface NodeCommandRunnerOptions {
   /** Extra environment (tests); the non-interactive variables always win. */
@@ -30,15 +32,19 @@ export function shellStartupFlags(shell: string): string[] {
 
 export class NodeCommandRunner implements CommandRunner {
   private readonly running = new Set<RunningCommand>();
+  /** Tags of finished runs whose leftovers are still being ended: dispose ends them at once. */
+  private readonly cleaning = new Set<string>();
 
   constructor(private readonly options: NodeCommandRunnerOptions = {}) {}
 
   async start(spec: CommandStart): Promise<RunningCommand> {
     const shell = this.options.shell ?? defaultShell();
     const args = process.platform === "win32" ? ["/d", "/s", "/c", spec.command] : [...shellStartupFlags(shell), "-c", spec.command];
+    // Every process of this run inherits the tag: Stop finds it even after it left the group and its parent.
+    const tag = newRunTag();
     const child = spawn(shell, args, {
       cwd: spec.cwd,
-      env: commandEnvironment(process.env, this.options.env, this.options.removeEnv),
+      env: { ...commandEnvironment(process.env, this.options.env, this.options.removeEnv), [RUN_TAG_ENV]: tag },
       // stdin is /dev/null: a command that reads it gets end-of-file at once.
       stdio: ["ignore", "pipe", "pipe"],
       // Its own process group, so Stop reaches everything it starts.
@@ -77,14 +83,19 @@ export class NodeCommandRunner implements CommandRunner {
       pid,
       via: "process",
       exited: exited.then(async (exit) => {
-        // Whatever the command left behind in its group (a `&` child) ends with it.
-        if (pid !== undefined && !killing) endGroup(pid);
+        // Whatever the command left behind (a `&` child, a daemon that left the group) ends with it.
+        if (pid !== undefined && !killing) {
+          this.cleaning.add(tag);
+          void endProcesses({ groups: [pid], tag }, LEFTOVER_GRACE_MS).finally(() => this.cleaning.delete(tag));
+        }
         this.running.delete(handle);
         return exit;
       }),
-      kill: () => {
+      kill: (options: KillOptions = {}) => {
         if (pid === undefined) return Promise.resolve();
-        killing ??= killTree(pid, { group: true }).then(() => undefined);
+        const end = () => endProcesses({ roots: [pid], groups: [pid], tag }, options.now ? 0 : undefined);
+        // At once even when a stop with a grace is under way (VS Code closing during a Stop).
+        killing = killing && !options.now ? killing : end();
         return killing.then(() => exited).then(() => undefined);
       },
     };
@@ -93,20 +104,6 @@ export class NodeCommandRunner implements CommandRunner {
   }
 
   async dispose(): Promise<void> {
-    await Promise.all([...this.running].map((r) => r.kill()));
+    await Promise.all([...[...this.running].map((r) => r.kill({ now: true })), ...[...this.cleaning].map((tag) => endProcesses({ tag }, 0))]);
   }
-}
-
-/** Ends what a finished shell left in its process group (the shell itself is gone and reaped). */
-function endGroup(pgid: number): void {
-  if (process.platform === "win32") return;
-  const send = (sig: NodeJS.Signals) => {
-    try {
-      process.kill(-pgid, sig);
-      return true;
-    } catch {
-      return false; // the group is empty
-    }
-  };
-  if (send("SIGTERM")) setTimeout(() => send("SIGKILL"), 500).unref();
 }

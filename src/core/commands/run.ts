@@ -87,7 +87,8 @@ export async function runCommandOnce(options: RunCommandOnceOptions): Promise<Co
     if (killing) await killing;
     output.finish();
     const result: CommandRunResult = {
-      end,
+      // Nothing ran (the terminal did not get its launch line whole): the output says why.
+      end: exit.notStarted && end === "exited" ? "failedToStart" : end,
       exitCode: exit.exitCode,
       // "Stopped after 12 s" counts to the moment of the stop, not to the end of the clean-up.
       durationMs: (stoppedAt ?? Date.now()) - started,

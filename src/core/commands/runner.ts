@@ -16,6 +16,8 @@ export interface CommandExit {
   /** null when a signal ended it or the runner could not tell. */
   exitCode: number | null;
   signal?: string;
+  /** The command did not run at all (the terminal did not get its launch line whole): nothing ran. */
+  notStarted?: true;
 }
 
 export interface RunningCommand {
@@ -25,15 +27,22 @@ export interface RunningCommand {
   readonly via: CommandRunnerKind;
   /** Settles when the command has ended and its output is read. Never rejects. */
   readonly exited: Promise<CommandExit>;
-  /** Ends the command and everything it started (the whole process tree); resolves when it is gone. */
-  kill(): Promise<void>;
+  /**
+   * Ends the command and everything it started (its process tree, and every process carrying its
+   * run tag: process-tree.ts); resolves when it is gone. `now`: SIGKILL without the grace (VS Code closing).
+   */
+  kill(options?: KillOptions): Promise<void>;
+}
+
+export interface KillOptions {
+  now?: boolean;
 }
 
 export type CommandRunnerKind = "terminal" | "process";
 
 export interface CommandRunner {
   start(spec: CommandStart): Promise<RunningCommand>;
-  /** Ends every command still running (VS Code closing). */
+  /** Ends every command still running and whatever finished runs left, at once (VS Code closing); resolves when they are gone. */
   dispose?(): Promise<void>;
 }
 
