@@ -31,7 +31,7 @@ function ForkSwitcher({ fork, what }: { fork: ForkMark; what: string }) {
   const go = (to: number) => post({ type: "branch/switch", messageIndex: fork.messageIndex, to });
   return (
     // biome-ignore lint/a11y/useSemanticElements: two buttons and their position, named as one control; not a form, so no fieldset.
-    <span class="fork-switcher" role="group" aria-label={`${what} ${fork.index + 1} of ${fork.count}`}>
+    <span class="fork-switcher" role="group" data-focus-scope="fork" aria-label={`${what} ${fork.index + 1} of ${fork.count}`}>
       <button
         type="button"
         class="icon-button"
@@ -67,12 +67,22 @@ export function UserMessage({ item, children }: { item: UserItem; children: Comp
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(item.text);
   const input = useRef<HTMLTextAreaElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  // Cancel (Escape or the button) puts the keyboard back on Edit, where it came from.
+  const cancelled = useRef(false);
   useEffect(() => {
     if (editing) {
       input.current?.focus();
       input.current?.select();
+    } else if (cancelled.current) {
+      cancelled.current = false;
+      editButton.current?.focus();
     }
   }, [editing]);
+  const cancel = () => {
+    cancelled.current = true;
+    setEditing(false);
+  };
 
   if (editing) {
     const send = () => {
@@ -96,13 +106,13 @@ export function UserMessage({ item, children }: { item: UserItem; children: Comp
             } else if (e.key === "Escape") {
               e.preventDefault();
               e.stopPropagation();
-              setEditing(false);
+              cancel();
             }
           }}
         />
         <div class="edit-actions">
           <span class="hint">Sending starts a new branch; the old one stays.</span>
-          <button type="button" class="button secondary" onClick={() => setEditing(false)}>
+          <button type="button" class="button secondary" onClick={cancel}>
             Cancel
           </button>
           <button type="button" class="button primary" disabled={running || text.trim() === ""} onClick={send}>
@@ -119,6 +129,7 @@ export function UserMessage({ item, children }: { item: UserItem; children: Comp
         {fork && <ForkSwitcher fork={fork} what="version of this message" />}
         <button
           type="button"
+          ref={editButton}
           class="icon-button"
           title="Edit and send again"
           aria-label="Edit this message"
