@@ -23,6 +23,7 @@ interface Finding {
   impact: string;
   help: string;
   nodes: string[];
+  nodeCount: number;
 }
 
 declare global {
@@ -45,6 +46,7 @@ async function audit(chat: ChatPage): Promise<Finding[]> {
       id: v.id,
       impact: v.impact ?? "unknown",
       help: v.help,
+      nodeCount: v.nodes.length,
       nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")}: ${(n.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 300)}`),
     }));
   });
@@ -172,7 +174,25 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
           ],
         },
         { type: "history/show" },
+        { type: "history/deleted", chatId: "chat-4", title: "An old chat" },
       ]);
+      // A search that found words in messages: the snippets (muted words on the row's fill, on the
+      // current chat's and on a hovered one), and the "deleted — Undo" notice above.
+      const history = chat.page.getByRole("dialog", { name: "Chat history" });
+      await history.getByRole("searchbox").fill("port");
+      await chat.send([
+        {
+          type: "history/results",
+          query: "port",
+          hits: [
+            { chatId: "chat-error", snippet: "…the dev server listens on port 3000" },
+            { chatId: "chat-2", snippet: "…move the port into the loader's defaults" },
+          ],
+          complete: true,
+        },
+      ]);
+      await history.locator(".history-snippet").nth(1).waitFor();
+      await history.locator(".history-item").nth(1).hover();
     },
   },
   {
@@ -244,14 +264,25 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
         { type: "chat/runState", running: false },
         {
           type: "context/meter",
-          meter: { tokens: 170_000, estimated: false, window: 200_000, priced: false, chat: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 } },
+          meter: {
+            tokens: 170_000,
+            estimated: false,
+            window: 200_000,
+            priced: false,
+            chat: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 },
+            // The warning note in the details, in the warning colour like the meter.
+            reduced: { kind: "trimmed", messages: 3 },
+          },
         },
       ]);
       await chat.send([{ type: "view/status", status: { ...defaultStatus, imageInput: false } }]);
       await pasteImage(chat);
       await chat.page.getByRole("textbox", { name: "Message to Pi" }).fill("What is this?");
-      await chat.page.getByTestId("context-meter").click();
+      // By keyboard: a click would leave the mouse on the meter, whose hover colour hides its warning colour from axe.
+      await chat.page.getByTestId("context-meter").focus();
+      await chat.page.keyboard.press("Enter");
       await chat.page.getByRole("dialog", { name: "Context and usage" }).waitFor();
+      await chat.page.getByTestId("meter-reduced").waitFor();
     },
   },
   {
@@ -300,12 +331,17 @@ describe("accessibility (axe-core, three themes)", function () {
     it(`${theme}: no serious, critical or unexplained moderate violation in any state`, async () => {
       const chat = await ChatPage.open({ theme, width: 420, height: 900 });
       const problems: string[] = [];
+      // Findings (rules × states) and their nodes by impact, printed for the record even when clean.
+      const tally: Record<string, { rules: number; nodes: number }> = {};
       try {
         await chat.snapshot(undefined, { title: "" });
         for (const state of STATES) {
           await state.reach(chat);
           if (state.name === "a pending approval") await screenshot(chat, theme);
           for (const f of await audit(chat)) {
+            const t = (tally[f.impact] ??= { rules: 0, nodes: 0 });
+            t.rules += 1;
+            t.nodes += f.nodeCount;
             if (f.impact === "minor" || (f.impact === "moderate" && ALLOWED_MODERATE[f.id] !== undefined)) continue;
             problems.push(`[${state.name}] ${f.impact} ${f.id}: ${f.help}\n    ${f.nodes.join("\n    ")}`);
           }
@@ -314,6 +350,8 @@ describe("accessibility (axe-core, three themes)", function () {
       } finally {
         await chat.close();
       }
+      const counts = ["critical", "serious", "moderate", "minor"].map((i) => `${i} ${tally[i]?.rules ?? 0} (${tally[i]?.nodes ?? 0} nodes)`);
+      console.log(`      axe, ${theme}, ${STATES.length} states: ${counts.join(", ")}`);
       if (problems.length > 0) console.log(`axe, ${theme}:\n${problems.join("\n")}`);
       assert.equal(problems.length, 0, `${problems.length} axe finding(s) in ${theme}; listed above`);
     });
