@@ -30,6 +30,11 @@ export class Announcer {
   private answeringPending = false;
   /** The run's last news was a `!command`'s or a compaction's end, which says how the run ended. */
   private endSaid = false;
+  /**
+   * The run's answer as last seen: a compaction after it (the context filled) settles it out of
+   * the live items before the run ends, and the answer is still the news.
+   */
+  private answer: AssistantItem | undefined;
 
   /** `removedByUser`: ids of queued messages the user removed (the rest that leave the queue were sent). */
   constructor(private readonly removedByUser: Set<string> = new Set()) {}
@@ -44,6 +49,7 @@ export class Announcer {
     if (started) {
       this.failedThisRun = false;
       this.endSaid = false;
+      this.answer = undefined;
     }
     if (this.answeringPending && !started) {
       this.answeringPending = false;
@@ -54,7 +60,7 @@ export class Announcer {
     for (const item of next.live) {
       const old = before.get(item.id);
       if (old === item) continue;
-      if (item.kind === "assistant") this.endSaid = false;
+      if (item.kind === "assistant" && next.running) this.answer = item;
       if (item.kind === "tool") out.push(...this.toolNews(old?.kind === "tool" ? old : undefined, item));
       else if (item.kind === "userCommand") out.push(...this.userCommandNews(old?.kind === "userCommand" ? old : undefined, item));
       else if (item.kind === "summary" && item.state === "done" && old === undefined) out.push(this.ending("Earlier messages summarized"));
@@ -73,8 +79,9 @@ export class Announcer {
     out.push(...forkNews(prev, next));
     if (prev.running && !next.running) {
       this.answeringPending = false;
-      // A `!command` or a compaction said how it ended; a failure was said already.
-      if (!this.failedThisRun && !this.endSaid) out.push({ text: finishedText(next), assertive: false });
+      // A `!command` or a compaction said how it ended (unless Pi answered in that run too); a failure was said already.
+      if (!this.failedThisRun && (this.answer !== undefined || !this.endSaid)) out.push({ text: finishedText(next, this.answer), assertive: false });
+      this.answer = undefined;
     }
     return out;
   }
@@ -196,8 +203,9 @@ function backgroundEnds(prev: ChatState, next: ChatState): Announcement[] {
 }
 
 /** "Pi answered: <first sentence> (<n> words)", "Stopped", or "Pi finished" when the run ended without words. */
-function finishedText(state: ChatState): string {
-  const last = [...state.live].reverse().find((i): i is AssistantItem => i.kind === "assistant");
+/** `answer`: the run's answer as last seen, for when it has left the live items (a compaction settled it). */
+function finishedText(state: ChatState, answer: AssistantItem | undefined): string {
+  const last = [...state.live].reverse().find((i): i is AssistantItem => i.kind === "assistant") ?? answer;
   if (last?.stopReason === "aborted") return "Stopped";
   const text =
     last?.blocks

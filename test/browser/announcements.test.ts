@@ -323,6 +323,24 @@ describe("announcements of commands, the queue, branches, images and compaction"
         .raw({ type: "chat/runState", running: false }),
     );
     await phase("a compaction stopped", ["polite: Compacting earlier messages", "polite: Compaction cancelled"]);
+    // An answer that fills the context: the host compacts it in the same run, after the answer
+    // (the session's run brackets both). The answer is still said, after the compaction's end.
+    await oneByOne(
+      new Script()
+        .raw({ type: "chat/runState", running: true })
+        .user("Which port?")
+        .assistant([{ type: "text", text: "Port 8080. It is set in the loader." }])
+        .raw({ type: "compaction/start", trigger: "threshold" })
+        .raw({ type: "compaction/end", status: "done" })
+        .message({ ...summary, trigger: "threshold", timestamp: 30 } as never)
+        .raw({ type: "chat/runState", running: false }),
+    );
+    await phase("an answer, then a compaction in its run", [
+      "polite: Pi is answering",
+      "polite: Compacting earlier messages",
+      "polite: Earlier messages summarized",
+      "polite: Pi answered: Port 8080. (8 words)",
+    ]);
     // Announced through the live region only: the Compacting… card is no status of its own.
     assert.equal(await chat.page.locator(".summary [role=status], .summary[role=status]").count(), 0);
   });
