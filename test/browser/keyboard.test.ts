@@ -226,6 +226,29 @@ describe("focus never falls to <body> (one rule: the same card's next control, t
     );
   });
 
+  it("a waiting command is reached as its announcement says (Alt+Shift+A), and Alt+A / Alt+D answer it", async () => {
+    const script = new Script()
+      .start()
+      .user("Run them.")
+      .assistant(["k1", "k2"].map((id) => toolCall(id, "run_command", { command: `npm run ${id}` })));
+    for (const id of ["k1", "k2"]) askToRun(script, id, `npm run ${id}`);
+    await chat.events(script.take());
+    await chat.page.getByRole("textbox", { name: "Message to Pi" }).focus();
+    await chat.page.keyboard.press("Alt+Shift+A");
+    assert.deepEqual(await at(chat), { tag: "BUTTON", name: "Allow", card: "k1" }, "Alt+Shift+A: the first command waiting");
+    await chat.page.keyboard.press("Alt+A");
+    assert.deepEqual(await at(chat), { tag: "BUTTON", name: "Allow", card: "k2" }, "Alt+A allowed it: the next one");
+    await chat.page.keyboard.press("Alt+D");
+    assert.deepEqual(await at(chat), COMPOSER, "Alt+D denied the last: the composer");
+    assert.deepEqual(
+      (await chat.postedOf("approval/decide")).map((m) => [m.toolCallId, m.decision]),
+      [
+        ["k1", "allow"],
+        ["k2", "deny"],
+      ],
+    );
+  });
+
   it("Stop in the composer, once the run ends: the composer", async () => {
     await chat.events(new Script().start().user("Go").take());
     await chat.page.getByRole("button", { name: "Stop", exact: true }).focus();
