@@ -21,7 +21,7 @@ import { paceByFrame, renderedSeq } from "./frame-pacing";
 import { focusComposer, focusPendingApproval } from "./focus";
 import { Header } from "./header";
 import { History } from "./history";
-import { Announcer } from "./announce";
+import { Announcer, queueRemovedByUser } from "./announce";
 import { announce, LiveRegions } from "./live-region";
 import { post } from "./vscode";
 
@@ -458,8 +458,8 @@ function hasActiveItem(live: readonly ChatItem[]): boolean {
 
 /** Speaks what changed in meaning (see announce.ts); a chat switched to is not news. */
 function Announcements({ chat, chatId }: { chat: ChatState; chatId: string }) {
-  const announcer = useRef({ chatId, announcer: new Announcer() });
-  if (announcer.current.chatId !== chatId) announcer.current = { chatId, announcer: new Announcer() };
+  const announcer = useRef({ chatId, announcer: new Announcer(queueRemovedByUser) });
+  if (announcer.current.chatId !== chatId) announcer.current = { chatId, announcer: new Announcer(queueRemovedByUser) };
   useEffect(() => {
     for (const a of announcer.current.announcer.next(chat)) announce(a.text, a.assertive);
   }, [chat, chatId]);

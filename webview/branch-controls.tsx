@@ -32,7 +32,7 @@ function ForkSwitcher({ fork, what }: { fork: ForkMark; what: string }) {
   const go = (to: number) => post({ type: "branch/switch", messageIndex: fork.messageIndex, to });
   return (
     // biome-ignore lint/a11y/useSemanticElements: two buttons and their position, named as one control; not a form, so no fieldset.
-    <span class="fork-switcher" role="group" aria-label={`${what} ${fork.index + 1} of ${fork.count}`}>
+    <span class="fork-switcher" role="group" data-focus-scope="fork" aria-label={`${what} ${fork.index + 1} of ${fork.count}`}>
       <button
         type="button"
         class="icon-button"
@@ -71,12 +71,22 @@ export function UserMessage({ item, children }: { item: UserItem; children: Comp
   const [removed, setRemoved] = useState<readonly number[]>([]);
   const imageBase = useContext(ImageBaseContext);
   const input = useRef<HTMLTextAreaElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  // Cancel (Escape or the button) puts the keyboard back on Edit, where it came from.
+  const cancelled = useRef(false);
   useEffect(() => {
     if (editing) {
       input.current?.focus();
       input.current?.select();
+    } else if (cancelled.current) {
+      cancelled.current = false;
+      editButton.current?.focus();
     }
   }, [editing]);
+  const cancel = () => {
+    cancelled.current = true;
+    setEditing(false);
+  };
 
   if (editing) {
     const send = () => {
@@ -102,7 +112,7 @@ export function UserMessage({ item, children }: { item: UserItem; children: Comp
             } else if (e.key === "Escape") {
               e.preventDefault();
               e.stopPropagation();
-              setEditing(false);
+              cancel();
             }
           }}
         />
@@ -136,7 +146,7 @@ export function UserMessage({ item, children }: { item: UserItem; children: Comp
         )}
         <div class="edit-actions">
           <span class="hint">Sending starts a new branch; the old one stays.</span>
-          <button type="button" class="button secondary" onClick={() => setEditing(false)}>
+          <button type="button" class="button secondary" onClick={cancel}>
             Cancel
           </button>
           <button type="button" class="button primary" disabled={running || text.trim() === ""} onClick={send}>
@@ -153,6 +163,7 @@ export function UserMessage({ item, children }: { item: UserItem; children: Comp
         {fork && <ForkSwitcher fork={fork} what="version of this message" />}
         <button
           type="button"
+          ref={editButton}
           class="icon-button"
           title="Edit and send again"
           aria-label="Edit this message"

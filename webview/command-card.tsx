@@ -6,9 +6,11 @@ import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem, UserCommandItem } from "../src/shared/chat-items";
 import { DEFAULT_BACKGROUND_WAIT_MS, stopCauseForCard, type BackgroundRunState } from "../src/shared/background-state";
-import { DenyReasonInput, useSentDecision } from "./approval";
+import { DenyReasonInput, onApprovalShortcut, useSentDecision } from "./approval";
+import { focusAfterDecision } from "./focus";
 import { CheckIcon, CloseIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "./icons";
 import { Collapsible } from "./parts";
+import { commandEndWords, type CommandEnd } from "./tool-text";
 import { post } from "./vscode";
 import { formatDuration } from "../src/shared/format";
 
@@ -64,19 +66,11 @@ type Outcome = { text: string; tone: "ok" | "bad" | "muted" };
  * How a run ended, in the same words on every command card: a run_command call, a background
  * command (when it ended), and a `!cmd`. `stopped` may name who stopped it.
  */
-function endOutcome(end: { end?: string; exitCode?: number | null; signal?: string; durationMs?: number; stoppedBy?: string }): Outcome {
-  const took = end.durationMs !== undefined ? ` · ${formatDuration(end.durationMs)}` : "";
-  switch (end.end) {
-    case "stopped":
-      return { text: `${end.stoppedBy ?? "Stopped"}${took}`, tone: end.stoppedBy ? "muted" : "bad" };
-    case "timeout":
-      return { text: `Timed out${took}`, tone: "bad" };
-    case "failedToStart":
-      return { text: "Could not start", tone: "bad" };
-    default:
-      if (end.exitCode === null || end.exitCode === undefined) return { text: `Ended by ${end.signal ?? "a signal"}${took}`, tone: "bad" };
-      return { text: `Exit code ${end.exitCode}${took}`, tone: end.exitCode === 0 ? "ok" : "bad" };
-  }
+function endOutcome(end: CommandEnd & { durationMs?: number }): Outcome {
+  const took = end.end !== "failedToStart" && end.durationMs !== undefined ? ` · ${formatDuration(end.durationMs)}` : "";
+  const byExitCode = end.end !== "stopped" && end.end !== "timeout" && end.end !== "failedToStart";
+  const tone = byExitCode ? (end.exitCode === 0 ? "ok" : "bad") : end.end === "stopped" && end.stoppedBy ? "muted" : "bad";
+  return { text: `${commandEndWords(end)}${took}`, tone };
 }
 
 function runningOutcome(elapsedMs: number | undefined): Outcome {
@@ -214,7 +208,9 @@ export function CommandCard({ item }: { item: ToolItem }) {
     <article
       class={`item card tool command-card tool-${item.status}${pending ? " tool-waiting" : ""}`}
       data-item={item.id}
+      data-approval={item.approval?.state}
       aria-label={`Command ${command}${where !== undefined ? ` in ${where}` : ""}: ${state.text}`}
+      onKeyDown={pending ? onApprovalShortcut : undefined}
     >
       <CommandHead
         state={pending ? "asking" : running || inBackground ? "running" : state.tone}
@@ -310,6 +306,7 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
       );
     else if (decision === "allowAlways") post({ type: "approval/decide", toolCallId: approval.toolCallId, decision, rule: rule.trim() });
     else post({ type: "approval/decide", toolCallId: approval.toolCallId, decision });
+    focusAfterDecision(approval.toolCallId);
   };
   const canRule = suggested !== "";
   return (
@@ -318,10 +315,10 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
       {approval.background && <BackgroundNote readyPattern={approval.background.readyPattern} />}
       <DenyReasonInput value={reason} onInput={setReason} onDeny={() => decide("deny")} />
       <div class="approval-actions">
-        <button type="button" class="button primary" disabled={sent !== null} onClick={() => decide("allow")}>
+        <button type="button" class="button primary" data-decision="allow" aria-keyshortcuts="Alt+A" disabled={sent !== null} onClick={() => decide("allow")}>
           Allow
         </button>
-        <button type="button" class="button secondary" disabled={sent !== null} onClick={() => decide("deny")}>
+        <button type="button" class="button secondary" data-decision="deny" aria-keyshortcuts="Alt+D" disabled={sent !== null} onClick={() => decide("deny")}>
           Deny
         </button>
       </div>

@@ -10,7 +10,7 @@ export function ComposerImages(props: { images: readonly ComposerImage[]; notes:
   return (
     <>
       {props.images.length > 0 && (
-        <ul class="image-strip" aria-label="Attached images">
+        <ul class="image-strip" aria-label="Attached images" data-focus-scope="images">
           {props.images.map((image) => {
             const size = `${image.width}×${image.height}`;
             const scaled = image.scaledFrom ? ` (scaled from ${image.scaledFrom.width}×${image.scaledFrom.height})` : "";

@@ -8,6 +8,7 @@ import type { PendingAttachment, QueuedInput } from "../src/shared/protocol";
 import { ComposerImages, ImageInputNotice } from "./composer-images";
 import { CloseIcon, FileIcon, ImageIcon, SendIcon, SteerIcon, StopIcon } from "./icons";
 import { filesOf, MAX_PROMPT_IMAGES, prepareImage, type ComposerImage } from "./image-attach";
+import { announce } from "./live-region";
 import { memo } from "./memo";
 import { rangeLabel } from "./parts";
 import { QueueChips } from "./queue-chips";
@@ -49,6 +50,8 @@ export const Composer = memo(function Composer(props: {
       if (outcome.ok) added.push(outcome.image);
       else notes.push(outcome.reason);
     }
+    const attached = added.slice(0, Math.max(0, MAX_PROMPT_IMAGES - images.length));
+    if (attached.length > 0) announce(`Attached ${attached.length === 1 ? "image" : `${attached.length} images:`} ${attached.map((i) => i.name).join(", ")}`);
     setImages((current) => {
       const room = MAX_PROMPT_IMAGES - current.length;
       if (added.length > room) notes.push(`At most ${MAX_PROMPT_IMAGES} images go with one message; ${added.length - Math.max(0, room)} were not attached.`);
@@ -117,6 +120,7 @@ export const Composer = memo(function Composer(props: {
     <section
       class={`composer${dragging ? " dragging" : ""}`}
       aria-label="Message Pi"
+      data-composer
       onDragOver={(e) => {
         if (!e.dataTransfer?.types.includes("Files")) return;
         e.preventDefault();

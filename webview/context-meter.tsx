@@ -24,8 +24,9 @@ export const ContextMeterButton = memo(function ContextMeterButton(props: { mete
         class={`meter${warn ? " meter-warn" : ""}`}
         data-testid="context-meter"
         title={spoken}
-        aria-label={`${spoken}. Show details`}
-        aria-haspopup="true"
+        // Starts with the visible text (label in name: a voice user says what they see).
+        aria-label={`${label}: ${spoken}. Show details`}
+        aria-haspopup="dialog"
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
       >
@@ -55,7 +56,7 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
   const panel = useRef<HTMLDivElement>(null);
   const { meter } = props;
   useEffect(() => {
-    panel.current?.querySelector<HTMLButtonElement>("button")?.focus();
+    panel.current?.querySelector<HTMLButtonElement>("button:not(:disabled)")?.focus();
     const onDown = (e: MouseEvent) => {
       const target = e.target as Node;
       if (!panel.current?.contains(target) && !props.anchor.current?.contains(target)) props.onClose(false);
@@ -73,7 +74,7 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
         if (e.key === "Escape") {
           e.stopPropagation();
           props.onClose(true);
-        }
+        } else if (e.key === "Tab" && panel.current) trapTab(e, panel.current);
       }}
     >
       <div class="meter-headline">
@@ -106,7 +107,9 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
       <table class="meter-table">
         <thead>
           <tr>
-            <th scope="col"></th>
+            <th scope="col">
+              <span class="sr-only">Figure</span>
+            </th>
             <th scope="col" title="Every request since your last message, added up">
               Last turn
             </th>
@@ -140,7 +143,7 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
           disabled={props.running}
           title={props.running ? "Wait for the reply to finish" : "Summarize the earlier conversation now"}
           onClick={() => {
-            props.onClose(false);
+            props.onClose(true);
             post({ type: "workbench/runCommand", command: "compact" });
           }}
         >
@@ -150,7 +153,7 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
           type="button"
           class="button secondary"
           onClick={() => {
-            props.onClose(false);
+            props.onClose(true);
             post({ type: "workbench/runCommand", command: "showModelContext" });
           }}
         >
@@ -159,6 +162,19 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
       </div>
     </div>
   );
+}
+
+/** Tab and Shift+Tab go round the panel's buttons while it is open (Escape leaves it). */
+function trapTab(e: KeyboardEvent, panel: HTMLElement): void {
+  const buttons = Array.from(panel.querySelectorAll<HTMLButtonElement>("button:not(:disabled)"));
+  const first = buttons[0];
+  const last = buttons[buttons.length - 1];
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (e.shiftKey ? active === first || !panel.contains(active) : active === last) {
+    e.preventDefault();
+    (e.shiftKey ? last : first).focus();
+  }
 }
 
 function UsageRow(props: { label: string; pick: (u: UsageFigures) => number; meter: ContextMeter }) {

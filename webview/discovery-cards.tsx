@@ -102,6 +102,14 @@ export function readDiscovery(item: ToolItem): Discovery | undefined {
   return readList(args, d);
 }
 
+const DISCOVERY_VERBS: Record<string, string> = { search: "Search", find_files: "Find files", list_files: "List" };
+
+/** A discovery card's name: what was asked and, once done, how many results ("Search \"port\": 12 matches"). */
+export function discoveryName(item: ToolItem, discovery: Discovery, status: string): string {
+  const outcome = item.status === "success" && discovery.count !== undefined ? discovery.count : status;
+  return `${DISCOVERY_VERBS[item.name] ?? item.name} ${discovery.asked}: ${outcome}`;
+}
+
 /** The head's question and count, for a discovery card. */
 export function DiscoveryHead({ discovery }: { discovery: Discovery }) {
   return (

@@ -1,6 +1,13 @@
 // Where focus goes when an action takes away the element that had it (an answered approval,
-// a chat switch, a closed popover): never to <body>, where the next Tab starts from the top.
-// The composer and the approval cards mark themselves with data attributes; this module finds them.
+// a chat switch, a closed popover, a removed chip, a Stop button once the run ends): never to
+// <body>, where the next Tab starts from the top. Two parts:
+// - explicit moves for actions whose next step is known (focusAfterDecision after Allow/Deny);
+// - keepFocus(), the rule for everything else, implemented once: when the focused control is
+//   removed, disabled or hidden, the focus moves to the nearest sensible control — the same
+//   card's (or group's) next control, else the composer if it was in the composer, else the
+//   next waiting approval, else the composer.
+// The composer, the approval cards, the cards (data-item) and smaller groups (data-focus-scope)
+// mark themselves with data attributes; this module finds them.
 
 /** Puts the focus in the composer's text box. */
 export function focusComposer(): void {
@@ -12,8 +19,9 @@ export function focusComposer(): void {
  * just answered) and scrolls it into view. False when none is waiting.
  */
 export function focusPendingApproval(except?: string): boolean {
+  // A card already answered (its buttons off until the host says so) is not waiting for the user.
   const cards = Array.from(document.querySelectorAll<HTMLElement>('[data-approval="pending"]'));
-  const card = cards.find((el) => el.dataset.item !== except);
+  const card = cards.find((el) => el.dataset.item !== except && el.querySelector('button[data-decision="allow"]:not(:disabled)') !== null);
   const allow = card?.querySelector<HTMLButtonElement>('button[data-decision="allow"]:not(:disabled)');
   if (!card || !allow) return false;
   card.scrollIntoView({ block: "nearest" });
@@ -24,4 +32,152 @@ export function focusPendingApproval(except?: string): boolean {
 /** After an approval is answered: the next one waiting, else the composer. */
 export function focusAfterDecision(answered: string): void {
   if (!focusPendingApproval(answered)) focusComposer();
+}
+
+const CONTROLS = 'button, a[href], input:not([type="hidden"]), textarea, select, summary, [tabindex]:not([tabindex="-1"])';
+const SCOPES = "[data-focus-scope], [data-item]";
+
+/** A control the keyboard can reach now: connected, enabled, drawn, not hidden from it. */
+function reachable(el: Element): el is HTMLElement {
+  if (!(el instanceof HTMLElement) || !el.isConnected || el.matches(":disabled")) return false;
+  if (el.closest('[inert], [aria-hidden="true"]')) return false;
+  if (el.tabIndex < 0 && !el.matches(CONTROLS)) return false;
+  return el.getClientRects().length > 0;
+}
+
+function controlsIn(scope: Element): HTMLElement[] {
+  return Array.from(scope.querySelectorAll(CONTROLS)).filter(reachable);
+}
+
+/** The selector that finds a scope again after a redraw: its own mark inside its card's. */
+function scopeSelector(scope: Element): string {
+  const own = scopeMark(scope);
+  const card = scope.parentElement?.closest("[data-item]");
+  return card && card !== scope ? `${scopeMark(card)} ${own}` : own;
+}
+
+function scopeMark(el: Element): string {
+  const html = el as HTMLElement;
+  if (html.dataset.focusScope !== undefined) return `[data-focus-scope="${CSS.escape(html.dataset.focusScope)}"]`;
+  return `[data-item="${CSS.escape(html.dataset.item ?? "")}"]`;
+}
+
+/** What a control says (its name), to find the same control again in a redrawn group. */
+function controlName(el: Element): string {
+  return el.getAttribute("aria-label") ?? el.textContent?.trim() ?? "";
+}
+
+/** What is known of the focused control, taken when it got the focus (it may be gone when needed). */
+interface Held {
+  el: HTMLElement;
+  /** The scopes around it, innermost first: selector and the control's index among its controls. */
+  scopes: { selector: string; index: number }[];
+  name: string;
+  inComposer: boolean;
+}
+
+function hold(el: HTMLElement): Held {
+  const scopes: Held["scopes"] = [];
+  for (let scope = el.closest(SCOPES); scope; scope = scope.parentElement?.closest(SCOPES) ?? null) {
+    scopes.push({ selector: scopeSelector(scope), index: controlsIn(scope).indexOf(el) });
+  }
+  return { el, scopes, name: controlName(el), inComposer: el.closest("[data-composer]") !== null };
+}
+
+/** A redraw may take a moment to bring a group back (a branch switch: the old messages go, then the new come). */
+const REDRAW_GRACE_MS = 300;
+
+/**
+ * Installs the rule on the document (once, at start). Returns the uninstaller. The check runs
+ * after every DOM change (a MutationObserver: removed nodes, `disabled`, `hidden`, classes).
+ */
+export function keepFocus(root: Node = document.body): () => void {
+  let held: Held | null = null;
+  let lostAt = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const onFocusIn = (e: FocusEvent) => {
+    if (e.target instanceof HTMLElement && e.target !== document.body) {
+      held = hold(e.target);
+      lostAt = 0;
+    }
+  };
+  // A deliberate blur (a click on text, Escape out of a field) leaves the control as it was: forget it.
+  const onFocusOut = (e: FocusEvent) => {
+    const left = e.target;
+    queueMicrotask(() => {
+      if (held?.el === left && reachable(left as Element) && document.activeElement === document.body) held = null;
+    });
+  };
+
+  // The mouse is about to put the focus where it clicks (or nowhere, on text): not ours to move.
+  const onPointerDown = (e: PointerEvent) => {
+    if (held && !(e.target instanceof Node && held.el.contains(e.target))) held = null;
+  };
+
+  const check = () => {
+    clearTimeout(timer);
+    const h = held;
+    if (!h) return;
+    const active = document.activeElement;
+    // The common case, checked without layout: it still has the focus and can keep it.
+    if (active === h.el && h.el.isConnected && !h.el.matches(":disabled")) return;
+    if (reachable(h.el)) {
+      lostAt = 0;
+      return;
+    }
+    // The user (or an explicit move) already put the focus somewhere.
+    if (active !== null && active !== document.body && active !== h.el) {
+      held = null;
+      return;
+    }
+    lostAt ||= performance.now();
+    // A group in the chat may be redrawn in steps (a branch switch): for a moment only its own
+    // group will do; after that, any group around it.
+    const waited = performance.now() - lostAt;
+    const grace = !h.inComposer && h.scopes.length > 0 && waited < REDRAW_GRACE_MS;
+    const target = inScope(h, grace ? 1 : h.scopes.length);
+    if (target) return move(target);
+    if (grace) {
+      timer = setTimeout(check, REDRAW_GRACE_MS - waited);
+      return;
+    }
+    held = null;
+    if (h.inComposer) focusComposer();
+    else if (!focusPendingApproval()) focusComposer();
+  };
+
+  const move = (target: HTMLElement) => {
+    held = null;
+    target.focus({ preventScroll: false });
+  };
+
+  const observer = new MutationObserver(check);
+  observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled", "hidden", "class", "open", "inert"] });
+  document.addEventListener("focusin", onFocusIn);
+  document.addEventListener("focusout", onFocusOut);
+  document.addEventListener("pointerdown", onPointerDown, true);
+  return () => {
+    observer.disconnect();
+    clearTimeout(timer);
+    document.removeEventListener("focusin", onFocusIn);
+    document.removeEventListener("focusout", onFocusOut);
+    document.removeEventListener("pointerdown", onPointerDown, true);
+  };
+}
+
+/**
+ * The nearest control in the lost one's groups (the `depth` innermost, innermost first): the same
+ * control redrawn, else the one now at its place, else the last.
+ */
+function inScope(h: Held, depth: number): HTMLElement | undefined {
+  for (const { selector, index } of h.scopes.slice(0, depth)) {
+    const scope = document.querySelector(selector);
+    if (!scope) continue;
+    const controls = controlsIn(scope);
+    if (controls.length === 0) continue;
+    const same = controls.find((c) => controlName(c) === h.name);
+    return same ?? controls[Math.max(0, index)] ?? controls[controls.length - 1];
+  }
+  return undefined;
 }

@@ -9,6 +9,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { ChatSummary } from "../src/shared/protocol";
 import { focusComposer } from "./focus";
+import { announce } from "./live-region";
 import { EditIcon, MarkdownIcon, TrashIcon } from "./icons";
 import { post } from "./vscode";
 
@@ -174,11 +175,16 @@ export function History(props: {
     next?.focus();
   };
 
+  // Said through the view's live region: a status inserted with its text is often not read.
+  const deletedId = props.deleted?.chatId;
+  useEffect(() => {
+    if (props.deleted) announce(`Chat “${props.deleted.title}” deleted. Undo brings it back.`);
+  }, [deletedId]);
   const searching = trimmed !== "" && !results?.complete;
   return (
     <div class="history" ref={panel} role="dialog" aria-modal="true" aria-label="Chat history" tabIndex={-1} onKeyDown={onKeyDown}>
       {props.deleted && (
-        <div class="history-deleted" role="status">
+        <div class="history-deleted">
           <span class="history-deleted-text">Chat “{props.deleted.title}” deleted</span>
           <button
             type="button"

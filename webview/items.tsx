@@ -60,7 +60,7 @@ const TRIGGER_LABEL: Record<SummaryItem["trigger"], string> = {
 function SummaryCard({ item }: { item: SummaryItem }) {
   if (item.state === "running") {
     return (
-      <div class="item summary summary-running" data-item={item.id} role="status">
+      <div class="item summary summary-running" data-item={item.id}>
         <Spinner /> <span class="summary-title">Compacting… writing a summary of the earlier conversation</span>
         <button type="button" class="button secondary summary-stop" onClick={() => post({ type: "chat/stop" })}>
           Stop

@@ -9,6 +9,7 @@ import { App } from "./app";
 import { ChatClient, itemCount } from "./client";
 import { renderedSeq } from "./frame-pacing";
 import { highlightCodeBlocks } from "./code-highlight";
+import { keepFocus } from "./focus";
 import { markdownWork, showApplyOutcome } from "./markdown";
 import { post } from "./vscode";
 
@@ -42,4 +43,5 @@ if (!root) {
 }
 highlightCodeBlocks(root);
 render(<App client={client} />, root);
+keepFocus();
 client.start();

@@ -1,6 +1,7 @@
 // What the user queued while Pi was writing: one chip per follow-up or steer, above the composer,
 // each removable until Pi takes it. After Stop the queue stays, with Send now / Clear.
 import type { QueuedInput } from "../src/shared/protocol";
+import { queueRemovedByUser } from "./announce";
 import { CloseIcon } from "./icons";
 import { memo } from "./memo";
 import { post } from "./vscode";
@@ -23,14 +24,21 @@ export const QueueChips = memo(function QueueChips(props: { queue: readonly Queu
   if (props.queue.length === 0) return null;
   const count = props.queue.length;
   return (
-    <section class="queue" aria-label="Queued messages">
+    <section class="queue" aria-label="Queued messages" data-focus-scope="queue">
       {props.kept && !props.running && (
         <div class="queue-kept" role="status">
           <span class="grow">Stopped. {count === 1 ? "Your queued message was" : `Your ${count} queued messages were`} not sent.</span>
           <button type="button" class="button primary" onClick={() => post({ type: "queue/sendNow" })}>
             Send now
           </button>
-          <button type="button" class="button secondary" onClick={() => post({ type: "queue/clear" })}>
+          <button
+            type="button"
+            class="button secondary"
+            onClick={() => {
+              for (const item of props.queue) queueRemovedByUser.add(item.id);
+              post({ type: "queue/clear" });
+            }}
+          >
             Clear
           </button>
         </div>
@@ -44,7 +52,15 @@ export const QueueChips = memo(function QueueChips(props: { queue: readonly Queu
               <span class="queue-kind">{KIND_LABEL[item.kind]}</span>
               <span class="chip-label">{item.text === "" ? "(images only)" : item.text}</span>
               {more && <span class="chip-range">{more}</span>}
-              <button type="button" class="chip-remove" aria-label={`Remove ${label}`} onClick={() => post({ type: "queue/remove", id: item.id })}>
+              <button
+                type="button"
+                class="chip-remove"
+                aria-label={`Remove ${label}`}
+                onClick={() => {
+                  queueRemovedByUser.add(item.id);
+                  post({ type: "queue/remove", id: item.id });
+                }}
+              >
                 <CloseIcon />
               </button>
             </li>

@@ -89,3 +89,38 @@ export function toolStatusText(item: ToolItem): string {
       return "failed";
   }
 }
+
+/** How a command run ended, as its card's details say (read defensively: the tool's shape is untrusted). */
+export interface CommandEnd {
+  end?: string;
+  exitCode?: number | null;
+  signal?: string;
+  /** Who stopped it, when known ("Stopped by you"). */
+  stoppedBy?: string;
+}
+
+/** How a run ended, in the words every command card and announcement use: "Exit code 1", "Timed out". */
+export function commandEndWords(end: CommandEnd): string {
+  switch (end.end) {
+    case "stopped":
+      return end.stoppedBy ?? "Stopped";
+    case "timeout":
+      return "Timed out";
+    case "failedToStart":
+      return "Could not start";
+    default:
+      return end.exitCode === null || end.exitCode === undefined ? `Ended by ${end.signal ?? "a signal"}` : `Exit code ${end.exitCode}`;
+  }
+}
+
+/** A finished run_command call in words for a listener: "exit code 1", "stopped", "timed out", "denied". */
+export function commandEndText(item: ToolItem): string {
+  if (item.approval?.state === "denied") return "denied";
+  const d = typeof item.details === "object" && item.details !== null ? (item.details as Record<string, unknown>) : {};
+  const end = typeof d.end === "string" ? d.end : undefined;
+  if (end === undefined) return item.status === "error" ? (item.approval === undefined ? "not run" : "failed") : "done";
+  if (typeof d.background === "object" && d.background !== null) return "running in the background";
+  const exitCode = typeof d.exitCode === "number" || d.exitCode === null ? d.exitCode : undefined;
+  const words = commandEndWords({ end, ...(exitCode !== undefined ? { exitCode } : {}) });
+  return words.charAt(0).toLowerCase() + words.slice(1);
+}

@@ -8,7 +8,7 @@ import { secretDiffSummary } from "../src/shared/structured-diff";
 import { ApprovalForm, onApprovalShortcut } from "./approval";
 import { DiffView } from "./diff-view";
 import { CheckIcon, CloseIcon, DiffIcon, ErrorIcon, ShieldIcon, Spinner, ToolIcon } from "./icons";
-import { DiscoveryHead, DiscoveryResults, readDiscovery } from "./discovery-cards";
+import { DiscoveryHead, DiscoveryResults, discoveryName, readDiscovery } from "./discovery-cards";
 import { Collapsible, FileLink } from "./parts";
 import { EditProblems } from "./problems";
 import { argPath, argSummary, linesInWords, toolStatusText, toolTitle, toolVerb } from "./tool-text";
@@ -106,7 +106,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
       class={`item card tool ${stateClass}`}
       data-item={item.id}
       data-approval={approval?.state}
-      aria-label={`${toolTitle(item)}: ${status}`}
+      aria-label={discovery ? discoveryName(item, discovery, status) : `${toolTitle(item)}: ${status}`}
       onKeyDown={pending ? onApprovalShortcut : undefined}
     >
       <div class="card-head">

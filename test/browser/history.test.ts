@@ -23,7 +23,7 @@ describe("the history dialog in the webview", function () {
       { type: "history/list", chats: [chats[0]!] },
       { type: "history/deleted", chatId: "chat-2", title: "Refactor the loader" },
     ]);
-    const notice = history.getByRole("status").filter({ hasText: "deleted" });
+    const notice = history.locator(".history-deleted");
     assert.equal((await notice.innerText()).replace(/\s+/g, " ").trim(), "Chat “Refactor the loader” deleted Undo");
     await chat.clearPosted();
     await notice.getByRole("button", { name: "Undo" }).click();
