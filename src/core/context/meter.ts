@@ -2,9 +2,9 @@
 // live one did): the size of the model's context and what the chat cost.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Usage } from "@earendil-works/pi-ai";
-import type { ContextMeter, UsageFigures } from "../../shared/context-meter";
+import type { ContextMeter, FixedParts, UsageFigures } from "../../shared/context-meter";
 import type { LatestCompaction } from "./compaction";
-import { estimateMessageTokens } from "./tokens";
+import { estimateMessageTokens, estimateToolDeclarationTokens } from "./tokens";
 
 /** Tokens of a request as the provider counted them: everything sent plus the answer, which the next request carries. */
 export function usageTokens(usage: Usage): number {
@@ -129,8 +129,34 @@ export interface MeterModel {
   cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
 }
 
+/** What a run sends with every request beyond the transcript's system messages: the MCP servers' tools and section. */
+export interface RunExtras {
+  mcpToolTokens: number;
+  mcpToolCount: number;
+  mcpPromptTokens: number;
+}
+
+/** The system prompt and tool declarations along a path, plus a run's extras: what every request carries. */
+export function fixedParts(path: readonly AgentMessage[], extras?: RunExtras, cache: MeterCache = new MeterCache()): FixedParts {
+  const totals = cache.totalsOf(path);
+  return {
+    instructions: Math.max(0, totals.systemEstimate - totals.systemTools) + (extras?.mcpPromptTokens ?? 0),
+    tools: totals.systemTools,
+    toolCount: totals.systemToolCount,
+    mcpTools: extras?.mcpToolTokens ?? 0,
+    mcpToolCount: extras?.mcpToolCount ?? 0,
+  };
+}
+
 /** Every figure of the meter, from the path (and the model, when it is known). */
-export function contextMeter(path: readonly AgentMessage[], model?: MeterModel, threshold?: number, trimmed?: number, cache?: MeterCache): ContextMeter {
+export function contextMeter(
+  path: readonly AgentMessage[],
+  model?: MeterModel,
+  threshold?: number,
+  trimmed?: number,
+  cache?: MeterCache,
+  extras?: RunExtras,
+): ContextMeter {
   const meterCache = cache ?? new MeterCache();
   const totals = meterCache.totalsOf(path);
   const latest = latestCompactionOf(path, totals);
@@ -139,6 +165,8 @@ export function contextMeter(path: readonly AgentMessage[], model?: MeterModel, 
   const priced = prices ? prices.input > 0 || prices.output > 0 : totals.anyCost;
   const meter: ContextMeter = { tokens: size.tokens, estimated: size.estimated, chat: { ...totals.chat }, priced };
   if (totals.lastTurn) meter.lastTurn = { ...totals.lastTurn };
+  const fixed = fixedParts(path, extras, meterCache);
+  if (fixed.instructions + fixed.tools + fixed.mcpTools > 0) meter.fixed = fixed;
   if (model && model.contextWindow > 0) meter.window = model.contextWindow;
   if (threshold !== undefined && threshold > 0) meter.threshold = threshold;
   if (trimmed !== undefined && trimmed > 0) meter.reduced = { kind: "trimmed", messages: trimmed };
@@ -164,9 +192,21 @@ interface PathTotals {
   estimate: number;
   /** The part of `estimate` that is system messages: they stay in every request. */
   systemEstimate: number;
+  /** The part of `systemEstimate` that is tool declarations, and how many tools are declared. */
+  systemTools: number;
+  systemToolCount: number;
 }
 
-const NO_TOTALS: PathTotals = { chat: emptyFigures(), lastTurn: undefined, anyCost: false, latestCompaction: -1, estimate: 0, systemEstimate: 0 };
+const NO_TOTALS: PathTotals = {
+  chat: emptyFigures(),
+  lastTurn: undefined,
+  anyCost: false,
+  latestCompaction: -1,
+  estimate: 0,
+  systemEstimate: 0,
+  systemTools: 0,
+  systemToolCount: 0,
+};
 
 /**
  * The running totals after each message, kept by message object. A message has one place in its
@@ -225,6 +265,11 @@ function step(before: PathTotals, m: AgentMessage, index: number): PathTotals {
   const latestCompaction = m.role === "compactionSummary" ? index : before.latestCompaction;
   const tokens = m.role === "compactionSummary" ? 0 : estimateMessageTokens(m);
   const estimate = before.estimate + tokens;
-  const systemEstimate = before.systemEstimate + (m.role === "system" ? tokens : 0);
-  return { chat, lastTurn, anyCost, latestCompaction, estimate, systemEstimate };
+  let { systemEstimate, systemTools, systemToolCount } = before;
+  if (m.role === "system") {
+    systemEstimate += tokens;
+    systemTools += estimateToolDeclarationTokens(m.toolsAdded ?? []);
+    systemToolCount = Math.max(0, systemToolCount + (m.toolsAdded?.length ?? 0) - (m.toolsRemoved?.length ?? 0));
+  }
+  return { chat, lastTurn, anyCost, latestCompaction, estimate, systemEstimate, systemTools, systemToolCount };
 }
