@@ -787,8 +787,7 @@ export class ChatSession {
     this.mcpPrompt = mcp?.prompt || undefined;
     this.mcpExtras = mcp
       ? {
-          mcpToolTokens: estimateToolDeclarationTokens(mcp.tools.map(toToolDeclaration)),
-          mcpToolCount: mcp.tools.length,
+          mcpTools: mcp.tools.map((tool) => ({ name: tool.name, tokens: estimateToolDeclarationTokens([tool]) })),
           mcpPromptTokens: mcp.prompt ? tokensOfText(mcp.prompt) : 0,
         }
       : undefined;

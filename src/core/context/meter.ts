@@ -129,23 +129,47 @@ export interface MeterModel {
   cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
 }
 
-/** What a run sends with every request beyond the transcript's system messages: the MCP servers' tools and section. */
+/** What a run sends with every request beyond the transcript: the MCP servers' tools and section. */
 export interface RunExtras {
-  mcpToolTokens: number;
-  mcpToolCount: number;
+  /** The MCP tools of the run and their declarations' tokens (the agent declares them in a system message at its first request). */
+  mcpTools: readonly { name: string; tokens: number }[];
   mcpPromptTokens: number;
 }
 
-/** The system prompt and tool declarations along a path, plus a run's extras: what every request carries. */
+/** MCP tools are named `mcp__<server>__<tool>`: none of Pi Chat's own is. */
+const isMcpTool = (name: string) => name.startsWith("mcp__");
+
+/**
+ * The system prompt and tool declarations along a path, plus a run's extras: what every request
+ * carries. A run's MCP tools count once, declared on the path or not yet.
+ */
 export function fixedParts(path: readonly AgentMessage[], extras?: RunExtras, cache: MeterCache = new MeterCache()): FixedParts {
   const totals = cache.totalsOf(path);
-  return {
-    instructions: Math.max(0, totals.systemEstimate - totals.systemTools) + (extras?.mcpPromptTokens ?? 0),
-    tools: totals.systemTools,
-    toolCount: totals.systemToolCount,
-    mcpTools: extras?.mcpToolTokens ?? 0,
-    mcpToolCount: extras?.mcpToolCount ?? 0,
+  const parts: FixedParts = {
+    instructions: Math.max(0, totals.systemEstimate - totals.systemToolsAdded) + (extras?.mcpPromptTokens ?? 0),
+    tools: 0,
+    toolCount: 0,
+    mcpTools: 0,
+    mcpToolCount: 0,
   };
+  const mcp = new Map<string, number>();
+  for (const [name, tokens] of totals.declaredTools) {
+    if (isMcpTool(name)) mcp.set(name, tokens);
+    else {
+      parts.tools += tokens;
+      parts.toolCount++;
+    }
+  }
+  // The run's tool set replaces the MCP tools of earlier runs (the agent declares the change).
+  if (extras) {
+    mcp.clear();
+    for (const tool of extras.mcpTools) mcp.set(tool.name, tool.tokens);
+  }
+  for (const tokens of mcp.values()) {
+    parts.mcpTools += tokens;
+    parts.mcpToolCount++;
+  }
+  return parts;
 }
 
 /** Every figure of the meter, from the path (and the model, when it is known). */
@@ -192,9 +216,10 @@ interface PathTotals {
   estimate: number;
   /** The part of `estimate` that is system messages: they stay in every request. */
   systemEstimate: number;
-  /** The part of `systemEstimate` that is tool declarations, and how many tools are declared. */
-  systemTools: number;
-  systemToolCount: number;
+  /** The part of `systemEstimate` that is tool declarations (every one ever added). */
+  systemToolsAdded: number;
+  /** The tools declared now (added, not removed since), by name: their tokens. */
+  declaredTools: ReadonlyMap<string, number>;
 }
 
 const NO_TOTALS: PathTotals = {
@@ -204,8 +229,8 @@ const NO_TOTALS: PathTotals = {
   latestCompaction: -1,
   estimate: 0,
   systemEstimate: 0,
-  systemTools: 0,
-  systemToolCount: 0,
+  systemToolsAdded: 0,
+  declaredTools: new Map(),
 };
 
 /**
@@ -265,11 +290,18 @@ function step(before: PathTotals, m: AgentMessage, index: number): PathTotals {
   const latestCompaction = m.role === "compactionSummary" ? index : before.latestCompaction;
   const tokens = m.role === "compactionSummary" ? 0 : estimateMessageTokens(m);
   const estimate = before.estimate + tokens;
-  let { systemEstimate, systemTools, systemToolCount } = before;
+  let { systemEstimate, systemToolsAdded, declaredTools } = before;
   if (m.role === "system") {
     systemEstimate += tokens;
-    systemTools += estimateToolDeclarationTokens(m.toolsAdded ?? []);
-    systemToolCount = Math.max(0, systemToolCount + (m.toolsAdded?.length ?? 0) - (m.toolsRemoved?.length ?? 0));
+    // System messages are few (the first, then one per change of the tool set): a copy each is cheap.
+    const declared = new Map(declaredTools);
+    for (const removed of m.toolsRemoved ?? []) declared.delete(removed.name);
+    for (const added of m.toolsAdded ?? []) {
+      const addedTokens = estimateToolDeclarationTokens([added]);
+      systemToolsAdded += addedTokens;
+      declared.set(added.name, addedTokens);
+    }
+    declaredTools = declared;
   }
-  return { chat, lastTurn, anyCost, latestCompaction, estimate, systemEstimate, systemTools, systemToolCount };
+  return { chat, lastTurn, anyCost, latestCompaction, estimate, systemEstimate, systemToolsAdded, declaredTools };
 }

@@ -42,7 +42,7 @@ describe("the meter's fixed parts (system prompt and tool declarations)", () => 
   });
 
   it("adds a run's MCP tools and servers' section, and the meter shows them", () => {
-    const extras: RunExtras = { mcpToolTokens: 5_100, mcpToolCount: 12, mcpPromptTokens: 300 };
+    const extras: RunExtras = { mcpTools: Array.from({ length: 12 }, (_, i) => ({ name: `mcp__s__t${i}`, tokens: 425 })), mcpPromptTokens: 300 };
     const meter = contextMeter([systemWithTools, user("hello")], { contextWindow: 200_000 }, undefined, undefined, undefined, extras);
     assert.ok(meter.fixed);
     assert.equal(meter.fixed.mcpTools, 5_100);
@@ -66,10 +66,47 @@ describe("the meter's fixed parts (system prompt and tool declarations)", () => 
     });
     const model = { contextWindow: 100_000, maxTokens: 8_000 };
     const without = context.budget(model);
-    extras = { mcpToolTokens: 9_000, mcpToolCount: 40, mcpPromptTokens: 1_000 };
+    extras = { mcpTools: Array.from({ length: 40 }, (_, i) => ({ name: `mcp__s__t${i}`, tokens: 225 })), mcpPromptTokens: 1_000 };
     const withMcp = context.budget(model);
     assert.ok(without && withMcp);
     assert.equal(without.maxKeptTokens - withMcp.maxKeptTokens, 10_000);
     assert.equal(context.meter().fixed?.mcpToolCount, 40);
+  });
+});
+
+describe("the meter's fixed parts after a run with MCP tools", () => {
+  it("counts each MCP tool once, whether or not the agent declared it in a system message", async () => {
+    const { chatWorld } = await import("../../support/chat-world");
+    const { createScriptedModel, reply } = await import("../../support/scripted-model");
+    const { num, obj } = await import("@earendil-works/pi-schema");
+    const model = createScriptedModel();
+    const lookup = {
+      name: "mcp__tracker__lookup",
+      label: "lookup",
+      description: "Look up an issue in the tracker by its number.",
+      parameters: obj({ issue: num() }),
+      execute: async () => ({ content: [{ type: "text" as const, text: "ok" }], details: undefined }),
+    };
+    const world = chatWorld({
+      resolveModel: async () => model.binding,
+      mcp: {
+        forRun: async () => ({ tools: [lookup], prompt: "MCP servers: tracker." }),
+        describe: () => undefined,
+        allowed: { has: () => false, add: async () => {} },
+        approver: async () => ({ decision: "allow" }),
+      },
+    });
+    model.push(reply.text("ok"));
+    const session = world.service.newChat();
+    await session.prompt("hello");
+    // The agent declared the MCP tool in a system message of its own (pi-agent-core's tool changes).
+    const declaredInTranscript = session.messages.flatMap((m) => (m.role === "system" ? (m.toolsAdded ?? []).map((t) => t.name) : []));
+    assert.ok(declaredInTranscript.includes("mcp__tracker__lookup"), declaredInTranscript.join(", "));
+    const fixed = session.viewState.meter?.fixed;
+    const builtIn = declaredInTranscript.filter((name) => !name.startsWith("mcp__"));
+    assert.deepEqual(
+      { toolCount: fixed?.toolCount, mcpToolCount: fixed?.mcpToolCount, mcpTools: fixed?.mcpTools },
+      { toolCount: builtIn.length, mcpToolCount: 1, mcpTools: declarationTokens([lookup]) },
+    );
   });
 });
