@@ -3,7 +3,8 @@
 // chat, why the last request was smaller than the transcript, and the Compact / Show Model
 // Context buttons. Self-contained: the header places it wherever it likes.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { formatCost, formatTokens, METER_WARNING_SHARE, type ContextMeter, type UsageFigures } from "../src/shared/context-meter";
+import { formatCost, formatTokens, METER_WARNING_SHARE, type ContextMeter, type FixedParts, type UsageFigures } from "../src/shared/context-meter";
+import { plural } from "../src/shared/format";
 import { memo } from "./memo";
 import { post } from "./vscode";
 
@@ -91,6 +92,11 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
       {meter.threshold !== undefined && (
         <div class="meter-note">
           Compacts above {meter.threshold.toLocaleString("en-US")} tokens: the window less what piChat.compaction.reserveTokens keeps for the answer.
+        </div>
+      )}
+      {meter.fixed && (
+        <div class="meter-note" data-testid="meter-fixed">
+          {fixedPartsText(meter.fixed)}
         </div>
       )}
       {meter.reduced?.kind === "compacted" && (
@@ -185,4 +191,12 @@ function UsageRow(props: { label: string; pick: (u: UsageFigures) => number; met
       <td>{props.pick(props.meter.chat).toLocaleString("en-US")}</td>
     </tr>
   );
+}
+
+/** "Sent with every request: instructions ~1,200, 7 tools ~2,400, 12 MCP tools ~5,100." */
+export function fixedPartsText(fixed: FixedParts): string {
+  const parts = [`instructions ~${fixed.instructions.toLocaleString("en-US")}`];
+  if (fixed.toolCount > 0 || fixed.tools > 0) parts.push(`${plural(fixed.toolCount, "tool")} ~${fixed.tools.toLocaleString("en-US")}`);
+  if (fixed.mcpToolCount > 0) parts.push(`${plural(fixed.mcpToolCount, "MCP tool")} ~${fixed.mcpTools.toLocaleString("en-US")}`);
+  return `Sent with every request, in tokens: ${parts.join(", ")}.`;
 }

@@ -123,6 +123,23 @@ export class ChatService {
     return loaded.damaged ? { ok: true, session, damaged: loaded.damaged } : { ok: true, session };
   }
 
+  /**
+   * Lets go of a chat the view left: once its run and background commands have ended, the session
+   * (its messages, tree and agent) is dropped, so chats opened in turn do not add up in memory. The
+   * file keeps everything; opening the chat again reads it. `unused` is asked again after the wait:
+   * a chat the user went back to meanwhile is kept.
+   */
+  async release(chatId: string, unused: () => boolean): Promise<boolean> {
+    const session = this.sessions.get(chatId);
+    if (!session) return false;
+    await session.waitForIdle();
+    await session.stopBackground("chatClosed");
+    await session.waitForIdle();
+    if (this.sessions.get(chatId) !== session || session.running || !unused()) return false;
+    this.sessions.delete(chatId);
+    return true;
+  }
+
   /** Reads the chat from disk again (another window wrote it). Refused while it runs here. */
   async reload(chatId: string): Promise<OpenChatResult> {
     const open = this.sessions.get(chatId);

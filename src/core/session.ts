@@ -13,6 +13,8 @@ import { canContinue, convertToLlm, createTransformContext, repairsBeforeContinu
 import { ChatContext, type PreviewModel, type RequestCapture } from "./context/chat-context";
 import type { CompactionSettings } from "./context/compaction";
 import type { CompactionOutcome } from "./context/compactor";
+import type { RunExtras } from "./context/meter";
+import { estimateToolDeclarationTokens, tokensOfText } from "./context/tokens";
 import { ChatBranches, filesChangedBy, promptBefore, turnStart, type BranchChange } from "./branching";
 import { InputQueue, promptMessages, type QueueKind } from "./input-queue";
 import type { ApprovalNoticeMessage, CompactionSummaryMessage, FileAttachmentMessage, LocalNoticeMessage } from "./messages";
@@ -224,6 +226,8 @@ export class ChatSession {
   private readonly commandFolders: CommandFolders | undefined;
   /** The system prompt's section on the MCP servers of this run (their names and instructions). */
   private mcpPrompt: string | undefined;
+  /** What the MCP servers add to every request of this run, for the meter and the compaction budget. */
+  private mcpExtras: RunExtras | undefined;
   /** Stops the `!cmd` that is running, if one is. */
   private userCommandStop: AbortController | undefined;
   private active: Promise<void> | undefined;
@@ -259,6 +263,7 @@ export class ChatSession {
       settings: () => ({ ...options.compaction?.() }) as CompactionSettings,
       ...(options.log ? { log: options.log } : {}),
       ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+      runExtras: () => this.mcpExtras,
     });
     this.state = { ...restoredState(this.initialMessages), meter: this.context.meter(), forks: this.branches.forks(this.initialMessages, 0) };
     const root = options.workspaceRoot !== undefined ? { root: options.workspaceRoot } : {};
@@ -788,6 +793,12 @@ export class ChatSession {
     const thinkingLevel = clampThinkingLevel(binding.model, (this.modelChoice?.thinkingLevel ?? "off") as Parameters<typeof clampThinkingLevel>[1]);
     const mcp = await this.options.mcp?.forRun({ acceptsImages: binding.model.input.includes("image") });
     this.mcpPrompt = mcp?.prompt || undefined;
+    this.mcpExtras = mcp
+      ? {
+          mcpTools: mcp.tools.map((tool) => ({ name: tool.name, tokens: estimateToolDeclarationTokens([tool]) })),
+          mcpPromptTokens: mcp.prompt ? tokensOfText(mcp.prompt) : 0,
+        }
+      : undefined;
     const tools = [...this.availableTools(), ...(mcp?.tools ?? [])];
     if (this.agent) {
       this.agent.state.tools = tools;

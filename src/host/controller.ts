@@ -469,8 +469,11 @@ export class ChatController implements vscode.Disposable {
     // A run left behind could wait forever for an approval nobody sees: stop it first.
     // Its background commands end with it: a chat left in the view is closed (the card says so when you come back).
     if (session !== this.session) {
-      this.session.abort();
-      void this.session.stopBackground("chatClosed");
+      const left = this.session;
+      left.abort();
+      void left.stopBackground("chatClosed");
+      // Then let go of it, unless the user came back to it meanwhile: chats opened in turn do not add up in memory.
+      void this.service.release(left.id, () => this.session !== left).catch((error) => this.options.log(`could not release chat ${left.id}: ${String(error)}`));
     }
     this.unsubscribe?.();
     this.session = session;

@@ -26,8 +26,22 @@ export interface ContextMeter {
   chat: UsageFigures;
   /** The model has prices: show costs. */
   priced: boolean;
+  /** What every request carries besides the conversation (estimates): shown so a long tool list is seen to cost. */
+  fixed?: FixedParts;
   /** Why the last request was smaller than the transcript. */
   reduced?: { kind: "compacted"; tokensBefore: number; tokensAfter: number; messages: number } | { kind: "trimmed"; messages: number };
+}
+
+/** Estimated tokens of what every request carries besides the conversation. */
+export interface FixedParts {
+  /** The system prompt, the project's instructions and the MCP servers' section. */
+  instructions: number;
+  /** Declarations of Pi Chat's own tools, and how many. */
+  tools: number;
+  toolCount: number;
+  /** Declarations of the MCP servers' tools sent in the last run, and how many. */
+  mcpTools: number;
+  mcpToolCount: number;
 }
 
 /** The meter turns to its warning colour from this share of the window. */

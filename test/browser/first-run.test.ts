@@ -180,11 +180,17 @@ describe("First run at 300 px", function () {
       lastTurn: { input: 1_359, output: 40, cacheRead: 0, cacheWrite: 0, cost: 0 },
       chat: { input: 1_359, output: 40, cacheRead: 0, cacheWrite: 0, cost: 0 },
       priced: false,
+      fixed: { instructions: 410, tools: 1_630, toolCount: 9, mcpTools: 5_100, mcpToolCount: 12 },
     };
     await chat.send([{ type: "chat/event", event: { type: "context/meter", meter } }]);
     await chat.page.getByTestId("context-meter").click();
     const details = chat.page.getByRole("dialog", { name: "Context and usage" });
     assert.match(await details.getByTestId("meter-counts").innerText(), /the last request as the provider counted it, plus its answer/);
+    // What every request carries besides the conversation, MCP tools apart (issue 27).
+    assert.equal(
+      await details.getByTestId("meter-fixed").innerText(),
+      "Sent with every request, in tokens: instructions ~410, 9 tools ~1,630, 12 MCP tools ~5,100.",
+    );
     assert.match(await details.getByTestId("meter-usage-note").innerText(), /sends the context once per request/);
   });
 });

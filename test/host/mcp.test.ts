@@ -38,6 +38,9 @@ describe("Pi Chat MCP servers in the extension host", function () {
       return true;
     };
     writeConfig();
+    // Read the file now: an earlier test file may have left the servers loaded (without it), and the
+    // file watcher's reload could come after the first run asked for tools.
+    await api.mcp.reload();
     // Warm: the servers start on a chat's first need and a request waits for them only 5 s, which a
     // loaded machine's first start can exceed (its tools then come with the next request).
     await api.mcp.forRun({ acceptsImages: false });
@@ -61,9 +64,14 @@ describe("Pi Chat MCP servers in the extension host", function () {
   it("the model calls an MCP tool, the card asks (auto mode notwithstanding), Allow runs it, the result reaches the next request", async () => {
     await vscode.workspace.getConfiguration("piChat").update("approvalMode", "auto", vscode.ConfigurationTarget.Global);
     let declared: string[] = [];
+    let mcpDeclarationChars = 0;
     server.push(
       (body) => {
         declared = (body.tools ?? []).map((t) => t.function.name);
+        for (const t of body.tools ?? []) {
+          if (t.function.name.startsWith("mcp__"))
+            mcpDeclarationChars += t.function.name.length + (t.function.description ?? "").length + JSON.stringify(t.function.parameters).length;
+        }
         return { toolCalls: [{ id: "call_echo", name: "mcp__everything__echo", arguments: { message: "hello from mcp" } }] };
       },
       (body) => {
@@ -86,6 +94,13 @@ describe("Pi Chat MCP servers in the extension host", function () {
     assert.equal(card("call_echo")?.status, "success");
     assert.match(card("call_echo")?.resultText ?? "", /hello from mcp/);
     assert.equal(server.pending(), 0);
+    // The meter's details count what the MCP tools' declarations cost in every request: the tools the
+    // provider received, within 10 % of their characters / 4 (the estimate's rule).
+    const fixed = api.controller.currentSession.viewState.meter?.fixed;
+    const sentMcpTools = declared.filter((name) => name.startsWith("mcp__")).length;
+    assert.equal(fixed?.mcpToolCount, sentMcpTools);
+    const expected = mcpDeclarationChars / 4;
+    assert.ok(fixed && Math.abs(fixed.mcpTools - expected) <= expected * 0.1, `meter ${fixed?.mcpTools} vs ${expected} sent`);
     await vscode.workspace.getConfiguration("piChat").update("approvalMode", "ask", vscode.ConfigurationTarget.Global);
   });
 

@@ -4,6 +4,9 @@
 // tool list the local server receives, `!cmd` and `!!cmd` are refused with the message and run
 // nothing, and AGENTS.md is not read.
 import * as assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
 import { chatItems } from "../../src/shared/reducer";
@@ -65,4 +68,53 @@ describe("restricted mode (untrusted folder, workspace trust on)", function () {
       assert.equal(server.chatRequests().length, before, "nothing was sent to the model");
     });
   }
+
+  it("MCP: a server the workspace defines does not start; the user's own does, and only its tools are offered", async () => {
+    const repo = path.resolve(__dirname, "../../..");
+    const everything = path.join(repo, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    const home = mkdtempSync(path.join(os.tmpdir(), "pi-chat-home-"));
+    const workspaceConfig = workspaceUri(".vscode/mcp.json").fsPath;
+    const asked: string[] = [];
+    // The user's pi file lives under a home of the test's own (HostMcp's seam), not the machine's.
+    (api.mcp as unknown as { options: { home: string } }).options.home = home;
+    api.mcp.confirmLaunch = async (server) => {
+      asked.push(server.name);
+      return true;
+    };
+    try {
+      mkdirSync(path.join(home, ".pi", "agent"), { recursive: true });
+      writeFileSync(
+        path.join(home, ".pi", "agent", "mcp.json"),
+        JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [everything, "stdio"] } } }),
+      );
+      mkdirSync(path.dirname(workspaceConfig), { recursive: true });
+      writeFileSync(workspaceConfig, JSON.stringify({ servers: { repo: { type: "stdio", command: process.execPath, args: [everything, "stdio"] } } }));
+      await api.mcp.reload();
+      await api.mcp.forRun({ acceptsImages: false });
+      const servers = await waitFor(
+        "the user's server ready and the workspace's blocked",
+        async () => {
+          const list = await api.mcp.list();
+          const mine = list.find((s) => s.name === "mine");
+          const repoServer = list.find((s) => s.name === "repo");
+          return mine?.state.kind === "ready" && repoServer?.state.kind === "blocked" ? { mine, repoServer } : undefined;
+        },
+        60_000,
+      );
+      assert.match(servers.repoServer.state.kind === "blocked" ? servers.repoServer.state.reason : "", /Restricted Mode/);
+      assert.deepEqual(asked, [], "nobody was asked to start the workspace's server: it cannot start here");
+
+      await vscode.commands.executeCommand("piChat.newChat");
+      server.push(() => ({ text: "Hello." }));
+      await api.view.receive({ type: "chat/send", v: 1, text: "Which tools do you have?" });
+      const body = await waitFor("the request", () => server.chatRequests().at(-1));
+      const mcpTools = (body.tools ?? []).map((t) => t.function.name).filter((n) => n.startsWith("mcp__"));
+      assert.ok(mcpTools.includes("mcp__mine__echo"), `MCP tools offered: ${mcpTools.join(", ")}`);
+      assert.ok(!mcpTools.some((n) => n.startsWith("mcp__repo__")), `the workspace's server's tools are offered: ${mcpTools.join(", ")}`);
+    } finally {
+      rmSync(workspaceConfig, { force: true });
+      rmSync(home, { recursive: true, force: true });
+      await api.mcp.reload();
+    }
+  });
 });

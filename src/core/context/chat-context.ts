@@ -10,8 +10,7 @@ import type { RequestView } from "../context-policy";
 import type { CompactionSummaryMessage, CompactionTrigger, LocalNoticeMessage } from "../messages";
 import { contextBudget, DEFAULT_COMPACTION_SETTINGS, type CompactionSettings, type ContextBudget } from "./compaction";
 import { compactPath, type CompactionOutcome } from "./compactor";
-import { contextMeter, contextSize, MeterCache, type MeterModel } from "./meter";
-import { estimateLlmMessageTokens } from "./tokens";
+import { contextMeter, contextSize, fixedParts, MeterCache, type MeterModel, type RunExtras } from "./meter";
 
 /** The model, stream function and key lookup of a run (the session's ModelBinding). */
 export interface ContextBinding {
@@ -46,6 +45,8 @@ export interface ChatContextHost {
   settings(): CompactionSettings;
   log?(line: string): void;
   onRequest?(capture: RequestCapture): void;
+  /** What the current run sends beyond the transcript (the MCP servers' tools and section). */
+  runExtras?(): RunExtras | undefined;
 }
 
 /** Retried once after a compaction; a second overflow ends in a notice. */
@@ -106,6 +107,7 @@ export class ChatContext {
       budget?.threshold,
       this.lastView?.trimmed,
       this.meterCache,
+      this.host.runExtras?.(),
     );
   }
 
@@ -317,14 +319,10 @@ export class ChatContext {
     }
   }
 
-  /** The system prompt and tool declarations: in every request. */
+  /** The system prompt and tool declarations (the MCP servers' too): in every request. */
   private fixedTokens(): number {
-    let tokens = 0;
-    for (const m of this.host.messages()) {
-      if (m.role === "system") tokens += estimateLlmMessageTokens(m);
-      else break;
-    }
-    return tokens;
+    const fixed = fixedParts(this.host.messages(), this.host.runExtras?.(), this.meterCache);
+    return fixed.instructions + fixed.tools + fixed.mcpTools;
   }
 }
 

@@ -2,9 +2,9 @@
 // live one did): the size of the model's context and what the chat cost.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, Usage } from "@earendil-works/pi-ai";
-import type { ContextMeter, UsageFigures } from "../../shared/context-meter";
+import type { ContextMeter, FixedParts, UsageFigures } from "../../shared/context-meter";
 import type { LatestCompaction } from "./compaction";
-import { estimateMessageTokens } from "./tokens";
+import { estimateMessageTokens, estimateToolDeclarationTokens } from "./tokens";
 
 /** Tokens of a request as the provider counted them: everything sent plus the answer, which the next request carries. */
 export function usageTokens(usage: Usage): number {
@@ -129,8 +129,58 @@ export interface MeterModel {
   cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
 }
 
+/** What a run sends with every request beyond the transcript: the MCP servers' tools and section. */
+export interface RunExtras {
+  /** The MCP tools of the run and their declarations' tokens (the agent declares them in a system message at its first request). */
+  mcpTools: readonly { name: string; tokens: number }[];
+  mcpPromptTokens: number;
+}
+
+/** MCP tools are named `mcp__<server>__<tool>`: none of Pi Chat's own is. */
+const isMcpTool = (name: string) => name.startsWith("mcp__");
+
+/**
+ * The system prompt and tool declarations along a path, plus a run's extras: what every request
+ * carries. A run's MCP tools count once, declared on the path or not yet.
+ */
+export function fixedParts(path: readonly AgentMessage[], extras?: RunExtras, cache: MeterCache = new MeterCache()): FixedParts {
+  const totals = cache.totalsOf(path);
+  const parts: FixedParts = {
+    instructions: Math.max(0, totals.systemEstimate - totals.systemToolsAdded) + (extras?.mcpPromptTokens ?? 0),
+    tools: 0,
+    toolCount: 0,
+    mcpTools: 0,
+    mcpToolCount: 0,
+  };
+  const mcp = new Map<string, number>();
+  for (const [name, tokens] of totals.declaredTools) {
+    if (isMcpTool(name)) mcp.set(name, tokens);
+    else {
+      parts.tools += tokens;
+      parts.toolCount++;
+    }
+  }
+  // The run's tool set replaces the MCP tools of earlier runs (the agent declares the change).
+  if (extras) {
+    mcp.clear();
+    for (const tool of extras.mcpTools) mcp.set(tool.name, tool.tokens);
+  }
+  for (const tokens of mcp.values()) {
+    parts.mcpTools += tokens;
+    parts.mcpToolCount++;
+  }
+  return parts;
+}
+
 /** Every figure of the meter, from the path (and the model, when it is known). */
-export function contextMeter(path: readonly AgentMessage[], model?: MeterModel, threshold?: number, trimmed?: number, cache?: MeterCache): ContextMeter {
+export function contextMeter(
+  path: readonly AgentMessage[],
+  model?: MeterModel,
+  threshold?: number,
+  trimmed?: number,
+  cache?: MeterCache,
+  extras?: RunExtras,
+): ContextMeter {
   const meterCache = cache ?? new MeterCache();
   const totals = meterCache.totalsOf(path);
   const latest = latestCompactionOf(path, totals);
@@ -139,6 +189,8 @@ export function contextMeter(path: readonly AgentMessage[], model?: MeterModel, 
   const priced = prices ? prices.input > 0 || prices.output > 0 : totals.anyCost;
   const meter: ContextMeter = { tokens: size.tokens, estimated: size.estimated, chat: { ...totals.chat }, priced };
   if (totals.lastTurn) meter.lastTurn = { ...totals.lastTurn };
+  const fixed = fixedParts(path, extras, meterCache);
+  if (fixed.instructions + fixed.tools + fixed.mcpTools > 0) meter.fixed = fixed;
   if (model && model.contextWindow > 0) meter.window = model.contextWindow;
   if (threshold !== undefined && threshold > 0) meter.threshold = threshold;
   if (trimmed !== undefined && trimmed > 0) meter.reduced = { kind: "trimmed", messages: trimmed };
@@ -164,9 +216,22 @@ interface PathTotals {
   estimate: number;
   /** The part of `estimate` that is system messages: they stay in every request. */
   systemEstimate: number;
+  /** The part of `systemEstimate` that is tool declarations (every one ever added). */
+  systemToolsAdded: number;
+  /** The tools declared now (added, not removed since), by name: their tokens. */
+  declaredTools: ReadonlyMap<string, number>;
 }
 
-const NO_TOTALS: PathTotals = { chat: emptyFigures(), lastTurn: undefined, anyCost: false, latestCompaction: -1, estimate: 0, systemEstimate: 0 };
+const NO_TOTALS: PathTotals = {
+  chat: emptyFigures(),
+  lastTurn: undefined,
+  anyCost: false,
+  latestCompaction: -1,
+  estimate: 0,
+  systemEstimate: 0,
+  systemToolsAdded: 0,
+  declaredTools: new Map(),
+};
 
 /**
  * The running totals after each message, kept by message object. A message has one place in its
@@ -225,6 +290,18 @@ function step(before: PathTotals, m: AgentMessage, index: number): PathTotals {
   const latestCompaction = m.role === "compactionSummary" ? index : before.latestCompaction;
   const tokens = m.role === "compactionSummary" ? 0 : estimateMessageTokens(m);
   const estimate = before.estimate + tokens;
-  const systemEstimate = before.systemEstimate + (m.role === "system" ? tokens : 0);
-  return { chat, lastTurn, anyCost, latestCompaction, estimate, systemEstimate };
+  let { systemEstimate, systemToolsAdded, declaredTools } = before;
+  if (m.role === "system") {
+    systemEstimate += tokens;
+    // System messages are few (the first, then one per change of the tool set): a copy each is cheap.
+    const declared = new Map(declaredTools);
+    for (const removed of m.toolsRemoved ?? []) declared.delete(removed.name);
+    for (const added of m.toolsAdded ?? []) {
+      const addedTokens = estimateToolDeclarationTokens([added]);
+      systemToolsAdded += addedTokens;
+      declared.set(added.name, addedTokens);
+    }
+    declaredTools = declared;
+  }
+  return { chat, lastTurn, anyCost, latestCompaction, estimate, systemEstimate, systemToolsAdded, declaredTools };
 }

@@ -39,7 +39,7 @@ export function estimateLlmMessageTokens(message: Message): number {
     case "system": {
       chars += typeof message.content === "string" ? message.content.length : message.content.reduce((n, c) => n + c.text.length, 0);
       for (const text of Object.values(message.sections ?? {})) if (typeof text === "string") chars += text.length;
-      for (const tool of message.toolsAdded ?? []) chars += tool.name.length + tool.description.length + safeJson(tool.parameters).length;
+      for (const tool of message.toolsAdded ?? []) chars += toolDeclarationChars(tool);
       break;
     }
     case "user":
@@ -59,6 +59,24 @@ export function estimateLlmMessageTokens(message: Message): number {
       break;
   }
   return Math.ceil(chars / CHARS_PER_TOKEN) + images * IMAGE_TOKENS + MESSAGE_OVERHEAD_TOKENS;
+}
+
+/** A tool declaration as the model gets it: its name, description and parameter schema. */
+export interface ToolDeclarationShape {
+  name: string;
+  description: string;
+  parameters: unknown;
+}
+
+function toolDeclarationChars(tool: ToolDeclarationShape): number {
+  return tool.name.length + tool.description.length + safeJson(tool.parameters).length;
+}
+
+/** The tokens a set of tool declarations takes in every request. */
+export function estimateToolDeclarationTokens(tools: readonly ToolDeclarationShape[]): number {
+  let chars = 0;
+  for (const tool of tools) chars += toolDeclarationChars(tool);
+  return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
 export function estimateTokensOf(messages: readonly AgentMessage[]): number {
