@@ -6,7 +6,7 @@ import type { AgentTool } from "@earendil-works/pi-agent-core";
 import { McpClient, type McpOutputSaver, mcpServerSummary, StdioTransport, StreamableHttpTransport, type Tool } from "@earendil-works/pi-mcp";
 import type { McpServerDefinition, McpTransportConfig } from "./config";
 import type { McpToolFacts } from "./gate";
-import { wrapMcpTools } from "./tools";
+import { wrapMcpTools, wrapResourceTools } from "./tools";
 
 /** How long a server may take to start and answer `initialize` before it counts as failed. */
 export const MCP_START_TIMEOUT_MS = 20_000;
@@ -232,15 +232,20 @@ export class McpServers {
       if (generation !== entry.generation) return;
       entry.tools = tools;
       entry.instructions = client.instructions;
-      entry.wrapped = wrapMcpTools(tools, {
+      const wrapOptions = {
         server: def.name,
         client,
         // Our own tools never start with mcp__: only other servers' names can clash.
-        isTaken: (n) => this.takenByOtherServer(def.name, n),
+        isTaken: (n: string) => this.takenByOtherServer(def.name, n),
         acceptsImages: this.options.acceptsImages,
         ...(this.options.saveOutput ? { saveOutput: this.options.saveOutput } : {}),
         ...(def.timeoutSeconds !== undefined ? { timeoutMs: def.timeoutSeconds * 1000 } : {}),
-      });
+      };
+      const wrapped = wrapMcpTools(tools, wrapOptions);
+      // A server that offers resources gets two more tools: list them, read one.
+      if (client.serverCapabilities?.resources)
+        wrapped.push(...wrapResourceTools({ ...wrapOptions, isTaken: (n) => wrapped.some((w) => w.tool.name === n) || wrapOptions.isTaken(n) }));
+      entry.wrapped = wrapped;
       this.options.log(`MCP server "${def.name}" ready: ${tools.length} tool(s)`);
       this.setState(entry, { kind: "ready", tools: tools.length });
     } finally {

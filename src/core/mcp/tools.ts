@@ -2,7 +2,9 @@
 // schema, results through toLlmContent and limitMcpContent (text over 20 KB cut in the middle, the
 // whole kept in a file the card opens), `isError` results as failures. Part of out/mcp.js.
 import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
+import { obj, str } from "@earendil-works/pi-schema";
 import {
+  type CallToolResult,
   createMcpToolName,
   limitMcpContent,
   type McpClient,
@@ -10,6 +12,7 @@ import {
   normalizeMcpInputSchema,
   type Tool,
   toLlmContent,
+  type LlmContent,
 } from "@earendil-works/pi-mcp";
 import type { McpToolFacts } from "./gate";
 
@@ -53,6 +56,90 @@ export function wrapMcpTools(tools: readonly Tool[], options: WrapOptions): Wrap
   return out;
 }
 
+/** Resources listed for the model at most; the rest is counted, not listed. */
+export const MCP_RESOURCES_LISTED = 200;
+
+/** The pseudo tool names a resource call has on its card and in the approval rule (`server/resources/read`). */
+export const RESOURCE_LIST_TOOL = "resources/list";
+export const RESOURCE_READ_TOOL = "resources/read";
+
+/**
+ * A server's resources as two agent tools: list them, read one by URI. Calls pass the same gate
+ * as the server's tools (a card asks; "Always allow" covers `server/resources/read` only), and
+ * what a resource holds goes through toLlmContent and the same limit as a tool's result.
+ */
+export function wrapResourceTools(options: WrapOptions): WrappedMcpTool[] {
+  const used = new Set<string>();
+  const nameOf = (wanted: string) => {
+    const name = createMcpToolName(options.server, wanted, (n) => used.has(n) || options.isTaken(n));
+    used.add(name);
+    return name;
+  };
+  const facts = (tool: string): McpToolFacts => ({ server: options.server, tool });
+  const list: AgentTool<object, McpToolDetails> = {
+    name: nameOf("list_resources"),
+    label: "List resources",
+    description: `List the resources (files, documents, records) the MCP server "${options.server}" offers, with their URIs.`,
+    parameters: obj({}),
+    execute: async (_id, _params, signal) => {
+      const details: McpToolDetails = { server: options.server, tool: RESOURCE_LIST_TOOL };
+      const resources = await options.client.listResources({
+        ...(signal ? { signal } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      });
+      const lines = resources
+        .slice(0, MCP_RESOURCES_LISTED)
+        .map((r) => `- ${r.uri} — ${r.title ?? r.name}${r.mimeType ? ` (${r.mimeType})` : ""}${r.description ? `: ${oneLine(r.description)}` : ""}`);
+      if (resources.length > MCP_RESOURCES_LISTED) lines.push(`(${resources.length - MCP_RESOURCES_LISTED} more not listed)`);
+      const text = resources.length === 0 ? "The server offers no resources." : `${resources.length} resource(s):\n${lines.join("\n")}`;
+      const limited = await limitMcpContent([{ type: "text", text }], options.saveOutput);
+      if (limited.fullOutputPath !== undefined) details.logFile = limited.fullOutputPath;
+      return { content: limited.content, details };
+    },
+  };
+  const readParams = obj({ uri: str({ description: "The resource's URI, as list_resources gave it." }) });
+  const read: AgentTool<typeof readParams, McpToolDetails> = {
+    name: nameOf("read_resource"),
+    label: "Read resource",
+    description: `Read one resource of the MCP server "${options.server}" by its URI.`,
+    parameters: readParams,
+    execute: async (_id, params, signal) => {
+      const details: McpToolDetails = { server: options.server, tool: RESOURCE_READ_TOOL };
+      const result = await options.client.readResource(params.uri, {
+        ...(signal ? { signal } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      });
+      // A resource's contents are what a tool's embedded resources are: one conversion for both.
+      const asToolResult: Pick<CallToolResult, "content"> = { content: result.contents.map((resource) => ({ type: "resource", resource })) };
+      return finish(toLlmContent(asToolResult), details, options, false);
+    },
+  };
+  return [
+    { tool: list, facts: { ...facts(RESOURCE_LIST_TOOL), annotations: { readOnlyHint: true } } },
+    { tool: read as unknown as AgentTool, facts: { ...facts(RESOURCE_READ_TOOL), annotations: { readOnlyHint: true } } },
+  ];
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
+}
+
+/** Images only for a model that takes them; text over the limit cut, the whole kept in a file the card opens. */
+async function finish(content: LlmContent[], details: McpToolDetails, options: WrapOptions, isError: boolean): Promise<AgentToolResult<McpToolDetails>> {
+  if (!options.acceptsImages()) {
+    const images = content.filter((c) => c.type === "image").length;
+    if (images > 0) {
+      details.imagesLeftOut = images;
+      content = [...content.filter((c) => c.type !== "image"), { type: "text", text: `[${images} image(s) left out: the model in use does not take images]` }];
+    }
+  }
+  const limited = await limitMcpContent(content, options.saveOutput);
+  if (limited.fullOutputPath !== undefined) details.logFile = limited.fullOutputPath;
+  const finalContent = limited.content.length > 0 ? limited.content : [{ type: "text" as const, text: "(no content)" }];
+  return { content: finalContent, details, ...(isError ? { isError: true } : {}) };
+}
+
 function wrapOne(name: string, mcpTool: Tool, options: WrapOptions): AgentTool<object, McpToolDetails> {
   return {
     name,
@@ -67,21 +154,7 @@ function wrapOne(name: string, mcpTool: Tool, options: WrapOptions): AgentTool<o
         onProgress: (p) =>
           onUpdate?.({ content: [], details: { ...details, progress: { progress: p.progress, total: p.total, message: p.message } } as McpToolDetails }),
       });
-      let content = toLlmContent(result);
-      if (!options.acceptsImages()) {
-        const images = content.filter((c) => c.type === "image").length;
-        if (images > 0) {
-          details.imagesLeftOut = images;
-          content = [
-            ...content.filter((c) => c.type !== "image"),
-            { type: "text", text: `[${images} image(s) left out: the model in use does not take images]` },
-          ];
-        }
-      }
-      const limited = await limitMcpContent(content, options.saveOutput);
-      if (limited.fullOutputPath !== undefined) details.logFile = limited.fullOutputPath;
-      const finalContent = limited.content.length > 0 ? limited.content : [{ type: "text" as const, text: "(no content)" }];
-      return { content: finalContent, details, ...(result.isError === true ? { isError: true } : {}) };
+      return finish(toLlmContent(result), details, options, result.isError === true);
     },
   };
 }

@@ -85,6 +85,29 @@ describe("MCP servers (real reference servers over stdio)", function () {
     assert.match(s.prompt(), /- everything/);
   });
 
+  it("a server's resources are two tools, list and read, through the same gate facts", async () => {
+    const { servers: s } = servers();
+    dispose.push(s);
+    s.setDefinitions([stdio("everything", [EVERYTHING, "stdio"])]);
+    await s.ensureStarted(30_000);
+    const { tools } = s.tools(1000);
+    const list = await tool(tools, "mcp__everything__list_resources").execute("r1", {});
+    const listed = list.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+    const uri = "demo://resource/static/document/features.md";
+    assert.ok(listed.includes(uri), listed.slice(0, 400));
+    const read = await tool(tools, "mcp__everything__read_resource").execute("r2", { uri });
+    const text = read.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+    // The document's own words, read off the server's file, not a made-up expectation.
+    const onDisk = readFileSync(join(process.cwd(), "node_modules/@modelcontextprotocol/server-everything/dist/docs/features.md"), "utf8");
+    assert.ok(text.includes(onDisk.split("\n").find((l) => l.trim().length > 20)!.trim()), text.slice(0, 300));
+    // The card and the approval rule name them as resource calls of that server.
+    assert.deepEqual(
+      { server: s.describe("mcp__everything__read_resource")?.server, tool: s.describe("mcp__everything__read_resource")?.tool },
+      { server: "everything", tool: "resources/read" },
+    );
+    await assert.rejects(tool(tools, "mcp__everything__read_resource").execute("r3", { uri: "demo://no/such/resource" }));
+  });
+
   it("a model without images gets a note instead; text over 20 KB is cut and the whole saved", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-big-"));
     writeFileSync(join(dir, "big.txt"), `${"line of text\n".repeat(5000)}THE END`);
