@@ -59,8 +59,10 @@ export function transformContext(messages: readonly AgentMessage[], options: Con
 export function requestView(messages: readonly AgentMessage[], options: ContextPolicyOptions): RequestView {
   try {
     // Images a provider refused are not sent again (the transcript keeps them): refused-images.ts.
-    const compacted = applyCompaction(withoutRefusedImages(closeDanglingToolCalls(messages)));
-    const trimmed = trimToBudget(compacted.messages, options.maxContextTokens);
+    // The summary's cut first: a summary's kept messages are counted on the path as saved (no
+    // closing results inserted yet), and the passes after it walk the view, not the whole chat.
+    const compacted = applyCompaction(withoutRefusedImages(messages));
+    const trimmed = trimToBudget(closeDanglingToolCalls(compacted.messages), options.maxContextTokens);
     return { messages: trimmed.messages, summarized: compacted.summarized, trimmed: trimmed.left };
   } catch (error) {
     try {
