@@ -19,6 +19,7 @@ import { runP7, type P7Result } from "./figures/p7-compaction";
 import { P6_BIG, P6_SMALL, runP6, type P6Result } from "./figures/p6-reducer";
 import { runP13, type P13Result } from "./figures/p13-command-output";
 import { runP16, type P16Result } from "./figures/p16-mcp";
+import { runP20, runP21, type P20Result, type P21Result } from "./figures/p20-p21-host";
 import { P14_IMAGES, P14_MESSAGES, runP14, type P14Result } from "./figures/p14-images";
 import { P12_BIG, P12_SMALL, runP12, type P12Result } from "./figures/p12-branch-switch";
 import { P11_BIG, P11_SMALL, runP11, type P11Result } from "./figures/p11-history";
@@ -54,7 +55,7 @@ function sizes(messages: readonly AgentMessage[]): ReturnType<typeof describe> &
 }
 
 // Order of the child processes: cheap and CPU-timed first, the browser and P1's ~1 GB baseline last.
-const ORDER = ["P6", "P2", "P3", "P11", "P12", "P7", "P9", "P10", "P4", "P1", "P5", "P13", "P14", "P16"] as const;
+const ORDER = ["P6", "P2", "P3", "P11", "P12", "P7", "P9", "P10", "P4", "P1", "P5", "P13", "P14", "P16", "P20", "P21"] as const;
 
 interface FigureOutput {
   rows: Row[];
@@ -381,6 +382,33 @@ async function runFigure(figure: string): Promise<FigureOutput> {
       baseline: `no MCP servers; medians of ${p16.runs} prompts a side, 3 alternating rounds (ratio range ${fmtNum(p16.ratio.min)}–${fmtNum(p16.ratio.max)})`,
       goal: `≤ ${p16.goal}`,
       verdict: p16.ratio.median <= p16.goal ? "pass" : "MISS",
+    });
+  }
+
+  if (wanted("P21")) {
+    log("P21 time to the provider request (10,000 ÷ 10 messages) …");
+    const p21: P21Result = await runP21(log, quick ? 5 : 20);
+    results["P21"] = p21;
+    const ok = p21.ratio.median <= 1.2 && p21.bigMs.median <= 100;
+    rows.push({
+      figure: `P21 prompt → provider request (${p21.messages.big.toLocaleString("en-US")} ÷ ${p21.messages.small} messages, warm)`,
+      measured: `${fmtNum(p21.ratio.median)} (${fmtNum(p21.bigMs.median, 2)} ms ÷ ${fmtNum(p21.smallMs.median, 2)} ms; slowest ${fmtNum(p21.bigMs.max, 2)} ms at 10,000)`,
+      baseline: `medians of ${p21.runs} prompts a side, 3 alternating rounds (ratio range ${fmtNum(p21.ratio.min)}–${fmtNum(p21.ratio.max)}); the long chat compacted 30 messages before its end`,
+      goal: "≤ 1.2 and ≤ 100 ms",
+      verdict: ok ? "pass" : "MISS",
+    });
+  }
+
+  if (wanted("P20")) {
+    log("P20 host memory (ten 10,000-message chats opened in turn) …");
+    const p20: P20Result = await runP20(log, quick ? 4 : 10);
+    results["P20"] = p20;
+    rows.push({
+      figure: `P20 host heap after ${p20.chats} chats of ${p20.messagesPerChat.toLocaleString("en-US")} opened in turn, then a new chat ÷ after one small chat`,
+      measured: `${fmtNum(p20.ratio)} (${fmtNum(p20.releasedMb, 1)} MB ÷ ${fmtNum(p20.baselineMb, 1)} MB)`,
+      baseline: `keeping every chat opened (before): ${fmtNum(p20.keptMb, 1)} MB`,
+      goal: "≤ 1.5",
+      verdict: p20.ratio <= 1.5 ? "pass" : "MISS",
     });
   }
 
