@@ -154,7 +154,9 @@ export async function runP20(log: (line: string) => void, chats = 10, messagesPe
       for (let c = 0; c < chats; c++) await switchTo(`p20-chat-${c}`);
       await switchTo(undefined);
       const after = await heapMb();
-      log(`P20 ${release ? "letting go" : "keeping"}: ${baseline.toFixed(1)} MB after one small chat, ${after.toFixed(1)} MB after ${chats} chats of ${messagesPerChat.toLocaleString("en-US")}`);
+      log(
+        `P20 ${release ? "letting go" : "keeping"}: ${baseline.toFixed(1)} MB after one small chat, ${after.toFixed(1)} MB after ${chats} chats of ${messagesPerChat.toLocaleString("en-US")}`,
+      );
       return { baseline, after };
     } finally {
       await world.cleanup();

@@ -99,7 +99,15 @@ describe("MCP servers (real reference servers over stdio)", function () {
     const text = read.content.map((c) => (c.type === "text" ? c.text : "")).join("");
     // The document's own words, read off the server's file, not a made-up expectation.
     const onDisk = readFileSync(join(process.cwd(), "node_modules/@modelcontextprotocol/server-everything/dist/docs/features.md"), "utf8");
-    assert.ok(text.includes(onDisk.split("\n").find((l) => l.trim().length > 20)!.trim()), text.slice(0, 300));
+    assert.ok(
+      text.includes(
+        onDisk
+          .split("\n")
+          .find((l) => l.trim().length > 20)!
+          .trim(),
+      ),
+      text.slice(0, 300),
+    );
     // The card and the approval rule name them as resource calls of that server.
     assert.deepEqual(
       { server: s.describe("mcp__everything__read_resource")?.server, tool: s.describe("mcp__everything__read_resource")?.tool },
