@@ -1,32 +1,11 @@
 // "Pi Chat: Open pi Session…": the pi CLI's sessions of the workspace folders in a quick pick; the
 // one chosen opens as a new chat (src/core/pi-sessions maps it, the chat service writes it). The
 // pi file is only read.
-import { open, readdir, readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as vscode from "vscode";
-import { importPiSession, listPiSessions, readPiSession, type PiEnv, type PiSessionSummary, type PiSessionsIO } from "../core/pi-sessions";
+import { importPiSession, listPiSessions, nodePiSessionsIO, readPiSession, type PiEnv, type PiSessionSummary } from "../core/pi-sessions";
 import { formatBytes } from "../shared/format";
 import type { ChatController } from "./controller";
-
-/** Node's file system, read-only, for the pi session folders. */
-export const nodePiSessionsIO: PiSessionsIO = {
-  list: (dir) => readdir(dir).catch(() => []),
-  stat: async (path) => {
-    const s = await stat(path).catch(() => undefined);
-    return s ? { size: s.size, mtimeMs: s.mtimeMs, isFile: s.isFile() } : undefined;
-  },
-  readRange: async (path, position, length) => {
-    const handle = await open(path, "r");
-    try {
-      const buffer = new Uint8Array(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, position);
-      return buffer.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-  },
-  read: (path) => readFile(path),
-};
 
 interface SessionPick extends vscode.QuickPickItem {
   session: PiSessionSummary;

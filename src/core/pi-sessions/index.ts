@@ -2,3 +2,4 @@
 export { MAX_PI_SESSION_BYTES, PI_SESSION_VERSION, parsePiSession, type PiEntry, type PiReadResult, type PiSessionFile, type PiSessionHeader } from "./reader";
 export { importPiSession, type ImportedNode, type ImportedPiSession, type ImportOrigin } from "./import";
 export { listPiSessions, piSessionFolderName, piSessionLocation, readPiSession, type PiEnv, type PiSessionSummary, type PiSessionsIO } from "./sessions";
+export { nodePiSessionsIO } from "./node-io";

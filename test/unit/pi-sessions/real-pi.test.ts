@@ -6,15 +6,19 @@
 // file, and on each branch what its context policy sends next must equal what pi's
 // buildSessionContext + convertToLlm give, apart from the documented differences.
 import assert from "node:assert/strict";
-import { readFileSync, statSync } from "node:fs";
+import { copyFileSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
 import { convertToLlm, transformContext } from "../../../src/core/context-policy";
 import { importPiSession, parsePiSession, type ImportedPiSession, type PiSessionFile } from "../../../src/core/pi-sessions";
 import { ChatTree } from "../../../src/core/transcript";
+import { resolveModelBinding } from "../../../src/host/providers";
+import { chatWorld, type ChatWorld } from "../../support/chat-world";
 import { makePng } from "../../support/png";
-import { startOpenAIServer, type OpenAIServer } from "../../support/openai-server";
-import { loadPiSdk, PiRpc, piSessionFiles, type PiSdk, type PiSdkEntry, piWorld, scriptedPiModel, type PiWorld } from "../../support/pi-cli";
+import { startOpenAIServer, type OpenAIServer, type WireMessage } from "../../support/openai-server";
+import { secretsOf } from "../providers/helpers";
+import { loadPiSdk, PiRpc, piPrint, piSessionFiles, type PiSdk, type PiSdkEntry, piWorld, scriptedPiModel, type PiWorld } from "../../support/pi-cli";
 import { tempDir } from "../../support/temp";
 
 /** The imported tree as Pi Chat stores it: a system message, the note, then the imported nodes. */
@@ -254,5 +258,48 @@ describe("pi session import: sessions written by the real pi CLI", function () {
     read();
     assert.deepEqual(readFileSync(file), bytes);
     assert.equal(statSync(file).mtimeMs, before.mtimeMs);
+  });
+
+  it("over the wire: the request Pi Chat sends after opening the session equals the one pi sends to continue it", async () => {
+    const next = "And now make it 9090.";
+    const isNext = (messages: WireMessage[]) => JSON.stringify(messages[messages.length - 1]?.content ?? "").includes(next);
+    // pi continues a copy (pi appends to the file it continues), in print mode.
+    const copy = join(dir.path, "continued.jsonl");
+    copyFileSync(file, copy);
+    const printed = await piPrint(world, copy, next);
+    assert.equal(printed.code, 0, printed.stderr.slice(-2000));
+    const pisRequest = server.chatRequests().find((r) => isNext(r.messages));
+    assert.ok(pisRequest, "pi sent the next prompt to the local server");
+
+    // Pi Chat opens the original through its chat service and sends the same prompt.
+    let w: ChatWorld | undefined;
+    try {
+      const settings = { provider: "openai-compatible" as const, model: "local-model", baseUrl: `${server.url}/v1` };
+      w = chatWorld({ resolveModel: () => resolveModelBinding(settings, secretsOf({ "openai-compatible": "k" })) });
+      const { imported } = read();
+      const opened = await w.service.importChat({
+        nodes: imported.nodes,
+        leafId: imported.leafId,
+        notice: imported.notice,
+        origin: { kind: "pi-session", path: file, sessionId: "s" },
+      });
+      assert.ok(opened.ok, opened.ok ? "" : opened.reason);
+      const before = server.chatRequests().length;
+      await opened.session.prompt(next);
+      const ours = server
+        .chatRequests()
+        .slice(before)
+        .find((r) => isNext(r.messages));
+      assert.ok(ours, "Pi Chat sent the next prompt");
+      const conversation = (messages: WireMessage[]) =>
+        messages
+          .filter((m) => m.role !== "system" && m.role !== "developer")
+          .map((m) => ({ ...m, content: typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content }));
+      // This branch has no compaction and no `!` run: the conversation must be identical on the wire.
+      assert.deepEqual(conversation(ours.messages), conversation(pisRequest.messages));
+      assert.ok(conversation(ours.messages).length >= 6, "the whole branch went");
+    } finally {
+      await w?.cleanup();
+    }
   });
 });
