@@ -6,6 +6,7 @@ import * as vscode from "vscode";
 import { importPiSession, listPiSessions, nodePiSessionsIO, readPiSession, type PiEnv, type PiSessionSummary } from "../core/pi-sessions";
 import { formatBytes } from "../shared/format";
 import type { ChatController } from "./controller";
+import { isProviderId } from "./providers/catalog";
 
 interface SessionPick extends vscode.QuickPickItem {
   session: PiSessionSummary;
@@ -56,7 +57,11 @@ async function openPiSession(controller: ChatController, log: (line: string) => 
     void vscode.window.showErrorMessage(`Pi Chat could not open that pi session: ${read.reason}`);
     return;
   }
-  const imported = importPiSession(read.session, { path: chosen.path, ...(chosen.named ? { name: chosen.name } : {}) }, Date.now());
+  // pi's built-in providers share pi-ai's ids with Pi Chat's; an OpenAI-compatible server of pi's
+  // models.json is a custom id Pi Chat cannot know the address of.
+  const imported = importPiSession(read.session, { path: chosen.path, ...(chosen.named ? { name: chosen.name } : {}) }, Date.now(), {
+    knowsProvider: (id) => isProviderId(id) && id !== "openai-compatible",
+  });
   const result = await controller.openImportedChat({
     nodes: imported.nodes,
     leafId: imported.leafId,

@@ -43,7 +43,12 @@ export interface ImportOrigin {
 
 const NODE_ID = /^[A-Za-z0-9_-]{1,60}$/;
 
-export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: number): ImportedPiSession {
+export interface ImportOptions {
+  /** Whether Pi Chat has this provider (pi's ids: "anthropic", "openai", "google", or a custom one). Default: all. */
+  knowsProvider?: (provider: string) => boolean;
+}
+
+export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: number, options: ImportOptions = {}): ImportedPiSession {
   const { entries } = file;
   const byId = new Map<string, PiEntry>();
   for (const e of entries) byId.set(e.id, e);
@@ -144,8 +149,17 @@ export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: 
   const lines: string[] = [];
   lines.push(`Opened from the pi session ${origin.name ? `“${origin.name}” ` : ""}(${origin.path}). The pi file is not changed; this chat goes on in Pi Chat.`);
   if (systemEntries > 0) lines.push(`pi's system prompt and tool declarations (${systemEntries} entries) are not carried over: Pi Chat sends its own.`);
-  const model = modelOf(entries, activePath);
-  if (model) lines.push(`Model of the pi session: ${model.provider}/${model.modelId}${model.thinkingLevel ? `, thinking ${model.thinkingLevel}` : ""}.`);
+  const piModel = modelOf(entries, activePath);
+  // A custom provider of pi's models.json is nothing Pi Chat can reach: the chat keeps the user's default.
+  const model = piModel && (options.knowsProvider?.(piModel.provider) ?? true) ? piModel : undefined;
+  if (piModel) {
+    const named = `${piModel.provider}/${piModel.modelId}${piModel.thinkingLevel ? `, thinking ${piModel.thinkingLevel}` : ""}`;
+    lines.push(
+      model
+        ? `Model of the pi session: ${named}.`
+        : `Model of the pi session: ${named}; Pi Chat has no provider "${piModel.provider}", so this chat uses your default model.`,
+    );
+  }
   if (editsApplied > 0 || editsElsewhere > 0)
     lines.push(
       `pi context edits: ${editsApplied} applied to the messages they edit${editsElsewhere > 0 ? `; ${editsElsewhere} on other branches not applied` : ""}.`,

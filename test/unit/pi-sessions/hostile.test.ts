@@ -110,6 +110,21 @@ describe("pi session import: damaged and hostile files", () => {
     assert.match(imported.notice.text, /1 label, 1 usage record, 1 unknown entry "future_kind"/);
   });
 
+  it("the model of the active branch is taken over only when Pi Chat has its provider; else the note says so", () => {
+    const lines = [
+      entry("a1", null, user("hello")),
+      JSON.stringify({ type: "model_change", id: "m1", parentId: "a1", timestamp: "", provider: "anthropic", modelId: "claude-sonnet-4-5" }),
+      JSON.stringify({ type: "thinking_level_change", id: "t1", parentId: "m1", timestamp: "", thinkingLevel: "high" }),
+    ];
+    const parsed = parsePiSession(file(...lines));
+    assert.ok(parsed.ok);
+    const known = importPiSession(parsed.session, { path: "/x" }, 0, { knowsProvider: (p) => p === "anthropic" });
+    assert.deepEqual(known.model, { provider: "anthropic", modelId: "claude-sonnet-4-5", thinkingLevel: "high" });
+    const unknown = importPiSession(parsed.session, { path: "/x" }, 0, { knowsProvider: () => false });
+    assert.equal(unknown.model, undefined);
+    assert.match(unknown.notice.text, /no provider "anthropic", so this chat uses your default model/);
+  });
+
   it("a context edit on the active branch: a left-out message stays visible as a note and leaves the model's context", () => {
     const parsed = parsePiSession(
       file(
