@@ -6,6 +6,7 @@
 // silently.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { BashExecutionMessage, CompactionSummaryMessage, LocalNoticeMessage } from "../../shared/app-messages";
+import { estimateMessageTokens, estimateTokensOf } from "../context/tokens";
 import type { ChatModelChoice } from "../transcript";
 import { isObject, type PiEntry, type PiSessionFile } from "./reader";
 
@@ -68,8 +69,8 @@ export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: 
   const nodes: ImportedNode[] = [];
   /** Our node each pi entry ends at: its own message, or its nearest ancestor's. */
   const anchor = new Map<string, string | null>();
-  /** Whether the entry became a message of ours (for counting kept messages of a compaction). */
-  const emitted = new Set<string>();
+  /** The message each pi entry became, if any (for a compaction's kept messages). */
+  const emitted = new Map<string, AgentMessage>();
   const notShown: Record<string, number> = {};
   const count = (kind: string) => {
     notShown[kind] = (notShown[kind] ?? 0) + 1;
@@ -142,7 +143,7 @@ export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: 
       const id = nodeId(entry);
       nodes.push({ id, parentId: parentAnchor, message });
       anchor.set(entry.id, id);
-      emitted.add(entry.id);
+      emitted.set(entry.id, message);
     } else anchor.set(entry.id, parentAnchor);
   }
 
@@ -221,35 +222,39 @@ function contentOf(content: unknown): Extract<AgentMessage, { role: "user" }>["c
  * pi keeps the entries from `firstKeptEntryId` up to the compaction; Pi Chat counts kept messages
  * back from the summary. Counted on the compaction's own path, so it holds on every branch.
  */
-function compactionOf(entry: PiEntry, byId: ReadonlyMap<string, PiEntry>, emitted: ReadonlySet<string>, now: number): CompactionSummaryMessage {
+function compactionOf(entry: PiEntry, byId: ReadonlyMap<string, PiEntry>, emitted: ReadonlyMap<string, AgentMessage>, now: number): CompactionSummaryMessage {
   const ancestors: PiEntry[] = [];
   for (let e = entry.parentId === null ? undefined : byId.get(entry.parentId); e !== undefined; e = e.parentId === null ? undefined : byId.get(e.parentId))
     ancestors.push(e);
   ancestors.reverse();
   const firstKept = ancestors.findIndex((e) => e.id === entry["firstKeptEntryId"]);
-  let kept = 0;
+  const keptMessages: AgentMessage[] = [];
   let summarized = 0;
   ancestors.forEach((e, i) => {
-    if (!emitted.has(e.id)) return;
-    if (firstKept !== -1 && i >= firstKept) kept++;
+    const m = emitted.get(e.id);
+    if (m === undefined) return;
+    if (firstKept !== -1 && i >= firstKept) keptMessages.push(m);
     else summarized++;
   });
   const details = isObject(entry["details"]) ? entry["details"] : {};
   const strings = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : []);
   const tokensBefore = typeof entry["tokensBefore"] === "number" ? entry["tokensBefore"] : 0;
-  return {
+  const message: CompactionSummaryMessage = {
     role: "compactionSummary",
     summary: typeof entry["summary"] === "string" ? entry["summary"] : "",
-    keptMessageCount: kept,
+    keptMessageCount: keptMessages.length,
     summarizedMessageCount: summarized,
     tokensBefore,
-    // pi does not record it; 0 says "not known".
     tokensAfter: 0,
     readFiles: strings(details["readFiles"]),
     modifiedFiles: strings(details["modifiedFiles"]),
+    // pi does not say whether it compacted on its own or by hand; on its own is the common case.
     trigger: "threshold",
     timestamp: ms(entry.timestamp, now),
   };
+  // pi does not record it: Pi Chat's estimate of the summary and the kept messages (the card shows it).
+  message.tokensAfter = estimateMessageTokens(message) + estimateTokensOf(keptMessages);
+  return message;
 }
 
 /** pi's `context_edit`: null leaves the message out of the model's context; otherwise its content is replaced. */

@@ -222,6 +222,7 @@ describe("pi session import: sessions written by the real pi CLI", function () {
     assert.ok(summary && summary.role === "compactionSummary");
     assert.equal(summary.keptMessageCount, 1, "pi kept one entry before the compaction");
     assert.ok(summary.summarizedMessageCount >= 5, "the two first turns");
+    assert.ok(summary.tokensAfter > 0 && summary.tokensAfter < summary.tokensBefore, `tokens ${summary.tokensBefore} → ${summary.tokensAfter}`);
   });
 
   it("the model, thinking level, name and the kinds Pi Chat has no place for are said in the note", () => {
