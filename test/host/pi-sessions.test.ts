@@ -1,7 +1,8 @@
 // "Pi Chat: Open pi Session…" in the real extension host: a pi session file in pi's folder for the
 // workspace (agent folder from PI_CODING_AGENT_DIR, as pi reads it), chosen in VS Code's real quick
 // pick, opens as a new chat: the note first, pi's conversation after it, the origin in the chat's
-// header; the next prompt carries pi's conversation to the model; the pi file is unchanged.
+// header; pi's other branch is one switch away; the next prompt carries pi's conversation to the
+// model; the pi file is unchanged.
 import * as assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -84,6 +85,16 @@ describe("pi CLI sessions in the extension host", function () {
       "the note is shown",
     );
     assert.ok(items.some((i) => i.kind === "assistant" && JSON.stringify(i).includes("In src/pelican.ts.")));
+
+    // pi's other branch (the first try) is reachable with the branch switcher: ‹ 2 / 2 › on the answer.
+    assert.deepEqual(
+      session.viewState.forks.map((f) => [f.messageIndex, f.index, f.count]),
+      [[3, 1, 2]],
+    );
+    await api.view.receive({ type: "branch/switch", v: 1, messageIndex: 3, to: 0 });
+    await waitFor("the first try shown", () => JSON.stringify(chatItems(session.viewState)).includes("(first try)"));
+    await api.view.receive({ type: "branch/switch", v: 1, messageIndex: 3, to: 1 });
+    await waitFor("back on pi's branch", () => !JSON.stringify(chatItems(session.viewState)).includes("(first try)"));
 
     // The chat's file records where it came from.
     const chats = await api.controller.service.listChats();
