@@ -112,7 +112,8 @@ function nodeTestSuite(dir, external) {
 
 if (args.has("--tests")) {
   rmSync(join(root, "out/test"), { recursive: true, force: true });
-  nodeTestSuite("test/unit", ["vscode"]);
+  // The pi coding agent SDK (the oracle of the pi session tests) is ESM, loaded at run time.
+  nodeTestSuite("test/unit", ["vscode", "@earendil-works/pi-coding-agent"]);
   // Extension-host tests (scripts/run-host-tests.mjs): the mocha entry plus one bundle per test
   // file, as .js (the host's loader). mocha stays external: index.js require()s it at run time.
   if (existsSync(join(root, "test/host/index.ts"))) {

@@ -18,7 +18,18 @@ import {
 } from "./session";
 import type { EditPermissionSettings } from "./permissions";
 import { externalizeImages, hydrateImages } from "./images/stored-images";
-import type { ChatLocks, ChatModelChoice, ChatSummary, ChatTextHit, ChatTree, DamagedLine, LockOwner, PathSummary, TranscriptStore } from "./transcript";
+import type {
+  ChatLocks,
+  ChatModelChoice,
+  ChatOrigin,
+  ChatSummary,
+  ChatTextHit,
+  ChatTree,
+  DamagedLine,
+  LockOwner,
+  PathSummary,
+  TranscriptStore,
+} from "./transcript";
 import type { ImageBlobStore } from "./transcript/image-blobs";
 import type { ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
@@ -67,6 +78,16 @@ export interface ChatServiceOptions {
 }
 
 /** A run refused because another window writes the chat, or wrote it since this one loaded it. */
+/** A conversation to open as a new chat (what src/core/pi-sessions makes of a pi session). */
+export interface ImportedChat {
+  nodes: readonly { id: string; parentId: string | null; message: AgentMessage }[];
+  leafId: string | null;
+  notice: AgentMessage;
+  title?: string;
+  model?: ChatModelChoice;
+  origin: ChatOrigin;
+}
+
 export class ChatBusyError extends Error {
   constructor(
     readonly chatId: string,
@@ -107,6 +128,35 @@ export class ChatService {
     const session = this.newChat();
     await session.startFromSummary(latest.message);
     return { ok: true, session };
+  }
+
+  /**
+   * Opens a conversation from another front end (a pi CLI session, src/core/pi-sessions) as a new
+   * chat: Pi Chat's own system message first, the import's note, then the imported tree. The chat
+   * is written once, whole, and then opened like any saved chat.
+   */
+  async importChat(imported: ImportedChat): Promise<OpenChatResult> {
+    // A session never run holds nothing: it only says which system message a new chat starts with.
+    const probeId = newChatId();
+    const system = this.createSession(probeId, []).initialSystemMessage();
+    this.untitled.delete(probeId);
+    const root: { id: string; parentId: string | null; message: AgentMessage }[] = [];
+    if (system) root.push({ id: "import-system", parentId: null, message: system });
+    root.push({ id: "import-note", parentId: system ? "import-system" : null, message: imported.notice });
+    const nodes = [...root, ...imported.nodes.map((n) => ({ ...n, parentId: n.parentId ?? "import-note" }))];
+    let chatId: string;
+    try {
+      chatId = await this.options.store.importChat({
+        ...(imported.title !== undefined ? { title: imported.title } : {}),
+        origin: imported.origin,
+        nodes,
+        leafId: imported.leafId ?? "import-note",
+        ...(imported.model ? { model: imported.model } : {}),
+      });
+    } catch (err) {
+      return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    }
+    return this.open(chatId);
   }
 
   async open(chatId: string): Promise<OpenChatResult> {

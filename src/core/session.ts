@@ -654,6 +654,11 @@ export class ChatSession {
    * Agent would make it: then a `!cmd` or a setup error saved before the first model call still
    * comes after it, and the tree's path is the agent's message order.
    */
+  /** The system message a new chat of this session would start with (prompt and tool declarations). */
+  initialSystemMessage(): AgentMessage | undefined {
+    return createInitialSystemMessage(this.options.systemPrompt, this.availableTools().map(toToolDeclaration)) ?? undefined;
+  }
+
   private async ensureSystemMessage(): Promise<void> {
     if (!this.branches.isEmpty || this.messages.some((m) => m.role === "system")) return;
     const system = createInitialSystemMessage(this.options.systemPrompt, this.availableTools().map(toToolDeclaration));

@@ -8,7 +8,7 @@ import { readFile, rename, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { ChatService, type ChatServiceOptions } from "../core/chat-service";
+import { ChatService, type ChatServiceOptions, type ImportedChat } from "../core/chat-service";
 import type { RequestCapture } from "../core/context/chat-context";
 import type { BranchChange, ChatSession, EditApprovalRequest, EditDecision, ModelBinding } from "../core/session";
 import { resolveToolPath, type WorkspaceFileSystem } from "../core/tools";
@@ -409,6 +409,16 @@ export class ChatController implements vscode.Disposable {
     }
     this.switchTo(opened.session);
     await this.writeCurrentChat(chatId);
+  }
+
+  /** Opens a conversation from the pi CLI as a new chat (pi-session-command.ts); false when it could not be written. */
+  async openImportedChat(imported: ImportedChat): Promise<{ ok: true; chatId: string } | { ok: false; reason: string }> {
+    const opened = await this.service.importChat(imported);
+    if (!opened.ok) return opened;
+    await this.refreshChats();
+    this.switchTo(opened.session);
+    await this.writeCurrentChat(opened.session.id);
+    return { ok: true, chatId: opened.session.id };
   }
 
   /** Moves the chat to the trash, with Undo (chat-deletion.ts). */

@@ -11,6 +11,8 @@
 //   Otherwise the current leaf is the last message saved. Switching appends one short line.
 // - {"type":"model","provider","modelId","thinkingLevel"?,"at"}: the chat's model; last wins.
 // - {"type":"meta","title","at"}: a rename; last wins.
+// - The header may carry `origin` ({kind:"pi-session",path,sessionId}): the chat was opened from
+//   a pi CLI session (src/core/pi-sessions); older builds ignore the field.
 // - {"type":"version","version":2,"at"}: appended once to a version 1 file before this build
 //   writes its first version 2 record to it. Nothing already on disk is rewritten.
 // - A header or version record with a version newer than TRANSCRIPT_FORMAT_VERSION: the file
@@ -289,6 +291,9 @@ function readHeader(record: Record<string, unknown>, chatId: string, version: nu
     createdAt: typeof createdAt === "number" && Number.isFinite(createdAt) ? createdAt : 0,
   };
   if (typeof title === "string") header.title = title;
+  const origin = record["origin"];
+  if (isPlainObject(origin) && origin["kind"] === "pi-session" && typeof origin["path"] === "string" && typeof origin["sessionId"] === "string")
+    header.origin = { kind: "pi-session", path: origin["path"], sessionId: origin["sessionId"] };
   if (record["chatId"] !== chatId) fail(`header chatId ${JSON.stringify(record["chatId"]) ?? "(none)"} differs from the file name; using ${chatId}`);
   if (header.createdAt !== createdAt) fail("header has no valid createdAt");
   return header;

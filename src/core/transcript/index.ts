@@ -17,6 +17,8 @@ export { deriveTitle, messageText, truncateText, DEFAULT_TITLE, TITLE_MAX_CHARS 
 export { isValidChatId, OLDEST_READABLE_VERSION, StorageNotFoundError, TRANSCRIPT_FORMAT_VERSION } from "./types";
 export type {
   ChatModelChoice,
+  ChatOrigin,
+  ImportChatOptions,
   ChatSummary,
   CreateChatOptions,
   DamagedLine,

@@ -46,7 +46,7 @@ import {
 import { chatIdsOf, observe, unchanged, type Observed } from "./list-freshness";
 import { TRASH_DIR, trashEntriesOf, trashPath, type TrashEntry } from "./trash";
 import { searchChatText, type ChatTextHit } from "./chat-search";
-import { headerLine, leafLine, messageLine, metaLine, modelLine, parseTranscript, probeHeader, versionLine } from "./format";
+import { headerLine, isValidNodeId, leafLine, messageLine, metaLine, modelLine, parseTranscript, probeHeader, versionLine } from "./format";
 import { DEFAULT_TITLE, deriveTitle } from "./title";
 import {
   isValidChatId,
@@ -56,6 +56,7 @@ import {
   type ChatSummary,
   type CreateChatOptions,
   type FileStat,
+  type ImportChatOptions,
   type LoadResult,
   type StoredMessage,
   type TranscriptHeader,
@@ -185,6 +186,49 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       this.scheduleIndexWrite();
     });
     return { ...header, nodeIds: body.ids };
+  }
+
+  /**
+   * Writes a whole chat tree in one write (a conversation opened from a pi session): header with
+   * its origin, every node with its id and parent, the current leaf, the model. A new file only.
+   */
+  async importChat(options: ImportChatOptions<M>): Promise<string> {
+    const chatId = this.newId();
+    checkId(chatId);
+    const header: TranscriptHeader = {
+      type: "header",
+      version: TRANSCRIPT_FORMAT_VERSION,
+      chatId,
+      createdAt: options.createdAt ?? this.now(),
+      origin: options.origin,
+    };
+    const title = normalizeTitle(options.title);
+    if (title !== null) header.title = title;
+    let text = headerLine(header);
+    for (const node of options.nodes) {
+      if (!isValidNodeId(node.id)) throw new TypeError(`invalid node id ${JSON.stringify(node.id)}`);
+      text += messageLine(node.message, node.id, node.parentId);
+    }
+    if (options.leafId !== null) text += leafLine({ type: "leaf", id: options.leafId, at: this.now() });
+    const model = options.model;
+    if (model)
+      text += modelLine({
+        type: "model",
+        provider: model.provider,
+        modelId: model.modelId,
+        ...(model.thinkingLevel ? { thinkingLevel: model.thinkingLevel } : {}),
+        at: this.now(),
+      });
+    const data = encoder.encode(text);
+    await this.enqueue(chatId, async () => {
+      const created = await this.storage.createExclusive(chatPath(chatId), data, { sync: this.sync });
+      if (!created) throw new TranscriptError("exists", chatId, `chat ${chatId} already exists`);
+      this.files.set(chatId, { size: data.length, endsWithNewline: true, version: TRANSCRIPT_FORMAT_VERSION });
+      this.gone.delete(chatId);
+    });
+    // The index entry of a tree is what a scan of the file gives: take it from there.
+    await this.refreshEntries([chatId], await this.loadIndex());
+    return chatId;
   }
 
   /** Appends one final message as one line; resolves to its node id. */

@@ -38,6 +38,25 @@ export interface TranscriptHeader {
   /** Unix ms. */
   createdAt: number;
   title?: string;
+  /** Where the chat came from when it was opened from another front end (a pi CLI session). Never written to. */
+  origin?: ChatOrigin;
+}
+
+/** A chat opened from a pi CLI session: the file and pi's session id, for the user and for a later way back. */
+export interface ChatOrigin {
+  kind: "pi-session";
+  path: string;
+  sessionId: string;
+}
+
+/** A whole chat tree written in one go (an imported conversation): nodes in order, parents first. */
+export interface ImportChatOptions<M extends StoredMessage> {
+  title?: string;
+  createdAt?: number;
+  origin: ChatOrigin;
+  nodes: readonly { id: string; parentId: string | null; message: M }[];
+  leafId: string | null;
+  model?: ChatModelChoice;
 }
 
 /**

@@ -1,0 +1,320 @@
+// A pi session's entry tree as a Pi Chat message tree (docs/pi-sessions.md has the table).
+// Pure. The rule: on every branch, what Pi Chat's context policy sends the model next equals what
+// pi's buildSessionContext + convertToLlm would send, apart from the differences documented
+// there (Pi Chat's own system prompt and tools; the words around a compaction summary and a `!`
+// command). Entries Pi Chat has no equivalent for are counted in one visible note, never dropped
+// silently.
+import type { AgentMessage } from "@earendil-works/pi-agent-core";
+import type { BashExecutionMessage, CompactionSummaryMessage, LocalNoticeMessage } from "../../shared/app-messages";
+import { estimateMessageTokens, estimateTokensOf } from "../context/tokens";
+import type { ChatModelChoice } from "../transcript";
+import { isObject, type PiEntry, type PiSessionFile } from "./reader";
+
+/** pi's own words around a branch summary (coding-agent `messages.ts`), so the model reads what pi sent. */
+export const PI_BRANCH_SUMMARY_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
+export const PI_BRANCH_SUMMARY_SUFFIX = "</summary>";
+
+export interface ImportedNode {
+  id: string;
+  /** null: directly under the import's root (the chat's system message and the import note). */
+  parentId: string | null;
+  message: AgentMessage;
+}
+
+export interface ImportedPiSession {
+  /** In file order: a parent before its children. */
+  nodes: ImportedNode[];
+  /** The node pi would continue from (its last entry, mapped); null when nothing maps to a message. */
+  leafId: string | null;
+  model?: ChatModelChoice;
+  /** pi's session name (`session_info`), if it has one. */
+  title?: string;
+  /** The visible note put first in the chat: where it came from, what was not carried over. */
+  notice: LocalNoticeMessage;
+  /** Entries that map to no message, by kind: the numbers the notice states. */
+  notShown: Record<string, number>;
+}
+
+export interface ImportOrigin {
+  /** The pi session file, as a path for the user. */
+  path: string;
+  /** A display name (session name or first prompt). */
+  name?: string;
+}
+
+const NODE_ID = /^[A-Za-z0-9_-]{1,60}$/;
+
+export interface ImportOptions {
+  /** Whether Pi Chat has this provider (pi's ids: "anthropic", "openai", "google", or a custom one). Default: all. */
+  knowsProvider?: (provider: string) => boolean;
+}
+
+export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: number, options: ImportOptions = {}): ImportedPiSession {
+  const { entries } = file;
+  const byId = new Map<string, PiEntry>();
+  for (const e of entries) byId.set(e.id, e);
+  const leaf = entries.length > 0 ? entries[entries.length - 1]! : undefined;
+  const activePath = new Set<string>();
+  for (let e = leaf; e !== undefined; e = e.parentId === null ? undefined : byId.get(e.parentId)) activePath.add(e.id);
+
+  // Context edits on the active branch, the latest per target (pi applies them per branch).
+  const edits = new Map<string, PiEntry>();
+  let editsElsewhere = 0;
+  for (const e of entries) {
+    if (e.type !== "context_edit") continue;
+    if (activePath.has(e.id) && typeof e["targetId"] === "string") edits.set(e["targetId"], e);
+    else editsElsewhere++;
+  }
+
+  const nodes: ImportedNode[] = [];
+  /** Our node each pi entry ends at: its own message, or its nearest ancestor's. */
+  const anchor = new Map<string, string | null>();
+  /** The message each pi entry became, if any (for a compaction's kept messages). */
+  const emitted = new Map<string, AgentMessage>();
+  const notShown: Record<string, number> = {};
+  const count = (kind: string) => {
+    notShown[kind] = (notShown[kind] ?? 0) + 1;
+  };
+  let title: string | undefined;
+  let systemEntries = 0;
+  let editsApplied = 0;
+
+  for (const entry of entries) {
+    const parentAnchor = entry.parentId === null ? null : (anchor.get(entry.parentId) ?? null);
+    let message: AgentMessage | undefined;
+    switch (entry.type) {
+      case "message": {
+        const raw = entry["message"];
+        if (isObject(raw) && raw["role"] === "system") {
+          systemEntries++;
+          break;
+        }
+        message = messageOf(raw);
+        if (message === undefined) count("unreadable message");
+        break;
+      }
+      case "compaction":
+        message = compactionOf(entry, byId, emitted, now);
+        if (isObject(entry["systemMessage"])) systemEntries++;
+        break;
+      case "branch_summary":
+        if (typeof entry["summary"] === "string" && entry["summary"] !== "")
+          message = {
+            role: "user",
+            content: [{ type: "text", text: PI_BRANCH_SUMMARY_PREFIX + entry["summary"] + PI_BRANCH_SUMMARY_SUFFIX }],
+            timestamp: ms(entry.timestamp, now),
+          };
+        else count("empty branch summary");
+        break;
+      case "custom_message":
+        message = { role: "user", content: contentOf(entry["content"]), timestamp: ms(entry.timestamp, now) };
+        break;
+      case "session_info":
+        if (typeof entry["name"] === "string" && entry["name"].trim() !== "") title = entry["name"].trim();
+        count("session name");
+        break;
+      case "model_change":
+        count("model change");
+        break;
+      case "thinking_level_change":
+        count("thinking level change");
+        break;
+      case "label":
+        count("label");
+        break;
+      case "usage":
+        count("usage record");
+        break;
+      case "custom":
+        count(`extension state${typeof entry["customType"] === "string" ? ` (${entry["customType"].slice(0, 40)})` : ""}`);
+        break;
+      case "context_edit":
+        count("context edit");
+        break;
+      default:
+        count(`unknown entry "${entry.type.slice(0, 40)}"`);
+    }
+    if (message !== undefined) {
+      const edit = edits.get(entry.id);
+      if (edit) {
+        message = applyEdit(message, edit);
+        editsApplied++;
+      }
+      const id = nodeId(entry);
+      nodes.push({ id, parentId: parentAnchor, message });
+      anchor.set(entry.id, id);
+      emitted.set(entry.id, message);
+    } else anchor.set(entry.id, parentAnchor);
+  }
+
+  const lines: string[] = [];
+  lines.push(`Opened from the pi session ${origin.name ? `“${origin.name}” ` : ""}(${origin.path}). The pi file is not changed; this chat goes on in Pi Chat.`);
+  if (systemEntries > 0) lines.push(`pi's system prompt and tool declarations (${systemEntries} entries) are not carried over: Pi Chat sends its own.`);
+  const piModel = modelOf(entries, activePath);
+  // A custom provider of pi's models.json is nothing Pi Chat can reach: the chat keeps the user's default.
+  const model = piModel && (options.knowsProvider?.(piModel.provider) ?? true) ? piModel : undefined;
+  if (piModel) {
+    const named = `${piModel.provider}/${piModel.modelId}${piModel.thinkingLevel ? `, thinking ${piModel.thinkingLevel}` : ""}`;
+    lines.push(
+      model
+        ? `Model of the pi session: ${named}.`
+        : `Model of the pi session: ${named}; Pi Chat has no provider "${piModel.provider}", so this chat uses your default model.`,
+    );
+  }
+  if (editsApplied > 0 || editsElsewhere > 0)
+    lines.push(
+      `pi context edits: ${editsApplied} applied to the messages they edit${editsElsewhere > 0 ? `; ${editsElsewhere} on other branches not applied` : ""}.`,
+    );
+  const kinds = Object.entries(notShown).filter(([k]) => k !== "context edit");
+  if (kinds.length > 0) lines.push(`Not shown (no Pi Chat equivalent): ${kinds.map(([k, n]) => `${n} ${k}`).join(", ")}.`);
+  if (file.notes.length > 0) lines.push(`Read around damage: ${file.notes.join("; ")}.`);
+
+  const leafId = leaf === undefined ? null : (anchor.get(leaf.id) ?? null);
+  const notice: LocalNoticeMessage = { role: "localNotice", level: "info", text: lines.join("\n"), timestamp: ms(file.header.timestamp, now) };
+  return { nodes, leafId, ...(model ? { model } : {}), ...(title !== undefined ? { title } : {}), notice, notShown };
+}
+
+/** A message entry's message, as Pi Chat keeps it; undefined when it is no message at all. */
+function messageOf(raw: unknown): AgentMessage | undefined {
+  if (!isObject(raw) || typeof raw["role"] !== "string") return undefined;
+  const timestamp = typeof raw["timestamp"] === "number" ? raw["timestamp"] : 0;
+  switch (raw["role"]) {
+    // As is (pi fills a missing content with [] too): the model gets them unchanged.
+    case "user":
+      return { ...raw, content: raw["content"] ?? [] } as unknown as AgentMessage;
+    case "assistant":
+    case "toolResult":
+      return { ...raw, content: Array.isArray(raw["content"]) ? raw["content"] : [] } as unknown as AgentMessage;
+    case "bashExecution": {
+      const exit = raw["exitCode"];
+      const bash: BashExecutionMessage = {
+        role: "bashExecution",
+        command: String(raw["command"] ?? ""),
+        output: String(raw["output"] ?? ""),
+        exitCode: typeof exit === "number" ? exit : null,
+        cancelled: raw["cancelled"] === true,
+        truncated: raw["truncated"] === true,
+        // `!!` in pi: shown, never sent. Kept so.
+        excludeFromContext: raw["excludeFromContext"] === true,
+        timestamp,
+      };
+      return bash;
+    }
+    // Extension messages (`hookMessage` before version 3) reach pi's model as a user message.
+    case "custom":
+    case "hookMessage":
+      return { role: "user", content: contentOf(raw["content"]), timestamp };
+    case "branchSummary":
+      return typeof raw["summary"] === "string"
+        ? { role: "user", content: [{ type: "text", text: PI_BRANCH_SUMMARY_PREFIX + raw["summary"] + PI_BRANCH_SUMMARY_SUFFIX }], timestamp }
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function contentOf(content: unknown): Extract<AgentMessage, { role: "user" }>["content"] {
+  if (typeof content === "string") return [{ type: "text", text: content }];
+  return Array.isArray(content) ? (content as Extract<AgentMessage, { role: "user" }>["content"]) : [];
+}
+
+/**
+ * pi keeps the entries from `firstKeptEntryId` up to the compaction; Pi Chat counts kept messages
+ * back from the summary. Counted on the compaction's own path, so it holds on every branch.
+ */
+function compactionOf(entry: PiEntry, byId: ReadonlyMap<string, PiEntry>, emitted: ReadonlyMap<string, AgentMessage>, now: number): CompactionSummaryMessage {
+  const ancestors: PiEntry[] = [];
+  for (let e = entry.parentId === null ? undefined : byId.get(entry.parentId); e !== undefined; e = e.parentId === null ? undefined : byId.get(e.parentId))
+    ancestors.push(e);
+  ancestors.reverse();
+  const firstKept = ancestors.findIndex((e) => e.id === entry["firstKeptEntryId"]);
+  const keptMessages: AgentMessage[] = [];
+  let summarized = 0;
+  ancestors.forEach((e, i) => {
+    const m = emitted.get(e.id);
+    if (m === undefined) return;
+    if (firstKept !== -1 && i >= firstKept) keptMessages.push(m);
+    else summarized++;
+  });
+  const details = isObject(entry["details"]) ? entry["details"] : {};
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : []);
+  const tokensBefore = typeof entry["tokensBefore"] === "number" ? entry["tokensBefore"] : 0;
+  const message: CompactionSummaryMessage = {
+    role: "compactionSummary",
+    summary: typeof entry["summary"] === "string" ? entry["summary"] : "",
+    keptMessageCount: keptMessages.length,
+    summarizedMessageCount: summarized,
+    tokensBefore,
+    tokensAfter: 0,
+    readFiles: strings(details["readFiles"]),
+    modifiedFiles: strings(details["modifiedFiles"]),
+    // pi does not say whether it compacted on its own or by hand; on its own is the common case.
+    trigger: "threshold",
+    timestamp: ms(entry.timestamp, now),
+  };
+  // pi does not record it: Pi Chat's estimate of the summary and the kept messages (the card shows it).
+  message.tokensAfter = estimateMessageTokens(message) + estimateTokensOf(keptMessages);
+  return message;
+}
+
+/** pi's `context_edit`: null leaves the message out of the model's context; otherwise its content is replaced. */
+function applyEdit(message: AgentMessage, edit: PiEntry): AgentMessage {
+  const replacement = edit["replacement"];
+  if (replacement === null) {
+    const notice: LocalNoticeMessage = {
+      role: "localNotice",
+      level: "info",
+      text: `A ${message.role} message left out of the model's context by a pi context edit: ${preview(message)}`,
+      timestamp: message.timestamp,
+    };
+    return notice;
+  }
+  if (!isObject(replacement) || (message.role !== "user" && message.role !== "assistant" && message.role !== "toolResult")) return message;
+  const content = replacement["content"];
+  if (message.role === "user") return { ...message, content: typeof content === "string" ? content : contentOf(content) };
+  const blocks = typeof content === "string" ? [{ type: "text" as const, text: content }] : Array.isArray(content) ? content : message.content;
+  return { ...message, content: blocks } as AgentMessage;
+}
+
+function preview(message: AgentMessage): string {
+  const content = (message as { content?: unknown }).content;
+  const text =
+    typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? content.map((c: unknown) => (isObject(c) && typeof c["text"] === "string" ? c["text"] : "")).join(" ")
+        : "";
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** As pi: the last model change or answering model on the branch, and the last thinking level. */
+function modelOf(entries: readonly PiEntry[], activePath: ReadonlySet<string>): ChatModelChoice | undefined {
+  let provider: string | undefined;
+  let modelId: string | undefined;
+  let thinkingLevel: string | undefined;
+  for (const e of entries) {
+    if (!activePath.has(e.id)) continue;
+    if (e.type === "thinking_level_change" && typeof e["thinkingLevel"] === "string") thinkingLevel = e["thinkingLevel"];
+    else if (e.type === "model_change" && typeof e["provider"] === "string" && typeof e["modelId"] === "string") {
+      provider = e["provider"];
+      modelId = e["modelId"];
+    } else if (e.type === "message" && isObject(e["message"]) && e["message"]["role"] === "assistant") {
+      const m = e["message"];
+      if (typeof m["provider"] === "string" && typeof m["model"] === "string") {
+        provider = m["provider"];
+        modelId = m["model"];
+      }
+    }
+  }
+  if (provider === undefined || modelId === undefined) return undefined;
+  return { provider, modelId, ...(thinkingLevel !== undefined ? { thinkingLevel } : {}) };
+}
+
+function nodeId(entry: PiEntry): string {
+  return NODE_ID.test(entry.id) ? `pi-${entry.id}` : `pi-line${entry.line}`;
+}
+
+function ms(iso: string, fallback: number): number {
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? t : fallback;
+}

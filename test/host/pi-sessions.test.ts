@@ -1,0 +1,117 @@
+// "Pi Chat: Open pi Session…" in the real extension host: a pi session file in pi's folder for the
+// workspace (agent folder from PI_CODING_AGENT_DIR, as pi reads it), chosen in VS Code's real quick
+// pick, opens as a new chat: the note first, pi's conversation after it, the origin in the chat's
+// header; pi's other branch is one switch away; the next prompt carries pi's conversation to the
+// model; the pi file is unchanged.
+import * as assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import { piSessionFolderName } from "../../src/core/pi-sessions";
+import { chatItems } from "../../src/shared/reducer";
+import { useChatView, waitFor } from "./helpers";
+
+const SESSION_ID = "0b1c2d3e-aaaa-bbbb-cccc-123456789abc";
+
+function sessionText(cwd: string): string {
+  const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  const answer = (text: string) => ({
+    role: "assistant",
+    content: [{ type: "text", text }],
+    api: "openai-completions",
+    provider: "local",
+    model: "local-model",
+    usage,
+    stopReason: "stop",
+    timestamp: 2,
+  });
+  const lines = [
+    { type: "session", version: 3, id: SESSION_ID, timestamp: "2026-01-02T03:04:05.000Z", cwd },
+    { type: "message", id: "s0", parentId: null, timestamp: "", message: { role: "system", content: "pi's own prompt", timestamp: 0 } },
+    { type: "message", id: "u1", parentId: "s0", timestamp: "", message: { role: "user", content: "Where is the PELICAN config?", timestamp: 1 } },
+    { type: "message", id: "a1", parentId: "u1", timestamp: "", message: answer("In src/pelican.ts (first try).") },
+    { type: "message", id: "a2", parentId: "u1", timestamp: "", message: answer("In src/pelican.ts.") },
+    { type: "session_info", id: "n1", parentId: "a2", timestamp: "", name: "Pelican hunt" },
+  ];
+  return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
+}
+
+describe("pi CLI sessions in the extension host", function () {
+  this.timeout(120_000);
+  const chatView = useChatView();
+  let agentDir: string;
+  let previous: string | undefined;
+
+  before(() => {
+    agentDir = mkdtempSync(join(tmpdir(), "pi-chat-pi-agent-"));
+    previous = process.env["PI_CODING_AGENT_DIR"];
+    process.env["PI_CODING_AGENT_DIR"] = agentDir;
+  });
+  after(() => {
+    if (previous === undefined) delete process.env["PI_CODING_AGENT_DIR"];
+    else process.env["PI_CODING_AGENT_DIR"] = previous;
+    rmSync(agentDir, { recursive: true, force: true });
+  });
+
+  it("Open pi Session… lists the folder's pi session and opens the one accepted as a new chat", async () => {
+    const { api, server } = chatView();
+    const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const dir = join(agentDir, "sessions", piSessionFolderName(cwd));
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `2026-01-02T03-04-05-000Z_${SESSION_ID}.jsonl`);
+    writeFileSync(file, sessionText(cwd));
+    const before = readFileSync(file);
+    const previousChat = api.controller.currentSession.id;
+
+    let done = false;
+    const run = Promise.resolve(vscode.commands.executeCommand("piChat.openPiSession")).finally(() => {
+      done = true;
+    });
+    while (!done) {
+      await new Promise((r) => setTimeout(r, 300));
+      if (!done) await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+    }
+    await run;
+
+    const session = await waitFor("the imported chat", () => (api.controller.currentSession.id !== previousChat ? api.controller.currentSession : undefined));
+    const roles = session.messages.map((m) => m.role);
+    assert.deepEqual(roles, ["system", "localNotice", "user", "assistant"], "Pi Chat's system message, the note, pi's active branch");
+    const system = session.messages[0]!;
+    assert.ok(system.role === "system" && !JSON.stringify(system).includes("pi's own prompt"), "Pi Chat's own system prompt, not pi's");
+    const items = chatItems(session.viewState);
+    assert.ok(
+      items.some((i) => JSON.stringify(i).includes("Opened from the pi session")),
+      "the note is shown",
+    );
+    assert.ok(items.some((i) => i.kind === "assistant" && JSON.stringify(i).includes("In src/pelican.ts.")));
+
+    // pi's other branch (the first try) is reachable with the branch switcher: ‹ 2 / 2 › on the answer.
+    assert.deepEqual(
+      session.viewState.forks.map((f) => [f.messageIndex, f.index, f.count]),
+      [[3, 1, 2]],
+    );
+    await api.view.receive({ type: "branch/switch", v: 1, messageIndex: 3, to: 0 });
+    await waitFor("the first try shown", () => JSON.stringify(chatItems(session.viewState)).includes("(first try)"));
+    await api.view.receive({ type: "branch/switch", v: 1, messageIndex: 3, to: 1 });
+    await waitFor("back on pi's branch", () => !JSON.stringify(chatItems(session.viewState)).includes("(first try)"));
+
+    // The chat's file records where it came from.
+    const chats = await api.controller.service.listChats();
+    const listed = chats.find((c) => c.id === session.id);
+    assert.equal(listed?.title, "Pelican hunt");
+
+    // The next prompt carries pi's conversation.
+    server.push(() => ({ text: "Yes." }));
+    await api.view.receive({ type: "chat/send", v: 1, text: "Is it still there?" });
+    await session.waitForIdle();
+    const last = server.chatRequests().at(-1)!;
+    const wire = JSON.stringify(last.messages);
+    assert.match(wire, /Where is the PELICAN config\?/);
+    assert.match(wire, /In src\/pelican\.ts\./);
+    assert.doesNotMatch(wire, /first try/, "the other branch is not sent");
+    assert.doesNotMatch(wire, /pi's own prompt/);
+    assert.doesNotMatch(wire, /Opened from the pi session/, "the note is the user's, not the model's");
+    assert.deepEqual(readFileSync(file), before, "the pi file is unchanged");
+  });
+});
