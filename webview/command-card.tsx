@@ -8,9 +8,10 @@ import type { ApprovalItem, ToolItem, UserCommandItem } from "../src/shared/chat
 import { DEFAULT_BACKGROUND_WAIT_MS, stopCauseForCard, type BackgroundRunState } from "../src/shared/background-state";
 import { DenyReasonInput, onApprovalShortcut, useSentDecision } from "./approval";
 import { focusAfterDecision } from "./focus";
-import { CheckIcon, CloseIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "./icons";
+import { CheckIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "./icons";
 import { Collapsible } from "./parts";
 import { commandEndWords, type CommandEnd } from "./tool-text";
+import { DecisionLine } from "./decision-line";
 import { post } from "./vscode";
 import { formatDuration } from "../src/shared/format";
 
@@ -221,7 +222,7 @@ export function CommandCard({ item }: { item: ToolItem }) {
         stop={running ? <ForegroundStop /> : inBackground ? <BackgroundStop id={item.id} command={command} /> : undefined}
         command={command}
       />
-      {item.approval && item.approval.state !== "pending" && <CommandDecision approval={item.approval} />}
+      {item.approval && item.approval.state !== "pending" && <DecisionLine approval={item.approval} ruleWords={(rule) => <>by your rule {rule}</>} />}
       {pending && item.approval && <CommandQuestion approval={item.approval} />}
       {running && facts.tail !== undefined && facts.tail.length > 0 && (
         <pre class="command-tail" aria-live="off">
@@ -249,24 +250,6 @@ export function CommandCard({ item }: { item: ToolItem }) {
         </Collapsible>
       )}
     </article>
-  );
-}
-
-function CommandDecision({ approval }: { approval: ApprovalItem }) {
-  const allowed = approval.state === "allowed";
-  return (
-    <p class={`command-decision approval-${approval.state}`}>
-      {allowed ? <CheckIcon class="ok" /> : <CloseIcon class="bad" />} <span class="decision">{allowed ? "Allowed" : "Denied"}</span>
-      {approval.rule ? (
-        <>
-          {" "}
-          by your rule <code>{approval.rule}</code>
-        </>
-      ) : allowed ? (
-        " by you"
-      ) : null}
-      {approval.reason ? <span class="approval-reason-inline">: {approval.reason}</span> : null}
-    </p>
   );
 }
 

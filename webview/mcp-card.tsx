@@ -6,8 +6,9 @@ import { useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem } from "../src/shared/chat-items";
 import { DenyReasonInput, onApprovalShortcut, useSentDecision } from "./approval";
 import { focusAfterDecision } from "./focus";
-import { CheckIcon, CloseIcon, ErrorIcon, ShieldIcon, Spinner } from "./icons";
+import { CheckIcon, ErrorIcon, ShieldIcon, Spinner } from "./icons";
 import { Collapsible } from "./parts";
+import { DecisionLine } from "./decision-line";
 import { post } from "./vscode";
 
 /** The tool keeps what the model gets within 20 KB; anything longer here was not made by it. */
@@ -69,7 +70,7 @@ export function McpCard({ item }: { item: ToolItem }) {
       <Collapsible id={`${item.id}:args`} class="tool-args" summary="Arguments" defaultOpen={pending}>
         <pre class="mcp-arguments">{args}</pre>
       </Collapsible>
-      {approval && approval.state !== "pending" && <McpDecision approval={approval} />}
+      {approval && approval.state !== "pending" && <DecisionLine approval={approval} ruleWords={(rule) => <>always, for {rule} in this workspace</>} />}
       {pending && approval && <McpQuestion approval={approval} server={facts.server} tool={facts.tool} cardId={item.id} />}
       {result !== "" && (
         <Collapsible id={`${item.id}:result`} class="tool-result" summary={item.status === "error" ? "Error" : "Result"} defaultOpen={item.status === "error"}>
@@ -115,23 +116,5 @@ function McpQuestion({ approval, server, tool, cardId }: { approval: ApprovalIte
         </button>
       </div>
     </fieldset>
-  );
-}
-
-function McpDecision({ approval }: { approval: ApprovalItem }) {
-  const allowed = approval.state === "allowed";
-  return (
-    <p class={`command-decision approval-${approval.state}`}>
-      {allowed ? <CheckIcon class="ok" /> : <CloseIcon class="bad" />} <span class="decision">{allowed ? "Allowed" : "Denied"}</span>
-      {approval.rule ? (
-        <>
-          {" "}
-          always, for <code>{approval.rule}</code> in this workspace
-        </>
-      ) : allowed ? (
-        " by you"
-      ) : null}
-      {approval.reason ? <span class="approval-reason-inline">: {approval.reason}</span> : null}
-    </p>
   );
 }
