@@ -79,33 +79,38 @@ export interface ToolItem extends ItemMarks {
 
 export type ApprovalState = "pending" | "allowed" | "denied";
 
+/** What a card asks about: the event that opens it and the item that keeps it carry the same facts. */
+export interface ApprovalFacts {
+  path?: string;
+  /** edit_file: the change as hunks; a secret file (.env*): only how many lines changed. */
+  diff?: StructuredDiff;
+  /** Why it is asked although the settings would have applied it (a protected file, Restricted Mode). */
+  protection?: string;
+  /** A secret file (.env*): `diff` is only a count of changed lines; its diff opens in VS Code's editor only on request. */
+  secret?: boolean;
+  /** run_command: the exact command, its workspace-relative folder, the rules the card offers. */
+  command?: string;
+  cwd?: string;
+  suggestedRules?: string[];
+  /** Why no rule is offered (the command always asks, or rules are off on Windows). */
+  ruleNote?: string;
+  /** run_command with `background: true`: it keeps running after the yes (and the ready line Pi waits for). */
+  background?: { readyPattern?: string };
+  /** An MCP call: server and tool (live: also the arguments and annotations the card showed). */
+  mcp?: McpCardFacts;
+}
+
 /** The question on a tool's card and its answer (carried by the ToolItem; not an item of its own). */
-export interface ApprovalItem {
+export interface ApprovalItem extends ApprovalFacts {
   kind: "approval";
   /** `approval:<toolCallId>` */
   id: string;
   toolCallId: string;
   toolName: string;
   state: ApprovalState;
-  path?: string;
-  /** The change decided on, as hunks (a secret file: only how many lines changed). */
-  diff?: StructuredDiff;
-  /** Why it is asked although the settings would have applied it (a protected file, Restricted Mode). */
-  protection?: string;
-  /** A secret file (.env*): `diff` is only a count of changed lines. */
-  secret?: boolean;
-  /** run_command: the exact command, its folder, the rules the card offers, the rule that allowed it. */
-  command?: string;
-  cwd?: string;
-  suggestedRules?: string[];
-  /** Why no rule is offered (the command always asks, or rules are off on Windows). */
-  ruleNote?: string;
-  /** run_command: it will keep running in the background (and the ready line Pi waits for). */
-  background?: { readyPattern?: string };
+  /** The rule that allowed it, or the one the user added. */
   rule?: string;
   reason?: string;
-  /** An MCP call: server and tool (live: also the arguments and annotations the card showed). */
-  mcp?: McpCardFacts;
 }
 
 /** What an MCP card shows about the call. Annotations are the server's words: shown, never obeyed. */

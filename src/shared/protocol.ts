@@ -7,7 +7,7 @@
 // the protocols of other assistants in the editor name theirs (Continue's `history/list`): one
 // glance at a name says which part of the view sends or handles it.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { ChatItem, ChatState, ForkMark, McpCardFacts, PendingAttachment, QueuedInput } from "./chat-items";
+import type { ApprovalFacts, ChatItem, ChatState, ForkMark, PendingAttachment, QueuedInput } from "./chat-items";
 
 export type { ForkMark, PendingAttachment, QueuedInput } from "./chat-items";
 import type { ContextMeter } from "./context-meter";
@@ -41,28 +41,7 @@ export type ChatEvent =
   | { type: "tool/start"; toolCallId: string; toolName: string; args: unknown }
   | { type: "tool/end"; toolCallId: string; isError: boolean }
   /** The permission gate is waiting for the user on this call. Live only: the decision is saved as an approvalNotice. */
-  | {
-      type: "approval/request";
-      toolCallId: string;
-      toolName: string;
-      path?: string;
-      /** edit_file: the change as hunks; for a secret file (.env*) only how many lines changed. */
-      diff?: StructuredDiff;
-      /** Why the user is asked although the settings would have applied it (a protected file, Restricted Mode). */
-      protection?: string;
-      /** A secret file: the view offers its diff in VS Code's editor only on request. */
-      secret?: boolean;
-      /** run_command: the exact command, its workspace-relative folder and the rules the card may offer. */
-      command?: string;
-      cwd?: string;
-      suggestedRules?: string[];
-      /** run_command: why the card offers no rule (the command always asks, or rules are off on Windows). */
-      ruleNote?: string;
-      /** run_command with `background: true`: it keeps running after the yes (and the ready line Pi waits for). */
-      background?: { readyPattern?: string };
-      /** An MCP call: its server, its tool, the arguments as the card shows them, the server's own annotations. */
-      mcp?: McpCardFacts;
-    }
+  | ({ type: "approval/request"; toolCallId: string; toolName: string } & ApprovalFacts)
   /** The user decided; the approvalNotice saying so reaches the transcript after the tool result. */
   | { type: "approval/decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string; rule?: string }
   /** The user's running `!cmd` (the open bashExecution message): its last lines, at a bounded rate. */
