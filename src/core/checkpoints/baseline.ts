@@ -67,16 +67,26 @@ export class WorkspaceBaseline {
     this.truncated = false;
     while (queue.length > 0) {
       const next: string[] = [];
-      for (const dir of queue) {
-        const entries = await this.io.readDirectory(dir).catch(() => undefined);
-        if (!entries) continue;
-        await rules.enter(dir, entries);
+      for (const [n, dir] of queue.entries()) {
+        // The synchronous lstats of a folder are short; between folders other work gets its turn.
+        if (n % 8 === 7) await new Promise((resolve) => setImmediate(resolve));
+        const listed = this.io.statDirectory
+          ? await this.io.statDirectory(dir).catch(() => undefined)
+          : await this.io.readDirectory(dir).then(
+              (entries) => ({ entries, files: undefined }),
+              () => undefined,
+            );
+        if (!listed) continue;
+        await rules.enter(dir, listed.entries);
         const files: string[] = [];
-        for (const e of entries) {
+        for (const e of listed.entries) {
           const path = dir === "." ? e.name : `${dir}/${e.name}`;
           if (rules.skips(path, e.type)) continue;
           if (e.type === "directory") next.push(path);
-          else if (e.type === "file") files.push(path);
+          else if (e.type !== "file") continue;
+          const st = listed.files?.get(e.name);
+          if (st) out.set(path, st);
+          else if (!listed.files) files.push(path);
         }
         await inBatches(files, 64, async (path) => {
           const st = await this.io.lstat(path).catch(() => undefined);

@@ -59,9 +59,14 @@ export class Checkpoints {
     return new ChatCheckpoints(this, chatId);
   }
 
-  /** Starts the first baseline walk in the background (a command waits for it rather than repeat it). */
-  warm(): void {
-    this.warming ??= this.locked(() => this.baseline.snapshot()).catch((e: unknown) => this.options.log?.(`checkpoints: baseline walk failed: ${String(e)}`));
+  /**
+   * Starts the first baseline walk in the background, outside the lock: edits are not held up by
+   * it (the baseline is keyed by stat, so a file an edit changes meanwhile is simply read again by
+   * the next walk). The first command waits for it rather than walk twice.
+   */
+  warm(): Promise<unknown> {
+    this.warming ??= this.baseline.snapshot().catch((e: unknown) => this.options.log?.(`checkpoints: baseline walk failed: ${String(e)}`));
+    return this.warming;
   }
 
   append(chatId: string, entries: readonly JournalEntry[]): Promise<void> {
@@ -107,7 +112,7 @@ export class Checkpoints {
   beforeCommand(): Promise<{ walk: StatWalk; savedOutside: Set<string> }> {
     const savedOutside = new Set<string>();
     this.commandWatches.add(savedOutside);
-    return this.locked(async () => ({ walk: await this.baseline.snapshot(), savedOutside }));
+    return this.warm().then(() => this.locked(async () => ({ walk: await this.baseline.snapshot(), savedOutside })));
   }
 
   /** After a command: its changes go in the chat's journal. Not awaited by the tool (queued under the lock). */
@@ -195,7 +200,7 @@ export class ChatCheckpoints {
 
   /** A user message was saved as `messageId`: the files as they are now are its checkpoint. */
   mark(messageId: string): Promise<void> {
-    this.checkpoints.warm();
+    void this.checkpoints.warm();
     return this.checkpoints.append(this.chatId, [{ t: "mark", id: messageId, at: Date.now() }]);
   }
 

@@ -1,6 +1,7 @@
 // CheckpointIo over folders on disk with Node's fs: reads and stats for every use, and writes
 // for the unit tests and the benchmarks (the extension writes through workspace.fs instead:
 // src/host/checkpoints.ts). One folder: plain paths; several: `folderName/path`.
+import { lstatSync, readdirSync } from "node:fs";
 import { lstat, mkdir, readdir, unlink, writeFile } from "node:fs/promises";
 import * as nodePath from "node:path";
 import { readRegularFile, type WorkspaceDirEntry } from "../tools/workspace-fs";
@@ -54,6 +55,24 @@ export function createNodeCheckpointIo(folders: readonly CheckpointFolder[], isD
         name: e.name,
         type: e.isSymbolicLink() ? "symlink" : e.isDirectory() ? "directory" : e.isFile() ? "file" : "other",
       }));
+    },
+    async statDirectory(path) {
+      const files = new Map<string, EntryStat>();
+      if (path === "." && folders.length > 1) return { entries: folders.map((f) => ({ name: f.name, type: "directory" as const })), files };
+      const dir = abs(path);
+      const entries: WorkspaceDirEntry[] = [];
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const type = e.isSymbolicLink() ? "symlink" : e.isDirectory() ? "directory" : e.isFile() ? "file" : "other";
+        entries.push({ name: e.name, type });
+        if (type !== "file") continue;
+        try {
+          const s = lstatSync(nodePath.join(dir, e.name));
+          if (s.isFile()) files.set(e.name, { type: "file", size: s.size, mtimeMs: s.mtimeMs, ino: s.ino });
+        } catch {
+          // gone meanwhile
+        }
+      }
+      return { entries, files };
     },
     readFile: (path, maxBytes) => readRegularFile(abs(path), path, { maxBytes }),
     async plainPath(path) {

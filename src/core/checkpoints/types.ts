@@ -56,6 +56,13 @@ export interface EntryStat {
 export interface CheckpointIo {
   lstat(path: string): Promise<EntryStat | undefined>;
   readDirectory(path: string): Promise<WorkspaceDirEntry[]>;
+  /**
+   * The entries of a folder with the lstat of each regular file, for the walk around a command
+   * (optional: without it, readDirectory and lstat are used one by one). The Node implementation
+   * does it with synchronous calls, a folder at a time: an lstat through the thread pool costs
+   * several times more, and the walk sits on the command's path.
+   */
+  statDirectory?(path: string): Promise<{ entries: WorkspaceDirEntry[]; files: Map<string, EntryStat> }>;
   /** The bytes on disk (not an editor's unsaved text); a regular file only, never through a symlink. */
   readFile(path: string, maxBytes: number): Promise<Uint8Array>;
   /** True when no folder on the way to `path` (below its workspace folder) is a symlink, and the path is inside a folder. */
