@@ -162,4 +162,49 @@ describe("checkpoints: restore files to a message in the extension host", functi
     await api.controller.currentSession.waitForIdle();
     assert.equal(server.pending(), 0);
   });
+
+  it("skips a file open with unsaved changes and says so; the editor keeps its text", async () => {
+    const checkpoints = api.checkpoints!;
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file("open.ts"), "export const open = 1;\n");
+    writeFileSync(file("closed.ts"), "export const closed = 1;\n");
+    await vscode.commands.executeCommand("piChat.newChat");
+    server.push(
+      () => ({ toolCalls: [{ id: "cp_open", name: "edit_file", arguments: { path: "cp-scenario/open.ts", oldText: "open = 1", newText: "open = 2" } }] }),
+      () => ({
+        toolCalls: [{ id: "cp_closed", name: "edit_file", arguments: { path: "cp-scenario/closed.ts", oldText: "closed = 1", newText: "closed = 2" } }],
+      }),
+      () => ({ text: "Done." }),
+    );
+    await api.view.receive({ type: "chat/send", v: 1, text: "Bump both." });
+    await api.controller.currentSession.waitForIdle();
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file("open.ts")));
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), "// typing, not saved\n"));
+    assert.ok(doc.isDirty);
+
+    let previewed: RestorePlan | undefined;
+    checkpoints.preview = async (plan) => {
+      previewed = plan;
+      return "restore";
+    };
+    let noticeText = "";
+    checkpoints.notify = async (text) => {
+      noticeText = text;
+      return undefined;
+    };
+    const session = api.controller.currentSession;
+    await api.view.receive({ type: "checkpoint/restore", v: 1, messageIndex: session.messages.findIndex((m) => m.role === "user") });
+    await waitFor("the notice", () => noticeText);
+    assert.deepEqual(
+      previewed?.skipped.map((x) => [x.path, x.reason]),
+      [["cp-scenario/open.ts", "open with unsaved changes; save or revert it, then restore again"]],
+    );
+    assert.match(noticeText, /1 put back, 0 deleted\. Skipped 1: cp-scenario\/open\.ts \(open with unsaved changes/);
+    assert.equal(read("closed.ts").toString(), "export const closed = 1;\n");
+    assert.equal(read("open.ts").toString(), "export const open = 2;\n", "the file on disk is left as Pi left it");
+    assert.ok(doc.isDirty && doc.getText().startsWith("// typing, not saved\n"), "the editor keeps the user's text");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
 });

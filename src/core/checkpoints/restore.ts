@@ -99,6 +99,11 @@ export async function executeRestore(plan: RestorePlan, ctx: RestoreContext): Pr
       skipped.push({ path: step.path, piDid: file.piDid, reason: "open with unsaved changes; save or revert it, then restore again" });
       continue;
     }
+    // A folder on the way may have become a symlink since the plan: never write through one.
+    if (!(await io.plainPath(step.path).catch(() => false))) {
+      skipped.push({ path: step.path, piDid: file.piDid, reason: "reached through a symbolic link now" });
+      continue;
+    }
     const now = await currentState(io, step.path, step.from, maxFileBytes).catch(() => ({ why: "could not be read" }));
     if ("why" in now || !sameState(now, step.from)) {
       skipped.push({ path: step.path, piDid: file.piDid, reason: "changed while the restore ran" });

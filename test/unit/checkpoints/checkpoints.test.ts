@@ -249,6 +249,47 @@ describe("checkpoints: record and restore", function () {
   });
 });
 
+describe("checkpoints: several folders", function () {
+  this.timeout(20_000);
+  it("records and restores in every folder of a multi-root workspace, by folder name", async () => {
+    const base = mkdtempSync(join(tmpdir(), "pi-chat-checkpoints-mr-"));
+    try {
+      const app = join(base, "app");
+      const server = join(base, "server");
+      mkdirSync(join(app, "src"), { recursive: true });
+      mkdirSync(server);
+      writeFileSync(join(app, "src", "main.ts"), "main 1\n");
+      writeFileSync(join(server, "config.ts"), "config 1\n");
+      const io = createNodeCheckpointIo([
+        { name: "app", root: app },
+        { name: "server", root: server },
+      ]);
+      const checkpoints = new Checkpoints({ storageRoot: join(base, "storage"), io });
+      await checkpoints.forChat("c").mark("m");
+      const before = await checkpoints.beforeCommand();
+      writeFileSync(join(app, "src", "main.ts"), "main 2\n");
+      writeFileSync(join(server, "config.ts"), "config 2\n");
+      writeFileSync(join(server, "new.ts"), "new\n");
+      await checkpoints.afterCommand("c", before);
+      const plan = await checkpoints.plan("c", "m");
+      assert.deepEqual(
+        plan?.files.map((f) => [f.path, f.piDid]),
+        [
+          ["app/src/main.ts", "modified"],
+          ["server/config.ts", "modified"],
+          ["server/new.ts", "created"],
+        ],
+      );
+      await checkpoints.restore("c", "m", plan);
+      assert.equal(readFileSync(join(app, "src", "main.ts"), "utf8"), "main 1\n");
+      assert.equal(readFileSync(join(server, "config.ts"), "utf8"), "config 1\n");
+      assert.equal(existsSync(join(server, "new.ts")), false);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("checkpoints: a restore cut off half-way", function () {
   this.timeout(20_000);
   let w: World;
