@@ -106,6 +106,11 @@ export class HostCheckpoints implements vscode.Disposable {
       this.log(`checkpoints: recovery failed: ${String(e)}`);
       return undefined;
     });
+    // Blobs no journal refers to (an earlier window's command baseline) go, in the background.
+    void this.checkpoints
+      .collectGarbage()
+      .then((freed) => freed > 0 && this.log(`checkpoints: ${freed} bytes of unused blobs removed`))
+      .catch(() => undefined);
     if (!report) return;
     this.log(`checkpoints: interrupted restore ${report.outcome}: ${report.putBack.join(", ")}`);
     const problems = report.problems.length > 0 ? ` Could not put back: ${report.problems.map((p) => `${p.path} (${p.reason})`).join("; ")}.` : "";

@@ -65,7 +65,10 @@ export class Checkpoints {
    * the next walk). The first command waits for it rather than walk twice.
    */
   warm(): Promise<unknown> {
-    this.warming ??= this.baseline.snapshot().catch((e: unknown) => this.options.log?.(`checkpoints: baseline walk failed: ${String(e)}`));
+    // After what is queued now (a clean-up at activation must not remove blobs the walk just kept).
+    this.warming ??= this.idle()
+      .then(() => this.baseline.snapshot())
+      .catch((e: unknown) => this.options.log?.(`checkpoints: baseline walk failed: ${String(e)}`));
     return this.warming;
   }
 
