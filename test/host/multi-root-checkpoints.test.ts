@@ -30,6 +30,8 @@ describe("multi-root workspace: restore files to a message (extension host)", fu
   });
 
   after(async () => {
+    // The next file's tests continue on the chat on screen: leave them an empty one.
+    await vscode.commands.executeCommand("piChat.newChat");
     await vscode.workspace.getConfiguration("piChat").update("approvalMode", "ask", vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", undefined, vscode.ConfigurationTarget.Global);
     await server?.close();
