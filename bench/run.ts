@@ -20,6 +20,7 @@ import { P6_BIG, P6_SMALL, runP6, type P6Result } from "./figures/p6-reducer";
 import { runP13, type P13Result } from "./figures/p13-command-output";
 import { runP16, type P16Result } from "./figures/p16-mcp";
 import { runP20, runP21, type P20Result, type P21Result } from "./figures/p20-p21-host";
+import { runP17, type P17Result } from "./figures/p17-checkpoints";
 import { P14_IMAGES, P14_MESSAGES, runP14, type P14Result } from "./figures/p14-images";
 import { P12_BIG, P12_SMALL, runP12, type P12Result } from "./figures/p12-branch-switch";
 import { P11_BIG, P11_SMALL, runP11, type P11Result } from "./figures/p11-history";
@@ -55,7 +56,7 @@ function sizes(messages: readonly AgentMessage[]): ReturnType<typeof describe> &
 }
 
 // Order of the child processes: cheap and CPU-timed first, the browser and P1's ~1 GB baseline last.
-const ORDER = ["P6", "P2", "P3", "P11", "P12", "P7", "P9", "P9L", "P10", "P4", "P1", "P5", "P13", "P14", "P16", "P20", "P21"] as const;
+const ORDER = ["P6", "P2", "P3", "P11", "P12", "P7", "P9", "P9L", "P10", "P4", "P1", "P5", "P13", "P14", "P16", "P17", "P20", "P21"] as const;
 
 interface FigureOutput {
   rows: Row[];
@@ -423,6 +424,28 @@ async function runFigure(figure: string): Promise<FigureOutput> {
       goal: "≤ 1.5",
       verdict: p20.ratio <= 1.5 ? "pass" : "MISS",
     });
+  }
+  if (wanted("P17")) {
+    log("P17 checkpoints …");
+    const p17: P17Result = await runP17(log, quick ? 3 : 8);
+    results["P17"] = p17;
+    rows.push({
+      figure: `P17 checkpoint cost per agent turn (${p17.files.big.toLocaleString("en")} ÷ ${p17.files.small} files)`,
+      measured: `${fmt(p17.turn.ratio)} (${fmtNum(p17.turn.big.median, 2)} ms ÷ ${fmtNum(p17.turn.small.median, 2)} ms: mark + 2 recorded edit_file writes)`,
+      baseline: `first walk of a session, in the background after the first mark: ${fmtNum(p17.warmMs.big, 0)} ms / ${fmtNum(p17.warmMs.small, 0)} ms (every file read and kept once; ${fmtNum(p17.blobMB, 1)} MB of blobs)`,
+      goal: `≤ ${p17.goals.turn}`,
+      verdict: verdictOf(p17.turn.ratio, p17.goals.turn),
+    });
+    rows.push({
+      figure: `P17 command wall time with ÷ without checkpoints (${p17.files.big.toLocaleString("en")} files, a ~1 s command)`,
+      measured: `${fmt(p17.command.ratio)} (${fmtNum(p17.command.withCp.median, 0)} ms ÷ ${fmtNum(p17.command.without.median, 0)} ms)`,
+      baseline: `the walk after the command, off the tool's path (in the background): ${fmt(p17.command.afterWalkMs, 0, " ms")}`,
+      goal: `≤ ${p17.goals.command}`,
+      verdict: verdictOf(p17.command.ratio, p17.goals.command),
+    });
+    notes.push(
+      "P17: real Checkpoints over generated trees (test/support/workspace-tree.ts: ignored files, node_modules, binaries, one 3 MB file); a turn is the mark of the user message plus two edit_file calls through the recording file system (each write: the file read and kept before, read again after, one journal line); the command runs through run_command (bash child process) with and without the recording wrapper, alternating. The walk before a command is an lstat per visible file plus reading only files whose stat changed since the last walk.",
+    );
   }
 
   if (wanted("P13")) {

@@ -6,7 +6,7 @@ import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import type { AssistantItem, UserItem } from "../src/shared/chat-items";
 import type { ForkMark } from "../src/shared/protocol";
 import { announce } from "./live-region";
-import { CheckIcon, ChevronLeftIcon, ChevronRightIcon, CloseIcon, CopyIcon, EditIcon, RetryIcon } from "./icons";
+import { CheckIcon, ChevronLeftIcon, ChevronRightIcon, CloseIcon, CopyIcon, EditIcon, RestoreFilesIcon, RetryIcon } from "./icons";
 import { post } from "./vscode";
 import { ImageBaseContext, imageUrl } from "./composer-images";
 
@@ -175,6 +175,16 @@ export function UserMessage({ item, children }: { item: UserItem; children: Comp
           }}
         >
           <EditIcon />
+        </button>
+        <button
+          type="button"
+          class="icon-button"
+          title="Restore files to here: put back the files Pi changed since this message (you see the list first)"
+          aria-label="Restore files to before this message"
+          disabled={running}
+          onClick={() => post({ type: "checkpoint/restore", messageIndex: messageIndexOf(item.id) })}
+        >
+          <RestoreFilesIcon />
         </button>
       </div>
     </>

@@ -34,6 +34,7 @@ export const Spinner = (p: IconProps) => (
   <span class={`icon codicon codicon-loading codicon-modifier-spin spinner${p.class ? ` ${p.class}` : ""}`} aria-hidden="true" />
 );
 export const RetryIcon = codicon("refresh");
+export const RestoreFilesIcon = codicon("discard");
 export const SteerIcon = codicon("debug-step-into");
 export const ChevronLeftIcon = codicon("chevron-left");
 export const ChevronRightIcon = codicon("chevron-right");

@@ -34,6 +34,7 @@ import type { ImageBlobStore } from "./transcript/image-blobs";
 import type { ProblemsWatcher } from "./tools/problems-after-edit";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 import { cleanTitle, suggestTitle } from "./title-suggestion";
+import type { Checkpoints } from "./checkpoints";
 import { messageText } from "./transcript/title";
 
 /** A title request that has not answered by then is given up. */
@@ -75,6 +76,8 @@ export interface ChatServiceOptions {
    * whether to ask for the chat's model choice, `saved` hears of each title saved. Absent: never.
    */
   titles?: { wanted: (choice: ChatModelChoice | undefined) => boolean; saved?: (chatId: string, title: string) => void };
+  /** What Pi writes is recorded per user message, so the files can be put back (src/core/checkpoints). */
+  checkpoints?: Checkpoints;
 }
 
 /** A run refused because another window writes the chat, or wrote it since this one loaded it. */
@@ -257,6 +260,7 @@ export class ChatService {
       // A chat restored since, or deleted again later, still needs them.
       if (remaining.has(chatId) || (await this.options.store.hasChat(chatId))) continue;
       await this.options.images?.deleteChat(chatId);
+      await this.options.checkpoints?.forget(chatId).catch(() => undefined);
       const logDir = this.commandLogDir(chatId);
       if (logDir) await rm(logDir, { recursive: true, force: true }).catch(() => undefined);
     }
@@ -335,6 +339,7 @@ export class ChatService {
       persistLeaf: (nodeId, path) => this.options.store.setLeaf(id, nodeId, path),
       ...(this.options.commands ? { commands: this.commandOptions(id, this.options.commands) } : {}),
       ...(this.options.mcp ? { mcp: this.options.mcp } : {}),
+      ...(this.options.checkpoints ? { checkpoints: this.options.checkpoints.forChat(id) } : {}),
       ...(this.options.locks ? { claimWriter: () => this.claimWriter(id) } : {}),
     });
   }

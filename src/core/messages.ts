@@ -14,6 +14,7 @@ export type {
   CompactionSummaryMessage,
   CompactionTrigger,
   FileAttachmentMessage,
+  FilesRestoredMessage,
   LocalNoticeMessage,
 } from "../shared/app-messages";
 
@@ -28,6 +29,7 @@ export const APP_MESSAGE_KINDS: Readonly<Record<AppMessageRole, { visibleInUI: b
   compactionSummary: { visibleInUI: true, includeInModelContext: true },
   // Per message, `excludeFromContext` (`!!cmd`) leaves it out as well: see convertToLlm.
   bashExecution: { visibleInUI: true, includeInModelContext: true },
+  filesRestored: { visibleInUI: true, includeInModelContext: true },
 };
 
 export function isAppMessage(message: AgentMessage): message is AppMessage {

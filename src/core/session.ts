@@ -27,6 +27,9 @@ import type { EditProposal, SearchBackend, WalkRules } from "./tools";
 import type { StoredImageContent } from "../shared/images";
 import { withProblemsAfterEdit, type ProblemsWatcher } from "./tools/problems-after-edit";
 import { createWorkspaceTools, WORKSPACE_TOOLS_PROMPT } from "./tools/toolset";
+import type { ChatCheckpoints } from "./checkpoints";
+import type { FilesRestoredMessage } from "./messages";
+import { messageText } from "./transcript/title";
 import type { ImageScaler } from "./images/image-scaler";
 import type { WorkspaceFileSystem } from "./tools/workspace-fs";
 import { gateCommand, type CommandApprover, type CommandRuleStore } from "./permissions/command-gate";
@@ -169,6 +172,8 @@ export interface ChatSessionOptions {
   imageScaler?: ImageScaler;
   /** The window's MCP servers' tools (every call asks: src/core/mcp/gate.ts); absent: none. */
   mcp?: McpChatTools;
+  /** Records what edit_file and run_command change, per user message (src/core/checkpoints). */
+  checkpoints?: ChatCheckpoints;
 }
 
 /** One request-time step over the request view of the transcript; never mutates its input. */
@@ -269,7 +274,8 @@ export class ChatSession {
     const root = options.workspaceRoot !== undefined ? { root: options.workspaceRoot } : {};
     const problems = options.problems;
     this.tools = createWorkspaceTools({
-      fs: options.fs,
+      // edit_file writes through the recording file system: each write is kept for a restore.
+      fs: options.checkpoints ? options.checkpoints.recordingFs(options.fs) : options.fs,
       ...root,
       proposals: this.proposals,
       ...options.discovery,
@@ -294,16 +300,18 @@ export class ChatSession {
     const commands = options.commands;
     this.commandFolders = commands?.folders ?? (options.workspaceRoot !== undefined ? singleFolder(options.workspaceRoot) : undefined);
     if (commands && this.commandFolders) {
+      const runCommand = createRunCommandTool({
+        folders: this.commandFolders,
+        fs: options.fs,
+        runner: commands.runner,
+        defaultTimeoutSeconds: commands.defaultTimeoutSeconds,
+        redact: this.keys,
+        ...(commands.logDir ? { logDir: commands.logDir } : {}),
+        background: this.background,
+      }) as AgentTool;
       this.tools.push(
-        createRunCommandTool({
-          folders: this.commandFolders,
-          fs: options.fs,
-          runner: commands.runner,
-          defaultTimeoutSeconds: commands.defaultTimeoutSeconds,
-          redact: this.keys,
-          ...(commands.logDir ? { logDir: commands.logDir } : {}),
-          background: this.background,
-        }),
+        // A walk before and after each run records what the command changed.
+        options.checkpoints ? options.checkpoints.recordingCommandTool(runCommand) : runCommand,
         createCommandOutputTool(this.background),
       );
     }
@@ -478,6 +486,24 @@ export class ChatSession {
     this.emit({ type: "context/meter", meter: this.context.meter() });
     await this.options.persistLeaf?.(switched.leafId, this.branches.pathSummary(switched.leafId, this.redactMessage));
     return { filesLeftChanged: filesChangedBy(left) };
+  }
+
+  /** The checkpoint of the prompt at path index `messageIndex`: its transcript node (the mark), its number on the path, its first words. */
+  checkpointOf(messageIndex: number): { markId: string; number: number; text: string } | undefined {
+    const messages = this.messages;
+    const prompt = messages[messageIndex];
+    if (prompt?.role !== "user") return undefined;
+    const markId = this.branches.nodeIdOf(prompt);
+    if (markId === undefined) return undefined;
+    const number = messages.slice(0, messageIndex + 1).filter((m) => m.role === "user").length;
+    const words = messageText(prompt).replace(/\s+/g, " ").trim();
+    return { markId, number, text: words.length > 60 ? `${words.slice(0, 59)}…` : words };
+  }
+
+  /** A restore changed the files: saved in the chat, shown, and stated to the model with the next request. */
+  async noteFilesRestored(message: FilesRestoredMessage): Promise<void> {
+    this.refuseWhileRunning();
+    await this.append(message);
   }
 
   /**
@@ -762,6 +788,8 @@ export class ChatSession {
     const saved = this.redactMessage(message);
     const id = await this.options.persist(saved, parentId, this.branches.newPathSummary(parentId, this.redactMessage, saved));
     const forked = this.branches.added(id, parentId, message);
+    // Each prompt (and each queued follow-up or steer, when it is taken) is a checkpoint.
+    if (message.role === "user") await this.options.checkpoints?.mark(id).catch((e: unknown) => this.options.log?.(`checkpoint not saved: ${String(e)}`));
     // A new sibling (the first message of an edit or a retry) gets a switcher. A turn that starts
     // with attachments shows it on its prompt, so that waits for the prompt.
     if (message.role === "fileAttachment") return;

@@ -21,6 +21,8 @@ export interface ApplyCodeOptions {
   diffs: ProposalDiffs;
   protectedFiles: () => readonly string[];
   log: (line: string) => void;
+  /** Checkpoints: records the write (the file before and after) under the chat on screen. */
+  recordWrite?: <T>(path: string, write: () => Promise<T>) => Promise<T>;
 }
 
 /** What came of one click, for the log and the tests. */
@@ -146,8 +148,13 @@ export class CodeApplier {
 
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, range, text);
-    if (!(await vscode.workspace.applyEdit(edit))) return { status: "refused", reason: `${path} could not be changed (read-only, or changed meanwhile).` };
-    await document.save();
+    const write = async (): Promise<boolean> => {
+      if (!(await vscode.workspace.applyEdit(edit))) return false;
+      await document.save();
+      return true;
+    };
+    const written = this.options.recordWrite ? await this.options.recordWrite(path, write) : await write();
+    if (!written) return { status: "refused", reason: `${path} could not be changed (read-only, or changed meanwhile).` };
     await vscode.window.showTextDocument(document, { preview: false });
     if (requestId !== undefined) {
       this.applied.set(requestId, { path, uri, before, after: document.getText() });

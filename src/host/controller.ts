@@ -39,6 +39,8 @@ import { ChatDeletion } from "./chat-deletion";
 import { HistoryViewRequests } from "./history-view";
 import { modelTitles } from "./model-titles";
 import { chooseUserCommandFolder } from "./command-folder";
+import type { HostCheckpoints } from "./checkpoints";
+import type { RestoreOutcome } from "../core/checkpoints";
 
 /** A model's catalog name, when the provider bundle is loaded (the view's status never loads it). */
 function catalogName(provider: ProviderId, id: string): string | undefined {
@@ -78,6 +80,8 @@ export interface ControllerOptions {
   commands: HostCommands;
   /** The window's MCP servers (src/host/mcp.ts); absent: no MCP tools. */
   mcp?: HostMcp;
+  /** What Pi writes, kept per user message, and the restore (src/host/checkpoints.ts); absent: no folder on disk. */
+  checkpoints?: HostCheckpoints;
   log: (line: string) => void;
   /** Every chat request as it is sent ("what the model sees"). */
   onRequest?: (capture: RequestCapture) => void;
@@ -140,6 +144,7 @@ export class ChatController implements vscode.Disposable {
         ...(options.commands.folders ? { folders: options.commands.folders } : {}),
       },
       ...(options.mcp ? { mcp: options.mcp } : {}),
+      ...(options.checkpoints ? { checkpoints: options.checkpoints.checkpoints } : {}),
       locks: this.otherWindows.locks,
       redactor: keyRedactor,
       titles: modelTitles(() => void this.refreshChats()),
@@ -321,10 +326,55 @@ export class ChatController implements vscode.Disposable {
         return this.branch(() => this.session.retry(message.messageIndex));
       case "branch/switch":
         return this.branch(() => this.session.switchBranch(message.messageIndex, message.to));
+      case "checkpoint/restore":
+        await this.restoreFiles(message.messageIndex);
+        return;
       case "view/ready":
       case "view/resync":
         return; // answered by the view itself
     }
+  }
+
+  /** The chat on screen (Apply to file records its writes under it). */
+  get currentChatId(): string {
+    return this.session.id;
+  }
+
+  /**
+   * *Restore files to here* on the prompt at path index `messageIndex`: preview, restore, and a
+   * note in the chat that the model reads with the next request. Refused while a reply runs.
+   */
+  async restoreFiles(messageIndex: number): Promise<void> {
+    const checkpoints = this.options.checkpoints;
+    const session = this.session;
+    if (!checkpoints) {
+      void vscode.window.showInformationMessage("Pi Chat: files can be restored only in a workspace with its folders on disk.");
+      return;
+    }
+    if (session.running) {
+      void vscode.window.showWarningMessage("Pi Chat: wait for the reply to finish (or stop it) before restoring files.");
+      return;
+    }
+    const at = session.checkpointOf(messageIndex);
+    if (!at) {
+      void vscode.window.showInformationMessage("Pi Chat: that message has no checkpoint.");
+      return;
+    }
+    await this.writeCurrentChat(session.id);
+    const request = { chatId: session.id, markId: at.markId, number: at.number, text: at.text };
+    const note = async (outcome: RestoreOutcome, redo: boolean) => {
+      await session.noteFilesRestored({
+        role: "filesRestored",
+        messageNumber: at.number,
+        messageText: at.text,
+        redo,
+        restored: outcome.restored.map((f) => f.path),
+        deleted: outcome.deleted.map((f) => f.path),
+        skipped: outcome.skipped.map((s) => ({ path: s.path, reason: s.reason })),
+        timestamp: Date.now(),
+      });
+    };
+    await checkpoints.restore(request, note);
   }
 
   /** Edit, retry or switch: files changed on the branch left stay changed, and the view says so. */

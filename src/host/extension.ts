@@ -25,6 +25,7 @@ import { multiRootPrompt } from "../core/tools/multi-root";
 import { createWorkspaceTools } from "./discovery";
 import { WorkspacePaths } from "./workspace-paths";
 import { createVscodeWorkspaceFs } from "./vscode-fs";
+import { createHostCheckpointIo, HostCheckpoints } from "./checkpoints";
 import { apiKeyProblem } from "./providers/catalog";
 import { BaseUrlConsent } from "./base-url-consent";
 import { addEnvironmentKeys, keyRedactor, redact } from "./key-redaction";
@@ -44,6 +45,7 @@ export interface PiChatTestApi {
   codeApplier: CodeApplier;
   mcp: HostMcp;
   terminals: TerminalLauncher;
+  checkpoints: HostCheckpoints | undefined;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<PiChatTestApi | undefined> {
@@ -75,6 +77,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     paths.folders.map((f) => ({ ...f, fs: createVscodeWorkspaceFs(f.uri) })),
     log,
   );
+  // Checkpoints: in the window's storage, for folders on disk; a restore a crash cut off is finished first.
+  const checkpointIo = createHostCheckpointIo(paths);
+  const checkpoints = checkpointIo ? new HostCheckpoints(storageUri.fsPath, checkpointIo, paths, tools?.discovery.rules ?? (() => ({})), log) : undefined;
+  await checkpoints?.recoverAtStart();
+  // Apply to file is recorded under the chat on screen (the controller is made below).
+  let currentChatId: (() => string) | undefined;
   const codeApplier = new CodeApplier({
     paths,
     fs: tools?.fs ?? noFolderFs,
@@ -82,6 +90,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     diffs,
     protectedFiles: protectedFilesSetting,
     log,
+    ...(checkpoints
+      ? {
+          recordWrite: <T>(path: string, write: () => Promise<T>) =>
+            currentChatId ? checkpoints.checkpoints.recordWrite(currentChatId(), "apply", path, write) : write(),
+        }
+      : {}),
   });
   const terminals = new TerminalLauncher(paths, log);
   const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, paths.folders, log);
@@ -115,9 +129,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     terminals,
     commands,
     mcp,
+    ...(checkpoints ? { checkpoints } : {}),
     log,
     onRequest: (capture) => modelContext?.requestSent(capture),
   });
+  currentChatId = () => controller.currentChatId;
   modelContext = new ModelContextDocuments((chatId) => {
     const session = controller.service.get(chatId);
     return session ? { session, title: controller.chatTitle(chatId) } : undefined;
@@ -175,7 +191,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   void controller.deletion.emptyOldTrash();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
   return testMode
-    ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands, codeApplier, mcp, terminals }
+    ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands, codeApplier, mcp, terminals, checkpoints }
     : undefined;
 }
 

@@ -141,8 +141,26 @@ export interface BashExecutionMessage {
   timestamp: number;
 }
 
+/**
+ * The user put the files back to how they were before one of their messages (*Restore files to
+ * here*, or its *Redo changes*). The model is told, so it does not assume its later edits are there.
+ */
+export interface FilesRestoredMessage {
+  role: "filesRestored";
+  /** The prompt's number on the chat's path (1 for the first), and its first words. */
+  messageNumber: number;
+  messageText: string;
+  /** A Redo: the files were put back to how they were just before that restore. */
+  redo: boolean;
+  restored: string[];
+  deleted: string[];
+  skipped: { path: string; reason: string }[];
+  timestamp: number;
+}
+
 declare module "@earendil-works/pi-agent-core" {
   interface CustomAgentMessages {
+    filesRestored: FilesRestoredMessage;
     approvalNotice: ApprovalNoticeMessage;
     fileAttachment: FileAttachmentMessage;
     localNotice: LocalNoticeMessage;
@@ -151,5 +169,11 @@ declare module "@earendil-works/pi-agent-core" {
   }
 }
 
-export type AppMessage = ApprovalNoticeMessage | FileAttachmentMessage | LocalNoticeMessage | CompactionSummaryMessage | BashExecutionMessage;
+export type AppMessage =
+  | FilesRestoredMessage
+  | ApprovalNoticeMessage
+  | FileAttachmentMessage
+  | LocalNoticeMessage
+  | CompactionSummaryMessage
+  | BashExecutionMessage;
 export type AppMessageRole = AppMessage["role"];

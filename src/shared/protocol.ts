@@ -277,6 +277,8 @@ export type WebviewMessage =
   | { type: "branch/editPrompt"; v: typeof PROTOCOL_VERSION; messageIndex: number; text: string; removeImages?: number[] }
   /** Write the answer at path index `messageIndex` again, as a new branch. */
   | { type: "branch/retry"; v: typeof PROTOCOL_VERSION; messageIndex: number }
+  /** "Restore files to here" on the prompt at path index `messageIndex`: the host previews, then restores. */
+  | { type: "checkpoint/restore"; v: typeof PROTOCOL_VERSION; messageIndex: number }
   /** While a reply runs: queue a follow-up or steer (with the attached files and pasted images). */
   | { type: "queue/add"; v: typeof PROTOCOL_VERSION; kind: "followUp" | "steer"; text: string; images?: PromptImage[] }
   /** Remove a queued chip before it is delivered. */

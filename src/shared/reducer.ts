@@ -406,6 +406,9 @@ function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatI
         ...(message.via !== undefined ? { via: message.via } : {}),
         ...(message.cwd !== undefined ? { cwd: message.cwd } : {}),
       };
+    case "filesRestored":
+      // Shown as an info notice: what the restore put back, deleted and left.
+      return { kind: "notice", id, level: "info", text: filesRestoredText(message) };
     case "localNotice":
       return {
         kind: "notice",
@@ -440,6 +443,18 @@ function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatI
     case "approvalNotice":
       return null;
   }
+}
+
+/** The line a restore leaves in the chat. */
+export function filesRestoredText(message: Extract<AgentMessage, { role: "filesRestored" }>): string {
+  const what = message.redo
+    ? `Redid the changes undone by the restore to message ${message.messageNumber}`
+    : `Files restored to before message ${message.messageNumber}`;
+  const n = (count: number, one: string) => `${count} ${one}${count === 1 ? "" : "s"}`;
+  const parts = [`${n(message.restored.length, "file")} put back`, `${n(message.deleted.length, "file")} deleted`];
+  if (message.skipped.length > 0)
+    parts.push(`${n(message.skipped.length, "file")} skipped (${message.skipped.map((s) => `${s.path}: ${s.reason}`).join("; ")})`);
+  return `${what}: ${parts.join(", ")}.`;
 }
 
 function userText(message: UserMessage): string {

@@ -79,6 +79,7 @@ const webviewMessageSchema = union([
   obj({ type: lit("queue/sendNow"), v }),
   obj({ type: lit("queue/clear"), v }),
   obj({ type: lit("branch/retry"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }) }),
+  obj({ type: lit("checkpoint/restore"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }) }),
   obj({ type: lit("branch/switch"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }), to: int({ minimum: 0, maximum: 100_000 }) }),
 ]);
 

@@ -73,6 +73,16 @@ describe("branches in the webview", function () {
     assert.deepEqual(await chat.posted(), [{ type: "branch/editPrompt", v: 1, messageIndex: 1, text: "what is this?", removeImages: [1] }]);
   });
 
+  it("Restore files to here posts checkpoint/restore with the prompt's path index", async () => {
+    await chat.snapshot(stateOf(twoTurns().take()));
+    const prompt = chat.page.locator(".item.user").nth(0);
+    await prompt.hover();
+    await chat.clearPosted();
+    await prompt.getByRole("button", { name: "Restore files to before this message" }).click();
+    // system 0, user 1
+    assert.deepEqual(await chat.posted(), [{ type: "checkpoint/restore", v: 1, messageIndex: 1 }]);
+  });
+
   it("Retry posts the answer's index; the switcher shows the fork and posts the sibling chosen", async () => {
     const events = [...twoTurns().take(), { type: "branch/forks" as const, from: 0, forks: [{ messageIndex: 4, showAt: 4, index: 1, count: 3 }] }];
     await chat.snapshot(stateOf(events));

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService, type ChatServiceOptions } from "../../src/core/chat-service";
+import { Checkpoints, createNodeCheckpointIo } from "../../src/core/checkpoints";
 import type { CompactionSettings } from "../../src/core/context/compaction";
 import type { EditApprovalRequest, EditDecision, ModelBinding, Redactor, RequestContextStep } from "../../src/core/session";
 import { createNodeWorkspaceFs } from "../../src/core/tools";
@@ -21,6 +22,8 @@ export interface ChatWorld {
   /** Every approval request any service of this world made. */
   approvals: EditApprovalRequest[];
   reopen(resolveModel?: () => Promise<ModelBinding>): ChatService;
+  /** With `checkpoints: true`: the window's checkpoints. */
+  checkpoints?: Checkpoints;
   cleanup(): Promise<void>;
 }
 
@@ -39,6 +42,8 @@ export function chatWorld(options: {
   log?: (line: string) => void;
   /** Wraps the chats' storage of every service (to watch or pause what the store does). */
   storage?: (inner: TranscriptStorage) => TranscriptStorage;
+  /** Checkpoints over the workspace (kept in the storage folder), shared by every service. */
+  checkpoints?: boolean;
 }): ChatWorld {
   const ws = tempDir("ws");
   const storage = tempDir("storage");
@@ -46,6 +51,9 @@ export function chatWorld(options: {
   writeFileSync(join(ws.path, "src/config.ts"), CONFIG);
   const approvals: EditApprovalRequest[] = [];
   const services: ChatService[] = [];
+  const checkpoints = options.checkpoints
+    ? new Checkpoints({ storageRoot: storage.path, io: createNodeCheckpointIo([{ name: "ws", root: ws.path }]) })
+    : undefined;
   const open = (resolveModel: () => Promise<ModelBinding>) => {
     const service = new ChatService({
       store: new TranscriptStore<AgentMessage>((options.storage ?? ((s) => s))(createNodeTranscriptStorage(storage.path)), { indexFlushDelayMs: 0 }),
@@ -64,6 +72,7 @@ export function chatWorld(options: {
       ...(options.titles ? { titles: options.titles } : {}),
       ...(options.mcp ? { mcp: options.mcp } : {}),
       ...(options.log ? { log: options.log } : {}),
+      ...(checkpoints ? { checkpoints } : {}),
     });
     services.push(service);
     return service;
@@ -74,6 +83,7 @@ export function chatWorld(options: {
     service: open(options.resolveModel),
     approvals,
     reopen: (resolveModel = options.resolveModel) => open(resolveModel),
+    ...(checkpoints ? { checkpoints } : {}),
     async cleanup() {
       await Promise.all(services.map((s) => s.dispose().catch(() => undefined)));
       ws.cleanup();

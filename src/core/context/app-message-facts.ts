@@ -1,7 +1,7 @@
 // What each app message states to the model: the one sentence (or block) convertToLlm puts in a
 // user message for it. Pure text from the message; shared by the context policy, the token
 // estimate and the "what the model sees" document, so all three count the same words.
-import type { AppMessage, BashExecutionMessage, CompactionSummaryMessage } from "../messages";
+import type { AppMessage, BashExecutionMessage, CompactionSummaryMessage, FilesRestoredMessage } from "../messages";
 
 /** The business fact an app message states to the model, or null if it states none. */
 export function appMessageFact(message: AppMessage): string | null {
@@ -21,11 +21,24 @@ export function appMessageFact(message: AppMessage): string | null {
     }
     case "localNotice":
       return null;
+    case "filesRestored":
+      return filesRestoredFact(message);
     case "bashExecution":
       return bashExecutionFact(message);
     case "compactionSummary":
       return compactionSummaryFact(message);
   }
+}
+
+/** A restore, as the model reads it: which message, what changed on disk, what was left. */
+export function filesRestoredFact(message: FilesRestoredMessage): string {
+  const which = `message ${message.messageNumber} ("${message.messageText}")`;
+  const head = message.redo
+    ? `[The user undid a restore of the workspace files: the files are back as they were before that restore (the one to ${which}).`
+    : `[The user restored the workspace files to how they were before ${which}: changes made to files after that message were undone on disk; the conversation itself was not changed.`;
+  const list = (label: string, paths: readonly string[]) => (paths.length > 0 ? ` ${label}: ${paths.join(", ")}.` : "");
+  const skipped = message.skipped.length > 0 ? ` Left as they are: ${message.skipped.map((s) => `${s.path} (${s.reason})`).join("; ")}.` : "";
+  return `${head}${list("Put back", message.restored)}${list("Deleted (created after it)", message.deleted)}${skipped} Read a file again before editing it.]`;
 }
 
 /** A `!cmd` the user ran, as the model reads it: the command, how it ended, the output. */

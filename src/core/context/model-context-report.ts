@@ -15,6 +15,7 @@ const KIND_LABEL: Record<AppMessageRole, string> = {
   localNotice: "a notice",
   compactionSummary: "the compaction summary",
   bashExecution: "a command the user ran (!cmd)",
+  filesRestored: "the files restored to a checkpoint",
 };
 
 /** A fence longer than any run of backticks in `text`, so model output cannot close it early. */

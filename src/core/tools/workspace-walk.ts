@@ -84,7 +84,8 @@ export class IgnoreRules {
   private readonly useIgnoreFiles: boolean;
 
   constructor(
-    private readonly fs: WorkspaceFileSystem,
+    /** Only ignore files are read through it (checkpoints pass their own disk reader). */
+    private readonly fs: Pick<WorkspaceFileSystem, "readFile">,
     rules: WalkRules,
   ) {
     this.useIgnoreFiles = rules.useIgnoreFiles ?? true;

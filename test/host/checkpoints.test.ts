@@ -1,0 +1,210 @@
+// Checkpoints in the real extension host, over the real workspace folder: Pi edits two files with
+// edit_file (written through VS Code), runs a command that creates a file and one that writes a
+// fourth and deletes a fifth (and touches an ignored file); the user then edits one of Pi's files
+// and creates their own. *Restore files to here* puts back what Pi changed, deletes only Pi's new
+// file, skips the user-edited one (listed), leaves the user's file and the ignored one alone, and
+// keeps the modification times of untouched files; *Redo changes* brings back Pi's exact bytes; the
+// model is told on the next request.
+import * as assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { RestorePlan } from "../../src/core/checkpoints";
+import type { PiChatTestApi } from "../../src/host/extension";
+import type { ToolItem } from "../../src/shared/chat-items";
+import { chatItems } from "../../src/shared/reducer";
+import type { OpenAIServer } from "../support/openai-server";
+import { startChatView, waitFor } from "./helpers";
+
+describe("checkpoints: restore files to a message in the extension host", function () {
+  this.timeout(120_000);
+  let server: OpenAIServer;
+  let api: PiChatTestApi;
+  const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  const dir = join(root, "cp-scenario");
+  const file = (name: string) => join(dir, name);
+  const read = (name: string) => readFileSync(file(name));
+
+  before(async () => {
+    ({ server, api } = await startChatView());
+    await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", false, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration("piChat").update("approvalMode", "auto", vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    await vscode.workspace.getConfiguration("piChat").update("approvalMode", "ask", vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    rmSync(dir, { recursive: true, force: true });
+    await server?.close();
+  });
+
+  const card = (id: string) => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
+
+  it("restores Pi's changes, skips the user's, and Redo brings back the exact bytes", async () => {
+    const checkpoints = api.checkpoints;
+    assert.ok(checkpoints, "a folder on disk has checkpoints");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, "out"), { recursive: true });
+    writeFileSync(file(".gitignore"), "out/\n");
+    writeFileSync(file("a.ts"), "export const a = 1;\r\n"); // CRLF kept to the byte
+    writeFileSync(file("b.ts"), "\uFEFFexport const b = 1;\n"); // BOM kept too
+    writeFileSync(file("d.txt"), "d before\n");
+    writeFileSync(file("e.txt"), "e before\n");
+    writeFileSync(file("untouched.txt"), "never written\n");
+    writeFileSync(file("out/gen.js"), "ignored before\n");
+    const untouched = [file("untouched.txt"), join(root, "src", "config.ts")];
+    const mtimes = untouched.map((p) => statSync(p).mtimeMs);
+
+    await vscode.commands.executeCommand("piChat.newChat");
+    server.push(
+      () => ({ toolCalls: [{ id: "cp_edit_a", name: "edit_file", arguments: { path: "cp-scenario/a.ts", oldText: "a = 1", newText: "a = 2" } }] }),
+      () => ({ toolCalls: [{ id: "cp_edit_b", name: "edit_file", arguments: { path: "cp-scenario/b.ts", oldText: "b = 1", newText: "b = 2" } }] }),
+      () => ({ toolCalls: [{ id: "cp_cmd_1", name: "run_command", arguments: { command: "printf 'export const c = 3;\\n' > cp-scenario/c.ts" } }] }),
+      () => ({
+        toolCalls: [
+          {
+            id: "cp_cmd_2",
+            name: "run_command",
+            arguments: { command: "printf 'd by pi\\n' > cp-scenario/d.txt && rm cp-scenario/e.txt && printf 'ignored after\\n' > cp-scenario/out/gen.js" },
+          },
+        ],
+      }),
+      () => ({ text: "Done." }),
+    );
+    void api.view.receive({ type: "chat/send", v: 1, text: "Change the scenario files." });
+    for (const id of ["cp_cmd_1", "cp_cmd_2"]) {
+      await waitFor(`${id} to ask`, () => card(id)?.approval?.state === "pending");
+      await api.view.receive({ type: "approval/decide", v: 1, toolCallId: id, decision: "allow" });
+    }
+    await api.controller.currentSession.waitForIdle();
+    await checkpoints.checkpoints.idle(); // the walk after the last command is recorded in the background
+    assert.equal(read("a.ts").toString(), "export const a = 2;\r\n");
+    assert.equal(existsSync(file("e.txt")), false);
+    const piBytes = { b: read("b.ts"), c: read("c.ts"), d: read("d.txt") };
+
+    // The user edits one of Pi's files and creates an untracked file of their own.
+    await vscode.workspace.fs.writeFile(vscode.Uri.file(file("a.ts")), new TextEncoder().encode("export const a = 'mine';\n"));
+    writeFileSync(file("mine.txt"), "my own\n");
+
+    let previewed: RestorePlan | undefined;
+    checkpoints.preview = async (plan) => {
+      previewed = plan;
+      return "restore";
+    };
+    let answerNotice: ((button: string | undefined) => void) | undefined;
+    let noticeText = "";
+    checkpoints.notify = (text) => {
+      noticeText = text;
+      return new Promise((resolve) => {
+        answerNotice = resolve;
+      });
+    };
+    const session = api.controller.currentSession;
+    const promptIndex = session.messages.findIndex((m) => m.role === "user");
+    await api.view.receive({ type: "checkpoint/restore", v: 1, messageIndex: promptIndex });
+    await waitFor("the notice after the restore", () => answerNotice);
+
+    assert.ok(previewed);
+    assert.deepEqual(
+      previewed.files.map((f) => [f.path, f.piDid]),
+      [
+        ["cp-scenario/b.ts", "modified"],
+        ["cp-scenario/c.ts", "created"],
+        ["cp-scenario/d.txt", "modified"],
+        ["cp-scenario/e.txt", "deleted"],
+      ],
+    );
+    assert.deepEqual(
+      previewed.skipped.map((s) => s.path),
+      ["cp-scenario/a.ts"],
+    );
+    assert.match(previewed.skipped[0]!.reason, /changed since Pi wrote it/);
+    assert.match(noticeText, /3 put back, 1 deleted\. Skipped 1: cp-scenario\/a\.ts/);
+    assert.deepEqual(read("b.ts"), Buffer.from("\uFEFFexport const b = 1;\n"));
+    assert.equal(existsSync(file("c.ts")), false);
+    assert.equal(read("d.txt").toString(), "d before\n");
+    assert.equal(read("e.txt").toString(), "e before\n");
+    assert.equal(read("a.ts").toString(), "export const a = 'mine';\n", "the user's edit is kept");
+    assert.equal(read("mine.txt").toString(), "my own\n", "the user's own file is kept");
+    assert.equal(read("out/gen.js").toString(), "ignored after\n", "ignored files are never touched");
+    assert.deepEqual(
+      untouched.map((p) => statSync(p).mtimeMs),
+      mtimes,
+      "untouched files keep their modification times",
+    );
+
+    // The chat says so, and the model is told with the next request.
+    const restoredNote = session.messages.find((m) => m.role === "filesRestored");
+    assert.ok(restoredNote && restoredNote.role === "filesRestored" && restoredNote.messageNumber === 1 && !restoredNote.redo);
+
+    // Redo changes: Pi's exact bytes come back; the user's files stay as they are.
+    answerNotice?.("Redo changes");
+    await waitFor("the redo", () => existsSync(file("c.ts")) && session.messages.some((m) => m.role === "filesRestored" && m.redo));
+    assert.deepEqual(read("b.ts"), piBytes.b);
+    assert.deepEqual(read("c.ts"), piBytes.c);
+    assert.deepEqual(read("d.txt"), piBytes.d);
+    assert.equal(existsSync(file("e.txt")), false);
+    assert.equal(read("a.ts").toString(), "export const a = 'mine';\n");
+    assert.equal(read("mine.txt").toString(), "my own\n");
+    assert.deepEqual(
+      untouched.map((p) => statSync(p).mtimeMs),
+      mtimes,
+    );
+
+    server.push((body) => {
+      const text = JSON.stringify(body.messages);
+      assert.match(text, /restored the workspace files to how they were before message 1 \(\\"Change the scenario files\.\\"\)/);
+      assert.match(text, /undid a restore of the workspace files/);
+      return { text: "Understood." };
+    });
+    await api.view.receive({ type: "chat/send", v: 1, text: "What changed?" });
+    await api.controller.currentSession.waitForIdle();
+    assert.equal(server.pending(), 0);
+  });
+
+  it("skips a file open with unsaved changes and says so; the editor keeps its text", async () => {
+    const checkpoints = api.checkpoints!;
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file("open.ts"), "export const open = 1;\n");
+    writeFileSync(file("closed.ts"), "export const closed = 1;\n");
+    await vscode.commands.executeCommand("piChat.newChat");
+    server.push(
+      () => ({ toolCalls: [{ id: "cp_open", name: "edit_file", arguments: { path: "cp-scenario/open.ts", oldText: "open = 1", newText: "open = 2" } }] }),
+      () => ({
+        toolCalls: [{ id: "cp_closed", name: "edit_file", arguments: { path: "cp-scenario/closed.ts", oldText: "closed = 1", newText: "closed = 2" } }],
+      }),
+      () => ({ text: "Done." }),
+    );
+    await api.view.receive({ type: "chat/send", v: 1, text: "Bump both." });
+    await api.controller.currentSession.waitForIdle();
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file("open.ts")));
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), "// typing, not saved\n"));
+    assert.ok(doc.isDirty);
+
+    let previewed: RestorePlan | undefined;
+    checkpoints.preview = async (plan) => {
+      previewed = plan;
+      return "restore";
+    };
+    let noticeText = "";
+    checkpoints.notify = async (text) => {
+      noticeText = text;
+      return undefined;
+    };
+    const session = api.controller.currentSession;
+    await api.view.receive({ type: "checkpoint/restore", v: 1, messageIndex: session.messages.findIndex((m) => m.role === "user") });
+    await waitFor("the notice", () => noticeText);
+    assert.deepEqual(
+      previewed?.skipped.map((x) => [x.path, x.reason]),
+      [["cp-scenario/open.ts", "open with unsaved changes; save or revert it, then restore again"]],
+    );
+    assert.match(noticeText, /1 put back, 0 deleted\. Skipped 1: cp-scenario\/open\.ts \(open with unsaved changes/);
+    assert.equal(read("closed.ts").toString(), "export const closed = 1;\n");
+    assert.equal(read("open.ts").toString(), "export const open = 2;\n", "the file on disk is left as Pi left it");
+    assert.ok(doc.isDirty && doc.getText().startsWith("// typing, not saved\n"), "the editor keeps the user's text");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+});
