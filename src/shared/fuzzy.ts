@@ -16,7 +16,7 @@ export interface FuzzyMatch {
 }
 
 // Bonuses, on the scale of one matched character (1).
-const SEGMENT_START = 10; // after "/" or at the start
+const SEGMENT_START = 12; // after "/" or at the start
 const WORD_START = 8; // after "_", "-", ".", " "
 const CAMEL_HUMP = 7; // an upper-case letter after a lower-case one, a digit after a letter
 const CONSECUTIVE = 6; // the character right after the previous match

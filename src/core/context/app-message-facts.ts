@@ -1,7 +1,7 @@
 // What each app message states to the model: the one sentence (or block) convertToLlm puts in a
 // user message for it. Pure text from the message; shared by the context policy, the token
 // estimate and the "what the model sees" document, so all three count the same words.
-import type { AppMessage, BashExecutionMessage, CompactionSummaryMessage } from "../messages";
+import type { AppMessage, BashExecutionMessage, CompactionSummaryMessage, FileAttachmentMessage } from "../messages";
 
 /** The business fact an app message states to the model, or null if it states none. */
 export function appMessageFact(message: AppMessage): string | null {
@@ -15,16 +15,35 @@ export function appMessageFact(message: AppMessage): string | null {
       }
       return `[The user allowed the ${message.toolName} call ${message.toolCallId}${target}.]`;
     }
-    case "fileAttachment": {
-      const lines = message.range ? ` (lines ${message.range.startLine}-${message.range.endLine})` : "";
-      return `[The user attached the file ${message.path}${lines} to this message. Read it with read_file if you need its content.]`;
-    }
+    case "fileAttachment":
+      return fileAttachmentFact(message);
     case "localNotice":
       return null;
     case "bashExecution":
       return bashExecutionFact(message);
     case "compactionSummary":
       return compactionSummaryFact(message);
+  }
+}
+
+/** A file, folder or `@` mention, as the model reads it: a reference to read, or the text it carried, with what was cut. */
+export function fileAttachmentFact(message: FileAttachmentMessage): string {
+  const lines = message.range ? ` (lines ${message.range.startLine}-${message.range.endLine})` : "";
+  const note = message.note ? ` ${message.note}` : "";
+  const body = (tag: string) => `\n<${tag}>\n${message.text ?? ""}\n</${tag}>`;
+  switch (message.mention) {
+    case undefined:
+      return `[The user attached the file ${message.path}${lines} to this message. Read it with read_file if you need its content.]`;
+    case "selection":
+      return `[The user mentioned their selection: ${message.path}${lines}. Read those lines with read_file if you need them.${note}]`;
+    case "folder":
+      return `[The user mentioned the folder ${message.path} in this message. List or read its files with the tools if you need them.]`;
+    case "problems":
+      return `[The user mentioned ${message.path === "@problems" ? "the workspace's" : `${message.path}'s`} problems (errors and warnings) as VS Code reported them when the message was sent.${note}]${body("problems")}`;
+    case "changes":
+      return `[The user mentioned the working tree's changes: the git diff against HEAD when the message was sent.${note}]${body("changes")}`;
+    case "terminal":
+      return `[The user mentioned the active terminal: its last command and output when the message was sent.${note}]${body("terminal")}`;
   }
 }
 
