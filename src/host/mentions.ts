@@ -31,7 +31,12 @@ interface TerminalRecord {
   cut: boolean;
   exitCode: number | undefined;
   ended: boolean;
+  /** Settles when the whole output was read (the stream ends a moment after the end event). */
+  readDone: Promise<void>;
 }
+
+/** How long a mention waits for the rest of an ended command's output to be read. */
+const OUTPUT_SETTLE_MS = 1000;
 
 /** Git's extension API, the little of it used here (vscode.git's `getAPI(1)`). */
 interface GitRepository {
@@ -177,6 +182,8 @@ export class WorkspaceMentions implements vscode.Disposable {
     if (!isGitApi(api)) return { path: "@changes", mention: "changes", text: "", note: "VS Code's git extension is not available: no changes could be read." };
     // The repositories of the open folders (git finds them as the folders open; a fresh one may take a moment).
     const repos = api.repositories.filter((r) => this.paths.pathOf(r.rootUri) !== undefined || this.folderInside(r.rootUri));
+    if (repos.length === 0 && api.repositories.length > 0)
+      this.log(`@changes: git has ${api.repositories.map((r) => r.rootUri.toString()).join(", ")}, none of the workspace's folders`);
     if (repos.length === 0) return { path: "@changes", mention: "changes", text: "", note: "No git repository is open in the workspace." };
     const parts: string[] = [];
     let files = 0;
@@ -207,10 +214,10 @@ export class WorkspaceMentions implements vscode.Disposable {
   /** A repository whose root holds an open folder (the folder is below the repository's root). */
   private folderInside(root: vscode.Uri): boolean {
     const prefix = root.path.endsWith("/") ? root.path : `${root.path}/`;
-    return this.paths.folders.some((f) => f.uri.scheme === root.scheme && f.uri.path.startsWith(prefix));
+    return this.paths.folders.some((f) => f.uri.scheme === root.scheme && (f.uri.path === root.path || f.uri.path.startsWith(prefix)));
   }
 
-  private terminal(): MentionAttachment {
+  private async terminal(): Promise<MentionAttachment> {
     const terminal = vscode.window.activeTerminal;
     const record = terminal ? this.lastCommand.get(terminal) : undefined;
     if (!terminal || !record) {
@@ -221,6 +228,7 @@ export class WorkspaceMentions implements vscode.Disposable {
           : "The active terminal has no shell integration, so its commands cannot be read.";
       return { path: "@terminal", mention: "terminal", text: "", note: why };
     }
+    if (record.ended) await Promise.race([record.readDone, new Promise((r) => setTimeout(r, OUTPUT_SETTLE_MS))]);
     const lines = record.output.replace(/\r\n?/g, "\n").split("\n").map(cleanLine);
     while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
     const shown = lines.slice(-MAX_TERMINAL_LINES);
@@ -231,7 +239,17 @@ export class WorkspaceMentions implements vscode.Disposable {
   }
 
   private async record(terminal: vscode.Terminal, execution: vscode.TerminalShellExecution): Promise<void> {
-    const record: TerminalRecord = { command: execution.commandLine.value, output: "", cut: false, exitCode: undefined, ended: false };
+    let readDone = () => {};
+    const record: TerminalRecord = {
+      command: execution.commandLine.value,
+      output: "",
+      cut: false,
+      exitCode: undefined,
+      ended: false,
+      readDone: new Promise<void>((done) => {
+        readDone = done;
+      }),
+    };
     this.lastCommand.set(terminal, record);
     const end = vscode.window.onDidEndTerminalShellExecution((event) => {
       if (event.execution !== execution) return;
@@ -249,6 +267,8 @@ export class WorkspaceMentions implements vscode.Disposable {
       }
     } catch (error) {
       this.log(`@terminal: reading a command's output failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      readDone();
     }
   }
 }

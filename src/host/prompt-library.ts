@@ -30,7 +30,8 @@ export function userAgentDir(): string {
 }
 
 interface Source {
-  list(dir: string): Promise<{ name: string; dir: boolean }[]>;
+  /** `link`: a symbolic link (listed as a folder too; what it leads to is checked when read). */
+  list(dir: string): Promise<{ name: string; dir: boolean; link?: boolean }[]>;
   /** The text, or why not (too big, a link out, unreadable). */
   read(file: string): Promise<{ ok: true; text: string } | { ok: false; reason: string }>;
 }
@@ -39,7 +40,8 @@ function workspaceSource(fs: WorkspaceFileSystem): Source {
   return {
     async list(dir) {
       try {
-        return (await fs.readDirectory(dir)).map((e) => ({ name: e.name, dir: e.type === "directory" }));
+        // A link counts as a folder here: reading through it is checked (and refused when it leads out).
+        return (await fs.readDirectory(dir)).map((e) => ({ name: e.name, dir: e.type === "directory" || e.type === "symlink", link: e.type === "symlink" }));
       } catch {
         return [];
       }
@@ -98,7 +100,7 @@ async function readTemplates(
   notes: string[],
 ): Promise<PromptTemplate[]> {
   const out: PromptTemplate[] = [];
-  const entries = (await source.list(dir)).filter((e) => !e.dir).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const entries = (await source.list(dir)).filter((e) => !e.dir || e.link === true).sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const entry of entries) {
     const name = templateName(entry.name, github);
     if (name === undefined) continue;

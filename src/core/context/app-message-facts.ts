@@ -28,6 +28,8 @@ export function appMessageFact(message: AppMessage): string | null {
 
 /** A file, folder or `@` mention, as the model reads it: a reference to read, or the text it carried, with what was cut. */
 export function fileAttachmentFact(message: FileAttachmentMessage): string {
+  // A file name may hold a newline or brackets: quoted then, so it cannot end the fact and say more.
+  if (/[\u0000-\u001f\u007f[\]]/.test(message.path)) message = { ...message, path: JSON.stringify(message.path) };
   const lines = message.range ? ` (lines ${message.range.startLine}-${message.range.endLine})` : "";
   const note = message.note ? ` ${message.note}` : "";
   const body = (tag: string) => `\n<${tag}>\n${message.text ?? ""}\n</${tag}>`;
