@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${@:2} is pi's template syntax, written literally on purpose
 // The composer's `@` mentions, `/` templates and skills in the real extension host: the `@` list
 // comes from the tools' walk of the real workspace; what the local OpenAI-format server receives
 // for a folder, `@problems` (a real TypeScript error from the language features extension),
@@ -104,7 +105,10 @@ describe("composer mentions, templates and skills (extension host)", function ()
       await api.view.receive({ type: "chat/send", v: 1, text: "fix @problems", mentions: [{ kind: "problems" }] });
       const got = lastRequestText();
       assert.match(got, /\[The user mentioned the workspace's problems \(errors and warnings\)[^\]]*\d+ errors, \d+ warnings\.\]/);
-      assert.match(got, /<problems>\n[^]*src\/mention-broken\.ts:1:14: error: Type 'string' is not assignable to type 'number'\. \(ts 2322\)[^]*<\/problems>/);
+      assert.match(
+        got,
+        /<problems>\n[\s\S]*src\/mention-broken\.ts:1:14: error: Type 'string' is not assignable to type 'number'\. \(ts 2322\)[\s\S]*<\/problems>/,
+      );
     } finally {
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
       await vscode.workspace.fs.delete(broken);
@@ -128,7 +132,7 @@ describe("composer mentions, templates and skills (extension host)", function ()
         got,
         /\[The user mentioned the working tree's changes: the git diff against HEAD when the message was sent\. 1 changed files, \d+ diff lines\.\]/,
       );
-      assert.match(got, /<changes>\n[^]*-export const port = 1;\n\+export const port = 2;[^]*<\/changes>/);
+      assert.match(got, /<changes>\n[\s\S]*-export const port = 1;\n\+export const port = 2;[\s\S]*<\/changes>/);
 
       // Changed again: the next turn carries the first diff as it was saved, and nothing new.
       await vscode.workspace.fs.writeFile(workspaceUri("server", "config.ts"), encode("export const port = 3;\n"));
@@ -172,7 +176,7 @@ describe("composer mentions, templates and skills (extension host)", function ()
       await api.view.receive({ type: "chat/send", v: 1, text: "what did @terminal print?", mentions: [{ kind: "terminal" }] });
       const got = lastRequestText();
       assert.match(got, /\[The user mentioned the active terminal: its last command and output when the message was sent\. Exit code: 0\.\]/);
-      assert.match(got, /<terminal>\n\$ sleep 1; echo pi-mention-\$\(\(40 \+ 2\)\)\n[^]*pi-mention-42[^]*<\/terminal>/);
+      assert.match(got, /<terminal>\n\$ sleep 1; echo pi-mention-\$\(\(40 \+ 2\)\)\n[\s\S]*pi-mention-42[\s\S]*<\/terminal>/);
     } finally {
       terminal.dispose();
     }
@@ -254,7 +258,7 @@ describe("composer mentions, templates and skills (extension host)", function ()
         .at(-1)!;
       assert.match(
         asked,
-        /^Use the skill "notes" \(~?[^)]*SKILL\.md\), whose instructions follow\.\n<skill name="notes">\n[^]*marker-user-skill-77[^]*<\/skill>\n\ntoday's meeting$/,
+        /^Use the skill "notes" \(~?[^)]*SKILL\.md\), whose instructions follow\.\n<skill name="notes">\n[\s\S]*marker-user-skill-77[\s\S]*<\/skill>\n\ntoday's meeting$/,
       );
     } finally {
       if (previous === undefined) delete process.env.PI_CODING_AGENT_DIR;
