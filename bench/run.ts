@@ -19,6 +19,7 @@ import { runP7, type P7Result } from "./figures/p7-compaction";
 import { P6_BIG, P6_SMALL, runP6, type P6Result } from "./figures/p6-reducer";
 import { runP13, type P13Result } from "./figures/p13-command-output";
 import { runP16, type P16Result } from "./figures/p16-mcp";
+import { P18_GOAL_MS, P18_MEMORY_GOAL, runP18, type P18Result } from "./figures/p18-mentions";
 import { P14_IMAGES, P14_MESSAGES, runP14, type P14Result } from "./figures/p14-images";
 import { P12_BIG, P12_SMALL, runP12, type P12Result } from "./figures/p12-branch-switch";
 import { P11_BIG, P11_SMALL, runP11, type P11Result } from "./figures/p11-history";
@@ -54,7 +55,7 @@ function sizes(messages: readonly AgentMessage[]): ReturnType<typeof describe> &
 }
 
 // Order of the child processes: cheap and CPU-timed first, the browser and P1's ~1 GB baseline last.
-const ORDER = ["P6", "P2", "P3", "P11", "P12", "P7", "P9", "P10", "P4", "P1", "P5", "P13", "P14", "P16"] as const;
+const ORDER = ["P6", "P2", "P3", "P11", "P12", "P7", "P9", "P10", "P4", "P1", "P5", "P13", "P14", "P16", "P18"] as const;
 
 interface FigureOutput {
   rows: Row[];
@@ -382,6 +383,22 @@ async function runFigure(figure: string): Promise<FigureOutput> {
       goal: `≤ ${p16.goal}`,
       verdict: p16.ratio.median <= p16.goal ? "pass" : "MISS",
     });
+  }
+
+  if (wanted("P18")) {
+    log("P18 the @ list on a 100,000-file workspace …");
+    const p18: P18Result = await runP18(scratch, log, quick);
+    results["P18"] = p18;
+    rows.push({
+      figure: `P18 @ list first results after a keystroke (${p18.indexed.toLocaleString("en-US")} paths, warm)`,
+      measured: `p95 ${fmtNum(p18.p95, 1)} ms (median ${fmtNum(p18.keystroke.median, 1)}, max ${fmtNum(p18.keystroke.max, 1)} over ${p18.keystrokes} keystrokes); index ${fmtNum(p18.memoryRatio)}× the path strings (${fmtNum(p18.indexBytes / 1e6, 1)} / ${fmtNum(p18.stringBytes / 1e6, 1)} MB)`,
+      baseline: `the same path strings alone in an array; the walk took ${fmtNum(p18.buildMs / 1000, 1)} s (once, then on file creation/deletion)`,
+      goal: `p95 ≤ ${P18_GOAL_MS} ms; memory ≤ ${P18_MEMORY_GOAL}×`,
+      verdict: p18.p95 <= P18_GOAL_MS && p18.memoryRatio <= P18_MEMORY_GOAL ? "pass" : "MISS",
+    });
+    notes.push(
+      `P18: ${p18.files.toLocaleString("en-US")} generated files (plus their folders) on disk, indexed by the real walk (ignore rules on) over the Node workspace file system; each of 40 abbreviations typed one character at a time, a warm-up round then the measured one; the time is the host's match (fuzzy over every path, top 50 kept), not the webview round trip. Memory: heap after gc with the index held, against flat copies of the same strings.`,
+    );
   }
 
   if (wanted("P13")) {

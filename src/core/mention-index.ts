@@ -33,9 +33,25 @@ export async function buildPathIndex(fs: WorkspaceFileSystem, rules: WalkRules, 
   return { paths, folders: Uint8Array.from(kinds), truncated: state.truncated };
 }
 
-/** The best matches of `query` (without the `@`), best first. */
-export function searchPathIndex(index: PathIndexSnapshot, query: string, limit = MAX_FUZZY_RESULTS): IndexedPath[] {
-  return fuzzyFilter(query, index.paths, limit).map((m) => ({ path: index.paths[m.index]!, folder: index.folders[m.index] === 1, positions: m.positions }));
+/** The last query's matches: typing one more character only narrows them (a subsequence match stays one for a prefix). */
+export interface SearchMemo {
+  snapshot?: PathIndexSnapshot;
+  query?: string;
+  matched?: Int32Array;
+}
+
+/** The best matches of `query` (without the `@`), best first. With a memo, a query extending the last one searches only its matches. */
+export function searchPathIndex(index: PathIndexSnapshot, query: string, limit = MAX_FUZZY_RESULTS, memo?: SearchMemo): IndexedPath[] {
+  const key = query.replace(/\s+/g, "").toLowerCase();
+  const narrowing = memo && memo.snapshot === index && memo.query !== undefined && memo.matched !== undefined && key.startsWith(memo.query);
+  const matched: number[] = [];
+  const hits = fuzzyFilter(query, index.paths, limit, { ...(narrowing ? { within: memo.matched! } : {}), ...(memo ? { matched } : {}) });
+  if (memo) {
+    memo.snapshot = index;
+    memo.query = key;
+    memo.matched = Int32Array.from(matched);
+  }
+  return hits.map((m) => ({ path: index.paths[m.index]!, folder: index.folders[m.index] === 1, positions: m.positions }));
 }
 
 /**
@@ -48,6 +64,8 @@ export class PathIndex {
   private building: Promise<PathIndexSnapshot> | undefined;
   private stale = true;
   private generation = 0;
+  /** The last query's matches (the next keystroke narrows them). */
+  readonly memo: SearchMemo = {};
 
   constructor(
     private readonly fs: WorkspaceFileSystem,

@@ -93,7 +93,7 @@ export class WorkspaceMentions implements vscode.Disposable {
       if (found) specials.push({ ref: { kind: special.kind }, label: special.kind, detail: special.detail, positions: found.positions });
     }
     const { snapshot, indexing } = await this.index.current();
-    const files = searchPathIndex(snapshot, query).map(
+    const files = searchPathIndex(snapshot, query, undefined, this.index.memo).map(
       (hit): MentionOption => ({
         ref: { kind: hit.folder ? "folder" : "file", path: hit.path },
         label: hit.path,

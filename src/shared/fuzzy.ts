@@ -89,10 +89,15 @@ let trace = new Int32Array(256 * 8);
  * a gap costs GAP per skipped character.
  */
 export function fuzzyScore(query: FuzzyQuery, text: string): { score: number; positions: number[] } | undefined {
+  if (query.length === 0) return { score: 0, positions: [] };
+  if (query.length > text.length || !isSubsequence(query, text)) return undefined;
+  return score(query, text, true);
+}
+
+/** The table itself, for a text known to hold the query; positions only when asked (the top few). */
+function score(query: FuzzyQuery, text: string, wantPositions: boolean): { score: number; positions: number[] } | undefined {
   const m = query.length;
   const n = text.length;
-  if (m === 0) return { score: 0, positions: [] };
-  if (m > n || !isSubsequence(query, text)) return undefined;
   if (rowBest.length < n + 1) {
     rowBest = new Float64Array(n + 1);
     rowEnd = new Float64Array(n + 1);
@@ -163,15 +168,17 @@ export function fuzzyScore(query: FuzzyQuery, text: string): { score: number; po
     prevEnd = curEnd;
     curEnd = swap;
   }
-  let score = NONE;
+  let best = NONE;
   let at = -1;
   for (let j = 0; j < n; j++) {
-    if (prevEnd[j]! > score) {
-      score = prevEnd[j]!;
+    if (prevEnd[j]! > best) {
+      best = prevEnd[j]!;
       at = j;
     }
   }
+  const score = best;
   if (at < 0 || score === NONE) return undefined;
+  if (!wantPositions) return { score, positions: [] };
   const positions = new Array<number>(m);
   for (let i = m - 1; i >= 0; i--) {
     positions[i] = at;
@@ -183,30 +190,46 @@ export function fuzzyScore(query: FuzzyQuery, text: string): { score: number; po
 /**
  * The best `limit` candidates for `query`, best first; ties go to the shorter, then the
  * alphabetically first path. An empty query keeps the list's order (the caller's choice).
+ * `within`: only these candidate indices (the matches of a shorter query this one extends: a
+ * keystroke only narrows); `matched` receives every index that matched, for the next keystroke.
  */
-export function fuzzyFilter(query: string, candidates: readonly string[], limit = MAX_FUZZY_RESULTS): FuzzyMatch[] {
+export function fuzzyFilter(
+  query: string,
+  candidates: readonly string[],
+  limit = MAX_FUZZY_RESULTS,
+  options: { within?: ArrayLike<number>; matched?: number[] } = {},
+): FuzzyMatch[] {
   const prepared = prepareQuery(query);
-  const top: FuzzyMatch[] = [];
-  if (prepared.length === 0) {
-    for (let index = 0; index < candidates.length && top.length < limit; index++) top.push({ index, score: 0, positions: [] });
-    return top;
-  }
-  for (let index = 0; index < candidates.length; index++) {
+  const top: { index: number; score: number }[] = [];
+  const count = options.within ? options.within.length : candidates.length;
+  const matched = options.matched;
+  for (let k = 0; k < count; k++) {
+    const index = options.within ? options.within[k]! : k;
     const text = candidates[index]!;
-    if (!isSubsequence(prepared, text)) continue;
-    const found = fuzzyScore(prepared, text);
+    if (prepared.length > text.length || !isSubsequence(prepared, text)) continue;
+    matched?.push(index);
+    if (prepared.length === 0) {
+      if (top.length < limit) top.push({ index, score: 0 });
+      continue;
+    }
+    const found = score(prepared, text, false);
     if (!found) continue;
     if (top.length === limit && !better(found.score, text, top[limit - 1]!, candidates)) continue;
     // Insert in order (limit is small): the worst drops off the end.
     let at = top.length;
     while (at > 0 && better(found.score, text, top[at - 1]!, candidates)) at--;
-    top.splice(at, 0, { index, score: found.score, positions: found.positions });
+    top.splice(at, 0, { index, score: found.score });
     if (top.length > limit) top.pop();
   }
-  return top;
+  // Positions only for what is shown.
+  return top.map((t) => ({
+    index: t.index,
+    score: t.score,
+    positions: prepared.length === 0 ? [] : (score(prepared, candidates[t.index]!, true)?.positions ?? []),
+  }));
 }
 
-function better(score: number, text: string, than: FuzzyMatch, candidates: readonly string[]): boolean {
+function better(score: number, text: string, than: { index: number; score: number }, candidates: readonly string[]): boolean {
   if (score !== than.score) return score > than.score;
   const other = candidates[than.index]!;
   if (text.length !== other.length) return text.length < other.length;
