@@ -3,7 +3,7 @@
 // detect a gap and ask for a full resync. Streaming sends deltas, never the whole message again.
 // Webview → host: untrusted input, validated with `parseWebviewMessage` before anything reads it.
 // Names are grouped by concern, `concern/action` (view/, chat/, message/, tool/, approval/,
-// command/, compaction/, context/, branch/, queue/, composer/, history/, editor/, workbench/), as
+// command/, compaction/, context/, branch/, queue/, composer/, mention/, history/, editor/, workbench/), as
 // the protocols of other assistants in the editor name theirs (Continue's `history/list`): one
 // glance at a name says which part of the view sends or handles it.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";

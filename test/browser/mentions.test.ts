@@ -6,6 +6,7 @@ import * as assert from "node:assert/strict";
 import type { ChatPage } from "./harness";
 import { useChatPage } from "./harness";
 import { answerMentions, openCommandList } from "./mention-helpers";
+import { Script, stateOf } from "./script";
 
 describe("composer @ mentions and / commands", function () {
   const page = useChatPage();
@@ -117,5 +118,26 @@ describe("composer @ mentions and / commands", function () {
     await input().pressSequentially("src/a.ts");
     await chat.page.keyboard.press("Enter");
     assert.deepEqual(await chat.postedOf("chat/send"), [{ type: "chat/send", v: 1, text: "/review src/a.ts" }]);
+  });
+
+  it("a restored chat shows what its mentions carried as chips, with what was cut", async () => {
+    const script = new Script()
+      .message({ role: "fileAttachment", path: "server", mention: "folder", timestamp: 1 })
+      .message({
+        role: "fileAttachment",
+        path: "@changes",
+        mention: "changes",
+        text: "diff --git …",
+        note: "3 changed files, 4,100 diff lines; cut to the first 2000 lines",
+        timestamp: 1,
+      })
+      .user("review @server/ and @changes")
+      .assistant([{ type: "text", text: "Done." }]);
+    await chat.snapshot(stateOf(script.take()));
+    const chips = chat.page.locator(".item.attachment");
+    assert.equal(await chips.count(), 2);
+    assert.match(await chips.nth(0).innerText(), /server/);
+    assert.match(await chips.nth(1).innerText(), /@changes[\s\S]*cut to the first 2000 lines/);
+    assert.equal(await chat.page.getByText("diff --git").count(), 0, "the diff itself is the model's, not shown as text");
   });
 });
