@@ -100,7 +100,26 @@ export class WorkspaceMentions implements vscode.Disposable {
         positions: hit.positions,
       }),
     );
-    return { options: [...specials, ...files], indexing, truncated: snapshot.truncated };
+    // Before anything is typed, the open editors come first: what the user is looking at.
+    const open = prepared.length === 0 ? this.openEditors() : [];
+    const rest = files.filter((f) => !open.some((o) => o.label === f.label));
+    return { options: [...specials, ...open, ...rest], indexing, truncated: snapshot.truncated };
+  }
+
+  /** The workspace files open in editor tabs, the active one first. */
+  private openEditors(): MentionOption[] {
+    const out: MentionOption[] = [];
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const uris = [
+      ...(active ? [active] : []),
+      ...vscode.window.tabGroups.all.flatMap((g) => g.tabs.flatMap((t) => (t.input instanceof vscode.TabInputText ? [t.input.uri] : []))),
+    ];
+    for (const uri of uris) {
+      const path = this.paths.pathOf(uri);
+      if (path === undefined || out.some((o) => o.label === path)) continue;
+      out.push({ ref: { kind: "file", path }, label: path, detail: "Open editor" });
+    }
+    return out;
   }
 
   /** What the mentions carry, read now. A mention that names nothing readable says so instead. */

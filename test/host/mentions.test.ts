@@ -87,6 +87,15 @@ describe("composer mentions, templates and skills (extension host)", function ()
     );
     const specials = await mentionList("prob");
     assert.equal(specials.options[0]?.label, "problems");
+    // Before anything is typed: the four special mentions, then the open editors.
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(workspaceUri("server", "config.ts")));
+    const empty = await mentionList("");
+    assert.deepEqual(
+      empty.options.slice(0, 5).map((o) => o.label),
+      ["problems", "selection", "changes", "terminal", "server/config.ts"],
+    );
+    assert.equal(empty.options[4]?.detail, "Open editor");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
 
     server.push(() => ({ text: "Looked." }));
     await api.view.receive({ type: "chat/send", v: 1, text: "What is in @server/ ?", mentions: [{ kind: "folder", path: "server" }] });
