@@ -21,6 +21,7 @@ import { runP13, type P13Result } from "./figures/p13-command-output";
 import { runP16, type P16Result } from "./figures/p16-mcp";
 import { runP20, runP21, type P20Result, type P21Result } from "./figures/p20-p21-host";
 import { runP17, type P17Result } from "./figures/p17-checkpoints";
+import { P18_GOAL_MS, P18_MEMORY_GOAL, runP18, type P18Result } from "./figures/p18-mentions";
 import { P14_IMAGES, P14_MESSAGES, runP14, type P14Result } from "./figures/p14-images";
 import { P12_BIG, P12_SMALL, runP12, type P12Result } from "./figures/p12-branch-switch";
 import { P11_BIG, P11_SMALL, runP11, type P11Result } from "./figures/p11-history";
@@ -56,7 +57,7 @@ function sizes(messages: readonly AgentMessage[]): ReturnType<typeof describe> &
 }
 
 // Order of the child processes: cheap and CPU-timed first, the browser and P1's ~1 GB baseline last.
-const ORDER = ["P6", "P2", "P3", "P11", "P12", "P7", "P9", "P9L", "P10", "P4", "P1", "P5", "P13", "P14", "P16", "P17", "P20", "P21"] as const;
+const ORDER = ["P6", "P2", "P3", "P11", "P12", "P7", "P9", "P9L", "P10", "P4", "P1", "P5", "P13", "P14", "P16", "P17", "P18", "P20", "P21"] as const;
 
 interface FigureOutput {
   rows: Row[];
@@ -425,6 +426,7 @@ async function runFigure(figure: string): Promise<FigureOutput> {
       verdict: p20.ratio <= 1.5 ? "pass" : "MISS",
     });
   }
+
   if (wanted("P17")) {
     log("P17 checkpoints …");
     const p17: P17Result = await runP17(log, quick ? 3 : 8);
@@ -445,6 +447,22 @@ async function runFigure(figure: string): Promise<FigureOutput> {
     });
     notes.push(
       "P17: real Checkpoints over generated trees (test/support/workspace-tree.ts: ignored files, node_modules, binaries, one 3 MB file); a turn is the mark of the user message plus two edit_file calls through the recording file system (each write: the file read and kept before, read again after, one journal line); the command runs through run_command (bash child process) with and without the recording wrapper, alternating. The walk before a command is an lstat per visible file plus reading only files whose stat changed since the last walk.",
+    );
+  }
+
+  if (wanted("P18")) {
+    log("P18 the @ list on a 100,000-file workspace …");
+    const p18: P18Result = await runP18(scratch, log, quick);
+    results["P18"] = p18;
+    rows.push({
+      figure: `P18 @ list first results after a keystroke (${p18.indexed.toLocaleString("en-US")} paths, warm)`,
+      measured: `p95 ${fmtNum(p18.p95, 1)} ms (median ${fmtNum(p18.keystroke.median, 1)}, max ${fmtNum(p18.keystroke.max, 1)} over ${p18.keystrokes} keystrokes); index ${fmtNum(p18.memoryRatio)}× the path strings (${fmtNum(p18.indexBytes / 1e6, 1)} / ${fmtNum(p18.stringBytes / 1e6, 1)} MB)`,
+      baseline: `the same path strings alone in an array; the walk took ${fmtNum(p18.buildMs / 1000, 1)} s (once, then on file creation/deletion)`,
+      goal: `p95 ≤ ${P18_GOAL_MS} ms; memory ≤ ${P18_MEMORY_GOAL}×`,
+      verdict: p18.p95 <= P18_GOAL_MS && p18.memoryRatio <= P18_MEMORY_GOAL ? "pass" : "MISS",
+    });
+    notes.push(
+      `P18: ${p18.files.toLocaleString("en-US")} generated files (plus their folders) on disk, indexed by the real walk (ignore rules on) over the Node workspace file system; each of 40 abbreviations typed one character at a time, a warm-up round then the measured one; the time is the host's match (fuzzy over every path, top 50 kept), not the webview round trip. Memory: heap after gc with the index held, against flat copies of the same strings.`,
     );
   }
 

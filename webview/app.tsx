@@ -132,6 +132,8 @@ export function App({ client }: { client: ChatClient }) {
           queue={chat.queue}
           queueKept={chat.queueKept}
           restore={view.restore}
+          mentionResults={view.mentionResults}
+          commandList={view.commandList}
         />
         <Announcements chat={chat} chatId={view.chatId} />
         <LiveRegions />

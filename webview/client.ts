@@ -15,6 +15,7 @@ import {
 import { emptyChatState, reduce, type ChatState } from "../src/shared/reducer";
 import type { HistorySearch } from "./history";
 import type { Outgoing } from "./vscode";
+import type { MentionOption, SlashCommand } from "../src/shared/mentions";
 
 export interface ViewModel {
   /** False until the first snapshot arrived. */
@@ -39,6 +40,10 @@ export interface ViewModel {
   readonly deleted?: { readonly chatId: string; readonly title: string };
   /** The host's answer to the history's last search. */
   readonly search?: HistorySearch;
+  /** The newest `@` list the host sent (the composer shows it only for its latest request). */
+  readonly mentionResults?: { readonly requestId: number; readonly options: readonly MentionOption[]; readonly indexing: boolean; readonly truncated: boolean };
+  /** The `/` list, as last sent. */
+  readonly commandList?: { readonly commands: readonly SlashCommand[]; readonly notes: readonly string[] };
 }
 
 const initialStatus: ViewStatus = { modelLabel: "", storage: "workspace", canContinue: false, editsAllowedForChat: false };
@@ -148,6 +153,8 @@ export class ChatClient {
       ...(this.view.restore ? { restore: this.view.restore } : {}),
       ...(this.view.deleted ? { deleted: this.view.deleted } : {}),
       ...(this.view.search ? { search: this.view.search } : {}),
+      ...(this.view.mentionResults ? { mentionResults: this.view.mentionResults } : {}),
+      ...(this.view.commandList ? { commandList: this.view.commandList } : {}),
     });
   }
 
@@ -192,6 +199,22 @@ export class ChatClient {
       case "composer/restore":
         if (typeof message.text !== "string") return;
         this.update({ ...this.view, restore: { text: message.text, n: (this.view.restore?.n ?? 0) + 1 } });
+        return;
+      case "mention/results":
+        if (typeof message.requestId !== "number" || !Array.isArray(message.options)) return;
+        this.update({
+          ...this.view,
+          mentionResults: {
+            requestId: message.requestId,
+            options: message.options,
+            indexing: message.indexing === true,
+            truncated: message.truncated === true,
+          },
+        });
+        return;
+      case "composer/commands":
+        if (!Array.isArray(message.commands)) return;
+        this.update({ ...this.view, commandList: { commands: message.commands, notes: Array.isArray(message.notes) ? message.notes : [] } });
         return;
       case "editor/codeApplied":
         // Drawn into the code block itself (it is markdown HTML, outside the view model).

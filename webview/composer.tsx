@@ -5,6 +5,8 @@
 // hidden; it reaches the host only as the prompt that is sent.
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { PendingAttachment, QueuedInput } from "../src/shared/protocol";
+import { fuzzyFilter } from "../src/shared/fuzzy";
+import { mentionToken, type MentionOption, type MentionRef, type SlashCommand } from "../src/shared/mentions";
 import { ComposerImages, ImageInputNotice } from "./composer-images";
 import { CloseIcon, FileIcon, ImageIcon, SendIcon, SteerIcon, StopIcon } from "./icons";
 import { filesOf, MAX_PROMPT_IMAGES, prepareImage, type ComposerImage } from "./image-attach";
@@ -31,8 +33,21 @@ export const Composer = memo(function Composer(props: {
   queueKept?: boolean;
   /** A sent `!cmd` that did not run: back in the box (a new `n` each time), unless something was typed since. */
   restore?: { readonly text: string; readonly n: number } | undefined;
+  /** The host's `@` list for the newest query. */
+  mentionResults?:
+    | { readonly requestId: number; readonly options: readonly MentionOption[]; readonly indexing: boolean; readonly truncated: boolean }
+    | undefined;
+  /** The `/` list. */
+  commandList?: { readonly commands: readonly SlashCommand[]; readonly notes: readonly string[] } | undefined;
 }) {
   const [draft, setDraft] = useState(() => loadUiState().draft);
+  // `@` mentions taken: each is its token in the text and what it names; one whose token left the text is gone.
+  const [mentions, setMentions] = useState<TakenMention[]>(() => loadUiState().mentions ?? []);
+  const [popup, setPopup] = useState<Popup | undefined>(undefined);
+  const [active, setActive] = useState(0);
+  /** The text at which Escape closed the list: it stays closed until the text changes. */
+  const dismissed = useRef<string | undefined>(undefined);
+  const requestId = useRef(0);
   const [images, setImages] = useState<ComposerImage[]>([]);
   const [imageNotes, setImageNotes] = useState<string[]>([]);
   const [dragging, setDragging] = useState(false);
@@ -60,10 +75,110 @@ export const Composer = memo(function Composer(props: {
     setImageNotes(notes);
   };
 
-  const changeDraft = (text: string) => {
+  const liveMentions = (text: string, list: readonly TakenMention[] = mentions) => list.filter((m) => text.includes(m.token));
+
+  const changeDraft = (text: string, list: readonly TakenMention[] = mentions) => {
+    const live = liveMentions(text, list);
     setDraft(text);
-    saveUiState({ draft: text });
+    if (live.length !== mentions.length || list !== mentions) setMentions(live);
+    saveUiState({ draft: text, mentions: live });
   };
+
+  /** Opens, moves or closes the `@` / `/` list for the text before the caret. */
+  const updatePopup = (text: string, caret: number) => {
+    if (dismissed.current === text) return;
+    dismissed.current = undefined;
+    const next = popupAt(text, caret);
+    if (!next) {
+      setPopup(undefined);
+      return;
+    }
+    if (next.mode === "mention") post({ type: "mention/query", requestId: ++requestId.current, query: next.query });
+    else if (popup?.mode !== "command") post({ type: "composer/listCommands" });
+    setPopup({ ...next, requestId: requestId.current });
+    if (popup?.query !== next.query || popup.mode !== next.mode) setActive(0);
+  };
+
+  const options: readonly ListOption[] = !popup
+    ? []
+    : popup.mode === "mention"
+      ? props.mentionResults && props.mentionResults.requestId === popup.requestId
+        ? props.mentionResults.options.map((o) => ({ kind: "mention" as const, option: o }))
+        : []
+      : fuzzyFilter(
+          popup.query,
+          (props.commandList?.commands ?? []).map((c) => c.name),
+          50,
+        ).map((m) => ({
+          kind: "command" as const,
+          command: props.commandList!.commands[m.index]!,
+          positions: m.positions,
+        }));
+  const listOpen = popup !== undefined && !props.readOnly;
+
+  /** Replaces the typed `@query` / `/query` with what was taken (one undoable edit: execCommand keeps the undo stack). */
+  const take = (index: number) => {
+    const el = input.current;
+    const chosen = options[index];
+    if (!el || !popup || !chosen) return;
+    const caret = el.selectionStart ?? draft.length;
+    const insert = chosen.kind === "mention" ? `${mentionToken(chosen.option.ref)} ` : `/${chosen.command.name} `;
+    const taken =
+      chosen.kind === "mention"
+        ? [...mentions.filter((m) => m.token !== mentionToken(chosen.option.ref)), { token: mentionToken(chosen.option.ref), ref: chosen.option.ref }]
+        : mentions;
+    el.focus();
+    el.setSelectionRange(popup.start, caret);
+    setPopup(undefined);
+    dismissed.current = undefined;
+    if (!document.execCommand("insertText", false, insert)) {
+      const text = draft.slice(0, popup.start) + insert + draft.slice(caret);
+      changeDraft(text, taken);
+      el.value = text;
+      el.setSelectionRange(popup.start + insert.length, popup.start + insert.length);
+      return;
+    }
+    const text = el.value;
+    changeDraft(text, taken);
+  };
+
+  /** Backspace after a mention's token (Delete before it) removes the whole token, undoably. */
+  const deleteMention = (forward: boolean): boolean => {
+    const el = input.current;
+    if (!el || el.selectionStart !== el.selectionEnd) return false;
+    const caret = el.selectionStart ?? 0;
+    for (const m of mentions) {
+      const start = forward ? caret : caret - m.token.length;
+      if (start < 0 || draft.slice(start, start + m.token.length) !== m.token) continue;
+      el.setSelectionRange(start, start + m.token.length);
+      if (!document.execCommand("delete")) {
+        changeDraft(draft.slice(0, start) + draft.slice(start + m.token.length));
+        el.value = draft.slice(0, start) + draft.slice(start + m.token.length);
+        el.setSelectionRange(start, start);
+      }
+      return true;
+    }
+    return false;
+  };
+
+  /** A chip's remove button: the token leaves the text as one undoable edit. */
+  const removeMention = (m: TakenMention) => {
+    const el = input.current;
+    const at = draft.indexOf(m.token);
+    if (!el || at < 0) return;
+    el.focus();
+    const end = draft[at + m.token.length] === " " ? at + m.token.length + 1 : at + m.token.length;
+    el.setSelectionRange(at, end);
+    if (!document.execCommand("delete")) {
+      const text = draft.slice(0, at) + draft.slice(end);
+      el.value = text;
+      changeDraft(text);
+    }
+  };
+
+  useEffect(() => {
+    document.getElementById(optionId(active))?.scrollIntoView({ block: "nearest" });
+  }, [active, listOpen]);
 
   useEffect(() => {
     if (!props.restore || draft.trim() !== "") return;
@@ -97,7 +212,8 @@ export const Composer = memo(function Composer(props: {
   const imagesBlocked = images.length > 0 && props.imageInput !== true;
   const canSend = !props.readOnly && (hasText || images.length > 0) && !imagesBlocked;
   const clear = () => {
-    changeDraft("");
+    changeDraft("", []);
+    setPopup(undefined);
     setImages([]);
     setImageNotes([]);
     input.current?.focus();
@@ -105,14 +221,16 @@ export const Composer = memo(function Composer(props: {
   const send = (withImages = true) => {
     if (props.running || props.readOnly || (withImages ? !canSend : !hasText)) return;
     const sent = withImages ? images.map((i) => ({ mimeType: i.mimeType, data: i.data })) : [];
-    post(sent.length > 0 ? { type: "chat/send", text: draft, images: sent } : { type: "chat/send", text: draft });
+    const refs = liveMentions(draft).map((m) => m.ref);
+    post({ type: "chat/send", text: draft, ...(sent.length > 0 ? { images: sent } : {}), ...(refs.length > 0 ? { mentions: refs } : {}) });
     clear();
   };
   /** While Pi writes: a follow-up (after the reply) or a steer (after the current tool call). */
   const queue = (kind: "followUp" | "steer") => {
     if (!props.running || !canSend) return;
     const sent = images.map((i) => ({ mimeType: i.mimeType, data: i.data }));
-    post(sent.length > 0 ? { type: "queue/add", kind, text: draft, images: sent } : { type: "queue/add", kind, text: draft });
+    const refs = liveMentions(draft).map((m) => m.ref);
+    post({ type: "queue/add", kind, text: draft, ...(sent.length > 0 ? { images: sent } : {}), ...(refs.length > 0 ? { mentions: refs } : {}) });
     clear();
   };
 
@@ -162,6 +280,69 @@ export const Composer = memo(function Composer(props: {
           })}
         </ul>
       )}
+      {mentions.length > 0 && (
+        <ul class="attachments mentions" aria-label="Mentioned">
+          {mentions.map((m) => (
+            <li key={m.token} class="chip mention-chip" title={m.token}>
+              {m.ref.kind === "file" || m.ref.kind === "folder" ? <FileIcon /> : null}
+              <span class="chip-label">{m.token}</span>
+              <button type="button" class="chip-remove" aria-label={`Remove ${m.token}`} onClick={() => removeMention(m)}>
+                <CloseIcon />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {listOpen && (
+        <div class="composer-popup">
+          <div id={LISTBOX_ID} role="listbox" aria-label={popup.mode === "mention" ? "Mention a file, folder or context" : "Commands and prompt templates"}>
+            {options.map((o, i) => (
+              <div
+                key={o.kind === "mention" ? mentionToken(o.option.ref) : o.command.name}
+                id={optionId(i)}
+                role="option"
+                // Not in the tab order: the focus stays in the textarea (aria-activedescendant).
+                tabIndex={-1}
+                aria-selected={i === active}
+                class={`composer-option${i === active ? " active" : ""}`}
+                onMouseDown={(e) => {
+                  e.preventDefault(); // keep the focus (and the caret) in the textarea
+                  take(i);
+                }}
+                onMouseMove={() => setActive(i)}
+              >
+                {o.kind === "mention" ? (
+                  <>
+                    <span class="option-label">
+                      {o.option.ref.kind === "file" || o.option.ref.kind === "folder" ? "" : "@"}
+                      <Highlighted text={o.option.label} positions={o.option.positions ?? []} />
+                      {o.option.ref.kind === "folder" ? "/" : ""}
+                    </span>
+                    {o.option.detail && <span class="option-detail">{o.option.detail}</span>}
+                  </>
+                ) : (
+                  <>
+                    <span class="option-label">
+                      /<Highlighted text={o.command.name} positions={o.positions} />
+                      {o.command.argumentHint && <span class="option-hint"> {o.command.argumentHint}</span>}
+                    </span>
+                    <span class="option-detail">{o.command.description}</span>
+                  </>
+                )}
+              </div>
+            ))}
+          </div>
+          <div class="composer-popup-status" role="status">
+            {options.length === 0
+              ? popup.mode === "mention" && (!props.mentionResults || props.mentionResults.requestId !== popup.requestId || props.mentionResults.indexing)
+                ? "Looking through the workspace…"
+                : "No matches"
+              : popup.mode === "mention" && props.mentionResults?.truncated
+                ? "The workspace is larger than the list can hold: some paths are missing"
+                : `${options.length} ${options.length === 1 ? "match" : "matches"}`}
+          </div>
+        </div>
+      )}
       <div class="input-box">
         <textarea
           ref={input}
@@ -170,9 +351,17 @@ export const Composer = memo(function Composer(props: {
           rows={1}
           value={draft}
           aria-label="Message to Pi"
+          aria-autocomplete="list"
+          aria-controls={listOpen ? LISTBOX_ID : undefined}
+          aria-activedescendant={listOpen && options.length > 0 ? optionId(Math.min(active, options.length - 1)) : undefined}
           readOnly={props.readOnly === true}
           placeholder={placeholder}
-          onInput={(e) => changeDraft(e.currentTarget.value)}
+          onInput={(e) => {
+            changeDraft(e.currentTarget.value);
+            updatePopup(e.currentTarget.value, e.currentTarget.selectionStart ?? e.currentTarget.value.length);
+          }}
+          onClick={(e) => updatePopup(e.currentTarget.value, e.currentTarget.selectionStart ?? 0)}
+          onBlur={() => setPopup(undefined)}
           onPaste={(e) => {
             const files = filesOf(e.clipboardData);
             if (files.length === 0) return; // plain text: the textarea handles it
@@ -180,6 +369,29 @@ export const Composer = memo(function Composer(props: {
             void addFiles(files);
           }}
           onKeyDown={(e) => {
+            if (listOpen && !e.isComposing) {
+              if (e.key === "Escape") {
+                // Closes the list only: the text stays, and a running reply is not stopped.
+                e.preventDefault();
+                dismissed.current = draft;
+                setPopup(undefined);
+                return;
+              }
+              if (options.length > 0 && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
+                e.preventDefault();
+                setActive((a) => (Math.min(a, options.length - 1) + (e.key === "ArrowDown" ? 1 : options.length - 1)) % options.length);
+                return;
+              }
+              if (options.length > 0 && (e.key === "Enter" || e.key === "Tab") && !e.shiftKey) {
+                e.preventDefault();
+                take(Math.min(active, options.length - 1));
+                return;
+              }
+            }
+            if ((e.key === "Backspace" || e.key === "Delete") && !e.altKey && !e.ctrlKey && !e.metaKey && deleteMention(e.key === "Delete")) {
+              e.preventDefault();
+              return;
+            }
             if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
               e.preventDefault();
               if (props.running) queue(e.altKey ? "steer" : "followUp");
@@ -265,4 +477,47 @@ function commandHint(draft: string): string | undefined {
   if (text.startsWith("!!") && text.slice(2).trim() !== "") return "Runs in the workspace now; the output is not sent to Pi";
   if (text.startsWith("!") && text.slice(1).trim() !== "") return "Runs in the workspace now; Pi sees the output with your next message";
   return undefined;
+}
+
+type TakenMention = { token: string; ref: MentionRef };
+type Popup = { mode: "mention" | "command"; start: number; query: string; requestId: number };
+type ListOption = { kind: "mention"; option: MentionOption } | { kind: "command"; command: SlashCommand; positions: readonly number[] };
+
+const LISTBOX_ID = "composer-listbox";
+const optionId = (i: number) => `composer-option-${i}`;
+
+/**
+ * The list the caret is in: `/name` as the whole text so far (a command), or `@query` after a
+ * space or at the start (a mention); else none.
+ */
+function popupAt(text: string, caret: number): Omit<Popup, "requestId"> | undefined {
+  const before = text.slice(0, caret);
+  const command = /^\/([\w.:-]*)$/.exec(before);
+  if (command) return { mode: "command", start: 0, query: command[1]! };
+  const mention = /(?:^|\s)@([^\s@]{0,200})$/.exec(before);
+  if (mention) return { mode: "mention", start: caret - mention[1]!.length - 1, query: mention[1]! };
+  return undefined;
+}
+
+/** `text` with the matched characters in bold. */
+function Highlighted({ text, positions }: { text: string; positions: readonly number[] }) {
+  if (positions.length === 0) return <>{text.replace(/[\u0000-\u001f\u007f]/g, "⏎")}</>;
+  const marks = new Set(positions);
+  const parts: preact.JSX.Element[] = [];
+  let run = "";
+  let bold = false;
+  const flush = (key: number) => {
+    if (run !== "") parts.push(bold ? <b key={key}>{run}</b> : <span key={key}>{run}</span>);
+    run = "";
+  };
+  for (let i = 0; i < text.length; i++) {
+    const isMark = marks.has(i);
+    if (isMark !== bold) {
+      flush(i);
+      bold = isMark;
+    }
+    run += /[\u0000-\u001f\u007f]/.test(text[i]!) ? "⏎" : text[i];
+  }
+  flush(text.length);
+  return <>{parts}</>;
 }

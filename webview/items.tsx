@@ -149,6 +149,17 @@ function UserCard({ item }: { item: UserItem }) {
 }
 
 function AttachmentChip({ item }: { item: AttachmentItem }) {
+  // A mention that carried text (problems, changes, terminal): its token, and what was cut.
+  if (item.mention === "problems" || item.mention === "changes" || item.mention === "terminal") {
+    return (
+      <div class="item attachment" data-item={item.id}>
+        <span class="chip mention-chip" title={item.note ?? item.path}>
+          <span class="chip-label">{item.path.startsWith("@") ? item.path : `@problems:${item.path}`}</span>
+          {item.note && <span class="chip-range">{item.note}</span>}
+        </span>
+      </div>
+    );
+  }
   return (
     <div class="item attachment" data-item={item.id}>
       <span class="chip">

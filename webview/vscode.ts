@@ -2,6 +2,7 @@
 // `post` is the only way anything leaves the webview; `loadUiState`/`saveUiState` keep local
 // UI state (the composer draft) across the view being hidden. UI state never goes to the host.
 import { PROTOCOL_VERSION, type WebviewMessage } from "../src/shared/protocol";
+import type { MentionRef } from "../src/shared/mentions";
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -16,6 +17,8 @@ declare global {
 /** What the webview remembers for itself between being hidden and shown again. */
 export interface UiState {
   draft: string;
+  /** The `@` mentions taken in the draft: their token in the text and what they name. */
+  mentions?: { token: string; ref: MentionRef }[];
 }
 
 let api: VsCodeApi | undefined;
@@ -35,7 +38,15 @@ export function post(message: Outgoing): void {
 export function loadUiState(): UiState {
   const raw = vscode().getState();
   const draft = typeof raw === "object" && raw !== null && "draft" in raw ? (raw as { draft: unknown }).draft : undefined;
-  return { draft: typeof draft === "string" ? draft : "" };
+  const mentions = typeof raw === "object" && raw !== null && "mentions" in raw ? (raw as { mentions: unknown }).mentions : undefined;
+  // Saved by this page itself; still only shapes it wrote are taken back.
+  const taken = Array.isArray(mentions)
+    ? mentions.filter(
+        (m): m is { token: string; ref: MentionRef } =>
+          typeof m === "object" && m !== null && typeof m.token === "string" && typeof m.ref === "object" && m.ref !== null && typeof m.ref.kind === "string",
+      )
+    : [];
+  return { draft: typeof draft === "string" ? draft : "", mentions: taken };
 }
 
 export function saveUiState(state: UiState): void {

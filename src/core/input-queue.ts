@@ -38,7 +38,7 @@ export function promptMessages(text: string, attachments: readonly Attachment[],
     ...images.map((i) => ({ ...i })),
   ];
   return [
-    ...attachments.map((a): FileAttachmentMessage => ({ role: "fileAttachment", path: a.path, ...(a.range ? { range: { ...a.range } } : {}), timestamp: now })),
+    ...attachments.map((a): FileAttachmentMessage => ({ ...a, role: "fileAttachment", ...(a.range ? { range: { ...a.range } } : {}), timestamp: now })),
     { role: "user", content, timestamp: now },
   ];
 }

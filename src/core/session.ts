@@ -446,7 +446,8 @@ export class ChatSession {
     const start = turnStart(messages, messageIndex);
     const attachments = messages
       .slice(start, messageIndex)
-      .flatMap((m) => (m.role === "fileAttachment" ? [{ path: m.path, ...(m.range ? { range: { ...m.range } } : {}) }] : []));
+      // An edited prompt keeps what its mentions carried: nothing is read again.
+      .flatMap((m) => (m.role === "fileAttachment" ? [{ ...m, ...(m.range ? { range: { ...m.range } } : {}) }] : []));
     const images = (typeof prompt.content === "string" ? [] : prompt.content.filter((c): c is StoredImageContent => c.type === "image")).filter(
       (_, i) => !removeImages.includes(i),
     );

@@ -41,12 +41,22 @@ import { modelTitles } from "./model-titles";
 import { chooseUserCommandFolder } from "./command-folder";
 import type { HostCheckpoints } from "./checkpoints";
 import type { RestoreOutcome } from "../core/checkpoints";
+import { type MentionAttachment, WorkspaceMentions } from "./mentions";
+import { loadPromptLibrary, skillMessage, skillsStep } from "./prompt-library";
+import { ACTION_COMMANDS, type MentionRef, type SlashCommand } from "../shared/mentions";
+import { expandTemplate, parseArguments, splitSlashCommand } from "../shared/prompt-templates";
+import type { RequestContextStep } from "../core/session";
 
 /** A model's catalog name, when the provider bundle is loaded (the view's status never loads it). */
 function catalogName(provider: ProviderId, id: string): string | undefined {
   return providersIfLoaded()
     ?.listModels(provider)
     .find((m) => m.id === id)?.name;
+}
+
+/** Two request steps, one after the other. */
+function chainSteps(first: RequestContextStep, second: RequestContextStep): RequestContextStep {
+  return async (messages, signal) => second(await first(messages, signal), signal);
 }
 
 /** Which chat is on screen, in the storage folder beside the chats: written at once, so a crash keeps it. */
@@ -106,9 +116,12 @@ export class ChatController implements vscode.Disposable {
   readonly deletion: ChatDeletion;
   /** The view's history dialog: search, rename, export. */
   private readonly historyView: HistoryViewRequests;
+  /** The composer's `@` list and what mentions carry. */
+  private readonly mentions: WorkspaceMentions;
 
   constructor(private readonly options: ControllerOptions) {
     this.otherWindows = new OtherWindows(options.storageDir);
+    this.mentions = new WorkspaceMentions(options.fs, options.discovery?.rules ?? (() => ({})), options.paths, options.log);
     const root = options.workspaceRoot;
     this.service = new ChatService({
       images: new ImageBlobStore(options.storageDir),
@@ -127,7 +140,10 @@ export class ChatController implements vscode.Disposable {
       approvalMode: approvalModeSetting,
       protectedFiles: protectedFilesSetting,
       workspaceTrusted,
-      extendContext: projectInstructionsStep(options.log),
+      extendContext: chainSteps(
+        projectInstructionsStep(options.log),
+        skillsStep(options.fs, () => this.folderPrefixes(), options.log),
+      ),
       problems: createDiagnosticsWatcher((p) => options.paths.uriOf(p)),
       // Large images read_file returns are scaled in a worker (photon), loaded only then.
       imageScaler: createWorkerImageScaler(path.join(__dirname, "image-scale.js")),
@@ -239,7 +255,14 @@ export class ChatController implements vscode.Disposable {
   async onMessage(message: WebviewMessage): Promise<void> {
     switch (message.type) {
       case "chat/send":
-        return this.prompt(message.text, message.images ?? []);
+        return this.prompt(message.text, message.images ?? [], message.mentions ?? []);
+      case "mention/query": {
+        const found = await this.mentions.options(message.query);
+        this.view?.send({ type: "mention/results", requestId: message.requestId, ...found });
+        return;
+      }
+      case "composer/listCommands":
+        return this.sendCommandList();
       case "composer/checkImageInput":
         // Images were attached: the bundle is about to be needed anyway, and the composer must
         // say before sending whether the model can see them.
@@ -312,7 +335,7 @@ export class ChatController implements vscode.Disposable {
         await vscode.commands.executeCommand(`piChat.${message.command}`);
         return;
       case "queue/add":
-        return this.queueInput(message.kind, message.text, message.images ?? []);
+        return this.queueInput(message.kind, message.text, message.images ?? [], message.mentions ?? []);
       case "queue/remove":
         return this.session.unqueue(message.id);
       case "queue/sendNow":
@@ -389,11 +412,15 @@ export class ChatController implements vscode.Disposable {
     if (session === this.session) this.view?.send({ type: "view/status", status: this.status() });
   }
 
-  async prompt(text: string, images: readonly PromptImage[] = []): Promise<void> {
+  async prompt(text: string, images: readonly PromptImage[] = [], mentions: readonly MentionRef[] = []): Promise<void> {
     // Checked before the attachments are taken, so a refused prompt keeps them.
     if (this.session.running) throw new Error("A reply is still being written. Stop it or wait for it to finish.");
     this.branchNote = undefined;
     this.modelNote = undefined;
+    // `/new`, `/compact`…: the chat's own actions; `/template args` and `/skill:name`: the text they expand to.
+    const slash = await this.slashCommand(text);
+    if (slash.done) return;
+    text = slash.text;
     // `!cmd` / `!!cmd`: the user runs it; attachments wait for the next prompt.
     const userCommand = parseUserCommand(text);
     if (userCommand) {
@@ -410,9 +437,7 @@ export class ChatController implements vscode.Disposable {
     }
     if (text.trim() === "" && images.length === 0) return;
     const stored = await attachImages(this.service, this.session.id, images, () => this.imageInput(true));
-    const attachments = this.attachments;
-    this.attachments = [];
-    this.view?.send({ type: "composer/attachments", attachments: [] });
+    const attachments = await this.takeAttachments(mentions);
     // Remember it now: if VS Code dies during this first run, the reload still finds the chat.
     await this.writeCurrentChat(this.session.id);
     await this.session.prompt(text, attachments, stored);
@@ -422,13 +447,11 @@ export class ChatController implements vscode.Disposable {
    * A follow-up or steer typed while the reply runs; the attached files and images go with it
    * (sent as a prompt if the run ended meanwhile).
    */
-  async queueInput(kind: "followUp" | "steer", text: string, images: readonly PromptImage[]): Promise<void> {
+  async queueInput(kind: "followUp" | "steer", text: string, images: readonly PromptImage[], mentions: readonly MentionRef[] = []): Promise<void> {
     if (parseUserCommand(text)) throw new Error("A !command runs when Pi is not writing: send it after this reply (or Stop it first).");
     if (text.trim() === "" && images.length === 0) return;
     const stored = await attachImages(this.service, this.session.id, images, () => this.imageInput(true));
-    const attachments = this.attachments;
-    this.attachments = [];
-    this.view?.send({ type: "composer/attachments", attachments: [] });
+    const attachments = await this.takeAttachments(mentions);
     await this.session.send(kind, text, attachments, stored);
   }
 
@@ -500,6 +523,71 @@ export class ChatController implements vscode.Disposable {
     this.view?.send({ type: "view/focus" });
   }
 
+  /** The files attached with "Ask about this file", then what the message's `@` mentions carry, read now. */
+  private async takeAttachments(mentions: readonly MentionRef[]): Promise<MentionAttachment[]> {
+    const attached = this.attachments;
+    this.attachments = [];
+    this.view?.send({ type: "composer/attachments", attachments: [] });
+    const mentioned = await this.mentions.resolve(mentions);
+    return [...attached.filter((a) => !mentioned.some((m) => m.mention === undefined && m.path === a.path)), ...mentioned];
+  }
+
+  /** The tools' path prefix of each workspace folder ("" with one folder). */
+  private folderPrefixes(): string[] {
+    return this.options.paths.multiRoot ? this.options.paths.folders.map((f) => f.name) : [""];
+  }
+
+  private async sendCommandList(): Promise<void> {
+    const library = await loadPromptLibrary(this.options.fs, this.folderPrefixes(), workspaceTrusted());
+    for (const note of library.notes) this.options.log(`prompts: ${note}`);
+    const commands: SlashCommand[] = [
+      ...ACTION_COMMANDS,
+      ...library.templates.map(
+        (t): SlashCommand => ({
+          name: t.name,
+          description: `${t.description} (${t.source})`,
+          kind: "template",
+          ...(t.argumentHint ? { argumentHint: t.argumentHint } : {}),
+        }),
+      ),
+      ...library.skills.map((s): SlashCommand => ({ name: `skill:${s.name}`, description: `${s.description} (${s.source} skill)`, kind: "skill" })),
+    ];
+    this.view?.send({ type: "composer/commands", commands, notes: library.notes });
+  }
+
+  /**
+   * A message that is a slash command: the chat's own actions run here (`done`); a template or a
+   * skill gives the text that is sent instead. Anything else is sent as typed.
+   */
+  private async slashCommand(text: string): Promise<{ done: true } | { done: false; text: string }> {
+    const slash = splitSlashCommand(text);
+    if (!slash) return { done: false, text };
+    switch (slash.name) {
+      case "new":
+        await this.newChat();
+        return { done: true };
+      case "compact":
+        await vscode.commands.executeCommand("piChat.compact", { instructions: slash.rest });
+        return { done: true };
+      case "model":
+        await vscode.commands.executeCommand("piChat.selectChatModel");
+        return { done: true };
+      case "export":
+        await vscode.commands.executeCommand("piChat.exportChat", this.session.id);
+        return { done: true };
+      case "history":
+        await vscode.commands.executeCommand("piChat.showHistory");
+        return { done: true };
+    }
+    const library = await loadPromptLibrary(this.options.fs, this.folderPrefixes(), workspaceTrusted());
+    if (slash.name.startsWith("skill:")) {
+      const skill = library.skills.find((s) => `skill:${s.name}` === slash.name);
+      return skill ? { done: false, text: await skillMessage(skill, slash.rest) } : { done: false, text };
+    }
+    const template = library.templates.find((t) => t.name === slash.name);
+    return template ? { done: false, text: expandTemplate(template.body, parseArguments(slash.rest)) } : { done: false, text };
+  }
+
   get pendingAttachments(): readonly PendingAttachment[] {
     return this.attachments;
   }
@@ -509,6 +597,7 @@ export class ChatController implements vscode.Disposable {
     // choice. Left as it is, the transcript ends mid-turn and the reopened chat offers Continue.
     this.unsubscribe?.();
     this.otherWindows.dispose();
+    this.mentions.dispose();
     void this.service.flush();
   }
 

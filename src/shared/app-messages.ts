@@ -27,13 +27,23 @@ export interface ApprovalNoticeMessage {
   timestamp: number;
 }
 
-/** A file (and optionally a line range) the user attached with "Ask about this file". A reference, not a copy. */
+/**
+ * A file (and optionally a line range) the user attached with "Ask about this file", or something
+ * the user mentioned with `@` in the composer. A file or folder is a reference, not a copy; what
+ * `@problems`, `@changes` and `@terminal` brought is kept here as it was sent (never read again).
+ */
 export interface FileAttachmentMessage {
   role: "fileAttachment";
-  /** Workspace-relative POSIX path. */
+  /** Workspace-relative POSIX path; for a mention that names no path, its token (`@changes`). */
   path: string;
   /** 1-based, inclusive line range of the selection, if there was one. */
   range?: { startLine: number; endLine: number };
+  /** Set when it came from an `@` mention other than a plain file. */
+  mention?: "folder" | "problems" | "selection" | "changes" | "terminal";
+  /** What the mention carried, as the model got it (already capped). */
+  text?: string;
+  /** What was cut or missing, in words ("first 200 of 1,300 lines"), said to the model and shown on the chip. */
+  note?: string;
   timestamp: number;
 }
 

@@ -28,6 +28,9 @@ export interface AttachmentItem extends ItemMarks {
   id: string;
   path: string;
   range?: { startLine: number; endLine: number };
+  /** An `@` mention other than a file: the chip shows its token; `note` says what was cut. */
+  mention?: "folder" | "problems" | "selection" | "changes" | "terminal";
+  note?: string;
 }
 
 export interface AssistantBlock {

@@ -3,7 +3,7 @@
 // detect a gap and ask for a full resync. Streaming sends deltas, never the whole message again.
 // Webview → host: untrusted input, validated with `parseWebviewMessage` before anything reads it.
 // Names are grouped by concern, `concern/action` (view/, chat/, message/, tool/, approval/,
-// command/, compaction/, context/, branch/, queue/, composer/, history/, editor/, workbench/), as
+// command/, compaction/, context/, branch/, queue/, composer/, mention/, history/, editor/, workbench/), as
 // the protocols of other assistants in the editor name theirs (Continue's `history/list`): one
 // glance at a name says which part of the view sends or handles it.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
@@ -13,6 +13,7 @@ export type { ForkMark, PendingAttachment, QueuedInput } from "./chat-items";
 import type { ContextMeter } from "./context-meter";
 import type { StructuredDiff } from "./structured-diff";
 import type { BackgroundRunState } from "./background-state";
+import type { MentionOption, MentionRef, SlashCommand } from "./mentions";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -135,6 +136,13 @@ export type HostMessage =
    * holds the words, each with the words around the first match.
    */
   | (Sequenced & { type: "history/results"; query: string; hits: HistoryHit[]; complete: boolean })
+  /**
+   * The `@` list for `mention/query` number `requestId` (the webview shows only the newest); `indexing`:
+   * the workspace is still being walked, more may come; `truncated`: the walk stopped at its cap.
+   */
+  | (Sequenced & { type: "mention/results"; requestId: number; options: MentionOption[]; indexing: boolean; truncated: boolean })
+  /** The `/` list: the chat's actions, the prompt templates and the skills, read when asked (`composer/listCommands`). */
+  | (Sequenced & { type: "composer/commands"; commands: SlashCommand[]; notes: string[] })
   /** An Apply to file (`requestId` from `editor/applyCode`) was written, or undone: the block says so. */
   | (Sequenced & { type: "editor/codeApplied"; requestId: number; path: string; state: "applied" | "undone" });
 
@@ -161,6 +169,8 @@ const HOST_MESSAGE_TYPES: Readonly<Record<HostMessageType, true>> = {
   "history/results": true,
   "composer/attachments": true,
   "composer/restore": true,
+  "composer/commands": true,
+  "mention/results": true,
   "editor/codeApplied": true,
 };
 
@@ -227,7 +237,11 @@ export const MAX_IMAGE_SIDE_PX = 2000;
 export type WebviewMessage =
   | { type: "view/ready"; v: typeof PROTOCOL_VERSION }
   | { type: "view/resync"; v: typeof PROTOCOL_VERSION; lastSeq: number }
-  | { type: "chat/send"; v: typeof PROTOCOL_VERSION; text: string; images?: PromptImage[] }
+  | { type: "chat/send"; v: typeof PROTOCOL_VERSION; text: string; images?: PromptImage[]; mentions?: MentionRef[] }
+  /** The `@` list for what was typed after `@` (answered with `mention/results`). */
+  | { type: "mention/query"; v: typeof PROTOCOL_VERSION; requestId: number; query: string }
+  /** `/` was typed at the start of the composer: send the command list (`composer/commands`). */
+  | { type: "composer/listCommands"; v: typeof PROTOCOL_VERSION }
   /** Images were attached: the view needs to know whether the model accepts them before sending. */
   | { type: "composer/checkImageInput"; v: typeof PROTOCOL_VERSION }
   | { type: "chat/stop"; v: typeof PROTOCOL_VERSION }
@@ -280,7 +294,7 @@ export type WebviewMessage =
   /** "Restore files to here" on the prompt at path index `messageIndex`: the host previews, then restores. */
   | { type: "checkpoint/restore"; v: typeof PROTOCOL_VERSION; messageIndex: number }
   /** While a reply runs: queue a follow-up or steer (with the attached files and pasted images). */
-  | { type: "queue/add"; v: typeof PROTOCOL_VERSION; kind: "followUp" | "steer"; text: string; images?: PromptImage[] }
+  | { type: "queue/add"; v: typeof PROTOCOL_VERSION; kind: "followUp" | "steer"; text: string; images?: PromptImage[]; mentions?: MentionRef[] }
   /** Remove a queued chip before it is delivered. */
   | { type: "queue/remove"; v: typeof PROTOCOL_VERSION; id: string }
   /** After Stop: send what is queued now, or drop it. */

@@ -388,7 +388,14 @@ function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatI
         timestamp: message.timestamp,
       };
     case "fileAttachment":
-      return { kind: "attachment", id, path: message.path, ...(message.range ? { range: { ...message.range } } : {}) };
+      return {
+        kind: "attachment",
+        id,
+        path: message.path,
+        ...(message.range ? { range: { ...message.range } } : {}),
+        ...(message.mention ? { mention: message.mention } : {}),
+        ...(message.note ? { note: message.note } : {}),
+      };
     case "bashExecution":
       return {
         kind: "userCommand",

@@ -2,6 +2,7 @@
 // as untrusted: every message is checked against a closed schema before the host acts on it.
 import { arr, compile, int, lit, obj, oneOf, opt, str, union, type Static } from "@earendil-works/pi-schema";
 import type { StructuredDiff } from "./structured-diff";
+import { MAX_MENTIONS } from "./mentions";
 import { MAX_PROMPT_IMAGE_BYTES, MAX_PROMPT_IMAGES, PROTOCOL_VERSION, WEBVIEW_COMMANDS, type WebviewMessage } from "./protocol";
 
 const v = lit(PROTOCOL_VERSION);
@@ -14,6 +15,19 @@ const promptImages = opt(
   }),
 );
 
+// Mentions taken in the composer: only names; the host reads (and checks) what they name at send time.
+const mentionPath = str({ minLength: 1, maxLength: 4096 });
+const mentions = opt(
+  arr(
+    union([
+      obj({ kind: oneOf(["file", "folder"]), path: mentionPath }),
+      obj({ kind: lit("problems"), path: opt(mentionPath) }),
+      obj({ kind: oneOf(["selection", "changes", "terminal"]) }),
+    ]),
+    { maxItems: MAX_MENTIONS },
+  ),
+);
+
 const webviewMessageSchema = union([
   obj({ type: lit("view/ready"), v }),
   obj({ type: lit("view/resync"), v, lastSeq: int({ minimum: -1 }) }),
@@ -23,7 +37,10 @@ const webviewMessageSchema = union([
     // Empty only with images (the host checks): a screenshot can be the whole question.
     text: str({ maxLength: 200_000 }),
     images: promptImages,
+    mentions,
   }),
+  obj({ type: lit("mention/query"), v, requestId: int({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), query: str({ maxLength: 500 }) }),
+  obj({ type: lit("composer/listCommands"), v }),
   obj({ type: lit("composer/checkImageInput"), v }),
   obj({ type: lit("chat/stop"), v }),
   obj({ type: lit("chat/continue"), v }),
@@ -74,6 +91,7 @@ const webviewMessageSchema = union([
     // Empty only with images, as a prompt.
     text: str({ maxLength: 200_000 }),
     images: promptImages,
+    mentions,
   }),
   obj({ type: lit("queue/remove"), v, id }),
   obj({ type: lit("queue/sendNow"), v }),

@@ -9,6 +9,7 @@ import * as assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makePng } from "../support/png";
+import { answerMentions, openCommandList } from "./mention-helpers";
 import { ChatPage, defaultStatus, repoRoot, THEMES, type Theme } from "./harness";
 import { SAMPLE_CHANGE, SAMPLE_DIFF, Script, stateOf, toolCall } from "./script";
 
@@ -54,6 +55,28 @@ async function audit(chat: ChatPage): Promise<Finding[]> {
 
 const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
   { name: "empty chat", reach: async () => undefined },
+  {
+    name: "the @ list open, with a mention taken",
+    reach: async (chat) => {
+      const input = chat.page.getByRole("textbox", { name: "Message to Pi" });
+      await input.fill("");
+      await input.click();
+      await input.pressSequentially("@srv");
+      await answerMentions(chat);
+      await chat.page.keyboard.press("Enter");
+      await input.pressSequentially("@");
+      await answerMentions(chat);
+    },
+  },
+  {
+    name: "the / list open",
+    reach: async (chat) => {
+      await openCommandList(chat);
+      // Leave an empty composer for the states after this one.
+      await chat.page.keyboard.press("Escape");
+      await chat.page.getByRole("textbox", { name: "Message to Pi" }).fill("");
+    },
+  },
   {
     name: "a chat with messages",
     reach: async (chat) => {

@@ -12,6 +12,7 @@ import type { CompactionSummaryMessage } from "../../src/core/messages";
 import type { ContextMeter } from "../../src/shared/context-meter";
 import { makePng } from "../support/png";
 import { ChatPage, repoRoot } from "./harness";
+import { answerMentions } from "./mention-helpers";
 import { noKeyNotice, Script, toolCall } from "./script";
 
 const OUT = process.env.PI_CHAT_SCREENSHOTS === "docs" ? join(repoRoot, "docs/images") : join(repoRoot, "out/test-artifacts");
@@ -177,6 +178,31 @@ describe("README screenshots", function () {
       await chat.page.getByRole("textbox", { name: "Message to Pi" }).fill("and update the README");
       await chat.frames(2);
       await save(chat, "branches-and-queue.png");
+      await chat.assertClean();
+    } finally {
+      await chat.close();
+    }
+  });
+
+  it("the @ list open over the composer: srvcfg finds server/config.ts, a folder already mentioned", async () => {
+    const chat = await ChatPage.open(SIZE);
+    try {
+      await chat.snapshot(undefined, { title: "Where is the port set?", status: { modelLabel: "claude-sonnet-4-5" } });
+      const script = new Script().start();
+      script.user("Where does the dev server read its port?");
+      script.assistant([{ type: "text", text: "In `server/config.ts`: `port` defaults to **3000** unless `PORT` is set." }]);
+      script.end();
+      await chat.events(script.take());
+      const input = chat.page.getByRole("textbox", { name: "Message to Pi" });
+      await input.click();
+      await input.pressSequentially("Compare @server");
+      await answerMentions(chat);
+      await chat.page.keyboard.press("Enter");
+      await input.pressSequentially("with @srvcfg");
+      await answerMentions(chat);
+      assert.ok((await chat.page.getByRole("option").first().innerText()).startsWith("server/config.ts"));
+      await chat.frames(2);
+      await save(chat, "mentions.png");
       await chat.assertClean();
     } finally {
       await chat.close();

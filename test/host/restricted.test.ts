@@ -117,4 +117,33 @@ describe("restricted mode (untrusted folder, workspace trust on)", function () {
       await api.mcp.reload();
     }
   });
+
+  it("the workspace's prompt templates and skills are not read (the user's are)", async () => {
+    const files = [workspaceUri(".pi", "prompts", "marker-template.md"), workspaceUri(".pi", "skills", "marker", "SKILL.md")];
+    await vscode.workspace.fs.writeFile(files[0]!, new TextEncoder().encode("---\ndescription: marker-template-9043\n---\nDo $1.\n"));
+    await vscode.workspace.fs.writeFile(files[1]!, new TextEncoder().encode("---\nname: marker\ndescription: marker-skill-9043\n---\nx\n"));
+    try {
+      await vscode.commands.executeCommand("piChat.newChat");
+      const posted = () =>
+        (api.view.posted ?? []).filter(
+          (m): m is { type: "composer/commands"; commands: { name: string }[]; notes: string[] } => (m as { type?: string }).type === "composer/commands",
+        );
+      const before = posted().length;
+      await api.view.receive({ type: "composer/listCommands", v: 1 });
+      const list = await waitFor("the / list", () => posted()[before]);
+      assert.ok(!list.commands.some((c) => c.name.includes("marker")), list.commands.map((c) => c.name).join(", "));
+      assert.ok(
+        list.notes.some((n) => /not trusted/.test(n)),
+        "the list says why",
+      );
+      server.push(() => ({ text: "Ok." }));
+      await api.view.receive({ type: "chat/send", v: 1, text: "/marker-template now" });
+      const body = await waitFor("the request", () => server.chatRequests().at(-1));
+      const all = JSON.stringify(body.messages);
+      assert.doesNotMatch(all, /marker-skill-9043|Do now/);
+      assert.match(all, /\/marker-template now/, "sent as typed");
+    } finally {
+      for (const f of files) await vscode.workspace.fs.delete(f).then(undefined, () => undefined);
+    }
+  });
 });

@@ -1,7 +1,7 @@
 // What each app message states to the model: the one sentence (or block) convertToLlm puts in a
 // user message for it. Pure text from the message; shared by the context policy, the token
 // estimate and the "what the model sees" document, so all three count the same words.
-import type { AppMessage, BashExecutionMessage, CompactionSummaryMessage, FilesRestoredMessage } from "../messages";
+import type { AppMessage, BashExecutionMessage, CompactionSummaryMessage, FileAttachmentMessage, FilesRestoredMessage } from "../messages";
 
 /** The business fact an app message states to the model, or null if it states none. */
 export function appMessageFact(message: AppMessage): string | null {
@@ -15,10 +15,8 @@ export function appMessageFact(message: AppMessage): string | null {
       }
       return `[The user allowed the ${message.toolName} call ${message.toolCallId}${target}.]`;
     }
-    case "fileAttachment": {
-      const lines = message.range ? ` (lines ${message.range.startLine}-${message.range.endLine})` : "";
-      return `[The user attached the file ${message.path}${lines} to this message. Read it with read_file if you need its content.]`;
-    }
+    case "fileAttachment":
+      return fileAttachmentFact(message);
     case "localNotice":
       return null;
     case "filesRestored":
@@ -39,6 +37,29 @@ export function filesRestoredFact(message: FilesRestoredMessage): string {
   const list = (label: string, paths: readonly string[]) => (paths.length > 0 ? ` ${label}: ${paths.join(", ")}.` : "");
   const skipped = message.skipped.length > 0 ? ` Left as they are: ${message.skipped.map((s) => `${s.path} (${s.reason})`).join("; ")}.` : "";
   return `${head}${list("Put back", message.restored)}${list("Deleted (created after it)", message.deleted)}${skipped} Read a file again before editing it.]`;
+}
+
+/** A file, folder or `@` mention, as the model reads it: a reference to read, or the text it carried, with what was cut. */
+export function fileAttachmentFact(message: FileAttachmentMessage): string {
+  // A file name may hold a newline or brackets: quoted then, so it cannot end the fact and say more.
+  if (/[\u0000-\u001f\u007f[\]]/.test(message.path)) message = { ...message, path: JSON.stringify(message.path) };
+  const lines = message.range ? ` (lines ${message.range.startLine}-${message.range.endLine})` : "";
+  const note = message.note ? ` ${message.note}` : "";
+  const body = (tag: string) => `\n<${tag}>\n${message.text ?? ""}\n</${tag}>`;
+  switch (message.mention) {
+    case undefined:
+      return `[The user attached the file ${message.path}${lines} to this message. Read it with read_file if you need its content.]`;
+    case "selection":
+      return `[The user mentioned their selection: ${message.path}${lines}. Read those lines with read_file if you need them.${note}]`;
+    case "folder":
+      return `[The user mentioned the folder ${message.path} in this message. List or read its files with the tools if you need them.]`;
+    case "problems":
+      return `[The user mentioned ${message.path === "@problems" ? "the workspace's" : `${message.path}'s`} problems (errors and warnings) as VS Code reported them when the message was sent.${note}]${body("problems")}`;
+    case "changes":
+      return `[The user mentioned the working tree's changes: the git diff against HEAD when the message was sent.${note}]${body("changes")}`;
+    case "terminal":
+      return `[The user mentioned the active terminal: its last command and output when the message was sent.${note}]${body("terminal")}`;
+  }
 }
 
 /** A `!cmd` the user ran, as the model reads it: the command, how it ended, the output. */
