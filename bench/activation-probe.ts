@@ -120,6 +120,17 @@ class EventEmitter<T> {
   }
 }
 
+class ThemeIcon {
+  constructor(readonly id: string) {}
+}
+
+class RelativePattern {
+  constructor(
+    readonly base: unknown,
+    readonly pattern: string,
+  ) {}
+}
+
 class FileSystemError extends Error {
   constructor(
     message: string,
@@ -159,6 +170,8 @@ const vscodeStub = {
   Disposable,
   EventEmitter,
   FileSystemError,
+  ThemeIcon,
+  RelativePattern,
   FileType: { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 },
   ExtensionMode: { Production: 1, Development: 2, Test: 3 },
   ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },

@@ -85,9 +85,27 @@ export function runP5(repoRoot: string, probe: string, log: (line: string) => vo
   // What ships: `npm run package` minifies. The bytes a user's extension host parses at activation.
   // (esbuild's CLI, not its JavaScript API: that one refuses to be bundled into this benchmark.)
   const esbuild = join(repoRoot, "node_modules", ".bin", "esbuild");
+  // out/extension.js is measured as `npm run package` builds it: bundled and minified in one step
+  // (scripts/build.mjs --production), which drops more than minifying the development bundle after
+  // the fact (530 against 478 KB once). Any other file loaded at activation is minified on its own.
+  const productionEntry = [
+    "src/host/extension.ts",
+    "--bundle",
+    "--platform=node",
+    "--format=cjs",
+    "--target=node20",
+    "--minify",
+    "--external:vscode",
+    "--define:import.meta.url=__pi_import_meta_url",
+    "--banner:js=const __pi_import_meta_url = require('url').pathToFileURL(__filename).href;",
+    "--log-level=error",
+  ];
   const shippedBytes = files.reduce(
     (sum, f) =>
-      sum + execFileSync(esbuild, ["--minify", "--loader=js", "--log-level=error"], { input: readFileSync(f.file), maxBuffer: 64 * 1024 * 1024 }).length,
+      sum +
+      (f.file === extensionFile
+        ? execFileSync(esbuild, productionEntry, { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 }).length
+        : execFileSync(esbuild, ["--minify", "--loader=js", "--log-level=error"], { input: readFileSync(f.file), maxBuffer: 64 * 1024 * 1024 }).length),
     0,
   );
   return {
