@@ -80,7 +80,6 @@ export interface ChatServiceOptions {
   checkpoints?: Checkpoints;
 }
 
-/** A run refused because another window writes the chat, or wrote it since this one loaded it. */
 /** A conversation to open as a new chat (what src/core/pi-sessions makes of a pi session). */
 export interface ImportedChat {
   nodes: readonly { id: string; parentId: string | null; message: AgentMessage }[];
@@ -91,6 +90,7 @@ export interface ImportedChat {
   origin: ChatOrigin;
 }
 
+/** A run refused because another window writes the chat, or wrote it since this one loaded it. */
 export class ChatBusyError extends Error {
   constructor(
     readonly chatId: string,
