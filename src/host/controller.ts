@@ -118,6 +118,8 @@ export class ChatController implements vscode.Disposable {
   private readonly historyView: HistoryViewRequests;
   /** The composer's `@` list and what mentions carry. */
   private readonly mentions: WorkspaceMentions;
+  /** Chats whose files are being restored (their preview may still be open). */
+  private readonly restoring = new Set<string>();
 
   constructor(private readonly options: ControllerOptions) {
     this.otherWindows = new OtherWindows(options.storageDir);
@@ -397,7 +399,13 @@ export class ChatController implements vscode.Disposable {
         timestamp: Date.now(),
       });
     };
-    await checkpoints.restore(request, note);
+    // A chat with a restore under way is not let go (release): its note must go to the session that shows it.
+    this.restoring.add(session.id);
+    try {
+      await checkpoints.restore(request, note);
+    } finally {
+      this.restoring.delete(session.id);
+    }
   }
 
   /** Edit, retry or switch: files changed on the branch left stay changed, and the view says so. */
@@ -622,7 +630,9 @@ export class ChatController implements vscode.Disposable {
       left.abort();
       void left.stopBackground("chatClosed");
       // Then let go of it, unless the user came back to it meanwhile: chats opened in turn do not add up in memory.
-      void this.service.release(left.id, () => this.session !== left).catch((error) => this.options.log(`could not release chat ${left.id}: ${String(error)}`));
+      void this.service
+        .release(left.id, () => this.session !== left && !this.restoring.has(left.id))
+        .catch((error) => this.options.log(`could not release chat ${left.id}: ${String(error)}`));
     }
     this.unsubscribe?.();
     this.session = session;
