@@ -180,7 +180,8 @@ export class ChatService {
    * Lets go of a chat the view left: once its run and background commands have ended, the session
    * (its messages, tree and agent) is dropped, so chats opened in turn do not add up in memory. The
    * file keeps everything; opening the chat again reads it. `unused` is asked again after the wait:
-   * a chat the user went back to meanwhile is kept.
+   * a chat the user went back to meanwhile is kept. So is one that started background commands here:
+   * how they ended (stopped because the chat was left, exit code) is on their cards, not in the file.
    */
   async release(chatId: string, unused: () => boolean): Promise<boolean> {
     const session = this.sessions.get(chatId);
@@ -188,7 +189,7 @@ export class ChatService {
     await session.waitForIdle();
     await session.stopBackground("chatClosed");
     await session.waitForIdle();
-    if (this.sessions.get(chatId) !== session || session.running || !unused()) return false;
+    if (this.sessions.get(chatId) !== session || session.running || session.ranBackgroundCommands || !unused()) return false;
     this.sessions.delete(chatId);
     return true;
   }

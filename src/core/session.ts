@@ -346,6 +346,11 @@ export class ChatSession {
     return this.active !== undefined;
   }
 
+  /** It started background commands in this window: how they ended is on their cards, not in the file. */
+  get ranBackgroundCommands(): boolean {
+    return this.background.any;
+  }
+
   get allowsEditsForChat(): boolean {
     return this.gate.allowsEditsForChat;
   }

@@ -72,6 +72,11 @@ export class BackgroundCommands {
   /** `onEnd` hears of every process of this chat once, when it has ended (exited, or stopped and gone). */
   constructor(private readonly options: { onEnd?: (process: BackgroundProcess) => void } = {}) {}
 
+  /** Whether this chat started any (the ended ones included). */
+  get any(): boolean {
+    return this.entries.size > 0;
+  }
+
   /** Processes still running. */
   get running(): BackgroundProcess[] {
     return [...this.entries.values()].filter((e) => e.process.status.state === "running").map((e) => e.process);
