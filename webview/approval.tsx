@@ -36,6 +36,21 @@ export function useSentDecision<D extends string>(): [D | null, (decision: D | n
   return [sent, setSent];
 }
 
+/**
+ * Posts the user's answer on a card: a denial carries the reason typed (when there is one), "Always
+ * allow" on a command card the rule; one message shape for every card that asks.
+ */
+export function postDecision(toolCallId: string, decision: "allow" | "deny" | "allowForChat" | "allowAlways", reason: string, rule?: string): void {
+  const why = reason.trim();
+  post({
+    type: "approval/decide",
+    toolCallId,
+    decision,
+    ...(decision === "deny" && why !== "" ? { reason: why } : {}),
+    ...(decision === "allowAlways" && rule !== undefined ? { rule: rule.trim() } : {}),
+  });
+}
+
 /** The optional reason sent with a denial; Enter denies. */
 export function DenyReasonInput(props: { value: string; onInput: (value: string) => void; onDeny: () => void }) {
   return (
@@ -64,10 +79,7 @@ export function ApprovalForm({ toolCallId, cardId }: { toolCallId: string; cardI
   const decide = (decision: Decision) => {
     if (sent !== null) return;
     setSent(decision);
-    const why = reason.trim();
-    post(
-      decision === "deny" && why !== "" ? { type: "approval/decide", toolCallId, decision, reason: why } : { type: "approval/decide", toolCallId, decision },
-    );
+    postDecision(toolCallId, decision, reason);
     focusAfterDecision(cardId);
   };
   return (

@@ -6,17 +6,17 @@ import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem, UserCommandItem } from "../src/shared/chat-items";
 import { DEFAULT_BACKGROUND_WAIT_MS, stopCauseForCard, type BackgroundRunState } from "../src/shared/background-state";
-import { DenyReasonInput, onApprovalShortcut, useSentDecision } from "./approval";
+import { DenyReasonInput, onApprovalShortcut, postDecision, useSentDecision } from "./approval";
 import { focusAfterDecision } from "./focus";
 import { CheckIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "./icons";
 import { Collapsible } from "./parts";
 import { commandEndWords, type CommandEnd } from "./tool-text";
 import { DecisionLine } from "./decision-line";
+import { capOutput, ToolOutput } from "./tool-output";
 import { post } from "./vscode";
 import { formatDuration } from "../src/shared/format";
 
 /** The tool caps what it returns at 50 KB; anything longer here was not made by it. */
-const MAX_OUTPUT_CHARS = 60_000;
 
 interface CommandFacts {
   command?: string;
@@ -241,12 +241,7 @@ export function CommandCard({ item }: { item: ToolItem }) {
           }
           defaultOpen={item.status === "error" || (facts.exitCode ?? 0) !== 0}
         >
-          <pre>{result.length > MAX_OUTPUT_CHARS ? `${result.slice(0, MAX_OUTPUT_CHARS)}\n\u2026` : result}</pre>
-          {facts.logFile && (
-            <button type="button" class="text-button" onClick={() => post({ type: "command/openOutput", toolCallId: item.id })}>
-              Open the whole output
-            </button>
-          )}
+          <ToolOutput text={result} toolCallId={item.id} hasLog={Boolean(facts.logFile)} />
         </Collapsible>
       )}
     </article>
@@ -280,15 +275,7 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
   const decide = (decision: Decision) => {
     if (sent !== null) return;
     setSent(decision);
-    const why = reason.trim();
-    if (decision === "deny")
-      post(
-        why !== ""
-          ? { type: "approval/decide", toolCallId: approval.toolCallId, decision, reason: why }
-          : { type: "approval/decide", toolCallId: approval.toolCallId, decision },
-      );
-    else if (decision === "allowAlways") post({ type: "approval/decide", toolCallId: approval.toolCallId, decision, rule: rule.trim() });
-    else post({ type: "approval/decide", toolCallId: approval.toolCallId, decision });
+    postDecision(approval.toolCallId, decision, reason, rule);
     focusAfterDecision(approval.toolCallId);
   };
   const canRule = suggested !== "";
@@ -354,11 +341,7 @@ export function UserCommandCard({ item }: { item: UserCommandItem }) {
         stop={item.running ? <ForegroundStop /> : undefined}
         command={item.command}
       />
-      {item.output !== "" && (
-        <pre class={item.running ? "command-tail" : "command-tail command-output"}>
-          {item.output.length > MAX_OUTPUT_CHARS ? `${item.output.slice(0, MAX_OUTPUT_CHARS)}\n\u2026` : item.output}
-        </pre>
-      )}
+      {item.output !== "" && <pre class={item.running ? "command-tail" : "command-tail command-output"}>{capOutput(item.output)}</pre>}
       {!item.running && item.logFile !== undefined && (
         <button type="button" class="text-button command-log" onClick={() => post({ type: "command/openOutput", toolCallId: item.id })}>
           Open the whole output

@@ -4,15 +4,12 @@
 // workspace), then the result. `details` come from the tool (untrusted shapes): read defensively.
 import { useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem } from "../src/shared/chat-items";
-import { DenyReasonInput, onApprovalShortcut, useSentDecision } from "./approval";
+import { DenyReasonInput, onApprovalShortcut, postDecision, useSentDecision } from "./approval";
 import { focusAfterDecision } from "./focus";
 import { CheckIcon, ErrorIcon, ShieldIcon, Spinner } from "./icons";
 import { Collapsible } from "./parts";
 import { DecisionLine } from "./decision-line";
-import { post } from "./vscode";
-
-/** The tool keeps what the model gets within 20 KB; anything longer here was not made by it. */
-const MAX_RESULT_CHARS = 60_000;
+import { ToolOutput } from "./tool-output";
 
 type Decision = "allow" | "deny" | "allowAlways";
 
@@ -74,12 +71,7 @@ export function McpCard({ item }: { item: ToolItem }) {
       {pending && approval && <McpQuestion approval={approval} server={facts.server} tool={facts.tool} cardId={item.id} />}
       {result !== "" && (
         <Collapsible id={`${item.id}:result`} class="tool-result" summary={item.status === "error" ? "Error" : "Result"} defaultOpen={item.status === "error"}>
-          <pre>{result.length > MAX_RESULT_CHARS ? `${result.slice(0, MAX_RESULT_CHARS)}\n\u2026` : result}</pre>
-          {facts.logFile && (
-            <button type="button" class="text-button" onClick={() => post({ type: "command/openOutput", toolCallId: item.id })}>
-              Open the whole output
-            </button>
-          )}
+          <ToolOutput text={result} toolCallId={item.id} hasLog={Boolean(facts.logFile)} />
         </Collapsible>
       )}
     </article>
@@ -92,12 +84,7 @@ function McpQuestion({ approval, server, tool, cardId }: { approval: ApprovalIte
   const decide = (decision: Decision) => {
     if (sent !== null) return;
     setSent(decision);
-    const why = reason.trim();
-    post(
-      decision === "deny" && why !== ""
-        ? { type: "approval/decide", toolCallId: approval.toolCallId, decision, reason: why }
-        : { type: "approval/decide", toolCallId: approval.toolCallId, decision },
-    );
+    postDecision(approval.toolCallId, decision, reason);
     focusAfterDecision(cardId);
   };
   return (
