@@ -12,7 +12,7 @@ import { TerminalCommandRunner, type TerminalRunnerOptions } from "./terminal-ru
 import { severalFolders, singleFolder, type CommandFolders } from "../core/commands/command-folders";
 import type { NamedFolder } from "./workspace-paths";
 import { ENV_VARS } from "./providers/catalog";
-import { userSetting } from "./settings";
+import { setting } from "./settings";
 
 const RULES_KEY = "piChat.commandAllowRules";
 
@@ -77,7 +77,7 @@ export class HostCommands implements vscode.Disposable {
    */
   runner(): CommandRunner {
     // User settings only (settings.ts): a cloned repository cannot move commands out of sight.
-    if (userSetting<boolean>("commands.useTerminal") === false) return this.processRunner;
+    if (setting("commands.useTerminal") === false) return this.processRunner;
     this.terminalRunner ??= new TerminalCommandRunner({
       ...this.terminalSeams,
       fallback: this.processRunner,
@@ -98,8 +98,8 @@ export class HostCommands implements vscode.Disposable {
 
   defaultTimeoutSeconds(): number {
     // User settings only: a cloned repository cannot let a command run for half an hour unasked.
-    const value = userSetting<number>("commands.timeoutSeconds");
-    return typeof value === "number" && value >= 1 ? Math.min(value, MAX_COMMAND_TIMEOUT_SECONDS) : DEFAULT_COMMAND_TIMEOUT_SECONDS;
+    const value = setting("commands.timeoutSeconds");
+    return value >= 1 ? Math.min(value, MAX_COMMAND_TIMEOUT_SECONDS) : DEFAULT_COMMAND_TIMEOUT_SECONDS;
   }
 
   approver(request: CommandApprovalRequest, signal: AbortSignal | undefined): Promise<CommandDecision> {

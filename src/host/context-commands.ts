@@ -1,26 +1,11 @@
 // The commands of what a chat keeps for the model: Compact Chat (with optional words on what to
-// keep), Show Model Context (the read-only tab), New Chat from Summary; and the compaction settings.
+// keep), Show Model Context (the read-only tab), New Chat from Summary.
 import * as vscode from "vscode";
-import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from "../core/context/compaction";
 import type { ChatService } from "../core/chat-service";
 import type { ChatSession } from "../core/session";
 import type { ModelContextDocuments } from "./model-context-view";
 
-/** piChat.compaction.*, with the defaults for anything missing or out of range. */
-export function readCompactionSettings(): CompactionSettings {
-  const config = vscode.workspace.getConfiguration("piChat.compaction");
-  const positive = (key: keyof CompactionSettings, fallback: number) => {
-    const value = config.get<number>(key);
-    return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
-  };
-  return {
-    enabled: config.get<boolean>("enabled") !== false,
-    reserveTokens: positive("reserveTokens", DEFAULT_COMPACTION_SETTINGS.reserveTokens),
-    keepRecentTokens: positive("keepRecentTokens", DEFAULT_COMPACTION_SETTINGS.keepRecentTokens),
-  };
-}
-
-/** What these commands need of the chat controller (the controller itself imports this file's settings reader). */
+/** What these commands need of the chat controller. */
 export interface ContextCommandsHost {
   readonly currentSession: ChatSession;
   readonly service: ChatService;

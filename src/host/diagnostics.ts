@@ -3,16 +3,15 @@
 // publish twice: syntax, then semantics), never longer than piChat.problemsWaitMs.
 import * as vscode from "vscode";
 import type { Problem, ProblemsWatch, ProblemsWatcher } from "../core/tools/problems-after-edit";
+import { setting } from "./settings";
 
-/** Default upper bound of the wait; a warm TypeScript server answers in a few hundred ms. */
-export const DEFAULT_PROBLEMS_WAIT_MS = 2000;
 /** Once diagnostics changed, this long without another change counts as settled. */
 const SETTLE_MS = 400;
 
 export function createDiagnosticsWatcher(uriOf: (toolPath: string) => vscode.Uri | undefined): ProblemsWatcher {
   return {
     watch(path) {
-      const waitMs = vscode.workspace.getConfiguration("piChat").get<number>("problemsWaitMs", DEFAULT_PROBLEMS_WAIT_MS);
+      const waitMs = setting("problemsWaitMs");
       const uri = uriOf(path);
       if (!uri || !(waitMs > 0)) return undefined;
       return watchFile(uri, waitMs);

@@ -5,14 +5,7 @@ import { createPortableSearch, type SearchBackend, type WalkRules, type Workspac
 import { createMultiRootFs, createMultiRootSearch } from "../core/tools/multi-root";
 import type { ChatServiceOptions } from "../core/chat-service";
 import { createRipgrepSearch, findVscodeRipgrep, withPortableFallback } from "./ripgrep-search";
-
-/** The `true` keys of an exclude setting (`when` clauses cannot be evaluated here and are skipped). */
-function excludeGlobs(section: "files" | "search", folder: vscode.Uri | undefined): string[] {
-  const value = vscode.workspace.getConfiguration(section, folder).get<Record<string, unknown>>("exclude") ?? {};
-  return Object.entries(value)
-    .filter(([glob, on]) => on === true && typeof glob === "string")
-    .map(([glob]) => glob);
-}
+import { excludeGlobsSetting } from "./settings";
 
 /** One folder's search: ripgrep in its folder on disk when VS Code has it, else the portable one. */
 function folderSearch(folder: vscode.Uri, fs: WorkspaceFileSystem, rgPath: string | undefined, log: (line: string) => void): SearchBackend {
@@ -37,8 +30,8 @@ export function createWorkspaceTools(
   const first = folders[0];
   if (!first) return undefined;
   // Excludes come from the first folder's (and the user's) settings; per-folder differences are rare.
-  const rules = (): WalkRules => ({ excludes: excludeGlobs("files", first.uri) });
-  const searchRules = (): WalkRules => ({ excludes: [...excludeGlobs("files", first.uri), ...excludeGlobs("search", first.uri)] });
+  const rules = (): WalkRules => ({ excludes: excludeGlobsSetting("files", first.uri) });
+  const searchRules = (): WalkRules => ({ excludes: [...excludeGlobsSetting("files", first.uri), ...excludeGlobsSetting("search", first.uri)] });
   const rgPath = findVscodeRipgrep(vscode.env.appRoot);
   log(rgPath ? `search: ripgrep at ${rgPath}` : `search: no ripgrep under ${vscode.env.appRoot}; using the portable search`);
   if (folders.length === 1) {

@@ -2,9 +2,8 @@
 // A base URL belongs to the provider it was set for: when the provider changes it is cleared
 // (or replaced by the one chosen with it), so switching from a local server back to OpenAI never
 // leaves OpenAI's key pointed at that server.
-import * as vscode from "vscode";
 import { isProviderId, type ProviderId } from "./providers/catalog";
-import { userSetting } from "./settings";
+import { setting, updateUserSetting } from "./settings";
 
 export interface ModelChoice {
   provider: ProviderId;
@@ -15,14 +14,12 @@ export interface ModelChoice {
 }
 
 export async function applyModelChoice(choice: ModelChoice): Promise<void> {
-  const config = vscode.workspace.getConfiguration("piChat");
-  const target = vscode.ConfigurationTarget.Global;
-  const previous = userSetting<string>("provider");
+  const previous = setting("provider");
   // The base URL first: at no moment may the new provider meet the old provider's URL.
-  if (choice.baseUrl !== undefined) await config.update("baseUrl", choice.baseUrl.trim() || undefined, target);
-  else if (previous !== choice.provider) await config.update("baseUrl", undefined, target);
-  await config.update("provider", choice.provider, target);
-  await config.update("model", choice.model.trim(), target);
+  if (choice.baseUrl !== undefined) await updateUserSetting("baseUrl", choice.baseUrl.trim() || undefined);
+  else if (previous !== choice.provider) await updateUserSetting("baseUrl", undefined);
+  await updateUserSetting("provider", choice.provider);
+  await updateUserSetting("model", choice.model.trim());
 }
 
 /**

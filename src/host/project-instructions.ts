@@ -4,10 +4,11 @@
 import * as vscode from "vscode";
 import { loadProjectInstructions, withProjectInstructions } from "../core/context/project-instructions";
 import type { RequestContextStep } from "../core/session";
+import { setting } from "./settings";
 import { createVscodeWorkspaceFs } from "./vscode-fs";
 
 export function projectInstructionsEnabled(): boolean {
-  return vscode.workspace.isTrusted && vscode.workspace.getConfiguration("piChat").get<boolean>("projectInstructions", true);
+  return vscode.workspace.isTrusted && setting("projectInstructions");
 }
 
 /** Read for every request, so an edit to the file counts from the next one. */

@@ -1,11 +1,11 @@
 // Settings, secrets and the provider bundle. The provider SDKs live in out/providers.js,
 // which is required on the first prompt, never at activation.
 import * as path from "node:path";
-import * as vscode from "vscode";
+import type * as vscode from "vscode";
 import type * as Providers from "./providers";
 import { apiKeyProblem, isProviderId, PROVIDER_IDS, type ProviderId } from "./providers/catalog";
 import { keyRedactor } from "./key-redaction";
-import { userSetting } from "./settings";
+import { setting } from "./settings";
 
 export type ProvidersModule = typeof Providers;
 export type ProviderSettings = Providers.ProviderSettings;
@@ -20,16 +20,15 @@ export function loadProviders(): ProvidersModule {
 }
 
 export function readProviderSettings(): ProviderSettings {
-  const config = vscode.workspace.getConfiguration("piChat");
-  // Where requests go is the user's choice alone: never from a workspace's settings.
-  const provider = userSetting<string>("provider") ?? "anthropic";
-  const baseUrl = userSetting<string>("baseUrl")?.trim();
+  // Where requests go is the user's choice alone: never from a workspace's settings (settings.ts).
+  const provider = setting("provider");
+  const baseUrl = setting("baseUrl").trim();
   return {
     provider: isProviderId(provider) ? provider : "anthropic",
-    model: config.get<string>("model")?.trim() ?? "",
+    model: setting("model").trim(),
     ...(baseUrl ? { baseUrl } : {}),
     // Only says what the local server's model can do; it cannot send anything anywhere.
-    ...(config.get<boolean>("imageInput") === true ? { imageInput: true } : {}),
+    ...(setting("imageInput") ? { imageInput: true } : {}),
   };
 }
 
