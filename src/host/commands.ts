@@ -3,13 +3,13 @@
 // waiting on command cards, restricted mode, and opening a command's whole output.
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { NodeCommandRunner } from "../core/commands/node-runner";
-import type { CommandRunner } from "../core/commands/runner";
+import { NodeCommandRunner } from "../core/shell/node-runner";
+import type { CommandRunner } from "../core/shell/runner";
 import type { CommandApprovalRequest, CommandDecision, CommandRuleStore } from "../core/permissions/command-gate";
 import { parseRule } from "../core/permissions/command-rules";
 import { DEFAULT_COMMAND_TIMEOUT_SECONDS, MAX_COMMAND_TIMEOUT_SECONDS } from "../core/tools/run-command";
 import { TerminalCommandRunner, type TerminalRunnerOptions } from "./terminal-runner";
-import { severalFolders, singleFolder, type CommandFolders } from "../core/commands/command-folders";
+import { severalFolders, singleFolder, type CommandFolders } from "../core/shell/command-folders";
 import type { NamedFolder } from "./workspace-paths";
 import { ENV_VARS } from "./providers/catalog";
 import { setting } from "./settings";

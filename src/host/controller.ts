@@ -33,7 +33,7 @@ import { approvalModeSetting, protectedFilesSetting, readCompactionSettings, wor
 import type { HostCommands } from "./commands";
 import type { HostMcp } from "./mcp";
 import { findToolDetails } from "./tool-details";
-import { parseUserCommand } from "../core/commands/user-command";
+import { parseUserCommand } from "../core/shell/user-command";
 import { ChatDeletion } from "./chat-deletion";
 import { HistoryViewRequests } from "./history-view";
 import { modelTitles } from "./model-titles";

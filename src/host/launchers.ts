@@ -11,7 +11,7 @@
 import { randomInt } from "node:crypto";
 import { chmodSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { newRunTag, RUN_TAG_ENV } from "../core/commands/process-tree";
+import { newRunTag, RUN_TAG_ENV } from "../core/shell/process-tree";
 
 export interface Launcher {
   /** The script. */

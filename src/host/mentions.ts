@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import { PathIndex, searchPathIndex } from "../core/mention-index";
 import type { FileAttachmentMessage } from "../core/messages";
 import type { WalkRules, WorkspaceFileSystem } from "../core/tools";
-import { cleanLine } from "../core/commands/output";
+import { cleanLine } from "../core/shell/output";
 import { fuzzyScore, prepareQuery } from "../shared/fuzzy";
 import { type MentionOption, type MentionRef, SPECIAL_MENTIONS, mentionToken } from "../shared/mentions";
 import type { WorkspacePaths } from "./workspace-paths";

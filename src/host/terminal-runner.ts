@@ -22,9 +22,9 @@
 // terminal's shell, group by group, and every process with the run's tag wherever it moved;
 // the shell stays, ready for the next command.
 import * as vscode from "vscode";
-import { defaultShell, LEFTOVER_GRACE_MS } from "../core/commands/node-runner";
-import { descendantsOf, endProcesses, hasChildren } from "../core/commands/process-tree";
-import { terminalEnvironment, type CommandExit, type CommandRunner, type CommandStart, type KillOptions, type RunningCommand } from "../core/commands/runner";
+import { defaultShell, LEFTOVER_GRACE_MS } from "../core/shell/node-runner";
+import { descendantsOf, endProcesses, hasChildren } from "../core/shell/process-tree";
+import { terminalEnvironment, type CommandExit, type CommandRunner, type CommandStart, type KillOptions, type RunningCommand } from "../core/shell/runner";
 import { claimLauncher, NOT_STARTED_NOTE, relaunchNote, writeLauncher, type Launcher } from "./launchers";
 
 /** How long a new terminal may take to report shell integration before the child process is used. */

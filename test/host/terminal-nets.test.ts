@@ -9,9 +9,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { BackgroundCommands } from "../../src/core/commands/background";
-import { descendantsOf } from "../../src/core/commands/process-tree";
-import { runCommandOnce } from "../../src/core/commands/run";
+import { BackgroundCommands } from "../../src/core/shell/background";
+import { descendantsOf } from "../../src/core/shell/process-tree";
+import { runCommandOnce } from "../../src/core/shell/run";
 import type { PiChatTestApi } from "../../src/host/extension";
 import { carriesLine, type ShellExecutionEvents } from "../../src/host/terminal-runner";
 import type { ToolItem } from "../../src/shared/chat-items";

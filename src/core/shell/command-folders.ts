@@ -4,7 +4,7 @@
 // on disk. With several folders there is no default: the model names one, and the user's `!cmd`
 // gets one from the host (the active editor's folder, or the user's pick).
 import { join } from "node:path";
-import { resolveToolPath } from "../tools/shared";
+import { resolveToolPath } from "../tools/file-access";
 import { WorkspaceToolError } from "../tools/tool-error";
 import type { WorkspaceFileSystem } from "../tools/workspace-fs";
 
