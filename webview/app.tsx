@@ -23,7 +23,7 @@ import { Header } from "./header";
 import { History } from "./history";
 import { Announcer, queueRemovedByUser } from "./announce";
 import { announce, LiveRegions } from "./live-region";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 
 /** The client's view, rendered at most once per animation frame (see frame-pacing.ts). */
 function useView(client: ChatClient): ViewModel {

@@ -3,7 +3,7 @@
 // answer the focus moves to the next approval waiting, or back to the composer.
 import { useEffect, useState } from "preact/hooks";
 import { focusAfterDecision } from "./focus";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 
 type Decision = "allow" | "deny" | "allowForChat";
 

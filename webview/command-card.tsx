@@ -13,7 +13,7 @@ import { Collapsible } from "./parts";
 import { commandEndWords, type CommandEnd } from "./tool-text";
 import { DecisionLine } from "./decision-line";
 import { capOutput, ToolOutput } from "./tool-output";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 import { formatDuration } from "../src/shared/format";
 
 /** The tool caps what it returns at 50 KB; anything longer here was not made by it. */

@@ -14,7 +14,7 @@ import { announce } from "./live-region";
 import { memo } from "./memo";
 import { rangeLabel } from "./parts";
 import { QueueChips } from "./queue-chips";
-import { loadUiState, post, saveUiState } from "./vscode";
+import { loadUiState, post, saveUiState } from "./vscode-api";
 
 const MAX_HEIGHT_PX = 220;
 

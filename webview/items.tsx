@@ -14,7 +14,7 @@ import { CommandCard, UserCommandCard } from "./command-card";
 import { McpCard } from "./mcp-card";
 import { AnswerActions, ForkOnly, UserMessage } from "./branch-controls";
 import type { FixCommandId } from "../src/shared/app-messages";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 import { onNextFrame } from "./frame-pacing";
 
 export const Item = memo(function Item({ item }: { item: ChatItem }) {

@@ -9,7 +9,7 @@ import DOMPurify from "dompurify";
 import { Lexer, Marked, type Token, type Tokens } from "marked";
 import { announce } from "./live-region";
 import { checkInlineWork, checkMarkdownBudget, MAX_MARKDOWN_CHARS } from "./markdown-budget";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 

@@ -12,7 +12,7 @@ import { DiscoveryHead, DiscoveryResults, discoveryName, readDiscovery } from ".
 import { Collapsible, FileLink } from "./parts";
 import { EditProblems } from "./problems";
 import { argPath, argSummary, linesInWords, toolStatusText, toolTitle, toolVerb } from "./tool-text";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 
 const MAX_RESULT_CHARS = 20_000;
 

@@ -30,9 +30,9 @@ import { loadProviders, providersIfLoaded, readProviderSettings, type SecretKeys
 import type { BaseUrlConsent } from "./base-url-consent";
 import { keyRedactor } from "./key-redaction";
 import { approvalModeSetting, protectedFilesSetting, readCompactionSettings, workspaceTrusted } from "./settings";
-import type { HostCommands } from "./commands";
+import type { HostShellCommands } from "./shell-commands";
 import type { HostMcp } from "./mcp";
-import { findToolDetails } from "./tool-details";
+import { findCommandLogFile } from "./command-log-file";
 import { parseUserCommand } from "../core/shell/user-command";
 import { ChatDeletion } from "./chat-deletion";
 import { HistoryViewRequests } from "./history-view";
@@ -86,7 +86,7 @@ export interface ControllerOptions {
   codeApplier: CodeApplier;
   /** "Run in terminal" on a shell block: the command shown, the user's yes, a terminal they see. */
   terminals: TerminalLauncher;
-  commands: HostCommands;
+  commands: HostShellCommands;
   /** The window's MCP servers (src/host/mcp.ts); absent: no MCP tools. */
   mcp?: HostMcp;
   /** What Pi writes, kept per user message, and the restore (src/host/checkpoints.ts); absent: no folder on disk. */
@@ -286,7 +286,7 @@ export class ChatController implements vscode.Disposable {
         if (!(await this.session.stopBackgroundCommand(message.id))) this.ignore(message);
         return;
       case "command/openOutput": {
-        const details = findToolDetails(this.session.viewState, message.toolCallId);
+        const details = findCommandLogFile(this.session.viewState, message.toolCallId);
         return details ? this.options.commands.openOutput(details.logFile) : this.ignore(message);
       }
       case "chat/new":

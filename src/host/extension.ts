@@ -10,7 +10,7 @@ import { IMAGES_DIR } from "../core/transcript/image-blobs";
 import { ChatViewProvider } from "./chat-view";
 import { registerContextCommands } from "./context-commands";
 import { ChatController } from "./controller";
-import { HostCommands } from "./commands";
+import { HostShellCommands } from "./shell-commands";
 import { HostMcp } from "./mcp";
 import { showMcpServers } from "./mcp-servers-command";
 import { ModelContextDocuments } from "./model-context-view";
@@ -41,7 +41,7 @@ export interface PiChatTestApi {
   redactor: typeof keyRedactor;
   output: vscode.OutputChannel;
   logLines: string[];
-  commands: HostCommands;
+  commands: HostShellCommands;
   codeApplier: CodeApplier;
   mcp: HostMcp;
   terminals: TerminalLauncher;
@@ -98,7 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
       : {}),
   });
   const terminals = new TerminalLauncher(paths, log);
-  const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, paths.folders, log);
+  const commands = new HostShellCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, paths.folders, log);
   const mcp = new HostMcp({
     context,
     workspaceFolder: folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined,

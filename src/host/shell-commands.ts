@@ -26,7 +26,7 @@ interface PendingCommandApproval {
 
 type TerminalSeams = Omit<TerminalRunnerOptions, "fallback" | "log" | "launcherDir">;
 
-export class HostCommands implements vscode.Disposable {
+export class HostShellCommands implements vscode.Disposable {
   readonly processRunner = new NodeCommandRunner({ removeEnv: API_KEY_ENV_VARS });
   /** Created on the first command that may use a terminal. */
   private terminalRunner: TerminalCommandRunner | undefined;

@@ -2,7 +2,7 @@
 import { chatItems, type ChatState } from "../shared/reducer";
 
 /** The logFile a run_command result (by tool call id) or a `!cmd` (by item id) named, if it is in this chat. */
-export function findToolDetails(state: ChatState, id: string): { logFile?: string } | undefined {
+export function findCommandLogFile(state: ChatState, id: string): { logFile?: string } | undefined {
   for (const item of chatItems(state)) {
     if (item.id !== id) continue;
     if (item.kind === "tool") {
