@@ -16,7 +16,7 @@ import { ArrowDownIcon, InfoIcon, Spinner, WarningIcon } from "./icons";
 import { Item } from "./items";
 import { onMarkdownClick } from "./markdown";
 import { memo } from "./memo";
-import { forgetOpenSections } from "./parts";
+import { forgetOpenSections } from "./cards/collapsible";
 import { paceByFrame, renderedSeq } from "./frame-pacing";
 import { focusComposer, focusPendingApproval } from "./focus";
 import { Header } from "./header";

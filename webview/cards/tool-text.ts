@@ -1,6 +1,6 @@
 // A tool call in words, for the card's name and the live announcements: "Edit src/config.ts",
 // "waiting for your decision", "applied". No DOM here: the announcements are tested in Node.
-import type { ToolItem } from "../src/shared/chat-items";
+import type { ToolItem } from "../../src/shared/chat-items";
 
 /** The path a call is about, when its arguments name one. */
 export function argPath(args: unknown): string | undefined {

@@ -1,6 +1,6 @@
 // The text a command or MCP card shows of its result: capped for the view (the model's cap is the
 // host's), with the whole output one click away when the host kept it in a log file.
-import { post } from "./vscode-api";
+import { post } from "../vscode-api";
 
 /** Characters of a result drawn in a card (an MCP tool keeps what the model gets within 20 KB: more was not made by it); the rest is in the log file. */
 export const MAX_OUTPUT_CHARS = 60_000;

@@ -4,17 +4,17 @@
 // `details`/`progress` come from the tool (untrusted shapes): read defensively.
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import type { ApprovalItem, ToolItem, UserCommandItem } from "../src/shared/chat-items";
-import { DEFAULT_BACKGROUND_WAIT_MS, stopCauseForCard, type BackgroundRunState } from "../src/shared/background-state";
+import type { ApprovalItem, ToolItem, UserCommandItem } from "../../src/shared/chat-items";
+import { DEFAULT_BACKGROUND_WAIT_MS, stopCauseForCard, type BackgroundRunState } from "../../src/shared/background-state";
 import { DenyReasonInput, onApprovalShortcut, postDecision, useSentDecision } from "./approval";
-import { focusAfterDecision } from "./focus";
-import { CheckIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "./icons";
-import { Collapsible } from "./parts";
+import { focusAfterDecision } from "../focus";
+import { CheckIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "../icons";
+import { Collapsible } from "./collapsible";
 import { commandEndWords, type CommandEnd } from "./tool-text";
 import { DecisionLine } from "./decision-line";
 import { capOutput, ToolOutput } from "./tool-output";
-import { post } from "./vscode-api";
-import { formatDuration } from "../src/shared/format";
+import { post } from "../vscode-api";
+import { formatDuration } from "../../src/shared/format";
 
 /** The tool caps what it returns at 50 KB; anything longer here was not made by it. */
 

@@ -1,8 +1,8 @@
 // The line a decided card keeps: allowed or denied, by whom or by which rule, and the user's reason.
 // One drawing for command and MCP cards; only the words around the rule differ.
 import type { ComponentChildren } from "preact";
-import type { ApprovalItem } from "../src/shared/chat-items";
-import { CheckIcon, CloseIcon } from "./icons";
+import type { ApprovalItem } from "../../src/shared/chat-items";
+import { CheckIcon, CloseIcon } from "../icons";
 
 export function DecisionLine({ approval, ruleWords }: { approval: ApprovalItem; ruleWords: (rule: ComponentChildren) => ComponentChildren }) {
   const allowed = approval.state === "allowed";

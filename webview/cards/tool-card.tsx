@@ -3,16 +3,16 @@
 // UI data from the tool: read defensively. Looked at: `path`, `startLine`/`endLine` (read_file),
 // `firstChangedLine`, `additions`/`deletions` (edit_file), `truncated`. An edit's diff comes as
 // hunks the host built (`item.diff`, `approval.diff`), never as text to parse.
-import type { ToolItem, ToolStatus } from "../src/shared/chat-items";
-import { secretDiffSummary } from "../src/shared/structured-diff";
+import type { ToolItem, ToolStatus } from "../../src/shared/chat-items";
+import { secretDiffSummary } from "../../src/shared/structured-diff";
 import { ApprovalForm, onApprovalShortcut } from "./approval";
 import { DiffView } from "./diff-view";
-import { CheckIcon, CloseIcon, DiffIcon, ErrorIcon, ShieldIcon, Spinner, ToolIcon } from "./icons";
+import { CheckIcon, CloseIcon, DiffIcon, ErrorIcon, ShieldIcon, Spinner, ToolIcon } from "../icons";
 import { DiscoveryHead, DiscoveryResults, discoveryName, readDiscovery } from "./discovery-cards";
-import { Collapsible, FileLink } from "./parts";
+import { Collapsible, FileLink } from "./collapsible";
 import { EditProblems } from "./problems";
 import { argPath, argSummary, linesInWords, toolStatusText, toolTitle, toolVerb } from "./tool-text";
-import { post } from "./vscode-api";
+import { post } from "../vscode-api";
 
 const MAX_RESULT_CHARS = 20_000;
 

@@ -2,7 +2,7 @@
 // removed lines marked for screen readers too, long diffs cut with a "Show more" button. The host
 // sends the hunks already built (src/shared/diff-hunks.ts): nothing here reads diff text.
 import { useState } from "preact/hooks";
-import { diffLines, hunkHeader, type DiffHunk } from "../src/shared/structured-diff";
+import { diffLines, hunkHeader, type DiffHunk } from "../../src/shared/structured-diff";
 
 const DIFF_LINES_SHOWN = 400;
 

@@ -3,11 +3,11 @@
 // question (Allow, Deny with a reason told to the model, Always allow <server>/<tool> in this
 // workspace), then the result. `details` come from the tool (untrusted shapes): read defensively.
 import { useState } from "preact/hooks";
-import type { ApprovalItem, ToolItem } from "../src/shared/chat-items";
+import type { ApprovalItem, ToolItem } from "../../src/shared/chat-items";
 import { DenyReasonInput, onApprovalShortcut, postDecision, useSentDecision } from "./approval";
-import { focusAfterDecision } from "./focus";
-import { CheckIcon, ErrorIcon, ShieldIcon, Spinner } from "./icons";
-import { Collapsible } from "./parts";
+import { focusAfterDecision } from "../focus";
+import { CheckIcon, ErrorIcon, ShieldIcon, Spinner } from "../icons";
+import { Collapsible } from "./collapsible";
 import { DecisionLine } from "./decision-line";
 import { ToolOutput } from "./tool-output";
 

@@ -2,7 +2,7 @@
 // it (items are re-mounted when they move from the live part of the chat to a settled chunk),
 // and a link that opens a workspace file through the host.
 import type { ComponentChildren, JSX } from "preact";
-import { post } from "./vscode-api";
+import { post } from "../vscode-api";
 
 /** Open/closed per section id, for this chat; view state only, never sent anywhere. */
 const openSections = new Map<string, boolean>();

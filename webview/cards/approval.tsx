@@ -2,8 +2,8 @@
 // Deny / Allow edits for this chat. Alt+A and Alt+D answer from anywhere in the card; after an
 // answer the focus moves to the next approval waiting, or back to the composer.
 import { useEffect, useState } from "preact/hooks";
-import { focusAfterDecision } from "./focus";
-import { post } from "./vscode-api";
+import { focusAfterDecision } from "../focus";
+import { post } from "../vscode-api";
 
 type Decision = "allow" | "deny" | "allowForChat";
 

@@ -1,9 +1,9 @@
 // The bodies of the discovery tools' cards (list_files, find_files, search): what was asked, how
 // many results, and the results themselves, each a link that opens the file (at the line, for
 // search). `details` comes from the tool and is read defensively, like every card's.
-import type { ToolItem } from "../src/shared/chat-items";
-import { FileLink } from "./parts";
-import { plural } from "../src/shared/format";
+import type { ToolItem } from "../../src/shared/chat-items";
+import { FileLink } from "./collapsible";
+import { plural } from "../../src/shared/format";
 
 export const DISCOVERY_TOOLS = new Set(["list_files", "find_files", "search"]);
 
