@@ -8,7 +8,8 @@ import type { AssistantBlock, AssistantItem, AttachmentItem, ChatItem, NoticeIte
 import { ErrorIcon, FileIcon, InfoIcon, Spinner } from "./icons";
 import { MarkdownStream, renderMarkdown } from "./markdown";
 import { memo } from "./memo";
-import { Collapsible, FileLink, rangeLabel } from "./cards/collapsible";
+import { Collapsible } from "./cards/collapsible";
+import { FileLink, rangeLabel } from "./cards/file-link";
 import { ToolCard } from "./cards/tool-card";
 import { CommandCard, UserCommandCard } from "./cards/command-card";
 import { McpCard } from "./cards/mcp-card";

@@ -2,7 +2,7 @@
 // many results, and the results themselves, each a link that opens the file (at the line, for
 // search). `details` comes from the tool and is read defensively, like every card's.
 import type { ToolItem } from "../../src/shared/chat-items";
-import { FileLink } from "./collapsible";
+import { FileLink } from "./file-link";
 import { plural } from "../../src/shared/format";
 
 export const DISCOVERY_TOOLS = new Set(["list_files", "find_files", "search"]);

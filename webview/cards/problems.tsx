@@ -1,7 +1,7 @@
 // The errors an applied edit introduced (details.problems of edit_file): file, line, message,
 // each line opening the file there. The same list the model got in the tool result.
 import { ErrorIcon } from "../icons";
-import { FileLink } from "./collapsible";
+import { FileLink } from "./file-link";
 
 interface ShownProblem {
   line: number;
