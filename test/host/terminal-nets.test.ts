@@ -1,4 +1,4 @@
-// The terminal path's safety nets (src/host/terminal-runner.ts). On a loaded machine a line typed
+// The terminal path's safety nets (src/host/shell/terminal-runner.ts). On a loaded machine a line typed
 // while the shell still draws its prompt can escape VS Code's command tracking: the command runs,
 // but VS Code reports another execution for it, or none. That happens only under load, so here the
 // runner's seams drop, delay or re-pair what VS Code reports, in the real terminal with real
@@ -13,7 +13,7 @@ import { BackgroundCommands } from "../../src/core/shell/background";
 import { descendantsOf } from "../../src/core/shell/process-tree";
 import { runCommandOnce } from "../../src/core/shell/run";
 import type { PiChatTestApi } from "../../src/host/extension";
-import { carriesLine, type ShellExecutionEvents } from "../../src/host/terminal-runner";
+import { carriesLine, type ShellExecutionEvents } from "../../src/host/shell/terminal-runner";
 import type { ToolItem } from "../../src/shared/chat-items";
 import { chatItems } from "../../src/shared/reducer";
 import type { OpenAIServer } from "../support/openai-server";

@@ -1,5 +1,5 @@
 // How a command is run, whatever runs it: a child process in its own process group (Node,
-// node-runner.ts) or a VS Code terminal with shell integration (src/host/terminal-runner.ts).
+// node-runner.ts) or a VS Code terminal with shell integration (src/host/shell/terminal-runner.ts).
 // The run-command tool and the `!cmd` composer commands only see this interface.
 
 export interface CommandStart {
