@@ -10,7 +10,8 @@ import * as vscode from "vscode";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService, type ChatServiceOptions, type ImportedChat } from "../core/chat-service";
 import type { RequestCapture } from "../core/context/chat-context";
-import type { BranchChange, ChatSession, EditApprovalRequest, EditDecision, ModelBinding } from "../core/session";
+import type { BranchChange, ChatSession, EditApprovalRequest, EditDecision } from "../core/session";
+import type { ModelBinding } from "../core/session-options";
 import { resolveToolPath, type WorkspaceFileSystem } from "../core/tools";
 import type { ChatModelChoice } from "../core/transcript";
 import { modelLabel, settingsForChat } from "./models/chat-model";
@@ -44,7 +45,7 @@ import { type MentionAttachment, WorkspaceMentions } from "./adapters/mentions";
 import { loadPromptLibrary, skillMessage, skillsStep } from "./adapters/prompt-library";
 import { ACTION_COMMANDS, type MentionRef, type SlashCommand } from "../shared/mentions";
 import { expandTemplate, parseArguments, splitSlashCommand } from "../shared/prompt-templates";
-import type { RequestContextStep } from "../core/session";
+import type { RequestContextStep } from "../core/session-options";
 
 /** A model's catalog name, when the provider bundle is loaded (the view's status never loads it). */
 function catalogName(provider: ProviderId, id: string): string | undefined {

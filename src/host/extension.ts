@@ -20,7 +20,7 @@ import { TerminalLauncher } from "./code-blocks/run-in-terminal";
 import { protectedFilesSetting } from "./settings";
 import { PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./models/providers-loader";
 import { PROVIDER_TITLES } from "./models/chat-model";
-import { DEFAULT_SYSTEM_PROMPT } from "../core/session";
+import { DEFAULT_SYSTEM_PROMPT } from "../core/session-options";
 import { multiRootPrompt } from "../core/tools/multi-root";
 import { createWorkspaceTools } from "./adapters/discovery";
 import { WorkspacePaths } from "./adapters/workspace-paths";
