@@ -27,7 +27,7 @@ import { createDiagnosticsWatcher } from "./diagnostics";
 import { projectInstructionsStep } from "./project-instructions";
 import { attachImages, imageInputStatus } from "./images";
 import { readCompactionSettings } from "./context-commands";
-import { loadProviders, providersIfLoaded, readProviderSettings, type SecretKeys } from "./providers-loader";
+import { loadProviders, loadProvidersWhenIdle, providersIfLoaded, readProviderSettings, type SecretKeys } from "./providers-loader";
 import type { BaseUrlConsent } from "./base-url-consent";
 import { keyRedactor } from "./key-redaction";
 import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
@@ -53,6 +53,9 @@ function catalogName(provider: ProviderId, id: string): string | undefined {
     ?.listModels(provider)
     .find((m) => m.id === id)?.name;
 }
+
+/** How long the view's first paint has before the provider catalog is loaded for the header's model name. */
+const CATALOG_DELAY_MS = 1500;
 
 /** Two request steps, one after the other. */
 function chainSteps(first: RequestContextStep, second: RequestContextStep): RequestContextStep {
@@ -237,6 +240,8 @@ export class ChatController implements vscode.Disposable {
     const choice = this.session.model;
     const settings = settingsForChat(readProviderSettings(), choice);
     const label = modelLabel(settings, choice?.thinkingLevel, catalogName);
+    // Without the catalog the header could only show the id: fetch it after this paint, then redraw.
+    if (!providersIfLoaded()) void loadProvidersWhenIdle(CATALOG_DELAY_MS).then((loaded) => loaded && this.refreshStatus());
     const setup = this.setupNeeded(settings);
     return {
       modelLabel: label.label,
