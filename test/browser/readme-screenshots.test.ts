@@ -267,7 +267,10 @@ describe("README screenshots", function () {
   it("first run at 300 px: nothing is set up, and the ways to set a model up", async () => {
     const chat = await ChatPage.open(SIDEBAR);
     try {
-      await chat.snapshot(undefined, { title: "", status: { modelLabel: "Claude Sonnet 4.5 (latest)", modelDetail: "Anthropic · claude-sonnet-4-5", setup: "noKey" } });
+      await chat.snapshot(undefined, {
+        title: "",
+        status: { modelLabel: "Claude Sonnet 4.5 (latest)", modelDetail: "Anthropic · claude-sonnet-4-5", setup: "noKey" },
+      });
       await save(chat, "first-run.png");
       assert.equal(await chat.page.getByRole("region", { name: "Set up a model" }).getByRole("button").count(), 4);
       await chat.assertClean();

@@ -112,7 +112,11 @@ describe("end to end: a fresh install with nothing configured", function () {
     const quickInput = page.locator(".quick-input-widget input");
     await quickInput.waitFor({ timeout: 30_000 });
     await quickInput.pressSequentially("Focus on Pi Chat View");
-    await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: /Focus on Pi Chat View/ }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator(".quick-input-list .monaco-list-row")
+      .filter({ hasText: /Focus on Pi Chat View/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
     await quickInput.press("Enter");
     const frame = await findFrame(page, COMPOSER, { timeout: 90_000 });
     // No key and no prompt: the provider bundle is loaded after the first paint for its names.

@@ -328,7 +328,6 @@ export class ChatContext {
   }
 }
 
-
 function lastAssistant(messages: readonly AgentMessage[]): AssistantMessage | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
