@@ -12,7 +12,7 @@ import { registerContextCommands } from "./context-commands";
 import { ChatController } from "./controller";
 import { HostCommands } from "./commands";
 import { HostMcp } from "./mcp";
-import { showMcpServers } from "./mcp-servers-command";
+import { showMcpServers, signInToMcpServer } from "./mcp-servers-command";
 import { ModelContextDocuments } from "./model-context-view";
 import { ProposalDiffs } from "./diff-view";
 import { CodeApplier } from "./apply-code";
@@ -103,6 +103,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     context,
     workspaceFolder: folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined,
     outputDir: path.join(commands.logRoot, "mcp"),
+    lockDir: path.join(context.globalStorageUri.fsPath, "mcp-oauth-locks"),
     log,
   });
   activeMcp = mcp;
@@ -161,6 +162,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     }),
     vscode.commands.registerCommand("piChat.stop", () => controller.stop()),
     vscode.commands.registerCommand("piChat.mcpServers", () => showMcpServers(mcp)),
+    vscode.commands.registerCommand("piChat.mcpSignIn", (server?: unknown) => signInToMcpServer(mcp, typeof server === "string" ? server : undefined)),
     vscode.commands.registerCommand("piChat.setApiKey", () => setApiKey(secrets)),
     ...registerModelCommands(controller, secrets, log),
     vscode.commands.registerCommand("piChat.openWalkthrough", () =>
