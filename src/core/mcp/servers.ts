@@ -327,6 +327,10 @@ export class McpServers {
         acceptsImages: this.options.acceptsImages,
         ...(this.options.saveOutput ? { saveOutput: this.options.saveOutput } : {}),
         ...(def.timeoutSeconds !== undefined ? { timeoutMs: def.timeoutSeconds * 1000 } : {}),
+        // Started again, the server lands in needsSignIn (or is ready, if another window signed in meanwhile).
+        onSignInNeeded: () => {
+          if (generation === entry.generation) void this.restart(def.name);
+        },
       };
       const wrapped = wrapMcpTools(tools, wrapOptions);
       // A server that offers resources gets two more tools: list them, read one.

@@ -253,6 +253,20 @@ describe("MCP OAuth: sign-in and the servers' states", function () {
     assert.equal(as.seen.registrations, 1, "the registered client is used again");
   });
 
+  it("a grant revoked while the server runs: the call says to sign in again, and the server waits for it", async () => {
+    const secrets = new MapSecrets();
+    const { servers: s } = servers(secrets, [http("tracker", as.mcpUrl)]);
+    await s.ensureStarted(10_000);
+    await settled(s, "tracker");
+    await s.signIn("tracker", { openBrowser: browser([]) });
+    await until("ready", () => stateOf(s, "tracker").kind === "ready");
+    const echo = s.tools(100).tools.find((t) => t.name === "mcp__tracker__echo")!;
+    as.revokeAll();
+    await assert.rejects(echo.execute("call-3", { message: "hi" }), /"tracker" needs the user to sign in again/);
+    await until("needs sign-in", () => stateOf(s, "tracker").kind === "needsSignIn");
+    assert.equal(s.tools(100).tools.length, 0);
+  });
+
   it("sign-out forgets the tokens and the client; the server needs sign-in again", async () => {
     const secrets = new MapSecrets();
     const { servers: s } = servers(secrets, [http("tracker", as.mcpUrl)]);
