@@ -79,7 +79,8 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   private acceptsImages = false;
   /** One OAuth store per server URL, so its cache and refresh lock are shared by every start. */
   private readonly oauthStores = new Map<string, McpOAuthSecretStore>();
-  private signingIn = new Map<string, Promise<boolean>>();
+  /** Sign-ins under way, by server: a second click joins the first. */
+  private readonly signingIn = new Map<string, Promise<boolean>>();
 
   constructor(private readonly options: HostMcpOptions) {
     const state = options.context.workspaceState;
