@@ -392,6 +392,7 @@ const FIX_COMMAND_LABELS: Record<FixCommandId, string> = {
   retry: "Retry",
   compact: "Compact Chat",
   newChatFromSummary: "New Chat from Summary",
+  mcpSignIn: "Sign In",
 };
 
 /** A notice's button: Retry continues the chat; the others run their Pi Chat command. */

@@ -34,7 +34,7 @@ import type { BackgroundStopCause } from "../shared/background-state";
 import { COMMAND_OUTPUT_TOOL, createCommandOutputTool } from "./tools/command-output";
 import { SecretRedactor } from "./redaction";
 import { runUserCommand, type UserCommandText } from "./shell/user-command";
-import { gateMcpCall, isMcpToolName, MCP_SERVERS_SECTION } from "./mcp/gate";
+import { gateMcpCall, isMcpToolName, MCP_SERVERS_SECTION, type McpSignInNeeded, signInNoteText } from "./mcp/gate";
 import { withSystemSection } from "./context/project-instructions";
 import { IMAGE_REFUSAL_NOTICE, isImageRefusal } from "./context/refused-images";
 import { endedBadly, endsWithErrorNotice, errorNotice, type FailedRequestModel, runSetupFix } from "./run-errors";
@@ -76,6 +76,9 @@ export class ChatSession {
   private mcpPrompt: string | undefined;
   /** What the MCP servers add to every request of this run, for the meter and the compaction budget. */
   private mcpExtras: RunExtras | undefined;
+  /** MCP servers waiting for a sign-in at this run's start; each gets one note per session (signInNoted). */
+  private mcpSignIn: McpSignInNeeded[] = [];
+  private readonly signInNoted = new Set<string>();
   /** Stops the `!cmd` that is running, if one is. */
   private userCommandStop: AbortController | undefined;
   private active: Promise<void> | undefined;
@@ -571,6 +574,7 @@ export class ChatSession {
         // An overflow is compacted and retried once; a full context is compacted for the next prompt.
         const handled = options.afterRun === false ? false : await this.context.afterRun(agent);
         if (!handled) await this.explainProviderError(agent);
+        await this.noteMcpSignIn();
         failed = endedBadly(agent.state.messages);
       } catch (error) {
         await this.reportRunFailure(error, pendingMessages);
@@ -610,6 +614,15 @@ export class ChatSession {
     // The first time a provider refuses an image in this chat, say what changes (refused-images.ts).
     if (isImageRefusal(last) && !agent.state.messages.slice(0, -2).some(isImageRefusal)) {
       await this.append({ role: "localNotice", level: "info", text: IMAGE_REFUSAL_NOTICE, timestamp: Date.now() });
+    }
+  }
+
+  /** After the reply (never between a prompt and its branch): which MCP servers wait for a sign-in, with the button. */
+  private async noteMcpSignIn(): Promise<void> {
+    for (const needed of this.mcpSignIn) {
+      if (this.signInNoted.has(needed.server)) continue;
+      this.signInNoted.add(needed.server);
+      await this.append({ role: "localNotice", level: "info", text: signInNoteText(needed), fixCommand: "mcpSignIn", timestamp: Date.now() });
     }
   }
 
@@ -675,6 +688,7 @@ export class ChatSession {
     const thinkingLevel = clampThinkingLevel(binding.model, (this.modelChoice?.thinkingLevel ?? "off") as Parameters<typeof clampThinkingLevel>[1]);
     const mcp = await this.options.mcp?.forRun({ acceptsImages: binding.model.input.includes("image") });
     this.mcpPrompt = mcp?.prompt || undefined;
+    this.mcpSignIn = mcp?.signIn ?? [];
     this.mcpExtras = mcp
       ? {
           mcpTools: mcp.tools.map((tool) => ({ name: tool.name, tokens: estimateToolDeclarationTokens([tool]) })),

@@ -12,7 +12,7 @@ import { registerContextCommands } from "./palette/context-commands";
 import { ChatController } from "./controller";
 import { HostShellCommands } from "./shell/shell-commands";
 import { HostMcp } from "./mcp";
-import { showMcpServers } from "./palette/mcp-servers-command";
+import { showMcpServers, signInToMcpServer } from "./palette/mcp-servers-command";
 import { ModelContextDocuments } from "./views/model-context-view";
 import { ProposalDiffs } from "./views/diff-view";
 import { CodeApplier } from "./code-blocks/apply-code";
@@ -103,6 +103,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     context,
     workspaceFolder: folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined,
     outputDir: path.join(commands.logRoot, "mcp"),
+    lockDir: path.join(context.globalStorageUri.fsPath, "mcp-oauth-locks"),
     log,
   });
   activeMcp = mcp;
@@ -161,6 +162,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     }),
     vscode.commands.registerCommand("piChat.stop", () => controller.stop()),
     vscode.commands.registerCommand("piChat.mcpServers", () => showMcpServers(mcp)),
+    vscode.commands.registerCommand("piChat.mcpSignIn", (server?: unknown) => signInToMcpServer(mcp, typeof server === "string" ? server : undefined)),
     vscode.commands.registerCommand("piChat.setApiKey", () => setApiKey(secrets)),
     ...registerModelCommands(controller, secrets, log),
     vscode.commands.registerCommand("piChat.openWalkthrough", () =>

@@ -12,8 +12,8 @@ import * as vscode from "vscode";
 import type * as McpBundle from "../core/mcp";
 import type { McpConfigFile, McpInputDefinition, McpServerDefinition } from "../core/mcp/config";
 import type { McpAllowStore, McpApprovalRequest, McpCallDecision, McpChatTools, McpToolFacts } from "../core/mcp/gate";
+import type { McpOAuthSecretStore } from "../core/mcp/oauth";
 import type { McpPrepared, McpServers, McpServerSnapshot } from "../core/mcp/servers";
-import type { AgentTool } from "@earendil-works/pi-agent-core";
 import { setting } from "./settings";
 import { DEFAULT_MCP_MAX_TOOLS } from "./settings-schema";
 
@@ -59,6 +59,8 @@ export interface HostMcpOptions {
   home?: string;
   /** Test seam: where out/mcp.js is. */
   bundleDir?: string;
+  /** Folder of the cross-window refresh locks of OAuth tokens (the extension's global storage). */
+  lockDir: string;
 }
 
 export class HostMcp implements McpChatTools, vscode.Disposable {
@@ -75,6 +77,10 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   readonly allowed: McpAllowStore;
   /** Whether the model of the latest run takes images (MCP images go only to one that does). */
   private acceptsImages = false;
+  /** One OAuth store per server URL, so its cache and refresh lock are shared by every start. */
+  private readonly oauthStores = new Map<string, McpOAuthSecretStore>();
+  /** Sign-ins under way, by server: a second click joins the first. */
+  private readonly signingIn = new Map<string, Promise<boolean>>();
 
   constructor(private readonly options: HostMcpOptions) {
     const state = options.context.workspaceState;
@@ -86,6 +92,12 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
         options.log(`MCP: always allow ${server}/${tool} in this workspace`);
       },
     };
+    // Another window signed in, out, or refreshed: read the secret again.
+    this.watchers.push(
+      options.context.secrets.onDidChange((e) => {
+        for (const store of this.oauthStores.values()) if (store.key === e.key) store.forget();
+      }),
+    );
     for (const { file } of mcpConfigFiles(options.workspaceFolder, options.home)) {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)));
       const reload = () => void this.reload();
@@ -110,9 +122,95 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     return answer === start;
   };
 
+  /**
+   * Before the browser opens for a sign-in: says which server asks and where the browser goes (the
+   * authorization server's origin, in full in the detail). Host tests replace it.
+   */
+  confirmSignIn = async (server: string, authorizationUrl: string): Promise<boolean> => {
+    const open = "Open Browser";
+    const answer = await vscode.window.showInformationMessage(
+      `Sign in to the MCP server "${server}"? Pi Chat opens ${new URL(authorizationUrl).host} in your browser.`,
+      {
+        modal: true,
+        detail: `The sign-in page: ${new URL(authorizationUrl).origin}\nAfter you allow access there, the browser comes back to Pi Chat on this computer.`,
+      },
+      open,
+    );
+    return answer === open;
+  };
+
+  /** Opens the authorization page. Host tests replace it with a browser of their own (test/support/oauth-server.ts). */
+  openExternal = (uri: vscode.Uri): Thenable<boolean> => vscode.env.openExternal(uri);
+
+  /**
+   * Signs in to a server that asks for it (OAuth): confirms where the browser goes, opens it, waits
+   * (cancellable, with a timeout) and starts the server again. False when it did not happen; every
+   * reason but the user's Cancel is shown.
+   */
+  signIn(name: string): Promise<boolean> {
+    // A second click while the first sign-in waits joins it instead of opening another page.
+    const running = this.signingIn.get(name);
+    if (running) return running;
+    const run = this.runSignIn(name).finally(() => this.signingIn.delete(name));
+    this.signingIn.set(name, run);
+    return run;
+  }
+
+  private async runSignIn(name: string): Promise<boolean> {
+    const servers = await this.ensureServers();
+    if (!servers) return false;
+    const bundle = this.load();
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Pi Chat: signing in to the MCP server "${name}"`, cancellable: true },
+        async (progress, token) => {
+          const cancel = new AbortController();
+          token.onCancellationRequested(() => cancel.abort());
+          await servers.signIn(name, {
+            signal: cancel.signal,
+            openBrowser: async (url) => {
+              if (!(await this.confirmSignIn(name, url))) return false;
+              progress.report({ message: `waiting for you to finish in the browser (${new URL(url).host})…` });
+              return this.openExternal(vscode.Uri.parse(url, true));
+            },
+          });
+        },
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof bundle.McpSignInCancelledError) {
+        this.options.log(`MCP server "${name}": sign-in cancelled`);
+        return false;
+      }
+      const reason = error instanceof Error ? error.message : String(error);
+      this.options.log(`MCP server "${name}": sign-in failed: ${reason}`);
+      void vscode.window.showErrorMessage(`Pi Chat: signing in to the MCP server "${name}" failed: ${reason}`);
+      return false;
+    }
+  }
+
+  /** Forgets a server's tokens and client registration (SecretStorage); it asks for a sign-in again. */
+  async signOut(name: string): Promise<void> {
+    await this.servers?.signOut(name);
+  }
+
+  /** The servers that wait for a sign-in (for "Pi Chat: Sign In to MCP Server"). */
+  get needingSignIn(): string[] {
+    return this.servers?.needingSignIn ?? [];
+  }
+
+  private oauthStore(serverUrl: string): McpOAuthSecretStore {
+    let store = this.oauthStores.get(serverUrl);
+    if (!store) {
+      store = new (this.load().McpOAuthSecretStore)(serverUrl, this.options.context.secrets, this.options.lockDir);
+      this.oauthStores.set(serverUrl, store);
+    }
+    return store;
+  }
+
   // ---- McpChatTools ----
 
-  async forRun(run: { acceptsImages: boolean }): Promise<{ tools: AgentTool[]; prompt: string }> {
+  async forRun(run: { acceptsImages: boolean }): ReturnType<McpChatTools["forRun"]> {
     this.acceptsImages = run.acceptsImages;
     const servers = await this.ensureServers();
     if (!servers) return { tools: [], prompt: "" };
@@ -122,8 +220,10 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     const starting = servers.starting;
     if (starting.length > 0) notes.push(`Still starting (their tools come with a later request): ${starting.join(", ")}.`);
     if (leftOut > 0) notes.push(`${leftOut} MCP tool(s) were left out (piChat.mcp.maxTools is ${this.maxTools()}).`);
+    const signIn = servers.list().flatMap((s) => (s.state.kind === "needsSignIn" ? [{ server: s.name, at: s.state.authorizationServer }] : []));
+    if (signIn.length > 0) notes.push(`Waiting for the user to sign in (no tools until then): ${signIn.map((s) => s.server).join(", ")}.`);
     const prompt = [servers.prompt(), ...notes].filter((p) => p !== "").join("\n");
-    return { tools, prompt };
+    return { tools, prompt, signIn };
   }
 
   describe(toolName: string): McpToolFacts | undefined {
@@ -219,6 +319,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
       ...(this.options.workspaceFolder !== undefined ? { cwd: this.options.workspaceFolder } : {}),
       log: this.options.log,
       onChange: () => this.changed.fire(),
+      oauth: { store: (url) => this.oauthStore(url), clientName: "Pi Chat (VS Code)" },
     });
     this.servers.setDefinitions(config.servers);
     for (const error of config.errors) this.options.log(`MCP configuration: ${error}`);

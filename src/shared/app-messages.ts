@@ -69,7 +69,16 @@ export interface LocalNoticeMessage {
  * Commands a notice may offer as its fix (the webview's `workbench/runCommand` message runs them;
  * `retry` is the chat's own Continue).
  */
-export type FixCommandId = "setApiKey" | "selectModel" | "selectChatModel" | "useLocalModel" | "openSettings" | "retry" | "compact" | "newChatFromSummary";
+export type FixCommandId =
+  | "setApiKey"
+  | "selectModel"
+  | "selectChatModel"
+  | "useLocalModel"
+  | "openSettings"
+  | "retry"
+  | "compact"
+  | "newChatFromSummary"
+  | "mcpSignIn";
 
 /** Every FixCommandId, to check one read back from a saved chat or thrown by another bundle. */
 export const FIX_COMMAND_IDS: readonly FixCommandId[] = [
@@ -81,6 +90,7 @@ export const FIX_COMMAND_IDS: readonly FixCommandId[] = [
   "retry",
   "compact",
   "newChatFromSummary",
+  "mcpSignIn",
 ];
 
 export function isFixCommandId(value: unknown): value is FixCommandId {

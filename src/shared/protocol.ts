@@ -317,5 +317,6 @@ export const WEBVIEW_COMMANDS = [
   "compact",
   "showModelContext",
   "newChatFromSummary",
+  "mcpSignIn",
 ] as const;
 export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];

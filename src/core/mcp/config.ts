@@ -2,7 +2,7 @@
 // `type` stdio/http and `${input:…}` / `${env:…}` variables) and pi's `mcpServers` files
 // (`~/.pi/agent/mcp.json` for the user, `.pi/mcp.json` in the workspace). Parsing only: no file
 // reading, no variables resolved (variables.ts), no trust decided (trust.ts).
-import { validateMcpServerConfig } from "@earendil-works/pi-mcp";
+import { type McpOAuthConfig, validateMcpServerConfig } from "@earendil-works/pi-mcp";
 // The ESM build: the UMD one (package "main") loads its parts with a require esbuild cannot follow.
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser/lib/esm/main.js";
 
@@ -11,7 +11,8 @@ export type McpScope = "user" | "workspace";
 
 export type McpTransportConfig =
   | { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { type: "http"; url: string; headers: Record<string, string> };
+  /** `oauth`: pi's client settings for sign-in (pi-mcp checked them); without it, sign-in registers a client. */
+  | { type: "http"; url: string; headers: Record<string, string>; oauth?: McpOAuthConfig };
 
 export interface McpServerDefinition {
   name: string;
@@ -120,7 +121,12 @@ function addServer(out: McpConfigFile, name: string, raw: unknown, file: string,
           env: { ...(result.config.env ?? {}) },
           ...(result.config.cwd !== undefined ? { cwd: result.config.cwd } : {}),
         }
-      : { type: "http", url: result.config.url, headers: { ...(result.config.headers ?? {}) } };
+      : {
+          type: "http",
+          url: result.config.url,
+          headers: { ...(result.config.headers ?? {}) },
+          ...(result.config.oauth !== undefined ? { oauth: { ...result.config.oauth } } : {}),
+        };
   out.servers.push({
     name,
     scope,

@@ -153,10 +153,21 @@ export async function gateMcpCall(
   return undefined;
 }
 
+/** A server that waits for the user to sign in (OAuth), and the authorization server's origin. */
+export interface McpSignInNeeded {
+  server: string;
+  at: string;
+}
+
+/** The chat's note about it, once per server and chat session, with a Sign In button. */
+export function signInNoteText(needed: McpSignInNeeded): string {
+  return `The MCP server "${needed.server}" needs you to sign in (at ${needed.at}); its tools come with the first request after you have.`;
+}
+
 /** What a chat gets from the window's MCP servers (the host adapter implements it over out/mcp.js). */
 export interface McpChatTools {
   /** The MCP tools for this run (servers started on first need, waited for a few seconds) and the system prompt's paragraph. */
-  forRun(run: { acceptsImages: boolean }): Promise<{ tools: AgentTool[]; prompt: string }>;
+  forRun(run: { acceptsImages: boolean }): Promise<{ tools: AgentTool[]; prompt: string; signIn?: McpSignInNeeded[] }>;
   describe(toolName: string): McpToolFacts | undefined;
   allowed: McpAllowStore;
   approver: McpApprover;

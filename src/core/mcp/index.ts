@@ -3,3 +3,4 @@
 export { launchDescription, mergeMcpConfigs, parsePiMcpJson, parseVsCodeMcpJson } from "./config";
 export { McpServers } from "./servers";
 export { inputIds, resolveTransport } from "./variables";
+export { MCP_OAUTH_SECRET_PREFIX, McpOAuthSecretStore, McpSignInCancelledError, McpSignInTimeoutError } from "./oauth";

@@ -4,8 +4,17 @@
 // what may start (trust, consent, variables) through `prepare`. Part of out/mcp.js.
 import type { AgentTool } from "@earendil-works/pi-agent-core";
 import { McpClient, type McpOutputSaver, mcpServerSummary, StdioTransport, StreamableHttpTransport, type Tool } from "@earendil-works/pi-mcp";
+import {
+  createMcpAuthProvider,
+  type McpAuthProvider,
+  McpOAuthAuthorizationRequiredError,
+  type McpOAuthServerStore,
+  type McpOAuthSettings,
+  type OAuthChallenge,
+} from "@earendil-works/pi-mcp/oauth";
 import type { McpServerDefinition, McpTransportConfig } from "./config";
 import type { McpToolFacts } from "./gate";
+import { oauthSettings, signInLocation, signInToMcpServer } from "./oauth";
 import { wrapMcpTools, wrapResourceTools } from "./tools";
 
 /** How long a server may take to start and answer `initialize` before it counts as failed. */
@@ -24,7 +33,9 @@ export type McpServerState =
   | { kind: "failed"; reason: string; stderr: string[] }
   | { kind: "disabled" }
   /** Not started, and why (restricted mode, the user declined the command line). */
-  | { kind: "blocked"; reason: string };
+  | { kind: "blocked"; reason: string }
+  /** An HTTP server refused us and names an OAuth authorization server (its origin): the user signs in. */
+  | { kind: "needsSignIn"; authorizationServer: string; reason: string };
 
 export interface McpServerSnapshot {
   name: string;
@@ -32,6 +43,15 @@ export interface McpServerSnapshot {
   file: string;
   state: McpServerState;
   tools: { name: string; agentName: string; disabled: boolean; annotations?: Readonly<Record<string, unknown>> }[];
+  /** An HTTP server that signs in with OAuth: whether tokens are kept for it (Sign out is offered). */
+  signedIn?: boolean;
+}
+
+/** What the sign-in needs from the host: where the browser goes, shown and opened there; the user's Cancel. */
+export interface McpSignInHooks {
+  openBrowser: (authorizationUrl: string) => Promise<boolean>;
+  signal?: AbortSignal;
+  timeoutMs?: number;
 }
 
 /** What the host answers before a server starts: its transport with variables resolved, or why not. */
@@ -49,6 +69,19 @@ export interface McpServersOptions {
   log: (line: string) => void;
   onChange: () => void;
   startTimeoutMs?: number;
+  /** OAuth sign-in for HTTP servers: each server URL's store (SecretStorage in the product); absent: none. */
+  oauth?: { store: (serverUrl: string) => McpOAuthServerStore & { clear(): Promise<void> }; clientName: string };
+}
+
+/** An HTTP server's OAuth side, from its last start. */
+interface OAuthUse {
+  url: string;
+  settings: McpOAuthSettings;
+  store: McpOAuthServerStore & { clear(): Promise<void> };
+  provider: McpAuthProvider;
+  /** The server's last `WWW-Authenticate` challenge: sign-in uses its resource metadata URL and scope. */
+  challenge?: OAuthChallenge;
+  signedIn: boolean;
 }
 
 interface Entry {
@@ -63,6 +96,7 @@ interface Entry {
   /** Bumped on each start and stop: a late event of an older start is ignored. */
   generation: number;
   started?: Promise<void>;
+  oauth?: OAuthUse;
 }
 
 export class McpServers {
@@ -105,6 +139,46 @@ export class McpServers {
     clearTimeout(timer);
   }
 
+  /** Names of servers waiting for the user to sign in. */
+  get needingSignIn(): string[] {
+    return [...this.entries.values()].filter((e) => e.state.kind === "needsSignIn").map((e) => e.def.name);
+  }
+
+  /**
+   * Signs in to a server that needs it (or whose tokens the user wants renewed), then starts it
+   * again with the new tokens. Rejects with the reason (cancelled, timed out, refused).
+   */
+  async signIn(name: string, hooks: McpSignInHooks): Promise<"refreshed" | "signedIn"> {
+    const entry = this.entries.get(name);
+    const oauth = entry?.oauth;
+    if (!entry || !oauth || !this.options.oauth) throw new Error(`the MCP server "${name}" does not sign in with OAuth`);
+    const result = await signInToMcpServer({
+      serverUrl: oauth.url,
+      store: oauth.store,
+      settings: oauth.settings,
+      clientName: this.options.oauth.clientName,
+      ...(oauth.challenge ? { challenge: oauth.challenge } : {}),
+      openBrowser: hooks.openBrowser,
+      ...(hooks.signal ? { signal: hooks.signal } : {}),
+      ...(hooks.timeoutMs !== undefined ? { timeoutMs: hooks.timeoutMs } : {}),
+    });
+    this.options.log(`MCP server "${name}": ${result === "refreshed" ? "the kept sign-in was renewed" : "signed in"}`);
+    await this.restart(name);
+    return result;
+  }
+
+  /** Forgets a server's tokens and client registration; it then needs a sign-in again. */
+  async signOut(name: string): Promise<void> {
+    const entry = this.entries.get(name);
+    const oauth = entry?.oauth;
+    if (!entry || !oauth) return;
+    await this.stop(entry);
+    await oauth.store.clear();
+    oauth.signedIn = false;
+    this.options.log(`MCP server "${name}": signed out`);
+    await this.start(entry);
+  }
+
   /** Names of servers still starting (a request went without them). */
   get starting(): string[] {
     return [...this.entries.values()].filter((e) => e.state.kind === "starting").map((e) => e.def.name);
@@ -122,6 +196,7 @@ export class McpServers {
         disabled: this.options.isToolDisabled(e.def.name, w.facts.tool),
         ...(w.facts.annotations ? { annotations: w.facts.annotations } : {}),
       })),
+      ...(e.oauth ? { signedIn: e.oauth.signedIn } : {}),
     }));
   }
 
@@ -188,8 +263,20 @@ export class McpServers {
   private start(entry: Entry): Promise<void> {
     if (this.disposed) return Promise.resolve();
     const generation = ++entry.generation;
-    const started = this.startOnce(entry, generation).catch((error: unknown) => {
+    const started = this.startOnce(entry, generation).catch(async (error: unknown) => {
       if (generation !== entry.generation) return;
+      if (error instanceof McpOAuthAuthorizationRequiredError && entry.oauth) {
+        void this.closeClient(entry);
+        entry.oauth.signedIn = false;
+        const where = await signInLocation(entry.oauth.url, entry.oauth.settings, entry.oauth.challenge);
+        if (generation !== entry.generation) return;
+        if (where !== undefined) {
+          this.options.log(`MCP server "${entry.def.name}" needs sign-in at ${where}`);
+          this.setState(entry, { kind: "needsSignIn", authorizationServer: where, reason: "it asks you to sign in" });
+          return;
+        }
+        error = new Error("it refused the connection (HTTP 401) and names no OAuth authorization server to sign in with");
+      }
       const stderr = tailLines(entry.transport instanceof StdioTransport ? entry.transport.stderr : "");
       const reason = error instanceof Error ? error.message : String(error);
       this.options.log(`MCP server "${entry.def.name}" failed to start: ${reason}`);
@@ -213,7 +300,7 @@ export class McpServers {
       this.setState(entry, { kind: "blocked", reason: prepared.blocked });
       return;
     }
-    const transport = this.createTransport(def, prepared.transport);
+    const transport = this.createTransport(entry, prepared.transport);
     const client = new McpClient({
       ...this.options.clientInfo,
       ...(def.timeoutSeconds !== undefined ? { requestTimeoutMs: def.timeoutSeconds * 1000 } : {}),
@@ -240,6 +327,10 @@ export class McpServers {
         acceptsImages: this.options.acceptsImages,
         ...(this.options.saveOutput ? { saveOutput: this.options.saveOutput } : {}),
         ...(def.timeoutSeconds !== undefined ? { timeoutMs: def.timeoutSeconds * 1000 } : {}),
+        // Started again, the server lands in needsSignIn (or is ready, if another window signed in meanwhile).
+        onSignInNeeded: () => {
+          if (generation === entry.generation) void this.restart(def.name);
+        },
       };
       const wrapped = wrapMcpTools(tools, wrapOptions);
       // A server that offers resources gets two more tools: list them, read one.
@@ -247,14 +338,19 @@ export class McpServers {
         wrapped.push(...wrapResourceTools({ ...wrapOptions, isTaken: (n) => wrapped.some((w) => w.tool.name === n) || wrapOptions.isTaken(n) }));
       entry.wrapped = wrapped;
       this.options.log(`MCP server "${def.name}" ready: ${tools.length} tool(s)`);
+      if (entry.oauth) entry.oauth.signedIn = (await entry.oauth.store.load())?.tokens !== undefined;
       this.setState(entry, { kind: "ready", tools: tools.length });
     } finally {
       clearTimeout(timer);
     }
   }
 
-  private createTransport(def: McpServerDefinition, t: McpTransportConfig): StdioTransport | StreamableHttpTransport {
-    if (t.type === "http") return new StreamableHttpTransport({ url: t.url, headers: t.headers });
+  private createTransport(entry: Entry, t: McpTransportConfig): StdioTransport | StreamableHttpTransport {
+    const def = entry.def;
+    if (t.type === "http") {
+      entry.oauth = this.oauthFor(entry, t);
+      return new StreamableHttpTransport({ url: t.url, headers: t.headers, ...(entry.oauth ? { authProvider: entry.oauth.provider } : {}) });
+    }
     const cwd = t.cwd ?? this.options.cwd;
     return new StdioTransport({
       command: t.command,
@@ -266,6 +362,37 @@ export class McpServers {
         for (const line of chunk.split(/\r?\n/)) if (line.trim() !== "") this.options.log(`[mcp ${def.name}] ${line}`);
       },
     });
+  }
+
+  /**
+   * OAuth for an HTTP server, unless the user configured its Authorization header themselves (a
+   * static token: a 401 is then a wrong token, not a sign-in). pi's `oauth` field always asks for it.
+   * The provider sends the kept access token and refreshes it; it never opens a browser.
+   */
+  private oauthFor(entry: Entry, t: Extract<McpTransportConfig, { type: "http" }>): OAuthUse | undefined {
+    const hooks = this.options.oauth;
+    if (!hooks) return undefined;
+    if (t.oauth === undefined && Object.keys(t.headers).some((h) => h.toLowerCase() === "authorization")) return undefined;
+    const store = hooks.store(t.url);
+    const settings = oauthSettings(t.oauth);
+    const previous = entry.oauth?.url === t.url ? entry.oauth : undefined;
+    const use: OAuthUse = {
+      url: t.url,
+      settings,
+      store,
+      signedIn: previous?.signedIn ?? false,
+      provider: createMcpAuthProvider({
+        serverUrl: t.url,
+        store,
+        settings: () => settings,
+        clientName: hooks.clientName,
+        onChallenge: (challenge) => {
+          use.challenge = challenge;
+        },
+      }),
+      ...(previous?.challenge ? { challenge: previous.challenge } : {}),
+    };
+    return use;
   }
 
   /** The connection ended. Not asked for: a crash, started again once, then failed with its stderr. */
@@ -291,6 +418,8 @@ export class McpServers {
   private async stop(entry: Entry): Promise<void> {
     entry.generation++;
     entry.wrapped = [];
+    // A refresh under way saves its rotated tokens first: dropping them would lose the grant.
+    await entry.oauth?.provider.settled();
     await this.closeClient(entry);
     if (entry.state.kind !== "disabled") this.setState(entry, { kind: "stopped" });
   }

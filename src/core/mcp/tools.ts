@@ -14,6 +14,7 @@ import {
   toLlmContent,
   type LlmContent,
 } from "@earendil-works/pi-mcp";
+import { McpOAuthAuthorizationRequiredError } from "@earendil-works/pi-mcp/oauth";
 import type { McpToolFacts } from "./gate";
 
 /** What an MCP tool card shows besides the result text. No secrets: server and tool names, the file of the whole output. */
@@ -35,6 +36,19 @@ export interface WrapOptions {
   /** Whether the model of the run takes images (as read_file). */
   acceptsImages: () => boolean;
   timeoutMs?: number;
+  /** The server's sign-in ended (its refresh was refused) during a call: it waits for a new one. */
+  onSignInNeeded?: () => void;
+}
+
+/** A call refused for want of a sign-in: the server is told, the model gets words it can pass on. */
+async function signedIn<T>(options: WrapOptions, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof McpOAuthAuthorizationRequiredError)) throw error;
+    options.onSignInNeeded?.();
+    throw new Error(`The MCP server "${options.server}" needs the user to sign in again (Pi Chat: MCP Servers → Sign In). Nothing ran.`);
+  }
 }
 
 export interface WrappedMcpTool {
@@ -83,10 +97,12 @@ export function wrapResourceTools(options: WrapOptions): WrappedMcpTool[] {
     parameters: obj({}),
     execute: async (_id, _params, signal) => {
       const details: McpToolDetails = { server: options.server, tool: RESOURCE_LIST_TOOL };
-      const resources = await options.client.listResources({
-        ...(signal ? { signal } : {}),
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      });
+      const resources = await signedIn(options, () =>
+        options.client.listResources({
+          ...(signal ? { signal } : {}),
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        }),
+      );
       const lines = resources
         .slice(0, MCP_RESOURCES_LISTED)
         .map((r) => `- ${r.uri} — ${r.title ?? r.name}${r.mimeType ? ` (${r.mimeType})` : ""}${r.description ? `: ${oneLine(r.description)}` : ""}`);
@@ -105,10 +121,12 @@ export function wrapResourceTools(options: WrapOptions): WrappedMcpTool[] {
     parameters: readParams,
     execute: async (_id, params, signal) => {
       const details: McpToolDetails = { server: options.server, tool: RESOURCE_READ_TOOL };
-      const result = await options.client.readResource(params.uri, {
-        ...(signal ? { signal } : {}),
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      });
+      const result = await signedIn(options, () =>
+        options.client.readResource(params.uri, {
+          ...(signal ? { signal } : {}),
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        }),
+      );
       // A resource's contents are what a tool's embedded resources are: one conversion for both.
       const asToolResult: Pick<CallToolResult, "content"> = { content: result.contents.map((resource) => ({ type: "resource", resource })) };
       return finish(toLlmContent(asToolResult), details, options, false);
@@ -148,12 +166,14 @@ function wrapOne(name: string, mcpTool: Tool, options: WrapOptions): AgentTool<o
     parameters: normalizeMcpInputSchema(mcpTool.inputSchema),
     execute: async (_id, params, signal, onUpdate): Promise<AgentToolResult<McpToolDetails>> => {
       const details: McpToolDetails = { server: options.server, tool: mcpTool.name };
-      const result = await options.client.callTool(mcpTool.name, (params ?? {}) as Record<string, unknown>, {
-        ...(signal ? { signal } : {}),
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        onProgress: (p) =>
-          onUpdate?.({ content: [], details: { ...details, progress: { progress: p.progress, total: p.total, message: p.message } } as McpToolDetails }),
-      });
+      const result = await signedIn(options, () =>
+        options.client.callTool(mcpTool.name, (params ?? {}) as Record<string, unknown>, {
+          ...(signal ? { signal } : {}),
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+          onProgress: (p) =>
+            onUpdate?.({ content: [], details: { ...details, progress: { progress: p.progress, total: p.total, message: p.message } } as McpToolDetails }),
+        }),
+      );
       return finish(toLlmContent(result), details, options, result.isError === true);
     },
   };

@@ -55,7 +55,16 @@ export async function resolveTransport(server: McpServerDefinition, sources: Var
   const t = server.transport;
   const each = async (record: Record<string, string>) =>
     Object.fromEntries(await Promise.all(Object.entries(record).map(async ([k, v]) => [k, await resolveVariables(v, sources)] as const)));
-  if (t.type === "http") return { type: "http", url: await resolveVariables(t.url, sources), headers: await each(t.headers) };
+  if (t.type === "http") {
+    // The client secret of a pre-registered OAuth client may come from an input (kept in SecretStorage).
+    const secret = t.oauth?.clientSecret !== undefined ? await resolveVariables(t.oauth.clientSecret, sources) : undefined;
+    return {
+      type: "http",
+      url: await resolveVariables(t.url, sources),
+      headers: await each(t.headers),
+      ...(t.oauth ? { oauth: { ...t.oauth, ...(secret !== undefined ? { clientSecret: secret } : {}) } } : {}),
+    };
+  }
   const cwd = t.cwd !== undefined ? await resolveVariables(t.cwd, sources) : undefined;
   return {
     type: "stdio",
@@ -69,7 +78,10 @@ export async function resolveTransport(server: McpServerDefinition, sources: Var
 /** The `${input:id}` ids a definition uses, so the host asks for each once. */
 export function inputIds(server: McpServerDefinition): string[] {
   const t = server.transport;
-  const texts = t.type === "http" ? [t.url, ...Object.values(t.headers)] : [t.command, ...t.args, ...Object.values(t.env), ...(t.cwd ? [t.cwd] : [])];
+  const texts =
+    t.type === "http"
+      ? [t.url, ...Object.values(t.headers), ...(t.oauth?.clientSecret ? [t.oauth.clientSecret] : [])]
+      : [t.command, ...t.args, ...Object.values(t.env), ...(t.cwd ? [t.cwd] : [])];
   const ids = new Set<string>();
   for (const text of texts) for (const m of text.matchAll(VARIABLE)) if (m[1]!.startsWith("input:")) ids.add(m[1]!.slice("input:".length));
   return [...ids];

@@ -1,7 +1,7 @@
 // "Pi Chat: MCP Servers": every configured server with its state (starting, ready with N tools,
 // failed with the reason and the last lines of its stderr, disabled, not started and why), and what
 // the user can do with one: restart it, disable or enable it, choose which of its tools Pi may use,
-// open the file that defines it. Problems in the files are listed first.
+// open the file that defines it, sign in (OAuth) or out. Problems in the files are listed first.
 import * as vscode from "vscode";
 import type { McpServerSnapshot, McpServerState } from "../../core/mcp/servers";
 import type { HostMcp } from "../mcp";
@@ -20,13 +20,21 @@ export function describeMcpState(state: McpServerState): string {
       return "disabled";
     case "blocked":
       return state.reason;
+    case "needsSignIn":
+      return `needs sign-in (at ${state.authorizationServer})`;
   }
 }
 
 function stateIcon(state: McpServerState): string {
-  return { stopped: "$(circle-outline)", starting: "$(loading~spin)", ready: "$(pass)", failed: "$(error)", disabled: "$(circle-slash)", blocked: "$(shield)" }[
-    state.kind
-  ];
+  return {
+    stopped: "$(circle-outline)",
+    starting: "$(loading~spin)",
+    ready: "$(pass)",
+    failed: "$(error)",
+    disabled: "$(circle-slash)",
+    blocked: "$(shield)",
+    needsSignIn: "$(sign-in)",
+  }[state.kind];
 }
 
 interface ServerPick extends vscode.QuickPickItem {
@@ -72,6 +80,18 @@ export async function showMcpServers(mcp: HostMcp): Promise<void> {
 async function serverActions(mcp: HostMcp, server: McpServerSnapshot): Promise<void> {
   const disabled = server.state.kind === "disabled";
   const actions: (vscode.QuickPickItem & { run: () => Promise<void> })[] = [
+    ...(server.state.kind === "needsSignIn"
+      ? [
+          {
+            label: "$(sign-in) Sign In…",
+            description: `opens ${server.state.authorizationServer} in your browser`,
+            run: () => mcp.signIn(server.name).then(() => undefined),
+          },
+        ]
+      : []),
+    ...(server.signedIn
+      ? [{ label: "$(sign-out) Sign Out", description: "forgets its tokens and client registration", run: () => mcp.signOut(server.name) }]
+      : []),
     ...(disabled ? [] : [{ label: "$(debug-restart) Restart", run: () => mcp.restart(server.name) }]),
     disabled
       ? { label: "$(play) Enable", run: () => mcp.setServerDisabled(server.name, false) }
@@ -108,4 +128,22 @@ async function chooseTools(mcp: HostMcp, server: McpServerSnapshot): Promise<voi
   if (!chosen) return;
   const keep = new Set(chosen.map((c) => c.tool.name));
   for (const t of server.tools) if (keep.has(t.name) === t.disabled) await mcp.setToolDisabled(server.name, t.name, !keep.has(t.name));
+}
+
+/**
+ * "Pi Chat: Sign In to MCP Server" (also the chat note's Sign In button): the server named, the only
+ * one waiting for a sign-in, or the one the user picks. False when no sign-in happened.
+ */
+export async function signInToMcpServer(mcp: HostMcp, server?: string): Promise<boolean> {
+  let name = server;
+  if (name === undefined) {
+    await mcp.list();
+    const waiting = mcp.needingSignIn;
+    if (waiting.length === 0) {
+      void vscode.window.showInformationMessage("Pi Chat: no MCP server is waiting for a sign-in.");
+      return false;
+    }
+    name = waiting.length === 1 ? waiting[0] : await vscode.window.showQuickPick(waiting, { title: "Sign in to which MCP server?" });
+  }
+  return name === undefined ? false : mcp.signIn(name);
 }

@@ -55,6 +55,39 @@ describe("MCP configuration files", () => {
     assert.deepEqual(file.overrides, [{ name: "userOne", enabled: false }]);
   });
 
+  it("keeps pi's oauth field of an http server (checked by pi-mcp), and refuses a wrong one", async () => {
+    const file = parsePiMcpJson(
+      JSON.stringify({
+        mcpServers: {
+          tracker: {
+            url: "https://tracker.example/mcp",
+            oauth: { clientId: "pi-chat", callbackPort: 8765, scope: "read write", clientSecret: "${input:secret}" },
+          },
+          plain: { url: "https://plain.example/mcp" },
+          broken: { url: "https://broken.example/mcp", oauth: { callbackPort: "eighty" } },
+        },
+      }),
+      "/home/u/.pi/agent/mcp.json",
+      "user",
+    );
+    const tracker = file.servers.find((s) => s.name === "tracker")!.transport;
+    assert.deepEqual(tracker, {
+      type: "http",
+      url: "https://tracker.example/mcp",
+      headers: {},
+      oauth: { clientId: "pi-chat", callbackPort: 8765, scope: "read write", clientSecret: "${input:secret}" },
+    });
+    assert.equal("oauth" in file.servers.find((s) => s.name === "plain")!.transport, false);
+    assert.ok(!file.servers.some((s) => s.name === "broken"));
+    assert.match(file.errors.join("\n"), /broken/);
+    // The client secret may come from an input, asked like the others.
+    const { inputIds, resolveTransport } = await import("../../../src/core/mcp/variables");
+    const def = file.servers.find((s) => s.name === "tracker")!;
+    assert.deepEqual(inputIds(def), ["secret"]);
+    const resolved = await resolveTransport(def, { env: {}, input: async () => "s3cret" });
+    assert.equal(resolved.type === "http" ? resolved.oauth?.clientSecret : undefined, "s3cret");
+  });
+
   it("reports broken files and entries instead of throwing", () => {
     assert.match(parsePiMcpJson("{ not json", "a.json", "user").errors[0]!, /a\.json: not valid JSON/);
     assert.match(parseVsCodeMcpJson("[]", "b.json", "user").errors[0]!, /must hold a JSON object/);
