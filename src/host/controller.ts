@@ -305,6 +305,8 @@ export class ChatController implements vscode.Disposable {
         return this.isKnownChat(message.chatId) ? this.historyView.rename(message.chatId, message.title) : this.ignore(message);
       case "history/export":
         return this.isKnownChat(message.chatId) ? this.historyView.export(message.chatId) : this.ignore(message);
+      case "history/continueInPi":
+        return this.isKnownChat(message.chatId) ? this.historyView.continueInPi(message.chatId) : this.ignore(message);
       case "composer/removeAttachment":
         this.attachments = this.attachments.filter((_, i) => i !== message.index);
         this.view?.send({ type: "composer/attachments", attachments: this.attachments });
