@@ -27,7 +27,7 @@ import type { WorkspacePaths } from "./adapters/workspace-paths";
 import { createDiagnosticsWatcher } from "./adapters/diagnostics";
 import { projectInstructionsStep } from "./adapters/project-instructions";
 import { attachImages, imageInputStatus } from "./adapters/images";
-import { loadProviders, providersIfLoaded, readProviderSettings, type SecretKeys } from "./models/providers-loader";
+import { loadProviders, loadProvidersWhenIdle, providersIfLoaded, readProviderSettings, type SecretKeys } from "./models/providers-loader";
 import type { BaseUrlConsent } from "./models/base-url-consent";
 import { keyRedactor } from "./models/key-redaction";
 import { approvalModeSetting, protectedFilesSetting, readCompactionSettings, workspaceTrusted } from "./settings";
@@ -53,6 +53,9 @@ function catalogName(provider: ProviderId, id: string): string | undefined {
     ?.listModels(provider)
     .find((m) => m.id === id)?.name;
 }
+
+/** How long the view's first paint has before the provider catalog is loaded for the header's model name. */
+const CATALOG_DELAY_MS = 1500;
 
 /** Two request steps, one after the other. */
 function chainSteps(first: RequestContextStep, second: RequestContextStep): RequestContextStep {
@@ -237,6 +240,8 @@ export class ChatController implements vscode.Disposable {
     const choice = this.session.model;
     const settings = settingsForChat(readProviderSettings(), choice);
     const label = modelLabel(settings, choice?.thinkingLevel, catalogName);
+    // Without the catalog the header could only show the id: fetch it after this paint, then redraw.
+    if (!providersIfLoaded()) void loadProvidersWhenIdle(CATALOG_DELAY_MS).then((loaded) => loaded && this.refreshStatus());
     const setup = this.setupNeeded(settings);
     return {
       modelLabel: label.label,

@@ -37,6 +37,26 @@ export function providersIfLoaded(): ProvidersModule | undefined {
   return loaded;
 }
 
+let idleLoad: Promise<ProvidersModule | undefined> | undefined;
+
+/**
+ * Loads the provider bundle off the view's first paint, once: the header names the model from
+ * its catalog ("Claude Sonnet 4.5", not "claude-sonnet-4-5"). A bundle that fails to load is
+ * left to the first prompt, which says why.
+ */
+export function loadProvidersWhenIdle(delayMs: number): Promise<ProvidersModule | undefined> {
+  idleLoad ??= new Promise((resolve) => {
+    setTimeout(() => {
+      try {
+        resolve(loadProviders());
+      } catch {
+        resolve(undefined);
+      }
+    }, delayMs).unref();
+  });
+  return idleLoad;
+}
+
 /** API keys in VS Code's SecretStorage, one per provider. Never in settings, logs or transcripts. */
 export class SecretKeys implements Providers.SecretSource {
   constructor(private readonly secrets: vscode.SecretStorage) {}
