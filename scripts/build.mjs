@@ -62,6 +62,11 @@ if (existsSync(join(root, "src/host/providers/index.ts"))) {
 if (existsSync(join(root, "src/core/mcp/index.ts"))) {
   jobs.push(build({ ...nodeCommon, entryPoints: ["src/core/mcp/index.ts"], outfile: "out/mcp.js" }));
 }
+// The pi CLI commands (open a pi session, continue a chat in pi): out/pi-sessions.js, required on
+// their first use (src/host/palette/pi-sessions-loader.ts), so activation loads none of it (P5).
+if (existsSync(join(root, "src/host/palette/pi-session-command.ts"))) {
+  jobs.push(build({ ...nodeCommon, entryPoints: ["src/host/palette/pi-session-command.ts"], outfile: "out/pi-sessions.js" }));
+}
 // read_file's image scaler: photon (WebAssembly) in a worker thread, started only when a large
 // image is read. Its .wasm sits beside the bundle, where photon's loader looks (__dirname).
 if (existsSync(join(root, "src/core/images/scale-worker.ts"))) {

@@ -10,7 +10,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { ChatSummary } from "../src/shared/protocol";
 import { focusComposer } from "./focus";
 import { announce } from "./live-region";
-import { EditIcon, MarkdownIcon, TrashIcon } from "./icons";
+import { EditIcon, MarkdownIcon, TerminalIcon, TrashIcon } from "./icons";
 import { post } from "./vscode-api";
 
 const TYPE_AHEAD_RESET_MS = 700;
@@ -255,6 +255,15 @@ export function History(props: {
                     onClick={() => post({ type: "history/export", chatId: chat.id })}
                   >
                     <MarkdownIcon />
+                  </button>
+                  <button
+                    type="button"
+                    class="icon-button"
+                    title="Continue in pi CLI"
+                    aria-label={`Continue chat ${title} in the pi CLI`}
+                    onClick={() => post({ type: "history/continueInPi", chatId: chat.id })}
+                  >
+                    <TerminalIcon />
                   </button>
                   <button
                     type="button"

@@ -26,6 +26,7 @@ export const DiffIcon = codicon("diff");
 export const ShieldIcon = codicon("shield");
 export const EditIcon = codicon("edit");
 export const MarkdownIcon = codicon("markdown");
+export const TerminalIcon = codicon("terminal");
 export const ImageIcon = codicon("file-media");
 export const CopyIcon = codicon("copy");
 

@@ -100,6 +100,15 @@ export class ChatBusyError extends Error {
   }
 }
 
+/** A saved chat whole, to hand it to another front end (a pi CLI session, src/core/pi-sessions). */
+export interface ChatTreeExport {
+  /** Every node, in the file's order (parents first); images carry their bytes. */
+  nodes: { id: string; parentId: string | null; message: AgentMessage }[];
+  leafId: string | null;
+  title: string;
+  model?: ChatModelChoice;
+}
+
 export type OpenChatResult = { ok: true; session: ChatSession; damaged?: DamagedLine[] } | { ok: false; reason: string };
 
 export class ChatService {
@@ -159,6 +168,24 @@ export class ChatService {
       return { ok: false, reason: err instanceof Error ? err.message : String(err) };
     }
     return this.open(chatId);
+  }
+
+  /**
+   * The chat as saved (the file is the truth: a run still going here adds only what it has saved),
+   * every branch, each image's bytes read back from its blob. Its model is the one saved, else the
+   * open chat's.
+   */
+  async exportTree(chatId: string): Promise<{ ok: true; chat: ChatTreeExport } | { ok: false; reason: string }> {
+    const loaded = await this.options.store.load(chatId);
+    if (!loaded.ok) return { ok: false, reason: loaded.reason };
+    const images = this.options.images;
+    const nodes: ChatTreeExport["nodes"] = [];
+    for (const node of loaded.tree.nodes()) {
+      const message = images ? (await hydrateImages([node.message], chatId, images))[0]! : node.message;
+      nodes.push({ id: node.id, parentId: node.parentId, message });
+    }
+    const model = loaded.model ?? this.sessions.get(chatId)?.model;
+    return { ok: true, chat: { nodes, leafId: loaded.tree.leafId, title: loaded.title, ...(model ? { model } : {}) } };
   }
 
   async open(chatId: string): Promise<OpenChatResult> {

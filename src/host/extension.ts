@@ -4,7 +4,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { registerModelCommands } from "./models/chat-model-picker";
 import { registerHistoryCommands } from "./palette/history-commands";
-import { registerPiSessionCommand } from "./palette/pi-session-command";
+import { registerPiSessionCommands } from "./palette/pi-sessions-loader";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { IMAGES_DIR } from "../core/transcript/image-blobs";
 import { ChatViewProvider } from "./views/chat-view";
@@ -171,7 +171,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     // The empty chat says whether a key is missing: it follows the secret storage.
     context.secrets.onDidChange(() => void controller.refreshKeys()),
     ...registerHistoryCommands(controller),
-    registerPiSessionCommand(controller, log),
+    ...registerPiSessionCommands(controller, log),
     vscode.commands.registerCommand("piChat.showHistory", async () => {
       // The view's own history (search, delete) when it can show it; the quick pick otherwise.
       await view.reveal();

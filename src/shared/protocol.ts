@@ -271,6 +271,8 @@ export type WebviewMessage =
   | { type: "history/rename"; v: typeof PROTOCOL_VERSION; chatId: string; title: string }
   /** Open what the view shows of a chat as Markdown in a new untitled editor. */
   | { type: "history/export"; v: typeof PROTOCOL_VERSION; chatId: string }
+  /** Write a saved chat as a pi session file and open it in the pi CLI ("Continue in pi CLI"). */
+  | { type: "history/continueInPi"; v: typeof PROTOCOL_VERSION; chatId: string }
   | { type: "composer/removeAttachment"; v: typeof PROTOCOL_VERSION; index: number }
   | { type: "editor/openFile"; v: typeof PROTOCOL_VERSION; path: string; line?: number }
   | { type: "editor/openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }

@@ -62,6 +62,7 @@ const webviewMessageSchema = union([
   obj({ type: lit("history/search"), v, query: str({ minLength: 1, maxLength: 500 }) }),
   obj({ type: lit("history/rename"), v, chatId: id, title: str({ maxLength: 200 }) }),
   obj({ type: lit("history/export"), v, chatId: id }),
+  obj({ type: lit("history/continueInPi"), v, chatId: id }),
   obj({ type: lit("composer/removeAttachment"), v, index: int({ minimum: 0, maximum: 1000 }) }),
   obj({ type: lit("editor/openFile"), v, path: str({ minLength: 1, maxLength: 4096 }), line: opt(int({ minimum: 1 })) }),
   obj({ type: lit("editor/openDiff"), v, toolCallId: id }),

@@ -207,6 +207,9 @@ describe("the history dialog in the webview", function () {
     await history.locator("li").nth(1).hover();
     await history.getByRole("button", { name: "Export chat Default port to Markdown" }).click();
     assert.deepEqual(await chat.posted(), [{ type: "history/export", v: 1, chatId: "chat-1" }]);
+    await chat.clearPosted();
+    await history.getByRole("button", { name: "Continue chat Default port in the pi CLI" }).click();
+    assert.deepEqual(await chat.posted(), [{ type: "history/continueInPi", v: 1, chatId: "chat-1" }]);
     await search.fill("");
     assert.equal(await history.locator(".history-item").count(), 3, "an empty box lists every chat again");
   });

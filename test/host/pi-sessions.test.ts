@@ -2,13 +2,15 @@
 // workspace (agent folder from PI_CODING_AGENT_DIR, as pi reads it), chosen in VS Code's real quick
 // pick, opens as a new chat: the note first, pi's conversation after it, the origin in the chat's
 // header; pi's other branch is one switch away; the next prompt carries pi's conversation to the
-// model; the pi file is unchanged.
+// model; the pi file is unchanged. "Pi Chat: Continue in pi CLI" writes the chat into pi's folder
+// and starts a stand-in `pi` found on the PATH in a real terminal, the file one argument.
 import * as assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { piSessionFolderName } from "../../src/core/pi-sessions";
+import type { ContinueInPiResult } from "../../src/host/palette/pi-session-command";
 import { chatItems } from "../../src/shared/reducer";
 import { useChatView, waitFor } from "./helpers";
 
@@ -113,5 +115,54 @@ describe("pi CLI sessions in the extension host", function () {
     assert.doesNotMatch(wire, /pi's own prompt/);
     assert.doesNotMatch(wire, /Opened from the pi session/, "the note is the user's, not the model's");
     assert.deepEqual(readFileSync(file), before, "the pi file is unchanged");
+  });
+  it("Continue in pi CLI writes the chat where pi looks and runs `pi --session <file>` in a terminal; without pi, it says where the file is", async () => {
+    const { api, server } = chatView();
+    const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    await api.view.receive({ type: "chat/new", v: 1 });
+    const session = api.controller.currentSession;
+    server.push(() => ({ text: "Noted, the OTTER." }));
+    await api.view.receive({ type: "chat/send", v: 1, text: "Remember the OTTER." });
+    await session.waitForIdle();
+    await api.view.receive({ type: "chat/send", v: 1, text: "!!echo private-4242" });
+    await session.waitForIdle();
+
+    // A stand-in `pi` first on the PATH: it records how it was started.
+    const bin = join(agentDir, "bin");
+    mkdirSync(bin, { recursive: true });
+    const record = join(agentDir, "pi-started.txt");
+    writeFileSync(join(bin, "pi"), `#!/bin/sh\nprintf '%s\\n' "$PWD" "$@" > '${record}'\n`);
+    chmodSync(join(bin, "pi"), 0o755);
+    const path = process.env["PATH"];
+    process.env["PATH"] = `${bin}:${path ?? ""}`;
+    let result: ContinueInPiResult | undefined;
+    try {
+      result = await vscode.commands.executeCommand<ContinueInPiResult>("piChat.continueInPi");
+    } finally {
+      process.env["PATH"] = path;
+    }
+    assert.ok(result?.ok, JSON.stringify(result));
+    assert.equal(result.pi, join(bin, "pi"));
+    assert.equal(dirname(result.path), join(agentDir, "sessions", piSessionFolderName(cwd)), "pi's folder for the workspace folder");
+    const written = readFileSync(result.path, "utf8");
+    assert.match(written, /Remember the OTTER\./);
+    assert.match(written, /"excludeFromContext":true/);
+    assert.equal(JSON.parse(written.trimEnd().split("\n").at(-1)!).type, "session_info", "pi continues from the chat's leaf");
+    const started = await waitFor("pi started in a terminal", () => (existsSync(record) ? readFileSync(record, "utf8") : undefined));
+    assert.deepEqual(started.trimEnd().split("\n"), [cwd, "--session", result.path], "in the workspace folder, the file one argument");
+
+    // No pi on the PATH: the file is still written (a new one), and the command says so.
+    process.env["PATH"] = "/nonexistent-pi-chat-bin";
+    let second: ContinueInPiResult | undefined;
+    try {
+      second = await vscode.commands.executeCommand<ContinueInPiResult>("piChat.continueInPi", session.id);
+    } finally {
+      process.env["PATH"] = path;
+    }
+    assert.ok(second?.ok);
+    assert.equal(second.pi, undefined);
+    assert.notEqual(second.path, result.path, "a new file: the first is never written over");
+    assert.equal(readFileSync(result.path, "utf8"), written);
+    assert.match(readFileSync(second.path, "utf8"), /Remember the OTTER\./);
   });
 });

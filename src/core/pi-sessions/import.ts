@@ -5,10 +5,13 @@
 // command). Entries Pi Chat has no equivalent for are counted in one visible note, never dropped
 // silently.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { BashExecutionMessage, CompactionSummaryMessage, LocalNoticeMessage } from "../../shared/app-messages";
+import type { AppMessage, BashExecutionMessage, CompactionSummaryMessage, LocalNoticeMessage } from "../../shared/app-messages";
 import { estimateMessageTokens, estimateTokensOf } from "../context/tokens";
 import type { ChatModelChoice } from "../transcript";
 import { isObject, type PiEntry, type PiSessionFile } from "./reader";
+
+/** The `customType` prefix of the entries Pi Chat writes into a pi file (export.ts); read back here. */
+export const PI_CHAT_CUSTOM_TYPE = "pi-chat";
 
 /** pi's own words around a branch summary (coding-agent `messages.ts`), so the model reads what pi sent. */
 export const PI_BRANCH_SUMMARY_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
@@ -93,10 +96,14 @@ export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: 
         if (message === undefined) count("unreadable message");
         break;
       }
-      case "compaction":
-        message = compactionOf(entry, byId, emitted, now);
+      case "compaction": {
+        const computed = compactionOf(entry, byId, emitted, now);
+        // Written by Pi Chat: its own summary message back, with pi's kept entries counted again.
+        const own = piChatMessage(isObject(entry["details"]) ? entry["details"]["piChat"] : undefined, "compactionSummary");
+        message = own ? { ...own, keptMessageCount: computed.keptMessageCount } : computed;
         if (isObject(entry["systemMessage"])) systemEntries++;
         break;
+      }
       case "branch_summary":
         if (typeof entry["summary"] === "string" && entry["summary"] !== "")
           message = {
@@ -107,7 +114,8 @@ export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: 
         else count("empty branch summary");
         break;
       case "custom_message":
-        message = { role: "user", content: contentOf(entry["content"]), timestamp: ms(entry.timestamp, now) };
+        // Pi Chat's own app message (a fact the model got), else an extension's: a user message, as pi sends it.
+        message = piChatEntryMessage(entry, "details") ?? { role: "user", content: contentOf(entry["content"]), timestamp: ms(entry.timestamp, now) };
         break;
       case "session_info":
         if (typeof entry["name"] === "string" && entry["name"].trim() !== "") title = entry["name"].trim();
@@ -126,6 +134,9 @@ export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: 
         count("usage record");
         break;
       case "custom":
+        // Pi Chat's notices (never sent) come back as notices; any other extension state is counted.
+        message = piChatEntryMessage(entry, "data");
+        if (message !== undefined) break;
         count(`extension state${typeof entry["customType"] === "string" ? ` (${entry["customType"].slice(0, 40)})` : ""}`);
         break;
       case "context_edit":
@@ -198,6 +209,11 @@ function messageOf(raw: unknown): AgentMessage | undefined {
         excludeFromContext: raw["excludeFromContext"] === true,
         timestamp,
       };
+      // Pi Chat's own fields, when the file came from Pi Chat (pi ignores them).
+      if (typeof raw["cwd"] === "string") bash.cwd = raw["cwd"];
+      if (typeof raw["durationMs"] === "number") bash.durationMs = raw["durationMs"];
+      if (raw["via"] === "terminal" || raw["via"] === "process") bash.via = raw["via"];
+      if (typeof raw["logFile"] === "string") bash.logFile = raw["logFile"];
       return bash;
     }
     // Extension messages (`hookMessage` before version 3) reach pi's model as a user message.
@@ -211,6 +227,41 @@ function messageOf(raw: unknown): AgentMessage | undefined {
     default:
       return undefined;
   }
+}
+
+/** Roles Pi Chat writes into `custom_message` (`details.piChat`) and `custom` (`data.piChat`) entries. */
+const PI_CHAT_ENTRY_ROLES: Record<string, { field: "details" | "data"; role: AppMessage["role"] }> = {
+  [`${PI_CHAT_CUSTOM_TYPE}:approvalNotice`]: { field: "details", role: "approvalNotice" },
+  [`${PI_CHAT_CUSTOM_TYPE}:fileAttachment`]: { field: "details", role: "fileAttachment" },
+  [`${PI_CHAT_CUSTOM_TYPE}:filesRestored`]: { field: "details", role: "filesRestored" },
+  [`${PI_CHAT_CUSTOM_TYPE}:localNotice`]: { field: "data", role: "localNotice" },
+};
+
+function piChatEntryMessage(entry: PiEntry, field: "details" | "data"): AgentMessage | undefined {
+  const kind = typeof entry["customType"] === "string" ? PI_CHAT_ENTRY_ROLES[entry["customType"]] : undefined;
+  if (kind === undefined || kind.field !== field) return undefined;
+  const holder = entry[field];
+  return piChatMessage(isObject(holder) ? holder["piChat"] : undefined, kind.role);
+}
+
+/** An app message Pi Chat wrote into a pi file, if it still has the shape of `role` (the file may have been edited). */
+function piChatMessage<R extends AppMessage["role"]>(value: unknown, role: R): Extract<AppMessage, { role: R }> | undefined {
+  if (!isObject(value) || value["role"] !== role || typeof value["timestamp"] !== "number") return undefined;
+  const str = (k: string) => typeof value[k] === "string";
+  const ok: Record<AppMessage["role"], () => boolean> = {
+    approvalNotice: () => str("toolCallId") && str("toolName") && (value["decision"] === "allowed" || value["decision"] === "denied"),
+    fileAttachment: () => str("path"),
+    filesRestored: () =>
+      typeof value["messageNumber"] === "number" &&
+      str("messageText") &&
+      Array.isArray(value["restored"]) &&
+      Array.isArray(value["deleted"]) &&
+      Array.isArray(value["skipped"]),
+    localNotice: () => str("text") && (value["level"] === "info" || value["level"] === "error"),
+    compactionSummary: () => str("summary") && typeof value["keptMessageCount"] === "number" && typeof value["tokensBefore"] === "number",
+    bashExecution: () => str("command") && str("output"),
+  };
+  return ok[role]() ? (value as unknown as Extract<AppMessage, { role: R }>) : undefined;
 }
 
 function contentOf(content: unknown): Extract<AgentMessage, { role: "user" }>["content"] {

@@ -1,5 +1,8 @@
-// Opening pi CLI sessions in Pi Chat (docs/pi-sessions.md): find, list, read, map.
+// pi CLI sessions in Pi Chat (docs/pi-sessions.md): find, list, read and map one to open it; map a
+// chat back and write it to hand it to pi.
 export { MAX_PI_SESSION_BYTES, PI_SESSION_VERSION, parsePiSession, type PiEntry, type PiReadResult, type PiSessionFile, type PiSessionHeader } from "./reader";
-export { importPiSession, type ImportOptions, type ImportedNode, type ImportedPiSession, type ImportOrigin } from "./import";
+export { importPiSession, PI_CHAT_CUSTOM_TYPE, type ImportOptions, type ImportedNode, type ImportedPiSession, type ImportOrigin } from "./import";
 export { listPiSessions, piSessionFolderName, piSessionLocation, readPiSession, type PiEnv, type PiSessionSummary, type PiSessionsIO } from "./sessions";
-export { nodePiSessionsIO } from "./node-io";
+export { exportPiSession, isPiSessionId, piSessionFileName, type ExportNode, type ExportOptions, type ExportResult, type ExportSource } from "./export";
+export { savePiSession, type PiSessionWriter, type SaveOptions, type SaveResult } from "./save";
+export { findOnPath, nodePiSessionsIO, nodePiSessionWriter } from "./node-io";

@@ -1,4 +1,4 @@
-// Messages from the view's history dialog: undo a delete, search, rename, export.
+// Messages from the view's history dialog: undo a delete, search, rename, export, continue in pi.
 import type { HandlerGroup } from "./context";
 
 export const historyHandlers = {
@@ -6,4 +6,5 @@ export const historyHandlers = {
   "history/search": (message, ctx) => ctx.historyView.search(message.query),
   "history/rename": (message, ctx) => (ctx.isKnownChat(message.chatId) ? ctx.historyView.rename(message.chatId, message.title) : ctx.ignore(message)),
   "history/export": (message, ctx) => (ctx.isKnownChat(message.chatId) ? ctx.historyView.export(message.chatId) : ctx.ignore(message)),
+  "history/continueInPi": (message, ctx) => (ctx.isKnownChat(message.chatId) ? ctx.historyView.continueInPi(message.chatId) : ctx.ignore(message)),
 } satisfies HandlerGroup;

@@ -1,8 +1,8 @@
 // The chat history as VS Code's quick pick ("Pi Chat: Search Chats"): every chat by last
 // activity with its title, first prompt, time, model and size, filtered by title as you type,
 // with the chats whose messages contain the words added below (a full-text search of the chat
-// files); each row renames, exports to Markdown or deletes its chat. "Rename Chat" and "Export
-// Chat to Markdown" do the same for the chat on screen.
+// files); each row renames, exports to Markdown, continues in the pi CLI or deletes its chat.
+// "Rename Chat" and "Export Chat to Markdown" do the same for the chat on screen.
 import * as vscode from "vscode";
 import type { ChatSummary } from "../../core/transcript";
 import { chatToMarkdown } from "../../shared/chat-markdown";
@@ -20,13 +20,21 @@ interface ChatPick extends vscode.QuickPickItem {
 
 const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("edit"), tooltip: "Rename" };
 const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("markdown"), tooltip: "Export to Markdown" };
+const PI: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("terminal"), tooltip: "Continue in pi CLI" };
 const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("trash"), tooltip: "Delete" };
 
 function pickOf(chat: ChatSummary): ChatPick {
   const when = new Date(chat.updatedAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
   const facts = [when, chat.model, `${chat.messageCount} messages, ${formatBytes(chat.sizeBytes)}`].filter(Boolean).join(" · ");
   const first = chat.firstPrompt && chat.firstPrompt !== chat.title ? chat.firstPrompt : chat.lastPreview;
-  return { label: chat.title, description: facts, ...(first ? { detail: first } : {}), chatId: chat.id, title: chat.title, buttons: [RENAME, EXPORT, DELETE] };
+  return {
+    label: chat.title,
+    description: facts,
+    ...(first ? { detail: first } : {}),
+    chatId: chat.id,
+    title: chat.title,
+    buttons: [RENAME, EXPORT, PI, DELETE],
+  };
 }
 
 export function registerHistoryCommands(controller: ChatController): vscode.Disposable[] {
@@ -81,7 +89,8 @@ async function searchChats(controller: ChatController): Promise<void> {
   pick.onDidTriggerItemButton(async ({ item, button }) => {
     if (button === EXPORT) return exportChat(controller, item.chatId);
     pick.hide();
-    if (button === RENAME) await renameChat(controller, item.chatId, item.title);
+    if (button === PI) await vscode.commands.executeCommand("piChat.continueInPi", item.chatId);
+    else if (button === RENAME) await renameChat(controller, item.chatId, item.title);
     else if (button === DELETE) await controller.deleteChat(item.chatId);
   });
   pick.onDidAccept(async () => {

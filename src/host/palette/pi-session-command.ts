@@ -1,9 +1,25 @@
-// "Pi Chat: Open pi Session…": the pi CLI's sessions of the workspace folders in a quick pick; the
-// one chosen opens as a new chat (src/core/pi-sessions maps it, the chat service writes it). The
-// pi file is only read.
+// The two ways between Pi Chat and the pi CLI (docs/pi-sessions.md), in their own bundle
+// (out/pi-sessions.js), loaded by pi-sessions-loader.ts on the first use, never at activation:
+// - "Pi Chat: Open pi Session…": the pi CLI's sessions of the workspace folders in a quick pick;
+//   the one chosen opens as a new chat (src/core/pi-sessions maps it, the chat service writes
+//   it). The pi file is only read.
+// - "Pi Chat: Continue in pi CLI": the chat, every branch, written as a new pi session file where
+//   pi looks for the folder's sessions, then `pi --session <file>` in a terminal when pi is on the
+//   PATH, else where the file is and how to install pi.
+import { randomBytes, randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import * as vscode from "vscode";
-import { importPiSession, listPiSessions, nodePiSessionsIO, readPiSession, type PiEnv, type PiSessionSummary } from "../../core/pi-sessions";
+import {
+  findOnPath,
+  importPiSession,
+  listPiSessions,
+  nodePiSessionsIO,
+  nodePiSessionWriter,
+  readPiSession,
+  savePiSession,
+  type PiEnv,
+  type PiSessionSummary,
+} from "../../core/pi-sessions";
 import { formatBytes } from "../../shared/format";
 import type { ChatController } from "../controller";
 import { isProviderId } from "../providers/catalog";
@@ -20,11 +36,7 @@ function folders(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
 }
 
-export function registerPiSessionCommand(controller: ChatController, log: (line: string) => void): vscode.Disposable {
-  return vscode.commands.registerCommand("piChat.openPiSession", () => openPiSession(controller, log));
-}
-
-async function openPiSession(controller: ChatController, log: (line: string) => void): Promise<void> {
+export async function openPiSession(controller: ChatController, log: (line: string) => void): Promise<void> {
   const roots = folders();
   if (roots.length === 0) {
     void vscode.window.showInformationMessage("Pi Chat: open a folder first; pi keeps its sessions per working folder.");
@@ -81,4 +93,65 @@ async function openPiSession(controller: ChatController, log: (line: string) => 
       `Pi Chat opened the pi session as far as it could: ${read.session.notes.length} problem(s), listed at the top of the chat.`,
     );
   }
+}
+
+/** What "Continue in pi CLI" did, for the log and the tests. */
+export type ContinueInPiResult = { ok: true; path: string; pi: string | undefined } | { ok: false; reason: string };
+
+export const PI_INSTALL = "npm install -g @earendil-works/pi-coding-agent";
+
+export async function continueInPi(controller: ChatController, log: (line: string) => void, chatId: string): Promise<ContinueInPiResult> {
+  const fail = (reason: string): ContinueInPiResult => {
+    log(`continue in pi: ${reason}`);
+    void vscode.window.showErrorMessage(`Pi Chat could not hand this chat to pi: ${reason}`);
+    return { ok: false, reason };
+  };
+  const roots = folders();
+  if (roots.length === 0) return fail("open a folder first; pi keeps its sessions per working folder");
+  let cwd = roots[0]!;
+  if (roots.length > 1) {
+    const picked = await vscode.window.showQuickPick(roots, { placeHolder: "The folder pi works in (its sessions are kept per folder)" });
+    if (picked === undefined) return { ok: false, reason: "no folder chosen" };
+    cwd = picked;
+  }
+  const exported = await controller.service.exportTree(chatId);
+  if (!exported.ok) return fail(/does not exist/.test(exported.reason) ? "the chat has no saved messages yet" : exported.reason);
+  const { chat } = exported;
+  const saved = await savePiSession(
+    nodePiSessionWriter,
+    { nodes: chat.nodes, leafId: chat.leafId, title: chat.title, cwd, ...(chat.model ? { model: chat.model } : {}) },
+    {
+      env: piEnv(),
+      home: homedir(),
+      now: Date.now(),
+      newSessionId: randomUUID,
+      newEntryId: () => randomBytes(4).toString("hex"),
+      // pi shares pi-ai's provider ids; Pi Chat's OpenAI-compatible address is nothing pi knows (pi keeps its default model).
+      modelForPi: (model) => isProviderId(model.provider) && model.provider !== "openai-compatible",
+    },
+  );
+  if (!saved.ok) return fail(saved.reason);
+  log(
+    `chat ${chatId} written as the pi session ${saved.path} (${Object.entries(saved.kinds)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(", ")})`,
+  );
+  const pi = await findOnPath("pi", process.env);
+  if (pi !== undefined) {
+    // No shell line is built: the terminal runs pi itself, the path one argument of its own.
+    const terminal = vscode.window.createTerminal({ name: `pi: ${chat.title.slice(0, 40)}`, cwd, shellPath: pi, shellArgs: ["--session", saved.path] });
+    terminal.show();
+    return { ok: true, path: saved.path, pi };
+  }
+  void vscode.window
+    .showInformationMessage(
+      `Pi Chat wrote this chat as a pi session: ${saved.path}. pi is not on the PATH: install it with \`${PI_INSTALL}\`, then run pi --session with that file.`,
+      "Copy path",
+      "Reveal",
+    )
+    .then(async (choice) => {
+      if (choice === "Copy path") await vscode.env.clipboard.writeText(saved.path);
+      else if (choice === "Reveal") await vscode.commands.executeCommand("revealFileInOS", vscode.Uri.file(saved.path));
+    });
+  return { ok: true, path: saved.path, pi: undefined };
 }

@@ -1,7 +1,8 @@
-// What the view's history dialog asks of the host beyond switching and deleting: search, rename
-// and export. The webview reads no file: a search is answered here, titles first (from the index,
-// at once) and then the chats whose message text holds the words (a full-text search of the chat
-// files), each answer naming its query so the view can drop one that is out of date.
+// What the view's history dialog asks of the host beyond switching and deleting: search, rename,
+// export and "Continue in pi CLI". The webview reads no file: a search is answered here, titles
+// first (from the index, at once) and then the chats whose message text holds the words (a
+// full-text search of the chat files), each answer naming its query so the view can drop one
+// that is out of date.
 import * as vscode from "vscode";
 import type { ChatService } from "../../core/chat-service";
 import type { HistoryHit, HostMessageBody } from "../../shared/protocol";
@@ -57,5 +58,9 @@ export class HistoryViewRequests {
 
   async export(chatId: string): Promise<void> {
     await vscode.commands.executeCommand("piChat.exportChat", chatId);
+  }
+
+  async continueInPi(chatId: string): Promise<void> {
+    await vscode.commands.executeCommand("piChat.continueInPi", chatId);
   }
 }

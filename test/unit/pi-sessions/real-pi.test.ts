@@ -8,11 +8,8 @@
 import assert from "node:assert/strict";
 import { copyFileSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { Message } from "@earendil-works/pi-ai";
-import { convertToLlm, transformContext } from "../../../src/core/context-policy";
 import { importPiSession, parsePiSession, type ImportedPiSession, type PiSessionFile } from "../../../src/core/pi-sessions";
-import { ChatTree } from "../../../src/core/transcript";
 import { resolveModelBinding } from "../../../src/host/providers";
 import { chatWorld, type ChatWorld } from "../../support/chat-world";
 import { makePng } from "../../support/png";
@@ -20,21 +17,7 @@ import { startOpenAIServer, type OpenAIServer, type WireMessage } from "../../su
 import { secretsOf } from "../providers/helpers";
 import { loadPiSdk, PiRpc, piPrint, piSessionFiles, type PiSdk, type PiSdkEntry, piWorld, scriptedPiModel, type PiWorld } from "../../support/pi-cli";
 import { tempDir } from "../../support/temp";
-
-/** The imported tree as Pi Chat stores it: a system message, the note, then the imported nodes. */
-export function treeOf(imported: ImportedPiSession): ChatTree<AgentMessage> {
-  const tree = new ChatTree<AgentMessage>();
-  tree.add("import-system", null, { role: "system", content: "Pi Chat's own system prompt", timestamp: 0 } as AgentMessage);
-  tree.add("import-note", "import-system", imported.notice);
-  for (const n of imported.nodes) tree.add(n.id, n.parentId ?? "import-note", n.message);
-  return tree;
-}
-
-/** Pi Chat's next request for the branch ending at `leaf`, without the system message. */
-export function ourModelView(tree: ChatTree<AgentMessage>, leaf: string): Message[] {
-  const path = tree.pathMessages(leaf);
-  return convertToLlm(transformContext(path, { maxContextTokens: 10_000_000 })).filter((m) => m.role !== "system");
-}
+import { ourModelView, treeOf } from "./helpers";
 
 /** Content as blocks (a string is one text block: the same request on the wire). */
 function blocks(content: unknown): unknown[] {
