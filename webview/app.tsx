@@ -108,7 +108,13 @@ export function App({ client }: { client: ChatClient }) {
             <span>{status.branchNote}</span>
           </div>
         )}
-        <ChatView key={view.chatId} chat={chat} ready={view.ready} setup={status.setup} />
+        <ChatView
+          key={view.chatId}
+          chat={chat}
+          ready={view.ready}
+          setup={status.setup}
+          onRelease={(firstDrawn, focused) => client.releaseEarlier(firstDrawn, focused)}
+        />
         {status.canContinue && !chat.running && status.writtenElsewhere !== true && (
           <section class="continue-bar" aria-label="Interrupted turn">
             <WarningIcon class="warn" />

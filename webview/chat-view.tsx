@@ -97,7 +97,18 @@ function rowOf(el: Element | null, indexOf: ReadonlyMap<string, number>): number
   return key === undefined ? undefined : indexOf.get(key);
 }
 
-export function ChatView({ chat, ready, setup }: { chat: ChatState; ready: boolean; setup: ViewStatus["setup"] }) {
+export function ChatView({
+  chat,
+  ready,
+  setup,
+  onRelease,
+}: {
+  chat: ChatState;
+  ready: boolean;
+  setup: ViewStatus["setup"];
+  /** Back at the newest messages: the earlier items may be let go of (ChatClient.releaseEarlier). */
+  onRelease: (firstDrawn: number, focused: number | undefined) => boolean;
+}) {
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLDivElement>(null);
@@ -120,6 +131,10 @@ export function ChatView({ chat, ready, setup }: { chat: ChatState; ready: boole
   const items = useMemo(() => chat.settled.flat(), [chat.settled]);
   const keys = useMemo(() => itemKeys(items), [items]);
   const indexOf = useMemo(() => new Map(keys.map((key, i) => [key, i])), [keys]);
+  // Items let go of (earlier messages released) leave no heights behind.
+  useMemo(() => {
+    if (heights.size > keys.length + 1000) heights.retain(keys);
+  }, [keys]);
   const offsets = useMemo(() => itemOffsets(items, keys, heights, 0), [items, keys, heightsVersion]);
 
   const pinnedRows = (): number[] => {
@@ -231,6 +246,10 @@ export function ChatView({ chat, ready, setup }: { chat: ChatState; ready: boole
     setShowJump(!follow.current);
     viewport.current = box.clientHeight || viewport.current;
     anchor.current = follow.current ? null : findAnchor();
+    if (follow.current && chat.earlier === undefined) {
+      const focused = pinned.current === null ? undefined : current.current.indexOf.get(pinned.current);
+      if (onRelease(drawn.current!.range.start, focused)) return;
+    }
     if (!sameRange(current.current.rangeNow(), drawn.current!.range)) redraw((v) => v + 1);
   };
 
@@ -378,7 +397,7 @@ export function ChatView({ chat, ready, setup }: { chat: ChatState; ready: boole
                   const count = chat.earlier ?? 0;
                   const pending = earlierAsk.current?.count === count ? earlierAsk.current : null;
                   earlierAsk.current = { byKeyboard: byKeyboard || (pending?.byKeyboard ?? false), count };
-                  if (!pending) post({ type: "chat/loadEarlier" });
+                  if (!pending) post({ type: "chat/loadEarlier", count });
                 }}
               />
             )}

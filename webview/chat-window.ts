@@ -57,6 +57,12 @@ export class HeightCache {
   get size(): number {
     return this.heights.size;
   }
+
+  /** Keeps only the heights of these keys (items let go of take their heights with them). */
+  retain(keys: readonly string[]): void {
+    const kept = new Set(keys);
+    for (const key of this.heights.keys()) if (!kept.has(key)) this.heights.delete(key);
+  }
 }
 
 /**

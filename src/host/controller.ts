@@ -276,7 +276,7 @@ export class ChatController implements vscode.Disposable {
       case "chat/continue":
         return this.continueChat();
       case "chat/loadEarlier":
-        return this.session.loadEarlier();
+        return this.session.loadEarlier(message.count);
       case "approval/decide":
         if (this.options.commands.decide(message.toolCallId, message.decision, message.reason, message.rule)) return;
         if (this.options.mcp?.decide(message.toolCallId, message.decision, message.reason)) return;
