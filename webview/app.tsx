@@ -10,7 +10,7 @@ import { Composer } from "./composer";
 import { ImageBaseContext } from "./composer-images";
 import { ContextMeterButton } from "./context-meter";
 import { InfoIcon, WarningIcon } from "./icons";
-import { forgetOpenSections } from "./parts";
+import { forgetOpenSections } from "./cards/collapsible";
 import { forgetRenderedMarkdown } from "./items";
 import { paceByFrame, renderedSeq } from "./frame-pacing";
 import { focusComposer, focusPendingApproval } from "./focus";
@@ -18,7 +18,7 @@ import { Header } from "./header";
 import { History } from "./history";
 import { Announcer, queueRemovedByUser } from "./announce";
 import { announce, LiveRegions } from "./live-region";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 
 /** The client's view, rendered at most once per animation frame (see frame-pacing.ts). */
 function useView(client: ChatClient): ViewModel {

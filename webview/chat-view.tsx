@@ -33,7 +33,7 @@ import { Item } from "./items";
 import { announce } from "./live-region";
 import { onMarkdownClick } from "./markdown";
 import { memo } from "./memo";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 
 /** "Show N earlier messages" asks by itself when it comes within this distance of the view. */
 const ASK_AHEAD = "1500px 0px";
