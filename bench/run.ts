@@ -440,7 +440,8 @@ async function runFigure(figure: string): Promise<FigureOutput> {
 
   if (wanted("P19")) {
     log("P19 webview memory (Chromium: a 10,000-message chat scrolled end to end and back ÷ 100 messages) …");
-    const outDir = join(repoRoot, "out");
+    // PI_CHAT_BENCH_WEBVIEW: another build's out/ (an older commit's bundle), for a before/after.
+    const outDir = process.env.PI_CHAT_BENCH_WEBVIEW ?? join(repoRoot, "out");
     if (!existsSync(join(outDir, "webview.js")) || !existsSync(CHROMIUM)) {
       rows.push({ figure: "P19 webview memory", measured: "n/a (bundle or Chromium missing)", baseline: "—", goal: "≤ 1.5; ≤ 1.1", verdict: "n/a" });
     } else {
@@ -464,7 +465,7 @@ async function runFigure(figure: string): Promise<FigureOutput> {
 
   if (wanted("P22")) {
     log("P22 panel open (Chromium: the 10,000-message chat restored ÷ an empty chat) …");
-    const outDir = join(repoRoot, "out");
+    const outDir = process.env.PI_CHAT_BENCH_WEBVIEW ?? join(repoRoot, "out");
     if (!existsSync(join(outDir, "webview.js")) || !existsSync(CHROMIUM)) {
       rows.push({ figure: "P22 panel open", measured: "n/a (bundle or Chromium missing)", baseline: "—", goal: "≤ 1 s; ≤ 2", verdict: "n/a" });
     } else {

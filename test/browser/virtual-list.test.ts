@@ -29,8 +29,8 @@ function transcript(turns: number): AgentMessage[] {
 
 /**
  * The most elements the document may hold at any point of the walks below: the composer, the
- * header and a viewport's worth of rows plus 1,200 px above and below (420×760 px). Before the
- * windowing, the same chat fully loaded held ~38,000.
+ * header and a viewport's worth of rows plus 1,200 px above and below (420×760 px); the walks
+ * log the most they saw.
  */
 const DOM_BOUND = 2500;
 
