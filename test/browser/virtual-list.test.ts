@@ -30,9 +30,9 @@ function transcript(turns: number): AgentMessage[] {
 /**
  * The most elements the document may hold at any point of the walks below: the composer, the
  * header and a viewport's worth of rows plus 1,200 px above and below (420×760 px); the walks
- * log the most they saw.
+ * log the most they saw (507 when this bound was set: about twice that).
  */
-const DOM_BOUND = 2500;
+const DOM_BOUND = 1000;
 
 /** Elements in the document now. */
 function elementCount(chat: ChatPage): Promise<number> {
