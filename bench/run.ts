@@ -20,6 +20,8 @@ import { P6_BIG, P6_SMALL, runP6, type P6Result } from "./figures/p6-reducer";
 import { runP13, type P13Result } from "./figures/p13-command-output";
 import { runP16, type P16Result } from "./figures/p16-mcp";
 import { runP20, runP21, type P20Result, type P21Result } from "./figures/p20-p21-host";
+import { restoreStart } from "../src/shared/reducer";
+import { runP19, runP22, type P19Result, type P22Result } from "./figures/p19-p22-webview";
 import { runP17, type P17Result } from "./figures/p17-checkpoints";
 import { P18_GOAL_MS, P18_MEMORY_GOAL, runP18, type P18Result } from "./figures/p18-mentions";
 import { P14_IMAGES, P14_MESSAGES, runP14, type P14Result } from "./figures/p14-images";
@@ -57,7 +59,29 @@ function sizes(messages: readonly AgentMessage[]): ReturnType<typeof describe> &
 }
 
 // Order of the child processes: cheap and CPU-timed first, the browser and P1's ~1 GB baseline last.
-const ORDER = ["P6", "P2", "P3", "P11", "P12", "P7", "P9", "P9L", "P10", "P4", "P1", "P5", "P13", "P14", "P16", "P17", "P18", "P20", "P21"] as const;
+const ORDER = [
+  "P6",
+  "P2",
+  "P3",
+  "P11",
+  "P12",
+  "P7",
+  "P9",
+  "P9L",
+  "P10",
+  "P4",
+  "P1",
+  "P5",
+  "P13",
+  "P14",
+  "P16",
+  "P17",
+  "P18",
+  "P20",
+  "P21",
+  "P19",
+  "P22",
+] as const;
 
 interface FigureOutput {
   rows: Row[];
@@ -412,6 +436,50 @@ async function runFigure(figure: string): Promise<FigureOutput> {
       goal: "≤ 1.2 and ≤ 100 ms",
       verdict: ok ? "pass" : "MISS",
     });
+  }
+
+  if (wanted("P19")) {
+    log("P19 webview memory (Chromium: a 10,000-message chat scrolled end to end and back ÷ 100 messages) …");
+    // PI_CHAT_BENCH_WEBVIEW: another build's out/ (an older commit's bundle), for a before/after.
+    const outDir = process.env.PI_CHAT_BENCH_WEBVIEW ?? join(repoRoot, "out");
+    if (!existsSync(join(outDir, "webview.js")) || !existsSync(CHROMIUM)) {
+      rows.push({ figure: "P19 webview memory", measured: "n/a (bundle or Chromium missing)", baseline: "—", goal: "≤ 1.5; ≤ 1.1", verdict: "n/a" });
+    } else {
+      // The small side is the same chat's last ~100 messages (from a user turn): the same kind of
+      // rows at the bottom, so what differs is only what the long chat's length leaves behind.
+      const small = t10kOf().slice(restoreStart(t10kOf(), 100));
+      const p19: P19Result = await runP19(outDir, t10kOf(), small, log);
+      results["P19"] = p19;
+      const ok = p19.heapRatio <= 1.5 && p19.nodesRatio <= 1.5 && p19.switchRatio <= 1.1;
+      rows.push({
+        figure: `P19 webview heap and DOM, ${p19.big.messages.toLocaleString("en-US")} ÷ ${p19.small.messages} messages restored, scrolled to the oldest and back`,
+        measured:
+          `heap ${fmtNum(p19.heapRatio)} (${fmtNum(p19.big.heapMB, 1)} MB ÷ ${fmtNum(p19.small.heapMB, 1)} MB), DOM nodes ${fmtNum(p19.nodesRatio)} (${p19.big.nodes} ÷ ${p19.small.nodes}; elements ${p19.big.elements} ÷ ${p19.small.elements}, at most ${p19.big.maxElements} while scrolling); ` +
+          `new chat after it ${fmtNum(p19.switchRatio)} of a fresh view (${fmtNum(p19.afterSwitchMB, 1)} MB ÷ ${fmtNum(p19.freshMB, 1)} MB; after the 100-message chat ${fmtNum(p19.smallAfterSwitchMB, 1)} MB)`,
+        baseline: `${p19.big.items.toLocaleString("en-US")} items held at the end; ${p19.big.steps} scroll steps in ${fmtNum(p19.big.walkMs / 1000, 1)} s`,
+        goal: "≤ 1.5 heap and nodes; new chat ≤ 1.1",
+        verdict: ok ? "pass" : "MISS",
+      });
+    }
+  }
+
+  if (wanted("P22")) {
+    log("P22 panel open (Chromium: the 10,000-message chat restored ÷ an empty chat) …");
+    const outDir = process.env.PI_CHAT_BENCH_WEBVIEW ?? join(repoRoot, "out");
+    if (!existsSync(join(outDir, "webview.js")) || !existsSync(CHROMIUM)) {
+      rows.push({ figure: "P22 panel open", measured: "n/a (bundle or Chromium missing)", baseline: "—", goal: "≤ 1 s; ≤ 2", verdict: "n/a" });
+    } else {
+      const p22: P22Result = await runP22(outDir, t10kOf(), log, quick ? 3 : 7);
+      results["P22"] = p22;
+      const ok = p22.bigMs.median <= 1000 && p22.ratio.median <= 2;
+      rows.push({
+        figure: `P22 panel open → composer accepting input, ${p22.bigMessages.toLocaleString("en-US")} messages restored ÷ an empty chat`,
+        measured: `${fmtNum(p22.ratio.median)} (${fmtNum(p22.bigMs.median, 0)} ms ÷ ${fmtNum(p22.emptyMs.median, 0)} ms; slowest ${fmtNum(p22.bigMs.max, 0)} ms)`,
+        baseline: `navigation start → textarea enabled and focused with the snapshot's ${p22.bigItemsShown} items drawn; ${p22.runs} opens a side, alternating`,
+        goal: "≤ 1 s and ≤ 2",
+        verdict: ok ? "pass" : "MISS",
+      });
+    }
   }
 
   if (wanted("P20")) {

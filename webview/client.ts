@@ -61,6 +61,9 @@ export const initialViewModel: ViewModel = {
   historyRequests: 0,
 };
 
+/** Earlier items are let go of only while the view is at least this many items below them. */
+const RELEASE_MARGIN_ITEMS = 100;
+
 /** A request for a snapshot that got no answer is sent again after this long. */
 const SNAPSHOT_RETRY_MS = 4000;
 
@@ -72,6 +75,11 @@ export class ChatClient {
   private retry: ReturnType<typeof setTimeout> | undefined;
   private readonly frames = new DeltaFrameReader();
   private readonly listeners = new Set<(view: ViewModel) => void>();
+  /**
+   * The earlier items the host sent (`items/earlier`: their messages' count, how many items) while
+   * the view holds them: what `releaseEarlier` can let go of and ask for again.
+   */
+  private earlierHeld: { count: number; items: number } | null = null;
 
   /** Where `editor/codeApplied` goes (main.tsx: the code block's own status line). */
   codeApplied: (requestId: number, path: string, state: "applied" | "undone") => void = () => {};
@@ -88,6 +96,28 @@ export class ChatClient {
 
   start(): void {
     this.requestSnapshot("ready");
+  }
+
+  /**
+   * Lets go of the earlier items of a restored long chat while the view is far from them (it is
+   * back at the newest messages, `firstDrawn` items down, no focus among them): the chat is as
+   * restored again, "Show N earlier messages" above, and they are asked for again when scrolled
+   * near. So a long chat scrolled end to end and back holds what it held when opened. False when
+   * there is nothing to let go of, or they are in use.
+   */
+  releaseEarlier(firstDrawn: number, focused: number | undefined): boolean {
+    const held = this.earlierHeld;
+    const chat = this.view.chat;
+    if (!held || chat.earlier !== undefined || firstDrawn < held.items + RELEASE_MARGIN_ITEMS) return false;
+    if (focused !== undefined && focused < held.items + RELEASE_MARGIN_ITEMS) return false;
+    let items = 0;
+    let chunks = 0;
+    while (items < held.items && chunks < chat.settled.length) items += chat.settled[chunks++]!.length;
+    // They came as whole chunks before the rest; a change that rebuilt the chunks since leaves them be.
+    if (items !== held.items) return false;
+    this.earlierHeld = null;
+    this.update({ ...this.view, chat: { ...chat, settled: chat.settled.slice(chunks), earlier: held.count } });
+    return true;
   }
 
   subscribe(listener: (view: ViewModel) => void): () => void {
@@ -125,6 +155,12 @@ export class ChatClient {
     try {
       const chat: ChatState | undefined = reduce(this.view.chat, event);
       if (typeof chat !== "object" || chat === null) throw new Error(`unknown chat event ${String(event.type)}`);
+      if (event.type === "items/earlier" && this.view.chat.earlier === event.count && chat.earlier === undefined) {
+        this.earlierHeld = { count: event.count, items: event.items.length };
+      } else if (event.type.startsWith("branch/")) {
+        // The path changed: the items before the cut may not be the ones sent.
+        this.earlierHeld = null;
+      }
       if (chat !== this.view.chat) this.update({ ...this.view, chat });
     } catch {
       // A malformed event must not leave a half-updated view behind: start over from a snapshot.
@@ -137,6 +173,7 @@ export class ChatClient {
     if (typeof chat !== "object" || chat === null || !Array.isArray(chat.settled) || !Array.isArray(chat.live)) return;
     clearTimeout(this.retry);
     this.waiting = null;
+    this.earlierHeld = null;
     this.seq = message.seq;
     this.update({
       ready: true,

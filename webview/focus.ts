@@ -181,3 +181,8 @@ function inScope(h: Held, depth: number): HTMLElement | undefined {
   }
   return undefined;
 }
+
+/** The controls in `root` that Tab stops at, in document order. */
+export function tabbables(root: Element): HTMLElement[] {
+  return controlsIn(root).filter((el) => el.tabIndex >= 0);
+}

@@ -1,6 +1,6 @@
 // One component per ChatItem kind. Every item is memoized on its (immutable) object, so a
 // streamed delta re-renders only the item it changed; markdown of a finished block is cached
-// on the block object, so moving an item from the live part into a settled chunk costs no parse.
+// by block object (bounded, see finalHtml), so moving an item from the live part into a settled chunk costs no parse.
 import { Component, type ComponentChildren } from "preact";
 import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import { ImageBaseContext, MessageImages } from "./composer-images";
@@ -17,6 +17,10 @@ import { AnswerActions, ForkOnly, UserMessage } from "./branch-controls";
 import type { FixCommandId } from "../src/shared/app-messages";
 import { post } from "./vscode-api";
 import { onNextFrame } from "./frame-pacing";
+import { Lru } from "./lru";
+
+/** Finished blocks whose HTML is kept: a few screens' worth of answers at the window's overscan. */
+const FINAL_HTML_KEPT = 300;
 
 export const Item = memo(function Item({ item }: { item: ChatItem }) {
   return (
@@ -235,7 +239,17 @@ function Thinking({ id, block, active }: { id: string; block: AssistantBlock; ac
   );
 }
 
-const finalHtml = new WeakMap<AssistantBlock, string>();
+/**
+ * Rendered HTML of finished blocks, so an item drawn again (scrolled back to, moved from the live
+ * part into the list) costs no parse. Bounded: a long chat scrolled end to end keeps the HTML of
+ * the last blocks drawn, not of every answer; the rest is parsed again when drawn again.
+ */
+const finalHtml = new Lru<AssistantBlock, string>(FINAL_HTML_KEPT);
+
+/** Forgets the rendered HTML (a chat switch: the old chat's blocks are not drawn again soon). */
+export function forgetRenderedMarkdown(): void {
+  finalHtml.clear();
+}
 
 function FinalMarkdown({ block }: { block: AssistantBlock }) {
   let html = finalHtml.get(block);

@@ -182,10 +182,15 @@ export class ChatSession {
     return earlier === undefined ? chatItems(this.state) : [...earlierItems(this.messages, earlier), ...chatItems(this.state)];
   }
 
-  /** The view came near the top of a restored long chat: it gets the items of the earlier messages. */
-  loadEarlier(): void {
-    const count = this.state.earlier;
-    if (count !== undefined) this.emit({ type: "items/earlier", count, items: earlierItems(this.messages, count) });
+  /**
+   * The view came near the top of a restored long chat: it gets the items of the earlier messages.
+   * A view that let go of earlier items it was sent (to bound its memory) asks for them again by
+   * their count; this state already has them, so reducing the event here changes nothing.
+   */
+  loadEarlier(released?: number): void {
+    const count = this.state.earlier ?? released;
+    if (count === undefined || count > this.messages.length) return;
+    this.emit({ type: "items/earlier", count, items: earlierItems(this.messages, count) });
   }
 
   get running(): boolean {

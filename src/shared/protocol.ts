@@ -246,8 +246,12 @@ export type WebviewMessage =
   | { type: "composer/checkImageInput"; v: typeof PROTOCOL_VERSION }
   | { type: "chat/stop"; v: typeof PROTOCOL_VERSION }
   | { type: "chat/continue"; v: typeof PROTOCOL_VERSION }
-  /** The view came near the top of a restored long chat: send the items of its earlier messages (`items/earlier`). */
-  | { type: "chat/loadEarlier"; v: typeof PROTOCOL_VERSION }
+  /**
+   * The view came near the top of a restored long chat: send the items of its earlier messages
+   * (`items/earlier`). `count`: the view let go of earlier items it had been sent (scrolled far
+   * from them, to bound its memory) and wants the first `count` messages' items again.
+   */
+  | { type: "chat/loadEarlier"; v: typeof PROTOCOL_VERSION; count?: number }
   | {
       type: "approval/decide";
       v: typeof PROTOCOL_VERSION;

@@ -44,7 +44,7 @@ const webviewMessageSchema = union([
   obj({ type: lit("composer/checkImageInput"), v }),
   obj({ type: lit("chat/stop"), v }),
   obj({ type: lit("chat/continue"), v }),
-  obj({ type: lit("chat/loadEarlier"), v }),
+  obj({ type: lit("chat/loadEarlier"), v, count: opt(int({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })) }),
   obj({
     type: lit("approval/decide"),
     v,

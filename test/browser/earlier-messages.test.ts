@@ -104,6 +104,31 @@ describe("a restored long chat: earlier messages on request", function () {
     assert.match(polite ?? "", new RegExp(`Showing ${count.toLocaleString("en-US")} earlier messages`));
   });
 
+  it("back at the newest, the view lets go of them and asks for them again (by count) when scrolled near", async () => {
+    chat = await ChatPage.open();
+    await chat.snapshot(state);
+    await chat.page.getByRole("button", { name: /^Show .* earlier messages$/ }).click();
+    await chat.events([{ type: "items/earlier", count, items: earlierItems(messages, count) }]);
+    assert.equal(await chat.page.evaluate(() => window.__piChatTest?.itemCount()), 2000);
+    // Back to the newest: the earlier items go, the button is back.
+    await chat.page.getByRole("button", { name: "Jump to latest" }).click();
+    await chat.page.locator(".scroller").evaluate((el) => el.dispatchEvent(new Event("scroll")));
+    await chat.page.waitForFunction((n) => window.__piChatTest?.itemCount() === n, 2000 - count);
+    await chat.page.getByRole("button", { name: `Show ${count.toLocaleString("en-US")} earlier messages` }).waitFor({ state: "attached" });
+    // Scrolled up again: asked for with their count, and they come back.
+    await chat.clearPosted();
+    await chat.page.locator(".scroller").evaluate((el) => (el.scrollTop = 0));
+    await chat.page.waitForFunction(() => window.__posted.some((m) => (m as { type?: string }).type === "chat/loadEarlier"));
+    assert.deepEqual(
+      (await chat.postedOf("chat/loadEarlier")).map((m) => m.count),
+      [count],
+    );
+    await chat.events([{ type: "items/earlier", count, items: earlierItems(messages, count) }]);
+    assert.equal(await chat.page.evaluate(() => window.__piChatTest?.itemCount()), 2000);
+    await chat.page.locator(".scroller").evaluate((el) => (el.scrollTop = 0));
+    await chat.page.locator('[data-item="m0"]').waitFor();
+  });
+
   it("an answer for another count (the path changed since) is ignored, and the view can ask again", async () => {
     chat = await ChatPage.open();
     await chat.snapshot(state);

@@ -49,8 +49,8 @@ function probe(text: string): string {
   return text.slice(0, 12);
 }
 
-async function assertRendered(chat: ChatPage, names: string[]): Promise<void> {
-  const items = await chat.page.locator(".assistant, .item-fallback").evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText));
+async function assertRendered(chat: ChatPage, names: string[], seen: readonly string[] = []): Promise<void> {
+  const items = [...seen, ...(await renderedTexts(chat))];
   for (const name of names) {
     const text = HOSTILE[name]!;
     assert.ok(
@@ -59,6 +59,11 @@ async function assertRendered(chat: ChatPage, names: string[]): Promise<void> {
     );
   }
   await chat.assertClean();
+}
+
+/** The text of every answer (or fallback) drawn now. */
+function renderedTexts(chat: ChatPage): Promise<string[]> {
+  return chat.page.locator(".assistant, .item-fallback").evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText));
 }
 
 describe("hostile markdown", function () {
@@ -123,17 +128,19 @@ describe("hostile markdown", function () {
       .assistant([{ type: "text", text: NEXT }])
       .end();
     await chat.snapshot(stateOf(script.take()));
-    // Chunks far from the bottom are drawn when scrolled near: scroll through the whole chat.
+    // Only the rows near the view are drawn: scroll through the whole chat, reading each step.
     const scroller = chat.page.locator(".scroller");
-    for (let y = 0; ; y += 4000) {
+    const seen: string[] = [];
+    for (let y = 0; ; y += 600) {
       const done = await scroller.evaluate((el, top) => {
         el.scrollTop = top;
         return el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
       }, y);
       await chat.frames(2);
+      seen.push(...(await renderedTexts(chat)));
       if (done) break;
     }
-    await assertRendered(chat, Object.keys(HOSTILE));
+    await assertRendered(chat, Object.keys(HOSTILE), seen);
     assert.equal(await chat.page.locator(".assistant").last().locator("strong").innerText(), "good");
   });
 

@@ -5,7 +5,7 @@ export const chatHandlers = {
   "chat/send": (message, ctx) => ctx.prompt(message.text, message.images ?? [], message.mentions ?? []),
   "chat/stop": (_message, ctx) => ctx.stop(),
   "chat/continue": (_message, ctx) => ctx.continueChat(),
-  "chat/loadEarlier": (_message, ctx) => ctx.session.loadEarlier(),
+  "chat/loadEarlier": (message, ctx) => ctx.session.loadEarlier(message.count),
   "chat/new": (_message, ctx) => ctx.newChat(),
   // Ids from the webview are only requests: one naming no saved chat is dropped quietly.
   "chat/switch": (message, ctx) => (ctx.isKnownChat(message.chatId) ? ctx.switchChat(message.chatId) : ctx.ignore(message)),
