@@ -41,10 +41,11 @@ import { modelTitles } from "./model-titles";
 import { chooseUserCommandFolder } from "./command-folder";
 import type { HostCheckpoints } from "./checkpoints";
 import type { RestoreOutcome } from "../core/checkpoints";
-import { type MentionAttachment, WorkspaceMentions } from "./mentions";
-import { loadPromptLibrary, skillMessage, skillsStep } from "./prompt-library";
-import { ACTION_COMMANDS, type MentionRef, type SlashCommand } from "../shared/mentions";
-import { expandTemplate, parseArguments, splitSlashCommand } from "../shared/prompt-templates";
+import type { LibraryPlace, MentionAttachment, WorkspaceMentions } from "./composer-library";
+import { loadComposer } from "./composer-loader";
+import { TerminalCommands } from "./terminal-commands";
+import type { MentionRef } from "../shared/mentions";
+import { splitSlashCommand } from "../shared/prompt-templates";
 import type { RequestContextStep } from "../core/session";
 
 /** A model's catalog name, when the provider bundle is loaded (the view's status never loads it). */
@@ -116,14 +117,16 @@ export class ChatController implements vscode.Disposable {
   readonly deletion: ChatDeletion;
   /** The view's history dialog: search, rename, export. */
   private readonly historyView: HistoryViewRequests;
-  /** The composer's `@` list and what mentions carry. */
-  private readonly mentions: WorkspaceMentions;
+  /** The composer's `@` list and what mentions carry: made (and its bundle loaded) at the first need. */
+  private mentionsMade: WorkspaceMentions | undefined;
+  /** Each terminal's last command, recorded from the start for `@terminal`. */
+  private readonly terminalCommands: TerminalCommands;
   /** Chats whose files are being restored (their preview may still be open). */
   private readonly restoring = new Set<string>();
 
   constructor(private readonly options: ControllerOptions) {
     this.otherWindows = new OtherWindows(options.storageDir);
-    this.mentions = new WorkspaceMentions(options.fs, options.discovery?.rules ?? (() => ({})), options.paths, options.log);
+    this.terminalCommands = new TerminalCommands(options.log);
     const root = options.workspaceRoot;
     this.service = new ChatService({
       images: new ImageBlobStore(options.storageDir),
@@ -144,7 +147,8 @@ export class ChatController implements vscode.Disposable {
       workspaceTrusted,
       extendContext: chainSteps(
         projectInstructionsStep(options.log),
-        skillsStep(options.fs, () => this.folderPrefixes(), options.log),
+        // The skills' list: its code loads with the first request (out/composer.js).
+        (messages, signal) => loadComposer().skillsStep(options.fs, () => this.folderPrefixes(), options.log)(messages, signal),
       ),
       problems: createDiagnosticsWatcher((p) => options.paths.uriOf(p)),
       // Large images read_file returns are scaled in a worker (photon), loaded only then.
@@ -257,14 +261,25 @@ export class ChatController implements vscode.Disposable {
   async onMessage(message: WebviewMessage): Promise<void> {
     switch (message.type) {
       case "chat/send":
-        return this.prompt(message.text, message.images ?? [], message.mentions ?? []);
+        return this.prompt(message.text, message.images ?? [], message.mentions ?? [], message.verbatim === true);
       case "mention/query": {
         const found = await this.mentions.options(message.query);
         this.view?.send({ type: "mention/results", requestId: message.requestId, ...found });
         return;
       }
+      case "mention/paths": {
+        const found = await this.mentions.resolvePaths(message.items);
+        this.view?.send({ type: "mention/pathsResolved", requestId: message.requestId, origin: message.origin, ...found });
+        return;
+      }
       case "composer/listCommands":
-        return this.sendCommandList();
+        this.view?.send({ type: "composer/commands", ...(await loadComposer().commandList(this.libraryPlace())) });
+        return;
+      case "composer/expandTemplate": {
+        const expanded = await loadComposer().expandDraft(this.libraryPlace(), message.text);
+        this.view?.send({ type: "composer/expanded", requestId: message.requestId, ...(expanded ?? {}) });
+        return;
+      }
       case "composer/checkImageInput":
         // Images were attached: the bundle is about to be needed anyway, and the composer must
         // say before sending whether the model can see them.
@@ -337,7 +352,7 @@ export class ChatController implements vscode.Disposable {
         await vscode.commands.executeCommand(`piChat.${message.command}`);
         return;
       case "queue/add":
-        return this.queueInput(message.kind, message.text, message.images ?? [], message.mentions ?? []);
+        return this.queueInput(message.kind, message.text, message.images ?? [], message.mentions ?? [], message.verbatim === true);
       case "queue/remove":
         return this.session.unqueue(message.id);
       case "queue/sendNow":
@@ -420,17 +435,18 @@ export class ChatController implements vscode.Disposable {
     if (session === this.session) this.view?.send({ type: "view/status", status: this.status() });
   }
 
-  async prompt(text: string, images: readonly PromptImage[] = [], mentions: readonly MentionRef[] = []): Promise<void> {
+  /** `verbatim`: the text is a template the composer already expanded: sent as it reads, never taken as a command. */
+  async prompt(text: string, images: readonly PromptImage[] = [], mentions: readonly MentionRef[] = [], verbatim = false): Promise<void> {
     // Checked before the attachments are taken, so a refused prompt keeps them.
     if (this.session.running) throw new Error("A reply is still being written. Stop it or wait for it to finish.");
     this.branchNote = undefined;
     this.modelNote = undefined;
     // `/new`, `/compact`…: the chat's own actions; `/template args` and `/skill:name`: the text they expand to.
-    const slash = await this.slashCommand(text);
+    const slash = verbatim ? { done: false as const, text } : await this.slashCommand(text);
     if (slash.done) return;
     text = slash.text;
     // `!cmd` / `!!cmd`: the user runs it; attachments wait for the next prompt.
-    const userCommand = parseUserCommand(text);
+    const userCommand = verbatim ? undefined : parseUserCommand(text);
     if (userCommand) {
       if (images.length > 0) throw new Error("A !command runs on its own: send the images with a prompt, or remove them to run the command.");
       // With several folders: the active editor's folder, or the user's pick (none picked: nothing runs).
@@ -455,8 +471,14 @@ export class ChatController implements vscode.Disposable {
    * A follow-up or steer typed while the reply runs; the attached files and images go with it
    * (sent as a prompt if the run ended meanwhile).
    */
-  async queueInput(kind: "followUp" | "steer", text: string, images: readonly PromptImage[], mentions: readonly MentionRef[] = []): Promise<void> {
-    if (parseUserCommand(text)) throw new Error("A !command runs when Pi is not writing: send it after this reply (or Stop it first).");
+  async queueInput(
+    kind: "followUp" | "steer",
+    text: string,
+    images: readonly PromptImage[],
+    mentions: readonly MentionRef[] = [],
+    verbatim = false,
+  ): Promise<void> {
+    if (!verbatim && parseUserCommand(text)) throw new Error("A !command runs when Pi is not writing: send it after this reply (or Stop it first).");
     if (text.trim() === "" && images.length === 0) return;
     const stored = await attachImages(this.service, this.session.id, images, () => this.imageInput(true));
     const attachments = await this.takeAttachments(mentions);
@@ -545,22 +567,21 @@ export class ChatController implements vscode.Disposable {
     return this.options.paths.multiRoot ? this.options.paths.folders.map((f) => f.name) : [""];
   }
 
-  private async sendCommandList(): Promise<void> {
-    const library = await loadPromptLibrary(this.options.fs, this.folderPrefixes(), workspaceTrusted());
-    for (const note of library.notes) this.options.log(`prompts: ${note}`);
-    const commands: SlashCommand[] = [
-      ...ACTION_COMMANDS,
-      ...library.templates.map(
-        (t): SlashCommand => ({
-          name: t.name,
-          description: `${t.description} (${t.source})`,
-          kind: "template",
-          ...(t.argumentHint ? { argumentHint: t.argumentHint } : {}),
-        }),
-      ),
-      ...library.skills.map((s): SlashCommand => ({ name: `skill:${s.name}`, description: `${s.description} (${s.source} skill)`, kind: "skill" })),
-    ];
-    this.view?.send({ type: "composer/commands", commands, notes: library.notes });
+  /** The `@` list and mentions, made at the first need (loading out/composer.js). */
+  private get mentions(): WorkspaceMentions {
+    this.mentionsMade ??= new (loadComposer().WorkspaceMentions)(
+      this.options.fs,
+      this.options.discovery?.rules ?? (() => ({})),
+      this.options.paths,
+      this.options.log,
+      this.terminalCommands,
+    );
+    return this.mentionsMade;
+  }
+
+  /** Where the prompt templates and skills are read (workspace ones only when trusted). */
+  private libraryPlace(): LibraryPlace {
+    return { fs: this.options.fs, folders: this.folderPrefixes(), trusted: workspaceTrusted(), log: this.options.log };
   }
 
   /**
@@ -587,13 +608,8 @@ export class ChatController implements vscode.Disposable {
         await vscode.commands.executeCommand("piChat.showHistory");
         return { done: true };
     }
-    const library = await loadPromptLibrary(this.options.fs, this.folderPrefixes(), workspaceTrusted());
-    if (slash.name.startsWith("skill:")) {
-      const skill = library.skills.find((s) => `skill:${s.name}` === slash.name);
-      return skill ? { done: false, text: await skillMessage(skill, slash.rest) } : { done: false, text };
-    }
-    const template = library.templates.find((t) => t.name === slash.name);
-    return template ? { done: false, text: expandTemplate(template.body, parseArguments(slash.rest)) } : { done: false, text };
+    // A template or skill is a request to Pi: the bundle is needed now anyway.
+    return { done: false, text: (await loadComposer().slashText(this.libraryPlace(), slash.name, slash.rest)) ?? text };
   }
 
   get pendingAttachments(): readonly PendingAttachment[] {
@@ -605,7 +621,8 @@ export class ChatController implements vscode.Disposable {
     // choice. Left as it is, the transcript ends mid-turn and the reopened chat offers Continue.
     this.unsubscribe?.();
     this.otherWindows.dispose();
-    this.mentions.dispose();
+    this.mentionsMade?.dispose();
+    this.terminalCommands.dispose();
     void this.service.flush();
   }
 
