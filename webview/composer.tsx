@@ -372,8 +372,9 @@ export const Composer = memo(function Composer(props: {
       onDragLeave={() => setDragging(false)}
       onDrop={(e) => {
         setDragging(false);
-        // Files from VS Code's explorer or tabs: mentions, once the host has checked them.
-        const uris = props.readOnly ? [] : droppedUris(e.dataTransfer);
+        // Files from VS Code's explorer or tabs (names only, no File objects): mentions, once the
+        // host has checked them. A drop with files (from the system's file manager) stays images.
+        const uris = props.readOnly || e.dataTransfer?.types.includes("Files") ? [] : droppedUris(e.dataTransfer);
         if (uris.length > 0) {
           e.preventDefault();
           pendingDrop.current = ++hostRequest.current;
