@@ -41,6 +41,7 @@ interface GitApi {
   readonly repositories: readonly GitRepository[];
 }
 
+const trimSlash = (p: string) => p.replace(/\/+$/, "");
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** A dropped or pasted item as a note shows it: one line, bounded. */
@@ -154,8 +155,14 @@ export class WorkspaceMentions implements vscode.Disposable {
       }
       let found: PathMention | undefined;
       let inside = false;
+      let wholeFolder = false;
       for (const uri of uris) {
-        const path = this.paths.pathOf(uri);
+        // A workspace folder itself: with several folders its name is a tool path; with one, it is everything.
+        const root = this.paths.folders.find(
+          (f) => f.uri.scheme === uri.scheme && f.uri.authority === uri.authority && trimSlash(f.uri.path) === trimSlash(uri.path),
+        );
+        if (root && !this.paths.multiRoot) wholeFolder = true;
+        const path = root && this.paths.multiRoot ? root.name : this.paths.pathOf(uri);
         if (path === undefined) continue;
         inside = true;
         const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
@@ -165,7 +172,7 @@ export class WorkspaceMentions implements vscode.Disposable {
       }
       if (found) {
         if (!refs.some((r) => r.kind === found.kind && r.path === found.path)) refs.push(found);
-      } else refused.push(inside ? `${shown} does not exist` : `${shown} is outside the workspace folders`);
+      } else refused.push(wholeFolder ? `${shown} is the whole workspace` : inside ? `${shown} does not exist` : `${shown} is outside the workspace folders`);
     }
     if (items.length > MAX_MENTIONS) refused.push(`only the first ${MAX_MENTIONS} were taken`);
     return { refs, refused };

@@ -193,6 +193,7 @@ describe("composer mentions, templates and skills (extension host)", function ()
         "server/missing.ts",
         "../escape.ts",
         "https://example.com/server/config.ts",
+        vscode.workspace.workspaceFolders![0]!.uri.toString(),
       ];
       await api.view.receive({ type: "mention/paths", v: 1, requestId, origin: "drop", items });
       const answer = await waitFor("the answer", () => postedOf("mention/pathsResolved").find((m) => m.requestId === requestId));
@@ -208,6 +209,7 @@ describe("composer mentions, templates and skills (extension host)", function ()
         '"server/missing.ts" does not exist',
         '"../escape.ts" is not a file or folder of the workspace',
         '"https://example.com/server/config.ts" is outside the workspace folders',
+        `${JSON.stringify(vscode.workspace.workspaceFolders![0]!.uri.toString())} is the whole workspace`,
       ]);
     } finally {
       rmSync(outside, { recursive: true, force: true });
