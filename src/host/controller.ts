@@ -1,7 +1,6 @@
 // The host's conductor: one ChatService for the workspace, the chat on screen, the files
 // attached for the next prompt, and the approvals waiting for the user. It turns webview
 // messages and commands into session calls, and session events into view updates.
-import { insertAtCursor } from "./code-blocks/insert-code";
 import type { CodeApplier } from "./code-blocks/apply-code";
 import type { TerminalLauncher } from "./code-blocks/run-in-terminal";
 import { readFile, rename, writeFile } from "node:fs/promises";
@@ -33,7 +32,7 @@ import { keyRedactor } from "./models/key-redaction";
 import { approvalModeSetting, protectedFilesSetting, readCompactionSettings, workspaceTrusted } from "./settings";
 import type { HostShellCommands } from "./shell/shell-commands";
 import type { HostMcp } from "./mcp";
-import { findCommandLogFile } from "./shell/command-log-file";
+import { dispatch, type HandlerContext } from "./handlers";
 import { parseUserCommand } from "../core/shell/user-command";
 import { ChatDeletion } from "./chat-deletion";
 import { HistoryViewRequests } from "./views/history-view";
@@ -126,6 +125,8 @@ export class ChatController implements vscode.Disposable {
   private readonly terminalCommands: TerminalCommands;
   /** Chats whose files are being restored (their preview may still be open). */
   private readonly restoring = new Set<string>();
+  /** What the webview message handlers (handlers/) may use of this controller. */
+  private readonly handlerContext: HandlerContext;
 
   constructor(private readonly options: ControllerOptions) {
     this.otherWindows = new OtherWindows(options.storageDir);
@@ -202,6 +203,54 @@ export class ChatController implements vscode.Disposable {
       refreshChats: () => this.refreshChats(),
       log: options.log,
     });
+    this.handlerContext = this.createHandlerContext();
+  }
+
+  private createHandlerContext(): HandlerContext {
+    // Getters, not copies: the session and the attachments change under the handlers.
+    const controller = this;
+    const options = this.options;
+    return {
+      get session() {
+        return controller.session;
+      },
+      get attachments() {
+        return controller.attachments;
+      },
+      set attachments(list) {
+        controller.attachments = list;
+      },
+      send: (body) => this.view?.send(body),
+      status: () => this.status(),
+      ignore: (message) => this.ignore(message),
+      isKnownChat: (chatId) => this.isKnownChat(chatId),
+      writeCurrentChat: (chatId) => this.writeCurrentChat(chatId),
+      prompt: (text, images, mentions, verbatim) => this.prompt(text, images, mentions, verbatim),
+      queueInput: (kind, text, images, mentions, verbatim) => this.queueInput(kind, text, images, mentions, verbatim),
+      stop: () => this.stop(),
+      continueChat: () => this.continueChat(),
+      newChat: () => this.newChat(),
+      switchChat: (chatId) => this.switchChat(chatId),
+      deleteChat: (chatId) => this.deleteChat(chatId),
+      sendCommandList: () => this.sendCommandList(),
+      expandDraft: (text) => loadComposer().expandDraft(this.libraryPlace(), text),
+      branch: (operation) => this.branch(operation),
+      restoreFiles: (messageIndex) => this.restoreFiles(messageIndex),
+      openFile: (requested, line) => this.openFile(requested, line),
+      decide: (toolCallId, decision, reason) => this.decide(toolCallId, decision, reason),
+      pendingApproval: (toolCallId) => this.approvals.get(toolCallId)?.request,
+      // A getter: the mentions (and out/composer.js) are made at the first `@`, not with the controller.
+      get mentions() {
+        return controller.mentions;
+      },
+      historyView: this.historyView,
+      deletion: this.deletion,
+      commands: options.commands,
+      mcp: options.mcp,
+      diffs: options.diffs,
+      codeApplier: options.codeApplier,
+      terminals: options.terminals,
+    };
   }
 
   attachView(view: ChatViewProvider): void {
@@ -264,120 +313,7 @@ export class ChatController implements vscode.Disposable {
   // ---- webview messages ----
 
   async onMessage(message: WebviewMessage): Promise<void> {
-    switch (message.type) {
-      case "chat/send":
-        return this.prompt(message.text, message.images ?? [], message.mentions ?? [], message.verbatim === true);
-      case "mention/query": {
-        const found = await this.mentions.options(message.query);
-        this.view?.send({ type: "mention/results", requestId: message.requestId, ...found });
-        return;
-      }
-      case "mention/paths": {
-        const found = await this.mentions.resolvePaths(message.items);
-        this.view?.send({ type: "mention/pathsResolved", requestId: message.requestId, origin: message.origin, ...found });
-        return;
-      }
-      case "composer/listCommands":
-        this.view?.send({ type: "composer/commands", ...(await loadComposer().commandList(this.libraryPlace())) });
-        return;
-      case "composer/expandTemplate": {
-        const expanded = await loadComposer().expandDraft(this.libraryPlace(), message.text);
-        this.view?.send({ type: "composer/expanded", requestId: message.requestId, ...(expanded ?? {}) });
-        return;
-      }
-      case "composer/checkImageInput":
-        // Images were attached: the bundle is about to be needed anyway, and the composer must
-        // say before sending whether the model can see them.
-        loadProviders();
-        this.view?.send({ type: "view/status", status: this.status() });
-        return;
-      case "chat/stop":
-        return this.stop();
-      case "chat/continue":
-        return this.continueChat();
-      case "chat/loadEarlier":
-        return this.session.loadEarlier();
-      case "approval/decide":
-        if (this.options.commands.decide(message.toolCallId, message.decision, message.reason, message.rule)) return;
-        if (this.options.mcp?.decide(message.toolCallId, message.decision, message.reason)) return;
-        if (message.decision === "allowAlways") return; // only commands have rules
-        return this.decide(message.toolCallId, message.decision, message.reason);
-      case "command/stopBackground":
-        // Only a command of the chat on screen: an id of another chat (or none) is dropped.
-        if (!(await this.session.stopBackgroundCommand(message.id))) this.ignore(message);
-        return;
-      case "command/openOutput": {
-        const details = findCommandLogFile(this.session.viewState, message.toolCallId);
-        return details ? this.options.commands.openOutput(details.logFile) : this.ignore(message);
-      }
-      case "chat/new":
-        return this.newChat();
-      // Ids from the webview are only requests: one naming no saved chat is dropped quietly.
-      case "chat/switch":
-        return this.isKnownChat(message.chatId) ? this.switchChat(message.chatId) : this.ignore(message);
-      case "chat/delete":
-        return this.isKnownChat(message.chatId) ? this.deleteChat(message.chatId) : this.ignore(message);
-      case "history/undoDelete":
-        return this.deletion.canUndo(message.chatId) ? this.deletion.undo(message.chatId) : this.ignore(message);
-      case "history/search":
-        return this.historyView.search(message.query);
-      case "history/rename":
-        return this.isKnownChat(message.chatId) ? this.historyView.rename(message.chatId, message.title) : this.ignore(message);
-      case "history/export":
-        return this.isKnownChat(message.chatId) ? this.historyView.export(message.chatId) : this.ignore(message);
-      case "composer/removeAttachment":
-        this.attachments = this.attachments.filter((_, i) => i !== message.index);
-        this.view?.send({ type: "composer/attachments", attachments: this.attachments });
-        return;
-      case "editor/openFile":
-        return this.openFile(message.path, message.line);
-      case "editor/insertCode":
-        return insertAtCursor(message.code);
-      case "editor/applyCode": {
-        const outcome = await this.options.codeApplier.apply(message.code, message.path, message.requestId);
-        // The block says where it went, with Undo (only a request the webview numbered can be answered).
-        if (outcome.status === "applied" && message.requestId !== undefined)
-          this.view?.send({ type: "editor/codeApplied", requestId: message.requestId, path: outcome.path, state: "applied" });
-        return;
-      }
-      case "editor/undoApply": {
-        const outcome = await this.options.codeApplier.undo(message.requestId);
-        if (outcome.status === "undone") this.view?.send({ type: "editor/codeApplied", requestId: message.requestId, path: outcome.path, state: "undone" });
-        return;
-      }
-      case "editor/runInTerminal":
-        await this.options.terminals.run(message.command);
-        return;
-      case "editor/openDiff": {
-        const pending = this.approvals.get(message.toolCallId);
-        if (pending) await this.options.diffs.show(pending.request);
-        return;
-      }
-      case "workbench/runCommand":
-        await vscode.commands.executeCommand(`piChat.${message.command}`);
-        return;
-      case "queue/add":
-        return this.queueInput(message.kind, message.text, message.images ?? [], message.mentions ?? [], message.verbatim === true);
-      case "queue/remove":
-        return this.session.unqueue(message.id);
-      case "queue/sendNow":
-        await this.writeCurrentChat(this.session.id);
-        return this.session.sendQueued();
-      case "queue/clear":
-        return this.session.clearQueue();
-      case "branch/editPrompt":
-        return this.branch(() => this.session.editPrompt(message.messageIndex, message.text, message.removeImages));
-      case "branch/retry":
-        return this.branch(() => this.session.retry(message.messageIndex));
-      case "branch/switch":
-        return this.branch(() => this.session.switchBranch(message.messageIndex, message.to));
-      case "checkpoint/restore":
-        await this.restoreFiles(message.messageIndex);
-        return;
-      case "view/ready":
-      case "view/resync":
-        return; // answered by the view itself
-    }
+    return dispatch(message, this.handlerContext);
   }
 
   /** The chat on screen (Apply to file records its writes under it). */
@@ -573,7 +509,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** The `@` list and mentions, made at the first need (loading out/composer.js). */
-  private get mentions(): WorkspaceMentions {
+  get mentions(): WorkspaceMentions {
     this.mentionsMade ??= new (loadComposer().WorkspaceMentions)(
       this.options.fs,
       this.options.discovery?.rules ?? (() => ({})),
@@ -582,6 +518,11 @@ export class ChatController implements vscode.Disposable {
       this.terminalCommands,
     );
     return this.mentionsMade;
+  }
+
+  /** The `/` list: the chat's actions, the templates and the skills, read now. */
+  private async sendCommandList(): Promise<void> {
+    this.view?.send({ type: "composer/commands", ...(await loadComposer().commandList(this.libraryPlace())) });
   }
 
   /** Where the prompt templates and skills are read (workspace ones only when trusted). */

@@ -16,7 +16,7 @@
 //   the extension host or VS Code being killed; only an OS crash or power loss can lose
 //   the last writes, and load tolerates the cut tail that leaves. `fsync: true` syncs each
 //   write (costs milliseconds per message on many disks).
-// - index.json is updated in memory on each write and written (temp + rename) at most once
+// - index.json (index-cache.ts) is updated in memory on each write and written (temp + rename) at most once
 //   per `indexFlushDelayMs`, so append stays O(1) in the number of chats. Each entry keeps
 //   the file size it describes. The first listChats of a store stats every chat file and
 //   rescans those whose size differs or that have no entry, so a missing, corrupt or stale
@@ -30,20 +30,8 @@
 //   Writes reject (the message was not saved) with a TranscriptError or the I/O error.
 
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import {
-  applyMessages,
-  applyPath,
-  entryFromParsed,
-  explicitTitle,
-  parseIndex,
-  readIndexFile,
-  serializeIndex,
-  toSummary,
-  unreadableEntry,
-  type IndexEntry,
-  type PathSummary,
-} from "./chat-index";
-import { chatIdsOf, observe, unchanged, type Observed } from "./list-freshness";
+import { applyMessages, applyPath, entryFromParsed, explicitTitle, type IndexEntry, type PathSummary } from "./chat-index";
+import { chatPath, errorText, IndexCache } from "./index-cache";
 import { TRASH_DIR, trashEntriesOf, trashPath, type TrashEntry } from "./trash";
 import { searchChatText, type ChatTextHit } from "./chat-search";
 import { headerLine, isValidNodeId, leafLine, messageLine, metaLine, modelLine, parseTranscript, probeHeader, versionLine } from "./format";
@@ -55,7 +43,6 @@ import {
   type ChatModelChoice,
   type ChatSummary,
   type CreateChatOptions,
-  type FileStat,
   type ImportChatOptions,
   type LoadResult,
   type StoredMessage,
@@ -104,10 +91,7 @@ export class TranscriptError extends Error {
   }
 }
 
-const INDEX_PATH = "index.json";
-const CHATS_DIR = "chats";
 const HEAD_PROBE_BYTES = 64 * 1024;
-const SCAN_CONCURRENCY = 8;
 const TITLE_MAX_STORED = 200;
 
 /** What this process knows about a chat file's end, so appends need not look. */
@@ -124,35 +108,23 @@ const encoder = new TextEncoder();
 
 export class TranscriptStore<M extends StoredMessage = AgentMessage> {
   private readonly sync: boolean;
-  private readonly flushDelay: number;
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly newNodeId: () => string;
   private readonly queues = new Map<string, Promise<void>>();
   private readonly files = new Map<string, FileState>();
-  private index: Map<string, IndexEntry> | undefined;
-  private indexLoading: Promise<Map<string, IndexEntry>> | undefined;
-  private indexDirty = false;
-  /** Chats this store saw deleted: an index another window wrote must not bring them back. */
-  private readonly gone = new Set<string>();
-  private indexWrite: Promise<void> | undefined;
-  private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  /** What the last list saw (the chats folder, index.json, the chat files); undefined before the first. */
-  private seen: { folder: Observed | undefined; indexFile: Observed | undefined; names: Set<string> } | undefined;
-  /** Chats whose entry was dropped as stale: the next list reads them again. */
-  private readonly rescan = new Set<string>();
-  /** The list as the index has it now, sorted, and its titles lower-cased; cleared by every index change. */
-  private summaries: { chats: readonly ChatSummary[]; titleKeys: readonly string[] } | undefined;
+  /** index.json, the history list's cache (index-cache.ts). */
+  private readonly cache: IndexCache;
 
   constructor(
     private readonly storage: TranscriptStorage,
     options: TranscriptStoreOptions = {},
   ) {
     this.sync = options.fsync ?? false;
-    this.flushDelay = options.indexFlushDelayMs ?? 1000;
     this.now = options.now ?? Date.now;
     this.newId = options.newId ?? defaultId;
     this.newNodeId = options.newNodeId ?? defaultNodeId;
+    this.cache = new IndexCache(storage, options.indexFlushDelayMs ?? 1000, (chatId, task) => this.enqueue(chatId, task));
   }
 
   /** Creates the chat file (header + optional first messages, a chain from a root, in one write). */
@@ -177,13 +149,13 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       const created = await this.storage.createExclusive(chatPath(chatId), data, { sync: this.sync });
       if (!created) throw new TranscriptError("exists", chatId, `chat ${chatId} already exists`);
       this.files.set(chatId, { size: data.length, endsWithNewline: true, version: TRANSCRIPT_FORMAT_VERSION });
-      this.gone.delete(chatId);
-      const index = await this.loadIndex();
+      this.cache.present(chatId);
+      const index = await this.cache.load();
       const entry: IndexEntry = { id: chatId, createdAt: header.createdAt, updatedAt: header.createdAt, messageCount: 0, fileSize: headBytes.length };
       if (title !== null) entry.explicitTitle = title;
       applyMessages(entry, messages, bodyBytes.length);
       index.set(chatId, entry);
-      this.scheduleIndexWrite();
+      this.cache.scheduleWrite();
     });
     return { ...header, nodeIds: body.ids };
   }
@@ -224,10 +196,10 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       const created = await this.storage.createExclusive(chatPath(chatId), data, { sync: this.sync });
       if (!created) throw new TranscriptError("exists", chatId, `chat ${chatId} already exists`);
       this.files.set(chatId, { size: data.length, endsWithNewline: true, version: TRANSCRIPT_FORMAT_VERSION });
-      this.gone.delete(chatId);
+      this.cache.present(chatId);
     });
     // The index entry of a tree is what a scan of the file gives: take it from there.
-    await this.refreshEntries([chatId], await this.loadIndex());
+    await this.cache.refreshEntries([chatId], await this.cache.load());
     return chatId;
   }
 
@@ -315,10 +287,10 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     const normalized = normalizeTitle(title);
     if (normalized === null) return false;
     return this.enqueue(chatId, async () => {
-      const index = await this.loadIndex();
+      const index = await this.cache.load();
       let entry = index.get(chatId);
       if (entry === undefined) {
-        entry = await this.freshEntry(chatId, undefined);
+        entry = await this.cache.freshEntry(chatId, undefined);
         if (entry === undefined) return false;
       }
       if (entry.explicitTitle !== undefined) return false;
@@ -364,16 +336,16 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     return this.enqueue(chatId, async () => {
       const newest = (await this.trashEntries()).filter((e) => e.chatId === chatId).sort((a, b) => b.deletedAt - a.deletedAt)[0];
       if (!newest || !(await this.storage.move(newest.path, chatPath(chatId)))) return false;
-      this.gone.delete(chatId);
+      this.cache.present(chatId);
       this.files.delete(chatId);
-      const index = await this.loadIndex();
-      const entry = await this.freshEntry(chatId, undefined);
+      const index = await this.cache.load();
+      const entry = await this.cache.freshEntry(chatId, undefined);
       if (entry && entry.unreadable?.code !== "readError") index.set(chatId, entry);
       else {
         index.delete(chatId);
-        this.rescan.add(chatId);
+        this.cache.rescanLater(chatId);
       }
-      this.scheduleIndexWrite();
+      this.cache.scheduleWrite();
       return true;
     });
   }
@@ -434,13 +406,13 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
    * describe; later ones look again only at what the folder and index.json say changed.
    */
   async listChats(): Promise<ChatSummary[]> {
-    return (await this.refreshIndex(false)).chats.slice();
+    return (await this.cache.refresh(false)).chats.slice();
   }
 
   /** The chats whose title contains `query` (any case), newest first: from the index, no chat file read. */
   async searchTitles(query: string): Promise<ChatSummary[]> {
     const needle = query.trim().toLowerCase();
-    const { chats, titleKeys } = await this.refreshIndex(false);
+    const { chats, titleKeys } = await this.cache.refresh(false);
     if (needle === "") return chats.slice();
     return chats.filter((_, i) => titleKeys[i]!.includes(needle));
   }
@@ -462,36 +434,14 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
 
   /** Rebuilds index.json from the chat files alone and writes it now. */
   async rebuildIndex(): Promise<ChatSummary[]> {
-    const { chats } = await this.refreshIndex(true);
+    const { chats } = await this.cache.refresh(true);
     await this.flush({ fromFilesOnly: true });
     return chats.slice();
   }
 
   /** Writes index.json now if it has pending changes. */
-  async flush(options: { fromFilesOnly?: boolean } = {}): Promise<void> {
-    if (this.flushTimer !== undefined) {
-      clearTimeout(this.flushTimer);
-      this.flushTimer = undefined;
-    }
-    for (;;) {
-      if (this.indexWrite) {
-        await this.indexWrite;
-        continue;
-      }
-      if (!this.indexDirty || !this.index) return;
-      this.indexDirty = false;
-      const index = this.index;
-      this.indexWrite = (async () => {
-        if (!options.fromFilesOnly) await this.mergeIndexOnDisk(index);
-        await this.storage.writeAtomic(INDEX_PATH, encoder.encode(serializeIndex(index.values())));
-      })().finally(() => (this.indexWrite = undefined));
-      try {
-        await this.indexWrite;
-      } catch (err) {
-        this.indexDirty = true;
-        throw err;
-      }
-    }
+  flush(options: { fromFilesOnly?: boolean } = {}): Promise<void> {
+    return this.cache.flush(options);
   }
 
   /** Waits for every queued write, then writes index.json. */
@@ -505,12 +455,7 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
   /** A chat whose file left chats/ (deleted or trashed): out of the index, and kept out of what other windows' index.json says. */
   private async forget(chatId: string): Promise<void> {
     this.files.delete(chatId);
-    this.rescan.delete(chatId);
-    this.gone.add(chatId);
-    const index = await this.loadIndex();
-    index.delete(chatId);
-    // Written even when this window's index did not have it: another window's index.json may.
-    this.scheduleIndexWrite();
+    await this.cache.forget(chatId);
   }
 
   /** Lines for messages that chain from `parentId` (undefined: from the leaf the file has then). */
@@ -525,24 +470,6 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
       parent = id;
     }
     return { text, ids };
-  }
-
-  /**
-   * Another VS Code window on this folder writes index.json too. Before writing it, take in what
-   * that window knows and this one does not: chats it created, and newer states (bigger files) of
-   * chats both know. Without this the last writer's index dropped the other's new chats (the
-   * files stayed, so listing found them again, but only by reading them).
-   */
-  private async mergeIndexOnDisk(index: Map<string, IndexEntry>): Promise<void> {
-    const onDisk = parseIndex(await this.storage.read(INDEX_PATH).catch(() => undefined));
-    for (const [id, theirs] of onDisk) {
-      if (this.gone.has(id)) continue;
-      const mine = index.get(id);
-      if (mine === undefined || theirs.fileSize > mine.fileSize) {
-        index.set(id, theirs);
-        this.summaries = undefined;
-      }
-    }
   }
 
   private async loadNow(chatId: string): Promise<LoadResult<M>> {
@@ -563,9 +490,10 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     const parsed = outcome.parsed;
     this.files.set(chatId, { size: parsed.byteLength, endsWithNewline: parsed.endsWithNewline, version: parsed.version });
     // The index entry comes free with a load; refresh it if the cache had it wrong.
-    if (this.index && this.index.get(chatId)?.fileSize !== parsed.byteLength) {
-      this.index.set(chatId, entryFromParsed(chatId, parsed, parsed.byteLength, stat.mtimeMs));
-      this.scheduleIndexWrite();
+    const cached = this.cache.loaded;
+    if (cached && cached.get(chatId)?.fileSize !== parsed.byteLength) {
+      cached.set(chatId, entryFromParsed(chatId, parsed, parsed.byteLength, stat.mtimeMs));
+      this.cache.scheduleWrite();
     }
     const explicit = explicitTitle(parsed.header.title, parsed.metaTitle);
     const result: LoadResult<M> = {
@@ -608,16 +536,16 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     }
     this.files.set(chatId, { size: state.size + data.length, endsWithNewline: true, version: TRANSCRIPT_FORMAT_VERSION });
 
-    const index = await this.loadIndex();
+    const index = await this.cache.load();
     const entry = index.get(chatId);
     if (entry && entry.fileSize === state.size && !entry.unreadable && state.size > 0) {
       updateEntry(entry, data.length);
     } else {
       // No entry, or one describing another version of the file: let listChats rescan it.
       index.delete(chatId);
-      this.rescan.add(chatId);
+      this.cache.rescanLater(chatId);
     }
-    this.scheduleIndexWrite();
+    this.cache.scheduleWrite();
   }
 
   /** Reads just enough of a file to append to it safely: its size, first line, last byte. */
@@ -637,151 +565,6 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
     return state;
   }
 
-  private async refreshIndex(rebuild: boolean): Promise<{ chats: readonly ChatSummary[]; titleKeys: readonly string[] }> {
-    if (rebuild) {
-      this.index = new Map();
-      this.indexLoading = undefined;
-      this.indexDirty = true;
-      this.seen = undefined;
-      this.summaries = undefined;
-    }
-    const index = await this.loadIndex();
-    // Observed before reading: a change after this point changes what the next list observes.
-    const [folder, indexFile] = await Promise.all([observe(this.storage, CHATS_DIR), observe(this.storage, INDEX_PATH)]);
-    const seen = this.seen;
-    let names: Set<string>;
-    if (seen === undefined) {
-      names = await this.verifyAll(index);
-    } else {
-      names = seen.names;
-      if (!unchanged(seen.folder, folder)) {
-        // A chat came or went (this window's or another's): look at those only.
-        names = chatIdsOf(await this.storage.list(CHATS_DIR));
-        const changed = [...names].filter((id) => !index.has(id));
-        for (const id of index.keys()) if (!names.has(id)) changed.push(id);
-        await this.refreshEntries(changed, index);
-      }
-      if (this.rescan.size > 0) await this.refreshEntries([...this.rescan], index);
-      if (!unchanged(seen.indexFile, indexFile) && !(await this.mergeIndexFile(index, names))) {
-        // index.json is missing or corrupt: check every file as a first list does, then write it again.
-        names = await this.verifyAll(index);
-        this.scheduleIndexWrite();
-      }
-    }
-    this.seen = { folder, indexFile, names };
-    if (this.summaries === undefined) {
-      const chats = [...index.values()]
-        .map((entry) => Object.freeze(toSummary(entry)))
-        .sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      this.summaries = { chats, titleKeys: chats.map((c) => c.title.toLowerCase()) };
-    }
-    return this.summaries;
-  }
-
-  /** Stats every chat file (the folder's and the index's), rereading those the index does not describe. */
-  private async verifyAll(index: Map<string, IndexEntry>): Promise<Set<string>> {
-    const names = chatIdsOf(await this.storage.list(CHATS_DIR));
-    const ids = new Set(names);
-    for (const id of index.keys()) ids.add(id);
-    await this.refreshEntries([...ids], index);
-    return names;
-  }
-
-  /** Brings the entries of `ids` up to date with their files (dropping those whose file is gone). */
-  private async refreshEntries(ids: readonly string[], index: Map<string, IndexEntry>): Promise<void> {
-    await forEachLimited(ids, SCAN_CONCURRENCY, (id) =>
-      // In the chat's queue, so a write in progress is never half seen.
-      this.enqueue(id, async () => {
-        this.rescan.delete(id);
-        const entry = await this.freshEntry(id, index.get(id));
-        if (entry === undefined) {
-          this.gone.add(id);
-          if (index.delete(id)) this.scheduleIndexWrite();
-          return;
-        }
-        this.gone.delete(id);
-        if (entry !== index.get(id)) {
-          // A read error is not cached: the next list tries again.
-          if (entry.unreadable?.code === "readError") {
-            index.delete(id);
-            this.rescan.add(id);
-          } else index.set(id, entry);
-          this.scheduleIndexWrite();
-        }
-      }),
-    );
-  }
-
-  /**
-   * Takes in what another window wrote to index.json: entries of chats whose files are there
-   * (`names`) and that describe more of the file than this store's (files only grow). False
-   * when index.json is missing or is not an index.
-   */
-  private async mergeIndexFile(index: Map<string, IndexEntry>, names: ReadonlySet<string>): Promise<boolean> {
-    const theirs = readIndexFile(await this.storage.read(INDEX_PATH).catch(() => undefined));
-    if (theirs === undefined) return false;
-    let changed = false;
-    for (const [id, entry] of theirs) {
-      if (this.gone.has(id) || !names.has(id)) continue;
-      const mine = index.get(id);
-      if (mine === undefined || entry.fileSize > mine.fileSize) {
-        index.set(id, entry);
-        changed = true;
-      }
-    }
-    if (changed) this.summaries = undefined;
-    return true;
-  }
-
-  /** The cached entry if it still describes the file, a rescanned one, or undefined if the file is gone. */
-  private async freshEntry(id: string, cached: IndexEntry | undefined): Promise<IndexEntry | undefined> {
-    const path = chatPath(id);
-    let stat: FileStat | undefined;
-    try {
-      stat = await this.storage.stat(path);
-    } catch (err) {
-      return unreadableEntry(id, "readError", errorText(err), 0, 0);
-    }
-    if (!stat) return undefined;
-    if (cached && cached.fileSize === stat.size) return cached;
-    try {
-      const bytes = await this.storage.read(path);
-      if (!bytes) return undefined;
-      const outcome = parseTranscript(bytes, id);
-      if (!outcome.ok) return unreadableEntry(id, outcome.code, outcome.reason, bytes.length, stat.mtimeMs);
-      return entryFromParsed(id, outcome.parsed, bytes.length, stat.mtimeMs);
-    } catch (err) {
-      return unreadableEntry(id, "readError", errorText(err), stat.size, stat.mtimeMs);
-    }
-  }
-
-  private loadIndex(): Promise<Map<string, IndexEntry>> {
-    if (this.index) return Promise.resolve(this.index);
-    this.indexLoading ??= this.storage
-      .read(INDEX_PATH)
-      .catch(() => undefined)
-      .then((bytes) => {
-        // rebuildIndex may have replaced the cache while this read was in flight.
-        this.index ??= parseIndex(bytes);
-        return this.index;
-      });
-    return this.indexLoading;
-  }
-
-  private scheduleIndexWrite(): void {
-    // Every change to the index comes through here: the sorted list is made again on the next list.
-    this.summaries = undefined;
-    this.indexDirty = true;
-    if (this.flushTimer !== undefined) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = undefined;
-      // The index is a cache: a failed write is retried on the next change or flush().
-      this.flush().catch(() => undefined);
-    }, this.flushDelay);
-    // Do not keep a process (a test run, a CLI) alive just to write the cache.
-    this.flushTimer.unref?.();
-  }
-
   private enqueue<T>(chatId: string, task: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(chatId) ?? Promise.resolve();
     const run = previous.then(task);
@@ -798,10 +581,6 @@ export class TranscriptStore<M extends StoredMessage = AgentMessage> {
 }
 
 const NEWLINE_BYTES = new Uint8Array([0x0a]);
-
-function chatPath(chatId: string): string {
-  return `${CHATS_DIR}/${chatId}.jsonl`;
-}
 
 function checkId(chatId: string): void {
   if (!isValidChatId(chatId)) throw new TranscriptError("invalidId", chatId, `invalid chat id ${JSON.stringify(chatId)}`);
@@ -831,19 +610,4 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a, 0);
   out.set(b, a.length);
   return out;
-}
-
-async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await fn(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
