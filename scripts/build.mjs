@@ -67,6 +67,11 @@ if (existsSync(join(root, "src/core/mcp/index.ts"))) {
 if (existsSync(join(root, "src/host/palette/pi-session-command.ts"))) {
   jobs.push(build({ ...nodeCommon, entryPoints: ["src/host/palette/pi-session-command.ts"], outfile: "out/pi-sessions.js" }));
 }
+// The composer's @ list, mentions, prompt templates and skills: out/composer.js, required at the
+// first `@`, `/` or request (src/host/adapters/composer-loader.ts), so activation loads none of it (P5).
+if (existsSync(join(root, "src/host/adapters/composer-library.ts"))) {
+  jobs.push(build({ ...nodeCommon, entryPoints: ["src/host/adapters/composer-library.ts"], outfile: "out/composer.js" }));
+}
 // read_file's image scaler: photon (WebAssembly) in a worker thread, started only when a large
 // image is read. Its .wasm sits beside the bundle, where photon's loader looks (__dirname).
 if (existsSync(join(root, "src/core/images/scale-worker.ts"))) {

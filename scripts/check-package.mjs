@@ -38,6 +38,7 @@ const EXPECTED = [
   "extension/out/highlight.js",
   "extension/out/mcp.js",
   "extension/out/pi-sessions.js",
+  "extension/out/composer.js",
 ];
 // Files whose names the build or the content decides: the highlighter's per-language chunks
 // (named by esbuild with a hash) and the walkthrough's pages.

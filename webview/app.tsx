@@ -136,6 +136,8 @@ export function App({ client }: { client: ChatClient }) {
           restore={view.restore}
           mentionResults={view.mentionResults}
           commandList={view.commandList}
+          pathMentions={view.pathMentions}
+          expanded={view.expanded}
         />
         <Announcements chat={chat} chatId={view.chatId} />
         <LiveRegions />

@@ -15,7 +15,7 @@ import {
 import { emptyChatState, reduce, type ChatState } from "../src/shared/reducer";
 import type { HistorySearch } from "./history";
 import type { Outgoing } from "./vscode-api";
-import type { MentionOption, SlashCommand } from "../src/shared/mentions";
+import type { MentionOption, MentionRef, SlashCommand } from "../src/shared/mentions";
 
 export interface ViewModel {
   /** False until the first snapshot arrived. */
@@ -44,6 +44,17 @@ export interface ViewModel {
   readonly mentionResults?: { readonly requestId: number; readonly options: readonly MentionOption[]; readonly indexing: boolean; readonly truncated: boolean };
   /** The `/` list, as last sent. */
   readonly commandList?: { readonly commands: readonly SlashCommand[]; readonly notes: readonly string[] };
+  /** The host's last answer about dropped or pasted paths (`mention/pathsResolved`). */
+  readonly pathMentions?: PathMentions;
+  /** The host's last template expansion (`composer/expanded`). */
+  readonly expanded?: { readonly requestId: number; readonly name?: string; readonly text?: string };
+}
+
+export interface PathMentions {
+  readonly requestId: number;
+  readonly origin: "drop" | "paste";
+  readonly refs: readonly MentionRef[];
+  readonly refused: readonly string[];
 }
 
 const initialStatus: ViewStatus = { modelLabel: "", storage: "workspace", canContinue: false, editsAllowedForChat: false };
@@ -252,6 +263,29 @@ export class ChatClient {
       case "composer/commands":
         if (!Array.isArray(message.commands)) return;
         this.update({ ...this.view, commandList: { commands: message.commands, notes: Array.isArray(message.notes) ? message.notes : [] } });
+        return;
+      case "mention/pathsResolved":
+        if (typeof message.requestId !== "number" || !Array.isArray(message.refs)) return;
+        this.update({
+          ...this.view,
+          pathMentions: {
+            requestId: message.requestId,
+            origin: message.origin === "paste" ? "paste" : "drop",
+            refs: message.refs,
+            refused: Array.isArray(message.refused) ? message.refused.filter((r) => typeof r === "string") : [],
+          },
+        });
+        return;
+      case "composer/expanded":
+        if (typeof message.requestId !== "number") return;
+        this.update({
+          ...this.view,
+          expanded: {
+            requestId: message.requestId,
+            ...(typeof message.name === "string" ? { name: message.name } : {}),
+            ...(typeof message.text === "string" ? { text: message.text } : {}),
+          },
+        });
         return;
       case "editor/codeApplied":
         // Drawn into the code block itself (it is markdown HTML, outside the view model).

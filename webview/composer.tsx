@@ -2,11 +2,16 @@
 // While Pi writes, the composer stays usable: Enter queues a follow-up (sent when the reply
 // ends), Alt+Enter steers (sent after the current tool call); both show as chips above it.
 // The draft lives in the webview's own state (vscode.setState) so it survives the view being
-// hidden; it reaches the host only as the prompt that is sent.
+// hidden; it reaches the host only as the prompt that is sent. Files dropped from VS Code's
+// explorer or tabs become `@` mentions (the host checks they are in the workspace); a pasted path
+// that exists is offered as one; Enter on `/template args` first puts the expanded template in
+// the box, to read and edit, and the next Enter sends it.
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { PendingAttachment, QueuedInput } from "../src/shared/protocol";
+import type { PathMentions } from "./client";
+import { carriesResources, droppedUris, looksLikePath } from "./dropped-paths";
 import { fuzzyFilter } from "../src/shared/fuzzy";
-import { mentionToken, type MentionOption, type MentionRef, type SlashCommand } from "../src/shared/mentions";
+import { ACTION_COMMANDS, mentionToken, type MentionOption, type MentionRef, type SlashCommand } from "../src/shared/mentions";
 import { ComposerImages, ImageInputNotice } from "./composer-images";
 import { CloseIcon, FileIcon, ImageIcon, SendIcon, SteerIcon, StopIcon } from "./icons";
 import { filesOf, MAX_PROMPT_IMAGES, prepareImage, type ComposerImage } from "./image-attach";
@@ -39,6 +44,10 @@ export const Composer = memo(function Composer(props: {
     | undefined;
   /** The `/` list. */
   commandList?: { readonly commands: readonly SlashCommand[]; readonly notes: readonly string[] } | undefined;
+  /** The host's answer about dropped or pasted paths. */
+  pathMentions?: PathMentions | undefined;
+  /** The host's expansion of a `/template args` draft. */
+  expanded?: { readonly requestId: number; readonly name?: string; readonly text?: string } | undefined;
 }) {
   const [draft, setDraft] = useState(() => loadUiState().draft);
   // `@` mentions taken: each is its token in the text and what it names; one whose token left the text is gone.
@@ -53,6 +62,17 @@ export const Composer = memo(function Composer(props: {
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
+  /** Numbers the drop, paste and expansion requests (apart from the `@` list's). */
+  const hostRequest = useRef(0);
+  const pendingDrop = useRef<number | undefined>(undefined);
+  const pendingPaste = useRef<{ requestId: number; text: string; at: number } | undefined>(undefined);
+  const pendingExpand = useRef<{ requestId: number; draft: string; kind: "send" | "followUp" | "steer" } | undefined>(undefined);
+  /** The draft is a template the box expanded: it is sent as it reads (never run as a command). */
+  const expandedDraft = useRef(false);
+  /** Why dropped items were not mentioned. */
+  const [dropNotes, setDropNotes] = useState<readonly string[]>([]);
+  /** A pasted path that exists: the offer to mention it. */
+  const [offer, setOffer] = useState<{ ref: MentionRef; text: string; at: number } | undefined>(undefined);
 
   /** Pasted, dropped or picked files: each becomes a thumbnail, or a note saying why not. */
   const addFiles = async (files: readonly File[]) => {
@@ -79,6 +99,9 @@ export const Composer = memo(function Composer(props: {
 
   const changeDraft = (text: string, list: readonly TakenMention[] = mentions) => {
     const live = liveMentions(text, list);
+    if (text.trim() === "") expandedDraft.current = false;
+    // The offer is about text that is still there.
+    if (offer && !text.includes(offer.text)) setOffer(undefined);
     setDraft(text);
     if (live.length !== mentions.length || list !== mentions) setMentions(live);
     saveUiState({ draft: text, mentions: live });
@@ -176,6 +199,81 @@ export const Composer = memo(function Composer(props: {
     }
   };
 
+  /**
+   * Puts mention tokens into the text, replacing `range` (else the selection), as one undoable
+   * edit, and takes them as chips.
+   */
+  const insertMentions = (refs: readonly MentionRef[], range?: { start: number; end: number }) => {
+    const el = input.current;
+    if (!el || refs.length === 0) return;
+    const start = range?.start ?? el.selectionStart ?? el.value.length;
+    const end = range?.end ?? el.selectionEnd ?? start;
+    const before = el.value.slice(0, start);
+    const after = el.value.slice(end);
+    const tokens = refs.map((r) => mentionToken(r));
+    const insert = `${before === "" || /\s$/.test(before) ? "" : " "}${tokens.join(" ")}${/^\s/.test(after) ? "" : " "}`;
+    const taken = [...mentions.filter((m) => !tokens.includes(m.token)), ...refs.map((ref) => ({ token: mentionToken(ref), ref }))];
+    el.focus();
+    el.setSelectionRange(start, end);
+    if (!document.execCommand("insertText", false, insert)) {
+      el.value = before + insert + after;
+      el.setSelectionRange(start + insert.length, start + insert.length);
+    }
+    changeDraft(el.value, taken);
+    announce(`Mentioned ${tokens.join(", ")}`);
+  };
+
+  // The host's answer about dropped files (mentions them) or a pasted path (offers to).
+  useEffect(() => {
+    const answer = props.pathMentions;
+    if (!answer) return;
+    if (answer.origin === "drop" && answer.requestId === pendingDrop.current) {
+      pendingDrop.current = undefined;
+      insertMentions(answer.refs);
+      setDropNotes(answer.refused.length > 0 ? [`Not mentioned: ${answer.refused.join("; ")}.`] : []);
+    } else if (answer.origin === "paste" && answer.requestId === pendingPaste.current?.requestId) {
+      const pasted = pendingPaste.current;
+      pendingPaste.current = undefined;
+      const ref = answer.refs[0];
+      if (ref && answer.refs.length === 1 && draft.includes(pasted.text)) {
+        setOffer({ ref, text: pasted.text, at: pasted.at });
+        announce(`${mentionToken(ref).slice(1)} is in the workspace: press Tab to reach Mention it.`);
+      }
+    }
+  }, [props.pathMentions]);
+
+  /** Takes the offer: the pasted text (where it still is) becomes the mention. */
+  const takeOffer = () => {
+    if (!offer) return;
+    const el = input.current;
+    const text = el?.value ?? draft;
+    const at = text.slice(offer.at, offer.at + offer.text.length) === offer.text ? offer.at : text.indexOf(offer.text);
+    setOffer(undefined);
+    insertMentions([offer.ref], at >= 0 ? { start: at, end: at + offer.text.length } : undefined);
+  };
+
+  // The host expanded a `/template args` draft: the box shows it, to read and edit; Enter sends it.
+  useEffect(() => {
+    const answer = props.expanded;
+    const pending = pendingExpand.current;
+    if (!answer || !pending || answer.requestId !== pending.requestId) return;
+    pendingExpand.current = undefined;
+    const el = input.current;
+    if (!el || el.value !== pending.draft) return; // typed on meanwhile: that text wins
+    if (answer.text === undefined) {
+      // Not a template: sent as typed (the host runs the chat's actions and skills).
+      deliver(pending.kind);
+      return;
+    }
+    el.focus();
+    el.select();
+    if (!document.execCommand("insertText", false, answer.text)) el.value = answer.text;
+    expandedDraft.current = true;
+    changeDraft(el.value);
+    el.setSelectionRange(el.value.length, el.value.length);
+    announce(`Expanded /${answer.name ?? "template"}: read or edit it, then Enter sends it.`);
+  }, [props.expanded]);
+
   useEffect(() => {
     document.getElementById(optionId(active))?.scrollIntoView({ block: "nearest" });
   }, [active, listOpen]);
@@ -216,21 +314,48 @@ export const Composer = memo(function Composer(props: {
     setPopup(undefined);
     setImages([]);
     setImageNotes([]);
+    setDropNotes([]);
+    setOffer(undefined);
+    expandedDraft.current = false;
     input.current?.focus();
+  };
+  /**
+   * A draft `/name args` naming a prompt template (or any name, before the list is known) is
+   * expanded first: the host answers and the box shows the text (see the effect above).
+   */
+  const expandFirst = (kind: "send" | "followUp" | "steer"): boolean => {
+    if (expandedDraft.current || pendingExpand.current) return pendingExpand.current !== undefined;
+    const name = /^\/([\w.-]+)(?:\s|$)/.exec(draft.trim())?.[1];
+    if (name === undefined) return false;
+    const known = props.commandList?.commands.find((c) => c.name === name);
+    if (props.commandList ? known?.kind !== "template" : ACTION_NAMES.has(name)) return false;
+    pendingExpand.current = { requestId: ++hostRequest.current, draft, kind };
+    post({ type: "composer/expandTemplate", requestId: pendingExpand.current.requestId, text: draft });
+    return true;
   };
   const send = (withImages = true) => {
     if (props.running || props.readOnly || (withImages ? !canSend : !hasText)) return;
-    const sent = withImages ? images.map((i) => ({ mimeType: i.mimeType, data: i.data })) : [];
-    const refs = liveMentions(draft).map((m) => m.ref);
-    post({ type: "chat/send", text: draft, ...(sent.length > 0 ? { images: sent } : {}), ...(refs.length > 0 ? { mentions: refs } : {}) });
-    clear();
+    if (withImages && expandFirst("send")) return;
+    deliver("send", withImages);
   };
   /** While Pi writes: a follow-up (after the reply) or a steer (after the current tool call). */
   const queue = (kind: "followUp" | "steer") => {
     if (!props.running || !canSend) return;
-    const sent = images.map((i) => ({ mimeType: i.mimeType, data: i.data }));
-    const refs = liveMentions(draft).map((m) => m.ref);
-    post({ type: "queue/add", kind, text: draft, ...(sent.length > 0 ? { images: sent } : {}), ...(refs.length > 0 ? { mentions: refs } : {}) });
+    if (expandFirst(kind)) return;
+    deliver(kind);
+  };
+  /** Sends the draft now, as it reads. */
+  const deliver = (kind: "send" | "followUp" | "steer", withImages = true) => {
+    const text = input.current?.value ?? draft;
+    const sent = withImages ? images.map((i) => ({ mimeType: i.mimeType, data: i.data })) : [];
+    const refs = liveMentions(text).map((m) => m.ref);
+    const extra = {
+      ...(sent.length > 0 ? { images: sent } : {}),
+      ...(refs.length > 0 ? { mentions: refs } : {}),
+      ...(expandedDraft.current ? { verbatim: true } : {}),
+    };
+    if (kind === "send") post({ type: "chat/send", text, ...extra });
+    else post({ type: "queue/add", kind, text, ...extra });
     clear();
   };
 
@@ -240,13 +365,22 @@ export const Composer = memo(function Composer(props: {
       aria-label="Message Pi"
       data-composer
       onDragOver={(e) => {
-        if (!e.dataTransfer?.types.includes("Files")) return;
+        if (!e.dataTransfer?.types.includes("Files") && !carriesResources(e.dataTransfer)) return;
         e.preventDefault();
         setDragging(true);
       }}
       onDragLeave={() => setDragging(false)}
       onDrop={(e) => {
         setDragging(false);
+        // Files from VS Code's explorer or tabs (names only, no File objects): mentions, once the
+        // host has checked them. A drop with files (from the system's file manager) stays images.
+        const uris = props.readOnly || e.dataTransfer?.types.includes("Files") ? [] : droppedUris(e.dataTransfer);
+        if (uris.length > 0) {
+          e.preventDefault();
+          pendingDrop.current = ++hostRequest.current;
+          post({ type: "mention/paths", requestId: pendingDrop.current, origin: "drop", items: uris });
+          return;
+        }
         const files = filesOf(e.dataTransfer);
         if (files.length === 0) return;
         e.preventDefault();
@@ -364,7 +498,16 @@ export const Composer = memo(function Composer(props: {
           onBlur={() => setPopup(undefined)}
           onPaste={(e) => {
             const files = filesOf(e.clipboardData);
-            if (files.length === 0) return; // plain text: the textarea handles it
+            if (files.length === 0) {
+              // Plain text: the textarea pastes it as it is; a path that exists is offered as a mention.
+              const text = e.clipboardData?.getData("text/plain") ?? "";
+              setOffer(undefined);
+              if (!props.readOnly && looksLikePath(text)) {
+                pendingPaste.current = { requestId: ++hostRequest.current, text, at: e.currentTarget.selectionStart ?? 0 };
+                post({ type: "mention/paths", requestId: pendingPaste.current.requestId, origin: "paste", items: [text.trim()] });
+              }
+              return;
+            }
             e.preventDefault();
             void addFiles(files);
           }}
@@ -402,6 +545,33 @@ export const Composer = memo(function Composer(props: {
             }
           }}
         />
+        {offer && (
+          <fieldset class="mention-offer" aria-label="Pasted path">
+            <span class="mention-offer-text">
+              Mention <code>{mentionToken(offer.ref).slice(1)}</code>?
+            </span>
+            <button type="button" class="button" onClick={takeOffer}>
+              Mention it
+            </button>
+            <button
+              type="button"
+              class="icon-button"
+              aria-label="Keep the pasted text"
+              title="Keep the pasted text"
+              onClick={() => {
+                setOffer(undefined);
+                input.current?.focus();
+              }}
+            >
+              <CloseIcon />
+            </button>
+          </fieldset>
+        )}
+        {dropNotes.length > 0 && (
+          <p class="composer-note" role="status">
+            {dropNotes.join(" ")}
+          </p>
+        )}
         <div class="input-footer">
           <button
             type="button"
@@ -484,6 +654,7 @@ type Popup = { mode: "mention" | "command"; start: number; query: string; reques
 type ListOption = { kind: "mention"; option: MentionOption } | { kind: "command"; command: SlashCommand; positions: readonly number[] };
 
 const LISTBOX_ID = "composer-listbox";
+const ACTION_NAMES = new Set(ACTION_COMMANDS.map((c) => c.name));
 const optionId = (i: number) => `composer-option-${i}`;
 
 /**

@@ -40,10 +40,11 @@ import { modelTitles } from "./models/model-titles";
 import { chooseUserCommandFolder } from "./shell/command-folder";
 import type { HostCheckpoints } from "./adapters/checkpoints";
 import type { RestoreOutcome } from "../core/checkpoints";
-import { type MentionAttachment, WorkspaceMentions } from "./adapters/mentions";
-import { loadPromptLibrary, skillMessage, skillsStep } from "./adapters/prompt-library";
-import { ACTION_COMMANDS, type MentionRef, type SlashCommand } from "../shared/mentions";
-import { expandTemplate, parseArguments, splitSlashCommand } from "../shared/prompt-templates";
+import type { LibraryPlace, MentionAttachment, WorkspaceMentions } from "./adapters/composer-library";
+import { loadComposer } from "./adapters/composer-loader";
+import { TerminalCommands } from "./adapters/terminal-commands";
+import type { MentionRef } from "../shared/mentions";
+import { splitSlashCommand } from "../shared/prompt-templates";
 import type { RequestContextStep } from "../core/session-options";
 
 /** A model's catalog name, when the provider bundle is loaded (the view's status never loads it). */
@@ -118,8 +119,10 @@ export class ChatController implements vscode.Disposable {
   readonly deletion: ChatDeletion;
   /** The view's history dialog: search, rename, export. */
   private readonly historyView: HistoryViewRequests;
-  /** The composer's `@` list and what mentions carry. */
-  private readonly mentions: WorkspaceMentions;
+  /** The composer's `@` list and what mentions carry: made (and its bundle loaded) at the first need. */
+  private mentionsMade: WorkspaceMentions | undefined;
+  /** Each terminal's last command, recorded from the start for `@terminal`. */
+  private readonly terminalCommands: TerminalCommands;
   /** Chats whose files are being restored (their preview may still be open). */
   private readonly restoring = new Set<string>();
   /** What the webview message handlers (handlers/) may use of this controller. */
@@ -127,7 +130,7 @@ export class ChatController implements vscode.Disposable {
 
   constructor(private readonly options: ControllerOptions) {
     this.otherWindows = new OtherWindows(options.storageDir);
-    this.mentions = new WorkspaceMentions(options.fs, options.discovery?.rules ?? (() => ({})), options.paths, options.log);
+    this.terminalCommands = new TerminalCommands(options.log);
     const root = options.workspaceRoot;
     this.service = new ChatService({
       images: new ImageBlobStore(options.storageDir),
@@ -148,7 +151,8 @@ export class ChatController implements vscode.Disposable {
       workspaceTrusted,
       extendContext: chainSteps(
         projectInstructionsStep(options.log),
-        skillsStep(options.fs, () => this.folderPrefixes(), options.log),
+        // The skills' list: its code loads with the first request (out/composer.js).
+        (messages, signal) => loadComposer().skillsStep(options.fs, () => this.folderPrefixes(), options.log)(messages, signal),
       ),
       problems: createDiagnosticsWatcher((p) => options.paths.uriOf(p)),
       // Large images read_file returns are scaled in a worker (photon), loaded only then.
@@ -221,20 +225,24 @@ export class ChatController implements vscode.Disposable {
       ignore: (message) => this.ignore(message),
       isKnownChat: (chatId) => this.isKnownChat(chatId),
       writeCurrentChat: (chatId) => this.writeCurrentChat(chatId),
-      prompt: (text, images, mentions) => this.prompt(text, images, mentions),
-      queueInput: (kind, text, images, mentions) => this.queueInput(kind, text, images, mentions),
+      prompt: (text, images, mentions, verbatim) => this.prompt(text, images, mentions, verbatim),
+      queueInput: (kind, text, images, mentions, verbatim) => this.queueInput(kind, text, images, mentions, verbatim),
       stop: () => this.stop(),
       continueChat: () => this.continueChat(),
       newChat: () => this.newChat(),
       switchChat: (chatId) => this.switchChat(chatId),
       deleteChat: (chatId) => this.deleteChat(chatId),
       sendCommandList: () => this.sendCommandList(),
+      expandDraft: (text) => loadComposer().expandDraft(this.libraryPlace(), text),
       branch: (operation) => this.branch(operation),
       restoreFiles: (messageIndex) => this.restoreFiles(messageIndex),
       openFile: (requested, line) => this.openFile(requested, line),
       decide: (toolCallId, decision, reason) => this.decide(toolCallId, decision, reason),
       pendingApproval: (toolCallId) => this.approvals.get(toolCallId)?.request,
-      mentions: this.mentions,
+      // A getter: the mentions (and out/composer.js) are made at the first `@`, not with the controller.
+      get mentions() {
+        return controller.mentions;
+      },
       historyView: this.historyView,
       deletion: this.deletion,
       commands: options.commands,
@@ -368,17 +376,18 @@ export class ChatController implements vscode.Disposable {
     if (session === this.session) this.view?.send({ type: "view/status", status: this.status() });
   }
 
-  async prompt(text: string, images: readonly PromptImage[] = [], mentions: readonly MentionRef[] = []): Promise<void> {
+  /** `verbatim`: the text is a template the composer already expanded: sent as it reads, never taken as a command. */
+  async prompt(text: string, images: readonly PromptImage[] = [], mentions: readonly MentionRef[] = [], verbatim = false): Promise<void> {
     // Checked before the attachments are taken, so a refused prompt keeps them.
     if (this.session.running) throw new Error("A reply is still being written. Stop it or wait for it to finish.");
     this.branchNote = undefined;
     this.modelNote = undefined;
     // `/new`, `/compact`…: the chat's own actions; `/template args` and `/skill:name`: the text they expand to.
-    const slash = await this.slashCommand(text);
+    const slash = verbatim ? { done: false as const, text } : await this.slashCommand(text);
     if (slash.done) return;
     text = slash.text;
     // `!cmd` / `!!cmd`: the user runs it; attachments wait for the next prompt.
-    const userCommand = parseUserCommand(text);
+    const userCommand = verbatim ? undefined : parseUserCommand(text);
     if (userCommand) {
       if (images.length > 0) throw new Error("A !command runs on its own: send the images with a prompt, or remove them to run the command.");
       // With several folders: the active editor's folder, or the user's pick (none picked: nothing runs).
@@ -403,8 +412,14 @@ export class ChatController implements vscode.Disposable {
    * A follow-up or steer typed while the reply runs; the attached files and images go with it
    * (sent as a prompt if the run ended meanwhile).
    */
-  async queueInput(kind: "followUp" | "steer", text: string, images: readonly PromptImage[], mentions: readonly MentionRef[] = []): Promise<void> {
-    if (parseUserCommand(text)) throw new Error("A !command runs when Pi is not writing: send it after this reply (or Stop it first).");
+  async queueInput(
+    kind: "followUp" | "steer",
+    text: string,
+    images: readonly PromptImage[],
+    mentions: readonly MentionRef[] = [],
+    verbatim = false,
+  ): Promise<void> {
+    if (!verbatim && parseUserCommand(text)) throw new Error("A !command runs when Pi is not writing: send it after this reply (or Stop it first).");
     if (text.trim() === "" && images.length === 0) return;
     const stored = await attachImages(this.service, this.session.id, images, () => this.imageInput(true));
     const attachments = await this.takeAttachments(mentions);
@@ -493,22 +508,26 @@ export class ChatController implements vscode.Disposable {
     return this.options.paths.multiRoot ? this.options.paths.folders.map((f) => f.name) : [""];
   }
 
+  /** The `@` list and mentions, made at the first need (loading out/composer.js). */
+  get mentions(): WorkspaceMentions {
+    this.mentionsMade ??= new (loadComposer().WorkspaceMentions)(
+      this.options.fs,
+      this.options.discovery?.rules ?? (() => ({})),
+      this.options.paths,
+      this.options.log,
+      this.terminalCommands,
+    );
+    return this.mentionsMade;
+  }
+
+  /** The `/` list: the chat's actions, the templates and the skills, read now. */
   private async sendCommandList(): Promise<void> {
-    const library = await loadPromptLibrary(this.options.fs, this.folderPrefixes(), workspaceTrusted());
-    for (const note of library.notes) this.options.log(`prompts: ${note}`);
-    const commands: SlashCommand[] = [
-      ...ACTION_COMMANDS,
-      ...library.templates.map(
-        (t): SlashCommand => ({
-          name: t.name,
-          description: `${t.description} (${t.source})`,
-          kind: "template",
-          ...(t.argumentHint ? { argumentHint: t.argumentHint } : {}),
-        }),
-      ),
-      ...library.skills.map((s): SlashCommand => ({ name: `skill:${s.name}`, description: `${s.description} (${s.source} skill)`, kind: "skill" })),
-    ];
-    this.view?.send({ type: "composer/commands", commands, notes: library.notes });
+    this.view?.send({ type: "composer/commands", ...(await loadComposer().commandList(this.libraryPlace())) });
+  }
+
+  /** Where the prompt templates and skills are read (workspace ones only when trusted). */
+  private libraryPlace(): LibraryPlace {
+    return { fs: this.options.fs, folders: this.folderPrefixes(), trusted: workspaceTrusted(), log: this.options.log };
   }
 
   /**
@@ -535,13 +554,8 @@ export class ChatController implements vscode.Disposable {
         await vscode.commands.executeCommand("piChat.showHistory");
         return { done: true };
     }
-    const library = await loadPromptLibrary(this.options.fs, this.folderPrefixes(), workspaceTrusted());
-    if (slash.name.startsWith("skill:")) {
-      const skill = library.skills.find((s) => `skill:${s.name}` === slash.name);
-      return skill ? { done: false, text: await skillMessage(skill, slash.rest) } : { done: false, text };
-    }
-    const template = library.templates.find((t) => t.name === slash.name);
-    return template ? { done: false, text: expandTemplate(template.body, parseArguments(slash.rest)) } : { done: false, text };
+    // A template or skill is a request to Pi: the bundle is needed now anyway.
+    return { done: false, text: (await loadComposer().slashText(this.libraryPlace(), slash.name, slash.rest)) ?? text };
   }
 
   get pendingAttachments(): readonly PendingAttachment[] {
@@ -553,7 +567,8 @@ export class ChatController implements vscode.Disposable {
     // choice. Left as it is, the transcript ends mid-turn and the reopened chat offers Continue.
     this.unsubscribe?.();
     this.otherWindows.dispose();
-    this.mentions.dispose();
+    this.mentionsMade?.dispose();
+    this.terminalCommands.dispose();
     void this.service.flush();
   }
 

@@ -2,10 +2,10 @@
 // A template is a Markdown file whose name (without `.md`, or `.prompt.md` for VS Code's
 // `.github/prompts`) is the command: `/name args`. An optional front matter gives its
 // `description` (else its first non-empty line) and `argument-hint`; the body's `$1`…`$9`,
-// `$@` / `$ARGUMENTS` (all arguments) and `${@:N}` / `${@:N:L}` (a slice) take the arguments,
-// split as a shell would (quotes group words); arguments are not expanded again. A skill is a
-// folder with `SKILL.md` whose front matter has `name` and `description`. Pure text functions: the
-// host reads the files (bounded), this decides what they say.
+// `$@` / `$ARGUMENTS` (all arguments), `${N:-default}`, `${@:-default}` and `${@:N}` /
+// `${@:N:L}` (a slice) take the arguments, split by pi's rules (parseArguments); arguments are not
+// expanded again. A skill is a folder with `SKILL.md` whose front matter has `name` and
+// `description`. Pure text functions: the host reads the files (bounded), this decides what they say.
 
 /** A template or SKILL.md longer than this is refused: prompts are a page, not a book. */
 export const MAX_PROMPT_FILE_BYTES = 256 * 1024;
@@ -93,18 +93,29 @@ export function parseTemplate(name: string, text: string, source: PromptTemplate
   };
 }
 
-/** The arguments after the command, split as a shell would: spaces separate, quotes group. */
+/**
+ * The arguments after the command, split as pi splits them: spaces separate; a quote groups words
+ * only at the start of an argument (an apostrophe inside `doesn't` is text); inside quotes, a
+ * backslash before that quote keeps it as text; a quote never closed is text, and the rest is
+ * split again from just after it.
+ */
 export function parseArguments(text: string): string[] {
   const args: string[] = [];
   let current = "";
-  let quote: string | undefined;
   let started = false;
-  for (const ch of text) {
+  let quote: string | undefined;
+  let quoteAt = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
     if (quote) {
-      if (ch === quote) quote = undefined;
+      if (ch === "\\" && text[i + 1] === quote) {
+        current += quote;
+        i++;
+      } else if (ch === quote) quote = undefined;
       else current += ch;
-    } else if (ch === '"' || ch === "'") {
+    } else if ((ch === '"' || ch === "'") && !started) {
       quote = ch;
+      quoteAt = i;
       started = true;
     } else if (/\s/.test(ch)) {
       if (started) args.push(current);
@@ -114,23 +125,37 @@ export function parseArguments(text: string): string[] {
       current += ch;
       started = true;
     }
+    if (quote && i === text.length - 1) {
+      // Never closed: the quote is text, and what followed it is read again as plain words.
+      quote = undefined;
+      current = text[quoteAt]!;
+      i = quoteAt;
+    }
   }
   if (started) args.push(current);
   return args;
 }
 
-/** The template's body with its placeholders replaced, in one pass (an argument holding `$1` stays as typed). */
+/**
+ * The template's body with its placeholders replaced, as pi does, in one pass (an argument holding
+ * `$1` stays as typed): `$1`…, `$@` / `$ARGUMENTS` (all, joined by spaces), `${N:-default}` and
+ * `${@:-default}` (the default when missing or empty), `${@:N}` and `${@:N:L}` (a slice).
+ */
 export function expandTemplate(body: string, args: readonly string[]): string {
   const all = args.join(" ");
   return body.replace(
-    /\$\{@:(\d+)(?::(\d+))?\}|\$(\d+)|\$ARGUMENTS|\$@/g,
-    (_match, from: string | undefined, count: string | undefined, index: string | undefined) => {
-      if (index !== undefined) return args[Number(index) - 1] ?? "";
+    /\$\{(\d+|ARGUMENTS|@):-([^}]*)\}|\$\{@:(\d+)(?::(\d+))?\}|\$(ARGUMENTS|@|\d+)/g,
+    (_match, defaultOf: string | undefined, fallback: string | undefined, from: string | undefined, count: string | undefined, simple: string | undefined) => {
+      if (defaultOf !== undefined) {
+        const value = defaultOf === "@" || defaultOf === "ARGUMENTS" ? all : args[Number(defaultOf) - 1];
+        return value ? value : (fallback ?? "");
+      }
       if (from !== undefined) {
         const start = Math.max(0, Number(from) - 1);
         return args.slice(start, count !== undefined ? start + Number(count) : undefined).join(" ");
       }
-      return all;
+      if (simple === "@" || simple === "ARGUMENTS") return all;
+      return args[Number(simple) - 1] ?? "";
     },
   );
 }

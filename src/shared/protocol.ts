@@ -143,6 +143,13 @@ export type HostMessage =
   | (Sequenced & { type: "mention/results"; requestId: number; options: MentionOption[]; indexing: boolean; truncated: boolean })
   /** The `/` list: the chat's actions, the prompt templates and the skills, read when asked (`composer/listCommands`). */
   | (Sequenced & { type: "composer/commands"; commands: SlashCommand[]; notes: string[] })
+  /**
+   * The answer to `mention/paths` number `requestId`: what exists in the workspace folders, as
+   * mentions, and what was refused (outside the folders, missing), in words.
+   */
+  | (Sequenced & { type: "mention/pathsResolved"; requestId: number; origin: "drop" | "paste"; refs: MentionRef[]; refused: string[] })
+  /** The answer to `composer/expandTemplate`: the template `name` expanded, or neither field when the draft names no template. */
+  | (Sequenced & { type: "composer/expanded"; requestId: number; name?: string; text?: string })
   /** An Apply to file (`requestId` from `editor/applyCode`) was written, or undone: the block says so. */
   | (Sequenced & { type: "editor/codeApplied"; requestId: number; path: string; state: "applied" | "undone" });
 
@@ -171,6 +178,8 @@ const HOST_MESSAGE_TYPES: Readonly<Record<HostMessageType, true>> = {
   "composer/restore": true,
   "composer/commands": true,
   "mention/results": true,
+  "mention/pathsResolved": true,
+  "composer/expanded": true,
   "editor/codeApplied": true,
 };
 
@@ -237,9 +246,17 @@ export const MAX_IMAGE_SIDE_PX = 2000;
 export type WebviewMessage =
   | { type: "view/ready"; v: typeof PROTOCOL_VERSION }
   | { type: "view/resync"; v: typeof PROTOCOL_VERSION; lastSeq: number }
-  | { type: "chat/send"; v: typeof PROTOCOL_VERSION; text: string; images?: PromptImage[]; mentions?: MentionRef[] }
+  /** `verbatim`: a template the composer expanded (`composer/expandTemplate`): sent as it reads, never run as a command. */
+  | { type: "chat/send"; v: typeof PROTOCOL_VERSION; text: string; images?: PromptImage[]; mentions?: MentionRef[]; verbatim?: boolean }
   /** The `@` list for what was typed after `@` (answered with `mention/results`). */
   | { type: "mention/query"; v: typeof PROTOCOL_VERSION; requestId: number; query: string }
+  /**
+   * Files dropped on the composer (their URIs) or a pasted path: the host answers which exist in
+   * the workspace folders (`mention/pathsResolved`).
+   */
+  | { type: "mention/paths"; v: typeof PROTOCOL_VERSION; requestId: number; origin: "drop" | "paste"; items: string[] }
+  /** Enter on a draft `/name args`: the host answers with the template's expansion (`composer/expanded`). */
+  | { type: "composer/expandTemplate"; v: typeof PROTOCOL_VERSION; requestId: number; text: string }
   /** `/` was typed at the start of the composer: send the command list (`composer/commands`). */
   | { type: "composer/listCommands"; v: typeof PROTOCOL_VERSION }
   /** Images were attached: the view needs to know whether the model accepts them before sending. */
@@ -300,7 +317,15 @@ export type WebviewMessage =
   /** "Restore files to here" on the prompt at path index `messageIndex`: the host previews, then restores. */
   | { type: "checkpoint/restore"; v: typeof PROTOCOL_VERSION; messageIndex: number }
   /** While a reply runs: queue a follow-up or steer (with the attached files and pasted images). */
-  | { type: "queue/add"; v: typeof PROTOCOL_VERSION; kind: "followUp" | "steer"; text: string; images?: PromptImage[]; mentions?: MentionRef[] }
+  | {
+      type: "queue/add";
+      v: typeof PROTOCOL_VERSION;
+      kind: "followUp" | "steer";
+      text: string;
+      images?: PromptImage[];
+      mentions?: MentionRef[];
+      verbatim?: boolean;
+    }
   /** Remove a queued chip before it is delivered. */
   | { type: "queue/remove"; v: typeof PROTOCOL_VERSION; id: string }
   /** After Stop: send what is queued now, or drop it. */

@@ -1,6 +1,6 @@
 // Validation of what the webview sends. The webview renders model output, so it is treated
 // as untrusted: every message is checked against a closed schema before the host acts on it.
-import { arr, compile, int, lit, obj, oneOf, opt, str, union, type Static } from "@earendil-works/pi-schema";
+import { arr, bool, compile, int, lit, obj, oneOf, opt, str, union, type Static } from "@earendil-works/pi-schema";
 import type { StructuredDiff } from "./structured-diff";
 import { MAX_MENTIONS } from "./mentions";
 import { MAX_PROMPT_IMAGE_BYTES, MAX_PROMPT_IMAGES, PROTOCOL_VERSION, WEBVIEW_COMMANDS, type WebviewMessage } from "./protocol";
@@ -38,8 +38,18 @@ const webviewMessageSchema = union([
     text: str({ maxLength: 200_000 }),
     images: promptImages,
     mentions,
+    verbatim: opt(bool()),
   }),
   obj({ type: lit("mention/query"), v, requestId: int({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), query: str({ maxLength: 500 }) }),
+  obj({
+    type: lit("mention/paths"),
+    v,
+    requestId: int({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+    origin: oneOf(["drop", "paste"]),
+    // The host takes the first MAX_MENTIONS and says so; a longer list is not a drop of files.
+    items: arr(str({ minLength: 1, maxLength: 8192 }), { maxItems: 1000 }),
+  }),
+  obj({ type: lit("composer/expandTemplate"), v, requestId: int({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), text: str({ maxLength: 200_000 }) }),
   obj({ type: lit("composer/listCommands"), v }),
   obj({ type: lit("composer/checkImageInput"), v }),
   obj({ type: lit("chat/stop"), v }),
@@ -93,6 +103,7 @@ const webviewMessageSchema = union([
     text: str({ maxLength: 200_000 }),
     images: promptImages,
     mentions,
+    verbatim: opt(bool()),
   }),
   obj({ type: lit("queue/remove"), v, id }),
   obj({ type: lit("queue/sendNow"), v }),

@@ -9,7 +9,7 @@ import * as assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makePng } from "../support/png";
-import { answerMentions, openCommandList } from "./mention-helpers";
+import { answerMentions, dropResources, openCommandList, pasteText } from "./mention-helpers";
 import { ChatPage, defaultStatus, repoRoot, THEMES, type Theme } from "./harness";
 import { SAMPLE_CHANGE, SAMPLE_DIFF, Script, stateOf, toolCall } from "./script";
 
@@ -75,6 +75,32 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
       // Leave an empty composer for the states after this one.
       await chat.page.keyboard.press("Escape");
       await chat.page.getByRole("textbox", { name: "Message to Pi" }).fill("");
+    },
+  },
+  {
+    name: "a dropped file refused (its note) and a pasted path offered as a mention",
+    reach: async (chat) => {
+      const input = chat.page.getByRole("textbox", { name: "Message to Pi" });
+      await input.fill("");
+      await input.click();
+      await chat.clearPosted();
+      await dropResources(chat, { "application/vnd.code.uri-list": "file:///etc/passwd" });
+      const [drop] = await chat.postedOf("mention/paths");
+      await chat.send([
+        {
+          type: "mention/pathsResolved",
+          requestId: drop!.requestId,
+          origin: "drop",
+          refs: [],
+          refused: ['"file:///etc/passwd" is outside the workspace folders'],
+        },
+      ]);
+      await pasteText(chat, "server/config.ts");
+      const [paste] = (await chat.postedOf("mention/paths")).slice(-1);
+      await chat.send([
+        { type: "mention/pathsResolved", requestId: paste!.requestId, origin: "paste", refs: [{ kind: "file", path: "server/config.ts" }], refused: [] },
+      ]);
+      await chat.page.getByRole("group", { name: "Pasted path" }).waitFor();
     },
   },
   {

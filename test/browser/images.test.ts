@@ -31,6 +31,8 @@ async function drop(chat: ChatPage, files: FileSpec[]): Promise<void> {
   await chat.page.evaluate((specs) => {
     const data = new DataTransfer();
     for (const s of specs) data.items.add(new File([Uint8Array.from(atob(s.base64), (c) => c.charCodeAt(0))], s.name, { type: s.type }));
+    // As a system file manager gives them: the files, and their URIs (which are not mentions here).
+    data.setData("text/uri-list", specs.map((s) => `file:///home/user/Pictures/${s.name}`).join("\r\n"));
     document.querySelector(".composer")!.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
   }, files);
 }
@@ -69,6 +71,7 @@ describe("images in the composer", function () {
     const png = makePng(8, 8, 3);
     await drop(chat, [file("dropped.png", "image/png", png)]);
     await thumbs().first().waitFor();
+    assert.deepEqual(await chat.postedOf("mention/paths"), [], "files from the system are images, not mentions");
     await chat.clearPosted();
     await chat.page.getByRole("button", { name: "Send" }).click();
     const [prompt] = await chat.postedOf("chat/send");

@@ -48,3 +48,41 @@ export async function openCommandList(chat: ChatPage): Promise<void> {
     },
   ]);
 }
+
+/** The workspace folder the browser tests' URIs point into. */
+export const WORKSPACE_URI = "file:///home/user/project";
+
+/**
+ * Drops on the composer what VS Code's explorer or a tab puts on the DataTransfer: `types` maps
+ * each format to its string (no File objects, as from the explorer). Returns whether the page
+ * took the drag over (dragover's default prevented: the drop is allowed) and the drop.
+ */
+export async function dropResources(chat: ChatPage, types: Record<string, string>): Promise<{ over: boolean; dropped: boolean }> {
+  return chat.page.evaluate((entries) => {
+    const data = new DataTransfer();
+    for (const [type, value] of Object.entries(entries)) data.setData(type, value);
+    const target = document.querySelector(".composer")!;
+    const over = new DragEvent("dragover", { dataTransfer: data, bubbles: true, cancelable: true });
+    target.dispatchEvent(over);
+    const drop = new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true });
+    target.dispatchEvent(drop);
+    return { over: over.defaultPrevented, dropped: drop.defaultPrevented };
+  }, types);
+}
+
+/**
+ * Pastes plain text as the browser does: the paste event (a real ClipboardEvent with its
+ * DataTransfer), then, unless a handler prevented it, the text inserted at the caret. Returns
+ * whether the page blocked the paste.
+ */
+export async function pasteText(chat: ChatPage, text: string): Promise<boolean> {
+  return chat.page.evaluate((t) => {
+    const data = new DataTransfer();
+    data.setData("text/plain", t);
+    const input = document.querySelector("textarea")!;
+    const event = new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true });
+    input.dispatchEvent(event);
+    if (!event.defaultPrevented) document.execCommand("insertText", false, t);
+    return event.defaultPrevented;
+  }, text);
+}

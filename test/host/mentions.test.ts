@@ -124,6 +124,98 @@ describe("composer mentions, templates and skills (extension host)", function ()
     }
   });
 
+  it("one file's @problems: the list offers the files with real TypeScript errors, and the model gets that file's problems only", async () => {
+    const one = workspaceUri("src", "problem-one.ts");
+    const two = workspaceUri("src", "problem-two.ts");
+    await vscode.workspace.fs.writeFile(one, encode("export const a: number = 'one';\nexport const b: string = 2;\n"));
+    await vscode.workspace.fs.writeFile(two, encode("export const c: boolean = 'two';\n"));
+    for (const uri of [one, two]) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+    await waitFor(
+      "the TypeScript server's diagnostics",
+      () => vscode.languages.getDiagnostics(one).length >= 2 && vscode.languages.getDiagnostics(two).length > 0,
+      120_000,
+    );
+    try {
+      const all = await mentionList("problems:");
+      const rows = all.options.map((o) => `${o.label} | ${o.detail}`);
+      assert.deepEqual(
+        rows.filter((r) => r.includes("problem-")),
+        ["problems:src/problem-one.ts | 2 errors, 0 warnings in this file", "problems:src/problem-two.ts | 1 error, 0 warnings in this file"],
+        "most errors first",
+      );
+      assert.deepEqual(all.options.find((o) => o.label === "problems:src/problem-two.ts")?.ref, { kind: "problems", path: "src/problem-two.ts" });
+      const narrowed = await mentionList("problems:two");
+      assert.deepEqual(
+        narrowed.options.map((o) => o.label),
+        ["problems:src/problem-two.ts"],
+      );
+      // While `problems` is being typed, the files follow @problems itself.
+      const typing = await mentionList("prob");
+      assert.equal(typing.options[0]?.label, "problems");
+      assert.ok(
+        typing.options.some((o) => o.label === "problems:src/problem-one.ts"),
+        typing.options.map((o) => o.label).join(", "),
+      );
+
+      server.push(() => ({ text: "Fixed." }));
+      await api.view.receive({
+        type: "chat/send",
+        v: 1,
+        text: "fix @problems:src/problem-one.ts",
+        mentions: [{ kind: "problems", path: "src/problem-one.ts" }],
+      });
+      const got = lastRequestText();
+      assert.match(got, /2 errors, 0 warnings\./);
+      assert.match(got, /src\/problem-one\.ts:1:14: error: Type 'string' is not assignable to type 'number'\. \(ts 2322\)/);
+      assert.match(got, /src\/problem-one\.ts:2:14: error: Type 'number' is not assignable to type 'string'\. \(ts 2322\)/);
+      assert.doesNotMatch(got, /problem-two/, "the other file's problems are not sent");
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+      await vscode.workspace.fs.delete(one);
+      await vscode.workspace.fs.delete(two);
+    }
+  });
+
+  it("dropped URIs and pasted paths: only what exists in the workspace folders becomes a mention; the rest is refused, said", async () => {
+    await vscode.workspace.fs.writeFile(workspaceUri("server", "config.ts"), encode("export const port = 1;\n"));
+    const outside = mkdtempSync(join(tmpdir(), "pi-drop-outside-"));
+    writeFileSync(join(outside, "secret.txt"), "x\n");
+    try {
+      const requestId = nextRequest++;
+      const items = [
+        workspaceUri("server", "config.ts").toString(),
+        `${workspaceUri("server").toString()}#L3`,
+        join(root(), "server", "config.ts"),
+        "./server/config.ts",
+        "server",
+        vscode.Uri.file(join(outside, "secret.txt")).toString(),
+        join(outside, "secret.txt"),
+        "server/missing.ts",
+        "../escape.ts",
+        "https://example.com/server/config.ts",
+        vscode.workspace.workspaceFolders![0]!.uri.toString(),
+      ];
+      await api.view.receive({ type: "mention/paths", v: 1, requestId, origin: "drop", items });
+      const answer = await waitFor("the answer", () => postedOf("mention/pathsResolved").find((m) => m.requestId === requestId));
+      assert.equal(answer.origin, "drop");
+      assert.deepEqual(answer.refs, [
+        { kind: "file", path: "server/config.ts" },
+        { kind: "folder", path: "server" },
+      ]);
+      const outsideUri = vscode.Uri.file(join(outside, "secret.txt")).toString();
+      assert.deepEqual(answer.refused, [
+        `${JSON.stringify(outsideUri)} is outside the workspace folders`,
+        `${JSON.stringify(join(outside, "secret.txt"))} is outside the workspace folders`,
+        '"server/missing.ts" does not exist',
+        '"../escape.ts" is not a file or folder of the workspace',
+        '"https://example.com/server/config.ts" is outside the workspace folders',
+        `${JSON.stringify(vscode.workspace.workspaceFolders![0]!.uri.toString())} is the whole workspace`,
+      ]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it("@changes is the git diff against HEAD of a real repository, read once: a later turn does not read it again", async () => {
     const git = (...args: string[]) => execFileSync("git", args, { cwd: root(), encoding: "utf8" });
     git("init", "-q");
@@ -256,6 +348,33 @@ describe("composer mentions, templates and skills (extension host)", function ()
       assert.match(system, /- deploy: Deploy carefully \(read \.agents\/skills\/deploy\/SKILL\.md with read_file\)/);
       assert.match(system, /- notes: Take notes my way/);
       assert.doesNotMatch(system, /marker-user-skill-77|Run the linter|marker-outside-skill/, "only names and descriptions");
+
+      // The composer's Enter: the host expands the draft for the user to read; sent verbatim, it is not expanded again.
+      const expandId = nextRequest++;
+      await api.view.receive({ type: "composer/expandTemplate", v: 1, requestId: expandId, text: `/review src/b.ts doesn't "matter much` });
+      const expanded = await waitFor("the expansion", () => postedOf("composer/expanded").find((m) => m.requestId === expandId));
+      assert.deepEqual(
+        { name: expanded.name, text: expanded.text },
+        { name: "review", text: `Review src/b.ts, focusing on doesn't "matter much.\n` },
+        "pi's rules: an apostrophe inside a word and an unclosed quote are text",
+      );
+      for (const text of ["/new", "/skill:lint x", "/nothing-here x", "plain words"]) {
+        const id = nextRequest++;
+        await api.view.receive({ type: "composer/expandTemplate", v: 1, requestId: id, text });
+        const none = await waitFor("the answer", () => postedOf("composer/expanded").find((m) => m.requestId === id));
+        assert.deepEqual({ ...none, seq: 0 }, { type: "composer/expanded", v: 1, seq: 0, requestId: id }, `${text} is not a template`);
+      }
+      server.push(() => ({ text: "As written." }));
+      await api.view.receive({ type: "chat/send", v: 1, text: "/review stays as typed", verbatim: true });
+      assert.equal(
+        server
+          .chatRequests()
+          .at(-1)!
+          .messages.filter((m) => m.role === "user")
+          .map(text)
+          .at(-1),
+        "/review stays as typed",
+      );
 
       server.push(() => ({ text: "Noted." }));
       await api.view.receive({ type: "chat/send", v: 1, text: "/skill:notes today's meeting" });

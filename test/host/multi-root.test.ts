@@ -256,4 +256,31 @@ describe("multi-root workspace (extension host)", function () {
     await api.view.receive({ type: "chat/send", v: 1, text: "Where did those run?" });
     assert.equal(server.pending(), 0);
   });
+
+  it("dropped and pasted paths name files and folders of either folder with their folder's name; the rest is refused", async () => {
+    const requestId = 4201;
+    const items = [
+      vscode.Uri.joinPath(folder("app").uri, "src", "main.ts").toString(),
+      vscode.Uri.joinPath(folder("server").uri, "config.ts").toString(),
+      folder("server").uri.toString(),
+      vscode.Uri.joinPath(folder("app").uri, "server").fsPath,
+      "src/start.ts",
+      "server/config.ts",
+      "src/nowhere.ts",
+    ];
+    await api.view.receive({ type: "mention/paths", v: 1, requestId, origin: "paste", items });
+    const answer = await waitFor("the answer", () =>
+      (api.view.posted as HostMessage[]).find(
+        (m): m is Extract<HostMessage, { type: "mention/pathsResolved" }> => m.type === "mention/pathsResolved" && m.requestId === requestId,
+      ),
+    );
+    assert.deepEqual(answer.refs, [
+      { kind: "file", path: "app/src/main.ts" },
+      { kind: "file", path: "server/config.ts" },
+      { kind: "folder", path: "server" },
+      { kind: "folder", path: "app/server" },
+      { kind: "file", path: "app/src/start.ts" },
+    ]);
+    assert.deepEqual(answer.refused, ['"src/nowhere.ts" does not exist']);
+  });
 });

@@ -136,6 +136,14 @@ describe("restricted mode (untrusted folder, workspace trust on)", function () {
         list.notes.some((n) => /not trusted/.test(n)),
         "the list says why",
       );
+      // The composer's expansion does not read it either: the draft is sent as typed.
+      await api.view.receive({ type: "composer/expandTemplate", v: 1, requestId: 9043, text: "/marker-template now" });
+      const expanded = await waitFor("the expansion's answer", () =>
+        (api.view.posted ?? []).find(
+          (m) => (m as { type?: string; requestId?: number }).type === "composer/expanded" && (m as { requestId?: number }).requestId === 9043,
+        ),
+      );
+      assert.equal((expanded as { text?: string }).text, undefined, "no expansion in a restricted workspace");
       server.push(() => ({ text: "Ok." }));
       await api.view.receive({ type: "chat/send", v: 1, text: "/marker-template now" });
       const body = await waitFor("the request", () => server.chatRequests().at(-1));

@@ -8,33 +8,25 @@ import { PathIndex, searchPathIndex } from "../../core/mention-index";
 import type { FileAttachmentMessage } from "../../core/messages";
 import type { WalkRules, WorkspaceFileSystem } from "../../core/tools";
 import { cleanLine } from "../../core/shell/output";
-import { fuzzyScore, prepareQuery } from "../../shared/fuzzy";
-import { type MentionOption, type MentionRef, SPECIAL_MENTIONS, mentionToken } from "../../shared/mentions";
+import { fuzzyFilter, fuzzyScore, MAX_FUZZY_RESULTS, prepareQuery } from "../../shared/fuzzy";
+import { MAX_MENTIONS, type MentionOption, type MentionRef, SPECIAL_MENTIONS, mentionToken } from "../../shared/mentions";
+import type { TerminalCommands } from "./terminal-commands";
 import type { WorkspacePaths } from "./workspace-paths";
+
+type PathMention = Extract<MentionRef, { kind: "file" | "folder" }>;
 
 export type MentionAttachment = Omit<FileAttachmentMessage, "role" | "timestamp">;
 
 /** `@problems`: at most this many problems, errors first. */
 export const MAX_PROBLEMS = 200;
+/** How many files with problems follow `@problems` in the list while it is being typed. */
+const PROBLEM_FILES_SHOWN = 5;
 /** `@changes`: the diff is cut after this many lines… */
 export const MAX_CHANGE_LINES = 2000;
 /** …or this many characters, whichever comes first. */
 export const MAX_CHANGE_CHARS = 64 * 1024;
 /** `@terminal`: the last lines of the last command's output. */
 export const MAX_TERMINAL_LINES = 200;
-/** What is kept of a running terminal command's output while it is read (its tail). */
-const TERMINAL_BUFFER_CHARS = 256 * 1024;
-
-interface TerminalRecord {
-  command: string;
-  output: string;
-  cut: boolean;
-  exitCode: number | undefined;
-  ended: boolean;
-  /** Settles when the whole output was read (the stream ends a moment after the end event). */
-  readDone: Promise<void>;
-}
-
 /** How long a mention waits for the rest of an ended command's output to be read. */
 const OUTPUT_SETTLE_MS = 1000;
 
@@ -49,6 +41,15 @@ interface GitApi {
   readonly repositories: readonly GitRepository[];
 }
 
+const trimSlash = (p: string) => p.replace(/\/+$/, "");
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** A dropped or pasted item as a note shows it: one line, bounded. */
+function oneLineOf(item: string): string {
+  const line = item.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  return JSON.stringify(line.length > 120 ? `${line.slice(0, 119)}…` : line);
+}
+
 function isGitApi(value: unknown): value is GitApi {
   return typeof value === "object" && value !== null && Array.isArray((value as { repositories?: unknown }).repositories);
 }
@@ -56,13 +57,13 @@ function isGitApi(value: unknown): value is GitApi {
 export class WorkspaceMentions implements vscode.Disposable {
   private readonly index: PathIndex;
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly lastCommand = new Map<vscode.Terminal, TerminalRecord>();
 
   constructor(
     fs: WorkspaceFileSystem,
     rules: () => WalkRules,
     private readonly paths: WorkspacePaths,
     private readonly log: (line: string) => void,
+    private readonly terminals: TerminalCommands,
   ) {
     this.index = new PathIndex(fs, rules, log);
     // A file created or deleted, or the excludes changed: walk again at the next `@`.
@@ -74,9 +75,6 @@ export class WorkspaceMentions implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration("files.exclude")) this.index.invalidate();
       }),
-      // `@terminal`: every command's output is read as it runs (shell integration gives no way to read it later).
-      vscode.window.onDidStartTerminalShellExecution((event) => void this.record(event.terminal, event.execution)),
-      vscode.window.onDidCloseTerminal((terminal) => this.lastCommand.delete(terminal)),
     );
   }
 
@@ -84,13 +82,21 @@ export class WorkspaceMentions implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 
-  /** The `@` list for `query`: special mentions whose names match, then paths. */
+  /**
+   * The `@` list for `query`: special mentions whose names match, then paths. `problems:` and a
+   * path lists the files that have problems now (one file's `@problems`); while the query is the
+   * start of `problems`, the files with the most problems follow `@problems` itself.
+   */
   async options(query: string): Promise<{ options: MentionOption[]; indexing: boolean; truncated: boolean }> {
+    const perFile = /^problems:/i.exec(query);
+    if (perFile) return { options: this.problemFileOptions(query.slice(perFile[0].length), MAX_FUZZY_RESULTS), indexing: false, truncated: false };
     const prepared = prepareQuery(query);
     const specials: MentionOption[] = [];
     for (const special of SPECIAL_MENTIONS) {
       const found = fuzzyScore(prepared, special.kind);
       if (found) specials.push({ ref: { kind: special.kind }, label: special.kind, detail: special.detail, positions: found.positions });
+      if (special.kind === "problems" && found && prepared.length >= 3 && "problems".startsWith(query.toLowerCase()))
+        specials.push(...this.problemFileOptions("", PROBLEM_FILES_SHOWN));
     }
     const { snapshot, indexing } = await this.index.current();
     const files = searchPathIndex(snapshot, query, undefined, this.index.memo).map(
@@ -104,6 +110,94 @@ export class WorkspaceMentions implements vscode.Disposable {
     const open = prepared.length === 0 ? this.openEditors() : [];
     const rest = files.filter((f) => !open.some((o) => o.label === f.label));
     return { options: [...specials, ...open, ...rest], indexing, truncated: snapshot.truncated };
+  }
+
+  /** One row per workspace file with errors or warnings now, matching `query`; most errors first. */
+  private problemFileOptions(query: string, limit: number): MentionOption[] {
+    const counts = new Map<string, { errors: number; warnings: number }>();
+    for (const [uri, diagnostics] of vscode.languages.getDiagnostics()) {
+      const path = this.paths.pathOf(uri);
+      if (path === undefined) continue;
+      const errors = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
+      const warnings = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Warning).length;
+      if (errors + warnings > 0) counts.set(path, { errors, warnings });
+    }
+    const files = [...counts.entries()].sort((a, b) => b[1].errors - a[1].errors || b[1].warnings - a[1].warnings || (a[0] < b[0] ? -1 : 1));
+    const prefix = "problems:";
+    const row = ([path, c]: [string, { errors: number; warnings: number }], positions: readonly number[]): MentionOption => ({
+      ref: { kind: "problems", path },
+      label: `${prefix}${path}`,
+      detail: `${plural(c.errors, "error")}, ${plural(c.warnings, "warning")} in this file`,
+      positions: positions.map((p) => p + prefix.length),
+    });
+    if (query === "") return files.slice(0, limit).map((f) => row(f, []));
+    return fuzzyFilter(
+      query,
+      files.map(([path]) => path),
+      limit,
+    ).map((m) => row(files[m.index]!, m.positions));
+  }
+
+  /**
+   * Paths dropped on the composer or pasted into it, as mentions: each a URI (`file:///…`, as VS
+   * Code's explorer and tabs give them) or a path (absolute, or relative to a workspace folder).
+   * Only what exists inside the workspace folders becomes a mention; the rest is refused, said.
+   */
+  async resolvePaths(items: readonly string[]): Promise<{ refs: PathMention[]; refused: string[] }> {
+    const refs: PathMention[] = [];
+    const refused: string[] = [];
+    for (const item of items.slice(0, MAX_MENTIONS)) {
+      const shown = oneLineOf(item);
+      const uris = this.candidateUris(item.trim());
+      if (uris.length === 0) {
+        refused.push(`${shown} is not a file or folder of the workspace`);
+        continue;
+      }
+      let found: PathMention | undefined;
+      let inside = false;
+      let wholeFolder = false;
+      for (const uri of uris) {
+        // A workspace folder itself: with several folders its name is a tool path; with one, it is everything.
+        const root = this.paths.folders.find(
+          (f) => f.uri.scheme === uri.scheme && f.uri.authority === uri.authority && trimSlash(f.uri.path) === trimSlash(uri.path),
+        );
+        if (root && !this.paths.multiRoot) wholeFolder = true;
+        const path = root && this.paths.multiRoot ? root.name : this.paths.pathOf(uri);
+        if (path === undefined) continue;
+        inside = true;
+        const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
+        if (!stat) continue;
+        found = { kind: stat.type & vscode.FileType.Directory ? "folder" : "file", path };
+        break;
+      }
+      if (found) {
+        if (!refs.some((r) => r.kind === found.kind && r.path === found.path)) refs.push(found);
+      } else refused.push(wholeFolder ? `${shown} is the whole workspace` : inside ? `${shown} does not exist` : `${shown} is outside the workspace folders`);
+    }
+    if (items.length > MAX_MENTIONS) refused.push(`only the first ${MAX_MENTIONS} were taken`);
+    return { refs, refused };
+  }
+
+  /** Where a dropped or pasted item may be: a URI, an absolute path, or a path in some folder. */
+  private candidateUris(item: string): vscode.Uri[] {
+    if (item === "" || item.length > 4096 || /[\u0000-\u001f]/.test(item)) return [];
+    // A URI has a scheme of two letters or more (a single letter is a Windows drive).
+    if (/^[a-z][a-z0-9+.-]+:/i.test(item)) {
+      try {
+        return [vscode.Uri.parse(item, true)];
+      } catch {
+        return [];
+      }
+    }
+    if (item.startsWith("/") || /^[a-z]:[\\/]/i.test(item)) return [vscode.Uri.file(item)];
+    const parts = item
+      .replace(/\\/g, "/")
+      .split("/")
+      .filter((p) => p !== "" && p !== ".");
+    if (parts.length === 0 || parts.includes("..")) return [];
+    // A tool path (`folder/…` with several folders), else the same path in each folder.
+    const direct = this.paths.uriOf(parts.join("/"));
+    return [...(direct ? [direct] : []), ...(this.paths.multiRoot ? this.paths.folders.map((f) => vscode.Uri.joinPath(f.uri, ...parts)) : [])];
   }
 
   /** The workspace files open in editor tabs, the active one first. */
@@ -238,7 +332,7 @@ export class WorkspaceMentions implements vscode.Disposable {
 
   private async terminal(): Promise<MentionAttachment> {
     const terminal = vscode.window.activeTerminal;
-    const record = terminal ? this.lastCommand.get(terminal) : undefined;
+    const record = terminal ? this.terminals.lastOf(terminal) : undefined;
     if (!terminal || !record) {
       const why = !terminal
         ? "No terminal is active."
@@ -255,39 +349,5 @@ export class WorkspaceMentions implements vscode.Disposable {
     const cut =
       shown.length < lines.length || record.cut ? ` Only the last ${shown.length} lines of its output are shown (the cap is ${MAX_TERMINAL_LINES}).` : "";
     return { path: "@terminal", mention: "terminal", text: `$ ${record.command}\n${shown.join("\n")}`, note: `${status}${cut}` };
-  }
-
-  private async record(terminal: vscode.Terminal, execution: vscode.TerminalShellExecution): Promise<void> {
-    let readDone = () => {};
-    const record: TerminalRecord = {
-      command: execution.commandLine.value,
-      output: "",
-      cut: false,
-      exitCode: undefined,
-      ended: false,
-      readDone: new Promise<void>((done) => {
-        readDone = done;
-      }),
-    };
-    this.lastCommand.set(terminal, record);
-    const end = vscode.window.onDidEndTerminalShellExecution((event) => {
-      if (event.execution !== execution) return;
-      record.exitCode = event.exitCode;
-      record.ended = true;
-      end.dispose();
-    });
-    try {
-      for await (const data of execution.read()) {
-        record.output += data;
-        if (record.output.length > TERMINAL_BUFFER_CHARS) {
-          record.output = record.output.slice(-TERMINAL_BUFFER_CHARS / 2);
-          record.cut = true;
-        }
-      }
-    } catch (error) {
-      this.log(`@terminal: reading a command's output failed: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      readDone();
-    }
   }
 }

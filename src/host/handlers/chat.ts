@@ -2,7 +2,7 @@
 import type { HandlerGroup } from "./context";
 
 export const chatHandlers = {
-  "chat/send": (message, ctx) => ctx.prompt(message.text, message.images ?? [], message.mentions ?? []),
+  "chat/send": (message, ctx) => ctx.prompt(message.text, message.images ?? [], message.mentions ?? [], message.verbatim === true),
   "chat/stop": (_message, ctx) => ctx.stop(),
   "chat/continue": (_message, ctx) => ctx.continueChat(),
   "chat/loadEarlier": (message, ctx) => ctx.session.loadEarlier(message.count),

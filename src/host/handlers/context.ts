@@ -24,14 +24,17 @@ export interface HandlerContext {
   isKnownChat(chatId: string): boolean;
   writeCurrentChat(chatId: string | undefined): Promise<void>;
 
-  prompt(text: string, images: readonly PromptImage[], mentions: readonly MentionRef[]): Promise<void>;
-  queueInput(kind: "followUp" | "steer", text: string, images: readonly PromptImage[], mentions: readonly MentionRef[]): Promise<void>;
+  /** `verbatim`: a template the composer expanded, sent as it reads (never run as a command). */
+  prompt(text: string, images: readonly PromptImage[], mentions: readonly MentionRef[], verbatim: boolean): Promise<void>;
+  queueInput(kind: "followUp" | "steer", text: string, images: readonly PromptImage[], mentions: readonly MentionRef[], verbatim: boolean): Promise<void>;
   stop(): void;
   continueChat(): Promise<void>;
   newChat(): Promise<void>;
   switchChat(chatId: string): Promise<void>;
   deleteChat(chatId: string): Promise<void>;
   sendCommandList(): Promise<void>;
+  /** The draft `/template args` expanded, or undefined when it names no template. */
+  expandDraft(text: string): Promise<{ name: string; text: string } | undefined>;
   branch(operation: () => Promise<BranchChange>): Promise<void>;
   restoreFiles(messageIndex: number): Promise<void>;
   openFile(requested: string, line: number | undefined): Promise<void>;
@@ -40,6 +43,7 @@ export interface HandlerContext {
   /** The edit waiting for approval under this tool call id, if any. */
   pendingApproval(toolCallId: string): EditApprovalRequest | undefined;
 
+  /** Made (loading out/composer.js) at the first use. */
   readonly mentions: WorkspaceMentions;
   readonly historyView: HistoryViewRequests;
   readonly deletion: ChatDeletion;

@@ -1,6 +1,8 @@
 // Prompt templates and skills in pi's format: front matter, arguments, expansion, hostile files.
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${@:N} is pi's template syntax, written literally on purpose
 import assert from "node:assert/strict";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import {
   expandTemplate,
   parseArguments,
@@ -10,6 +12,18 @@ import {
   splitSlashCommand,
   templateName,
 } from "../../../src/shared/prompt-templates";
+import { PI_NODE20_HOOKS } from "../../support/pi-cli";
+
+/** pi's own argument splitting and substitution (its dist file: the package does not export them). */
+interface PiTemplates {
+  parseCommandArgs(text: string): string[];
+  substituteArgs(content: string, args: string[]): string;
+}
+async function loadPiTemplates(): Promise<PiTemplates> {
+  await import(PI_NODE20_HOOKS);
+  const file = pathToFileURL(resolve("node_modules/@earendil-works/pi-coding-agent/dist/core/prompt-templates.js")).href;
+  return (await import(file)) as PiTemplates;
+}
 
 describe("prompt templates", () => {
   it("reads description and argument-hint from the front matter, the body after it", () => {
@@ -39,6 +53,34 @@ describe("prompt templates", () => {
       "Rest: error handling $1 stays last | two: error handling $1 stays | none: .",
     );
     assert.deepEqual(parseArguments(`a "" b`), ["a", "", "b"]);
+  });
+
+  it("splits arguments and fills placeholders exactly as pi's CLI does (its own functions as the oracle)", async () => {
+    const pi = await loadPiTemplates();
+    const inputs = [
+      `src/a.ts "error handling" '$1 stays' last`,
+      "doesn't stop at the apostrophe",
+      `"the \\"fast\\" path" next`,
+      `'it\\'s' plain\\path`,
+      `unclosed "quote here and more`,
+      `a "" b`,
+      "   spaced    out   ",
+      "",
+      `mid"quote"word 'x'y`,
+    ];
+    const bodies = [
+      "Review $1 for $2; all: $@; again $ARGUMENTS.",
+      "Focus on ${1:-correctness}; all ${@:-everything}; ${ARGUMENTS:-none}.",
+      "Rest ${@:2} | two ${@:2:2} | from zero ${@:0} | none $9 | $10.",
+      "Literal $ sign, $x and ${unknown} stay.",
+    ];
+    for (const input of inputs) {
+      const ours = parseArguments(input);
+      assert.deepEqual(ours, pi.parseCommandArgs(input), `arguments of ${JSON.stringify(input)}`);
+      for (const body of bodies) assert.equal(expandTemplate(body, ours), pi.substituteArgs(body, ours), `${body} with ${JSON.stringify(input)}`);
+    }
+    assert.deepEqual(parseArguments("doesn't stop"), ["doesn't", "stop"]);
+    assert.equal(expandTemplate("Focus on ${1:-correctness}.", []), "Focus on correctness.");
   });
 
   it("splits /name rest and names templates from their files", () => {
