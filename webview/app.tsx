@@ -10,6 +10,7 @@ import type { ViewStatus, WebviewCommand } from "../src/shared/protocol";
 import type { ChatClient, ViewModel } from "./client";
 import { BranchContext, forksByItem } from "./branch-controls";
 import { Composer } from "./composer";
+import { FilesOfferPanel } from "./files-offer";
 import { ImageBaseContext } from "./composer-images";
 import { ContextMeterButton } from "./context-meter";
 import { ArrowDownIcon, InfoIcon, Spinner, WarningIcon } from "./icons";
@@ -122,6 +123,7 @@ export function App({ client }: { client: ChatClient }) {
             </button>
           </section>
         )}
+        {view.filesOffer && <FilesOfferPanel key={view.filesOffer.id} offer={view.filesOffer} />}
         <Composer
           running={chat.running}
           attachments={view.attachments}
