@@ -163,6 +163,122 @@ describe("checkpoints: restore files to a message in the extension host", functi
     assert.equal(server.pending(), 0);
   });
 
+  it("Retry and Edit ask to restore the files too: restore, keep and cancel act on the real files and on what the model reads", async () => {
+    const checkpoints = api.checkpoints!;
+    // A folder of its own: documents VS Code still holds for the scenario's files are not these.
+    const dir = join(root, "cp-branch");
+    const file = (name: string) => join(dir, name);
+    const read = (name: string) => readFileSync(file(name));
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file("a.ts"), "export const a = 1;\n");
+    writeFileSync(file("mine.ts"), "export const mine = 1;\n");
+    await vscode.commands.executeCommand("piChat.newChat");
+    server.push(
+      () => ({ toolCalls: [{ id: "br_edit", name: "edit_file", arguments: { path: "cp-branch/a.ts", oldText: "a = 1", newText: "a = 2" } }] }),
+      () => ({ toolCalls: [{ id: "br_mine", name: "edit_file", arguments: { path: "cp-branch/mine.ts", oldText: "mine = 1", newText: "mine = 2" } }] }),
+      () => ({ toolCalls: [{ id: "br_cmd", name: "run_command", arguments: { command: "printf 'new\\n' > cp-branch/new.txt" } }] }),
+      () => ({ text: "Changed." }),
+    );
+    void api.view.receive({ type: "chat/send", v: 1, text: "Change a and mine." });
+    await waitFor("the command to ask", () => card("br_cmd")?.approval?.state === "pending");
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "br_cmd", decision: "allow" });
+    const session = api.controller.currentSession;
+    await session.waitForIdle();
+    await checkpoints.checkpoints.idle();
+    assert.equal(read("new.txt").toString(), "new\n");
+    assert.equal(read("a.ts").toString(), "export const a = 2;\n", JSON.stringify(card("br_edit")));
+    // The user edits one of Pi's files: the offer lists it as skipped, and it is kept.
+    writeFileSync(file("mine.ts"), "export const mine = 'user';\n");
+    let notices = 0;
+    checkpoints.notify = async () => {
+      notices++;
+      return undefined;
+    };
+    const answerIndex = () => session.messages.map((m) => m.role).lastIndexOf("assistant");
+
+    // Retry, Cancel: nothing changes, no request.
+    void api.view.receive({ type: "branch/retry", v: 1, messageIndex: answerIndex() });
+    let id = await waitFor("the offer", () => checkpoints.pendingOfferId);
+    await api.view.receive({ type: "checkpoint/answer", v: 1, id, choice: "cancel" });
+    await session.waitForIdle();
+    assert.equal(read("a.ts").toString(), "export const a = 2;\n");
+    assert.ok(existsSync(file("new.txt")));
+    assert.equal(server.pending(), 0);
+
+    // Retry, restore the files: they are put back, and the new answer's request says so after the prompt.
+    let told = "";
+    server.push((body) => {
+      told = JSON.stringify(body.messages);
+      return { text: "Retried." };
+    });
+    const opened: string[] = [];
+    void api.view.receive({ type: "branch/retry", v: 1, messageIndex: answerIndex() });
+    id = await waitFor("the offer", () => checkpoints.pendingOfferId);
+    // A file of the offer opens as a diff, as in the restore's preview.
+    await api.view.receive({ type: "checkpoint/openDiff", v: 1, id, path: "cp-branch/a.ts" });
+    opened.push(vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? "");
+    await api.view.receive({ type: "checkpoint/answer", v: 1, id, choice: "restore" });
+    await waitFor("the retried answer", () => session.messages.some((m) => m.role === "assistant" && JSON.stringify(m.content).includes("Retried.")));
+    await session.waitForIdle();
+    assert.match(opened[0]!, /cp-branch\/a\.ts \(at the checkpoint ↔ now\)/);
+    assert.equal(read("a.ts").toString(), "export const a = 1;\n");
+    assert.equal(existsSync(file("new.txt")), false, "the file Pi's command created is gone");
+    assert.equal(read("mine.ts").toString(), "export const mine = 'user';\n", "the user's edit is kept");
+    assert.match(told, /restored the workspace files to how they were before message 1 \(\\"Change a and mine\.\\"\)/);
+    assert.match(told, /Deleted \(created after it\): cp-branch\/new\.txt/);
+    assert.match(told, /Left as they are: cp-branch\/mine\.ts \(changed since Pi wrote it/);
+    const roles = session.messages.map((m) => m.role);
+    const prompt = roles.indexOf("user");
+    assert.deepEqual(roles.slice(prompt, prompt + 3), ["user", "filesRestored", "assistant"], "the note is on the new branch, before its answer");
+    assert.equal(notices, 1, "the notice with Redo changes");
+
+    // Edit, keep the files: nothing is restored, nothing is said about files.
+    writeFileSync(file("a.ts"), "export const a = 1;\n");
+    server.push(
+      () => ({ toolCalls: [{ id: "br_edit2", name: "edit_file", arguments: { path: "cp-branch/a.ts", oldText: "a = 1", newText: "a = 3" } }] }),
+      () => ({ text: "Three." }),
+    );
+    await api.view.receive({ type: "branch/editPrompt", v: 1, messageIndex: session.messages.findIndex((m) => m.role === "user"), text: "Make a three." });
+    await session.waitForIdle();
+    assert.equal(read("a.ts").toString(), "export const a = 3;\n");
+    let keptTold = "";
+    server.push((body) => {
+      keptTold = JSON.stringify(body.messages);
+      return { text: "Kept." };
+    });
+    void api.view.receive({ type: "branch/retry", v: 1, messageIndex: answerIndex() });
+    id = await waitFor("the offer", () => checkpoints.pendingOfferId);
+    await api.view.receive({ type: "checkpoint/answer", v: 1, id, choice: "keep" });
+    await waitFor("the answer", () => keptTold);
+    await session.waitForIdle();
+    assert.equal(read("a.ts").toString(), "export const a = 3;\n", "kept as Pi left it");
+    assert.doesNotMatch(keptTold, /restored the workspace files/);
+
+    // Edit with restore: the note comes first on the new branch, before the edited prompt.
+    let editTold = "";
+    server.push((body) => {
+      editTold = JSON.stringify(body.messages);
+      return { text: "Edited." };
+    });
+    void api.view.receive({ type: "branch/editPrompt", v: 1, messageIndex: session.messages.findIndex((m) => m.role === "user"), text: "Leave a alone." });
+    id = await waitFor("the offer", () => checkpoints.pendingOfferId);
+    await api.view.receive({ type: "checkpoint/answer", v: 1, id, choice: "restore" });
+    await waitFor("the edited answer", () => editTold);
+    await session.waitForIdle();
+    assert.equal(read("a.ts").toString(), "export const a = 1;\n");
+    assert.match(editTold, /restored the workspace files to how they were before message 1 \(\\"Make a three\.\\"\).*Leave a alone\./);
+
+    // Nothing to restore (the files are as at the checkpoint): nothing is asked.
+    server.push(() => ({ text: "Again." }));
+    await api.view.receive({ type: "branch/retry", v: 1, messageIndex: answerIndex() });
+    await session.waitForIdle();
+    assert.equal(checkpoints.pendingOfferId, undefined);
+    assert.equal(server.pending(), 0);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("skips a file open with unsaved changes and says so; the editor keeps its text", async () => {
     const checkpoints = api.checkpoints!;
     rmSync(dir, { recursive: true, force: true });
