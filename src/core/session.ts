@@ -225,7 +225,13 @@ export class ChatSession {
   private readonly keys: Redactor;
   /** Commands run_command started in the background; they end with the chat (stopBackground). Their cards follow their end. */
   private readonly background = new BackgroundCommands({
-    onEnd: (p) => this.emit({ type: "command/backgroundState", id: p.id, state: backgroundRunState(p) }),
+    onEnd: (p) => {
+      this.emit({ type: "command/backgroundState", id: p.id, state: backgroundRunState(p) });
+      // What it wrote after its tool call returned goes to this chat's checkpoints.
+      void this.options.checkpoints
+        ?.backgroundEnded(p.id)
+        .catch((e: unknown) => this.options.log?.(`checkpoint of a background command not saved: ${String(e)}`));
+    },
   });
   /** Where run_command and `!cmd` may run (undefined: no folder on disk). */
   private readonly commandFolders: CommandFolders | undefined;

@@ -279,6 +279,86 @@ describe("checkpoints: restore files to a message in the extension host", functi
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("a background command's writes after the turn ended are recorded when it ends; the user's save meanwhile is not; restore undoes them", async () => {
+    const checkpoints = api.checkpoints!;
+    const dir = join(root, "cp-bg");
+    const file = (name: string) => join(dir, name);
+    const read = (name: string) => readFileSync(file(name), "utf8");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file("existing.txt"), "before\n");
+    writeFileSync(file("user.txt"), "user before\n");
+    await vscode.commands.executeCommand("piChat.newChat");
+    server.push(
+      () => ({
+        toolCalls: [
+          {
+            id: "cp_bg",
+            name: "run_command",
+            arguments: {
+              command: "echo watcher ready; sleep 3; printf 'late\\n' > cp-bg/late.txt; printf 'by the watcher\\n' > cp-bg/existing.txt",
+              background: true,
+              readyPattern: "watcher ready",
+            },
+          },
+        ],
+      }),
+      () => ({ text: "It runs in the background." }),
+    );
+    void api.view.receive({ type: "chat/send", v: 1, text: "Start the watcher." });
+    await waitFor("the command to ask", () => card("cp_bg")?.approval?.state === "pending");
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "cp_bg", decision: "allow" });
+    const session = api.controller.currentSession;
+    await session.waitForIdle();
+    await checkpoints.checkpoints.idle();
+    // The turn is over and the command still runs: nothing of it is on disk yet.
+    assert.equal(card("cp_bg")?.background?.state, "running");
+    assert.equal(existsSync(file("late.txt")), false);
+    assert.equal(checkpoints.checkpoints.watchedBackground, 1);
+
+    // Meanwhile the user edits and saves a file of their own in VS Code.
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file("user.txt")));
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), "mine: "));
+    await doc.save();
+
+    await waitFor("the background command to end", () => card("cp_bg")?.background?.state === "exited", 30_000);
+    await waitFor("its end to be recorded", () => checkpoints.checkpoints.watchedBackground === 0);
+    await checkpoints.checkpoints.idle();
+    assert.equal(read("late.txt"), "late\n");
+    assert.equal(read("existing.txt"), "by the watcher\n");
+    const journal = await checkpoints.checkpoints.storage.journal(session.id);
+    assert.deepEqual(
+      journal.flatMap((e) => (e.t === "change" ? [[e.path, e.by]] : [])),
+      [
+        ["cp-bg/existing.txt", "command"],
+        ["cp-bg/late.txt", "command"],
+      ],
+      "the watcher's writes are its own; the user's save is not",
+    );
+
+    let previewed: RestorePlan | undefined;
+    checkpoints.preview = async (plan) => {
+      previewed = plan;
+      return "restore";
+    };
+    checkpoints.notify = async () => undefined;
+    await api.view.receive({ type: "checkpoint/restore", v: 1, messageIndex: session.messages.findIndex((m) => m.role === "user") });
+    assert.deepEqual(
+      previewed?.files.map((f) => [f.path, f.piDid]),
+      [
+        ["cp-bg/existing.txt", "modified"],
+        ["cp-bg/late.txt", "created"],
+      ],
+    );
+    assert.deepEqual(previewed?.skipped, []);
+    assert.equal(read("existing.txt"), "before\n");
+    assert.equal(existsSync(file("late.txt")), false);
+    assert.equal(read("user.txt"), "mine: user before\n", "the user's save is left alone");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("skips a file open with unsaved changes and says so; the editor keeps its text", async () => {
     const checkpoints = api.checkpoints!;
     rmSync(dir, { recursive: true, force: true });
