@@ -86,6 +86,8 @@ export class HostCheckpoints implements vscode.Disposable {
   /** Test seam: the notice after a restore; resolves with the button chosen. */
   notify: (text: string, ...buttons: string[]) => Thenable<string | undefined> = (text, ...buttons) => vscode.window.showInformationMessage(text, ...buttons);
 
+  /** The notice the last recovery at activation showed (tests read it; the user sees the notification). */
+  recoveryNotice: string | undefined;
   /** The "also restore files?" question the view shows now, if any. */
   private offer: { id: number; plan: RestorePlan; answer: (choice: OfferChoice) => void } | undefined;
   private offerIds = 0;
@@ -133,6 +135,7 @@ export class HostCheckpoints implements vscode.Disposable {
       report.outcome === "completed"
         ? "Pi Chat: a restore of files was interrupted after it had finished; nothing more was needed."
         : `Pi Chat: a restore of files was interrupted by a reload or crash and has been undone, so no file is left half-restored (${report.putBack.length} put back as they were before it).${problems} You can restore again.`;
+    this.recoveryNotice = text;
     void vscode.window.showWarningMessage(text);
   }
 
