@@ -233,8 +233,9 @@ describe("checkpoints: restore files to a message in the extension host", functi
     assert.deepEqual(roles.slice(prompt, prompt + 3), ["user", "filesRestored", "assistant"], "the note is on the new branch, before its answer");
     assert.equal(notices, 1, "the notice with Redo changes");
 
-    // Edit, keep the files: nothing is restored, nothing is said about files.
-    writeFileSync(file("a.ts"), "export const a = 1;\n");
+    // Edit, keep the files: nothing is restored, nothing is said about files. (a.ts is as the
+    // restore left it: no write behind VS Code's back, whose copy of it the diff just opened.)
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     server.push(
       () => ({ toolCalls: [{ id: "br_edit2", name: "edit_file", arguments: { path: "cp-branch/a.ts", oldText: "a = 1", newText: "a = 3" } }] }),
       () => ({ text: "Three." }),
