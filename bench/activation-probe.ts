@@ -184,7 +184,7 @@ const vscodeStub = {
     visibleTextEditors: [],
     onDidChangeActiveTextEditor: event,
   }),
-  // An app root with no ripgrep under it: activation looks for VS Code's rg there (src/host/discovery.ts).
+  // An app root with no ripgrep under it: activation looks for VS Code's rg there (src/host/adapters/discovery.ts).
   env: withFallback("vscode.env", { appRoot: join(scratch, "vscode-app-root"), language: "en", uiKind: 1 }),
   commands: withFallback("vscode.commands", { registerCommand: () => new Disposable(), executeCommand: async () => undefined }),
   workspace: withFallback("vscode.workspace", {

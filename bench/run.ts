@@ -258,7 +258,7 @@ async function runFigure(figure: string): Promise<FigureOutput> {
         verdict: verdictOf(p9.ratio, p9.goal),
       });
       notes.push(
-        `P9: the search tool with the extension's engine (VS Code's ripgrep through src/host/ripgrep-search.ts: spawn without a shell, --json parsed, sorted, capped, formatted) ÷ \`rg -i -F ${P9_QUERY} .\` run directly with its plain output drained; both over the same generated tree (test/support/workspace-tree.ts) with a warm page cache, alternating. The portable engine (used when VS Code has no ripgrep) is timed in the same runs.`,
+        `P9: the search tool with the extension's engine (VS Code's ripgrep through src/host/adapters/ripgrep-search.ts: spawn without a shell, --json parsed, sorted, capped, formatted) ÷ \`rg -i -F ${P9_QUERY} .\` run directly with its plain output drained; both over the same generated tree (test/support/workspace-tree.ts) with a warm page cache, alternating. The portable engine (used when VS Code has no ripgrep) is timed in the same runs.`,
       );
     }
   }

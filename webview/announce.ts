@@ -8,7 +8,7 @@
 import type { AssistantItem, ChatItem, ToolItem, UserCommandItem } from "../src/shared/chat-items";
 import type { ForkMark, QueuedInput } from "../src/shared/protocol";
 import { COMPACTING_ITEM_ID, type ChatState } from "../src/shared/reducer";
-import { commandEndText, toolStatusText, toolTitle } from "./tool-text";
+import { commandEndText, toolStatusText, toolTitle } from "./cards/tool-text";
 import { stopCauseForCard } from "../src/shared/background-state";
 
 export interface Announcement {

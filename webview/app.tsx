@@ -17,14 +17,14 @@ import { ArrowDownIcon, InfoIcon, Spinner, WarningIcon } from "./icons";
 import { Item } from "./items";
 import { onMarkdownClick } from "./markdown";
 import { memo } from "./memo";
-import { forgetOpenSections } from "./parts";
+import { forgetOpenSections } from "./cards/collapsible";
 import { paceByFrame, renderedSeq } from "./frame-pacing";
 import { focusComposer, focusPendingApproval } from "./focus";
 import { Header } from "./header";
 import { History } from "./history";
 import { Announcer, queueRemovedByUser } from "./announce";
 import { announce, LiveRegions } from "./live-region";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 
 /** The client's view, rendered at most once per animation frame (see frame-pacing.ts). */
 function useView(client: ChatClient): ViewModel {

@@ -7,7 +7,7 @@ import type { AssistantItem, UserItem } from "../src/shared/chat-items";
 import type { ForkMark } from "../src/shared/protocol";
 import { announce } from "./live-region";
 import { CheckIcon, ChevronLeftIcon, ChevronRightIcon, CloseIcon, CopyIcon, EditIcon, RestoreFilesIcon, RetryIcon } from "./icons";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 import { ImageBaseContext, imageUrl } from "./composer-images";
 
 export interface BranchView {

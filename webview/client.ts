@@ -15,7 +15,7 @@ import {
 } from "../src/shared/protocol";
 import { emptyChatState, reduce, type ChatState } from "../src/shared/reducer";
 import type { HistorySearch } from "./history";
-import type { Outgoing } from "./vscode";
+import type { Outgoing } from "./vscode-api";
 import type { MentionOption, SlashCommand } from "../src/shared/mentions";
 
 export interface ViewModel {

@@ -12,9 +12,9 @@ import { CloseIcon, FileIcon, ImageIcon, SendIcon, SteerIcon, StopIcon } from ".
 import { filesOf, MAX_PROMPT_IMAGES, prepareImage, type ComposerImage } from "./image-attach";
 import { announce } from "./live-region";
 import { memo } from "./memo";
-import { rangeLabel } from "./parts";
+import { rangeLabel } from "./cards/file-link";
 import { QueueChips } from "./queue-chips";
-import { loadUiState, post, saveUiState } from "./vscode";
+import { loadUiState, post, saveUiState } from "./vscode-api";
 
 const MAX_HEIGHT_PX = 220;
 

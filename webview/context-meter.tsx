@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { formatCost, formatTokens, METER_WARNING_SHARE, type ContextMeter, type FixedParts, type UsageFigures } from "../src/shared/context-meter";
 import { plural } from "../src/shared/format";
 import { memo } from "./memo";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 
 export const ContextMeterButton = memo(function ContextMeterButton(props: { meter: ContextMeter | undefined; running: boolean }) {
   const [open, setOpen] = useState(false);

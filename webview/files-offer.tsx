@@ -7,7 +7,7 @@ import { useEffect, useRef } from "preact/hooks";
 import type { FilesOffer } from "../src/shared/protocol";
 import { reopenEdit } from "./branch-controls";
 import { focusComposer } from "./focus";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 
 const DID = { modified: "modified by Pi", created: "created by Pi", deleted: "deleted by Pi" } as const;
 const WILL = { modified: "put back", created: "deleted", deleted: "brought back" } as const;

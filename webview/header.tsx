@@ -4,7 +4,7 @@
 import type { ComponentChildren } from "preact";
 import type { ViewStatus } from "../src/shared/protocol";
 import { ChevronDownIcon } from "./icons";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 
 export function Header(props: { title: string; status: ViewStatus; children?: ComponentChildren }) {
   const label = props.status.modelLabel;

@@ -11,7 +11,7 @@ import type { ChatSummary } from "../src/shared/protocol";
 import { focusComposer } from "./focus";
 import { announce } from "./live-region";
 import { EditIcon, MarkdownIcon, TrashIcon } from "./icons";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 
 const TYPE_AHEAD_RESET_MS = 700;
 /** Typing pauses this long before the host is asked. */

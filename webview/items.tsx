@@ -8,13 +8,14 @@ import type { AssistantBlock, AssistantItem, AttachmentItem, ChatItem, NoticeIte
 import { ErrorIcon, FileIcon, InfoIcon, Spinner } from "./icons";
 import { MarkdownStream, renderMarkdown } from "./markdown";
 import { memo } from "./memo";
-import { Collapsible, FileLink, rangeLabel } from "./parts";
-import { ToolCard } from "./tools";
-import { CommandCard, UserCommandCard } from "./command-card";
-import { McpCard } from "./mcp-card";
+import { Collapsible } from "./cards/collapsible";
+import { FileLink, rangeLabel } from "./cards/file-link";
+import { ToolCard } from "./cards/tool-card";
+import { CommandCard, UserCommandCard } from "./cards/command-card";
+import { McpCard } from "./cards/mcp-card";
 import { AnswerActions, ForkOnly, UserMessage } from "./branch-controls";
 import type { FixCommandId } from "../src/shared/app-messages";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 import { onNextFrame } from "./frame-pacing";
 
 export const Item = memo(function Item({ item }: { item: ChatItem }) {

@@ -11,7 +11,7 @@ import { renderedSeq } from "./frame-pacing";
 import { highlightCodeBlocks } from "./code-highlight";
 import { keepFocus } from "./focus";
 import { markdownWork, showApplyOutcome } from "./markdown";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 
 declare global {
   interface Window {

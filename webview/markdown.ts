@@ -9,7 +9,7 @@ import DOMPurify from "dompurify";
 import { Lexer, Marked, type Token, type Tokens } from "marked";
 import { announce } from "./live-region";
 import { checkInlineWork, checkMarkdownBudget, MAX_MARKDOWN_CHARS } from "./markdown-budget";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 
@@ -348,7 +348,7 @@ export function onMarkdownClick(event: MouseEvent): void {
   }
   const apply = target.closest("button.md-apply");
   if (apply) {
-    // The host shows the diff and asks before anything is written (src/host/apply-code.ts).
+    // The host shows the diff and asks before anything is written (src/host/code-blocks/apply-code.ts).
     const block = apply.closest(".md-code");
     const path = block?.querySelector(".md-code-path")?.textContent ?? undefined;
     const requestId = ++applyRequests;
@@ -366,7 +366,7 @@ export function onMarkdownClick(event: MouseEvent): void {
   }
   const run = target.closest("button.md-run");
   if (run) {
-    // Model output: the host shows the command and asks before anything runs (src/host/run-in-terminal.ts).
+    // Model output: the host shows the command and asks before anything runs (src/host/code-blocks/run-in-terminal.ts).
     const block = run.closest(".md-code");
     post({ type: "editor/runInTerminal", command: shellCommandOf(blockLanguage(block), block?.querySelector("pre")?.textContent ?? "") });
     return;

@@ -4,7 +4,7 @@ import type { QueuedInput } from "../src/shared/protocol";
 import { queueRemovedByUser } from "./announce";
 import { CloseIcon } from "./icons";
 import { memo } from "./memo";
-import { post } from "./vscode";
+import { post } from "./vscode-api";
 
 const KIND_LABEL: Record<QueuedInput["kind"], string> = { followUp: "Follow-up", steer: "Steer" };
 const KIND_HINT: Record<QueuedInput["kind"], string> = {

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createListFilesTool, createNodeWorkspaceFs, createPortableSearch, createSearchTool } from "../../src/core/tools";
-import { createRipgrepSearch } from "../../src/host/ripgrep-search";
+import { createRipgrepSearch } from "../../src/host/adapters/ripgrep-search";
 import { generateTree } from "../../test/support/workspace-tree";
 import { now, summarize, type Summary } from "../lib/stats";
 

@@ -6,16 +6,15 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { RequestCapture } from "./context/chat-context";
 import { latestCompaction, type CompactionSettings } from "./context/compaction";
+import { ChatSession, type EditApprover } from "./session";
 import {
-  ChatSession,
   DEFAULT_SYSTEM_PROMPT,
   type ChatSessionOptions,
   type CommandOptions,
-  type EditApprover,
   type ModelBinding,
   type Redactor,
   type RequestContextStep,
-} from "./session";
+} from "./session-options";
 import type { EditPermissionSettings } from "./permissions";
 import { externalizeImages, hydrateImages } from "./images/stored-images";
 import type {

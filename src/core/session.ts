@@ -1,16 +1,15 @@
 // One chat: a pi Agent with the workspace tools, the context policy and the permission gate,
 // and the view state its events reduce to. No VS Code here: the host passes in the file
 // system, the approver (the user, through the webview) and the model.
-import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type BeforeToolCallResult, type StreamFn } from "@earendil-works/pi-agent-core";
-import { clampThinkingLevel, createInitialSystemMessage, toToolDeclaration, type Api, type Model } from "@earendil-works/pi-ai";
+import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type BeforeToolCallResult } from "@earendil-works/pi-agent-core";
+import { clampThinkingLevel, createInitialSystemMessage, toToolDeclaration } from "@earendil-works/pi-ai";
 import { chatItems, earlierItems, reduce, restoredState, type ChatState } from "../shared/reducer";
 import type { ChatItem } from "../shared/chat-items";
 import { SavedDiffs, withStructuredDiff } from "../shared/diff-hunks";
 import { AgentEventEncoder } from "../shared/event-encoder";
-import { isFixCommandId, type FixCommandId } from "../shared/app-messages";
 import type { ChatEvent } from "../shared/protocol";
 import { canContinue, convertToLlm, createTransformContext, repairsBeforeContinue } from "./context-policy";
-import { ChatContext, type PreviewModel, type RequestCapture } from "./context/chat-context";
+import { ChatContext, type PreviewModel } from "./context/chat-context";
 import type { CompactionSettings } from "./context/compaction";
 import type { CompactionOutcome } from "./context/compactor";
 import type { RunExtras } from "./context/meter";
@@ -19,186 +18,30 @@ import { ChatBranches, filesChangedBy, promptBefore, turnStart, type BranchChang
 import { InputQueue, promptMessages, type QueueKind } from "./input-queue";
 import type { ApprovalNoticeMessage, CompactionSummaryMessage, FileAttachmentMessage, LocalNoticeMessage } from "./messages";
 import { StreamRedaction } from "./redaction";
-import { EditGate, type EditApprover, type EditPermissionSettings } from "./permissions";
-import type { ChatTree } from "./transcript/tree";
+import { EditGate } from "./permissions";
 import type { ChatModelChoice } from "./transcript/types";
-import type { PathSummary } from "./transcript/chat-index";
-import type { EditProposal, SearchBackend, WalkRules } from "./tools";
+import type { EditProposal } from "./tools";
 import type { StoredImageContent } from "../shared/images";
-import { withProblemsAfterEdit, type ProblemsWatcher } from "./tools/problems-after-edit";
-import { createWorkspaceTools, WORKSPACE_TOOLS_PROMPT } from "./tools/toolset";
-import type { ChatCheckpoints } from "./checkpoints";
+import { withProblemsAfterEdit } from "./tools/problems-after-edit";
+import { createWorkspaceTools } from "./tools/toolset";
 import type { FilesRestoredMessage } from "./messages";
 import { messageText } from "./transcript/title";
-import type { ImageScaler } from "./images/image-scaler";
-import type { WorkspaceFileSystem } from "./tools/workspace-fs";
-import { gateCommand, type CommandApprover, type CommandRuleStore } from "./permissions/command-gate";
-import type { CommandRunner } from "./commands/runner";
+import { gateCommand } from "./permissions/command-gate";
 import { createRunCommandTool, RUN_COMMAND_TOOL } from "./tools/run-command";
-import { resolveCommandFolder, singleFolder, type CommandFolders } from "./commands/command-folders";
-import { BackgroundCommands, backgroundEndedNoticeText, backgroundRunState, unendedBackgroundStarts } from "./commands/background";
+import { resolveCommandFolder, singleFolder, type CommandFolders } from "./shell/command-folders";
+import { BackgroundCommands, backgroundEndedNoticeText, backgroundRunState, unendedBackgroundStarts } from "./shell/background";
 import type { BackgroundStopCause } from "../shared/background-state";
 import { COMMAND_OUTPUT_TOOL, createCommandOutputTool } from "./tools/command-output";
 import { SecretRedactor } from "./redaction";
-import { runUserCommand, type UserCommandText } from "./commands/user-command";
-import { gateMcpCall, isMcpToolName, MCP_SERVERS_SECTION, type McpChatTools } from "./mcp/gate";
+import { runUserCommand, type UserCommandText } from "./shell/user-command";
+import { gateMcpCall, isMcpToolName, MCP_SERVERS_SECTION } from "./mcp/gate";
 import { withSystemSection } from "./context/project-instructions";
 import { IMAGE_REFUSAL_NOTICE, isImageRefusal } from "./context/refused-images";
-
-/** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
-export interface ModelBinding {
-  model: Model<Api>;
-  streamFn: StreamFn;
-  getApiKey: (provider: string) => Promise<string | undefined> | string | undefined;
-}
+import { endedBadly, endsWithErrorNotice, errorNotice, type FailedRequestModel, runSetupFix } from "./run-errors";
+import type { ChatSessionOptions, Redactor, RequestContextStep } from "./session-options";
 
 export type { EditApprovalRequest, EditApprover, EditDecision } from "./permissions";
 export type { BranchChange } from "./branching";
-
-/** Marks a RunSetupError. Recognised by this code, not by its class: out/providers.js is a separate bundle with its own copy of the class. */
-export const RUN_SETUP_ERROR_CODE = "PI_CHAT_RUN_SETUP";
-
-/** What the session needs of the SecretRedactor (redaction.ts): text and whole values. */
-export interface Redactor {
-  /** Adds a key to redact by value (the key in use is added when a run binds its model). */
-  add(secret: string | undefined): void;
-  text(text: string): string;
-  /** Where a never-ending output line can be cut without splitting a key (see SecretRedactor). */
-  cutPoint(text: string, hold: number): number;
-  /** Keys by value only (for streamed text, see StreamRedaction). */
-  values(text: string): string;
-  readonly longest: number;
-  /** The same object when nothing in it changed. */
-  deep<T>(value: T): T;
-}
-
-/** What a notice offers about an error: the fix in words, its button, and further ways out. */
-export interface ErrorFix {
-  fix?: string;
-  fixCommand?: FixCommandId;
-  moreFixCommands?: FixCommandId[];
-  /** The provider's own words. */
-  detail?: string;
-}
-
-/** A problem that stops a run before the model is called (no API key, unknown model): shown with its fix. */
-export class RunSetupError extends Error {
-  readonly code = RUN_SETUP_ERROR_CODE;
-  constructor(
-    message: string,
-    readonly fix?: string,
-    readonly fixCommand?: FixCommandId,
-    readonly moreFixCommands?: FixCommandId[],
-  ) {
-    super(message);
-  }
-}
-
-/** The fix a setup error carries, from whichever bundle threw it. */
-export function runSetupFix(error: unknown): ErrorFix | undefined {
-  if (typeof error !== "object" || error === null || (error as { code?: unknown }).code !== RUN_SETUP_ERROR_CODE) return undefined;
-  const { fix, fixCommand, moreFixCommands } = error as { fix?: unknown; fixCommand?: unknown; moreFixCommands?: unknown };
-  const more = Array.isArray(moreFixCommands) ? moreFixCommands.filter(isFixCommandId) : [];
-  return {
-    ...(typeof fix === "string" ? { fix } : {}),
-    ...(isFixCommandId(fixCommand) ? { fixCommand } : {}),
-    ...(more.length > 0 ? { moreFixCommands: more } : {}),
-  };
-}
-
-/** The model a failed request went to, so its error can name the server (the URL) as well as the provider. */
-export interface FailedRequestModel {
-  provider: string;
-  id: string;
-  baseUrl?: string;
-}
-
-export interface ChatSessionOptions {
-  id: string;
-  /** The saved transcript (the path to the current leaf), or [] for a new chat. */
-  messages: readonly AgentMessage[];
-  /** The saved chat as a tree (its current path must be `messages`); a new chat starts an empty one. */
-  tree?: ChatTree<AgentMessage>;
-  systemPrompt: string;
-  fs: WorkspaceFileSystem;
-  /** Absolute workspace root, so the tools accept absolute paths inside it. */
-  workspaceRoot?: string;
-  /** The discovery tools' engine and VS Code's excludes (defaults: portable search, no excludes). */
-  discovery?: { searchBackend?: SearchBackend; rules?: () => WalkRules; searchRules?: () => WalkRules };
-  /** The model for a run: the chat's own choice when it has one, else the settings'. */
-  resolveModel: (choice?: ChatModelChoice) => Promise<ModelBinding>;
-  /** The model this chat was set to (its transcript's last model line), if any. */
-  model?: ChatModelChoice;
-  /** Saves the chat's model choice (a model line in its transcript). */
-  persistModel?: (choice: ChatModelChoice) => Promise<void>;
-  approver: EditApprover;
-  /** The approval mode, protected files and workspace trust the edit gate reads at each call. */
-  approvalMode: EditPermissionSettings["approvalMode"];
-  protectedFiles?: EditPermissionSettings["protectedFiles"];
-  workspaceTrusted?: EditPermissionSettings["workspaceTrusted"];
-  /**
-   * Saves one final message as a child of `parentId` and resolves to its node id. Awaited before
-   * the next event, so the transcript order is the event order.
-   */
-  persist: (message: AgentMessage, parentId: string | null, newPath?: PathSummary) => Promise<string>;
-  /** Saves which leaf is current after a branch switch, with its path's summary for the history list. */
-  persistLeaf?: (nodeId: string, path: PathSummary) => Promise<void>;
-  /**
-   * Makes this window the chat's only writer before a run starts (another VS Code window may be
-   * writing it); resolves to the release, called when the run ends. Rejects, with the reason the
-   * user reads, when the run must not start: then nothing is shown or saved.
-   */
-  claimWriter?: () => Promise<() => Promise<void>>;
-  /** Removes the API keys in use (and key shapes) from everything saved or shown. */
-  redactor?: Redactor;
-  maxContextTokens?: number;
-  /** Running shell commands (run_command); absent: the tool is not offered. */
-  commands?: CommandOptions;
-  /** Explains a provider error (401, 429, network) with its fix, for a notice in the chat. */
-  describeError?: (errorMessage: string, model?: FailedRequestModel) => { text: string } & ErrorFix;
-  /** Compaction settings, read when they are needed (the user may change them). */
-  compaction?: () => Partial<CompactionSettings>;
-  /** Called with every chat request as it is sent ("what the model sees"). */
-  onRequest?: (capture: RequestCapture) => void;
-  log?: (line: string) => void;
-  /**
-   * Request-time additions to the context after the policy (project instructions, image bytes):
-   * I/O the pure policy must not do. Returns a new array; a failure falls back to its input.
-   */
-  extendContext?: RequestContextStep;
-  /** The language server's errors, reported after each applied edit. */
-  problems?: ProblemsWatcher;
-  /** Scales large images read_file returns (a worker thread in the extension); without it they are refused. */
-  imageScaler?: ImageScaler;
-  /** The window's MCP servers' tools (every call asks: src/core/mcp/gate.ts); absent: none. */
-  mcp?: McpChatTools;
-  /** Records what edit_file and run_command change, per user message (src/core/checkpoints). */
-  checkpoints?: ChatCheckpoints;
-}
-
-/** One request-time step over the request view of the transcript; never mutates its input. */
-export type RequestContextStep = (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
-
-export interface CommandOptions {
-  /** The terminal when shell integration is there, else a child process: chosen per run. */
-  runner: () => CommandRunner;
-  /** False in restricted mode (untrusted workspace): the tool is not offered and the gate refuses. */
-  enabled: () => boolean;
-  rules: CommandRuleStore;
-  approver: CommandApprover;
-  defaultTimeoutSeconds: () => number;
-  /** Folder for the full-output logs of this chat's commands. */
-  logDir?: string;
-  /** The folders commands may run in; default: the one workspaceRoot. */
-  folders?: CommandFolders;
-}
-
-export const DEFAULT_SYSTEM_PROMPT = [
-  "You are Pi Chat, a coding assistant inside the user's editor.",
-  WORKSPACE_TOOLS_PROMPT,
-  "When the run_command tool is available, use it to run the project's tests, builds, linters and git commands rather than guessing their results; every run needs the user's yes.",
-  "Read a file before you edit it. Answer concisely, in Markdown.",
-].join("\n");
 
 export class ChatSession {
   readonly id: string;
@@ -1000,35 +843,6 @@ export class ChatSession {
       signal,
     );
   }
-}
-
-/** The run ended in an error or was stopped: its last message says so (a notice after an error too). */
-function endedBadly(messages: readonly AgentMessage[]): boolean {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.role === "localNotice" && m.level === "error") return true;
-    if (m.role === "assistant") return m.stopReason === "error" || m.stopReason === "aborted";
-  }
-  return false;
-}
-
-function errorNotice(text: string, fix: ErrorFix | undefined): LocalNoticeMessage {
-  return {
-    role: "localNotice",
-    level: "error",
-    text,
-    ...(fix?.fix ? { fix: fix.fix } : {}),
-    ...(fix?.fixCommand ? { fixCommand: fix.fixCommand } : {}),
-    ...(fix?.moreFixCommands?.length ? { moreFixCommands: fix.moreFixCommands } : {}),
-    ...(fix?.detail ? { detail: fix.detail } : {}),
-    timestamp: Date.now(),
-  };
-}
-
-/** The path ends with an error notice (after the turn it is about): the user has seen what went wrong. */
-function endsWithErrorNotice(messages: readonly AgentMessage[]): boolean {
-  const last = messages[messages.length - 1];
-  return last?.role === "localNotice" && last.level === "error";
 }
 
 /**

@@ -1,52 +1,52 @@
 // The host's conductor: one ChatService for the workspace, the chat on screen, the files
 // attached for the next prompt, and the approvals waiting for the user. It turns webview
 // messages and commands into session calls, and session events into view updates.
-import { insertAtCursor } from "./insert-code";
-import type { CodeApplier } from "./apply-code";
-import type { TerminalLauncher } from "./run-in-terminal";
+import { insertAtCursor } from "./code-blocks/insert-code";
+import type { CodeApplier } from "./code-blocks/apply-code";
+import type { TerminalLauncher } from "./code-blocks/run-in-terminal";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService, type ChatServiceOptions, type ImportedChat } from "../core/chat-service";
 import type { RequestCapture } from "../core/context/chat-context";
-import type { BranchChange, ChatSession, EditApprovalRequest, EditDecision, ModelBinding } from "../core/session";
+import type { BranchChange, ChatSession, EditApprovalRequest, EditDecision } from "../core/session";
+import type { ModelBinding } from "../core/session-options";
 import { resolveToolPath, type WorkspaceFileSystem } from "../core/tools";
 import type { ChatModelChoice } from "../core/transcript";
-import { modelLabel, settingsForChat } from "./chat-model";
+import { modelLabel, settingsForChat } from "./models/chat-model";
 import { ENV_VARS, isProviderId, PROVIDER_IDS, type ProviderId } from "./providers/catalog";
 import { createNodeTranscriptStorage, TranscriptStore } from "../core/transcript";
 import { ImageBlobStore } from "../core/transcript/image-blobs";
 import { createWorkerImageScaler } from "../core/images/image-scaler";
 import type { ChatSummary, HostMessageBody, PendingAttachment, PromptImage, ViewStatus, WebviewMessage } from "../shared/protocol";
-import type { ChatViewProvider } from "./chat-view";
+import type { ChatViewProvider } from "./views/chat-view";
 import { OtherWindows } from "./other-windows";
-import type { ProposalDiffs } from "./diff-view";
-import type { WorkspacePaths } from "./workspace-paths";
-import { createDiagnosticsWatcher } from "./diagnostics";
-import { projectInstructionsStep } from "./project-instructions";
-import { attachImages, imageInputStatus } from "./images";
-import { readCompactionSettings } from "./context-commands";
-import { loadProviders, providersIfLoaded, readProviderSettings, type SecretKeys } from "./providers-loader";
-import type { BaseUrlConsent } from "./base-url-consent";
-import { keyRedactor } from "./key-redaction";
-import { approvalModeSetting, protectedFilesSetting, workspaceTrusted } from "./settings";
-import type { HostCommands } from "./commands";
+import type { ProposalDiffs } from "./views/diff-view";
+import type { WorkspacePaths } from "./adapters/workspace-paths";
+import { createDiagnosticsWatcher } from "./adapters/diagnostics";
+import { projectInstructionsStep } from "./adapters/project-instructions";
+import { attachImages, imageInputStatus } from "./adapters/images";
+import { loadProviders, loadProvidersWhenIdle, providersIfLoaded, readProviderSettings, type SecretKeys } from "./models/providers-loader";
+import type { BaseUrlConsent } from "./models/base-url-consent";
+import { keyRedactor } from "./models/key-redaction";
+import { approvalModeSetting, protectedFilesSetting, readCompactionSettings, workspaceTrusted } from "./settings";
+import type { HostShellCommands } from "./shell/shell-commands";
 import type { HostMcp } from "./mcp";
-import { findToolDetails } from "./tool-details";
-import { parseUserCommand } from "../core/commands/user-command";
+import { findCommandLogFile } from "./shell/command-log-file";
+import { parseUserCommand } from "../core/shell/user-command";
 import { ChatDeletion } from "./chat-deletion";
-import { HistoryViewRequests } from "./history-view";
-import { modelTitles } from "./model-titles";
-import { chooseUserCommandFolder } from "./command-folder";
-import type { HostCheckpoints } from "./checkpoints";
+import { HistoryViewRequests } from "./views/history-view";
+import { modelTitles } from "./models/model-titles";
+import { chooseUserCommandFolder } from "./shell/command-folder";
+import type { HostCheckpoints } from "./adapters/checkpoints";
 import type { RestoreOutcome } from "../core/checkpoints";
 import type { FilesRestoredMessage } from "../core/messages";
-import { type MentionAttachment, WorkspaceMentions } from "./mentions";
-import { loadPromptLibrary, skillMessage, skillsStep } from "./prompt-library";
+import { type MentionAttachment, WorkspaceMentions } from "./adapters/mentions";
+import { loadPromptLibrary, skillMessage, skillsStep } from "./adapters/prompt-library";
 import { ACTION_COMMANDS, type MentionRef, type SlashCommand } from "../shared/mentions";
 import { expandTemplate, parseArguments, splitSlashCommand } from "../shared/prompt-templates";
-import type { RequestContextStep } from "../core/session";
+import type { RequestContextStep } from "../core/session-options";
 
 /** A model's catalog name, when the provider bundle is loaded (the view's status never loads it). */
 function catalogName(provider: ProviderId, id: string): string | undefined {
@@ -54,6 +54,9 @@ function catalogName(provider: ProviderId, id: string): string | undefined {
     ?.listModels(provider)
     .find((m) => m.id === id)?.name;
 }
+
+/** How long the view's first paint has before the provider catalog is loaded for the header's model name. */
+const CATALOG_DELAY_MS = 1500;
 
 /** Two request steps, one after the other. */
 function chainSteps(first: RequestContextStep, second: RequestContextStep): RequestContextStep {
@@ -88,10 +91,10 @@ export interface ControllerOptions {
   codeApplier: CodeApplier;
   /** "Run in terminal" on a shell block: the command shown, the user's yes, a terminal they see. */
   terminals: TerminalLauncher;
-  commands: HostCommands;
+  commands: HostShellCommands;
   /** The window's MCP servers (src/host/mcp.ts); absent: no MCP tools. */
   mcp?: HostMcp;
-  /** What Pi writes, kept per user message, and the restore (src/host/checkpoints.ts); absent: no folder on disk. */
+  /** What Pi writes, kept per user message, and the restore (src/host/adapters/checkpoints.ts); absent: no folder on disk. */
   checkpoints?: HostCheckpoints;
   log: (line: string) => void;
   /** Every chat request as it is sent ("what the model sees"). */
@@ -238,6 +241,8 @@ export class ChatController implements vscode.Disposable {
     const choice = this.session.model;
     const settings = settingsForChat(readProviderSettings(), choice);
     const label = modelLabel(settings, choice?.thinkingLevel, catalogName);
+    // Without the catalog the header could only show the id: fetch it after this paint, then redraw.
+    if (!providersIfLoaded()) void loadProvidersWhenIdle(CATALOG_DELAY_MS).then((loaded) => loaded && this.refreshStatus());
     const setup = this.setupNeeded(settings);
     return {
       modelLabel: label.label,
@@ -288,7 +293,7 @@ export class ChatController implements vscode.Disposable {
         if (!(await this.session.stopBackgroundCommand(message.id))) this.ignore(message);
         return;
       case "command/openOutput": {
-        const details = findToolDetails(this.session.viewState, message.toolCallId);
+        const details = findCommandLogFile(this.session.viewState, message.toolCallId);
         return details ? this.options.commands.openOutput(details.logFile) : this.ignore(message);
       }
       case "chat/new":
@@ -421,7 +426,7 @@ export class ChatController implements vscode.Disposable {
 
   /**
    * Edit or Retry: when the message's checkpoint has files Pi changed since, the view asks "also
-   * restore files?" first (src/host/checkpoints.ts). Restore: the files are put back, and the new
+   * restore files?" first (src/host/adapters/checkpoints.ts). Restore: the files are put back, and the new
    * branch starts with the note that says so (what the model reads); keep: as before; cancel: nothing.
    */
   private async branchWithFiles(

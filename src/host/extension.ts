@@ -2,33 +2,33 @@
 // SDKs (out/providers.js) load on the first prompt.
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { registerModelCommands } from "./chat-model-picker";
-import { registerHistoryCommands } from "./history-commands";
-import { registerPiSessionCommand } from "./pi-session-command";
+import { registerModelCommands } from "./models/chat-model-picker";
+import { registerHistoryCommands } from "./palette/history-commands";
+import { registerPiSessionCommand } from "./palette/pi-session-command";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { IMAGES_DIR } from "../core/transcript/image-blobs";
-import { ChatViewProvider } from "./chat-view";
-import { registerContextCommands } from "./context-commands";
+import { ChatViewProvider } from "./views/chat-view";
+import { registerContextCommands } from "./palette/context-commands";
 import { ChatController } from "./controller";
-import { HostCommands } from "./commands";
+import { HostShellCommands } from "./shell/shell-commands";
 import { HostMcp } from "./mcp";
-import { showMcpServers } from "./mcp-servers-command";
-import { ModelContextDocuments } from "./model-context-view";
-import { ProposalDiffs } from "./diff-view";
-import { CodeApplier } from "./apply-code";
-import { TerminalLauncher } from "./run-in-terminal";
+import { showMcpServers } from "./palette/mcp-servers-command";
+import { ModelContextDocuments } from "./views/model-context-view";
+import { ProposalDiffs } from "./views/diff-view";
+import { CodeApplier } from "./code-blocks/apply-code";
+import { TerminalLauncher } from "./code-blocks/run-in-terminal";
 import { protectedFilesSetting } from "./settings";
-import { PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./providers-loader";
-import { PROVIDER_TITLES } from "./chat-model";
-import { DEFAULT_SYSTEM_PROMPT } from "../core/session";
+import { PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./models/providers-loader";
+import { PROVIDER_TITLES } from "./models/chat-model";
+import { DEFAULT_SYSTEM_PROMPT } from "../core/session-options";
 import { multiRootPrompt } from "../core/tools/multi-root";
-import { createWorkspaceTools } from "./discovery";
-import { WorkspacePaths } from "./workspace-paths";
-import { createVscodeWorkspaceFs } from "./vscode-fs";
-import { createHostCheckpointIo, HostCheckpoints } from "./checkpoints";
+import { createWorkspaceTools } from "./adapters/discovery";
+import { WorkspacePaths } from "./adapters/workspace-paths";
+import { createVscodeWorkspaceFs } from "./adapters/vscode-fs";
+import { createHostCheckpointIo, HostCheckpoints } from "./adapters/checkpoints";
 import { apiKeyProblem } from "./providers/catalog";
-import { BaseUrlConsent } from "./base-url-consent";
-import { addEnvironmentKeys, keyRedactor, redact } from "./key-redaction";
+import { BaseUrlConsent } from "./models/base-url-consent";
+import { addEnvironmentKeys, keyRedactor, redact } from "./models/key-redaction";
 
 /** What activate() returns in the extension's own tests: handles on the real objects. */
 export interface PiChatTestApi {
@@ -41,7 +41,7 @@ export interface PiChatTestApi {
   redactor: typeof keyRedactor;
   output: vscode.OutputChannel;
   logLines: string[];
-  commands: HostCommands;
+  commands: HostShellCommands;
   codeApplier: CodeApplier;
   mcp: HostMcp;
   terminals: TerminalLauncher;
@@ -98,7 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
       : {}),
   });
   const terminals = new TerminalLauncher(paths, log);
-  const commands = new HostCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, paths.folders, log);
+  const commands = new HostShellCommands(context, vscode.Uri.joinPath(storageUri, "command-output").fsPath, paths.folders, log);
   const mcp = new HostMcp({
     context,
     workspaceFolder: folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined,

@@ -14,13 +14,13 @@ import type { McpConfigFile, McpInputDefinition, McpServerDefinition } from "../
 import type { McpAllowStore, McpApprovalRequest, McpCallDecision, McpChatTools, McpToolFacts } from "../core/mcp/gate";
 import type { McpPrepared, McpServers, McpServerSnapshot } from "../core/mcp/servers";
 import type { AgentTool } from "@earendil-works/pi-agent-core";
+import { setting } from "./settings";
+import { DEFAULT_MCP_MAX_TOOLS } from "./settings-schema";
 
 type Bundle = typeof McpBundle;
 
 /** A chat's request waits this long for servers still starting; a slower one joins the next request. */
 export const MCP_REQUEST_WAIT_MS = 5_000;
-/** Default of piChat.mcp.maxTools: too many tool declarations hurt the model and cost tokens. */
-export const DEFAULT_MCP_MAX_TOOLS = 60;
 
 const ALLOWED_KEY = "piChat.mcp.alwaysAllowed";
 const DISABLED_SERVERS_KEY = "piChat.mcp.disabledServers";
@@ -305,8 +305,8 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   }
 
   private maxTools(): number {
-    const value = vscode.workspace.getConfiguration("piChat").get<number>("mcp.maxTools");
-    return typeof value === "number" && value >= 0 ? Math.floor(value) : DEFAULT_MCP_MAX_TOOLS;
+    const value = setting("mcp.maxTools");
+    return value >= 0 ? Math.floor(value) : DEFAULT_MCP_MAX_TOOLS;
   }
 
   private stateList(key: string): string[] {

@@ -14,10 +14,10 @@ import { SavedDiffs, withoutDiffText } from "./diff-hunks";
 import type { ChatEvent } from "./protocol";
 import type { StructuredDiff } from "./structured-diff";
 import { backgroundEndIn, mergeBackgroundState, type BackgroundRunState } from "./background-state";
+import { inChunks, settleLive, updateLive, updateOpenAssistant } from "./item-chunks";
+import { markSummarized, messageIndexOf, rewind } from "./reducer-rewind";
 
 export type { ChatState } from "./chat-items";
-
-export const SETTLED_CHUNK_SIZE = 64;
 
 /**
  * A restore builds the items of about this many of the newest messages; the view asks for the
@@ -228,13 +228,6 @@ export function stateFromTranscript(messages: readonly AgentMessage[], from = 0)
     }
   }
   return { ...emptyChatState, settled: inChunks(settled), live, messageCount: count, ...(from > 0 ? { earlier: from } : {}) };
-}
-
-/** Settled items as the state keeps them: chunks of SETTLED_CHUNK_SIZE. */
-function inChunks(items: readonly ChatItem[]): (readonly ChatItem[])[] {
-  const chunks: (readonly ChatItem[])[] = [];
-  for (let i = 0; i < items.length; i += SETTLED_CHUNK_SIZE) chunks.push(items.slice(i, i + SETTLED_CHUNK_SIZE));
-  return chunks;
 }
 
 /**
@@ -637,131 +630,4 @@ function updateTool(state: ChatState, toolCallId: string, update: (t: ToolItem) 
 
 function withoutCompacting(state: ChatState): ChatState {
   return state.live.some((i) => i.id === COMPACTING_ITEM_ID) ? { ...state, live: state.live.filter((i) => i.id !== COMPACTING_ITEM_ID) } : state;
-}
-
-/**
- * Marks the items of messages before `firstKept` (a message index) as summarized. Tool and
- * approval cards follow the message they belong to. Chunks that do not change are kept as they are.
- */
-function markSummarized(state: ChatState, firstKept: number): ChatState {
-  let current = false;
-  const mark = (items: readonly ChatItem[]): readonly ChatItem[] => {
-    let out: ChatItem[] | undefined;
-    items.forEach((item, index) => {
-      const match = /^m(\d+)$/.exec(item.id);
-      if (match) current = Number(match[1]) < firstKept;
-      if (current && !item.summarized && item.kind !== "summary") {
-        out ??= items.slice();
-        out[index] = { ...item, summarized: true };
-      }
-    });
-    return out ?? items;
-  };
-  const settled = state.settled.map(mark);
-  const live = mark(state.live);
-  const changed = live !== state.live || settled.some((chunk, i) => chunk !== state.settled[i]);
-  return changed ? { ...state, settled, live } : state;
-}
-
-// ---- branches ----
-
-/** Items that carry the index of their own message in their id (`m<index>`); tool and approval cards belong to the message before them. */
-function messageIndexOf(item: ChatItem): number | undefined {
-  if (item.kind === "tool") return undefined;
-  // "compacting" (a summary being written) has no message yet: it goes with whatever is dropped.
-  const index = /^m(\d+)$/.exec(item.id);
-  return index ? Number(index[1]) : Number.POSITIVE_INFINITY;
-}
-
-/**
- * Drops the items of messages `keep` and later. Works from the end, so the cost is the number of
- * items dropped plus the number of chunks, not the length of the chat.
- */
-function rewind(state: ChatState, keep: number): ChatState {
-  if (keep >= state.messageCount && state.openId === null) return state;
-  const chunks: (readonly ChatItem[])[] = [...state.settled, state.live];
-  let chunk = chunks.length - 1;
-  let cut = chunks[chunk]!.length;
-  // Walk back over whole message groups (a message item and the cards after it).
-  let c = chunk;
-  let i = cut - 1;
-  for (;;) {
-    while (c >= 0 && i < 0) {
-      c--;
-      i = c >= 0 ? chunks[c]!.length - 1 : -1;
-    }
-    if (c < 0) {
-      chunk = 0;
-      cut = 0;
-      break;
-    }
-    const index = messageIndexOf(chunks[c]![i]!);
-    if (index !== undefined) {
-      if (index < keep) break;
-      chunk = c;
-      cut = i;
-    }
-    i--;
-  }
-  const kept = chunks.slice(0, chunk);
-  const partial = chunks[chunk]!.slice(0, cut);
-  if (partial.length > 0) kept.push(partial);
-  // A cut inside the messages a restore did not build: fewer of them are missing now.
-  const { earlier, ...whole } = state;
-  const missing = earlier === undefined ? 0 : Math.min(earlier, keep);
-  const rewound: ChatState = {
-    ...whole,
-    ...(missing > 0 ? { earlier: missing } : {}),
-    settled: [],
-    live: [],
-    messageCount: Math.min(keep, state.messageCount),
-    openId: null,
-    forks: (state.forks ?? []).filter((f) => f.messageIndex < keep && f.showAt < keep),
-  };
-  // Everything kept is final: settle it (in the existing chunks, without copying items).
-  return { ...rewound, settled: kept.filter((k) => k.length > 0) };
-}
-
-// ---- structure ----
-
-function updateOpenAssistant(state: ChatState, update: (item: AssistantItem) => AssistantItem): ChatState {
-  const id = state.openId;
-  if (id === null) return state;
-  return updateLive(
-    state,
-    (i) => i.id === id,
-    (i) => (i.kind === "assistant" ? update(i) : i),
-  );
-}
-
-/** Replaces the last live item matching `match`; the state is returned as is when none does. */
-function updateLive(state: ChatState, match: (item: ChatItem) => boolean, update: (item: ChatItem) => ChatItem): ChatState {
-  for (let index = state.live.length - 1; index >= 0; index--) {
-    const item = state.live[index]!;
-    if (!match(item)) continue;
-    const updated = update(item);
-    if (updated === item) return state;
-    const live = state.live.slice();
-    live[index] = updated;
-    return { ...state, live };
-  }
-  return state;
-}
-
-function settleLive(state: ChatState): ChatState {
-  if (state.live.length === 0) return state;
-  const settled = state.settled.slice();
-  let pending = state.live;
-  while (pending.length > 0) {
-    const last = settled[settled.length - 1];
-    const room = last ? SETTLED_CHUNK_SIZE - last.length : 0;
-    if (last && room > 0) {
-      settled[settled.length - 1] = [...last, ...pending.slice(0, room)];
-      pending = pending.slice(room);
-    } else {
-      settled.push(pending.slice(0, SETTLED_CHUNK_SIZE));
-      pending = pending.slice(SETTLED_CHUNK_SIZE);
-    }
-  }
-  return { ...state, settled, live: [] };
 }

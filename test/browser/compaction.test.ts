@@ -169,6 +169,11 @@ describe("compaction and the context meter", function () {
       ]);
       const title = await narrow.page.locator(".header-title").boundingBox();
       assert.ok(title && title.width >= 60, `the title is ${title?.width} px wide`);
+      // The model's name gives way (ellipsis) rather than push the header past the sidebar's edge.
+      const button = await narrow.page.locator(".model-button").boundingBox();
+      assert.ok(button && button.x + button.width <= 260, `the model button ends at ${button && button.x + button.width} px, inside 260`);
+      const overflow = await narrow.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.equal(overflow, 0, "the view does not scroll sideways");
       const header = await narrow.page.locator(".header").boundingBox();
       await narrow.page.getByTestId("context-meter").click();
       const details = narrow.page.getByRole("dialog", { name: "Context and usage" });

@@ -63,7 +63,7 @@ describe("README screenshots", function () {
   it("a long chat: the summary of 58 messages open, the meter's details over it", async () => {
     const chat = await ChatPage.open(SIZE);
     try {
-      await chat.snapshot(undefined, { title: "Move the dev server to 8080", status: { modelLabel: "claude-sonnet-4-5" } });
+      await chat.snapshot(undefined, { title: "Move the dev server to 8080", status: { modelLabel: "Claude Sonnet 4.5 (latest)" } });
       const script = new Script().start();
       script.user("Where is the dev server's port set?").assistant([{ type: "text", text: "In `src/config.ts`, `port: 3000`." }]);
       script.message(summary);
@@ -95,7 +95,7 @@ describe("README screenshots", function () {
       const base = `${chat.origin}/images/chat-1`;
       const blob = "cd".repeat(32);
       await chat.page.route(`${base}/**`, (route) => route.fulfill({ status: 200, contentType: "image/png", body: makePng(320, 180, 3) }));
-      await chat.snapshot(undefined, { title: "Failing parser test", imageBase: base, status: { modelLabel: "gpt-5" } });
+      await chat.snapshot(undefined, { title: "Failing parser test", imageBase: base, status: { modelLabel: "GPT-5" } });
       const command = "npm test -- --grep parser";
       const script = new Script().start();
       script.message({
@@ -154,7 +154,7 @@ describe("README screenshots", function () {
   it("an edited prompt (‹ 2 / 2 ›) while Pi writes, with a follow-up and a steer queued above the composer", async () => {
     const chat = await ChatPage.open(SIZE);
     try {
-      await chat.snapshot(undefined, { title: "Move the dev server to 8080", status: { modelLabel: "claude-sonnet-4-5" } });
+      await chat.snapshot(undefined, { title: "Move the dev server to 8080", status: { modelLabel: "Claude Sonnet 4.5 (latest)" } });
       const script = new Script().start();
       script.user("Read src/config.ts and tell me the default port.");
       script.assistant([{ type: "text", text: "The default port is **3000** (`src/config.ts`, line 3)." }]);
@@ -187,7 +187,7 @@ describe("README screenshots", function () {
   it("the @ list open over the composer: srvcfg finds server/config.ts, a folder already mentioned", async () => {
     const chat = await ChatPage.open(SIZE);
     try {
-      await chat.snapshot(undefined, { title: "Where is the port set?", status: { modelLabel: "claude-sonnet-4-5" } });
+      await chat.snapshot(undefined, { title: "Where is the port set?", status: { modelLabel: "Claude Sonnet 4.5 (latest)" } });
       const script = new Script().start();
       script.user("Where does the dev server read its port?");
       script.assistant([{ type: "text", text: "In `server/config.ts`: `port` defaults to **3000** unless `PORT` is set." }]);
@@ -213,7 +213,7 @@ describe("README screenshots", function () {
     it(`code at 300 px, VS Code's default sidebar (${theme}): highlighted, one-row heads, Applied with Undo, Run in terminal`, async () => {
       const chat = await ChatPage.open({ width: 300, height: 620, theme });
       try {
-        await chat.snapshot(undefined, { title: "Move the dev server to 8080", status: { modelLabel: "claude-sonnet-4-5" } });
+        await chat.snapshot(undefined, { title: "Move the dev server to 8080", status: { modelLabel: "Claude Sonnet 4.5 (latest)" } });
         const answer = [
           "Read the port from the environment first:",
           "",
@@ -267,7 +267,10 @@ describe("README screenshots", function () {
   it("first run at 300 px: nothing is set up, and the ways to set a model up", async () => {
     const chat = await ChatPage.open(SIDEBAR);
     try {
-      await chat.snapshot(undefined, { title: "", status: { modelLabel: "claude-sonnet-4-5", modelDetail: "Anthropic · claude-sonnet-4-5", setup: "noKey" } });
+      await chat.snapshot(undefined, {
+        title: "",
+        status: { modelLabel: "Claude Sonnet 4.5 (latest)", modelDetail: "Anthropic · claude-sonnet-4-5", setup: "noKey" },
+      });
       await save(chat, "first-run.png");
       assert.equal(await chat.page.getByRole("region", { name: "Set up a model" }).getByRole("button").count(), 4);
       await chat.assertClean();
@@ -281,7 +284,7 @@ describe("README screenshots", function () {
     try {
       await chat.snapshot(undefined, {
         title: "Where is the port set?",
-        status: { modelLabel: "claude-sonnet-4-5", modelDetail: "Anthropic · claude-sonnet-4-5" },
+        status: { modelLabel: "Claude Sonnet 4.5 (latest)", modelDetail: "Anthropic · claude-sonnet-4-5" },
       });
       const script = new Script().start().user("Where is the dev server's port set?");
       script.message(noKeyNotice());

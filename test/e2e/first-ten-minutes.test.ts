@@ -91,3 +91,42 @@ describe("end to end: the first ten minutes", function () {
     assert.equal(server.chatRequests().at(-1)?.model, "qwen-coder-e2e");
   });
 });
+
+describe("end to end: a fresh install with nothing configured", function () {
+  this.timeout(240_000);
+  let vs: VSCodeHandle | undefined;
+
+  before(async () => {
+    vs = await startWorkbench({ fixture: "workspace", userSettings: {} });
+  });
+
+  after(async () => {
+    await vs?.close();
+  });
+
+  it("the header names the default model from the catalog, not by its id, before any prompt", async () => {
+    const { findFrame } = await loadBrowser();
+    const page = vs!.page;
+    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    await page.keyboard.press("F1");
+    const quickInput = page.locator(".quick-input-widget input");
+    await quickInput.waitFor({ timeout: 30_000 });
+    await quickInput.pressSequentially("Focus on Pi Chat View");
+    await page
+      .locator(".quick-input-list .monaco-list-row")
+      .filter({ hasText: /Focus on Pi Chat View/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await quickInput.press("Enter");
+    const frame = await findFrame(page, COMPOSER, { timeout: 90_000 });
+    // No key and no prompt: the provider bundle is loaded after the first paint for its names.
+    const button = frame.getByRole("button", { name: /^Model: / });
+    await button.first().waitFor({ timeout: 30_000 });
+    const label = await poll("the header to name the model", async () => {
+      const name = (await button.first().getAttribute("aria-label")) ?? "";
+      return /Claude Sonnet 4\.5/.test(name) ? name : undefined;
+    });
+    assert.doesNotMatch(label, /^Model: claude-sonnet-4-5/, "the name, not the id, comes first");
+    assert.equal(await frame.locator("header").getByText("claude-sonnet-4-5", { exact: true }).count(), 0, "no bare id in the header");
+  });
+});

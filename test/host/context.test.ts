@@ -4,7 +4,7 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { SUMMARY_SYSTEM_PROMPT } from "../../src/core/context/summary-prompt";
 import type { PiChatTestApi } from "../../src/host/extension";
-import { MODEL_CONTEXT_SCHEME } from "../../src/host/model-context-view";
+import { MODEL_CONTEXT_SCHEME } from "../../src/host/views/model-context-view";
 import type { ContextMeter } from "../../src/shared/context-meter";
 import type { HostMessage, HostPost } from "../../src/shared/protocol";
 import { chatItems } from "../../src/shared/reducer";

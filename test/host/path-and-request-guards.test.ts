@@ -10,7 +10,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { proposeEdit } from "../../src/core/tools";
 import type { PiChatTestApi } from "../../src/host/extension";
-import { createVscodeWorkspaceFs } from "../../src/host/vscode-fs";
+import { createVscodeWorkspaceFs } from "../../src/host/adapters/vscode-fs";
 import type { OpenAIServer } from "../support/openai-server";
 import { startChatView, workspaceUri } from "./helpers";
 

@@ -1,4 +1,4 @@
-// The terminal path's safety nets (src/host/terminal-runner.ts). On a loaded machine a line typed
+// The terminal path's safety nets (src/host/shell/terminal-runner.ts). On a loaded machine a line typed
 // while the shell still draws its prompt can escape VS Code's command tracking: the command runs,
 // but VS Code reports another execution for it, or none. That happens only under load, so here the
 // runner's seams drop, delay or re-pair what VS Code reports, in the real terminal with real
@@ -9,11 +9,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { BackgroundCommands } from "../../src/core/commands/background";
-import { descendantsOf } from "../../src/core/commands/process-tree";
-import { runCommandOnce } from "../../src/core/commands/run";
+import { BackgroundCommands } from "../../src/core/shell/background";
+import { descendantsOf } from "../../src/core/shell/process-tree";
+import { runCommandOnce } from "../../src/core/shell/run";
 import type { PiChatTestApi } from "../../src/host/extension";
-import { carriesLine, type ShellExecutionEvents } from "../../src/host/terminal-runner";
+import { carriesLine, type ShellExecutionEvents } from "../../src/host/shell/terminal-runner";
 import type { ToolItem } from "../../src/shared/chat-items";
 import { chatItems } from "../../src/shared/reducer";
 import type { OpenAIServer } from "../support/openai-server";

@@ -1,6 +1,6 @@
 // A command whose processes try to outlive their run, for the unit tests (child-process path) and
 // the host tests (terminal path): each kind of stop must leave none of them, checked by pid and tag.
-import { isRunning, taggedProcesses } from "../../src/core/commands/process-tree";
+import { isRunning, taggedProcesses } from "../../src/core/shell/process-tree";
 
 const node = JSON.stringify(process.execPath);
 /** An HTTP server that leaves its pid in server.pid once it listens. */

@@ -139,7 +139,9 @@ export class ChatContext {
         chatId: this.host.chatId,
         sentAt: Date.now(),
         model: { provider: model.provider, id: model.id, api: model.api, contextWindow: model.contextWindow },
-        messages: copyMessages(context.messages),
+        // The list, not the messages: they are final and never changed (the transcript's own
+        // objects, or new ones convertToLlm made), and a deep copy cost O(context) per request.
+        messages: [...context.messages],
         view: { transcriptMessages: messages.length, summarized: view?.summarized ?? 0, trimmed: view?.trimmed ?? 0 },
       };
       const compactionAt = lastIndexOf(messages, "compactionSummary");
@@ -323,14 +325,6 @@ export class ChatContext {
   private fixedTokens(): number {
     const fixed = fixedParts(this.host.messages(), this.host.runExtras?.(), this.meterCache);
     return fixed.instructions + fixed.tools + fixed.mcpTools;
-  }
-}
-
-function copyMessages(messages: readonly Message[]): Message[] {
-  try {
-    return structuredClone(messages) as Message[];
-  } catch {
-    return JSON.parse(JSON.stringify(messages)) as Message[];
   }
 }
 

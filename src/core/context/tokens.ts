@@ -68,8 +68,17 @@ export interface ToolDeclarationShape {
   parameters: unknown;
 }
 
+// A declaration is counted on every request (the meter, the budget): its schema is serialized once
+// per declaration object. Declarations are never changed after they are made (a changed tool is a
+// new object), so the count cannot go stale.
+const declarationCharsCache = new WeakMap<ToolDeclarationShape, number>();
+
 function toolDeclarationChars(tool: ToolDeclarationShape): number {
-  return tool.name.length + tool.description.length + safeJson(tool.parameters).length;
+  const cached = declarationCharsCache.get(tool);
+  if (cached !== undefined) return cached;
+  const chars = tool.name.length + tool.description.length + safeJson(tool.parameters).length;
+  declarationCharsCache.set(tool, chars);
+  return chars;
 }
 
 /** The tokens a set of tool declarations takes in every request. */

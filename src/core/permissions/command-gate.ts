@@ -6,7 +6,7 @@ import type { BeforeToolCallResult } from "@earendil-works/pi-agent-core";
 import type { ChatEvent } from "../../shared/protocol";
 import type { ApprovalNoticeMessage } from "../messages";
 import { asRunCommandParams, RUN_COMMAND_TOOL } from "../tools/run-command";
-import { resolveCommandFolder, type CommandFolders } from "../commands/command-folders";
+import { resolveCommandFolder, type CommandFolders } from "../shell/command-folders";
 import type { WorkspaceFileSystem } from "../tools/workspace-fs";
 import { hostCommandShell, matchAllowRules, offerRules, parseRule, type CommandShell } from "./command-rules";
 

@@ -3,7 +3,7 @@
 // they run nothing new.
 import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
 import { bool, obj, opt, str, type Static } from "@earendil-works/pi-schema";
-import { type BackgroundCommands, backgroundRunState, describeState } from "../commands/background";
+import { type BackgroundCommands, backgroundRunState, describeState } from "../shell/background";
 import type { BackgroundStopCause } from "../../shared/background-state";
 
 export const COMMAND_OUTPUT_TOOL = "command_output";

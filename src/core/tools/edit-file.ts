@@ -18,7 +18,7 @@ import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
 import { arr, obj, opt, str, type Static } from "@earendil-works/pi-schema";
 import type { StructuredPatchHunk } from "diff";
 import { editDiff } from "./edit-diff";
-import { DEFAULT_MAX_EDIT_FILE_BYTES, openTextFile, hasUtf8Bom, readWithin, refuseHardLinks, resolveToolPath, sha256Hex } from "./shared";
+import { DEFAULT_MAX_EDIT_FILE_BYTES, openTextFile, hasUtf8Bom, readWithin, refuseHardLinks, resolveToolPath, sha256Hex } from "./file-access";
 import { plural } from "../../shared/format";
 import { throwIfAborted, WorkspaceToolError } from "./tool-error";
 import { explainMiss, findMatch, MatchableText } from "./edit-match";

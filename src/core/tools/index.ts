@@ -4,9 +4,9 @@ export type { ReadFileOptions, WorkspaceDirEntry, WorkspaceEntryType, WorkspaceF
 export { createNodeWorkspaceFs, readRegularFile } from "./workspace-fs";
 export type { PathResult } from "./paths";
 export { checkRealPath, MAX_PATH_LENGTH, resolveWorkspacePath } from "./paths";
-export type { OpenedFile } from "./shared";
+export type { OpenedFile } from "./file-access";
 export type { WorkspaceToolErrorCode } from "./tool-error";
-export { DEFAULT_MAX_EDIT_FILE_BYTES, DEFAULT_MAX_FILE_BYTES, DEFAULT_READ_TIMEOUT_MS, resolveToolPath } from "./shared";
+export { DEFAULT_MAX_EDIT_FILE_BYTES, DEFAULT_MAX_FILE_BYTES, DEFAULT_READ_TIMEOUT_MS, resolveToolPath } from "./file-access";
 export { abortable, WorkspaceToolError } from "./tool-error";
 export type { ReadFileDetails, ReadFileParams, ReadFileToolOptions } from "./read-file";
 export { createReadFileTool, DEFAULT_READ_MAX_BYTES, DEFAULT_READ_MAX_LINES, readFileParameters } from "./read-file";
@@ -19,8 +19,8 @@ export type {
   ProposeEditOptions,
 } from "./edit-file";
 export { applyEdit, asEditFileParams, createEditFileTool, editFileParameters, proposeEdit } from "./edit-file";
-export type { DiscoveryTarget } from "./shared";
-export { resolveDiscoveryTarget } from "./shared";
+export type { DiscoveryTarget } from "./file-access";
+export { resolveDiscoveryTarget } from "./file-access";
 export type { OutputCaps } from "./output-caps";
 export { capLines, shortenAround } from "./output-caps";
 export type { GlobResult } from "./glob";

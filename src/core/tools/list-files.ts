@@ -2,7 +2,7 @@
 import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
 import { bool, int, obj, opt, str, type Static } from "@earendil-works/pi-schema";
 import { capLines, capReason, type OutputCaps } from "./output-caps";
-import { displayPath, resolveDiscoveryTarget } from "./shared";
+import { displayPath, resolveDiscoveryTarget } from "./file-access";
 import { throwIfAborted, WorkspaceToolError } from "./tool-error";
 import { MAX_WALK_ENTRIES, walkWorkspace, type WalkEntry, type WalkRules } from "./workspace-walk";
 import type { WorkspaceFileSystem } from "./workspace-fs";

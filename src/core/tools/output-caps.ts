@@ -1,7 +1,7 @@
 // One truncation helper for every discovery tool: a list of result lines is cut to a number of
 // lines and of UTF-8 bytes, whichever comes first, and the tool says what was left out and how
 // to get it. A result that grows with the workspace would flood the model's context.
-import { utf8Length } from "./shared";
+import { utf8Length } from "./file-access";
 import { formatBytes } from "../../shared/format";
 
 export interface OutputCaps {

@@ -3,7 +3,7 @@ import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
 import { int, obj, opt, str, type Static } from "@earendil-works/pi-schema";
 import { sniffImage } from "../../shared/image-sniff";
 import { readImage, type ReadImageInfo, type ReadImageOptions } from "./read-image";
-import { DEFAULT_MAX_FILE_BYTES, looksBinary, openWorkspaceFile, refuseHardLinks, utf8Length } from "./shared";
+import { DEFAULT_MAX_FILE_BYTES, looksBinary, openWorkspaceFile, refuseHardLinks, utf8Length } from "./file-access";
 import { formatBytes } from "../../shared/format";
 import { throwIfAborted, WorkspaceToolError } from "./tool-error";
 import type { WorkspaceFileSystem } from "./workspace-fs";

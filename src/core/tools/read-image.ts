@@ -7,7 +7,7 @@
 import type { ImageContent, TextContent } from "@earendil-works/pi-ai";
 import { imageProblem, sniffImage, type ImageInfo, type ImageMimeType } from "../../shared/image-sniff";
 import type { ImageScaler } from "../images/image-scaler";
-import type { OpenedFile } from "./shared";
+import type { OpenedFile } from "./file-access";
 import { formatBytes } from "../../shared/format";
 import { throwIfAborted, WorkspaceToolError } from "./tool-error";
 

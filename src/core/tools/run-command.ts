@@ -4,12 +4,12 @@
 import { join } from "node:path";
 import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
 import { bool, int, obj, opt, str, type Static } from "@earendil-works/pi-schema";
-import { type BackgroundCommands, compileReadyPattern, describeState } from "../commands/background";
-import type { OutputRedactor } from "../commands/output";
-import type { CommandRunner, CommandRunnerKind } from "../commands/runner";
-import { describeEnd, resultTextForModel, runCommandOnce, type CommandEnd, type CommandProgress } from "../commands/run";
+import { type BackgroundCommands, compileReadyPattern, describeState } from "../shell/background";
+import type { OutputRedactor } from "../shell/output";
+import type { CommandRunner, CommandRunnerKind } from "../shell/runner";
+import { describeEnd, resultTextForModel, runCommandOnce, type CommandEnd, type CommandProgress } from "../shell/run";
 import { WorkspaceToolError } from "./tool-error";
-import { resolveCommandFolder, type CommandFolders } from "../commands/command-folders";
+import { resolveCommandFolder, type CommandFolders } from "../shell/command-folders";
 import type { WorkspaceFileSystem } from "./workspace-fs";
 
 export const RUN_COMMAND_TOOL = "run_command";

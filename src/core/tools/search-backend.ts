@@ -1,8 +1,8 @@
 // What the search tool asks of a search engine, and the portable engine: a walk plus a line scan
-// in JavaScript. The extension uses ripgrep where VS Code ships it (src/host/ripgrep-search.ts)
+// in JavaScript. The extension uses ripgrep where VS Code ships it (src/host/adapters/ripgrep-search.ts)
 // and this one when it cannot; both give the same results on the same tree (tested together).
 import { compileGlob } from "./glob";
-import { looksBinary } from "./shared";
+import { looksBinary } from "./file-access";
 import { throwIfAborted, WorkspaceToolError } from "./tool-error";
 import { walkWorkspace, type WalkRules } from "./workspace-walk";
 import type { WorkspaceFileSystem } from "./workspace-fs";

@@ -5,7 +5,7 @@ import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
 import { bool, obj, opt, str, type Static } from "@earendil-works/pi-schema";
 import { capLines, capReason, shortenAround, type OutputCaps } from "./output-caps";
 import { SEARCH_MAX_COLLECTED, SEARCH_MAX_FILE_BYTES, type SearchBackend } from "./search-backend";
-import { displayPath, resolveDiscoveryTarget } from "./shared";
+import { displayPath, resolveDiscoveryTarget } from "./file-access";
 import { formatBytes } from "../../shared/format";
 import { throwIfAborted, WorkspaceToolError } from "./tool-error";
 import type { WalkRules } from "./workspace-walk";

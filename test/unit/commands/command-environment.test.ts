@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { NodeCommandRunner, shellStartupFlags } from "../../../src/core/commands/node-runner";
-import { runCommandOnce } from "../../../src/core/commands/run";
-import { terminalEnvironment } from "../../../src/core/commands/runner";
+import { NodeCommandRunner, shellStartupFlags } from "../../../src/core/shell/node-runner";
+import { runCommandOnce } from "../../../src/core/shell/run";
+import { terminalEnvironment } from "../../../src/core/shell/runner";
 import { tempDir } from "../../support/temp";
 
 describe("commands: the environment", function () {

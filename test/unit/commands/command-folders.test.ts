@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { resolveCommandFolder, severalFolders, singleFolder } from "../../../src/core/commands/command-folders";
+import { resolveCommandFolder, severalFolders, singleFolder } from "../../../src/core/shell/command-folders";
 import { createNodeWorkspaceFs } from "../../../src/core/tools";
 import { createMultiRootFs } from "../../../src/core/tools/multi-root";
 import { tempDir } from "../../support/temp";

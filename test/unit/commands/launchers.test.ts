@@ -1,4 +1,4 @@
-// The terminal's launch line (src/host/launchers.ts), in a real bash without VS Code: whatever
+// The terminal's launch line (src/host/shell/launchers.ts), in a real bash without VS Code: whatever
 // is lost of the line (its start, its end, characters in the middle), what bash runs of it is
 // nothing; the whole line runs the approved command once; and a launcher the runner claimed first
 // never runs. The host test (terminal-nets "part 2") does the same through a real terminal.
@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { claimLauncher, writeLauncher, type Launcher } from "../../../src/host/launchers";
+import { claimLauncher, writeLauncher, type Launcher } from "../../../src/host/shell/launchers";
 import { tempDir } from "../../support/temp";
 
 const BASH = "/bin/bash";

@@ -4,10 +4,10 @@
 // a background command's stop and its chat's stopAll, the runner's dispose when VS Code closes,
 // and a command that simply finished) none of them runs: checked by pid, and by the run's tag.
 import assert from "node:assert/strict";
-import { BackgroundCommands } from "../../../src/core/commands/background";
-import { NodeCommandRunner } from "../../../src/core/commands/node-runner";
-import { KILL_GRACE_MS } from "../../../src/core/commands/process-tree";
-import { runCommandOnce } from "../../../src/core/commands/run";
+import { BackgroundCommands } from "../../../src/core/shell/background";
+import { NodeCommandRunner } from "../../../src/core/shell/node-runner";
+import { KILL_GRACE_MS } from "../../../src/core/shell/process-tree";
+import { runCommandOnce } from "../../../src/core/shell/run";
 import { escapees, ESCAPING_RUN, leftOf } from "../../support/escaping-run";
 import { tempDir } from "../../support/temp";
 

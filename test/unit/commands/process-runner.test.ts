@@ -4,10 +4,10 @@
 import assert from "node:assert/strict";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { MODEL_OUTPUT_MAX_BYTES, MODEL_OUTPUT_MAX_LINES } from "../../../src/core/commands/output";
-import { NodeCommandRunner } from "../../../src/core/commands/node-runner";
-import { isRunning } from "../../../src/core/commands/process-tree";
-import { resultTextForModel, runCommandOnce, type RunCommandOnceOptions } from "../../../src/core/commands/run";
+import { MODEL_OUTPUT_MAX_BYTES, MODEL_OUTPUT_MAX_LINES } from "../../../src/core/shell/output";
+import { NodeCommandRunner } from "../../../src/core/shell/node-runner";
+import { isRunning } from "../../../src/core/shell/process-tree";
+import { resultTextForModel, runCommandOnce, type RunCommandOnceOptions } from "../../../src/core/shell/run";
 import { SecretRedactor } from "../../../src/core/redaction";
 import { tempDir } from "../../support/temp";
 

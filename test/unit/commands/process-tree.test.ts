@@ -2,7 +2,7 @@
 // a run VS Code lost track of (nothing below the shell any more) from one still running.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { hasChildren } from "../../../src/core/commands/process-tree";
+import { hasChildren } from "../../../src/core/shell/process-tree";
 
 describe("process tree: hasChildren", () => {
   it("is true while a shell runs a command, false once it ran it and waits", async () => {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import type { ChatEvent } from "../../../src/shared/protocol";
 import { gateCommand, type CommandApprovalRequest, type CommandDecision, type CommandGateDeps } from "../../../src/core/permissions/command-gate";
 import { NO_RULES_ON_WINDOWS, type CommandShell } from "../../../src/core/permissions/command-rules";
-import { singleFolder } from "../../../src/core/commands/command-folders";
+import { singleFolder } from "../../../src/core/shell/command-folders";
 import { createNodeWorkspaceFs } from "../../../src/core/tools";
 import { tempDir } from "../../support/temp";
 

@@ -1,7 +1,7 @@
 // Settings that decide how commands run are the user's alone: a cloned repository's
 // .vscode/settings.json must not lengthen the time-out or move commands out of the visible
 // terminal. package.json declares them "application" (VS Code ignores workspace values) and
-// restricted; src/host/settings.ts reads only the user value (userSetting).
+// restricted; src/host/settings.ts reads only the user value (setting).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

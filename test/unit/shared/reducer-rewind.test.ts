@@ -2,7 +2,8 @@
 // messages would show, whatever chunk or card the cut falls next to.
 import assert from "node:assert/strict";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { chatItems, reduce, SETTLED_CHUNK_SIZE, stateFromTranscript } from "../../../src/shared/reducer";
+import { SETTLED_CHUNK_SIZE } from "../../../src/shared/item-chunks";
+import { chatItems, reduce, stateFromTranscript } from "../../../src/shared/reducer";
 import { realisticMessages } from "../transcript/fixtures";
 
 describe("reducer: rewind", () => {

@@ -11,7 +11,7 @@ import {
   createSearchTool,
   type SearchBackend,
 } from "../../../src/core/tools";
-import { createRipgrepSearch } from "../../../src/host/ripgrep-search";
+import { createRipgrepSearch } from "../../../src/host/adapters/ripgrep-search";
 import { hostilePaths, makeHostileSandbox, rejection, SECRET, snapshotTree, textOf, type Sandbox } from "./helpers";
 
 const RG = "/usr/bin/rg";

@@ -8,7 +8,7 @@ import {
   createSearchTool,
   type SearchBackend,
 } from "../../../src/core/tools";
-import { createRipgrepSearch, withPortableFallback } from "../../../src/host/ripgrep-search";
+import { createRipgrepSearch, withPortableFallback } from "../../../src/host/adapters/ripgrep-search";
 import { makeSandbox, rejection, textOf, type Sandbox } from "./helpers";
 
 describe("discovery tools", () => {

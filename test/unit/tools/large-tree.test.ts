@@ -15,7 +15,7 @@ import {
   type SearchBackend,
   type SearchRequest,
 } from "../../../src/core/tools";
-import { createRipgrepSearch } from "../../../src/host/ripgrep-search";
+import { createRipgrepSearch } from "../../../src/host/adapters/ripgrep-search";
 import { tempDir } from "../../support/temp";
 import { expectedMatches, generateTree, type GeneratedTree } from "../../support/workspace-tree";
 import { textOf } from "./helpers";

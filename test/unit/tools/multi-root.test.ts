@@ -18,7 +18,7 @@ import {
   type WorkspaceFileSystem,
 } from "../../../src/core/tools";
 import { createMultiRootFs, createMultiRootSearch, folderNames, multiRootPrompt } from "../../../src/core/tools/multi-root";
-import { createRipgrepSearch } from "../../../src/host/ripgrep-search";
+import { createRipgrepSearch } from "../../../src/host/adapters/ripgrep-search";
 import { tempDir } from "../../support/temp";
 import { hostilePaths, makeHostileSandbox, rejection, SECRET, textOf } from "./helpers";
 

@@ -1,0 +1,253 @@
+// The one model picker (the header's model button, the view's title bar, "Pi Chat: Choose
+// Model…"): every provider's models under the provider's name, recommended and newest first, and
+// for an OpenAI-compatible server the models it reports (GET /v1/models; a typed name stays
+// possible). What it changes is this chat (a model line in its transcript); the "Also make it the
+// default for new chats" item at the top writes the settings too. Then the thinking level where
+// the model has one. "Use a Local Model" sets the server's URL (a user setting) and picks from its
+// models the same way.
+import * as vscode from "vscode";
+import type { ChatModelChoice } from "../../core/transcript";
+import { PROVIDER_TITLES, settingsForChat } from "./chat-model";
+import type { ChatController } from "../controller";
+import { applyModelChoice, asModelChoice } from "./model-choice";
+import { orderModels } from "./model-order";
+import { DEFAULT_MODELS, PROVIDER_IDS, isProviderId, type ProviderId } from "../providers/catalog";
+import { loadProviders, readProviderSettings, type SecretKeys } from "./providers-loader";
+
+/** Levels pi-ai knows, to check an argument (a keybinding's or a test's). */
+const THINKING_LEVELS = new Set(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
+
+/** The base URL offered when none is set: Ollama's, the most common local server. */
+const SUGGESTED_LOCAL_URL = "http://localhost:11434/v1";
+
+/** How long the picker waits for a local server's model list before offering a typed name alone. */
+const SERVER_LIST_TIMEOUT_MS = 3000;
+
+/** A choice passed as the command's argument: `{ provider, model, thinkingLevel? }`. */
+export function asChatModelChoice(value: unknown): ChatModelChoice | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { provider, model, thinkingLevel } = value as Record<string, unknown>;
+  if (!isProviderId(provider) || typeof model !== "string" || model.length > 200) return undefined;
+  if (thinkingLevel !== undefined && (typeof thinkingLevel !== "string" || !THINKING_LEVELS.has(thinkingLevel))) return undefined;
+  return { provider, modelId: model.trim(), ...(thinkingLevel ? { thinkingLevel } : {}) };
+}
+
+export function registerModelCommands(controller: ChatController, secrets: SecretKeys, log: (line: string) => void): vscode.Disposable[] {
+  const picker = new ModelPicker(controller, secrets, log);
+  return [
+    vscode.commands.registerCommand("piChat.selectChatModel", async (argument?: unknown) => {
+      const given = asChatModelChoice(argument);
+      if (given) return controller.setChatModel(given);
+      return picker.pick({ makeDefault: false });
+    }),
+    // The default for new chats: a keybinding may pass { provider, model }; otherwise the same
+    // picker, with "also make it the default" already ticked.
+    vscode.commands.registerCommand("piChat.selectModel", async (argument?: unknown) => {
+      const given = asModelChoice(argument);
+      if (given) return applyModelChoice(given);
+      return picker.pick({ makeDefault: true });
+    }),
+    vscode.commands.registerCommand("piChat.useLocalModel", () => picker.useLocalModel()),
+    vscode.commands.registerCommand("piChat.openSettings", () => vscode.commands.executeCommand("workbench.action.openSettings", "@ext:pi-chat.pi-chat")),
+  ];
+}
+
+/** What the list gave: a model (and whether it becomes the default too), or the wish to set up another server. */
+type Picked = { kind: "model"; provider: ProviderId; id: string; makeDefault: boolean } | { kind: "otherServer" };
+
+interface ModelItem extends vscode.QuickPickItem {
+  action: "model" | "toggleDefault" | "typeName" | "otherServer";
+  provider?: ProviderId;
+  id?: string;
+}
+
+class ModelPicker {
+  constructor(
+    private readonly controller: ChatController,
+    private readonly secrets: SecretKeys,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Picks this chat's model (and, when ticked, the default); resolves when done or dismissed. */
+  async pick(options: { makeDefault: boolean }): Promise<void> {
+    const current = settingsForChat(readProviderSettings(), this.controller.currentSession.model);
+    const picked = await this.pickModel(current, options.makeDefault);
+    if (!picked) return;
+    if (picked.kind === "otherServer") return this.useLocalModel();
+    const thinkingLevel = await this.pickThinkingLevel(picked.provider, picked.id);
+    if (thinkingLevel === null) return;
+    await this.choose({ provider: picked.provider, modelId: picked.id, ...(thinkingLevel ? { thinkingLevel } : {}) }, picked.makeDefault);
+  }
+
+  /** "Use a Local Model": the server's URL (a user setting), then one of the models it reports. */
+  async useLocalModel(): Promise<void> {
+    const settings = readProviderSettings();
+    const baseUrl = await vscode.window.showInputBox({
+      title: "Pi Chat: use a local model (1/2): the server's base URL",
+      prompt: "An OpenAI-compatible server: Ollama http://localhost:11434/v1, LM Studio http://localhost:1234/v1, llama.cpp http://localhost:8080/v1",
+      value: (settings.provider === "openai-compatible" && settings.baseUrl) || SUGGESTED_LOCAL_URL,
+      ignoreFocusOut: true,
+      validateInput: (text) => (/^https?:\/\/\S+$/.test(text.trim()) ? undefined : "A full http:// or https:// URL, for example http://localhost:11434/v1"),
+    });
+    if (baseUrl === undefined) return;
+    const served = await this.serverModels(baseUrl.trim());
+    const items: ModelItem[] = [
+      ...served.models.map((id): ModelItem => ({ label: id, action: "model", provider: "openai-compatible", id })),
+      { label: "$(edit) Type a model name…", action: "typeName", alwaysShow: true },
+    ];
+    const picked = await vscode.window.showQuickPick(items, {
+      title: "Pi Chat: use a local model (2/2): which model",
+      placeHolder: served.problem ?? `The models the server at ${baseUrl.trim()} reports`,
+      ignoreFocusOut: true,
+    });
+    if (!picked) return;
+    const id = picked.action === "typeName" ? await this.typeModelName("") : picked.id;
+    if (id === undefined) return;
+    // The URL is a setting (it is where requests go); the model becomes the default and this chat's.
+    await applyModelChoice({ provider: "openai-compatible", model: id, baseUrl: baseUrl.trim() });
+    await this.controller.setChatModel({ provider: "openai-compatible", modelId: id }, { madeDefault: true });
+  }
+
+  private async choose(choice: ChatModelChoice, makeDefault: boolean): Promise<void> {
+    if (makeDefault) await applyModelChoice({ provider: choice.provider as ProviderId, model: choice.modelId });
+    await this.controller.setChatModel(choice, { madeDefault: makeDefault });
+  }
+
+  /** The list: providers under their names; undefined when dismissed. */
+  private pickModel(current: ReturnType<typeof readProviderSettings>, makeDefault: boolean): Promise<Picked | undefined> {
+    const providers = loadProviders();
+    const settings = readProviderSettings();
+    const quickPick = vscode.window.createQuickPick<ModelItem>();
+    quickPick.title = "Pi Chat: model for this chat";
+    quickPick.placeholder = "The chat you are in uses the model you pick. Type to filter.";
+    quickPick.matchOnDescription = true;
+    quickPick.ignoreFocusOut = true;
+    let wantsDefault = makeDefault;
+    const toggle = (): ModelItem => ({
+      label: `${wantsDefault ? "$(pass-filled)" : "$(circle-large-outline)"} Also make it the default for new chats`,
+      description: wantsDefault ? "on: new chats start with it too" : "off: only this chat changes",
+      action: "toggleDefault",
+      alwaysShow: true,
+    });
+    const currentId = current.model || DEFAULT_MODELS[current.provider];
+    const isCurrent = (provider: ProviderId, id: string) => provider === current.provider && id === currentId;
+    const builtin: ModelItem[] = [];
+    for (const provider of PROVIDER_IDS) {
+      if (provider === "openai-compatible") continue;
+      builtin.push({ label: PROVIDER_TITLES[provider], kind: vscode.QuickPickItemKind.Separator, action: "model" });
+      for (const m of orderModels(providers.listModels(provider), DEFAULT_MODELS[provider])) {
+        const notes = [m.id, ...(m.id === DEFAULT_MODELS[provider] ? ["recommended"] : []), ...(isCurrent(provider, m.id) ? ["this chat's"] : [])];
+        builtin.push({
+          label: `${isCurrent(provider, m.id) ? "$(check) " : ""}${m.name}`,
+          description: notes.join(" · "),
+          action: "model",
+          provider,
+          id: m.id,
+        });
+      }
+    }
+    const server = settings.provider === "openai-compatible" ? settings.baseUrl : undefined;
+    const local = (models: readonly string[], note: string | undefined): ModelItem[] => [
+      {
+        label: server ? `${PROVIDER_TITLES["openai-compatible"]} at ${server}` : PROVIDER_TITLES["openai-compatible"],
+        kind: vscode.QuickPickItemKind.Separator,
+        action: "model",
+      },
+      ...models.map(
+        (id): ModelItem => ({
+          label: `${isCurrent("openai-compatible", id) ? "$(check) " : ""}${id}`,
+          description: isCurrent("openai-compatible", id) ? "this chat's" : "served by the local server",
+          action: "model",
+          provider: "openai-compatible",
+          id,
+        }),
+      ),
+      ...(server
+        ? [{ label: "$(edit) Type a model name the server serves…", ...(note ? { detail: note } : {}), action: "typeName" as const, alwaysShow: true }]
+        : []),
+      { label: server ? "$(server) Use another local server…" : "$(server) Use a local model…", action: "otherServer", alwaysShow: true },
+    ];
+    const show = (models: readonly string[], note: string | undefined) => {
+      quickPick.items = [toggle(), ...local(models, note), ...builtin];
+      const active = quickPick.items.find((i) => i.provider !== undefined && i.id !== undefined && isCurrent(i.provider, i.id));
+      if (active) quickPick.activeItems = [active];
+    };
+    show(current.provider === "openai-compatible" && current.model ? [current.model] : [], undefined);
+    if (server) {
+      quickPick.busy = true;
+      void this.serverModels(server).then((served) => {
+        quickPick.busy = false;
+        const models = [...new Set([...served.models, ...(current.provider === "openai-compatible" && current.model ? [current.model] : [])])];
+        show(models, served.problem);
+      });
+    }
+    return new Promise<Picked | undefined>((resolve) => {
+      let done = false;
+      quickPick.onDidAccept(async () => {
+        const item = quickPick.selectedItems[0];
+        if (!item) return;
+        if (item.action === "toggleDefault") {
+          wantsDefault = !wantsDefault;
+          const items = quickPick.items.map((i) => (i.action === "toggleDefault" ? toggle() : i));
+          quickPick.items = items;
+          quickPick.activeItems = [items[0]!];
+          return;
+        }
+        done = true;
+        quickPick.hide();
+        if (item.action === "otherServer") return resolve({ kind: "otherServer" });
+        if (item.action === "typeName") {
+          const id = await this.typeModelName(current.provider === "openai-compatible" ? current.model : "");
+          return resolve(id === undefined ? undefined : { kind: "model", provider: "openai-compatible", id, makeDefault: wantsDefault });
+        }
+        if (item.provider && item.id !== undefined) resolve({ kind: "model", provider: item.provider, id: item.id, makeDefault: wantsDefault });
+        else resolve(undefined);
+      });
+      quickPick.onDidHide(() => {
+        quickPick.dispose();
+        if (!done) resolve(undefined);
+      });
+      quickPick.show();
+    });
+  }
+
+  /** The model ids a local server reports, or none and the reason in words. */
+  private async serverModels(baseUrl: string): Promise<{ models: string[]; problem?: string }> {
+    try {
+      const listed = await loadProviders().listServerModels({ provider: "openai-compatible", model: "", baseUrl }, this.secrets, {
+        discoveryTimeoutMs: SERVER_LIST_TIMEOUT_MS,
+      });
+      return listed.length > 0
+        ? { models: listed.map((m) => m.id) }
+        : { models: [], problem: `The server at ${baseUrl} reports no models: type the name of one it serves.` };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.log(`listing the models of ${baseUrl}: ${reason}`);
+      return { models: [], problem: `${reason} Type the name of a model it serves.` };
+    }
+  }
+
+  private async typeModelName(value: string): Promise<string | undefined> {
+    const text = await vscode.window.showInputBox({
+      title: "Pi Chat: the model name the local server serves",
+      prompt: "For example qwen2.5-coder:7b (Ollama) or the file name LM Studio shows.",
+      value,
+      ignoreFocusOut: true,
+      validateInput: (typed) => (typed.trim() === "" ? "Enter the model's name" : undefined),
+    });
+    return text?.trim();
+  }
+
+  /** The thinking level where the model has a choice of them; "" for none, null when dismissed. */
+  private async pickThinkingLevel(provider: ProviderId, id: string): Promise<string | null> {
+    const levels = loadProviders().thinkingLevels({ provider, model: id });
+    if (levels.length <= 1) return "";
+    const current = this.controller.currentSession.model?.thinkingLevel ?? "off";
+    const picked = await vscode.window.showQuickPick(
+      levels.map((level) => ({ label: level, description: level === current ? "this chat's" : "" })),
+      { title: "Pi Chat: thinking level for this chat", placeHolder: "How long the model thinks before it answers (more costs more tokens)" },
+    );
+    if (!picked) return null;
+    return picked.label === "off" ? "" : picked.label;
+  }
+}

@@ -1,0 +1,55 @@
+// A chat's own model (the header's model picker) over the user's settings. The settings stay the
+// default for new chats and the only source of a base URL: a base URL belongs to the provider it
+// was set for, so a chat on another provider gets none (its own endpoint) — a transcript line can
+// never point a key at a server.
+import type { ChatModelChoice } from "../../core/transcript";
+import { DEFAULT_MODELS, isProviderId, type ProviderId } from "../providers/catalog";
+import type { ProviderSettings } from "../providers";
+
+/** The settings a run of a chat uses: its own provider and model, else the settings'. */
+export function settingsForChat(settings: ProviderSettings, choice: ChatModelChoice | undefined): ProviderSettings {
+  if (!choice || !isProviderId(choice.provider)) return settings;
+  const provider: ProviderId = choice.provider;
+  const { baseUrl, imageInput, contextWindow, maxTokens } = settings;
+  const sameProvider = provider === settings.provider;
+  return {
+    provider,
+    model: choice.modelId,
+    ...(sameProvider && baseUrl !== undefined ? { baseUrl } : {}),
+    ...(sameProvider && imageInput !== undefined ? { imageInput } : {}),
+    ...(sameProvider && contextWindow !== undefined ? { contextWindow } : {}),
+    ...(sameProvider && maxTokens !== undefined ? { maxTokens } : {}),
+  };
+}
+
+/** What the header shows of a chat's model: its name, and where it runs for the tooltip. */
+export interface ModelLabel {
+  /** "Claude Sonnet 4.5": the model's name (its id when the catalog is not loaded), never a provider id. */
+  label: string;
+  /** "Anthropic · claude-sonnet-4-5 · thinking high". */
+  detail: string;
+}
+
+/** Provider names for the header's tooltip and the picker (the catalog's are worded for sentences). */
+export const PROVIDER_TITLES: Record<ProviderId, string> = {
+  anthropic: "Anthropic",
+  openai: "OpenAI",
+  google: "Google Gemini",
+  "openai-compatible": "Local server (OpenAI-compatible)",
+};
+
+/**
+ * The header's words for a chat's model. `nameOf` gives a catalog name for an id when the
+ * provider bundle is loaded; an empty model means the provider's default (for a local server, the
+ * first model it lists).
+ */
+export function modelLabel(settings: ProviderSettings, thinkingLevel?: string, nameOf?: (provider: ProviderId, id: string) => string | undefined): ModelLabel {
+  const thinking = thinkingLevel && thinkingLevel !== "off" ? ` · thinking ${thinkingLevel}` : "";
+  const id = settings.model || DEFAULT_MODELS[settings.provider];
+  const label = id ? (nameOf?.(settings.provider, id) ?? id) : "Server's first model";
+  const where =
+    settings.provider === "openai-compatible" && settings.baseUrl
+      ? `${PROVIDER_TITLES[settings.provider]} at ${settings.baseUrl}`
+      : PROVIDER_TITLES[settings.provider];
+  return { label, detail: `${where} · ${id || "the first model the server lists"}${thinking}` };
+}

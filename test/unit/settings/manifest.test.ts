@@ -1,0 +1,42 @@
+// The settings the code reads (src/host/settings-schema.ts) and the settings package.json shows in
+// the Settings editor must be the same set, with the same type, default and scope: a default
+// changed in one place only would make the editor promise what the code does not do.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PI_CHAT_SETTINGS } from "../../../src/host/settings-schema";
+
+interface ManifestSetting {
+  type?: string;
+  default?: unknown;
+  scope?: string;
+}
+const manifest = JSON.parse(readFileSync(join(__dirname, "../../../../package.json"), "utf8")) as {
+  capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
+  contributes: { configuration: { properties: Record<string, ManifestSetting> }[] };
+};
+const declared = new Map(manifest.contributes.configuration.flatMap((group) => Object.entries(group.properties)));
+
+describe("settings: package.json and settings-schema.ts agree", () => {
+  it("declare the same keys", () => {
+    const inCode = Object.keys(PI_CHAT_SETTINGS).map((key) => `piChat.${key}`);
+    assert.deepEqual([...declared.keys()].sort(), inCode.sort());
+  });
+
+  for (const [key, definition] of Object.entries(PI_CHAT_SETTINGS)) {
+    it(`piChat.${key}: same type, default and scope`, () => {
+      const entry = declared.get(`piChat.${key}`);
+      assert.ok(entry, `piChat.${key} is missing from package.json`);
+      assert.equal(entry.type, definition.type);
+      assert.deepEqual(entry.default, definition.default);
+      // VS Code's scope when none is declared is "window".
+      assert.equal(entry.scope ?? "window", definition.scope);
+    });
+  }
+
+  it("every setting restricted in an untrusted workspace is also user-only (application)", () => {
+    const restricted = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
+    const notUserOnly = restricted.filter((key) => PI_CHAT_SETTINGS[key.replace(/^piChat\./, "") as keyof typeof PI_CHAT_SETTINGS]?.scope !== "application");
+    assert.deepEqual(notUserOnly, []);
+  });
+});
