@@ -17,6 +17,11 @@
 // workspace, user data and browser profile, with PI_CHAT_TEST_PHASE=1..N in the environment;
 // VS Code is shut down between phases. --phase-grep limits phases 2..N to matching tests.
 //
+// --kill-on-request (crash tests): a console line `PI-CHAT-TEST-KILL-EXTENSION-HOST <pid>` from the
+// extension host makes this runner SIGKILL that process at once, then shut VS Code down: the phase
+// ends there (its test asked for the kill after its own checks, and counts as passed) and the next
+// phase starts VS Code again on the same state. Without the flag the line does nothing.
+//
 // --restricted-phase PATTERN: after the phases, one more VS Code of its own (fresh state) with
 // workspace trust ON over the same fixture, which it opens untrusted (Restricted Mode), running
 // only the tests matching PATTERN, with PI_CHAT_TEST_UNTRUSTED=1 in the environment.
@@ -39,6 +44,7 @@ const { values: opts } = parseArgs({
     phases: { type: "string", default: "1" },
     "phase-grep": { type: "string" },
     "restricted-phase": { type: "string" },
+    "kill-on-request": { type: "boolean", default: false },
     "timeout-ms": { type: "string", default: process.env.HOST_TESTS_TIMEOUT_MS ?? String(10 * 60_000) },
     verbose: { type: "boolean", default: !!process.env.HOST_TESTS_VERBOSE },
   },
@@ -72,6 +78,7 @@ let vs = null; // the running VS Code, if any
 let phasePort = null; // shared by the phases, like stateDir
 let stateDir = null; // shared by the phases when --phases > 1
 let finishing = false;
+let killedPhases = 0; // phases ended by --kill-on-request
 
 // Screenshot, logs on failure, then shut VS Code down.
 async function closeVS(failed) {
@@ -168,6 +175,17 @@ async function runPhase(phase, restricted = false) {
         const line = format(...(Array.isArray(args) ? args : [args]));
         const m = /^MOCHA-RESULT (\{.*\})\s*$/m.exec(line);
         if (m) result = JSON.parse(m[1]);
+        const kill = /^PI-CHAT-TEST-KILL-EXTENSION-HOST (\d+)\s*$/m.exec(line);
+        if (kill && opts["kill-on-request"]) {
+          const pid = Number(kill[1]);
+          try {
+            process.kill(pid, "SIGKILL");
+            console.log(`[host-tests] killed the extension host (pid ${pid}) as the test asked`);
+            exited("killed");
+          } catch (e) {
+            console.error(`[host-tests] could not kill the extension host (pid ${pid}): ${e.message}`);
+          }
+        }
         if (!opts.verbose && workbenchNoise.test(line)) return; // still in host-browser-console.log
         (type === "error" ? process.stderr : process.stdout).write(line.endsWith("\n") ? line : line + "\n");
       },
@@ -181,6 +199,11 @@ async function runPhase(phase, restricted = false) {
   });
   vs = await starting;
   const code = await exitPromise;
+  if (code === "killed") {
+    // Its test did its checks before asking; nothing more runs in that VS Code: shut it down as is.
+    killedPhases += 1;
+    return 0;
+  }
   console.log(`[host-tests] tests finished with code ${code} (${secs()} s)`);
   if (code === 0 && !result) {
     console.error("[host-tests] the tests exited 0 without a MOCHA-RESULT line");
@@ -197,7 +220,12 @@ try {
   console.log(`[host-tests] starting code-server and Chromium`);
   let code = 0;
   for (let phase = 1; phase <= phases && code === 0; phase++) {
+    const killedBefore = killedPhases;
     code = await runPhase(phase);
+    if (code === 0 && killedPhases > killedBefore) {
+      // The killed phase: its one test counts as passed; VS Code goes at once (no graceful close).
+      result = { passed: 1, failed: 0, pending: 0 };
+    }
     if (code === 0 && phase < phases) {
       // Between phases: shut VS Code down (the next phase reopens the same state), keep counts.
       await new Promise((r) => setTimeout(r, 300));

@@ -46,6 +46,24 @@ const steps = [
       "host-multi-root",
     ],
   },
+  {
+    // test/host/crash-*.test.ts: phase 1 asks the launcher to SIGKILL the extension host mid-restore;
+    // phase 2 starts VS Code again on the same state and checks what activation did.
+    name: "host-crash",
+    cmd: [
+      "node",
+      "scripts/run-host-tests.mjs",
+      "--workspace-fixture",
+      "test/fixtures/workspace",
+      "--env",
+      "PI_CHAT_HOST_SUITE=crash",
+      "--phases",
+      "2",
+      "--kill-on-request",
+      "--artifacts",
+      "host-crash",
+    ],
+  },
   { name: "e2e", cmd: ["node", "scripts/run-e2e-tests.mjs"] },
   // Last, since it builds the production bundles into out/ (and then the development ones again):
   // `npm run package` as a user would run it, and the .vsix checked (scripts/check-package.mjs).

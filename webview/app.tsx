@@ -7,6 +7,7 @@ import type { ChatState } from "../src/shared/reducer";
 import type { ChatClient, ViewModel } from "./client";
 import { ChatView } from "./chat-view";
 import { Composer } from "./composer";
+import { FilesOfferPanel } from "./files-offer";
 import { ImageBaseContext } from "./composer-images";
 import { ContextMeterButton } from "./context-meter";
 import { InfoIcon, WarningIcon } from "./icons";
@@ -124,6 +125,7 @@ export function App({ client }: { client: ChatClient }) {
             </button>
           </section>
         )}
+        {view.filesOffer && <FilesOfferPanel key={view.filesOffer.id} offer={view.filesOffer} />}
         <Composer
           running={chat.running}
           attachments={view.attachments}

@@ -18,6 +18,14 @@ export interface BranchView {
 
 export const BranchContext = createContext<BranchView>({ forks: new Map(), running: false });
 
+type Reopen = (messageIndex: number, text: string, removeImages: readonly number[]) => void;
+const reopeners = new Set<Reopen>();
+
+/** Cancel on "also restore files?" after an edit: the prompt's box opens again with the edited text. */
+export function reopenEdit(messageIndex: number, text: string, removeImages: readonly number[]): void {
+  for (const reopen of reopeners) reopen(messageIndex, text, removeImages);
+}
+
 /** Message index of an item whose id is `m<index>`. */
 export function messageIndexOf(itemId: string): number {
   return Number(itemId.slice(1));
@@ -87,6 +95,16 @@ export function UserMessage({ item, children }: { item: UserItem; children: Comp
     cancelled.current = true;
     setEditing(false);
   };
+  useEffect(() => {
+    const reopen: Reopen = (at, edited, removeImages) => {
+      if (at !== index) return;
+      setText(edited);
+      setRemoved([...removeImages]);
+      setEditing(true);
+    };
+    reopeners.add(reopen);
+    return () => void reopeners.delete(reopen);
+  }, [index]);
 
   if (editing) {
     const send = () => {

@@ -8,6 +8,7 @@ import {
   PROTOCOL_VERSION,
   type ChatEvent,
   type ChatSummary,
+  type FilesOffer,
   type HostMessage,
   type PendingAttachment,
   type ViewStatus,
@@ -42,6 +43,8 @@ export interface ViewModel {
   readonly search?: HistorySearch;
   /** The newest `@` list the host sent (the composer shows it only for its latest request). */
   readonly mentionResults?: { readonly requestId: number; readonly options: readonly MentionOption[]; readonly indexing: boolean; readonly truncated: boolean };
+  /** Edit or Retry asks "also restore files?" (checkpoint/offer) until it is answered. */
+  readonly filesOffer?: FilesOffer;
   /** The `/` list, as last sent. */
   readonly commandList?: { readonly commands: readonly SlashCommand[]; readonly notes: readonly string[] };
   /** The host's last answer about dropped or pasted paths (`mention/pathsResolved`). */
@@ -203,6 +206,8 @@ export class ChatClient {
       ...(this.view.search ? { search: this.view.search } : {}),
       ...(this.view.mentionResults ? { mentionResults: this.view.mentionResults } : {}),
       ...(this.view.commandList ? { commandList: this.view.commandList } : {}),
+      // A resync of the same chat keeps an open question; another chat's snapshot ends it.
+      ...(this.view.filesOffer && String(message.chatId) === this.view.chatId ? { filesOffer: this.view.filesOffer } : {}),
     });
   }
 
@@ -287,6 +292,13 @@ export class ChatClient {
           },
         });
         return;
+      case "checkpoint/offer": {
+        const { filesOffer: _old, ...rest } = this.view;
+        const offer = message.offer;
+        const valid = offer !== null && typeof offer === "object" && typeof offer.id === "number" && Array.isArray(offer.files) && Array.isArray(offer.skipped);
+        this.update(valid ? { ...rest, filesOffer: offer } : rest);
+        return;
+      }
       case "editor/codeApplied":
         // Drawn into the code block itself (it is markdown HTML, outside the view model).
         if (typeof message.requestId !== "number" || typeof message.path !== "string") return;

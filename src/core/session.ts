@@ -68,7 +68,13 @@ export class ChatSession {
   private readonly keys: Redactor;
   /** Commands run_command started in the background; they end with the chat (stopBackground). Their cards follow their end. */
   private readonly background = new BackgroundCommands({
-    onEnd: (p) => this.emit({ type: "command/backgroundState", id: p.id, state: backgroundRunState(p) }),
+    onEnd: (p) => {
+      this.emit({ type: "command/backgroundState", id: p.id, state: backgroundRunState(p) });
+      // What it wrote after its tool call returned goes to this chat's checkpoints.
+      void this.options.checkpoints
+        ?.backgroundEnded(p.id)
+        .catch((e: unknown) => this.options.log?.(`checkpoint of a background command not saved: ${String(e)}`));
+    },
   });
   /** Where run_command and `!cmd` may run (undefined: no folder on disk). */
   private readonly commandFolders: CommandFolders | undefined;
@@ -294,7 +300,7 @@ export class ChatSession {
    * indices are in `removeImages`: how the user takes an image out of a sent message). The old
    * branch stays in the tree.
    */
-  async editPrompt(messageIndex: number, text: string, removeImages: readonly number[] = []): Promise<BranchChange> {
+  async editPrompt(messageIndex: number, text: string, removeImages: readonly number[] = [], filesRestored?: FilesRestoredMessage): Promise<BranchChange> {
     const messages = this.messages;
     const prompt = messages[messageIndex];
     if (prompt?.role !== "user") throw new Error("That message is not a prompt of this chat.");
@@ -310,18 +316,36 @@ export class ChatSession {
     const edited = promptMessages(text, attachments, images, Date.now());
     let change: BranchChange = { filesLeftChanged: [] };
     // Cut once this window may write the chat: a refused run leaves the path as it was.
-    await this.run(async (agent) => agent.prompt(edited), edited, { prepare: () => (change = this.cutPathAt(start)) });
+    await this.run(async (agent) => agent.prompt(edited), edited, {
+      prepare: async () => {
+        change = this.cutPathAt(start);
+        // The files were put back to this prompt's checkpoint: the new branch says so first.
+        if (filesRestored) await this.append(filesRestored);
+      },
+    });
     return change;
   }
 
   /** Retry: the answer at `messageIndex` is written again, from the prompt before it, as a new branch. */
-  async retry(messageIndex: number): Promise<BranchChange> {
+  async retry(messageIndex: number, filesRestored?: FilesRestoredMessage): Promise<BranchChange> {
     const prompt = promptBefore(this.messages, messageIndex);
     if (prompt === undefined || messageIndex <= prompt) throw new Error("There is no prompt before that answer to retry from.");
     this.refuseWhileRunning();
     let change: BranchChange = { filesLeftChanged: [] };
-    await this.run(async (agent) => agent.continue(), [], { prepare: () => (change = this.cutPathAt(prompt + 1)) });
+    await this.run(async (agent) => agent.continue(), [], {
+      prepare: async () => {
+        change = this.cutPathAt(prompt + 1);
+        // After the prompt, before the new answer: what the model reads first on this branch.
+        if (filesRestored) await this.append(filesRestored);
+      },
+    });
     return change;
+  }
+
+  /** The checkpoint a Retry of the answer at path index `messageIndex` starts from: the prompt it answers. */
+  retryCheckpointOf(messageIndex: number): { markId: string; number: number; text: string } | undefined {
+    const prompt = promptBefore(this.messages, messageIndex);
+    return prompt === undefined ? undefined : this.checkpointOf(prompt);
   }
 
   /**
@@ -557,7 +581,7 @@ export class ChatSession {
   private run(
     start: (agent: Agent) => Promise<void>,
     pendingMessages: readonly AgentMessage[],
-    options: { afterRun?: boolean; prepare?: () => void } = {},
+    options: { afterRun?: boolean; prepare?: () => void | Promise<void> } = {},
   ): Promise<void> {
     if (this.active) return Promise.reject(new Error("A reply is still being written. Stop it or wait for it to finish."));
     const run = (async () => {
@@ -568,7 +592,13 @@ export class ChatSession {
         this.active = undefined;
         throw error;
       }
-      options.prepare?.();
+      try {
+        await options.prepare?.();
+      } catch (error) {
+        this.active = undefined;
+        await release?.().catch(() => undefined);
+        throw error;
+      }
       this.emit({ type: "chat/runState", running: true });
       let failed = true;
       try {

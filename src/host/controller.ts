@@ -40,6 +40,7 @@ import { modelTitles } from "./models/model-titles";
 import { chooseUserCommandFolder } from "./shell/command-folder";
 import type { HostCheckpoints } from "./adapters/checkpoints";
 import type { RestoreOutcome } from "../core/checkpoints";
+import type { FilesRestoredMessage } from "../core/messages";
 import type { LibraryPlace, MentionAttachment, WorkspaceMentions } from "./adapters/composer-library";
 import { loadComposer } from "./adapters/composer-loader";
 import { TerminalCommands } from "./adapters/terminal-commands";
@@ -235,6 +236,9 @@ export class ChatController implements vscode.Disposable {
       sendCommandList: () => this.sendCommandList(),
       expandDraft: (text) => loadComposer().expandDraft(this.libraryPlace(), text),
       branch: (operation) => this.branch(operation),
+      branchWithFiles: (action, messageIndex, edit, operation) => this.branchWithFiles(action, messageIndex, edit, operation),
+      answerFilesOffer: (id, choice) => this.options.checkpoints?.answerOffer(id, choice) ?? false,
+      openFilesOfferDiff: async (id, path) => (await this.options.checkpoints?.openOfferDiff(id, path)) ?? false,
       restoreFiles: (messageIndex) => this.restoreFiles(messageIndex),
       openFile: (requested, line) => this.openFile(requested, line),
       decide: (toolCallId, decision, reason) => this.decide(toolCallId, decision, reason),
@@ -364,14 +368,71 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
+  /**
+   * Edit or Retry: when the message's checkpoint has files Pi changed since, the view asks "also
+   * restore files?" first (src/host/adapters/checkpoints.ts). Restore: the files are put back, and the new
+   * branch starts with the note that says so (what the model reads); keep: as before; cancel: nothing.
+   */
+  private async branchWithFiles(
+    action: "edit" | "retry",
+    messageIndex: number,
+    edit: { text: string; removeImages?: number[] } | undefined,
+    operation: (session: ChatSession, note: FilesRestoredMessage | undefined) => Promise<BranchChange>,
+  ): Promise<void> {
+    const session = this.session;
+    const checkpoints = this.options.checkpoints;
+    const at = checkpoints && !session.running ? (action === "edit" ? session.checkpointOf(messageIndex) : session.retryCheckpointOf(messageIndex)) : undefined;
+    if (!checkpoints || !at) return this.branch(() => operation(session, undefined));
+    const request = { chatId: session.id, markId: at.markId, number: at.number, text: at.text };
+    // Held like a restore: the answer and the note belong to this chat's session.
+    this.restoring.add(session.id);
+    let note: FilesRestoredMessage | undefined;
+    try {
+      const { choice, plan } = await checkpoints.askAlsoRestore({ ...request, action, messageIndex, ...(edit ? { edit } : {}) }, (offer) =>
+        this.view?.send({ type: "checkpoint/offer", offer }),
+      );
+      if (choice === "cancel" || session !== this.session || session.running) return;
+      if (choice === "restore" && plan) {
+        await this.writeCurrentChat(session.id);
+        const notice = (outcome: RestoreOutcome, redo: boolean): FilesRestoredMessage => ({
+          role: "filesRestored",
+          messageNumber: at.number,
+          messageText: at.text,
+          redo,
+          restored: outcome.restored.map((f) => f.path),
+          deleted: outcome.deleted.map((f) => f.path),
+          skipped: outcome.skipped.map((f) => ({ path: f.path, reason: f.reason })),
+          timestamp: Date.now(),
+        });
+        // A Redo from the notice waits for the new answer to end, then says so in the chat.
+        const outcome = await checkpoints.restoreForBranch(request, plan, async (redone, redo) => {
+          await session.waitForIdle();
+          await session.noteFilesRestored(notice(redone, redo));
+        });
+        if (outcome) note = notice(outcome, false);
+      }
+    } finally {
+      this.restoring.delete(session.id);
+    }
+    try {
+      const putBack = new Set(note ? [...note.restored, ...note.deleted] : []);
+      await this.branch(() => operation(session, note), putBack);
+    } finally {
+      // The branch did not start (the chat is written in another window): the note goes on the path as it is.
+      if (note && !session.messages.includes(note)) await session.noteFilesRestored(note).catch(() => undefined);
+    }
+  }
+
   /** Edit, retry or switch: files changed on the branch left stay changed, and the view says so. */
-  private async branch(operation: () => Promise<BranchChange>): Promise<void> {
+  private async branch(operation: () => Promise<BranchChange>, restored: ReadonlySet<string> = new Set()): Promise<void> {
     const session = this.session;
     this.branchNote = undefined;
     await this.writeCurrentChat(session.id);
     const change = await operation();
-    if (change.filesLeftChanged.length > 0 && session === this.session) {
-      this.branchNote = `Files changed on the branch you left keep their changes (${change.filesLeftChanged.join(", ")}): switching branches does not undo edits.`;
+    // Files the restore just put back are not "left changed".
+    const left = change.filesLeftChanged.filter((p) => !restored.has(p));
+    if (left.length > 0 && session === this.session) {
+      this.branchNote = `Files changed on the branch you left keep their changes (${left.join(", ")}): switching branches does not undo edits.`;
     }
     if (session === this.session) this.view?.send({ type: "view/status", status: this.status() });
   }
@@ -586,6 +647,8 @@ export class ChatController implements vscode.Disposable {
   private switchTo(session: ChatSession): void {
     this.branchNote = undefined;
     this.modelNote = undefined;
+    // An "also restore files?" question was about the chat left.
+    if (session !== this.session) this.options.checkpoints?.dropOffer();
     // A run left behind could wait forever for an approval nobody sees: stop it first.
     // Its background commands end with it: a chat left in the view is closed (the card says so when you come back).
     if (session !== this.session) {

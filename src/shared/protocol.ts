@@ -151,7 +151,28 @@ export type HostMessage =
   /** The answer to `composer/expandTemplate`: the template `name` expanded, or neither field when the draft names no template. */
   | (Sequenced & { type: "composer/expanded"; requestId: number; name?: string; text?: string })
   /** An Apply to file (`requestId` from `editor/applyCode`) was written, or undone: the block says so. */
-  | (Sequenced & { type: "editor/codeApplied"; requestId: number; path: string; state: "applied" | "undone" });
+  | (Sequenced & { type: "editor/codeApplied"; requestId: number; path: string; state: "applied" | "undone" })
+  /**
+   * Edit or Retry of a message whose checkpoint has files Pi changed since: "also restore files?"
+   * (answered with `checkpoint/answer`); `offer: null` takes a stale offer away.
+   */
+  | (Sequenced & { type: "checkpoint/offer"; offer: FilesOffer | null });
+
+/** What the "also restore files?" choice shows: the restore's preview, and what the user was doing. */
+export interface FilesOffer {
+  /** Answered by this id; a newer offer replaces an older one. */
+  id: number;
+  action: "edit" | "retry";
+  /** The message whose Edit or Retry was clicked (path index). */
+  messageIndex: number;
+  /** The prompt whose checkpoint would be restored: its number and first words. */
+  messageNumber: number;
+  messageText: string;
+  files: { path: string; piDid: "modified" | "created" | "deleted" }[];
+  skipped: { path: string; piDid: "modified" | "created" | "deleted"; reason: string }[];
+  /** An edit's text (and images left out), so Cancel can put it back in its box. */
+  edit?: { text: string; removeImages?: number[] };
+}
 
 export interface HistoryHit {
   chatId: string;
@@ -181,6 +202,7 @@ const HOST_MESSAGE_TYPES: Readonly<Record<HostMessageType, true>> = {
   "mention/pathsResolved": true,
   "composer/expanded": true,
   "editor/codeApplied": true,
+  "checkpoint/offer": true,
 };
 
 export function isHostMessageType(type: unknown): type is HostMessageType {
@@ -316,6 +338,10 @@ export type WebviewMessage =
   | { type: "branch/retry"; v: typeof PROTOCOL_VERSION; messageIndex: number }
   /** "Restore files to here" on the prompt at path index `messageIndex`: the host previews, then restores. */
   | { type: "checkpoint/restore"; v: typeof PROTOCOL_VERSION; messageIndex: number }
+  /** The answer to `checkpoint/offer` number `id`: restore the files too, keep them as they are, or do nothing. */
+  | { type: "checkpoint/answer"; v: typeof PROTOCOL_VERSION; id: number; choice: "restore" | "keep" | "cancel" }
+  /** Open one file of an offer as a diff (the checkpoint's content beside the file now). */
+  | { type: "checkpoint/openDiff"; v: typeof PROTOCOL_VERSION; id: number; path: string }
   /** While a reply runs: queue a follow-up or steer (with the attached files and pasted images). */
   | {
       type: "queue/add";

@@ -1,6 +1,7 @@
 // Edit, Retry and the `‹ 2 / 3 ›` switcher in the real webview bundle: what the user clicks
 // is what reaches the host, and a rewind from the host redraws only the part below the fork.
 import * as assert from "node:assert/strict";
+import type { FilesOffer } from "../../src/shared/protocol";
 import { type ChatPage, useChatPage } from "./harness";
 import { Script, stateOf } from "./script";
 
@@ -100,6 +101,84 @@ describe("branches in the webview", function () {
       { type: "branch/switch", v: 1, messageIndex: 4, to: 0 },
       { type: "branch/retry", v: 1, messageIndex: 4 },
     ]);
+  });
+
+  const offer = (over: Partial<FilesOffer> = {}): FilesOffer => ({
+    id: 7,
+    action: "retry",
+    messageIndex: 4,
+    messageNumber: 2,
+    messageText: "second prompt",
+    files: [
+      { path: "src/a.ts", piDid: "modified" },
+      { path: "src/new.ts", piDid: "created" },
+    ],
+    skipped: [{ path: "src/mine.ts", piDid: "modified", reason: "changed since Pi wrote it (your edit is kept)" }],
+    ...over,
+  });
+
+  it("Retry of a message with files changed since: the offer shows the preview and takes the keyboard; each choice posts its answer", async () => {
+    await chat.snapshot(stateOf(twoTurns().take()));
+    await chat.clearPosted();
+    await chat.send([{ type: "checkpoint/offer", offer: offer() }]);
+    const dialog = chat.page.getByRole("dialog", { name: "Also restore files?" });
+    assert.equal(await dialog.count(), 1);
+    assert.match((await dialog.textContent()) ?? "", /Pi changed 2 files since message 2 \("second prompt"\)/);
+    const changes = dialog.getByRole("list", { name: "Files that will change" });
+    assert.deepEqual(
+      (await changes.getByRole("listitem").allTextContents()).map((t) => t.replace(/\s+/g, " ").trim()),
+      ["src/a.ts modified by Pi, will be put back", "src/new.ts created by Pi, will be deleted"],
+    );
+    assert.deepEqual(
+      (await dialog.getByRole("list", { name: "Files that will be skipped" }).getByRole("listitem").allTextContents()).map((t) =>
+        t.replace(/\s+/g, " ").trim(),
+      ),
+      ["src/mine.ts skipped: changed since Pi wrote it (your edit is kept)"],
+    );
+    // The keyboard is on the first choice: Enter restores; Tab reaches the others.
+    const focused = () => chat.page.evaluate(() => document.activeElement?.textContent ?? "");
+    assert.equal(await focused(), "Restore files and retry");
+    await chat.page.keyboard.press("Tab");
+    assert.equal(await focused(), "Keep files and retry");
+    await chat.page.keyboard.press("Enter");
+    await changes.getByRole("button", { name: "src/a.ts" }).click();
+    assert.deepEqual(await chat.posted(), [
+      { type: "checkpoint/answer", v: 1, id: 7, choice: "keep" },
+      { type: "checkpoint/openDiff", v: 1, id: 7, path: "src/a.ts" },
+    ]);
+    // The host takes it away once answered.
+    await chat.send([{ type: "checkpoint/offer", offer: null }]);
+    assert.equal(await dialog.count(), 0);
+
+    await chat.send([{ type: "checkpoint/offer", offer: offer({ id: 8 }) }]);
+    await chat.clearPosted();
+    await chat.page.keyboard.press("Enter");
+    await chat.send([{ type: "checkpoint/offer", offer: null }]);
+    await chat.send([{ type: "checkpoint/offer", offer: offer({ id: 9 }) }]);
+    await chat.page.keyboard.press("Escape");
+    assert.deepEqual(await chat.posted(), [
+      { type: "checkpoint/answer", v: 1, id: 8, choice: "restore" },
+      { type: "checkpoint/answer", v: 1, id: 9, choice: "cancel" },
+    ]);
+  });
+
+  it("Edit of a message with files changed since: Cancel on the offer puts the edited text back in its box", async () => {
+    await chat.snapshot(stateOf(twoTurns().take()));
+    const prompt = chat.page.locator(".item.user").nth(1);
+    await prompt.hover();
+    await prompt.getByRole("button", { name: "Edit this message" }).click();
+    await chat.page.getByRole("textbox", { name: "Edit your message" }).fill("second prompt, better");
+    await chat.page.keyboard.press("Enter");
+    assert.equal(await chat.page.getByRole("textbox", { name: "Edit your message" }).count(), 0);
+    await chat.clearPosted();
+    await chat.send([{ type: "checkpoint/offer", offer: offer({ id: 3, action: "edit", messageIndex: 3, edit: { text: "second prompt, better" } }) }]);
+    const dialog = chat.page.getByRole("dialog", { name: "Also restore files?" });
+    assert.equal(await dialog.getByRole("button", { name: "Restore files and send" }).count(), 1);
+    assert.equal(await dialog.getByRole("button", { name: "Keep files and send" }).count(), 1);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    assert.deepEqual(await chat.posted(), [{ type: "checkpoint/answer", v: 1, id: 3, choice: "cancel" }]);
+    const box = chat.page.getByRole("textbox", { name: "Edit your message" });
+    assert.equal(await box.inputValue(), "second prompt, better");
   });
 
   it("a rewind and the replayed branch replace only the messages below the fork; buttons are off while a run goes", async () => {

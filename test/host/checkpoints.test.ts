@@ -163,6 +163,203 @@ describe("checkpoints: restore files to a message in the extension host", functi
     assert.equal(server.pending(), 0);
   });
 
+  it("Retry and Edit ask to restore the files too: restore, keep and cancel act on the real files and on what the model reads", async () => {
+    const checkpoints = api.checkpoints!;
+    // A folder of its own: documents VS Code still holds for the scenario's files are not these.
+    const dir = join(root, "cp-branch");
+    const file = (name: string) => join(dir, name);
+    const read = (name: string) => readFileSync(file(name));
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file("a.ts"), "export const a = 1;\n");
+    writeFileSync(file("mine.ts"), "export const mine = 1;\n");
+    await vscode.commands.executeCommand("piChat.newChat");
+    server.push(
+      () => ({ toolCalls: [{ id: "br_edit", name: "edit_file", arguments: { path: "cp-branch/a.ts", oldText: "a = 1", newText: "a = 2" } }] }),
+      () => ({ toolCalls: [{ id: "br_mine", name: "edit_file", arguments: { path: "cp-branch/mine.ts", oldText: "mine = 1", newText: "mine = 2" } }] }),
+      () => ({ toolCalls: [{ id: "br_cmd", name: "run_command", arguments: { command: "printf 'new\\n' > cp-branch/new.txt" } }] }),
+      () => ({ text: "Changed." }),
+    );
+    void api.view.receive({ type: "chat/send", v: 1, text: "Change a and mine." });
+    await waitFor("the command to ask", () => card("br_cmd")?.approval?.state === "pending");
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "br_cmd", decision: "allow" });
+    const session = api.controller.currentSession;
+    await session.waitForIdle();
+    await checkpoints.checkpoints.idle();
+    assert.equal(read("new.txt").toString(), "new\n");
+    assert.equal(read("a.ts").toString(), "export const a = 2;\n", JSON.stringify(card("br_edit")));
+    // The user edits one of Pi's files: the offer lists it as skipped, and it is kept.
+    writeFileSync(file("mine.ts"), "export const mine = 'user';\n");
+    let notices = 0;
+    checkpoints.notify = async () => {
+      notices++;
+      return undefined;
+    };
+    const answerIndex = () => session.messages.map((m) => m.role).lastIndexOf("assistant");
+
+    // Retry, Cancel: nothing changes, no request.
+    void api.view.receive({ type: "branch/retry", v: 1, messageIndex: answerIndex() });
+    let id = await waitFor("the offer", () => checkpoints.pendingOfferId);
+    await api.view.receive({ type: "checkpoint/answer", v: 1, id, choice: "cancel" });
+    await session.waitForIdle();
+    assert.equal(read("a.ts").toString(), "export const a = 2;\n");
+    assert.ok(existsSync(file("new.txt")));
+    assert.equal(server.pending(), 0);
+
+    // Retry, restore the files: they are put back, and the new answer's request says so after the prompt.
+    let told = "";
+    server.push((body) => {
+      told = JSON.stringify(body.messages);
+      return { text: "Retried." };
+    });
+    const opened: string[] = [];
+    void api.view.receive({ type: "branch/retry", v: 1, messageIndex: answerIndex() });
+    id = await waitFor("the offer", () => checkpoints.pendingOfferId);
+    // A file of the offer opens as a diff, as in the restore's preview.
+    await api.view.receive({ type: "checkpoint/openDiff", v: 1, id, path: "cp-branch/a.ts" });
+    opened.push(vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? "");
+    await api.view.receive({ type: "checkpoint/answer", v: 1, id, choice: "restore" });
+    await waitFor("the retried answer", () => session.messages.some((m) => m.role === "assistant" && JSON.stringify(m.content).includes("Retried.")));
+    await session.waitForIdle();
+    assert.match(opened[0]!, /cp-branch\/a\.ts \(at the checkpoint ↔ now\)/);
+    assert.equal(read("a.ts").toString(), "export const a = 1;\n");
+    assert.equal(existsSync(file("new.txt")), false, "the file Pi's command created is gone");
+    assert.equal(read("mine.ts").toString(), "export const mine = 'user';\n", "the user's edit is kept");
+    assert.match(told, /restored the workspace files to how they were before message 1 \(\\"Change a and mine\.\\"\)/);
+    assert.match(told, /Deleted \(created after it\): cp-branch\/new\.txt/);
+    assert.match(told, /Left as they are: cp-branch\/mine\.ts \(changed since Pi wrote it/);
+    const roles = session.messages.map((m) => m.role);
+    const prompt = roles.indexOf("user");
+    assert.deepEqual(roles.slice(prompt, prompt + 3), ["user", "filesRestored", "assistant"], "the note is on the new branch, before its answer");
+    assert.equal(notices, 1, "the notice with Redo changes");
+
+    // Edit, keep the files: nothing is restored, nothing is said about files. (a.ts is as the
+    // restore left it: no write behind VS Code's back, whose copy of it the diff just opened.)
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    server.push(
+      () => ({ toolCalls: [{ id: "br_edit2", name: "edit_file", arguments: { path: "cp-branch/a.ts", oldText: "a = 1", newText: "a = 3" } }] }),
+      () => ({ text: "Three." }),
+    );
+    await api.view.receive({ type: "branch/editPrompt", v: 1, messageIndex: session.messages.findIndex((m) => m.role === "user"), text: "Make a three." });
+    await session.waitForIdle();
+    assert.equal(read("a.ts").toString(), "export const a = 3;\n");
+    let keptTold = "";
+    server.push((body) => {
+      keptTold = JSON.stringify(body.messages);
+      return { text: "Kept." };
+    });
+    void api.view.receive({ type: "branch/retry", v: 1, messageIndex: answerIndex() });
+    id = await waitFor("the offer", () => checkpoints.pendingOfferId);
+    await api.view.receive({ type: "checkpoint/answer", v: 1, id, choice: "keep" });
+    await waitFor("the answer", () => keptTold);
+    await session.waitForIdle();
+    assert.equal(read("a.ts").toString(), "export const a = 3;\n", "kept as Pi left it");
+    assert.doesNotMatch(keptTold, /restored the workspace files/);
+
+    // Edit with restore: the note comes first on the new branch, before the edited prompt.
+    let editTold = "";
+    server.push((body) => {
+      editTold = JSON.stringify(body.messages);
+      return { text: "Edited." };
+    });
+    void api.view.receive({ type: "branch/editPrompt", v: 1, messageIndex: session.messages.findIndex((m) => m.role === "user"), text: "Leave a alone." });
+    id = await waitFor("the offer", () => checkpoints.pendingOfferId);
+    await api.view.receive({ type: "checkpoint/answer", v: 1, id, choice: "restore" });
+    await waitFor("the edited answer", () => editTold);
+    await session.waitForIdle();
+    assert.equal(read("a.ts").toString(), "export const a = 1;\n");
+    assert.match(editTold, /restored the workspace files to how they were before message 1 \(\\"Make a three\.\\"\).*Leave a alone\./);
+
+    // Nothing to restore (the files are as at the checkpoint): nothing is asked.
+    server.push(() => ({ text: "Again." }));
+    await api.view.receive({ type: "branch/retry", v: 1, messageIndex: answerIndex() });
+    await session.waitForIdle();
+    assert.equal(checkpoints.pendingOfferId, undefined);
+    assert.equal(server.pending(), 0);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a background command's writes after the turn ended are recorded when it ends; the user's save meanwhile is not; restore undoes them", async () => {
+    const checkpoints = api.checkpoints!;
+    const dir = join(root, "cp-bg");
+    const file = (name: string) => join(dir, name);
+    const read = (name: string) => readFileSync(file(name), "utf8");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file("existing.txt"), "before\n");
+    writeFileSync(file("user.txt"), "user before\n");
+    await vscode.commands.executeCommand("piChat.newChat");
+    server.push(
+      () => ({
+        toolCalls: [
+          {
+            id: "cp_bg",
+            name: "run_command",
+            arguments: {
+              command: "echo watcher ready; sleep 3; printf 'late\\n' > cp-bg/late.txt; printf 'by the watcher\\n' > cp-bg/existing.txt",
+              background: true,
+              readyPattern: "watcher ready",
+            },
+          },
+        ],
+      }),
+      () => ({ text: "It runs in the background." }),
+    );
+    void api.view.receive({ type: "chat/send", v: 1, text: "Start the watcher." });
+    await waitFor("the command to ask", () => card("cp_bg")?.approval?.state === "pending");
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "cp_bg", decision: "allow" });
+    const session = api.controller.currentSession;
+    await session.waitForIdle();
+    await checkpoints.checkpoints.idle();
+    // The turn is over and the command still runs: nothing of it is on disk yet.
+    assert.equal(card("cp_bg")?.background?.state, "running");
+    assert.equal(existsSync(file("late.txt")), false);
+    assert.equal(checkpoints.checkpoints.watchedBackground, 1);
+
+    // Meanwhile the user edits and saves a file of their own in VS Code.
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file("user.txt")));
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), "mine: "));
+    await doc.save();
+
+    await waitFor("the background command to end", () => card("cp_bg")?.background?.state === "exited", 30_000);
+    await waitFor("its end to be recorded", () => checkpoints.checkpoints.watchedBackground === 0);
+    await checkpoints.checkpoints.idle();
+    assert.equal(read("late.txt"), "late\n");
+    assert.equal(read("existing.txt"), "by the watcher\n");
+    const journal = await checkpoints.checkpoints.storage.journal(session.id);
+    assert.deepEqual(
+      journal.flatMap((e) => (e.t === "change" ? [[e.path, e.by]] : [])),
+      [
+        ["cp-bg/existing.txt", "command"],
+        ["cp-bg/late.txt", "command"],
+      ],
+      "the watcher's writes are its own; the user's save is not",
+    );
+
+    let previewed: RestorePlan | undefined;
+    checkpoints.preview = async (plan) => {
+      previewed = plan;
+      return "restore";
+    };
+    checkpoints.notify = async () => undefined;
+    await api.view.receive({ type: "checkpoint/restore", v: 1, messageIndex: session.messages.findIndex((m) => m.role === "user") });
+    assert.deepEqual(
+      previewed?.files.map((f) => [f.path, f.piDid]),
+      [
+        ["cp-bg/existing.txt", "modified"],
+        ["cp-bg/late.txt", "created"],
+      ],
+    );
+    assert.deepEqual(previewed?.skipped, []);
+    assert.equal(read("existing.txt"), "before\n");
+    assert.equal(existsSync(file("late.txt")), false);
+    assert.equal(read("user.txt"), "mine: user before\n", "the user's save is left alone");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("skips a file open with unsaved changes and says so; the editor keeps its text", async () => {
     const checkpoints = api.checkpoints!;
     rmSync(dir, { recursive: true, force: true });

@@ -27,10 +27,12 @@ export function run(): Promise<void> {
   const dir = __dirname;
   // multi-root*.test.js need a two-folder workspace: they run alone in the launch that opens one
   // (PI_CHAT_HOST_SUITE=multi-root, see scripts/test-all.mjs), and never in the one-folder launch.
-  const multiRoot = process.env.PI_CHAT_HOST_SUITE === "multi-root";
+  // crash-*.test.js get the extension host killed by the launcher: alone too (PI_CHAT_HOST_SUITE=crash).
+  const suite = process.env.PI_CHAT_HOST_SUITE ?? "";
+  const suiteOf = (f: string) => /(^|\/)(multi-root|crash-)[^/]*\.test\.js$/.exec(f)?.[2]?.replace(/-$/, "") ?? "";
   const files = readdirSync(dir, { recursive: true })
     .map(String)
-    .filter((f) => f.endsWith(".test.js") && /(^|\/)multi-root[^/]*\.test\.js$/.test(f) === multiRoot)
+    .filter((f) => f.endsWith(".test.js") && suiteOf(f) === suite)
     .sort()
     // The restart test's phase 1 leaves a chat on screen for phase 2 to find after the restart: it
     // runs last, so no later test opens another chat (terminal-nets.test.js, sorted after it, did).

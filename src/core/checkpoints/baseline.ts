@@ -26,13 +26,19 @@ interface Known {
 /** The files of one walk, by path. */
 export type StatWalk = Map<string, EntryStat>;
 
+/** One file of a background command's last scan: its stat then, and its content then. */
+export interface SeenFile {
+  readonly stat: EntryStat;
+  readonly state: FileState;
+}
+
 export interface CommandChange {
   readonly path: string;
   readonly before: FileState;
   readonly after: FileState;
 }
 
-function sameStat(a: EntryStat | Known, b: EntryStat | Known): boolean {
+export function sameStat(a: EntryStat | Known, b: EntryStat | Known): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 }
 
@@ -136,9 +142,22 @@ export class WorkspaceBaseline {
     return walk;
   }
 
-  /** What changed between `before` (a snapshot) and now: created, modified (content differs) and deleted files. */
-  async changesSince(before: StatWalk): Promise<CommandChange[]> {
-    const after = await this.walk();
+  /**
+   * The content states of the files of `walk` as the baseline knows them (stat and state), for a
+   * background command's later scans; a file the baseline has not read with this stat is "unknown".
+   */
+  capture(walk: StatWalk): Map<string, SeenFile> {
+    const seen = new Map<string, SeenFile>();
+    for (const [path, st] of walk) {
+      const k = this.known.get(path);
+      seen.set(path, { stat: st, state: k && sameStat(k, st) ? k.state : { unknown: "its earlier content was not kept" } });
+    }
+    return seen;
+  }
+
+  /** What changed between `before` (a snapshot) and `after` (a walk, now by default): created, modified (content differs) and deleted files. */
+  async changesSince(before: StatWalk, walked?: StatWalk): Promise<CommandChange[]> {
+    const after = walked ?? (await this.walk());
     const changes: CommandChange[] = [];
     const beforeState = (path: string, st: EntryStat): FileState => {
       const k = this.known.get(path);

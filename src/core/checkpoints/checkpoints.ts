@@ -4,11 +4,22 @@
 import type { AgentTool } from "@earendil-works/pi-agent-core";
 import type { WalkRules } from "../tools/workspace-walk";
 import type { WorkspaceFileSystem } from "../tools/workspace-fs";
-import { type CommandChange, type StatWalk, WorkspaceBaseline } from "./baseline";
+import { type CommandChange, type SeenFile, type StatWalk, sameStat, WorkspaceBaseline } from "./baseline";
 import { planRestore, type RestorePlan } from "./plan";
 import { executeRestore, recoverRestore, type RecoveryReport, type RestoreOutcome, type StepHook } from "./restore";
 import { CheckpointStorage, sha256 } from "./storage";
-import { ABSENT, type ChangeSource, type CheckpointIo, type FileState, type JournalEntry, MAX_CHECKPOINT_FILE_BYTES } from "./types";
+import { ABSENT, type ChangeSource, type CheckpointIo, type FileState, isAbsent, type JournalEntry, MAX_CHECKPOINT_FILE_BYTES, sameState } from "./types";
+
+/**
+ * A background command still running after its tool call returned: what its last scan saw, and
+ * the paths something else accounted for since (Pi's writes, other commands' recorded changes, a
+ * restore, a save in VS Code): those are never put down to the command.
+ */
+interface BackgroundWatch {
+  readonly chatId: string;
+  seen: Map<string, SeenFile>;
+  readonly touched: Set<string>;
+}
 
 export interface CheckpointsOptions {
   /** The extension's storage folder (checkpoints go in its `checkpoints/`). */
@@ -34,6 +45,10 @@ export class Checkpoints {
   private readonly writing = new Set<string>();
   /** Test seam: after each restore step. */
   afterRestoreStep: StepHook | undefined;
+  /** Background commands still running, by their id (the tool call's). */
+  private readonly backgroundWatches = new Map<string, BackgroundWatch>();
+  /** Background commands that ended before their tool call's walk was recorded (that walk covers them). */
+  private readonly endedEarly = new Set<string>();
 
   constructor(private readonly options: CheckpointsOptions) {
     this.storage = new CheckpointStorage(options.storageRoot);
@@ -80,6 +95,12 @@ export class Checkpoints {
   noteSave(path: string): void {
     if (this.writing.has(path)) return;
     for (const watch of this.commandWatches) watch.add(path);
+    for (const watch of this.backgroundWatches.values()) watch.touched.add(path);
+  }
+
+  /** Paths a record accounted for: a running background command is not given them. */
+  private accounted(paths: Iterable<string>, except?: BackgroundWatch): void {
+    for (const watch of this.backgroundWatches.values()) if (watch !== except) for (const p of paths) watch.touched.add(p);
   }
 
   /** What is at `path` on disk now, kept when it is a file within the cap. */
@@ -107,6 +128,7 @@ export class Checkpoints {
       }
       const after = await this.diskState(path).catch((e: unknown): FileState => ({ unknown: `could not be read (${String(e)})` }));
       await this.storage.append(chatId, [{ t: "change", path, before, after, by, at: Date.now() }]);
+      this.accounted([path]);
       return result;
     });
   }
@@ -118,18 +140,101 @@ export class Checkpoints {
     return this.warm().then(() => this.locked(async () => ({ walk: await this.baseline.snapshot(), savedOutside })));
   }
 
-  /** After a command: its changes go in the chat's journal. Not awaited by the tool (queued under the lock). */
-  afterCommand(chatId: string, before: { walk: StatWalk; savedOutside: Set<string> }): Promise<CommandChange[]> {
+  /**
+   * After a command: its changes go in the chat's journal. Not awaited by the tool (queued under the
+   * lock). `backgroundId`: the command goes on running; what it changes later is recorded by
+   * scans (at each of the chat's marks, and when it ends: `backgroundEnded`).
+   */
+  afterCommand(chatId: string, before: { walk: StatWalk; savedOutside: Set<string> }, backgroundId?: string): Promise<CommandChange[]> {
     return this.locked(async () => {
       this.commandWatches.delete(before.savedOutside);
-      const changes = (await this.baseline.changesSince(before.walk)).filter((c) => !before.savedOutside.has(c.path));
+      const walk = await this.baseline.walk();
+      const changes = (await this.baseline.changesSince(before.walk, walk)).filter((c) => !before.savedOutside.has(c.path));
       const at = Date.now();
       await this.storage.append(
         chatId,
         changes.map((c) => ({ t: "change", path: c.path, before: c.before, after: c.after, by: "command", at })),
       );
+      this.accounted(changes.map((c) => c.path));
+      if (backgroundId !== undefined && !this.endedEarly.delete(backgroundId)) {
+        this.backgroundWatches.set(backgroundId, { chatId, seen: this.baseline.capture(walk), touched: new Set() });
+      }
       return changes;
     });
+  }
+
+  /** A background command ended (exited or stopped, its whole tree gone): its last changes are recorded. */
+  backgroundEnded(id: string): Promise<CommandChange[]> {
+    return this.locked(async () => {
+      const watch = this.backgroundWatches.get(id);
+      if (!watch) {
+        this.endedEarly.add(id);
+        return [];
+      }
+      this.backgroundWatches.delete(id);
+      return this.scanBackground(watch);
+    });
+  }
+
+  /** Running background commands whose changes are watched (tests, the docs' figures). */
+  get watchedBackground(): number {
+    return this.backgroundWatches.size;
+  }
+
+  /**
+   * What a background command changed since its last scan: files whose stat moved, with content
+   * that differs, and that nothing else accounted for meanwhile. Recorded as the command's (the
+   * caller holds the lock).
+   */
+  private async scanBackground(watch: BackgroundWatch): Promise<CommandChange[]> {
+    const now = await this.baseline.walk();
+    const changes: CommandChange[] = [];
+    const next = new Map(watch.seen);
+    for (const [path, st] of now) {
+      const was = watch.seen.get(path);
+      if (was && sameStat(was.stat, st)) continue;
+      const after = await this.baseline.stateOf(path, st);
+      next.set(path, { stat: st, state: after });
+      if (watch.touched.has(path)) continue;
+      const before = was ? was.state : ABSENT;
+      if (!sameState(before, after)) changes.push({ path, before, after });
+    }
+    for (const [path, was] of watch.seen) {
+      if (now.has(path)) continue;
+      next.delete(path);
+      if (!watch.touched.has(path) && !isAbsent(was.state)) changes.push({ path, before: was.state, after: ABSENT });
+    }
+    watch.seen = next;
+    watch.touched.clear();
+    changes.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+    const at = Date.now();
+    await this.storage.append(
+      watch.chatId,
+      changes.map((c) => ({ t: "change", path: c.path, before: c.before, after: c.after, by: "command", at })),
+    );
+    this.accounted(
+      changes.map((c) => c.path),
+      watch,
+    );
+    return changes;
+  }
+
+  /**
+   * A user message of `chatId` marks a checkpoint. The chat's background commands still running
+   * are scanned first, so what they changed before it is recorded before the mark.
+   */
+  mark(chatId: string, messageId: string): Promise<void> {
+    return this.locked(async () => {
+      for (const watch of this.backgroundWatches.values()) if (watch.chatId === chatId) await this.scanBackground(watch);
+      await this.storage.append(chatId, [{ t: "mark", id: messageId, at: Date.now() }]);
+    });
+  }
+
+  /** Hashes a running background command's last scan refers to (its "before" contents). */
+  private watchedHashes(): string[] {
+    const out: string[] = [];
+    for (const watch of this.backgroundWatches.values()) for (const f of watch.seen.values()) if ("hash" in f.state && f.state.kept) out.push(f.state.hash);
+    return out;
   }
 
   /** What a restore to `markId` would do; undefined: the chat has no such checkpoint. */
@@ -166,13 +271,15 @@ export class Checkpoints {
           .map((f) => ({ path: f.path, piDid: f.piDid, reason: "changed after the preview was shown" }));
         checked = { ...plan, files, skipped: [...plan.skipped, ...unseen] };
       }
-      return executeRestore(checked, {
+      const outcome = await executeRestore(checked, {
         io: this.io,
         storage: this.storage,
         chatId,
         maxFileBytes: this.maxFileBytes,
         ...(this.afterRestoreStep ? { afterStep: this.afterRestoreStep } : {}),
       });
+      this.accounted([...outcome.restored, ...outcome.deleted].map((f) => f.path));
+      return outcome;
     });
   }
 
@@ -185,12 +292,12 @@ export class Checkpoints {
   forget(chatId: string): Promise<number> {
     return this.locked(async () => {
       await this.storage.deleteJournal(chatId);
-      return this.storage.collectGarbage(this.baseline.hashes());
+      return this.storage.collectGarbage([...this.baseline.hashes(), ...this.watchedHashes()]);
     });
   }
 
   collectGarbage(): Promise<number> {
-    return this.locked(() => this.storage.collectGarbage(this.baseline.hashes()));
+    return this.locked(() => this.storage.collectGarbage([...this.baseline.hashes(), ...this.watchedHashes()]));
   }
 }
 
@@ -204,7 +311,12 @@ export class ChatCheckpoints {
   /** A user message was saved as `messageId`: the files as they are now are its checkpoint. */
   mark(messageId: string): Promise<void> {
     void this.checkpoints.warm();
-    return this.checkpoints.append(this.chatId, [{ t: "mark", id: messageId, at: Date.now() }]);
+    return this.checkpoints.mark(this.chatId, messageId);
+  }
+
+  /** A background command of this chat ended: what it changed since its last scan is recorded. */
+  backgroundEnded(id: string): Promise<unknown> {
+    return this.checkpoints.backgroundEnded(id);
   }
 
   /** The tools' file system, with every write recorded (edit_file writes through it). */
@@ -222,14 +334,25 @@ export class ChatCheckpoints {
   recordingCommandTool<T extends AgentTool>(tool: T): T {
     const execute: T["execute"] = async (...args) => {
       const before = await this.checkpoints.beforeCommand();
+      let result: unknown;
       try {
-        return await tool.execute(...args);
+        const out = await tool.execute(...args);
+        result = out;
+        return out;
       } finally {
-        void this.checkpoints.afterCommand(this.chatId, before).catch(() => undefined);
+        void this.checkpoints.afterCommand(this.chatId, before, backgroundIdOf(result)).catch(() => undefined);
       }
     };
     return { ...tool, execute };
   }
+}
+
+/** The id of a command the result says was started in the background (run_command's `details.background`). */
+function backgroundIdOf(result: unknown): string | undefined {
+  const details = typeof result === "object" && result !== null ? (result as { details?: unknown }).details : undefined;
+  const background = typeof details === "object" && details !== null ? (details as { background?: unknown }).background : undefined;
+  const id = typeof background === "object" && background !== null ? (background as { id?: unknown }).id : undefined;
+  return typeof id === "string" ? id : undefined;
 }
 
 export { sha256 };

@@ -14,6 +14,7 @@ import {
   type SkippedFile,
 } from "../../core/checkpoints";
 import type { WalkRules } from "../../core/tools";
+import type { FilesOffer } from "../../shared/protocol";
 import type { WorkspacePaths } from "./workspace-paths";
 
 /** The scheme of the read-only documents that show a file as it was at a checkpoint (left side of the diff). */
@@ -64,6 +65,16 @@ export interface RestoreResult {
   plan: RestorePlan;
 }
 
+/** What the user chose on "also restore files?" (Edit or Retry of a message with files changed since). */
+export type OfferChoice = "restore" | "keep" | "cancel";
+
+export interface BranchOfferRequest extends RestoreRequest {
+  action: "edit" | "retry";
+  /** The message whose Edit or Retry was clicked. */
+  messageIndex: number;
+  edit?: { text: string; removeImages?: number[] };
+}
+
 const DID: Record<PlannedFile["piDid"], string> = { modified: "modified by Pi", created: "created by Pi", deleted: "deleted by Pi" };
 const WILL: Record<PlannedFile["piDid"], string> = { modified: "put back", created: "deleted", deleted: "brought back" };
 
@@ -74,6 +85,12 @@ export class HostCheckpoints implements vscode.Disposable {
   preview: (plan: RestorePlan, request: RestoreRequest) => Promise<PreviewAnswer> = (plan, request) => this.showPreview(plan, request);
   /** Test seam: the notice after a restore; resolves with the button chosen. */
   notify: (text: string, ...buttons: string[]) => Thenable<string | undefined> = (text, ...buttons) => vscode.window.showInformationMessage(text, ...buttons);
+
+  /** The notice the last recovery at activation showed (tests read it; the user sees the notification). */
+  recoveryNotice: string | undefined;
+  /** The "also restore files?" question the view shows now, if any. */
+  private offer: { id: number; plan: RestorePlan; answer: (choice: OfferChoice) => void } | undefined;
+  private offerIds = 0;
 
   constructor(
     storageDir: string,
@@ -118,6 +135,7 @@ export class HostCheckpoints implements vscode.Disposable {
       report.outcome === "completed"
         ? "Pi Chat: a restore of files was interrupted after it had finished; nothing more was needed."
         : `Pi Chat: a restore of files was interrupted by a reload or crash and has been undone, so no file is left half-restored (${report.putBack.length} put back as they were before it).${problems} You can restore again.`;
+    this.recoveryNotice = text;
     void vscode.window.showWarningMessage(text);
   }
 
@@ -232,7 +250,83 @@ export class HostCheckpoints implements vscode.Disposable {
     return redone;
   }
 
+  /** The id of the offer waiting for an answer (tests answer it as the view would). */
+  get pendingOfferId(): number | undefined {
+    return this.offer?.id;
+  }
+
+  /**
+   * Edit or Retry of a message: when its checkpoint has files Pi changed since that can be put
+   * back, the view asks "also restore files?" with the same preview (planned by the same rules).
+   * Resolves with the choice and the plan shown; "keep" without asking when there is nothing to
+   * restore (no checkpoint, or every file would be skipped).
+   */
+  async askAlsoRestore(request: BranchOfferRequest, send: (offer: FilesOffer | null) => void): Promise<{ choice: OfferChoice; plan?: RestorePlan }> {
+    const plan = await this.checkpoints.plan(request.chatId, request.markId);
+    if (!plan || plan.files.length === 0) return { choice: "keep" };
+    this.offer?.answer("cancel"); // a newer question replaces an unanswered one
+    const id = ++this.offerIds;
+    const choice = await new Promise<OfferChoice>((resolve) => {
+      this.offer = { id, plan, answer: resolve };
+      send({
+        id,
+        action: request.action,
+        messageIndex: request.messageIndex,
+        messageNumber: request.number,
+        messageText: request.text,
+        files: plan.files.map((f) => ({ path: f.path, piDid: f.piDid })),
+        skipped: plan.skipped.map((f) => ({ path: f.path, piDid: f.piDid, reason: f.reason })),
+        ...(request.edit ? { edit: request.edit } : {}),
+      });
+    });
+    if (this.offer?.id === id) this.offer = undefined;
+    send(null);
+    return { choice, plan };
+  }
+
+  /** The view's answer to offer `id`; false for an id no longer asked. */
+  answerOffer(id: number, choice: OfferChoice): boolean {
+    if (this.offer?.id !== id) return false;
+    const { answer } = this.offer;
+    this.offer = undefined;
+    answer(choice);
+    return true;
+  }
+
+  /** Any open question goes (another chat is shown). */
+  dropOffer(): void {
+    this.offer?.answer("cancel");
+  }
+
+  /** A file of offer `id` as a diff; false when the offer or the file is not known. */
+  async openOfferDiff(id: number, path: string): Promise<boolean> {
+    const offer = this.offer;
+    const file = offer?.id === id ? offer.plan.files.find((f) => f.path === path) : undefined;
+    if (!offer || !file) return false;
+    await this.openDiff(file, offer.plan);
+    return true;
+  }
+
+  /**
+   * "Restore files and retry/send": the restore of the plan the user saw (a file changed since is
+   * skipped), the notice with *Redo changes*; the note is the caller's (it goes into the new branch).
+   */
+  async restoreForBranch(
+    request: RestoreRequest,
+    plan: RestorePlan,
+    redoNote: (outcome: RestoreOutcome, redo: boolean) => Promise<void>,
+  ): Promise<RestoreOutcome | undefined> {
+    const outcome = await this.checkpoints.restore(request.chatId, request.markId, plan);
+    if (!outcome) return undefined;
+    this.log(
+      `checkpoints: restored to ${request.markId} before a branch: ${outcome.restored.length} put back, ${outcome.deleted.length} deleted, ${outcome.skipped.length} skipped`,
+    );
+    void this.offerRedo(request, outcome, redoNote);
+    return outcome;
+  }
+
   dispose(): void {
+    this.offer?.answer("cancel");
     for (const d of this.disposables) d.dispose();
   }
 }

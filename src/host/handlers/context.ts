@@ -1,5 +1,6 @@
 // What a webview message handler may use: the chat on screen, a way to answer the view, and the
 // controller's operations by name. The controller keeps its state; handlers only reach it here.
+import type { FilesRestoredMessage } from "../../core/messages";
 import type { BranchChange, ChatSession, EditApprovalRequest } from "../../core/session";
 import type { HostMessageBody, PendingAttachment, PromptImage, ViewStatus, WebviewMessage } from "../../shared/protocol";
 import type { MentionRef } from "../../shared/mentions";
@@ -36,6 +37,16 @@ export interface HandlerContext {
   /** The draft `/template args` expanded, or undefined when it names no template. */
   expandDraft(text: string): Promise<{ name: string; text: string } | undefined>;
   branch(operation: () => Promise<BranchChange>): Promise<void>;
+  /** Edit or Retry, asking first "also restore files?" when Pi changed files since that message. */
+  branchWithFiles(
+    action: "edit" | "retry",
+    messageIndex: number,
+    edit: { text: string; removeImages?: number[] } | undefined,
+    operation: (session: ChatSession, note: FilesRestoredMessage | undefined) => Promise<BranchChange>,
+  ): Promise<void>;
+  /** The answer to the "also restore files?" question; false for an offer that is not open. */
+  answerFilesOffer(id: number, choice: "restore" | "keep" | "cancel"): boolean;
+  openFilesOfferDiff(id: number, path: string): Promise<boolean>;
   restoreFiles(messageIndex: number): Promise<void>;
   openFile(requested: string, line: number | undefined): Promise<void>;
   /** Settles an edit approval of the chat on screen. */

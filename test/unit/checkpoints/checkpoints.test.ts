@@ -249,6 +249,67 @@ describe("checkpoints: record and restore", function () {
   });
 });
 
+describe("checkpoints: a background command's later changes", function () {
+  this.timeout(20_000);
+  let w: World;
+  beforeEach(() => {
+    w = makeWorld();
+  });
+  afterEach(() => w.cleanup());
+
+  it("are recorded at the chat's next mark and at its end, never the user's save or Pi's own edit meanwhile", async () => {
+    w.write("a.txt", "a0\n");
+    w.write("b.txt", "b0\n");
+    w.write("c.txt", "c0\n");
+    await w.checkpoints.forChat("c1").mark("m1");
+    // The tool call: it starts, writes x.txt, returns while the process goes on.
+    const before = await w.checkpoints.beforeCommand();
+    w.write("x.txt", "x1\n");
+    await w.checkpoints.afterCommand("c1", before, "bg1");
+    assert.equal(w.checkpoints.watchedBackground, 1);
+    // After the turn: the command writes a.txt; Pi edits b.txt; the user saves c.txt in VS Code.
+    w.write("a.txt", "a1 by the command\n");
+    await editWithTool(w, "c1", "b.txt", "b0", "b1 by pi");
+    w.checkpoints.noteSave("c.txt");
+    w.write("c.txt", "c1 by the user\n");
+    // A new prompt: what the command wrote so far is put before its mark.
+    await w.checkpoints.forChat("c1").mark("m2");
+    w.write("d.txt", "d1 by the command\n");
+    w.write("a.txt", "a2 by the command, later\n");
+    await w.checkpoints.forChat("c1").backgroundEnded("bg1");
+    assert.equal(w.checkpoints.watchedBackground, 0);
+
+    const journal = await w.checkpoints.storage.journal("c1");
+    assert.deepEqual(
+      journal.map((e) => (e.t === "mark" ? `mark ${e.id}` : e.t === "change" ? `${e.by} ${e.path}` : e.t)),
+      ["mark m1", "command x.txt", "edit b.txt", "command a.txt", "mark m2", "command a.txt", "command d.txt"],
+    );
+    assert.deepEqual(byPath(await w.checkpoints.plan("c1", "m2")), { files: { "a.txt": "modified", "d.txt": "created" }, skipped: {} });
+    assert.deepEqual(byPath(await w.checkpoints.plan("c1", "m1")), {
+      files: { "a.txt": "modified", "b.txt": "modified", "d.txt": "created", "x.txt": "created" },
+      skipped: {},
+    });
+    await w.checkpoints.restore("c1", "m1");
+    assert.equal(w.read("a.txt").toString(), "a0\n");
+    assert.equal(w.read("b.txt").toString(), "b0\n");
+    assert.equal(w.read("c.txt").toString(), "c1 by the user\n", "the user's save is never the command's");
+    assert.equal(existsSync(join(w.ws, "d.txt")), false);
+    assert.equal(existsSync(join(w.ws, "x.txt")), false);
+  });
+
+  it("one that ended before its tool call's walk was recorded needs no watch: that walk has it all", async () => {
+    const before = await w.checkpoints.beforeCommand();
+    w.write("done.txt", "written before it ended\n");
+    await w.checkpoints.forChat("c1").backgroundEnded("bg2");
+    await w.checkpoints.afterCommand("c1", before, "bg2");
+    assert.equal(w.checkpoints.watchedBackground, 0);
+    assert.deepEqual(
+      (await w.checkpoints.storage.journal("c1")).map((e) => (e.t === "change" ? e.path : e.t)),
+      ["done.txt"],
+    );
+  });
+});
+
 describe("checkpoints: several folders", function () {
   this.timeout(20_000);
   it("records and restores in every folder of a multi-root workspace, by folder name", async () => {
