@@ -2,7 +2,7 @@
 // webview imports on the first code block it shows, so the first paint never waits for it. Each
 // language's grammar is a further chunk (out/hl-*.js), loaded the first time a block names it.
 // highlight.js: a well-kept library, no eval (the webview's CSP forbids it), and its output is
-// escaped text in <span class="hljs-…"> only, coloured by webview/styles.css from the theme.
+// escaped text in <span class="hljs-…"> only, coloured by webview/styles/markdown.css from the theme.
 import hljs from "highlight.js/lib/core";
 import type { LanguageFn } from "highlight.js";
 
