@@ -58,6 +58,20 @@ function catalogName(provider: ProviderId, id: string): string | undefined {
 /** How long the view's first paint has before the provider catalog is loaded for the header's model name. */
 const CATALOG_DELAY_MS = 1500;
 
+/** What the chat (and the model) is told after files were restored to the checkpoint of message `at`. */
+function filesRestoredNote(at: { number: number; text: string }, outcome: RestoreOutcome, redo: boolean): FilesRestoredMessage {
+  return {
+    role: "filesRestored",
+    messageNumber: at.number,
+    messageText: at.text,
+    redo,
+    restored: outcome.restored.map((f) => f.path),
+    deleted: outcome.deleted.map((f) => f.path),
+    skipped: outcome.skipped.map((f) => ({ path: f.path, reason: f.reason })),
+    timestamp: Date.now(),
+  };
+}
+
 /** Two request steps, one after the other. */
 function chainSteps(first: RequestContextStep, second: RequestContextStep): RequestContextStep {
   return async (messages, signal) => second(await first(messages, signal), signal);
@@ -348,16 +362,7 @@ export class ChatController implements vscode.Disposable {
     await this.writeCurrentChat(session.id);
     const request = { chatId: session.id, markId: at.markId, number: at.number, text: at.text };
     const note = async (outcome: RestoreOutcome, redo: boolean) => {
-      await session.noteFilesRestored({
-        role: "filesRestored",
-        messageNumber: at.number,
-        messageText: at.text,
-        redo,
-        restored: outcome.restored.map((f) => f.path),
-        deleted: outcome.deleted.map((f) => f.path),
-        skipped: outcome.skipped.map((s) => ({ path: s.path, reason: s.reason })),
-        timestamp: Date.now(),
-      });
+      await session.noteFilesRestored(filesRestoredNote(at, outcome, redo));
     };
     // A chat with a restore under way is not let go (release): its note must go to the session that shows it.
     this.restoring.add(session.id);
@@ -394,16 +399,7 @@ export class ChatController implements vscode.Disposable {
       if (choice === "cancel" || session !== this.session || session.running) return;
       if (choice === "restore" && plan) {
         await this.writeCurrentChat(session.id);
-        const notice = (outcome: RestoreOutcome, redo: boolean): FilesRestoredMessage => ({
-          role: "filesRestored",
-          messageNumber: at.number,
-          messageText: at.text,
-          redo,
-          restored: outcome.restored.map((f) => f.path),
-          deleted: outcome.deleted.map((f) => f.path),
-          skipped: outcome.skipped.map((f) => ({ path: f.path, reason: f.reason })),
-          timestamp: Date.now(),
-        });
+        const notice = (outcome: RestoreOutcome, redo: boolean) => filesRestoredNote(at, outcome, redo);
         // A Redo from the notice waits for the new answer to end, then says so in the chat.
         const outcome = await checkpoints.restoreForBranch(request, plan, async (redone, redo) => {
           await session.waitForIdle();

@@ -72,6 +72,34 @@ export function DenyReasonInput(props: { value: string; onInput: (value: string)
   );
 }
 
+/** Allow (Alt+A) and Deny (Alt+D) of the command and MCP cards; disabled once a decision is sent. */
+export function AllowDenyButtons(props: { sent: boolean; onDecide: (decision: "allow" | "deny") => void }) {
+  return (
+    <>
+      <button
+        type="button"
+        class="button primary"
+        data-decision="allow"
+        aria-keyshortcuts="Alt+A"
+        disabled={props.sent}
+        onClick={() => props.onDecide("allow")}
+      >
+        Allow
+      </button>
+      <button
+        type="button"
+        class="button secondary"
+        data-decision="deny"
+        aria-keyshortcuts="Alt+D"
+        disabled={props.sent}
+        onClick={() => props.onDecide("deny")}
+      >
+        Deny
+      </button>
+    </>
+  );
+}
+
 export function ApprovalForm({ toolCallId, cardId }: { toolCallId: string; cardId: string }) {
   const [reason, setReason] = useState("");
   const [sent, setSent] = useSentDecision<Decision>();

@@ -6,7 +6,7 @@ import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem, UserCommandItem } from "../../src/shared/chat-items";
 import { DEFAULT_BACKGROUND_WAIT_MS } from "../../src/shared/background-state";
-import { DenyReasonInput, onApprovalShortcut, postDecision, useSentDecision } from "./approval";
+import { AllowDenyButtons, DenyReasonInput, onApprovalShortcut, postDecision, useSentDecision } from "./approval";
 import { focusAfterDecision } from "../focus";
 import { CheckIcon, ErrorIcon, ShieldIcon, Spinner, StopIcon } from "../icons";
 import { Collapsible } from "./collapsible";
@@ -187,12 +187,7 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
       {approval.background && <BackgroundNote readyPattern={approval.background.readyPattern} />}
       <DenyReasonInput value={reason} onInput={setReason} onDeny={() => decide("deny")} />
       <div class="approval-actions">
-        <button type="button" class="button primary" data-decision="allow" aria-keyshortcuts="Alt+A" disabled={sent !== null} onClick={() => decide("allow")}>
-          Allow
-        </button>
-        <button type="button" class="button secondary" data-decision="deny" aria-keyshortcuts="Alt+D" disabled={sent !== null} onClick={() => decide("deny")}>
-          Deny
-        </button>
+        <AllowDenyButtons sent={sent !== null} onDecide={decide} />
       </div>
       {canRule ? (
         <div class="rule-form">

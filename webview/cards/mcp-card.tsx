@@ -4,7 +4,7 @@
 // workspace), then the result. `details` come from the tool (untrusted shapes): read defensively.
 import { useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem } from "../../src/shared/chat-items";
-import { DenyReasonInput, onApprovalShortcut, postDecision, useSentDecision } from "./approval";
+import { AllowDenyButtons, DenyReasonInput, onApprovalShortcut, postDecision, useSentDecision } from "./approval";
 import { focusAfterDecision } from "../focus";
 import { CheckIcon, ErrorIcon, ShieldIcon, Spinner } from "../icons";
 import { Collapsible } from "./collapsible";
@@ -92,12 +92,7 @@ function McpQuestion({ approval, server, tool, cardId }: { approval: ApprovalIte
       <legend class="approval-question">Run this MCP tool?</legend>
       <DenyReasonInput value={reason} onInput={setReason} onDeny={() => decide("deny")} />
       <div class="approval-actions">
-        <button type="button" class="button primary" data-decision="allow" aria-keyshortcuts="Alt+A" disabled={sent !== null} onClick={() => decide("allow")}>
-          Allow
-        </button>
-        <button type="button" class="button secondary" data-decision="deny" aria-keyshortcuts="Alt+D" disabled={sent !== null} onClick={() => decide("deny")}>
-          Deny
-        </button>
+        <AllowDenyButtons sent={sent !== null} onDecide={decide} />
         <button type="button" class="button secondary" data-decision="allowAlways" disabled={sent !== null} onClick={() => decide("allowAlways")}>
           Always allow {server}/{tool} in this workspace
         </button>
