@@ -91,6 +91,11 @@ describe("end to end: the chat view in the real workbench", function () {
     const box = frame.getByRole("textbox", { name: "Edit your message" });
     await box.fill("What is the host in src/config.ts?");
     await box.press("Enter");
+    // The turn being replaced edited src/config.ts: Pi asks whether to put the file back too.
+    const offer = frame.getByRole("dialog").filter({ hasText: "Keep files and send" });
+    await offer.waitFor({ timeout: 30_000 });
+    assert.match(await offer.innerText(), /src\/config\.ts/);
+    await offer.getByRole("button", { name: "Keep files and send" }).click();
     await frame.locator(".item.assistant:not(.streaming)").filter({ hasText: "The host is localhost." }).waitFor({ timeout: 60_000 });
     assert.equal(asked.length, 1, "the request holds the edited prompt only: the old turns are on the other branch");
     assert.match(asked[0]!, /What is the host/);

@@ -148,7 +148,9 @@ describe("end to end: the history, a long chat and a background command in the r
       60_000,
     );
     assert.equal(await earlier.count(), 0, "nothing waits any more");
-    assert.equal(await frame.locator(".item.user").count(), 400);
+    // The list is windowed: only the prompts near the viewport are drawn, not all 400.
+    const drawn = await frame.locator(".item.user").count();
+    assert.ok(drawn > 0 && drawn < 100, `${drawn} prompts drawn around the first one`);
   });
 
   it("a command started in the background: its card says it runs, with Stop; Stop ends it and the card says who stopped it", async () => {
