@@ -236,13 +236,20 @@ describe("checkpoints: restore files to a message in the extension host", functi
     // Edit, keep the files: nothing is restored, nothing is said about files. (a.ts is as the
     // restore left it: no write behind VS Code's back, whose copy of it the diff just opened.)
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    // VS Code keeps its copy of a.ts (the diff opened it) and reloads it from disk a moment after
+    // the restore wrote the file; edit_file reads that copy. Known race, reported: an edit right
+    // after a restore can see the old text. Here the edit waits until VS Code's copy is the disk's.
+    await waitFor("VS Code's copy of a.ts to match the disk", () => {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file("a.ts"));
+      return !doc || doc.getText() === read("a.ts").toString();
+    });
     server.push(
       () => ({ toolCalls: [{ id: "br_edit2", name: "edit_file", arguments: { path: "cp-branch/a.ts", oldText: "a = 1", newText: "a = 3" } }] }),
       () => ({ text: "Three." }),
     );
     await api.view.receive({ type: "branch/editPrompt", v: 1, messageIndex: session.messages.findIndex((m) => m.role === "user"), text: "Make a three." });
     await session.waitForIdle();
-    assert.equal(read("a.ts").toString(), "export const a = 3;\n");
+    assert.equal(read("a.ts").toString(), "export const a = 3;\n", JSON.stringify(card("br_edit2")));
     let keptTold = "";
     server.push((body) => {
       keptTold = JSON.stringify(body.messages);
