@@ -13,6 +13,7 @@ import { ContextMeterButton } from "./context-meter";
 import { InfoIcon, WarningIcon } from "./icons";
 import { forgetOpenSections } from "./cards/collapsible";
 import { forgetRenderedMarkdown } from "./items";
+import { forgetApplyRequests } from "./markdown";
 import { paceByFrame, renderedSeq } from "./frame-pacing";
 import { focusComposer, focusPendingApproval } from "./focus";
 import { Header } from "./header";
@@ -51,6 +52,9 @@ export function App({ client }: { client: ChatClient }) {
     chatIdRef.current = view.chatId;
     forgetOpenSections();
     forgetRenderedMarkdown();
+    forgetApplyRequests();
+    // Queued messages of the old chat the user removed: its queue is not shown any more.
+    queueRemovedByUser.clear();
   }
   // A chat switch or a new chat replaces everything on screen: start again in the composer. Not
   // while the history dialog is open: deleting the chat on screen, or Undo, changes the chat behind

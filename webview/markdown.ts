@@ -63,6 +63,13 @@ function codeAction(cls: string, label: string, tooltip: string): string {
 
 const purify = DOMPurify(window);
 
+/** purify.sanitize, leaving DOMPurify nothing of the text: its `removed` list keeps the last call's removed nodes. */
+function sanitize(html: string): string {
+  const clean = purify.sanitize(html);
+  purify.removed.length = 0;
+  return clean;
+}
+
 // Set once: passing a config per call makes DOMPurify rebuild its tables on every message.
 purify.setConfig({
   USE_PROFILES: { html: true },
@@ -209,6 +216,9 @@ function lexWithinBudget(text: string): { ok: true; tokens: Token[] } | { ok: fa
     lexer.inlineTokens(piece.src, piece.tokens);
   }
   lexer.inlineQueue = [];
+  // marked's tokenizer, one for every lexer, keeps a pointer to the last lexer: leave that lexer
+  // none of this text (else the last message lexed outlived its chat).
+  lexer.tokens = Object.assign([], { links: Object.create(null) });
   return { ok: true, tokens };
 }
 
@@ -218,7 +228,7 @@ export function renderMarkdown(text: string): string {
     try {
       const lexed = lexWithinBudget(text);
       if (!lexed.ok) return plainTextHtml(text, `Shown as plain text: ${lexed.reason}.`);
-      return purify.sanitize(marked.parser(lexed.tokens));
+      return sanitize(marked.parser(lexed.tokens));
     } catch {
       return plainTextHtml(text, "Shown as plain text: it could not be formatted.");
     }
@@ -296,7 +306,7 @@ export class MarkdownStream {
   private parseBlock(token: Token): string {
     markdownWork.chars += token.raw.length;
     try {
-      return purify.sanitize(marked.parser([token]));
+      return sanitize(marked.parser([token]));
     } catch {
       return plainTextHtml(token.raw, "Shown as plain text: it could not be formatted.");
     }
@@ -332,9 +342,18 @@ function blockLanguage(block: Element | null): string {
   return "";
 }
 
-/** The code blocks waiting for the host's word on an Apply to file, by the request's number. */
-const applying = new Map<number, Element>();
+/**
+ * The code blocks waiting for the host's word on an Apply to file, by the request's number. Held
+ * weakly: a block is DOM of its chat, and a strong hold kept a whole chat alive after New Chat
+ * (a detached block holds its tree, whose listeners hold the chat's items).
+ */
+const applying = new Map<number, WeakRef<Element>>();
 let applyRequests = 0;
+
+/** A chat switch: the old chat's blocks will get no answer here (their request numbers are the old chat's). */
+export function forgetApplyRequests(): void {
+  applying.clear();
+}
 
 /** One click handler for every rendered message (event delegation): file links, code-block buttons. */
 export function onMarkdownClick(event: MouseEvent): void {
@@ -353,8 +372,8 @@ export function onMarkdownClick(event: MouseEvent): void {
     const path = block?.querySelector(".md-code-path")?.textContent ?? undefined;
     const requestId = ++applyRequests;
     // Blocks scrolled out of the DOM (or re-rendered) have nothing left to show the answer in.
-    for (const [id, element] of applying) if (!element.isConnected) applying.delete(id);
-    if (block) applying.set(requestId, block);
+    for (const [id, element] of applying) if (!element.deref()?.isConnected) applying.delete(id);
+    if (block) applying.set(requestId, new WeakRef(block));
     post({ type: "editor/applyCode", code: block?.querySelector("pre")?.textContent ?? "", requestId, ...(path ? { path } : {}) });
     return;
   }
@@ -398,7 +417,7 @@ export function onMarkdownClick(event: MouseEvent): void {
  * into the block's DOM, not its HTML: it lasts while the block is on screen.
  */
 export function showApplyOutcome(requestId: number, path: string, state: "applied" | "undone"): void {
-  const block = applying.get(requestId);
+  const block = applying.get(requestId)?.deref();
   if (!block?.isConnected) return;
   let status = block.querySelector(".md-code-status");
   if (!status) {
