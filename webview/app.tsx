@@ -14,6 +14,7 @@ import { InfoIcon, WarningIcon } from "./icons";
 import { forgetOpenSections } from "./cards/collapsible";
 import { forgetRenderedMarkdown } from "./items";
 import { forgetApplyRequests } from "./markdown";
+import { forgetHighlighting } from "./code-highlight";
 import { paceByFrame, renderedSeq } from "./frame-pacing";
 import { focusComposer, focusPendingApproval } from "./focus";
 import { Header } from "./header";
@@ -53,6 +54,7 @@ export function App({ client }: { client: ChatClient }) {
     forgetOpenSections();
     forgetRenderedMarkdown();
     forgetApplyRequests();
+    forgetHighlighting();
     // Queued messages of the old chat the user removed: its queue is not shown any more.
     queueRemovedByUser.clear();
   }

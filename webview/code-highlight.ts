@@ -26,6 +26,15 @@ function loadHighlighter(): Promise<typeof Highlighter | undefined> {
   return highlighter;
 }
 
+/**
+ * A chat switch: the highlighter forgets its compiled grammars (highlighter.ts), and the blocks
+ * still waiting belong to the chat that went.
+ */
+export function forgetHighlighting(): void {
+  waiting.clear();
+  ready?.forgetCompiledGrammars();
+}
+
 const waiting = new Set<HTMLElement>();
 let scheduled = false;
 

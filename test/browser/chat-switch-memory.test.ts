@@ -34,6 +34,8 @@ interface HeapCensus {
   marked: number;
   /** Nodes the snapshot says are detached from the document (V8's `detachedness` = 2). */
   detached: number;
+  /** highlight.js's compiled modes (each compiled grammar has them; class names of the development build). */
+  compiledModes: number;
 }
 
 /** A V8 heap snapshot of the page after three full GCs, counted. */
@@ -58,13 +60,15 @@ async function census(cdp: CDPSession): Promise<HeapCensus> {
   const types = snapshot.snapshot.meta.node_types[0];
   let marked = 0;
   let detached = 0;
+  let compiledModes = 0;
   for (let i = 0; i < snapshot.nodes.length; i += width) {
     const type = types[snapshot.nodes[i + typeAt]!];
     if ((type === "string" || type === "concatenated string" || type === "sliced string") && snapshot.strings[snapshot.nodes[i + nameAt]!]!.includes(MARK))
       marked++;
     if (snapshot.nodes[i + detachedAt] === 2) detached++;
+    if (type === "object" && snapshot.strings[snapshot.nodes[i + nameAt]!] === "ResumableMultiRegex") compiledModes++;
   }
-  return { marked, detached };
+  return { marked, detached, compiledModes };
 }
 
 describe("a chat switched away from is let go of", function () {
@@ -115,6 +119,39 @@ describe("a chat switched away from is let go of", function () {
     const after = await census(cdp);
     assert.equal(after.marked, 0, `strings of the old chat still held after New Chat (${after.marked})`);
     assert.ok(after.detached <= before.detached, `detached DOM nodes after New Chat: ${after.detached}, an empty view has ${before.detached}`);
+    await cdp.detach();
+  });
+
+  it("the highlighter's compiled grammars go with the chat, and the next chat's blocks are still never drawn plain", async () => {
+    chat = await ChatPage.open();
+    const cdp = await chat.page.context().newCDPSession(chat.page);
+    await chat.snapshot(restoredState(transcript(20)), { chatId: "old" });
+    await chat.page.locator("pre > code.md-hl").first().waitFor();
+    const shown = await census(cdp);
+    assert.ok(shown.compiledModes > 0, `the census sees the compiled TypeScript grammar (${shown.compiledModes} modes)`);
+
+    await chat.snapshot(undefined, { chatId: "new" });
+    const after = await census(cdp);
+    assert.equal(after.compiledModes, 0, "compiled grammars after New Chat");
+
+    // Every frame from here on: a finished block with a language must never be painted plain.
+    await chat.page.evaluate(() => {
+      const w = window as unknown as { __plainFrames: number };
+      w.__plainFrames = 0;
+      const check = () => {
+        const plain = [...document.querySelectorAll('pre > code[class*="language-"]:not(.md-hl)')].filter((c) => !c.closest(".md-open"));
+        if (plain.length > 0) w.__plainFrames++;
+        requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    });
+    await chat.snapshot(restoredState(transcript(3)), { chatId: "next" });
+    await chat.page.locator("pre > code.md-hl").first().waitFor();
+    await chat.frames(3);
+    assert.equal(await chat.page.locator("pre > code:not(.md-hl)").count(), 0, "every block of the next chat is highlighted");
+    assert.equal(await chat.page.evaluate(() => (window as unknown as { __plainFrames: number }).__plainFrames), 0, "frames that showed a block plain");
+    const again = await census(cdp);
+    assert.ok(again.compiledModes > 0, "compiled again for the next chat");
     await cdp.detach();
   });
 });
