@@ -455,7 +455,9 @@ async function runFigure(figure: string): Promise<FigureOutput> {
         figure: `P19 webview heap and DOM, ${p19.big.messages.toLocaleString("en-US")} ÷ ${p19.small.messages} messages restored, scrolled to the oldest and back`,
         measured:
           `heap ${fmtNum(p19.heapRatio)} (${fmtNum(p19.big.heapMB, 1)} MB ÷ ${fmtNum(p19.small.heapMB, 1)} MB), DOM nodes ${fmtNum(p19.nodesRatio)} (${p19.big.nodes} ÷ ${p19.small.nodes}; elements ${p19.big.elements} ÷ ${p19.small.elements}, at most ${p19.big.maxElements} while scrolling); ` +
-          `new chat after it ${fmtNum(p19.switchRatio)} of a fresh view (${fmtNum(p19.afterSwitchMB, 1)} MB ÷ ${fmtNum(p19.freshMB, 1)} MB; after the 100-message chat ${fmtNum(p19.smallAfterSwitchMB, 1)} MB)`,
+          `new chat after it ${fmtNum(p19.switchRatio)} of a fresh view (${fmtNum(p19.afterSwitchMB, 1)} MB ÷ ${fmtNum(p19.freshMB, 1)} MB; after the 100-message chat ${fmtNum(p19.smallAfterSwitchMB, 1)} MB); ` +
+          `over the fresh view: compiled code +${fmtNum(p19.afterSwitchCensus.codeMB - p19.freshCensus.codeMB, 1)} MB, regexes' compiled code +${fmtNum(p19.afterSwitchCensus.regexpCodeMB - p19.freshCensus.regexpCodeMB, 1)} MB, ` +
+          `data ${p19.afterSwitchCensus.dataMB >= p19.freshCensus.dataMB ? "+" : ""}${fmtNum(p19.afterSwitchCensus.dataMB - p19.freshCensus.dataMB, 1)} MB; detached DOM nodes ${p19.afterSwitchCensus.detachedNodes} (fresh ${p19.freshCensus.detachedNodes})`,
         baseline: `${p19.big.items.toLocaleString("en-US")} items held at the end; ${p19.big.steps} scroll steps in ${fmtNum(p19.big.walkMs / 1000, 1)} s`,
         goal: "≤ 1.5 heap and nodes; new chat ≤ 1.1",
         verdict: ok ? "pass" : "MISS",

@@ -23,6 +23,7 @@ import type { ChatEvent, HostMessageBody, HostPost } from "../../src/shared/prot
 import { chatItems, earlierItems, emptyChatState, restoredState, type ChatState } from "../../src/shared/reducer";
 import { CHROMIUM_LAUNCH_ARGS } from "../../test/support/chromium-args";
 import { VirtualClock } from "../lib/clock";
+import { heapCensus, type HeapCensus } from "../lib/heap-census";
 import { median, summarize, type Summary } from "../lib/stats";
 import { CHROMIUM, serve } from "./p4-render";
 
@@ -56,6 +57,9 @@ export interface P19Result {
   smallAfterSwitchMB: number;
   freshMB: number;
   switchRatio: number;
+  /** The heap after New Chat (big side) and a fresh view's, by kind: what the difference is made of. */
+  afterSwitchCensus: HeapCensus;
+  freshCensus: HeapCensus;
   chromium: string;
 }
 
@@ -219,10 +223,13 @@ export async function runP19(outDir: string, big: readonly AgentMessage[], small
     // New Chat: an empty chat's snapshot, then GC.
     await send(b.opened, [{ type: "view/snapshot", chatId: "new", title: "New chat", state: emptyChatState, status: STATUS, chats: [], attachments: [] }]);
     const after = await gcAndMeasure(b.opened);
+    // After the figure's reading (the snapshot runs a GC of its own).
+    const afterSwitchCensus = await heapCensus(b.opened.cdp);
     await b.opened.close();
     const fresh = await open(browser, origin);
     await send(fresh, [{ type: "view/snapshot", chatId: "new", title: "New chat", state: emptyChatState, status: STATUS, chats: [], attachments: [] }]);
     const freshM = await gcAndMeasure(fresh);
+    const freshCensus = await heapCensus(fresh.cdp);
     await fresh.close();
     return {
       big: b.side,
@@ -234,6 +241,8 @@ export async function runP19(outDir: string, big: readonly AgentMessage[], small
       smallAfterSwitchMB: smallAfter.heapMB,
       freshMB: freshM.heapMB,
       switchRatio: after.heapMB / freshM.heapMB,
+      afterSwitchCensus,
+      freshCensus,
       chromium: browser.version(),
     };
   } finally {
