@@ -10,7 +10,7 @@ import { AgentEventEncoder } from "../shared/event-encoder";
 import type { ChatEvent } from "../shared/protocol";
 import { canContinue, convertToLlm, createTransformContext, repairsBeforeContinue } from "./context-policy";
 import { ChatContext, type PreviewModel } from "./context/chat-context";
-import type { CompactionSettings } from "./context/compaction";
+import { agentProjection, summarizedBy, type CompactionSettings } from "./context/compaction";
 import type { CompactionOutcome } from "./context/compactor";
 import type { RunExtras } from "./context/meter";
 import { estimateToolDeclarationTokens, tokensOfText } from "./context/tokens";
@@ -46,7 +46,14 @@ export type { BranchChange } from "./branching";
 export class ChatSession {
   readonly id: string;
   private agent: Agent | undefined;
-  private readonly initialMessages: AgentMessage[];
+  /**
+   * The chat's path: the whole transcript of the branch shown (what is saved, shown, branched and
+   * measured). The agent holds its projection (agentProjection): after a compaction, not the
+   * messages the summary stands for. Messages the agent adds are mirrored here at their end.
+   */
+  private readonly path: AgentMessage[];
+  /** How many messages each summary stands for (a fact of the summary: its ancestors never change). */
+  private readonly summarizedCounts = new WeakMap<AgentMessage, number>();
   private readonly persisted = new WeakSet<object>();
   /** The chat as a tree: which node each message of the path is, where it forks. */
   private readonly branches: ChatBranches;
@@ -94,14 +101,14 @@ export class ChatSession {
   constructor(private readonly options: ChatSessionOptions) {
     this.id = options.id;
     this.keys = options.redactor ?? new SecretRedactor();
-    this.initialMessages = systemMessageFirst(options.messages);
-    for (const m of this.initialMessages) this.persisted.add(m);
+    this.path = systemMessageFirst(options.messages);
+    for (const m of this.path) this.persisted.add(m);
     this.branches = new ChatBranches(options.tree);
     this.modelChoice = options.model ? { ...options.model } : undefined;
     // A restored chat says which background commands ended with the window that ran them (once: the notice is saved).
     // One after the other: each is saved as the child of the one before (the tree's next node).
     let saving = Promise.resolve();
-    for (const stale of unendedBackgroundStarts(this.initialMessages)) {
+    for (const stale of unendedBackgroundStarts(this.path)) {
       const notice: LocalNoticeMessage = {
         role: "localNotice",
         level: "info",
@@ -109,7 +116,7 @@ export class ChatSession {
         backgroundId: stale.id,
         timestamp: Date.now(),
       };
-      this.initialMessages.push(notice);
+      this.path.push(notice);
       saving = saving.then(() => this.persistOnce(notice)).catch((error) => options.log?.(`could not save a notice: ${String(error)}`));
     }
     this.context = new ChatContext({
@@ -122,7 +129,7 @@ export class ChatSession {
       ...(options.onRequest ? { onRequest: options.onRequest } : {}),
       runExtras: () => this.mcpExtras,
     });
-    this.state = { ...restoredState(this.initialMessages), meter: this.context.meter(), forks: this.branches.forks(this.initialMessages, 0) };
+    this.state = { ...restoredState(this.path), meter: this.context.meter(), forks: this.branches.forks(this.path, 0) };
     const root = options.workspaceRoot !== undefined ? { root: options.workspaceRoot } : {};
     const problems = options.problems;
     this.tools = createWorkspaceTools({
@@ -175,7 +182,7 @@ export class ChatSession {
 
   /** The full transcript: what is saved, and what every request is built from. */
   get messages(): readonly AgentMessage[] {
-    return this.agent ? this.agent.state.messages : this.initialMessages;
+    return this.path;
   }
 
   get viewState(): ChatState {
@@ -289,7 +296,7 @@ export class ChatSession {
     if (!this.canContinue) return Promise.resolve();
     return this.run(async (agent) => {
       // Saved as real messages, so the transcript itself has no tool call without a result.
-      for (const m of repairsBeforeContinue(agent.state.messages, Date.now())) await this.append(m);
+      for (const m of repairsBeforeContinue(this.path, Date.now())) await this.append(m);
       await agent.continue();
     }, []);
   }
@@ -441,8 +448,7 @@ export class ChatSession {
           onProgress: (p) => this.emit({ type: "command/progress", tail: p.tail, elapsedMs: p.elapsedMs }),
         });
         const message: AgentMessage = { ...ran, ...where };
-        if (this.agent) this.agent.state.messages = [...this.agent.state.messages, message];
-        else this.initialMessages.push(message);
+        this.addToPath(message);
         // Saved on the current branch like any message (the tree's next node).
         await this.persistOnce(message);
         this.emit({ type: "message/end", message });
@@ -547,9 +553,31 @@ export class ChatSession {
    * place (no run is going: branching is refused during one), so a switch costs the changed part.
    */
   private setPath(keep: number, suffix: readonly AgentMessage[]): void {
-    const path = this.agent ? this.agent.state.messages : this.initialMessages;
-    path.length = keep;
-    for (const message of suffix) path.push(message);
+    this.path.length = keep;
+    for (const message of suffix) this.path.push(message);
+    if (this.agent) this.agent.state.messages = agentProjection(this.path);
+  }
+
+  /** A message of the session's own joins the path, and what the agent holds. */
+  private addToPath(message: AgentMessage): void {
+    this.path.push(message);
+    if (!this.agent) return;
+    // A new summary changes what the agent holds; any other message is one more at its end.
+    this.agent.state.messages = message.role === "compactionSummary" ? agentProjection(this.path) : [...this.agent.state.messages, message];
+  }
+
+  /** The messages of the path that a request's summary stands for (the view has it first, after the system messages). */
+  private summarizedInView(view: readonly AgentMessage[]): number {
+    const summary = view.find((m) => m.role === "compactionSummary");
+    if (!summary) return 0;
+    let count = this.summarizedCounts.get(summary);
+    if (count === undefined) {
+      const index = this.path.lastIndexOf(summary);
+      if (index === -1) return 0;
+      count = summarizedBy(this.path, index);
+      this.summarizedCounts.set(summary, count);
+    }
+    return count;
   }
 
   private emitForks(from: number): void {
@@ -570,7 +598,8 @@ export class ChatSession {
     if (!this.branches.isEmpty || this.messages.some((m) => m.role === "system")) return;
     const system = createInitialSystemMessage(this.options.systemPrompt, this.availableTools().map(toToolDeclaration));
     if (!system) return;
-    this.initialMessages.unshift(system);
+    this.path.unshift(system);
+    if (this.agent) this.agent.state.messages = agentProjection(this.path);
     await this.persistAndShow(system);
   }
 
@@ -610,7 +639,7 @@ export class ChatSession {
         const handled = options.afterRun === false ? false : await this.context.afterRun(agent);
         if (!handled) await this.explainProviderError(agent);
         await this.noteMcpSignIn();
-        failed = endedBadly(agent.state.messages);
+        failed = endedBadly(this.path);
       } catch (error) {
         await this.reportRunFailure(error, pendingMessages);
       } finally {
@@ -628,14 +657,14 @@ export class ChatSession {
 
   /** Setup failed before the agent ran: keep the user's words and say what to fix. */
   private async reportRunFailure(error: unknown, pendingMessages: readonly AgentMessage[]): Promise<void> {
-    const agentHasThem = pendingMessages.length > 0 && this.agent?.state.messages.includes(pendingMessages[0]!);
+    const agentHasThem = pendingMessages.length > 0 && this.path.includes(pendingMessages[0]!);
     if (!agentHasThem) for (const m of pendingMessages) await this.append(m);
     await this.append(errorNotice(error instanceof Error ? error.message : String(error), runSetupFix(error)));
   }
 
   /** A failed request ends as an assistant message with stopReason "error": say what to do about it. */
   private async explainProviderError(agent: Agent): Promise<void> {
-    const last = agent.state.messages[agent.state.messages.length - 1];
+    const last = this.path[this.path.length - 1];
     if (last?.role !== "assistant" || last.stopReason !== "error") return;
     const raw = last.errorMessage ?? "The model provider returned an error.";
     this.options.log?.(`provider error: ${raw}`);
@@ -647,7 +676,7 @@ export class ChatSession {
     // The provider's words go with the notice (one card), unless the notice already is them.
     await this.append(errorNotice(`${described.text}${model}`, { ...described, ...(described.text !== raw ? { detail: raw } : {}) }));
     // The first time a provider refuses an image in this chat, say what changes (refused-images.ts).
-    if (isImageRefusal(last) && !agent.state.messages.slice(0, -2).some(isImageRefusal)) {
+    if (isImageRefusal(last) && !this.path.slice(0, -2).some(isImageRefusal)) {
       await this.append({ role: "localNotice", level: "info", text: IMAGE_REFUSAL_NOTICE, timestamp: Date.now() });
     }
   }
@@ -664,8 +693,7 @@ export class ChatSession {
   /** Adds a message of the session's own (a notice, a repair) to the transcript: saved and shown. */
   private async append(message: AgentMessage): Promise<void> {
     if (message.role !== "system") await this.ensureSystemMessage();
-    if (this.agent) this.agent.state.messages = [...this.agent.state.messages, message];
-    else this.initialMessages.push(message);
+    this.addToPath(message);
     await this.persistAndShow(message);
   }
 
@@ -747,7 +775,7 @@ export class ChatSession {
         model: binding.model,
         thinkingLevel,
         tools,
-        messages: this.initialMessages,
+        messages: agentProjection(this.path),
       },
       streamFn: this.context.wrapStreamFn(binding.streamFn),
       getApiKey: binding.getApiKey,
@@ -759,7 +787,8 @@ export class ChatSession {
             return options.maxContextTokens ?? context.budget()?.threshold ?? Math.floor(binding.model.contextWindow * 0.75);
           },
           onFallback: (reason) => this.options.log?.(`context policy fell back to the full transcript: ${reason}`),
-          onView: (view) => this.context.noteView(view),
+          // The agent holds the projection: what the summary stands for is counted on the path.
+          onView: (view) => this.context.noteView({ ...view, summarized: this.summarizedInView(view.messages) }),
         }),
       ),
       prepareRequest: (request, signal) => this.context.beforeRequest(request, signal),
@@ -779,7 +808,10 @@ export class ChatSession {
     this.agent = agent;
     // A new chat's leading system message (prompt + tool declarations) has no agent event: save it
     // now, and pass it through the reducer so live item ids match those of a replayed transcript.
-    for (const m of agent.state.messages) if (!this.persisted.has(m)) await this.persistAndShow(m);
+    // pi's Agent puts one first when the path has none.
+    const first = agent.state.messages[0];
+    if (first && first !== this.path[0] && first.role === "system") this.path.unshift(first);
+    for (const m of this.path) if (!this.persisted.has(m)) await this.persistAndShow(m);
     return agent;
   }
 
@@ -801,7 +833,11 @@ export class ChatSession {
   private async onAgentEvent(event: AgentEvent): Promise<void> {
     if (event.type === "message_start") this.queue.delivered(event.message);
     // Only final messages are saved; partial ones never reach the disk.
-    if (event.type === "message_end") await this.persistOnce(event.message);
+    if (event.type === "message_end") {
+      // The agent added it to what it holds: the path has it too.
+      if (this.path[this.path.length - 1] !== event.message) this.path.push(event.message);
+      await this.persistOnce(event.message);
+    }
     for (const chatEvent of this.encoder.encode(event)) {
       // The session's own chat/runState brackets the whole run (setup included).
       if (chatEvent.type === "chat/runState") continue;
