@@ -10,7 +10,7 @@ import { SUMMARY_SYSTEM_PROMPT } from "../../../src/core/context/summary-prompt"
 import { deepFreeze } from "../../support/freeze";
 import { chatWorld } from "../../support/chat-world";
 import { createScriptedModel, textOf, type ScriptStep } from "../../support/scripted-model";
-import { assistant, call, conversation, result, summaryMessage, system, text, user } from "./messages";
+import { assistant, call, conversation, result, summaryMessage, text, user } from "./messages";
 
 const toolsChanged: AgentMessage = { role: "system", content: "", timestamp: 3 };
 
@@ -73,8 +73,12 @@ describe("a compacted chat whose agent holds the projection", () => {
     const world = chatWorld({ resolveModel: async () => small.binding });
     try {
       const session = world.service.newChat();
-      for (let turn = 0; turn < 40 && !session.messages.some((m) => m.role === "compactionSummary"); turn++) await session.prompt(`question ${turn} ${text(300)}`);
-      assert.ok(session.messages.some((m) => m.role === "compactionSummary"), "the chat was compacted");
+      for (let turn = 0; turn < 40 && !session.messages.some((m) => m.role === "compactionSummary"); turn++)
+        await session.prompt(`question ${turn} ${text(300)}`);
+      assert.ok(
+        session.messages.some((m) => m.role === "compactionSummary"),
+        "the chat was compacted",
+      );
       // A few more turns after the summary, on the projection.
       for (let turn = 0; turn < 3; turn++) await session.prompt(`later ${turn}`);
 
