@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { fauxAssistantMessage } from "@earendil-works/pi-ai";
+import { ChatPath } from "../../../src/core/chat-path";
 import { agentProjection, applyCompaction, latestCompaction, summarizedBy } from "../../../src/core/context/compaction";
 import { convertToLlm, transformContext } from "../../../src/core/context-policy";
 import { SUMMARY_SYSTEM_PROMPT } from "../../../src/core/context/summary-prompt";
@@ -114,5 +115,40 @@ describe("a compacted chat whose agent holds the projection", () => {
     } finally {
       await world.cleanup();
     }
+  });
+});
+
+describe("ChatPath: the path and what the agent holds of it, in step", () => {
+  it("through the session's messages, the agent's own, a summary, a cut and a switch, the agent holds the path's projection", () => {
+    const path = new ChatPath(conversation(20, 20));
+    const agent = { state: { messages: path.projection() } };
+    path.hold(agent);
+    const inStep = (label: string) => assert.deepEqual(agent.state.messages, agentProjection(path.messages), label);
+    inStep("at the start");
+    path.add(user("a notice of the session's own"));
+    inStep("after a message of the session's");
+    // The agent pushes its own message, then tells (message_end): the path takes it once.
+    const answer = assistant("the agent's answer");
+    agent.state.messages.push(answer);
+    path.addedByAgent(answer);
+    assert.equal(path.messages.filter((m) => m === answer).length, 1);
+    inStep("after the agent's message");
+    path.add(summaryMessage({ keptMessageCount: 6 }));
+    inStep("after a summary");
+    assert.ok(agent.state.messages.length < path.messages.length / 3, "the agent holds much less than the path");
+    const kept = path.messages.length;
+    path.add(user("after the summary"));
+    path.set(kept - 10, []);
+    inStep("after a cut before the summary");
+    assert.equal(agent.state.messages.length, path.messages.length, "no summary on the path: the agent holds all of it");
+    path.set(kept - 10, [summaryMessage({ keptMessageCount: 4 }), user("another branch")]);
+    inStep("after a switch to a branch with its own summary");
+  });
+
+  it("an agent that put a system message first: the path has it first too", () => {
+    const path = new ChatPath(conversation(3, 20).slice(1));
+    const systemFirst: AgentMessage = { role: "system", content: "prompt", timestamp: 0 };
+    path.hold({ state: { messages: [systemFirst, ...path.projection()] } });
+    assert.equal(path.messages[0], systemFirst);
   });
 });
