@@ -4,7 +4,9 @@
 // meanwhile, never VS Code's old copy: an edit made from the old copy and saved would silently undo
 // the restore (same size), or fail with a save conflict and a dirty editor (other size). Each edit
 // here runs at once after the write, with no waiting, through the same workspace.fs adapter and
-// tools the extension uses; then a restore and an edit through the chat.
+// tools the extension uses; then a restore and an edit through the chat. (This file's name sorts
+// before restart-checkpoints.test.ts on purpose: that one's phase 1 leaves a restore pending for
+// its phase 2, and a restore run after it in the same window would clear the record.)
 import * as assert from "node:assert/strict";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
