@@ -58,11 +58,15 @@ export function transformContext(messages: readonly AgentMessage[], options: Con
 
 export function requestView(messages: readonly AgentMessage[], options: ContextPolicyOptions): RequestView {
   try {
-    // Images a provider refused are not sent again (the transcript keeps them): refused-images.ts.
     // The summary's cut first: a summary's kept messages are counted on the path as saved (no
-    // closing results inserted yet), and the passes after it walk the view, not the whole chat.
-    const compacted = applyCompaction(withoutRefusedImages(messages));
-    const trimmed = trimToBudget(closeDanglingToolCalls(compacted.messages), options.maxContextTokens);
+    // closing results inserted yet), and the passes after it walk the view, not the whole chat, so
+    // a request costs what the model gets, not what the chat holds (P21).
+    const compacted = applyCompaction(messages);
+    // Images a provider refused are not sent again (the transcript keeps them): refused-images.ts.
+    // On the view, the same as on the path: a refusal before the kept messages has no image of
+    // the view before it (only system messages and the summary), one after has the same ones.
+    const sendable = withoutRefusedImages(compacted.messages);
+    const trimmed = trimToBudget(closeDanglingToolCalls(sendable), options.maxContextTokens);
     return { messages: trimmed.messages, summarized: compacted.summarized, trimmed: trimmed.left };
   } catch (error) {
     try {

@@ -11,6 +11,7 @@ import type { ChatEvent } from "../shared/protocol";
 import { canContinue, convertToLlm, createTransformContext, repairsBeforeContinue } from "./context-policy";
 import { ChatContext, type PreviewModel } from "./context/chat-context";
 import type { CompactionSettings } from "./context/compaction";
+import { ChatPath } from "./chat-path";
 import type { CompactionOutcome } from "./context/compactor";
 import type { RunExtras } from "./context/meter";
 import { estimateToolDeclarationTokens, tokensOfText } from "./context/tokens";
@@ -46,7 +47,8 @@ export type { BranchChange } from "./branching";
 export class ChatSession {
   readonly id: string;
   private agent: Agent | undefined;
-  private readonly initialMessages: AgentMessage[];
+  /** The whole transcript of the branch shown; the agent holds its projection. */
+  private readonly path: ChatPath;
   private readonly persisted = new WeakSet<object>();
   /** The chat as a tree: which node each message of the path is, where it forks. */
   private readonly branches: ChatBranches;
@@ -94,14 +96,14 @@ export class ChatSession {
   constructor(private readonly options: ChatSessionOptions) {
     this.id = options.id;
     this.keys = options.redactor ?? new SecretRedactor();
-    this.initialMessages = systemMessageFirst(options.messages);
-    for (const m of this.initialMessages) this.persisted.add(m);
+    this.path = new ChatPath(systemMessageFirst(options.messages));
+    for (const m of this.messages) this.persisted.add(m);
     this.branches = new ChatBranches(options.tree);
     this.modelChoice = options.model ? { ...options.model } : undefined;
     // A restored chat says which background commands ended with the window that ran them (once: the notice is saved).
     // One after the other: each is saved as the child of the one before (the tree's next node).
     let saving = Promise.resolve();
-    for (const stale of unendedBackgroundStarts(this.initialMessages)) {
+    for (const stale of unendedBackgroundStarts(this.messages)) {
       const notice: LocalNoticeMessage = {
         role: "localNotice",
         level: "info",
@@ -109,7 +111,7 @@ export class ChatSession {
         backgroundId: stale.id,
         timestamp: Date.now(),
       };
-      this.initialMessages.push(notice);
+      this.path.add(notice);
       saving = saving.then(() => this.persistOnce(notice)).catch((error) => options.log?.(`could not save a notice: ${String(error)}`));
     }
     this.context = new ChatContext({
@@ -122,7 +124,7 @@ export class ChatSession {
       ...(options.onRequest ? { onRequest: options.onRequest } : {}),
       runExtras: () => this.mcpExtras,
     });
-    this.state = { ...restoredState(this.initialMessages), meter: this.context.meter(), forks: this.branches.forks(this.initialMessages, 0) };
+    this.state = { ...restoredState(this.messages), meter: this.context.meter(), forks: this.branches.forks(this.messages, 0) };
     const root = options.workspaceRoot !== undefined ? { root: options.workspaceRoot } : {};
     const problems = options.problems;
     this.tools = createWorkspaceTools({
@@ -175,7 +177,7 @@ export class ChatSession {
 
   /** The full transcript: what is saved, and what every request is built from. */
   get messages(): readonly AgentMessage[] {
-    return this.agent ? this.agent.state.messages : this.initialMessages;
+    return this.path.messages;
   }
 
   get viewState(): ChatState {
@@ -289,7 +291,7 @@ export class ChatSession {
     if (!this.canContinue) return Promise.resolve();
     return this.run(async (agent) => {
       // Saved as real messages, so the transcript itself has no tool call without a result.
-      for (const m of repairsBeforeContinue(agent.state.messages, Date.now())) await this.append(m);
+      for (const m of repairsBeforeContinue(this.messages, Date.now())) await this.append(m);
       await agent.continue();
     }, []);
   }
@@ -357,7 +359,7 @@ export class ChatSession {
     const switched = this.branches.switched(this.messages, messageIndex, to);
     if (!switched) return { filesLeftChanged: [] };
     const left = this.messages.slice(messageIndex);
-    this.setPath(messageIndex, switched.suffix);
+    this.path.set(messageIndex, switched.suffix);
     this.branches.setLeaf(switched.leafId);
     this.emit({ type: "branch/rewind", keep: messageIndex });
     // As a restore does: an applied edit's notice takes its result's saved hunks, nothing parsed twice.
@@ -441,8 +443,7 @@ export class ChatSession {
           onProgress: (p) => this.emit({ type: "command/progress", tail: p.tail, elapsedMs: p.elapsedMs }),
         });
         const message: AgentMessage = { ...ran, ...where };
-        if (this.agent) this.agent.state.messages = [...this.agent.state.messages, message];
-        else this.initialMessages.push(message);
+        this.path.add(message);
         // Saved on the current branch like any message (the tree's next node).
         await this.persistOnce(message);
         this.emit({ type: "message/end", message });
@@ -536,20 +537,10 @@ export class ChatSession {
   private cutPathAt(keep: number): BranchChange {
     const left = this.messages.slice(keep);
     this.branches.cutAt(this.messages, keep);
-    this.setPath(keep, []);
+    this.path.set(keep, []);
     this.emit({ type: "branch/rewind", keep });
     this.emit({ type: "context/meter", meter: this.context.meter() });
     return { filesLeftChanged: filesChangedBy(left) };
-  }
-
-  /**
-   * The path keeps its first `keep` messages and goes on with `suffix`. The array is changed in
-   * place (no run is going: branching is refused during one), so a switch costs the changed part.
-   */
-  private setPath(keep: number, suffix: readonly AgentMessage[]): void {
-    const path = this.agent ? this.agent.state.messages : this.initialMessages;
-    path.length = keep;
-    for (const message of suffix) path.push(message);
   }
 
   private emitForks(from: number): void {
@@ -570,7 +561,7 @@ export class ChatSession {
     if (!this.branches.isEmpty || this.messages.some((m) => m.role === "system")) return;
     const system = createInitialSystemMessage(this.options.systemPrompt, this.availableTools().map(toToolDeclaration));
     if (!system) return;
-    this.initialMessages.unshift(system);
+    this.path.putFirst(system);
     await this.persistAndShow(system);
   }
 
@@ -610,7 +601,7 @@ export class ChatSession {
         const handled = options.afterRun === false ? false : await this.context.afterRun(agent);
         if (!handled) await this.explainProviderError(agent);
         await this.noteMcpSignIn();
-        failed = endedBadly(agent.state.messages);
+        failed = endedBadly(this.messages);
       } catch (error) {
         await this.reportRunFailure(error, pendingMessages);
       } finally {
@@ -628,14 +619,14 @@ export class ChatSession {
 
   /** Setup failed before the agent ran: keep the user's words and say what to fix. */
   private async reportRunFailure(error: unknown, pendingMessages: readonly AgentMessage[]): Promise<void> {
-    const agentHasThem = pendingMessages.length > 0 && this.agent?.state.messages.includes(pendingMessages[0]!);
+    const agentHasThem = pendingMessages.length > 0 && this.messages.includes(pendingMessages[0]!);
     if (!agentHasThem) for (const m of pendingMessages) await this.append(m);
     await this.append(errorNotice(error instanceof Error ? error.message : String(error), runSetupFix(error)));
   }
 
   /** A failed request ends as an assistant message with stopReason "error": say what to do about it. */
   private async explainProviderError(agent: Agent): Promise<void> {
-    const last = agent.state.messages[agent.state.messages.length - 1];
+    const last = this.messages[this.messages.length - 1];
     if (last?.role !== "assistant" || last.stopReason !== "error") return;
     const raw = last.errorMessage ?? "The model provider returned an error.";
     this.options.log?.(`provider error: ${raw}`);
@@ -647,7 +638,7 @@ export class ChatSession {
     // The provider's words go with the notice (one card), unless the notice already is them.
     await this.append(errorNotice(`${described.text}${model}`, { ...described, ...(described.text !== raw ? { detail: raw } : {}) }));
     // The first time a provider refuses an image in this chat, say what changes (refused-images.ts).
-    if (isImageRefusal(last) && !agent.state.messages.slice(0, -2).some(isImageRefusal)) {
+    if (isImageRefusal(last) && !this.messages.slice(0, -2).some(isImageRefusal)) {
       await this.append({ role: "localNotice", level: "info", text: IMAGE_REFUSAL_NOTICE, timestamp: Date.now() });
     }
   }
@@ -664,8 +655,7 @@ export class ChatSession {
   /** Adds a message of the session's own (a notice, a repair) to the transcript: saved and shown. */
   private async append(message: AgentMessage): Promise<void> {
     if (message.role !== "system") await this.ensureSystemMessage();
-    if (this.agent) this.agent.state.messages = [...this.agent.state.messages, message];
-    else this.initialMessages.push(message);
+    this.path.add(message);
     await this.persistAndShow(message);
   }
 
@@ -747,7 +737,7 @@ export class ChatSession {
         model: binding.model,
         thinkingLevel,
         tools,
-        messages: this.initialMessages,
+        messages: this.path.projection(),
       },
       streamFn: this.context.wrapStreamFn(binding.streamFn),
       getApiKey: binding.getApiKey,
@@ -759,7 +749,8 @@ export class ChatSession {
             return options.maxContextTokens ?? context.budget()?.threshold ?? Math.floor(binding.model.contextWindow * 0.75);
           },
           onFallback: (reason) => this.options.log?.(`context policy fell back to the full transcript: ${reason}`),
-          onView: (view) => this.context.noteView(view),
+          // The agent holds the projection: what the summary stands for is counted on the path.
+          onView: (view) => this.context.noteView({ ...view, summarized: this.path.summarizedIn(view.messages) }),
         }),
       ),
       prepareRequest: (request, signal) => this.context.beforeRequest(request, signal),
@@ -779,7 +770,8 @@ export class ChatSession {
     this.agent = agent;
     // A new chat's leading system message (prompt + tool declarations) has no agent event: save it
     // now, and pass it through the reducer so live item ids match those of a replayed transcript.
-    for (const m of agent.state.messages) if (!this.persisted.has(m)) await this.persistAndShow(m);
+    this.path.hold(agent);
+    for (const m of this.messages) if (!this.persisted.has(m)) await this.persistAndShow(m);
     return agent;
   }
 
@@ -801,7 +793,10 @@ export class ChatSession {
   private async onAgentEvent(event: AgentEvent): Promise<void> {
     if (event.type === "message_start") this.queue.delivered(event.message);
     // Only final messages are saved; partial ones never reach the disk.
-    if (event.type === "message_end") await this.persistOnce(event.message);
+    if (event.type === "message_end") {
+      this.path.addedByAgent(event.message);
+      await this.persistOnce(event.message);
+    }
     for (const chatEvent of this.encoder.encode(event)) {
       // The session's own chat/runState brackets the whole run (setup included).
       if (chatEvent.type === "chat/runState") continue;

@@ -93,6 +93,26 @@ describe("history commands in the extension host", function () {
     assert.ok(sent.type === "chat/event" && sent.event.type === "items/earlier" && sent.event.count === earlier && sent.event.items.length === earlier);
     assert.equal(session.viewState.earlier, undefined);
     assert.deepEqual(chatItems(session.viewState), chatItems(stateFromTranscript(session.messages)), "the whole chat, as a full rebuild has it");
+
+    // A view that let go of the items of its first 300 messages (to bound its memory) and is
+    // scrolled back up asks for them by their count: they come again, the host's state unchanged.
+    const before = chatItems(session.viewState);
+    const postedBefore = (api.view.posted as HostMessage[]).length;
+    await api.view.receive({ type: "chat/loadEarlier", v: 1, count: 300 });
+    const again = await waitFor("the released items again", () =>
+      (api.view.posted as HostMessage[]).slice(postedBefore).find((m) => m.type === "chat/event" && m.event.type === "items/earlier"),
+    );
+    assert.ok(again.type === "chat/event" && again.event.type === "items/earlier" && again.event.count === 300);
+    assert.deepEqual(again.event.items, chatItems(stateFromTranscript(session.messages.slice(0, 300))), "the items of those 300 messages");
+    assert.deepEqual(chatItems(session.viewState), before, "the host's state is as it was");
+    // A count past the chat's length (a stale view) gets nothing.
+    const postedThen = (api.view.posted as HostMessage[]).length;
+    await api.view.receive({ type: "chat/loadEarlier", v: 1, count: 5_000 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.ok(
+      !(api.view.posted as HostMessage[]).slice(postedThen).some((m) => m.type === "chat/event" && m.event.type === "items/earlier"),
+      "no items for a count the chat does not have",
+    );
   });
 
   it("the view's history search: titles at once, then the chats whose messages hold the words, each with its snippet; a rename from the view is listed", async () => {

@@ -67,6 +67,11 @@ export class ChatContext {
   private failureExplained = false;
   /** The meter's running totals along the path, so each update adds up only what changed. */
   private readonly meterCache = new MeterCache();
+  /**
+   * The same sums over the requests' contexts: the agent holds the path's projection, so a
+   * message sits at another index there, and one cache for both would walk again on each switch.
+   */
+  private readonly requestCache = new MeterCache();
 
   constructor(private readonly host: ChatContextHost) {}
 
@@ -186,7 +191,7 @@ export class ChatContext {
   async beforeRequest(request: PrepareRequestContext, signal: AbortSignal | undefined): Promise<AgentRequestUpdate | undefined> {
     const budget = this.budget(request.model);
     if (!budget || !this.settings().enabled || this.failedThisRun) return undefined;
-    if (contextSize(request.context.messages, this.meterCache).tokens <= budget.threshold) return undefined;
+    if (contextSize(request.context.messages, this.requestCache).tokens <= budget.threshold) return undefined;
     const outcome = await this.compact("threshold", { ...(signal ? { signal } : {}) });
     if (outcome.status !== "done") return undefined;
     return { context: { ...request.context, messages: [...request.context.messages, outcome.message] } };

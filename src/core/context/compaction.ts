@@ -71,11 +71,14 @@ export interface LatestCompaction {
 export function latestCompaction(path: readonly AgentMessage[]): LatestCompaction | undefined {
   for (let i = path.length - 1; i >= 0; i--) {
     const m = path[i]!;
-    if (m.role !== "compactionSummary") continue;
-    const kept = Number.isInteger(m.keptMessageCount) && m.keptMessageCount > 0 ? m.keptMessageCount : 0;
-    return { index: i, message: m, firstKeptIndex: Math.max(0, i - kept) };
+    if (m.role === "compactionSummary") return compactionAt(m, i);
   }
   return undefined;
+}
+
+function compactionAt(message: CompactionSummaryMessage, index: number): LatestCompaction {
+  const kept = Number.isInteger(message.keptMessageCount) && message.keptMessageCount > 0 ? message.keptMessageCount : 0;
+  return { index, message, firstKeptIndex: Math.max(0, index - kept) };
 }
 
 export interface CompactedView {
@@ -85,6 +88,18 @@ export interface CompactedView {
   compaction?: LatestCompaction;
 }
 
+/** The system messages before the latest summary's kept messages, and how many others it stands for. */
+function summarizedPrefix(path: readonly AgentMessage[], latest: LatestCompaction): { systems: AgentMessage[]; summarized: number } {
+  const systems: AgentMessage[] = [];
+  let summarized = 0;
+  for (let i = 0; i < latest.firstKeptIndex; i++) {
+    const m = path[i]!;
+    if (m.role === "system") systems.push(m);
+    else if (m.role !== "compactionSummary") summarized++;
+  }
+  return { systems, summarized };
+}
+
 /**
  * The model's view: system messages, the latest summary, the messages it keeps verbatim, then what
  * came after it. Older summaries are inside the latest one (it updated them) and left out.
@@ -92,19 +107,38 @@ export interface CompactedView {
 export function applyCompaction(path: readonly AgentMessage[]): CompactedView {
   const latest = latestCompaction(path);
   if (!latest) return { messages: path.slice(), summarized: 0 };
-  const out: AgentMessage[] = [];
-  let summarized = 0;
-  for (let i = 0; i < latest.firstKeptIndex; i++) {
-    const m = path[i]!;
-    if (m.role === "system") out.push(m);
-    else if (m.role !== "compactionSummary") summarized++;
-  }
+  const { systems: out, summarized } = summarizedPrefix(path, latest);
   out.push(latest.message);
   for (let i = latest.firstKeptIndex; i < path.length; i++) {
     const m = path[i]!;
     if (m.role !== "compactionSummary") out.push(m);
   }
   return { messages: out, summarized, compaction: latest };
+}
+
+/**
+ * What the agent holds of a path, as pi's agent holds its session's projection: the system
+ * messages before the latest summary's kept messages, then the path from there on, in order.
+ * applyCompaction gives the same view of it as of the path, and pi-agent-core's own work on
+ * each prompt (copies of its messages, the scan for tool declarations) then follows what the
+ * model gets, not the whole chat (P21). Without a summary, the whole path.
+ */
+export function agentProjection(path: readonly AgentMessage[]): AgentMessage[] {
+  const latest = latestCompaction(path);
+  if (!latest || latest.firstKeptIndex === 0) return path.slice();
+  const { systems: out } = summarizedPrefix(path, latest);
+  for (let i = latest.firstKeptIndex; i < path.length; i++) out.push(path[i]!);
+  return out;
+}
+
+/**
+ * How many messages of `path` the summary at `index` stands for (what applyCompaction counts).
+ * A summary's ancestors never change in the chat's tree, so this is a fact of the summary:
+ * callers may keep it (ChatSession does, per summary).
+ */
+export function summarizedBy(path: readonly AgentMessage[], index: number): number {
+  const m = path[index];
+  return m?.role === "compactionSummary" ? summarizedPrefix(path, compactionAt(m, index)).summarized : 0;
 }
 
 // ---- where to cut ----
