@@ -35,6 +35,35 @@ const BOM = "\uFEFF";
 /** Larger files are not compared with their document (VS Code gives extensions no document over 50 MB). */
 const SYNC_CHECK_MAX_BYTES = 64 * 1024 * 1024;
 
+/**
+ * A saved document whose text is not what its file holds now (or whose file is gone): VS Code has
+ * not reloaded it yet after a write behind its back, and the disk is the truth. Never true of a
+ * document with unsaved changes: the user's text is what they see and what a save writes.
+ */
+export async function isStale(doc: vscode.TextDocument, signal?: AbortSignal): Promise<boolean> {
+  if (doc.isDirty) return false;
+  let bytes: Uint8Array;
+  try {
+    bytes =
+      doc.uri.scheme === "file"
+        ? await readRegularFile(doc.uri.fsPath, doc.uri.fsPath, { maxBytes: SYNC_CHECK_MAX_BYTES, signal })
+        : await abortable(Promise.resolve(vscode.workspace.fs.readFile(doc.uri)), signal);
+  } catch (error) {
+    if (error instanceof WorkspaceToolError && error.code === "aborted") throw error;
+    return true; // gone, not a regular file, too large: not the document's text
+  }
+  // Decoded as VS Code decoded the document (UTF-8 here, without the IPC; else its encoding).
+  // A file with mixed line endings never matches (VS Code unifies them): the disk is used, which is exact.
+  const text =
+    doc.encoding === "utf8" || doc.encoding === "utf8bom"
+      ? decoder.decode(bytes)
+      : await Promise.resolve(vscode.workspace.decode(bytes, { encoding: doc.encoding })).then(
+          (t) => t,
+          () => undefined, // binary
+        );
+  return text !== doc.getText();
+}
+
 export function createVscodeWorkspaceFs(root: vscode.Uri): WorkspaceFileSystem {
   // Symlink containment needs the real disk; for other schemes there are no symlinks to follow.
   const disk = root.scheme === "file" ? createNodeWorkspaceFs(root.fsPath) : undefined;
@@ -50,37 +79,10 @@ export function createVscodeWorkspaceFs(root: vscode.Uri): WorkspaceFileSystem {
     return real.path;
   }
 
-  /** The bytes on disk, or undefined when there is no regular file there (deleted behind the editor). */
-  async function diskBytes(uri: vscode.Uri, signal?: AbortSignal): Promise<Uint8Array | undefined> {
-    try {
-      if (disk) return await readRegularFile(uri.fsPath, uri.fsPath, { maxBytes: SYNC_CHECK_MAX_BYTES, signal });
-      return await abortable(Promise.resolve(vscode.workspace.fs.readFile(uri)), signal);
-    } catch (error) {
-      if (error instanceof WorkspaceToolError && error.code === "aborted") throw error;
-      return undefined;
-    }
-  }
-
-  /**
-   * The open document to read and write through, if any: one with unsaved changes (the user's text,
-   * which is what a save writes), or a saved one whose text is the disk's. A saved document with
-   * other text is one VS Code has not reloaded yet: undefined then, and the disk is the truth.
-   */
+  /** The open document to read and write through, if any: not a stale one (see isStale). */
   async function liveDocument(uri: vscode.Uri, signal?: AbortSignal): Promise<vscode.TextDocument | undefined> {
     const doc = openDocument(uri);
-    if (!doc || doc.isDirty) return doc;
-    const bytes = await diskBytes(uri, signal);
-    if (!bytes) return undefined;
-    // Decoded as VS Code decoded the document (UTF-8 here, without the IPC; else its encoding).
-    // A file with mixed line endings never matches (VS Code unifies them): the disk is used, which is exact.
-    const text =
-      doc.encoding === "utf8" || doc.encoding === "utf8bom"
-        ? decoder.decode(bytes)
-        : await Promise.resolve(vscode.workspace.decode(bytes, { encoding: doc.encoding })).then(
-            (t) => t,
-            () => undefined, // binary
-          );
-    return text === doc.getText() ? doc : undefined;
+    return doc && !(await isStale(doc, signal)) ? doc : undefined;
   }
 
   return {
