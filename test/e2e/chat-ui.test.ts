@@ -159,7 +159,16 @@ describe("end to end: the chat view in the real workbench", function () {
     const workbenchDom = await page.content();
     assert.ok(!webviewDom.includes(key), "the key is not in the webview's DOM");
     assert.ok(!workbenchDom.includes(key), "the key is not in the workbench's DOM (notifications, output)");
-    assert.match(webviewDom, /Incorrect API key provided/, "the error itself is shown");
+    if (!/Incorrect API key provided/.test(webviewDom)) {
+      // Seen once in a full run (not in 9 runs of this file alone): the notice had been found a
+      // moment before. Say what the view holds now, so the next failure tells why.
+      await page.screenshot({ path: join(repoRoot, "out/test-artifacts/e2e-key-redacted-failed.png") });
+      const notices = await frame.locator(".notice").allTextContents();
+      const items = await frame.locator("[data-item]").count();
+      assert.fail(
+        `the error itself is shown: not in the DOM read (${webviewDom.length} characters); now ${items} items, notices ${JSON.stringify(notices)}, the error text ${(await frame.content()).includes("Incorrect API key provided") ? "there" : "still missing"}`,
+      );
+    }
     await page.screenshot({ path: join(repoRoot, "out/test-artifacts/e2e-key-redacted.png") });
   });
 });
