@@ -2,6 +2,7 @@
 // final newline, tells the block it was applied and can be undone from it; Run in terminal shows the
 // command and runs it, in a terminal the user sees, only after the user's yes.
 import * as assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { HostMessage } from "../../src/shared/protocol";
 import { diskText, isHostMessage, useChatView, waitFor, workspaceUri } from "./helpers";
@@ -75,6 +76,30 @@ describe("code blocks: Apply to file and Run in terminal", function () {
     // A number the host never applied undoes nothing.
     await api.view.receive({ type: "editor/undoApply", v: 1, requestId: 999 });
     assert.match(api.logLines.at(-1) ?? "", /^undo apply: refused/);
+  });
+
+  it("Apply to file right after the file changed behind its open editor refuses, rather than start from the editor's old copy", async () => {
+    const { api } = chatView();
+    api.codeApplier.ask = async () => true;
+    const uri = workspaceUri("src", "behind.ts");
+    await writeFile(uri, "export const v = 1;\n");
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    await waitFor("the editor to show the file", () => doc.getText() === "export const v = 1;\n");
+    // As a command writes it: VS Code reloads the editor's copy when its file watcher reports the
+    // change, up to a second later (sooner after a workspace.fs write). The Apply is at once.
+    writeFileSync(uri.fsPath, "export const v = 22222;\n");
+    await api.view.receive({ type: "editor/applyCode", v: 1, code: "export const v = 3;", path: "src/behind.ts" });
+    assert.match(api.logLines.at(-1) ?? "", /^apply to file: refused \(src\/behind\.ts changed on disk/);
+    assert.equal(await diskText(uri), "export const v = 22222;\n", "nothing written");
+    await waitFor("the editor to catch up", () => doc.getText() === "export const v = 22222;\n");
+    assert.equal(doc.isDirty, false, "no editor left with unsaved text (a failed save)");
+    // Again, now that the editor has the disk's text: applied.
+    await api.view.receive({ type: "editor/applyCode", v: 1, code: "export const v = 3;", path: "src/behind.ts" });
+    assert.equal(await diskText(uri), "export const v = 3;\n");
+    assert.equal(doc.isDirty, false);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await vscode.workspace.fs.delete(uri);
   });
 
   it("Run in terminal shows the command and asks; no runs nothing, yes runs it in the Pi Chat terminal", async () => {

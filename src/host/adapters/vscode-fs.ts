@@ -2,6 +2,15 @@
 // changes included), and writes go through a WorkspaceEdit, so an edit appears in the
 // editor, can be undone with Ctrl+Z, and is then saved.
 //
+// Except when VS Code's copy of a saved file is older than the disk. After a write behind its back
+// (a checkpoint restore through workspace.fs, a command, git) VS Code reloads a saved document only
+// when its file watcher reports the change: about 80 ms after a workspace.fs write and a second
+// after a plain one in code-server 1.100. An edit made from the old copy and saved would undo the
+// write without a word (same size: VS Code lets the save through) or fail with "the content of the
+// file is newer" and leave the editor dirty (other size). So a saved document counts only while its
+// text is the disk's; until VS Code has reloaded it, reads and writes go to the disk, as for a file
+// that is not open, and VS Code's reload then shows the result (undoable in the editor too).
+//
 // On a local folder every operation first follows the path's symlinks on disk again (as the Node
 // adapter does) and works on the real path: a symlink swapped in after the tool's own check can
 // not lead a read or a write outside the workspace. Reads of files on disk go through
@@ -23,6 +32,37 @@ import {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8");
 const BOM = "\uFEFF";
+/** Larger files are not compared with their document (VS Code gives extensions no document over 50 MB). */
+const SYNC_CHECK_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A saved document whose text is not what its file holds now (or whose file is gone): VS Code has
+ * not reloaded it yet after a write behind its back, and the disk is the truth. Never true of a
+ * document with unsaved changes: the user's text is what they see and what a save writes.
+ */
+export async function isStale(doc: vscode.TextDocument, signal?: AbortSignal): Promise<boolean> {
+  if (doc.isDirty) return false;
+  let bytes: Uint8Array;
+  try {
+    bytes =
+      doc.uri.scheme === "file"
+        ? await readRegularFile(doc.uri.fsPath, doc.uri.fsPath, { maxBytes: SYNC_CHECK_MAX_BYTES, signal })
+        : await abortable(Promise.resolve(vscode.workspace.fs.readFile(doc.uri)), signal);
+  } catch (error) {
+    if (error instanceof WorkspaceToolError && error.code === "aborted") throw error;
+    return true; // gone, not a regular file, too large: not the document's text
+  }
+  // Decoded as VS Code decoded the document (UTF-8 here, without the IPC; else its encoding).
+  // A file with mixed line endings never matches (VS Code unifies them): the disk is used, which is exact.
+  const text =
+    doc.encoding === "utf8" || doc.encoding === "utf8bom"
+      ? decoder.decode(bytes)
+      : await Promise.resolve(vscode.workspace.decode(bytes, { encoding: doc.encoding })).then(
+          (t) => t,
+          () => undefined, // binary
+        );
+  return text !== doc.getText();
+}
 
 export function createVscodeWorkspaceFs(root: vscode.Uri): WorkspaceFileSystem {
   // Symlink containment needs the real disk; for other schemes there are no symlinks to follow.
@@ -39,12 +79,18 @@ export function createVscodeWorkspaceFs(root: vscode.Uri): WorkspaceFileSystem {
     return real.path;
   }
 
+  /** The open document to read and write through, if any: not a stale one (see isStale). */
+  async function liveDocument(uri: vscode.Uri, signal?: AbortSignal): Promise<vscode.TextDocument | undefined> {
+    const doc = openDocument(uri);
+    return doc && !(await isStale(doc, signal)) ? doc : undefined;
+  }
+
   return {
     async stat(path): Promise<WorkspaceStat | undefined> {
       const real = await contained(path);
       const uri = uriOf(real);
       const onDisk = disk ? await disk.stat(real) : undefined;
-      const doc = openDocument(uri);
+      const doc = await liveDocument(uri);
       if (doc) {
         const size = Buffer.byteLength(doc.getText(), "utf8");
         return onDisk?.hardLinks !== undefined ? { type: "file", size, hardLinks: onDisk.hardLinks } : { type: "file", size };
@@ -63,7 +109,7 @@ export function createVscodeWorkspaceFs(root: vscode.Uri): WorkspaceFileSystem {
     async readFile(path, options: ReadFileOptions = {}): Promise<Uint8Array> {
       const real = await contained(path);
       const uri = uriOf(real);
-      const doc = openDocument(uri);
+      const doc = await liveDocument(uri, options.signal);
       if (doc) {
         const text = doc.getText();
         const max = options.maxBytes ?? Number.MAX_SAFE_INTEGER;
@@ -79,6 +125,11 @@ export function createVscodeWorkspaceFs(root: vscode.Uri): WorkspaceFileSystem {
 
     async writeFile(path, data): Promise<void> {
       const uri = uriOf(await contained(path));
+      if (openDocument(uri) && !(await liveDocument(uri))) {
+        // A saved document VS Code has not reloaded yet: the disk is written, as a restore does.
+        await vscode.workspace.fs.writeFile(uri, data);
+        return;
+      }
       let text = decoder.decode(data);
       // The document model has no BOM; VS Code keeps the file's encoding (utf8bom) when saving.
       if (text.startsWith(BOM)) text = text.slice(BOM.length);

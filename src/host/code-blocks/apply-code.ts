@@ -11,6 +11,7 @@ import * as vscode from "vscode";
 import { classifyEditPath, compileProtectedFiles } from "../../core/permissions";
 import { resolveToolPath, type WorkspaceFileSystem } from "../../core/tools";
 import type { ProposalDiffs } from "../views/diff-view";
+import { isStale } from "../adapters/vscode-fs";
 import type { WorkspacePaths } from "../adapters/workspace-paths";
 
 export interface ApplyCodeOptions {
@@ -116,6 +117,11 @@ export class CodeApplier {
     } catch {
       return { status: "refused", reason: `${path} could not be opened as a text file. Create it first, then choose Apply to file again.` };
     }
+    // VS Code's copy of a saved file is older than the disk until it reloads it after a write behind
+    // its back (a restore, a command): the diff and the edit would start from the old text, and the
+    // save would fail ("the content of the file is newer") or put the old text back.
+    const stale = `${path} changed on disk a moment ago and the editor has not caught up yet; nothing was written. Choose Apply to file again.`;
+    if (await isStale(document)) return { status: "refused", reason: stale };
     // A block that names its file is that file's whole text; an unnamed one goes where the user selected.
     const editor = vscode.window.activeTextEditor;
     const selection = target.named || editor?.document.uri.toString() !== uri.toString() || editor.selection.isEmpty ? undefined : editor.selection;
@@ -145,13 +151,13 @@ export class CodeApplier {
     if (!yes) return { status: "declined", path };
     if (document.version !== version)
       return { status: "refused", reason: `${path} changed while you decided; nothing was written. Choose Apply to file again.` };
+    if (await isStale(document)) return { status: "refused", reason: stale };
 
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, range, text);
     const write = async (): Promise<boolean> => {
       if (!(await vscode.workspace.applyEdit(edit))) return false;
-      await document.save();
-      return true;
+      return document.save();
     };
     const written = this.options.recordWrite ? await this.options.recordWrite(path, write) : await write();
     if (!written) return { status: "refused", reason: `${path} could not be changed (read-only, or changed meanwhile).` };
