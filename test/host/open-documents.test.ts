@@ -4,9 +4,7 @@
 // meanwhile, never VS Code's old copy: an edit made from the old copy and saved would silently undo
 // the restore (same size), or fail with a save conflict and a dirty editor (other size). Each edit
 // here runs at once after the write, with no waiting, through the same workspace.fs adapter and
-// tools the extension uses; then a restore and an edit through the chat. (This file's name sorts
-// before restart-checkpoints.test.ts on purpose: that one's phase 1 leaves a restore pending for
-// its phase 2, and a restore run after it in the same window would clear the record.)
+// tools the extension uses; then a restore and an edit through the chat.
 import * as assert from "node:assert/strict";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -61,33 +59,37 @@ describe("stale documents: Pi reads and writes the disk, not VS Code's copy it h
     rmSync(dir, { recursive: true, force: true });
   });
 
-  // The edit is of the second line, which the write left alone: from VS Code's old copy it succeeds,
-  // and saving that copy would put the first line back as it was before the write.
-  it("an edit right after a same-size write behind VS Code's back applies to the disk's text, and does not undo the write", async () => {
-    const doc = await openSaved("same.ts", "export const s = 1;\nexport const t = 1;\n");
-    await vscode.workspace.fs.writeFile(uri("same.ts"), encode("export const s = 2;\nexport const t = 1;\n")); // as a restore writes
-    const stale = doc.getText() !== disk("same.ts");
-    const result = await edit("same.ts", "t = 1", "t = 3").catch((e: unknown) => `error: ${String(e)}`);
-    assert.equal(
-      disk("same.ts"),
-      "export const s = 2;\nexport const t = 3;\n",
-      `the edit of the disk's text (VS Code's copy was stale: ${stale}): ${JSON.stringify(result)}`,
-    );
-    await editorFollows(doc, "same.ts");
-  });
-
-  it("an edit right after a write of another size saves without a conflict", async () => {
-    const doc = await openSaved("longer.ts", "export const l = 1;\nexport const m = 1;\n");
-    await vscode.workspace.fs.writeFile(uri("longer.ts"), encode("export const l = 222;\nexport const m = 1;\n"));
-    const stale = doc.getText() !== disk("longer.ts");
-    const result = await edit("longer.ts", "m = 1", "m = 4").catch((e: unknown) => `error: ${String(e)}`);
-    assert.equal(
-      disk("longer.ts"),
-      "export const l = 222;\nexport const m = 4;\n",
-      `the edit of the disk's text (VS Code's copy was stale: ${stale}): ${JSON.stringify(result)}`,
-    );
-    await editorFollows(doc, "longer.ts");
-  });
+  // Each edit is of the second line, which the write left alone: from VS Code's old copy it
+  // succeeds, and saving that copy would put the first line back as it was before the write (same
+  // size), or hit VS Code's "file modified since" conflict (another size).
+  const writesThenEdits = [
+    {
+      name: "an edit right after a same-size write behind VS Code's back applies to the disk's text, and does not undo the write",
+      file: "same.ts",
+      saved: "export const s = 1;\nexport const t = 1;\n",
+      written: "export const s = 2;\nexport const t = 1;\n",
+      edit: ["t = 1", "t = 3"],
+      expected: "export const s = 2;\nexport const t = 3;\n",
+    },
+    {
+      name: "an edit right after a write of another size saves without a conflict",
+      file: "longer.ts",
+      saved: "export const l = 1;\nexport const m = 1;\n",
+      written: "export const l = 222;\nexport const m = 1;\n",
+      edit: ["m = 1", "m = 4"],
+      expected: "export const l = 222;\nexport const m = 4;\n",
+    },
+  ] as const;
+  for (const c of writesThenEdits) {
+    it(c.name, async () => {
+      const doc = await openSaved(c.file, c.saved);
+      await vscode.workspace.fs.writeFile(uri(c.file), encode(c.written)); // as a restore writes
+      const stale = doc.getText() !== disk(c.file);
+      const result = await edit(c.file, c.edit[0], c.edit[1]).catch((e: unknown) => `error: ${String(e)}`);
+      assert.equal(disk(c.file), c.expected, `the edit of the disk's text (VS Code's copy was stale: ${stale}): ${JSON.stringify(result)}`);
+      await editorFollows(doc, c.file);
+    });
+  }
 
   it("a read right after a write behind VS Code's back sees the disk; a file deleted behind it is gone", async () => {
     const doc = await openSaved("read.ts", "export const r = 1;\n");
