@@ -34,6 +34,7 @@ import { announce } from "./live-region";
 import { onMarkdownClick } from "./markdown";
 import { memo } from "./memo";
 import { post } from "./vscode-api";
+import { groupDigits } from "./format";
 
 /** "Show N earlier messages" asks by itself when it comes within this distance of the view. */
 const ASK_AHEAD = "1500px 0px";
@@ -60,7 +61,7 @@ function EarlierMessages(props: { count: number; root: { current: HTMLElement | 
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
-  const count = props.count.toLocaleString("en-US");
+  const count = groupDigits(props.count);
   return (
     <div ref={marker} class="earlier-messages">
       <button type="button" class="text-button" aria-busy={asked} onClick={(e) => ask(e.detail === 0)}>
@@ -372,7 +373,7 @@ export function ChatView({
     const came = arrived.current;
     if (!came) return;
     arrived.current = null;
-    announce(`Showing ${came.count.toLocaleString("en-US")} earlier messages`);
+    announce(`Showing ${groupDigits(came.count)} earlier messages`);
     const el = rowEl(came.key);
     if (came.focus && el) itemElement(el)?.focus({ preventScroll: true });
   });

@@ -7,6 +7,7 @@ import { formatCost, formatTokens, METER_WARNING_SHARE, type ContextMeter, type 
 import { plural } from "../src/shared/format";
 import { memo } from "./memo";
 import { post } from "./vscode-api";
+import { groupDigits } from "./format";
 
 export const ContextMeterButton = memo(function ContextMeterButton(props: { meter: ContextMeter | undefined; running: boolean }) {
   const [open, setOpen] = useState(false);
@@ -16,7 +17,7 @@ export const ContextMeterButton = memo(function ContextMeterButton(props: { mete
   const share = meter.window ? meter.tokens / meter.window : 0;
   const warn = share >= METER_WARNING_SHARE;
   const label = `${meter.estimated ? "~" : ""}${formatTokens(meter.tokens)}${meter.window ? ` / ${formatTokens(meter.window)}` : ""}`;
-  const spoken = `Context ${meter.estimated ? "about " : ""}${meter.tokens.toLocaleString("en-US")} tokens${meter.window ? ` of ${meter.window.toLocaleString("en-US")} (${Math.round(share * 100)}%)` : ""}${warn ? ", nearly full" : ""}`;
+  const spoken = `Context ${meter.estimated ? "about " : ""}${groupDigits(meter.tokens)} tokens${meter.window ? ` of ${groupDigits(meter.window)} (${Math.round(share * 100)}%)` : ""}${warn ? ", nearly full" : ""}`;
   return (
     <span class="meter-anchor">
       <button
@@ -80,8 +81,8 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
     >
       <div class="meter-headline">
         {meter.estimated ? "About " : ""}
-        {meter.tokens.toLocaleString("en-US")} tokens in context
-        {meter.window !== undefined && ` of ${meter.window.toLocaleString("en-US")}`}
+        {groupDigits(meter.tokens)} tokens in context
+        {meter.window !== undefined && ` of ${groupDigits(meter.window)}`}
       </div>
       {/* What each figure counts, so the header, this table and the model-context document reconcile. */}
       <div class="meter-note" data-testid="meter-counts">
@@ -91,7 +92,7 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
       </div>
       {meter.threshold !== undefined && (
         <div class="meter-note">
-          Compacts above {meter.threshold.toLocaleString("en-US")} tokens: the window less what piChat.compaction.reserveTokens keeps for the answer.
+          Compacts above {groupDigits(meter.threshold)} tokens: the window less what piChat.compaction.reserveTokens keeps for the answer.
         </div>
       )}
       {meter.fixed && (
@@ -101,8 +102,8 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
       )}
       {meter.reduced?.kind === "compacted" && (
         <div class="meter-note" data-testid="meter-reduced">
-          Compacted: {meter.reduced.messages} earlier messages are summarized ({meter.reduced.tokensBefore.toLocaleString("en-US")} →{" "}
-          {meter.reduced.tokensAfter.toLocaleString("en-US")} tokens).
+          Compacted: {meter.reduced.messages} earlier messages are summarized ({groupDigits(meter.reduced.tokensBefore)} →{" "}
+          {groupDigits(meter.reduced.tokensAfter)} tokens).
         </div>
       )}
       {meter.reduced?.kind === "trimmed" && (
@@ -187,16 +188,16 @@ function UsageRow(props: { label: string; pick: (u: UsageFigures) => number; met
   return (
     <tr>
       <th scope="row">{props.label}</th>
-      <td>{props.meter.lastTurn ? props.pick(props.meter.lastTurn).toLocaleString("en-US") : "–"}</td>
-      <td>{props.pick(props.meter.chat).toLocaleString("en-US")}</td>
+      <td>{props.meter.lastTurn ? groupDigits(props.pick(props.meter.lastTurn)) : "–"}</td>
+      <td>{groupDigits(props.pick(props.meter.chat))}</td>
     </tr>
   );
 }
 
 /** "Sent with every request: instructions ~1,200, 7 tools ~2,400, 12 MCP tools ~5,100." */
 export function fixedPartsText(fixed: FixedParts): string {
-  const parts = [`instructions ~${fixed.instructions.toLocaleString("en-US")}`];
-  if (fixed.toolCount > 0 || fixed.tools > 0) parts.push(`${plural(fixed.toolCount, "tool")} ~${fixed.tools.toLocaleString("en-US")}`);
-  if (fixed.mcpToolCount > 0) parts.push(`${plural(fixed.mcpToolCount, "MCP tool")} ~${fixed.mcpTools.toLocaleString("en-US")}`);
+  const parts = [`instructions ~${groupDigits(fixed.instructions)}`];
+  if (fixed.toolCount > 0 || fixed.tools > 0) parts.push(`${plural(fixed.toolCount, "tool")} ~${groupDigits(fixed.tools)}`);
+  if (fixed.mcpToolCount > 0) parts.push(`${plural(fixed.mcpToolCount, "MCP tool")} ~${groupDigits(fixed.mcpTools)}`);
   return `Sent with every request, in tokens: ${parts.join(", ")}.`;
 }

@@ -12,6 +12,7 @@ import { focusComposer } from "./focus";
 import { announce } from "./live-region";
 import { EditIcon, MarkdownIcon, TerminalIcon, TrashIcon } from "./icons";
 import { post } from "./vscode-api";
+import { clockTime } from "./format";
 
 const TYPE_AHEAD_RESET_MS = 700;
 /** Typing pauses this long before the host is asked. */
@@ -328,6 +329,6 @@ function formatWhen(ms: number): string {
   if (!Number.isFinite(ms) || ms <= 0) return "";
   const date = new Date(ms);
   const now = new Date();
-  if (date.toDateString() === now.toDateString()) return date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  if (date.toDateString() === now.toDateString()) return clockTime(ms);
   return date.toLocaleDateString(undefined, { month: "short", day: "numeric", ...(date.getFullYear() !== now.getFullYear() ? { year: "numeric" } : {}) });
 }

@@ -18,6 +18,7 @@ import type { FixCommandId } from "../src/shared/app-messages";
 import { post } from "./vscode-api";
 import { onNextFrame } from "./frame-pacing";
 import { Lru } from "./lru";
+import { clockTime, groupDigits } from "./format";
 
 /** Finished blocks whose HTML is kept: a few screens' worth of answers at the window's overscan. */
 const FINAL_HTML_KEPT = 300;
@@ -73,7 +74,7 @@ function SummaryCard({ item }: { item: SummaryItem }) {
       </div>
     );
   }
-  const title = `Compacted ${(item.tokensBefore ?? 0).toLocaleString("en-US")} → ${(item.tokensAfter ?? 0).toLocaleString("en-US")} tokens · ${item.summarizedMessageCount ?? 0} messages`;
+  const title = `Compacted ${groupDigits(item.tokensBefore ?? 0)} → ${groupDigits(item.tokensAfter ?? 0)} tokens · ${item.summarizedMessageCount ?? 0} messages`;
   return (
     <div class="item summary" data-item={item.id}>
       <Collapsible
@@ -121,11 +122,6 @@ function FileList({ title, files }: { title: string; files: readonly string[] })
       </ul>
     </div>
   );
-}
-
-/** "10:42": the time a message was written, in the user's locale. */
-function clockTime(ms: number): string {
-  return Number.isFinite(ms) && ms > 0 ? new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) : "";
 }
 
 /** The heading that names a message ("You, 10:42"): hidden on screen, where the layout says who wrote it. */
