@@ -6,7 +6,7 @@
 import * as assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
@@ -15,6 +15,7 @@ import type { PiChatTestApi } from "../../src/host/extension";
 import type { ToolItem } from "../../src/shared/chat-items";
 import { chatItems } from "../../src/shared/reducer";
 import type { OpenAIServer } from "../support/openai-server";
+import { filesUnder } from "../support/temp";
 import { startChatView, waitFor } from "./helpers";
 
 const TOKEN = "mcp-bearer-7f3c9a1e5d2b4c68";
@@ -163,25 +164,6 @@ describe("Pi Chat MCP over Streamable HTTP with a bearer token", function () {
     }
   });
 });
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  let names: string[];
-  try {
-    names = readdirSync(dir, { recursive: true }) as string[];
-  } catch {
-    return out;
-  }
-  for (const name of names) {
-    const file = path.join(dir, name);
-    try {
-      if (statSync(file).isFile()) out.push(file);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -7,7 +7,7 @@
 // settings or chat file → an expired access token is refreshed. Phase 2: the kept sign-in is used
 // (no browser), then a revoked grant asks to sign in again.
 import * as assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
@@ -15,6 +15,7 @@ import type { NoticeItem, ToolItem } from "../../src/shared/chat-items";
 import { chatItems } from "../../src/shared/reducer";
 import type { OpenAIServer } from "../support/openai-server";
 import { type OAuthTestServer, startOAuthTestServer } from "../support/oauth-server";
+import { filesUnder } from "../support/temp";
 import { startChatView, waitFor } from "./helpers";
 
 const phase = process.env.PI_CHAT_TEST_PHASE === "2" ? 2 : 1;
@@ -206,22 +207,3 @@ describe(`Pi Chat MCP OAuth sign-in (phase ${phase})`, function () {
     });
   }
 });
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  let names: string[];
-  try {
-    names = readdirSync(dir, { recursive: true }) as string[];
-  } catch {
-    return out;
-  }
-  for (const name of names) {
-    const file = path.join(dir, name);
-    try {
-      if (statSync(file).isFile()) out.push(file);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}

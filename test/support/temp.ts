@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -6,4 +6,24 @@ import { join } from "node:path";
 export function tempDir(prefix: string): { path: string; cleanup: () => void } {
   const path = mkdtempSync(join(tmpdir(), `pi-chat-${prefix}-`));
   return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** Every regular file under `dir`, at any depth (none when it does not exist): where a test looks for what must not be written. */
+export function filesUnder(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir, { recursive: true }) as string[];
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const name of names) {
+    const file = join(dir, name);
+    try {
+      if (statSync(file).isFile()) out.push(file);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
 }

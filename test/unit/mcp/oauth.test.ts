@@ -179,6 +179,16 @@ describe("MCP OAuth: sign-in and the servers' states", function () {
     return true;
   };
 
+  /** The tracker server, signed in and ready: where the revoke and sign-out tests start. */
+  const signedInTracker = async (secrets: MapSecrets): Promise<McpServers> => {
+    const { servers: s } = servers(secrets, [http("tracker", as.mcpUrl)]);
+    await s.ensureStarted(10_000);
+    await settled(s, "tracker");
+    await s.signIn("tracker", { openBrowser: browser([]) });
+    await until("ready", () => stateOf(s, "tracker").kind === "ready");
+    return s;
+  };
+
   it("a server that answers 401 with OAuth metadata needs sign-in; signing in registers a client, uses PKCE, and its tools come", async () => {
     const secrets = new MapSecrets();
     const { servers: s, log } = servers(secrets, [http("tracker", as.mcpUrl)]);
@@ -255,11 +265,7 @@ describe("MCP OAuth: sign-in and the servers' states", function () {
 
   it("a grant revoked while the server runs: the call says to sign in again, and the server waits for it", async () => {
     const secrets = new MapSecrets();
-    const { servers: s } = servers(secrets, [http("tracker", as.mcpUrl)]);
-    await s.ensureStarted(10_000);
-    await settled(s, "tracker");
-    await s.signIn("tracker", { openBrowser: browser([]) });
-    await until("ready", () => stateOf(s, "tracker").kind === "ready");
+    const s = await signedInTracker(secrets);
     const echo = s.tools(100).tools.find((t) => t.name === "mcp__tracker__echo")!;
     as.revokeAll();
     await assert.rejects(echo.execute("call-3", { message: "hi" }), /"tracker" needs the user to sign in again/);
@@ -269,11 +275,7 @@ describe("MCP OAuth: sign-in and the servers' states", function () {
 
   it("sign-out forgets the tokens and the client; the server needs sign-in again", async () => {
     const secrets = new MapSecrets();
-    const { servers: s } = servers(secrets, [http("tracker", as.mcpUrl)]);
-    await s.ensureStarted(10_000);
-    await settled(s, "tracker");
-    await s.signIn("tracker", { openBrowser: browser([]) });
-    await until("ready", () => stateOf(s, "tracker").kind === "ready");
+    const s = await signedInTracker(secrets);
     await s.signOut("tracker");
     assert.equal(secrets.map.size, 0, "nothing kept");
     assert.equal((await settled(s, "tracker")).kind, "needsSignIn");

@@ -4,7 +4,7 @@
 // key, an environment key) printed in halves across separate writes, and one split by the flush
 // of a line that never ends (at 64 K characters). Also the key shapes no redactor was told of.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService } from "../../../src/core/chat-service";
@@ -14,7 +14,7 @@ import { SecretRedactor } from "../../../src/core/redaction";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../../src/core/transcript";
 import { createNodeWorkspaceFs } from "../../../src/core/tools";
 import { createScriptedModel, reply, textOf } from "../../support/scripted-model";
-import { tempDir } from "../../support/temp";
+import { filesUnder, tempDir } from "../../support/temp";
 
 /** Keys of no known shape: only a redactor that was told of them can find them. */
 const OTHER_PROVIDER_KEY = "3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a";
@@ -48,19 +48,6 @@ const LEAKS = [OTHER_PROVIDER_KEY, ENVIRONMENT_KEY, UNTOLD_KEY].flatMap((k) => [
 
 function leaksIn(where: string, text: string): string[] {
   return LEAKS.filter((leak) => text.includes(leak)).map((leak) => `${where}: ${leak}`);
-}
-
-function filesUnder(dir: string): string[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return entries.flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
 }
 
 describe("command output redaction in a chat", function () {
