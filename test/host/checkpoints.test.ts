@@ -11,10 +11,8 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { RestorePlan } from "../../src/core/checkpoints";
 import type { PiChatTestApi } from "../../src/host/extension";
-import type { ToolItem } from "../../src/shared/chat-items";
-import { chatItems } from "../../src/shared/reducer";
 import type { OpenAIServer } from "../support/openai-server";
-import { startChatView, waitFor } from "./helpers";
+import { startChatView, toolCard, waitFor } from "./helpers";
 
 describe("checkpoints: restore files to a message in the extension host", function () {
   this.timeout(120_000);
@@ -39,7 +37,7 @@ describe("checkpoints: restore files to a message in the extension host", functi
     await server?.close();
   });
 
-  const card = (id: string) => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
+  const card = (id: string) => toolCard(api, id);
 
   it("restores Pi's changes, skips the user's, and Redo brings back the exact bytes", async () => {
     const checkpoints = api.checkpoints;

@@ -8,7 +8,7 @@ import type { PiChatTestApi } from "../../src/host/extension";
 import type { ToolItem } from "../../src/shared/chat-items";
 import { chatItems } from "../../src/shared/reducer";
 import type { OpenAIServer } from "../support/openai-server";
-import { startChatView, waitFor } from "./helpers";
+import { startChatView, toolCard, waitFor } from "./helpers";
 
 describe("Pi Chat commands in the extension host", function () {
   this.timeout(120_000);
@@ -31,7 +31,7 @@ describe("Pi Chat commands in the extension host", function () {
     await vscode.commands.executeCommand("piChat.newChat");
   });
 
-  const commandCard = (id: string) => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
+  const commandCard = (id: string) => toolCard(api, id);
 
   it("run_command asks on its card even in auto mode, runs in the workspace and returns the output", async () => {
     await vscode.workspace.getConfiguration("piChat").update("approvalMode", "auto", vscode.ConfigurationTarget.Global);
@@ -163,7 +163,7 @@ describe("Pi Chat commands in the extension host", function () {
 async function startBackground(api: PiChatTestApi, server: OpenAIServer, id: string): Promise<{ pids: number[]; card: ToolItem }> {
   // The child prints its own pid, then its grandchild's, then the ready line: all three come before the wait ends.
   const command = "bash -c 'echo child:$$; sleep 303 & echo grandchild:$!; echo server ready; wait' & wait";
-  const card = () => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
+  const card = () => toolCard(api, id);
   server.push(
     () => ({ toolCalls: [{ id, name: "run_command", arguments: { command, background: true, readyPattern: "server ready" } }] }),
     (body) => {
@@ -208,7 +208,7 @@ describe('Pi Chat commands in the "Pi Chat" terminal (shell integration)', funct
     await vscode.commands.executeCommand("piChat.newChat");
   });
 
-  const card = (id: string) => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
+  const card = (id: string) => toolCard(api, id);
   async function runAllowed(id: string, command: string, answer = "Done."): Promise<ToolItem> {
     server.push(
       () => ({ toolCalls: [{ id, name: "run_command", arguments: { command } }] }),

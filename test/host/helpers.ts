@@ -2,7 +2,9 @@
 // OpenAI-compatible server, and wait for things to happen.
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
+import type { ToolItem } from "../../src/shared/chat-items";
 import type { HostMessage } from "../../src/shared/protocol";
+import { chatItems } from "../../src/shared/reducer";
 import { serverFailureCount, serverFailureSince, startOpenAIServer, type OpenAIServer, type OpenAIServerOptions } from "../support/openai-server";
 
 export const EXTENSION_ID = "pi-chat.pi-chat";
@@ -98,4 +100,9 @@ export async function resetConfigFile(): Promise<vscode.Uri> {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(CONFIG_3000));
   }
   return uri;
+}
+
+/** The card of tool call `id` in the chat on screen, if it is there yet. */
+export function toolCard(api: PiChatTestApi, id: string): ToolItem | undefined {
+  return chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
 }

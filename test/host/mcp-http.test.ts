@@ -12,11 +12,9 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
-import type { ToolItem } from "../../src/shared/chat-items";
-import { chatItems } from "../../src/shared/reducer";
 import type { OpenAIServer } from "../support/openai-server";
 import { filesUnder } from "../support/temp";
-import { startChatView, waitFor } from "./helpers";
+import { startChatView, toolCard, waitFor } from "./helpers";
 
 const TOKEN = "mcp-bearer-7f3c9a1e5d2b4c68";
 
@@ -130,7 +128,7 @@ describe("Pi Chat MCP over Streamable HTTP with a bearer token", function () {
         return { text: "Echoed over HTTP." };
       },
     );
-    const card = () => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === "call_http_echo");
+    const card = () => toolCard(api, "call_http_echo");
     void api.view.receive({ type: "chat/send", v: 1, text: "Echo over http." });
     await waitFor("the HTTP tool's card to ask", () => card()?.approval?.state === "pending", 60_000);
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_http_echo", decision: "allow" });

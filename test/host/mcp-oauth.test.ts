@@ -11,12 +11,12 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
-import type { NoticeItem, ToolItem } from "../../src/shared/chat-items";
+import type { NoticeItem } from "../../src/shared/chat-items";
 import { chatItems } from "../../src/shared/reducer";
 import type { OpenAIServer } from "../support/openai-server";
 import { type OAuthTestServer, startOAuthTestServer } from "../support/oauth-server";
 import { filesUnder } from "../support/temp";
-import { startChatView, waitFor } from "./helpers";
+import { startChatView, toolCard, waitFor } from "./helpers";
 
 const phase = process.env.PI_CHAT_TEST_PHASE === "2" ? 2 : 1;
 
@@ -116,7 +116,7 @@ describe(`Pi Chat MCP OAuth sign-in (phase ${phase})`, function () {
           return { text: "You are signed in." };
         },
       );
-      const card = () => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === "call_whoami");
+      const card = () => toolCard(api, "call_whoami");
       void api.view.receive({ type: "chat/send", v: 1, text: "Who am I in the tracker?" });
       await waitFor("the tracker card to ask", () => card()?.approval?.state === "pending", 60_000);
       await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_whoami", decision: "allow" });
@@ -136,7 +136,7 @@ describe(`Pi Chat MCP OAuth sign-in (phase ${phase})`, function () {
         },
       );
       void api.view.receive({ type: "chat/send", v: 1, text: "Echo after refresh." });
-      const card = () => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === "call_echo_refresh");
+      const card = () => toolCard(api, "call_echo_refresh");
       await waitFor("the echo card to ask", () => card()?.approval?.state === "pending", 60_000);
       await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_echo_refresh", decision: "allow" });
       await api.controller.currentSession.waitForIdle();

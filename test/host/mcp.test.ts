@@ -8,10 +8,8 @@ import { rmSync, writeFileSync, mkdirSync } from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
-import type { ToolItem } from "../../src/shared/chat-items";
-import { chatItems } from "../../src/shared/reducer";
 import type { ChatCompletionRequest, OpenAIServer } from "../support/openai-server";
-import { startChatView, waitFor } from "./helpers";
+import { startChatView, toolCard, waitFor } from "./helpers";
 
 describe("Pi Chat MCP servers in the extension host", function () {
   this.timeout(180_000);
@@ -57,7 +55,7 @@ describe("Pi Chat MCP servers in the extension host", function () {
     await vscode.commands.executeCommand("piChat.newChat");
   });
 
-  const card = (id: string) => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
+  const card = (id: string) => toolCard(api, id);
   const toolMessage = (body: ChatCompletionRequest, id: string) =>
     JSON.stringify(body.messages.find((m) => m.role === "tool" && m.tool_call_id === id)?.content);
 

@@ -13,10 +13,8 @@ import type { RestorePlan } from "../../src/core/checkpoints";
 import { createEditFileTool, createReadFileTool } from "../../src/core/tools";
 import { createVscodeWorkspaceFs } from "../../src/host/adapters/vscode-fs";
 import type { PiChatTestApi } from "../../src/host/extension";
-import type { ToolItem } from "../../src/shared/chat-items";
-import { chatItems } from "../../src/shared/reducer";
 import type { OpenAIServer } from "../support/openai-server";
-import { startChatView, waitFor } from "./helpers";
+import { startChatView, toolCard, waitFor } from "./helpers";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -140,7 +138,7 @@ describe("stale documents: Pi reads and writes the disk, not VS Code's copy it h
       await server?.close();
     });
 
-    const card = (id: string) => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
+    const card = (id: string) => toolCard(api, id);
 
     it("restore files to a message with the file open, then an edit at once: the edit applies to the restored text", async () => {
       const checkpoints = api.checkpoints!;

@@ -15,10 +15,9 @@ import { runCommandOnce } from "../../src/core/shell/run";
 import type { PiChatTestApi } from "../../src/host/extension";
 import { carriesLine, type ShellExecutionEvents } from "../../src/host/shell/terminal-runner";
 import type { ToolItem } from "../../src/shared/chat-items";
-import { chatItems } from "../../src/shared/reducer";
 import type { OpenAIServer } from "../support/openai-server";
 import { escapees, ESCAPING_RUN, leftOf } from "../support/escaping-run";
-import { startChatView, waitFor } from "./helpers";
+import { startChatView, toolCard, waitFor } from "./helpers";
 
 type StartEvent = vscode.TerminalShellExecutionStartEvent;
 type EndEvent = vscode.TerminalShellExecutionEndEvent;
@@ -111,7 +110,7 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
     });
   }
 
-  const card = (id: string) => chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
+  const card = (id: string) => toolCard(api, id);
   const via = (item: ToolItem) => (item.details as { via: string }).via;
   const exitCode = (item: ToolItem) => (item.details as { exitCode: number | null }).exitCode;
   /** The shell of the tests' terminal: the `$PPID` of a command it ran. */
