@@ -127,18 +127,31 @@ describe("hostile markdown", function () {
       .user("And now?")
       .assistant([{ type: "text", text: NEXT }])
       .end();
-    await chat.snapshot(stateOf(script.take()));
-    // Only the rows near the view are drawn: scroll through the whole chat, reading each step.
+    const restored = stateOf(script.take());
+    await chat.snapshot(restored);
+    // Only the rows near the view are drawn: walk the chat row by row, reading each step. Each
+    // step moves to the first row not drawn yet (or a viewport on, whichever is further), so
+    // the walk takes about as many steps as the chat has rows, however tall a row is (the
+    // 1 MB answer alone is over a million pixels: pixel steps took thousands of frames).
     const scroller = chat.page.locator(".scroller");
+    const rowCount = restored.settled.flat().length + restored.live.length;
     const seen: string[] = [];
-    for (let y = 0; ; y += 600) {
-      const done = await scroller.evaluate((el, top) => {
-        el.scrollTop = top;
+    let steps = 0;
+    for (let top = 0; ; steps++) {
+      assert.ok(steps <= rowCount + 2, `the end of the chat is reached within ${rowCount + 2} steps`);
+      const done = await scroller.evaluate((el, to) => {
+        el.scrollTop = to;
         return el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
-      }, y);
+      }, top);
       await chat.frames(2);
       seen.push(...(await renderedTexts(chat)));
       if (done) break;
+      top = await scroller.evaluate((el) => {
+        const rows = el.querySelectorAll<HTMLElement>(".rows > .row");
+        const last = rows[rows.length - 1];
+        const lastBottom = last ? last.getBoundingClientRect().bottom - el.getBoundingClientRect().top + el.scrollTop : 0;
+        return Math.max(el.scrollTop + el.clientHeight, Math.floor(lastBottom));
+      });
     }
     await assertRendered(chat, Object.keys(HOSTILE), seen);
     assert.equal(await chat.page.locator(".assistant").last().locator("strong").innerText(), "good");
