@@ -35,8 +35,8 @@ export interface ViewModel {
   readonly focusTarget: "composer" | "approval";
   /** Grows by one per `history/show` message: the history opens when it changes. */
   readonly historyRequests: number;
-  /** The last `composer/restore`: a sent text that did not run, for the composer to take back. */
-  readonly restore?: { readonly text: string; readonly n: number };
+  /** The last `composer/restore`: a sent text that did not run (or a template's expansion to read), for the composer to take back. */
+  readonly restore?: { readonly text: string; readonly n: number; readonly expanded?: string };
   /** The chat deleted last, while Undo can bring it back (until the list has it again). */
   readonly deleted?: { readonly chatId: string; readonly title: string };
   /** The host's answer to the history's last search. */
@@ -251,7 +251,14 @@ export class ChatClient {
         return;
       case "composer/restore":
         if (typeof message.text !== "string") return;
-        this.update({ ...this.view, restore: { text: message.text, n: (this.view.restore?.n ?? 0) + 1 } });
+        this.update({
+          ...this.view,
+          restore: {
+            text: message.text,
+            n: (this.view.restore?.n ?? 0) + 1,
+            ...(typeof message.expanded === "string" ? { expanded: message.expanded } : {}),
+          },
+        });
         return;
       case "mention/results":
         if (typeof message.requestId !== "number" || !Array.isArray(message.options)) return;

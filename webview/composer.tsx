@@ -37,7 +37,7 @@ export const Composer = memo(function Composer(props: {
   /** A Stop kept the queue for the user to send or clear. */
   queueKept?: boolean;
   /** A sent `!cmd` that did not run: back in the box (a new `n` each time), unless something was typed since. */
-  restore?: { readonly text: string; readonly n: number } | undefined;
+  restore?: { readonly text: string; readonly n: number; readonly expanded?: string } | undefined;
   /** The host's `@` list for the newest query. */
   mentionResults?:
     | { readonly requestId: number; readonly options: readonly MentionOption[]; readonly indexing: boolean; readonly truncated: boolean }
@@ -66,7 +66,7 @@ export const Composer = memo(function Composer(props: {
   const hostRequest = useRef(0);
   const pendingDrop = useRef<number | undefined>(undefined);
   const pendingPaste = useRef<{ requestId: number; text: string; at: number } | undefined>(undefined);
-  const pendingExpand = useRef<{ requestId: number; draft: string; kind: "send" | "followUp" | "steer" } | undefined>(undefined);
+  const pendingExpand = useRef<{ requestId: number; draft: string; kind: "send" | "followUp" | "steer"; withImages: boolean } | undefined>(undefined);
   /** The draft is a template the box expanded: it is sent as it reads (never run as a command). */
   const expandedDraft = useRef(false);
   /** Why dropped items were not mentioned. */
@@ -262,7 +262,7 @@ export const Composer = memo(function Composer(props: {
     if (!el || el.value !== pending.draft) return; // typed on meanwhile: that text wins
     if (answer.text === undefined) {
       // Not a template: sent as typed (the host runs the chat's actions and skills).
-      deliver(pending.kind);
+      deliver(pending.kind, pending.withImages);
       return;
     }
     el.focus();
@@ -281,6 +281,12 @@ export const Composer = memo(function Composer(props: {
   useEffect(() => {
     if (!props.restore || draft.trim() !== "") return;
     changeDraft(props.restore.text);
+    // The host expanded a template the box had not shown (the `/` list was older than the file):
+    // the user reads it now, and Enter sends it as it reads.
+    if (props.restore.expanded !== undefined) {
+      expandedDraft.current = true;
+      announce(`Expanded /${props.restore.expanded}: read or edit it, then Enter sends it.`);
+    }
     input.current?.focus();
   }, [props.restore?.n]);
 
@@ -323,19 +329,20 @@ export const Composer = memo(function Composer(props: {
    * A draft `/name args` naming a prompt template (or any name, before the list is known) is
    * expanded first: the host answers and the box shows the text (see the effect above).
    */
-  const expandFirst = (kind: "send" | "followUp" | "steer"): boolean => {
+  const expandFirst = (kind: "send" | "followUp" | "steer", withImages = true): boolean => {
     if (expandedDraft.current || pendingExpand.current) return pendingExpand.current !== undefined;
     const name = /^\/([\w.-]+)(?:\s|$)/.exec(draft.trim())?.[1];
     if (name === undefined) return false;
     const known = props.commandList?.commands.find((c) => c.name === name);
     if (props.commandList ? known?.kind !== "template" : ACTION_NAMES.has(name)) return false;
-    pendingExpand.current = { requestId: ++hostRequest.current, draft, kind };
+    pendingExpand.current = { requestId: ++hostRequest.current, draft, kind, withImages };
     post({ type: "composer/expandTemplate", requestId: pendingExpand.current.requestId, text: draft });
     return true;
   };
   const send = (withImages = true) => {
     if (props.running || props.readOnly || (withImages ? !canSend : !hasText)) return;
-    if (withImages && expandFirst("send")) return;
+    // Every path, Send text only included, expands a template first: nothing skips the step the user reads.
+    if (expandFirst("send", withImages)) return;
     deliver("send", withImages);
   };
   /** While Pi writes: a follow-up (after the reply) or a steer (after the current tool call). */

@@ -33,7 +33,8 @@ import { approvalModeSetting, protectedFilesSetting, readCompactionSettings, wor
 import type { HostShellCommands } from "./shell/shell-commands";
 import type { HostMcp } from "./mcp";
 import { dispatch, type HandlerContext } from "./handlers";
-import { parseUserCommand } from "../core/shell/user-command";
+import type { UserCommandText } from "../core/shell/user-command";
+import { type ChatActionName, type ComposerInput, parseComposerInput } from "../core/composer-input";
 import { ChatDeletion } from "./chat-deletion";
 import { HistoryViewRequests } from "./views/history-view";
 import { modelTitles } from "./models/model-titles";
@@ -45,7 +46,6 @@ import type { LibraryPlace, MentionAttachment, WorkspaceMentions } from "./adapt
 import { loadComposer } from "./adapters/composer-loader";
 import { TerminalCommands } from "./adapters/terminal-commands";
 import type { MentionRef } from "../shared/mentions";
-import { splitSlashCommand } from "../shared/prompt-templates";
 import type { RequestContextStep } from "../core/session-options";
 
 /** A model's catalog name, when the provider bundle is loaded (the view's status never loads it). */
@@ -439,13 +439,11 @@ export class ChatController implements vscode.Disposable {
     if (this.session.running) throw new Error("A reply is still being written. Stop it or wait for it to finish.");
     this.branchNote = undefined;
     this.modelNote = undefined;
-    // `/new`, `/compact`…: the chat's own actions; `/template args` and `/skill:name`: the text they expand to.
-    const slash = verbatim ? { done: false as const, text } : await this.slashCommand(text);
-    if (slash.done) return;
-    text = slash.text;
+    const input = await this.resolveInput(parseComposerInput(text, verbatim));
+    if (input.kind === "done") return;
     // `!cmd` / `!!cmd`: the user runs it; attachments wait for the next prompt.
-    const userCommand = verbatim ? undefined : parseUserCommand(text);
-    if (userCommand) {
+    if (input.kind === "userCommand") {
+      const userCommand = input.command;
       if (images.length > 0) throw new Error("A !command runs on its own: send the images with a prompt, or remove them to run the command.");
       // With several folders: the active editor's folder, or the user's pick (none picked: nothing runs).
       const folder = await chooseUserCommandFolder(this.options.paths, userCommand.command);
@@ -457,6 +455,7 @@ export class ChatController implements vscode.Disposable {
       await this.writeCurrentChat(this.session.id);
       return this.session.runUserCommand(userCommand, folder.cwd);
     }
+    text = input.text;
     if (text.trim() === "" && images.length === 0) return;
     const stored = await attachImages(this.service, this.session.id, images, () => this.imageInput(true));
     const attachments = await this.takeAttachments(mentions);
@@ -476,7 +475,12 @@ export class ChatController implements vscode.Disposable {
     mentions: readonly MentionRef[] = [],
     verbatim = false,
   ): Promise<void> {
-    if (!verbatim && parseUserCommand(text)) throw new Error("A !command runs when Pi is not writing: send it after this reply (or Stop it first).");
+    const parsed = parseComposerInput(text, verbatim);
+    if (parsed.kind === "userCommand") throw new Error("A !command runs when Pi is not writing: send it after this reply (or Stop it first).");
+    if (parsed.kind === "action") throw new Error(`/${parsed.name} runs when Pi is not writing: send it after this reply (or Stop it first).`);
+    const input = await this.resolveInput(parsed);
+    if (input.kind !== "prompt") return;
+    text = input.text;
     if (text.trim() === "" && images.length === 0) return;
     const stored = await attachImages(this.service, this.session.id, images, () => this.imageInput(true));
     const attachments = await this.takeAttachments(mentions);
@@ -588,31 +592,53 @@ export class ChatController implements vscode.Disposable {
   }
 
   /**
-   * A message that is a slash command: the chat's own actions run here (`done`); a template or a
-   * skill gives the text that is sent instead. Anything else is sent as typed.
+   * The one path of everything the composer sends (composer-input.ts parses it once): the chat's
+   * own actions run here (`done`); a template the user has not read yet goes back into the box,
+   * expanded (`done`: nothing a repository's template says is sent or run unseen); a skill gives
+   * the request that is sent; a `!command` is the user's to run; anything else is a prompt.
    */
-  private async slashCommand(text: string): Promise<{ done: true } | { done: false; text: string }> {
-    const slash = splitSlashCommand(text);
-    if (!slash) return { done: false, text };
-    switch (slash.name) {
+  private async resolveInput(
+    input: ComposerInput,
+  ): Promise<{ kind: "done" } | { kind: "userCommand"; command: UserCommandText } | { kind: "prompt"; text: string }> {
+    switch (input.kind) {
+      case "action":
+        await this.runAction(input.name, input.rest);
+        return { kind: "done" };
+      case "userCommand":
+        return input;
+      case "prompt":
+        return input;
+      case "slash": {
+        // A template or skill is a request to Pi: the bundle is needed now anyway.
+        const resolved = await loadComposer().resolveSlash(this.libraryPlace(), input.name, input.rest);
+        if (resolved?.kind === "template") {
+          this.view?.send({ type: "composer/restore", text: resolved.text, expanded: resolved.name });
+          return { kind: "done" };
+        }
+        return { kind: "prompt", text: resolved?.text ?? input.text };
+      }
+    }
+  }
+
+  /** `/new`, `/compact`…: the chat's own actions. */
+  private async runAction(name: ChatActionName, rest: string): Promise<void> {
+    switch (name) {
       case "new":
         await this.newChat();
-        return { done: true };
+        return;
       case "compact":
-        await vscode.commands.executeCommand("piChat.compact", { instructions: slash.rest });
-        return { done: true };
+        await vscode.commands.executeCommand("piChat.compact", { instructions: rest });
+        return;
       case "model":
         await vscode.commands.executeCommand("piChat.selectChatModel");
-        return { done: true };
+        return;
       case "export":
         await vscode.commands.executeCommand("piChat.exportChat", this.session.id);
-        return { done: true };
+        return;
       case "history":
         await vscode.commands.executeCommand("piChat.showHistory");
-        return { done: true };
+        return;
     }
-    // A template or skill is a request to Pi: the bundle is needed now anyway.
-    return { done: false, text: (await loadComposer().slashText(this.libraryPlace(), slash.name, slash.rest)) ?? text };
   }
 
   get pendingAttachments(): readonly PendingAttachment[] {

@@ -121,7 +121,11 @@ export type HostMessage =
   | (Sequenced & { type: "view/status"; status: ViewStatus })
   | (Sequenced & { type: "composer/attachments"; attachments: PendingAttachment[] })
   /** A `!cmd` that did not run (no folder picked): its text goes back into the composer, unless something was typed since. */
-  | (Sequenced & { type: "composer/restore"; text: string })
+  /**
+   * A sent text that did not run, back in the box. `expanded`: the text is the expansion of the
+   * template of that name, which the user had not read yet: Enter sends it as it reads.
+   */
+  | (Sequenced & { type: "composer/restore"; text: string; expanded?: string })
   /**
    * Ask the webview to move the focus: to the composer ("Ask about this file"), or to the first
    * approval waiting (Pi Chat: Go to Pending Approval; the composer when none waits).

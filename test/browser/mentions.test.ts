@@ -164,6 +164,21 @@ describe("composer @ mentions and / commands", function () {
     assert.deepEqual(await chat.postedOf("chat/send"), [{ type: "chat/send", v: 1, text: "/unknown thing" }]);
   });
 
+  it("a template the host expanded after a plain send comes back into the box; Enter then sends it as it reads", async () => {
+    await chat.send([{ type: "composer/restore", text: "!rm -rf ~", expanded: "cleanup" }]);
+    assert.equal(await input().inputValue(), "!rm -rf ~");
+    assert.equal(await input().evaluate((el) => el === document.activeElement), true, "the focus is in the box");
+    assert.match((await chat.page.locator("[data-live=polite]").textContent()) ?? "", /Expanded \/cleanup: read or edit it/);
+    await chat.clearPosted();
+    await chat.page.keyboard.press("Enter");
+    assert.deepEqual(await chat.postedOf("chat/send"), [{ type: "chat/send", v: 1, text: "!rm -rf ~", verbatim: true }]);
+    // A plain restore (a command whose folder pick was dismissed) is taken back as typed: a command again.
+    await chat.send([{ type: "composer/restore", text: "!npm test" }]);
+    await chat.clearPosted();
+    await chat.page.keyboard.press("Enter");
+    assert.deepEqual(await chat.postedOf("chat/send"), [{ type: "chat/send", v: 1, text: "!npm test" }]);
+  });
+
   it("files dropped from VS Code's explorer become mentions once the host checked them; what it refused is said", async () => {
     await input().click();
     await input().pressSequentially("look at");

@@ -37,22 +37,28 @@ export async function commandList(place: LibraryPlace): Promise<{ commands: Slas
   return { commands, notes: library.notes };
 }
 
-/** The text `/name rest` stands for: a template expanded, a skill's request; undefined when it names neither. */
-export async function slashText(place: LibraryPlace, name: string, rest: string): Promise<string | undefined> {
+/**
+ * What `/name rest` stands for: a template's expansion (which the user reads in the box before it
+ * is sent), or a skill's request (our fixed words around the skill); undefined when it names neither.
+ */
+export async function resolveSlash(
+  place: LibraryPlace,
+  name: string,
+  rest: string,
+): Promise<{ kind: "template"; name: string; text: string } | { kind: "skill"; text: string } | undefined> {
   const library = await loadPromptLibrary(place.fs, place.folders, place.trusted);
   if (name.startsWith("skill:")) {
     const skill = library.skills.find((s) => `skill:${s.name}` === name);
-    return skill ? skillMessage(skill, rest) : undefined;
+    return skill ? { kind: "skill", text: await skillMessage(skill, rest) } : undefined;
   }
   const template = library.templates.find((t) => t.name === name);
-  return template ? expandTemplate(template.body, parseArguments(rest)) : undefined;
+  return template ? { kind: "template", name, text: expandTemplate(template.body, parseArguments(rest)) } : undefined;
 }
 
 /** The composer's draft `/template args`, expanded for the user to read before sending; undefined when it is not a template. */
 export async function expandDraft(place: LibraryPlace, draft: string): Promise<{ name: string; text: string } | undefined> {
   const slash = splitSlashCommand(draft);
   if (!slash || slash.name.startsWith("skill:") || ACTION_COMMANDS.some((c) => c.name === slash.name)) return undefined;
-  const library = await loadPromptLibrary(place.fs, place.folders, place.trusted);
-  const template = library.templates.find((t) => t.name === slash.name);
-  return template ? { name: slash.name, text: expandTemplate(template.body, parseArguments(slash.rest)) } : undefined;
+  const resolved = await resolveSlash(place, slash.name, slash.rest);
+  return resolved?.kind === "template" ? { name: resolved.name, text: resolved.text } : undefined;
 }

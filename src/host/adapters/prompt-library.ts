@@ -178,11 +178,33 @@ export async function loadPromptLibrary(fs: WorkspaceFileSystem, folders: readon
   const agentDir = userAgentDir();
   const home = homedir();
   const shownUser = (f: string) => (f.startsWith(home) ? `~${f.slice(home.length)}` : f);
-  templates.push(...(await readTemplates(nodeSource, path.join(agentDir, "prompts"), false, "user", shownUser, notes)));
-  skills.push(...(await readSkills(nodeSource, path.join(agentDir, "skills"), "user", shownUser, undefined, notes)));
-  // The first of a name wins (workspace before user), as a later one could not be typed.
-  const unique = <T extends { name: string }>(list: T[]) => list.filter((t, i) => list.findIndex((o) => o.name === t.name) === i);
-  return { templates: unique(templates), skills: unique(skills), notes };
+  const userTemplates = await readTemplates(nodeSource, path.join(agentDir, "prompts"), false, "user", shownUser, notes);
+  const userSkills = await readSkills(nodeSource, path.join(agentDir, "skills"), "user", shownUser, undefined, notes);
+  return {
+    templates: [...withoutShadows(templates, userTemplates, "template", notes), ...userTemplates],
+    skills: [...withoutShadows(skills, userSkills, "skill", notes), ...userSkills],
+    notes,
+  };
+}
+
+/**
+ * The workspace's templates or skills less those named like one of the user's own: a repository
+ * cannot replace the user's `/review` with its own text (the skipped file is said). Among the
+ * workspace's own, the first of a name wins, as a later one could not be typed.
+ */
+function withoutShadows<T extends { name: string; file: string }>(workspace: readonly T[], user: readonly T[], what: string, notes: string[]): T[] {
+  const taken = new Set(user.map((u) => u.name));
+  const kept: T[] = [];
+  for (const item of workspace) {
+    if (taken.has(item.name)) {
+      const own = user.find((u) => u.name === item.name)!;
+      notes.push(`${item.file} is not used: your own ${what} ${own.file} has the name "${item.name}".`);
+      continue;
+    }
+    taken.add(item.name);
+    kept.push(item);
+  }
+  return kept;
 }
 
 /** The system prompt's list of skills: name and description only; the model reads a skill's file when it needs it. */
