@@ -61,6 +61,26 @@ describe("end to end: restore files to a message", function () {
     const shots = process.env.PI_CHAT_SCREENSHOTS === "docs" ? join(repoRoot, "docs/images") : join(repoRoot, "out/test-artifacts");
     await page.screenshot({ path: join(shots, "checkpoint-preview.png") });
 
+    // Keyboard only: choose src/config.ts to see its diff. The diff opens beside the picker, and
+    // what the user types next is for the picker: it must never reach an editable copy of the file
+    // (select all and Backspace once erased src/config.ts, and auto-save kept it so).
+    const before = readFileSync(config, "utf8");
+    await page.keyboard.type("config");
+    await pick.locator(".monaco-list-row.focused").filter({ hasText: "src/config.ts" }).waitFor({ timeout: 30_000 });
+    await page.keyboard.press("Enter");
+    const diffTab = page.locator(".tabs-container .tab").filter({ hasText: "(at the checkpoint ↔ now, read-only)" });
+    await diffTab.waitFor({ timeout: 30_000 });
+    await pick.locator("input.input").waitFor({ timeout: 30_000 });
+    assert.equal(await pick.isVisible(), true, "the picker is still on screen");
+    assert.equal(await page.evaluate(() => !!document.activeElement?.closest(".quick-input-widget")), true, "the focus is in the picker");
+    await page.keyboard.press("Control+a");
+    await page.keyboard.press("Backspace");
+    await page.keyboard.type("zzz");
+    await page.keyboard.press("Control+a");
+    await page.keyboard.press("Backspace");
+    assert.equal(readFileSync(config, "utf8"), before, "no keystroke changed the file");
+    assert.equal(await page.locator(".tabs-container .tab.dirty").count(), 0, "no editor holds unsaved changes");
+
     await pick.locator(".monaco-list-row").filter({ hasText: "Restore 1 file" }).click();
     await page
       .locator(".notifications-toasts")

@@ -215,11 +215,16 @@ describe("checkpoints: restore files to a message in the extension host", functi
     id = await waitFor("the offer", () => checkpoints.pendingOfferId);
     // A file of the offer opens as a diff, as in the restore's preview.
     await api.view.receive({ type: "checkpoint/openDiff", v: 1, id, path: "cp-branch/a.ts" });
-    opened.push(vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? "");
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    opened.push(tab?.label ?? "");
+    // Its right side is a read-only copy of the file as it is now, never the editable file itself.
+    const modified = tab?.input instanceof vscode.TabInputTextDiff ? tab.input.modified : undefined;
+    assert.ok(modified && modified.scheme !== "file", `a read-only copy, not ${modified?.toString()}`);
+    assert.equal((await vscode.workspace.openTextDocument(modified)).getText(), read("a.ts").toString(), "showing the file as it is now");
     await api.view.receive({ type: "checkpoint/answer", v: 1, id, choice: "restore" });
     await waitFor("the retried answer", () => session.messages.some((m) => m.role === "assistant" && JSON.stringify(m.content).includes("Retried.")));
     await session.waitForIdle();
-    assert.match(opened[0]!, /cp-branch\/a\.ts \(at the checkpoint ↔ now\)/);
+    assert.match(opened[0]!, /cp-branch\/a\.ts \(at the checkpoint ↔ now, read-only\)/);
     assert.equal(read("a.ts").toString(), "export const a = 1;\n");
     assert.equal(existsSync(file("new.txt")), false, "the file Pi's command created is gone");
     assert.equal(read("mine.ts").toString(), "export const mine = 'user';\n", "the user's edit is kept");

@@ -88,6 +88,8 @@ export class HostCheckpoints implements vscode.Disposable {
 
   /** The notice the last recovery at activation showed (tests read it; the user sees the notification). */
   recoveryNotice: string | undefined;
+  /** Numbers the preview's diffs, so each shows the file as it is at that moment. */
+  private diffsOpened = 0;
   /** The "also restore files?" question the view shows now, if any. */
   private offer: { id: number; plan: RestorePlan; answer: (choice: OfferChoice) => void } | undefined;
   private offerIds = 0;
@@ -108,7 +110,13 @@ export class HostCheckpoints implements vscode.Disposable {
       }),
       vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, {
         provideTextDocumentContent: async (uri) => {
-          const hash = new URLSearchParams(uri.query).get("hash");
+          const query = new URLSearchParams(uri.query);
+          // The file as it is now, as a read-only copy (the preview's right side: see openDiff).
+          if (query.has("now")) {
+            const file = this.paths.uriOf(uri.path.slice(1));
+            return file ? new TextDecoder().decode(await vscode.workspace.fs.readFile(file)) : "";
+          }
+          const hash = query.get("hash");
           if (!hash) return "";
           const bytes = await this.checkpoints.storage.getBlob(hash);
           return bytes ? new TextDecoder().decode(bytes) : "(the saved content is missing)";
@@ -139,7 +147,11 @@ export class HostCheckpoints implements vscode.Disposable {
     void vscode.window.showWarningMessage(text);
   }
 
-  /** Opens the diff of one planned file: the checkpoint's content beside the file now. */
+  /**
+   * Opens the diff of one planned file: the checkpoint's content beside the file now. Both sides
+   * are read-only copies and the focus stays where it was (the preview's picker): keys typed
+   * for the picker must never land in an editable copy of a workspace file (they once erased one).
+   */
   async openDiff(file: PlannedFile | SkippedFile, plan: RestorePlan): Promise<void> {
     const planned = plan.files.find((f) => f.path === file.path);
     const target = planned?.target;
@@ -150,8 +162,9 @@ export class HostCheckpoints implements vscode.Disposable {
       () => true,
       () => false,
     );
-    const right = exists ? uri : vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${file.path}`, query: "" });
-    await vscode.commands.executeCommand("vscode.diff", left, right, `${file.path} (at the checkpoint ↔ now)`, { preview: true });
+    // A new query each time: VS Code keeps a virtual document by its URI, and "now" changes.
+    const right = vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${file.path}`, query: exists ? `now=${++this.diffsOpened}` : "" });
+    await vscode.commands.executeCommand("vscode.diff", left, right, `${file.path} (at the checkpoint ↔ now, read-only)`, { preview: true, preserveFocus: true });
   }
 
   private showPreview(plan: RestorePlan, request: RestoreRequest): Promise<PreviewAnswer> {
