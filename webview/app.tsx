@@ -16,7 +16,7 @@ import { forgetRenderedMarkdown } from "./items";
 import { forgetApplyRequests } from "./markdown";
 import { forgetHighlighting } from "./code-highlight";
 import { paceByFrame, renderedSeq } from "./frame-pacing";
-import { focusComposer, focusPendingApproval } from "./focus";
+import { decideFirstPending, focusComposer, focusPendingApproval } from "./focus";
 import { Header } from "./header";
 import { History } from "./history";
 import { Announcer, queueRemovedByUser } from "./announce";
@@ -37,6 +37,17 @@ function useView(client: ChatClient): ViewModel {
     renderedSeq.commits += 1;
   }, [shown]);
   return shown.view;
+}
+
+/**
+ * Alt+A / Alt+D (KeyboardEvent.code: any layout). Not where Alt types a letter of its own into a
+ * text field (Option+A is "å" on a Mac keyboard): that keystroke is the user's text.
+ */
+function approvalKeyDecision(e: KeyboardEvent): "allow" | "deny" | undefined {
+  if (!e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return undefined;
+  const decision = e.code === "KeyA" ? "allow" : e.code === "KeyD" ? "deny" : undefined;
+  const typesText = e.target instanceof HTMLElement && e.target.matches("textarea, input") && e.key.length === 1 && !/^[ad]$/i.test(e.key);
+  return typesText ? undefined : decision;
 }
 
 /** Alt+Shift+A from anywhere in the view: to the first approval waiting (KeyboardEvent.code: any layout). */
@@ -75,12 +86,26 @@ export function App({ client }: { client: ChatClient }) {
   }, [view.historyRequests]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!isGoToApprovalKey(e)) return;
-      e.preventDefault();
-      focusPendingApproval();
+      if (isGoToApprovalKey(e)) {
+        e.preventDefault();
+        focusPendingApproval();
+        return;
+      }
+      // Alt+A / Alt+D outside a waiting card (its own handler answers inside it): the first card waiting.
+      const decision = approvalKeyDecision(e);
+      if (decision && decideFirstPending(decision)) e.preventDefault();
+    };
+    // VS Code focuses the view's page (its own "focus view" command, a click on the view's title):
+    // the keys go to the message box, not to <body>, where they would be lost.
+    const onWindowFocus = () => {
+      if (document.activeElement === null || document.activeElement === document.body) focusComposer();
     };
     document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
+    window.addEventListener("focus", onWindowFocus);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      window.removeEventListener("focus", onWindowFocus);
+    };
   }, []);
   return (
     <ImageBaseContext.Provider value={view.imageBase}>

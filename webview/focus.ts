@@ -9,9 +9,13 @@
 // The composer, the approval cards, the cards (data-item) and smaller groups (data-focus-scope)
 // mark themselves with data attributes; this module finds them.
 
+function composerInput(): HTMLTextAreaElement | null {
+  return document.querySelector<HTMLTextAreaElement>("[data-composer-input]");
+}
+
 /** Puts the focus in the composer's text box. */
 export function focusComposer(): void {
-  document.querySelector<HTMLTextAreaElement>("[data-composer-input]")?.focus();
+  composerInput()?.focus();
 }
 
 /**
@@ -27,6 +31,19 @@ export function focusPendingApproval(except?: string): boolean {
   card.scrollIntoView({ block: "nearest" });
   allow.focus();
   return true;
+}
+
+/** Presses Allow or Deny on the first card waiting for the user; false when none waits. */
+export function decideFirstPending(decision: "allow" | "deny"): boolean {
+  const cards = Array.from(document.querySelectorAll<HTMLElement>('[data-approval="pending"]'));
+  for (const card of cards) {
+    const button = card.querySelector<HTMLButtonElement>(`button[data-decision="${decision}"]:not(:disabled)`);
+    if (!button) continue;
+    card.scrollIntoView({ block: "nearest" });
+    button.click();
+    return true;
+  }
+  return false;
 }
 
 /** After an approval is answered: the next one waiting, else the composer. */
@@ -95,8 +112,11 @@ export function keepFocus(root: Node = document.body): () => void {
   let held: Held | null = null;
   let lostAt = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** The composer's text when it took the keys while a group redraws (see check): typed since, it keeps them. */
+  let parked: string | null = null;
 
   const onFocusIn = (e: FocusEvent) => {
+    if (parked !== null) return; // our own move to the composer, while the group redraws
     if (e.target instanceof HTMLElement && e.target !== document.body) {
       held = hold(e.target);
       lostAt = 0;
@@ -112,13 +132,19 @@ export function keepFocus(root: Node = document.body): () => void {
 
   // The mouse is about to put the focus where it clicks (or nowhere, on text): not ours to move.
   const onPointerDown = (e: PointerEvent) => {
-    if (held && !(e.target instanceof Node && held.el.contains(e.target))) held = null;
+    if (held && !(e.target instanceof Node && held.el.contains(e.target))) {
+      held = null;
+      parked = null;
+    }
   };
 
   const check = () => {
     clearTimeout(timer);
     const h = held;
-    if (!h) return;
+    if (!h) {
+      parked = null;
+      return;
+    }
     const active = document.activeElement;
     // The common case, checked without layout: it still has the focus and can keep it.
     if (active === h.el && h.el.isConnected && !h.el.matches(":disabled")) return;
@@ -126,29 +152,39 @@ export function keepFocus(root: Node = document.body): () => void {
       lostAt = 0;
       return;
     }
-    // The user (or an explicit move) already put the focus somewhere.
-    if (active !== null && active !== document.body && active !== h.el) {
+    // The user (or an explicit move) already put the focus somewhere: the composer we parked the
+    // keys in counts as theirs once they typed there.
+    const inParking = parked !== null && active === composerInput() && composerInput()?.value === parked;
+    if (active !== null && active !== document.body && active !== h.el && !inParking) {
       held = null;
+      parked = null;
       return;
     }
     lostAt ||= performance.now();
-    // A group in the chat may be redrawn in steps (a branch switch): for a moment only its own
-    // group will do; after that, any group around it.
+    // A group in the chat may be redrawn in steps (a branch switch, a stopped command's card):
+    // for a moment only its own group will do; after that, any group around it.
     const waited = performance.now() - lostAt;
     const grace = !h.inComposer && h.scopes.length > 0 && waited < REDRAW_GRACE_MS;
     const target = inScope(h, grace ? 1 : h.scopes.length);
     if (target) return move(target);
     if (grace) {
+      // Meanwhile the keys go to the composer, never to <body>.
+      if (parked === null) {
+        parked = composerInput()?.value ?? null;
+        focusComposer();
+      }
       timer = setTimeout(check, REDRAW_GRACE_MS - waited);
       return;
     }
     held = null;
+    parked = null;
     if (h.inComposer) focusComposer();
     else if (!focusPendingApproval()) focusComposer();
   };
 
   const move = (target: HTMLElement) => {
     held = null;
+    parked = null;
     target.focus({ preventScroll: false });
   };
 

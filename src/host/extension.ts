@@ -154,6 +154,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     vscode.commands.registerCommand("piChat.newChat", async () => {
       await controller.newChat();
       await view.reveal();
+      // From the view's title bar or the palette: what the user types next goes to the new chat.
+      view.send({ type: "view/focus" });
+    }),
+    // The chat's key: the view and, inside it, the message box (VS Code's own view focus stops at the page).
+    vscode.commands.registerCommand("piChat.focusChat", async () => {
+      await view.reveal();
+      view.send({ type: "view/focus" });
     }),
     vscode.commands.registerCommand("piChat.askAboutFile", (uri?: vscode.Uri) => {
       const editor = vscode.window.activeTextEditor;

@@ -91,6 +91,32 @@ describe("keyboard and focus", function () {
     assert.equal((await focused(chat)).name, "Message to Pi");
   });
 
+  it("Alt+A and Alt+D answer the first card waiting from the message box too; with none waiting they do nothing", async () => {
+    await pendingEdits(chat, ["f", "g"]);
+    const box = chat.page.getByRole("textbox", { name: "Message to Pi" });
+    await box.focus();
+    await chat.page.keyboard.press("Alt+A");
+    assert.deepEqual(
+      (await chat.postedOf("approval/decide")).map((m) => [m.toolCallId, m.decision]),
+      [["f", "allow"]],
+    );
+    await box.focus();
+    await chat.page.keyboard.press("Alt+D");
+    assert.deepEqual(
+      (await chat.postedOf("approval/decide")).map((m) => [m.toolCallId, m.decision]),
+      [
+        ["f", "allow"],
+        ["g", "deny"],
+      ],
+    );
+    await chat.clearPosted();
+    await chat.snapshot();
+    await box.focus();
+    await box.fill("draft");
+    await chat.page.keyboard.press("Alt+A");
+    assert.deepEqual(await chat.postedOf("approval/decide"), [], "no card waits: nothing is decided");
+  });
+
   it("the Go to Pending Approval command (a focus message) reaches the approval, or the composer when none waits", async () => {
     await chat.page.getByRole("button", { name: /^Model/ }).focus();
     await chat.send([{ type: "view/focus", target: "approval" }]);
@@ -281,6 +307,76 @@ describe("focus never falls to <body> (one rule: the same card's next control, t
         .take(),
     );
     assert.deepEqual(await at(chat), { tag: "SUMMARY", name: "Output (1 lines)", card: "cmd" });
+  });
+
+  it("Stop on a !command's card, once it ends (the card keeps no control): the composer at once, never <body>", async () => {
+    const started = {
+      role: "bashExecution",
+      command: "sleep 9",
+      output: "",
+      exitCode: null,
+      cancelled: false,
+      truncated: false,
+      excludeFromContext: false,
+      timestamp: 1,
+    };
+    await chat.events(
+      new Script()
+        .start()
+        .raw({ type: "chat/runState", running: true })
+        .agent({ type: "message_start", message: started as never })
+        .raw({ type: "command/progress", tail: ["working"], elapsedMs: 300 })
+        .take(),
+    );
+    await chat.page.getByRole("button", { name: "Stop the command" }).focus();
+    await chat.page.keyboard.press("Enter");
+    await chat.events(
+      new Script()
+        .agent({ type: "message_end", message: { ...started, output: "working", cancelled: true, durationMs: 400 } as never })
+        .raw({ type: "chat/runState", running: false })
+        .take(),
+    );
+    await chat.frames(2);
+    assert.deepEqual(await at(chat), COMPOSER);
+  });
+
+  it("Stop on Compacting…, once the summary replaces it: the composer at once, never <body>", async () => {
+    const script = new Script()
+      .start()
+      .user("q")
+      .assistant([{ type: "text", text: "a" }])
+      .raw({ type: "compaction/start", trigger: "manual" });
+    await chat.events(script.take());
+    await chat.page.locator(".summary-running").getByRole("button", { name: "Stop" }).focus();
+    const summary = {
+      role: "compactionSummary",
+      summary: "s",
+      keptMessageCount: 1,
+      summarizedMessageCount: 1,
+      tokensBefore: 10,
+      tokensAfter: 2,
+      readFiles: [],
+      modifiedFiles: [],
+      trigger: "manual",
+      timestamp: 10,
+    };
+    await chat.events(
+      script
+        .raw({ type: "compaction/end", status: "done" })
+        .message(summary as never)
+        .end()
+        .take(),
+    );
+    await chat.frames(2);
+    assert.deepEqual(await at(chat), COMPOSER);
+  });
+
+  it("the view's page getting the focus (VS Code's focus-view command) puts it in the composer", async () => {
+    await chat.page.evaluate(() => {
+      (document.activeElement as HTMLElement | null)?.blur();
+      window.dispatchEvent(new FocusEvent("focus"));
+    });
+    assert.deepEqual(await at(chat), COMPOSER);
   });
 
   it("removing a queue chip: the next chip's Remove, after the last one the composer; Send now: the composer", async () => {

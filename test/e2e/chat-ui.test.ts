@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { COMPOSER, loadBrowser, localModelSettings, repoRoot, startWorkbench, type VSCodeHandle } from "./workbench";
+import { COMPOSER, loadBrowser, localModelSettings, poll, repoRoot, startWorkbench, type VSCodeHandle } from "./workbench";
 
 describe("end to end: the chat view in the real workbench", function () {
   this.timeout(240_000);
@@ -170,5 +170,44 @@ describe("end to end: the chat view in the real workbench", function () {
       );
     }
     await page.screenshot({ path: join(repoRoot, "out/test-artifacts/e2e-key-redacted.png") });
+  });
+
+  it("the chat's key (from an editor) and New Chat (from the palette) put the keys in the message box", async () => {
+    const { findFrame } = await loadBrowser();
+    const page = vs!.page;
+    const frame = await findFrame(page, COMPOSER, { timeout: 30_000 });
+    const composer = frame.locator(COMPOSER);
+    await composer.fill("");
+    // Away from the chat: an editor has the keys.
+    await page.keyboard.press("Control+P");
+    const quickInput = page.locator(".quick-input-widget input");
+    await quickInput.waitFor({ timeout: 30_000 });
+    await quickInput.pressSequentially("config.ts");
+    await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: "config.ts" }).first().waitFor({ timeout: 30_000 });
+    await quickInput.press("Enter");
+    await page.locator(".editor-instance .monaco-editor.focused").waitFor({ timeout: 30_000 });
+    await page.keyboard.press("Control+Alt+Quote");
+    await poll("the message box to have the focus", async () =>
+      (await composer.evaluate((el) => el === document.activeElement && document.hasFocus())) ? true : undefined,
+    );
+    await page.keyboard.type("typed after the key");
+    assert.equal(await composer.inputValue(), "typed after the key");
+
+    await composer.fill("");
+    await page.keyboard.press("F1");
+    await quickInput.waitFor({ timeout: 30_000 });
+    await quickInput.pressSequentially("Pi Chat: New Chat");
+    await page
+      .locator(".quick-input-list .monaco-list-row")
+      .filter({ hasText: /Pi Chat: New Chat(?! from)/ })
+      .first()
+      .click({ timeout: 30_000 });
+    await page.screenshot({ path: join(repoRoot, "out/test-artifacts/e2e-new-chat.png") });
+    await frame.locator(".item.user").first().waitFor({ state: "detached", timeout: 30_000 });
+    await poll("the message box to have the focus", async () =>
+      (await composer.evaluate((el) => el === document.activeElement && document.hasFocus())) ? true : undefined,
+    );
+    await page.keyboard.type("typed after New Chat");
+    assert.equal(await composer.inputValue(), "typed after New Chat");
   });
 });

@@ -59,15 +59,15 @@ describe("First run: the manifest as VS Code reads it", () => {
   });
 
   it("focusing the chat has a default keybinding that no shipped VS Code keybinding uses", async () => {
-    const binding = manifest().contributes.keybindings?.find((k) => k.command === "piChat.chatView.focus");
-    assert.ok(binding, "a keybinding for the chat view's focus command");
+    const binding = manifest().contributes.keybindings?.find((k) => k.command === "piChat.focusChat");
+    assert.ok(binding, "a keybinding for the chat's focus command (the view, then its message box)");
     const shipped = await defaultKeybindings();
     assert.ok(shipped.length > 500, `read VS Code's default keybindings (${shipped.length})`);
     const ours = binding.key.toLowerCase();
     const clashes = shipped.filter((k) => k.key.toLowerCase() === ours && !k.command.startsWith("piChat."));
     assert.deepEqual(clashes, [], `${ours} is free in VS Code's defaults`);
-    // The command it runs exists (VS Code makes `<view id>.focus` for every view).
-    assert.ok((await vscode.commands.getCommands(true)).includes("piChat.chatView.focus"));
+    // The command it runs exists.
+    assert.ok((await vscode.commands.getCommands(true)).includes("piChat.focusChat"));
   });
 
   it("contributes a walkthrough whose steps have their pages and commands", async () => {
