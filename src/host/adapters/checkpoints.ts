@@ -164,7 +164,10 @@ export class HostCheckpoints implements vscode.Disposable {
     );
     // A new query each time: VS Code keeps a virtual document by its URI, and "now" changes.
     const right = vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${file.path}`, query: exists ? `now=${++this.diffsOpened}` : "" });
-    await vscode.commands.executeCommand("vscode.diff", left, right, `${file.path} (at the checkpoint ↔ now, read-only)`, { preview: true, preserveFocus: true });
+    await vscode.commands.executeCommand("vscode.diff", left, right, `${file.path} (at the checkpoint ↔ now, read-only)`, {
+      preview: true,
+      preserveFocus: true,
+    });
   }
 
   private showPreview(plan: RestorePlan, request: RestoreRequest): Promise<PreviewAnswer> {
