@@ -35,6 +35,7 @@ import { onMarkdownClick } from "./markdown";
 import { memo } from "./memo";
 import { post } from "./vscode-api";
 import { groupDigits } from "./format";
+import { onFollowLatest } from "./follow-latest";
 
 /** "Show N earlier messages" asks by itself when it comes within this distance of the view. */
 const ASK_AHEAD = "1500px 0px";
@@ -240,6 +241,16 @@ export function ChatView({
     return () => observer.disconnect();
   }, []);
 
+  /** To the newest message, following it from there on (Jump to latest, and every send). */
+  const jumpToLatest = () => {
+    follow.current = true;
+    anchor.current = null;
+    setShowJump(false);
+    place();
+    redraw((v) => v + 1);
+  };
+  useEffect(() => onFollowLatest(jumpToLatest), []);
+
   const onScroll = () => {
     const box = scroller.current;
     if (!box) return;
@@ -424,17 +435,7 @@ export function ChatView({
           </div>
         </div>
         {showJump && (
-          <button
-            type="button"
-            class="jump-button"
-            onClick={() => {
-              follow.current = true;
-              anchor.current = null;
-              setShowJump(false);
-              place();
-              redraw((v) => v + 1);
-            }}
-          >
+          <button type="button" class="jump-button" onClick={jumpToLatest}>
             <ArrowDownIcon /> Jump to latest
           </button>
         )}

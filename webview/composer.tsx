@@ -15,6 +15,7 @@ import { ACTION_COMMANDS, mentionToken, type MentionOption, type MentionRef, typ
 import { ComposerImages, ImageInputNotice } from "./composer-images";
 import { CloseIcon, FileIcon, ImageIcon, SendIcon, SteerIcon, StopIcon } from "./icons";
 import { filesOf, MAX_PROMPT_IMAGES, prepareImage, type ComposerImage } from "./image-attach";
+import { followLatest } from "./follow-latest";
 import { announce } from "./live-region";
 import { memo } from "./memo";
 import { rangeLabel } from "./cards/file-link";
@@ -363,6 +364,8 @@ export const Composer = memo(function Composer(props: {
     };
     if (kind === "send") post({ type: "chat/send", text, ...extra });
     else post({ type: "queue/add", kind, text, ...extra });
+    // What was sent, and what Pi then asks, come into sight even if the user had scrolled up.
+    followLatest();
     clear();
   };
 

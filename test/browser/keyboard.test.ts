@@ -491,6 +491,37 @@ describe("focus never falls to <body> (one rule: the same card's next control, t
     await chat.frames(2);
     assert.deepEqual(await at(chat), COMPOSER);
   });
+
+  it("sending while scrolled up brings the prompt, and the card Pi then waits on, into sight", async () => {
+    const script = new Script();
+    for (let turn = 0; turn < 30; turn++)
+      script
+        .start()
+        .user(`Question ${turn}`)
+        .assistant([{ type: "text", text: `Answer ${turn}` }])
+        .end();
+    await chat.snapshot(stateOf(script.take()));
+    const scroller = chat.page.locator(".scroller");
+    await scroller.evaluate((el) => el.scrollTo({ top: 0 }));
+    await chat.page.getByRole("button", { name: "Jump to latest" }).waitFor();
+    const box = chat.page.getByRole("textbox", { name: "Message to Pi" });
+    await box.fill("Change the port.");
+    await box.press("Enter");
+    assert.equal((await chat.postedOf("chat/send")).length, 1);
+    // The host's echo of the prompt, then an edit that waits for the user.
+    await chat.events(new Script().start().user("Change the port.").take());
+    await pendingEdits(chat, ["late"]);
+    await chat.frames(2);
+    const inSight = (selector: string) =>
+      chat.page.evaluate((sel) => {
+        const view = document.querySelector(".scroller")!.getBoundingClientRect();
+        const el = Array.from(document.querySelectorAll(sel)).at(-1)?.getBoundingClientRect();
+        return el !== undefined && el.bottom > view.top && el.top < view.bottom;
+      }, selector);
+    assert.equal(await inSight(".item.user"), true, "the prompt just sent is in sight");
+    assert.equal(await inSight('[data-approval="pending"]'), true, "the card waiting is in sight");
+    assert.equal(await chat.page.getByRole("button", { name: "Jump to latest" }).count(), 0);
+  });
 });
 
 const METER = {
