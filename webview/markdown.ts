@@ -362,7 +362,9 @@ export function onMarkdownClick(event: MouseEvent): void {
   const insert = target.closest("button.md-insert");
   if (insert) {
     // The host puts it in the editor and moves the focus there (or says why it could not).
-    post({ type: "editor/insertCode", code: insert.closest(".md-code")?.querySelector("pre")?.textContent ?? "" });
+    const block = insert.closest(".md-code");
+    const language = block?.querySelector(".md-code-lang")?.textContent ?? "";
+    post({ type: "editor/insertCode", code: block?.querySelector("pre")?.textContent ?? "", ...(language ? { language } : {}) });
     return;
   }
   const apply = target.closest("button.md-apply");

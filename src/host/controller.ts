@@ -2,6 +2,7 @@
 // attached for the next prompt, and the approvals waiting for the user. It turns webview
 // messages and commands into session calls, and session events into view updates.
 import type { CodeApplier } from "./code-blocks/apply-code";
+import type { CodeInserter } from "./code-blocks/insert-code";
 import type { TerminalLauncher } from "./code-blocks/run-in-terminal";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -103,6 +104,8 @@ export interface ControllerOptions {
   diffs: ProposalDiffs;
   /** "Apply to file" on a code block: diff, decision, one undoable edit. */
   codeApplier: CodeApplier;
+  /** "Insert at cursor" on a code block: asks when the block's language does not fit the file. */
+  codeInserter: CodeInserter;
   /** "Run in terminal" on a shell block: the command shown, the user's yes, a terminal they see. */
   terminals: TerminalLauncher;
   commands: HostShellCommands;
@@ -267,6 +270,7 @@ export class ChatController implements vscode.Disposable {
       mcp: options.mcp,
       diffs: options.diffs,
       codeApplier: options.codeApplier,
+      codeInserter: options.codeInserter,
       terminals: options.terminals,
     };
   }

@@ -16,6 +16,7 @@ import { showMcpServers, signInToMcpServer } from "./palette/mcp-servers-command
 import { ModelContextDocuments } from "./views/model-context-view";
 import { ProposalDiffs } from "./views/diff-view";
 import { CodeApplier } from "./code-blocks/apply-code";
+import { CodeInserter } from "./code-blocks/insert-code";
 import { TerminalLauncher } from "./code-blocks/run-in-terminal";
 import { protectedFilesSetting } from "./settings";
 import { PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./models/providers-loader";
@@ -43,6 +44,7 @@ export interface PiChatTestApi {
   logLines: string[];
   commands: HostShellCommands;
   codeApplier: CodeApplier;
+  codeInserter: CodeInserter;
   mcp: HostMcp;
   terminals: TerminalLauncher;
   checkpoints: HostCheckpoints | undefined;
@@ -83,6 +85,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   await checkpoints?.recoverAtStart();
   // Apply to file is recorded under the chat on screen (the controller is made below).
   let currentChatId: (() => string) | undefined;
+  const codeInserter = new CodeInserter();
   const codeApplier = new CodeApplier({
     paths,
     fs: tools?.fs ?? noFolderFs,
@@ -127,6 +130,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     consent,
     diffs,
     codeApplier,
+    codeInserter,
     terminals,
     commands,
     mcp,
@@ -200,7 +204,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   void controller.deletion.emptyOldTrash();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
   return testMode
-    ? { controller, view, diffs, modelContext, secrets, consent, redactor: keyRedactor, output, logLines, commands, codeApplier, mcp, terminals, checkpoints }
+    ? {
+        controller,
+        view,
+        diffs,
+        modelContext,
+        secrets,
+        consent,
+        redactor: keyRedactor,
+        output,
+        logLines,
+        commands,
+        codeApplier,
+        codeInserter,
+        mcp,
+        terminals,
+        checkpoints,
+      }
     : undefined;
 }
 

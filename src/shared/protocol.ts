@@ -323,8 +323,8 @@ export type WebviewMessage =
   | { type: "composer/removeAttachment"; v: typeof PROTOCOL_VERSION; index: number }
   | { type: "editor/openFile"; v: typeof PROTOCOL_VERSION; path: string; line?: number }
   | { type: "editor/openDiff"; v: typeof PROTOCOL_VERSION; toolCallId: string }
-  /** "Insert at cursor" on a code block: the block's text, into the active editor. */
-  | { type: "editor/insertCode"; v: typeof PROTOCOL_VERSION; code: string }
+  /** "Insert at cursor" on a code block: the block's text (and its fence language), into the active editor. */
+  | { type: "editor/insertCode"; v: typeof PROTOCOL_VERSION; code: string; language?: string }
   /**
    * "Apply to file" on a code block: its text, and the path the block names after its language, if
    * any. With `requestId`, the host answers `editor/codeApplied` when it was written.

@@ -76,7 +76,7 @@ const webviewMessageSchema = union([
   obj({ type: lit("composer/removeAttachment"), v, index: int({ minimum: 0, maximum: 1000 }) }),
   obj({ type: lit("editor/openFile"), v, path: str({ minLength: 1, maxLength: 4096 }), line: opt(int({ minimum: 1 })) }),
   obj({ type: lit("editor/openDiff"), v, toolCallId: id }),
-  obj({ type: lit("editor/insertCode"), v, code: str({ maxLength: 1_000_000 }) }),
+  obj({ type: lit("editor/insertCode"), v, code: str({ maxLength: 1_000_000 }), language: opt(str({ maxLength: 64 })) }),
   obj({
     type: lit("editor/applyCode"),
     v,

@@ -222,11 +222,55 @@ describe("Pi Chat in the extension host", function () {
     const doc = await vscode.workspace.openTextDocument({ language: "typescript", content: "const a = 1;\n" });
     const editor = await vscode.window.showTextDocument(doc);
     editor.selection = new vscode.Selection(1, 0, 1, 0);
-    await api.view.receive({ type: "editor/insertCode", v: 1, code: "const b = 2;\n" });
+    await api.view.receive({ type: "editor/insertCode", v: 1, code: "const b = 2;\n", language: "ts" });
     await waitFor("the inserted code", () => doc.getText() === "const a = 1;\nconst b = 2;\n");
     await vscode.commands.executeCommand("undo");
     await waitFor("the undo", () => doc.getText() === "const a = 1;\n");
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
+  it("Insert at cursor: a block whose language does not fit the file asks first, naming it; it lands on lines of its own", async () => {
+    const uri = workspaceUri("src", "server.ts");
+    const original = 'import { config } from "./config";\nexport const listen = () => config.port;\n';
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(original));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const editor = await vscode.window.showTextDocument(doc);
+    const asked: string[] = [];
+    let answer = false;
+    api.codeInserter.ask = async (question) => {
+      asked.push(question);
+      return answer;
+    };
+    try {
+      // A package.json snippet, clicked while server.ts is open with the cursor at line 1: no.
+      editor.selection = new vscode.Selection(0, 0, 0, 0);
+      await api.view.receive({ type: "editor/insertCode", v: 1, code: '{ "name": "x" }', language: "json" });
+      assert.deepEqual(asked, ["This json block does not look like typescript. Insert it into server.ts anyway?"]);
+      assert.equal(doc.getText(), original, "declined: nothing inserted");
+      // No language at all: asked too. Yes: the block stands on its own line, not glued to line 1.
+      answer = true;
+      await api.view.receive({ type: "editor/insertCode", v: 1, code: "port = 8080" });
+      assert.match(asked[1]!, /^This code block does not look like typescript\. Insert it into server\.ts anyway\?$/);
+      await waitFor("the inserted code", () => (doc.getText() !== original ? doc.getText() : undefined));
+      assert.equal(doc.getText(), `port = 8080\n${original}`, "on a line of its own before line 1");
+      // Mid-line, a TypeScript block: not asked, and put on lines of its own.
+      const line = doc.lineAt(1);
+      editor.selection = new vscode.Selection(1, Math.floor(line.text.length / 2), 1, Math.floor(line.text.length / 2));
+      const before = doc.getText();
+      await api.view.receive({ type: "editor/insertCode", v: 1, code: "const b = 2;", language: "typescript" });
+      assert.equal(asked.length, 2, "a fitting block is not asked about");
+      await waitFor("the second insert", () => (doc.getText() !== before ? true : undefined));
+      const half = Math.floor(line.text.length / 2);
+      assert.equal(doc.lineAt(1).text, line.text.slice(0, half));
+      assert.equal(doc.lineAt(2).text, "const b = 2;");
+      assert.equal(doc.lineAt(3).text, line.text.slice(half));
+      // Each insert is one undoable step.
+      await vscode.commands.executeCommand("undo");
+      await waitFor("the undo", () => (doc.getText() === before ? true : undefined));
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+      await vscode.workspace.fs.delete(uri);
+    }
   });
 
   it("Apply to file: the file the block names, its diff beside, the user's yes, one undoable saved edit; no, a selection, and refusals", async () => {

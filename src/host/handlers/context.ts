@@ -5,6 +5,7 @@ import type { BranchChange, ChatSession, EditApprovalRequest } from "../../core/
 import type { HostMessageBody, PendingAttachment, PromptImage, ViewStatus, WebviewMessage } from "../../shared/protocol";
 import type { MentionRef } from "../../shared/mentions";
 import type { CodeApplier } from "../code-blocks/apply-code";
+import type { CodeInserter } from "../code-blocks/insert-code";
 import type { TerminalLauncher } from "../code-blocks/run-in-terminal";
 import type { WorkspaceMentions } from "../adapters/mentions";
 import type { ChatDeletion } from "../chat-deletion";
@@ -62,6 +63,7 @@ export interface HandlerContext {
   readonly mcp: HostMcp | undefined;
   readonly diffs: ProposalDiffs;
   readonly codeApplier: CodeApplier;
+  readonly codeInserter: CodeInserter;
   readonly terminals: TerminalLauncher;
 }
 

@@ -1,11 +1,10 @@
 // Messages that reach into the editor or the workbench: open a file, code block actions, palette commands.
 import * as vscode from "vscode";
-import { insertAtCursor } from "../code-blocks/insert-code";
 import type { HandlerGroup } from "./context";
 
 export const editorHandlers = {
   "editor/openFile": (message, ctx) => ctx.openFile(message.path, message.line),
-  "editor/insertCode": (message) => insertAtCursor(message.code),
+  "editor/insertCode": (message, ctx) => ctx.codeInserter.insert(message.code, message.language),
   "editor/applyCode": async (message, ctx) => {
     const outcome = await ctx.codeApplier.apply(message.code, message.path, message.requestId);
     // The block says where it went, with Undo (only a request the webview numbered can be answered).
