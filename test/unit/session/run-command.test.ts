@@ -150,7 +150,11 @@ describe("run_command in a chat", function () {
       await session.prompt("Go.");
       assert.equal(w.asked.length, 2, "'echo again' is not covered by 'echo hello'");
       assert.deepEqual(w.rules, ["echo hello", "echo again"]);
-      model.push(reply.tool("run_command", { command: "echo hello" }, "c3"), reply.tool("run_command", { command: "echo hello world" }, "c4"), reply.text("Done."));
+      model.push(
+        reply.tool("run_command", { command: "echo hello" }, "c3"),
+        reply.tool("run_command", { command: "echo hello world" }, "c4"),
+        reply.text("Done."),
+      );
       await session.prompt("Again.");
       assert.deepEqual(
         w.asked.map((a) => a.command),
