@@ -230,7 +230,7 @@ export function parseRule(rule: string): ({ ok: true } & ParsedRule) | { ok: fal
   if (never) return { ok: false, reason: `No rule can allow this: ${never}.` };
   const program = programName(fixed[0]!);
   const needs = ruleNeeds(fixed);
-  if (fixed.length < needs.minWords) return { ok: false, reason: `A rule for ${program} must name what it runs too (for example "${program} test").` };
+  if (fixed.length < needs.minWords) return { ok: false, reason: `A rule for ${program} names what it runs too, not ${program} alone.` };
   if (fixed.length < words.length) {
     // Before a `*`, a rule names the code it runs: "npm run build *", not "npm run *" (every script).
     const prefix = fixedPrefix(words);
