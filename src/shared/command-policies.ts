@@ -382,19 +382,26 @@ export function alwaysAsks(words: readonly string[], literal: readonly boolean[]
 const HARMLESS_ABSOLUTE = new Set(["/dev/null"]);
 
 /**
+ * What a word may name as a path: the word itself, an option's value (`--out=x`, `-Ix`), the
+ * value of `NAME=value`, and each of those after `@` (curl's `@file`).
+ */
+export function pathsInWord(word: string): string[] {
+  const candidates = [word];
+  const eq = word.indexOf("=");
+  if (eq >= 0) candidates.push(word.slice(eq + 1));
+  if (/^-[A-Za-z][^=]/.test(word)) candidates.push(word.slice(2));
+  for (const c of [...candidates]) if (c.startsWith("@")) candidates.push(c.slice(1));
+  return candidates;
+}
+
+/**
  * Why a word names a place outside the workspace, or undefined: a home folder (`~`), an
  * absolute path, a way up (`..`) or a `file:` URL; as the word, as an option's value
  * (`--out=/tmp/x`, `-I/usr`), as the value of `NAME=value`, or after `@` (curl's `@file`). A rule cannot know where a
  * path like that leads when it runs, so it always asks (absolute paths inside the workspace too).
  */
 export function outsideWorkspace(word: string): string | undefined {
-  const candidates = [word];
-  const eq = word.indexOf("=");
-  if (eq >= 0) candidates.push(word.slice(eq + 1));
-  if (/^-[A-Za-z][^=]/.test(word)) candidates.push(word.slice(2));
-  // `@file` is "the contents of file" to curl, httpie and others.
-  for (const c of [...candidates]) if (c.startsWith("@")) candidates.push(c.slice(1));
-  for (const c of candidates) {
+  for (const c of pathsInWord(word)) {
     if (c.startsWith("~")) return `"${word}" names a file in a home folder (~)`;
     if (c.startsWith("/") && !HARMLESS_ABSOLUTE.has(c)) return `"${word}" is an absolute path: it may be outside the workspace`;
     if (/(^|\/)\.\.(\/|$)/.test(c)) return `"${word}" goes up a folder (..): it may be outside the workspace`;
