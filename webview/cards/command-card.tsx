@@ -16,6 +16,7 @@ import { capOutput, ToolOutput } from "./tool-output";
 import { post } from "../vscode-api";
 import { formatDuration } from "../../src/shared/format";
 import { previewRules, type RulePreview as RulePreviewFacts } from "../../src/shared/command-rules";
+import { VisibleText, visibleText } from "./visible-text";
 
 /** The head and command line every command card shares: state icon, where, outcome, notes, Stop. */
 function CommandHead(props: {
@@ -60,7 +61,7 @@ function CommandHead(props: {
         <span class="command-prompt" aria-hidden="true">
           ${" "}
         </span>
-        {props.command}
+        <VisibleText text={props.command} />
       </pre>
     </>
   );
@@ -82,7 +83,7 @@ function BackgroundStop({ id, command }: { id: string; command: string }) {
     <button
       type="button"
       class="button stop-button"
-      aria-label={`Stop the background command ${command}`}
+      aria-label={`Stop the background command ${visibleText(command)}`}
       title="Stop it and everything it started"
       disabled={stopping}
       onClick={() => {
@@ -113,7 +114,7 @@ export function CommandCard({ item }: { item: ToolItem }) {
       class={`item card tool command-card tool-${item.status}${pending ? " tool-waiting" : ""}`}
       data-item={item.id}
       data-approval={item.approval?.state}
-      aria-label={`Command ${command}${where !== undefined ? ` in ${where}` : ""}: ${state.text}`}
+      aria-label={`Command ${visibleText(command)}${where !== undefined ? ` in ${where}` : ""}: ${state.text}`}
       onKeyDown={pending ? onApprovalShortcut : undefined}
     >
       <CommandHead
@@ -199,7 +200,9 @@ function RulePreview({ id, preview }: { id: string; preview: RulePreviewFacts })
       <ul class="rule-examples rule-allows">
         {preview.allows.map((example) => (
           <li key={example}>
-            <code>{example}</code>
+            <code>
+              <VisibleText text={example} />
+            </code>
           </li>
         ))}
       </ul>
@@ -207,7 +210,10 @@ function RulePreview({ id, preview }: { id: string; preview: RulePreviewFacts })
       <ul class="rule-examples rule-asks">
         {preview.asks.map((example) => (
           <li key={example.command}>
-            <code>{example.command}</code> ({example.reason})
+            <code>
+              <VisibleText text={example.command} />
+            </code>{" "}
+            ({visibleText(example.reason)})
           </li>
         ))}
       </ul>
@@ -278,7 +284,7 @@ export function UserCommandCard({ item }: { item: UserCommandItem }) {
     <article
       class="item card tool command-card user-command"
       data-item={item.id}
-      aria-label={`You ran ${item.command}${item.cwd !== undefined ? ` in ${item.cwd}` : ""}: ${state.text}`}
+      aria-label={`You ran ${visibleText(item.command)}${item.cwd !== undefined ? ` in ${item.cwd}` : ""}: ${state.text}`}
     >
       <CommandHead
         state={item.running ? "running" : state.tone}
