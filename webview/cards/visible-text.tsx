@@ -1,24 +1,9 @@
-// Text an approval card shows exactly as it runs, with the characters a reader cannot see made
-// visible: bidi controls (U+202E turns the rest of a line around), zero-width and other format
-// characters, line and paragraph separators, control characters other than new line and tab. Each
-// is shown as its escape (`\u202E`) in a marked span, so what the user reads is what runs, in
-// order, with nothing hidden or reordered.
+// Text an approval card shows exactly as it runs, each character a reader cannot see drawn in
+// place as its escape in a marked span (src/shared/visible-text.ts says which and why).
 import { Fragment } from "preact";
+import { escapeOf, HIDDEN_CHARS } from "../../src/shared/visible-text";
 
-/** What a reader cannot see or that reorders the text around it (the path guard's list, plus control characters). */
-const HIDDEN_CHARS = /\p{Cf}|\p{Zl}|\p{Zp}|\p{Variation_Selector}|\u034f|[\u115f\u1160\u3164\uffa0]|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
-
-/** `\u202E`, `\u{E0041}`: a character's escape, as JavaScript and JSON write it. */
-function escapeOf(char: string): string {
-  const code = char.codePointAt(0) ?? 0;
-  const hex = code.toString(16).toUpperCase();
-  return code > 0xffff ? `\\u{${hex}}` : `\\u${hex.padStart(4, "0")}`;
-}
-
-/** The text with each hidden character written as its escape: for labels and titles. */
-export function visibleText(text: string): string {
-  return text.replace(HIDDEN_CHARS, escapeOf);
-}
+export { visibleText } from "../../src/shared/visible-text";
 
 /** The text, each hidden character in place as a marked escape the user can see. */
 export function VisibleText({ text }: { text: string }) {
