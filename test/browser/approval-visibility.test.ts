@@ -36,6 +36,9 @@ describe("approval cards show all of what runs", function () {
     const label = (await card.getAttribute("aria-label")) ?? "";
     assert.match(label, /notes\\u202Etxt\.exe/);
     assert.doesNotMatch(label, HIDDEN);
+    // Allowed by a rule holding the same characters: the decision line shows them as escapes too.
+    await chat.events(script.raw({ type: "approval/decided", toolCallId: "cmd-bidi", decision: "allowed", rule: "cat notes\u202Etxt.exe" }).take());
+    assert.equal(await card.locator(".command-decision code").innerText(), "cat notes\\u202Etxt.exe");
   });
 
   it("an MCP tool and server named with hidden characters show them as escapes, on the card and its button", async () => {
