@@ -26,7 +26,7 @@ describe("command cards", function () {
         toolName: "run_command",
         command,
         cwd: "pkg",
-        suggestedRules: ["npm test", "git status"],
+        suggestedRules: ["npm test -- --grep parser", "git status"],
       });
     await chat.events(script.take());
     const card = chat.page.locator('.command-card[data-item="cmd-1"]');
@@ -35,16 +35,17 @@ describe("command cards", function () {
     assert.equal(await card.locator(".command-line").innerText(), `$ ${command}`);
     assert.equal(await card.locator(".command-folder").innerText(), "pkg");
     assert.match(await card.locator(".command-outcome").innerText(), /Waiting for your approval/);
-    assert.equal(await card.locator(".rule-input").inputValue(), "npm test\ngit status");
+    assert.equal(await card.locator(".rule-input").inputValue(), "npm test -- --grep parser\ngit status");
+    assert.match(await card.locator(".rule-preview").innerText(), /Allows exactly the command above/);
 
     await chat.clearPosted();
-    await card.locator(".rule-input").fill("npm test\ngit");
+    await card.locator(".rule-input").fill("npm test -- *\ngit status");
     await card.getByRole("button", { name: "Always allow in this workspace" }).click();
-    assert.deepEqual(await chat.posted(), [{ type: "approval/decide", v: 1, toolCallId: "cmd-1", decision: "allowAlways", rule: "npm test\ngit" }]);
+    assert.deepEqual(await chat.posted(), [{ type: "approval/decide", v: 1, toolCallId: "cmd-1", decision: "allowAlways", rule: "npm test -- *\ngit status" }]);
 
     await chat.events(
       script
-        .raw({ type: "approval/decided", toolCallId: "cmd-1", decision: "allowed", rule: "npm test, git" })
+        .raw({ type: "approval/decided", toolCallId: "cmd-1", decision: "allowed", rule: "npm test -- *, git status" })
         .raw({
           type: "tool/progress",
           toolCallId: "cmd-1",
@@ -52,7 +53,7 @@ describe("command cards", function () {
         })
         .take(),
     );
-    assert.match(await card.locator(".command-decision").innerText(), /Allowed by your rule npm test, git/);
+    assert.match(await card.locator(".command-decision").innerText(), /Allowed by your rule npm test -- \*, git status/);
     assert.equal(await card.locator(".command-tail").innerText(), "> test\n\u2713 parser 1\n\u2713 parser 2");
     assert.match(await card.locator(".command-outcome").innerText(), /Running · 1\.5 s/);
     await chat.clearPosted();
@@ -192,7 +193,7 @@ describe("command cards", function () {
         toolName: "run_command",
         command: "npm run dev",
         cwd: ".",
-        suggestedRules: ["npm run"],
+        suggestedRules: ["npm run dev"],
         background: { readyPattern: "listening on" },
       })
       .assistant([toolCall("fg-q", "run_command", { command: "npm test" })])
@@ -207,6 +208,48 @@ describe("command cards", function () {
     const plain = chat.page.locator('.command-card[data-item="fg-q"]');
     assert.equal(await plain.locator(".approval-question").innerText(), "Run this command?");
     assert.equal(await plain.locator(".background-note").count(), 0);
+  });
+
+  it("before saving, a rule with * is shown as commands it would allow and would still ask for; one that cannot be saved disables the button", async () => {
+    const command = "git push origin main";
+    const script = new Script()
+      .start()
+      .user("Push.")
+      .assistant([toolCall("cmd-r", "run_command", { command })])
+      .toolStart("cmd-r", "run_command", { command })
+      .raw({ type: "approval/request", toolCallId: "cmd-r", toolName: "run_command", command, cwd: ".", suggestedRules: [command] });
+    await chat.events(script.take());
+    const card = chat.page.locator('.command-card[data-item="cmd-r"]');
+    const save = card.getByRole("button", { name: "Always allow in this workspace" });
+    const box = card.getByRole("textbox", { name: "Allow rules, one a line" });
+    assert.equal(await box.inputValue(), command, "the card offers exactly the command");
+    assert.match(await card.locator(".rule-preview").innerText(), /Allows exactly the command above, nothing added/);
+
+    await box.fill("git push origin *");
+    const allows = await card.locator(".rule-allows li").allInnerTexts();
+    const asks = await card.locator(".rule-asks li").allInnerTexts();
+    assert.ok(allows.includes("git push origin --force"), allows.join(" | "));
+    for (const must of [
+      "git push origin '~/.ssh/id_rsa'",
+      "git push origin /etc/passwd",
+      "git push origin origin :main",
+      "git push origin https://elsewhere.example/repo.git",
+    ]) {
+      assert.ok(
+        asks.some((a) => a.startsWith(must)),
+        `${must} in ${asks.join(" | ")}`,
+      );
+    }
+    // The preview describes the box for a screen reader.
+    assert.equal(await box.getAttribute("aria-describedby"), await card.locator(".rule-preview").getAttribute("id"));
+    assert.equal(await save.isEnabled(), true);
+
+    await box.fill("git *");
+    assert.match(await card.locator(".rule-preview").innerText(), /names what it runs/);
+    assert.equal(await save.isEnabled(), false, "a rule that cannot be saved is not sent");
+    await box.fill("git push upstream main");
+    assert.match(await card.locator(".rule-preview").innerText(), /do not cover the command above/);
+    assert.equal(await save.isEnabled(), false);
   });
 
   it("on Windows the card says rules are off and offers no rule form", async () => {

@@ -187,7 +187,7 @@ describe("keyboard and focus", function () {
 const askToRun = (script: Script, id: string, command: string) =>
   script
     .toolStart(id, "run_command", { command })
-    .raw({ type: "approval/request", toolCallId: id, toolName: "run_command", command, cwd: ".", suggestedRules: [command.split(" ")[0] ?? command] });
+    .raw({ type: "approval/request", toolCallId: id, toolName: "run_command", command, cwd: ".", suggestedRules: [command] });
 
 function queued(id: string, text: string): QueuedInput {
   return { id, kind: "followUp", text, attachments: [], imageCount: 0 };

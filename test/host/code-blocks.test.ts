@@ -132,4 +132,28 @@ describe("code blocks: Apply to file and Run in terminal", function () {
     terminal.dispose();
     await vscode.workspace.fs.delete(marker);
   });
+
+  it("Run in terminal shows all of a long command in an editor, and hidden characters as escapes", async () => {
+    const { api } = chatView();
+    const asked: { question: string; detail: string; modal: boolean }[] = [];
+    api.terminals.ask = async (question, detail, modal) => {
+      asked.push({ question, detail, modal });
+      return false;
+    };
+    // 20,000 characters, with what matters at the end: a dialog showed the first 2,000.
+    const long = `echo start; : '${"x".repeat(19_900)}'; rm -rf build-end-marker`;
+    await api.view.receive({ type: "editor/runInTerminal", v: 1, command: long });
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0]!.modal, false, "a notification asks: a modal would cover the editor");
+    assert.match(asked[0]!.detail, /whole command \(19,941 characters\) is open in the editor/);
+    const shown = vscode.window.visibleTextEditors.find((e) => e.document.getText() === long);
+    assert.ok(shown, "the whole command, to its last character, is in a visible editor");
+
+    const bidi = "cat notes\u202Etxt.exe";
+    await api.view.receive({ type: "editor/runInTerminal", v: 1, command: bidi });
+    assert.equal(asked[1]!.modal, true);
+    assert.ok(asked[1]!.detail.includes("cat notes\\u202Etxt.exe"), asked[1]!.detail);
+    assert.ok(!asked[1]!.detail.includes("\u202E"), "the override itself is not in the dialog");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
 });

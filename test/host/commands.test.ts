@@ -75,21 +75,50 @@ describe("Pi Chat commands in the extension host", function () {
 
   it("'always allow' keeps the rule in workspace state, and the next run does not ask", async () => {
     server.push(
-      () => ({ toolCalls: [{ id: "call_a1", name: "run_command", arguments: { command: "echo first-run" } }] }),
-      () => ({ toolCalls: [{ id: "call_a2", name: "run_command", arguments: { command: "echo second-run" } }] }),
+      () => ({ toolCalls: [{ id: "call_a1", name: "run_command", arguments: { command: "echo same-run" } }] }),
+      () => ({ toolCalls: [{ id: "call_a2", name: "run_command", arguments: { command: "echo same-run" } }] }),
       () => ({ text: "Both ran." }),
     );
     void api.view.receive({ type: "chat/send", v: 1, text: "Echo twice." });
     await waitFor("the first card to ask", () => commandCard("call_a1")?.approval?.state === "pending");
-    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_a1", decision: "allowAlways", rule: "echo" });
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_a1", decision: "allowAlways", rule: "echo same-run" });
     await api.controller.currentSession.waitForIdle();
-    assert.ok(api.commands.rules.list().includes("echo"));
-    assert.equal(commandCard("call_a2")?.approval?.rule, "echo");
-    assert.match(commandCard("call_a2")?.resultText ?? "", /second-run/);
+    assert.ok(api.commands.rules.list().includes("echo same-run"));
+    assert.equal(commandCard("call_a2")?.approval?.rule, "echo same-run");
+    assert.match(commandCard("call_a2")?.resultText ?? "", /same-run/);
     // No setting can carry rules: a repository's .vscode/settings.json cannot allow itself commands.
     const groups = vscode.extensions.getExtension("pi-chat.pi-chat")!.packageJSON.contributes.configuration as { properties: object }[];
     const properties = groups.flatMap((group) => Object.keys(group.properties));
     assert.ok(!properties.some((k) => /rule|allow/i.test(k)), properties.join(", "));
+  });
+
+  it("an approved command saved as a rule does not allow its hostile variant: the variant brings a card", async () => {
+    server.push(
+      () => ({ toolCalls: [{ id: "call_h1", name: "run_command", arguments: { command: "cat src/config.ts" } }] }),
+      () => ({ toolCalls: [{ id: "call_h2", name: "run_command", arguments: { command: "cat src/config.ts" } }] }),
+      () => ({ toolCalls: [{ id: "call_h3", name: "run_command", arguments: { command: "cat src/config.ts ~/.ssh/id_rsa" } }] }),
+      () => ({ text: "Done." }),
+    );
+    void api.view.receive({ type: "chat/send", v: 1, text: "Read the config." });
+    const asked = await waitFor("the first card to ask", () => {
+      const c = commandCard("call_h1");
+      return c?.approval?.state === "pending" ? c : undefined;
+    });
+    // The user takes the rule the card offers, as its text box holds it.
+    const offered = asked.approval?.suggestedRules ?? [];
+    assert.deepEqual(offered, ["cat src/config.ts"], "the card offers exactly the command");
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_h1", decision: "allowAlways", rule: offered.join("\n") });
+    // The same command runs by the rule; the variant reading a file in the home folder stops at its own card.
+    const variant = await waitFor("the variant's card to ask, or the variant to run", () => {
+      const c = commandCard("call_h3");
+      return c && (c.approval?.state === "pending" || c.status === "success" || c.status === "error") ? c : undefined;
+    });
+    assert.equal(commandCard("call_h2")?.approval?.rule, "cat src/config.ts");
+    assert.equal(variant.approval?.state, "pending", `the variant ran without a card: ${variant.approval?.rule ?? ""}`);
+    assert.deepEqual(variant.approval?.suggestedRules, [], "no rule can allow a file in the home folder");
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_h3", decision: "deny" });
+    await api.controller.currentSession.waitForIdle();
+    assert.equal(server.pending(), 0);
   });
 
   it("!cmd from the composer runs without asking and shows its card; !! is kept from the model", async () => {
@@ -263,7 +292,7 @@ describe('Pi Chat commands in the "Pi Chat" terminal (shell integration)', funct
     assert.match(card("call_t3")?.resultText ?? "", /Stopped by the user after/);
     assert.equal(server.pending(), 0);
 
-    // printf, not echo: an earlier test saved the rule "echo", which would skip the question.
+    // printf, not echo: an earlier test saved a rule for an echo.
     const next = await runAllowed("call_t4", "printf '%s\\n' still-usable");
     assert.equal((next.details as { via: string }).via, "terminal");
     assert.match(next.resultText ?? "", /still-usable/);

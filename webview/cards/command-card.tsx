@@ -3,7 +3,7 @@
 // Stop, then exit code, duration and the capped output, with the whole output one click away.
 // What it says comes from command-facts.ts.
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { useMemo, useState } from "preact/hooks";
 import type { ApprovalItem, ToolItem, UserCommandItem } from "../../src/shared/chat-items";
 import { DEFAULT_BACKGROUND_WAIT_MS } from "../../src/shared/background-state";
 import { AllowDenyButtons, DenyReasonInput, onApprovalShortcut, postDecision, useSentDecision } from "./approval";
@@ -15,6 +15,8 @@ import { DecisionLine } from "./decision-line";
 import { capOutput, ToolOutput } from "./tool-output";
 import { post } from "../vscode-api";
 import { formatDuration } from "../../src/shared/format";
+import { previewRules, type RulePreview as RulePreviewFacts } from "../../src/shared/command-rules";
+import { VisibleText, visibleText } from "./visible-text";
 
 /** The head and command line every command card shares: state icon, where, outcome, notes, Stop. */
 function CommandHead(props: {
@@ -59,7 +61,7 @@ function CommandHead(props: {
         <span class="command-prompt" aria-hidden="true">
           ${" "}
         </span>
-        {props.command}
+        <VisibleText text={props.command} />
       </pre>
     </>
   );
@@ -81,7 +83,7 @@ function BackgroundStop({ id, command }: { id: string; command: string }) {
     <button
       type="button"
       class="button stop-button"
-      aria-label={`Stop the background command ${command}`}
+      aria-label={`Stop the background command ${visibleText(command)}`}
       title="Stop it and everything it started"
       disabled={stopping}
       onClick={() => {
@@ -112,7 +114,7 @@ export function CommandCard({ item }: { item: ToolItem }) {
       class={`item card tool command-card tool-${item.status}${pending ? " tool-waiting" : ""}`}
       data-item={item.id}
       data-approval={item.approval?.state}
-      aria-label={`Command ${command}${where !== undefined ? ` in ${where}` : ""}: ${state.text}`}
+      aria-label={`Command ${visibleText(command)}${where !== undefined ? ` in ${where}` : ""}: ${state.text}`}
       onKeyDown={pending ? onApprovalShortcut : undefined}
     >
       <CommandHead
@@ -169,6 +171,56 @@ function BackgroundNote({ readyPattern }: { readyPattern: string | undefined }) 
 
 type Decision = "allow" | "deny" | "allowAlways";
 
+/**
+ * What the rules typed in the box would allow, before saving, decided by the matcher the host
+ * uses: exactly the command, or (with a `*`) commands it would allow and commands that still ask.
+ */
+function RulePreview({ id, preview }: { id: string; preview: RulePreviewFacts }) {
+  if (!preview.ok)
+    return (
+      <p id={id} class="rule-preview rule-invalid">
+        {preview.reason}
+      </p>
+    );
+  if (!preview.covers)
+    return (
+      <p id={id} class="rule-preview rule-invalid">
+        These rules do not cover the command above: nothing would be saved.
+      </p>
+    );
+  if (preview.exact)
+    return (
+      <p id={id} class="rule-preview">
+        Allows exactly the command above, nothing added. Write * where its arguments may vary.
+      </p>
+    );
+  return (
+    <div id={id} class="rule-preview">
+      <p>It would allow, for example:</p>
+      <ul class="rule-examples rule-allows">
+        {preview.allows.map((example) => (
+          <li key={example}>
+            <code>
+              <VisibleText text={example} />
+            </code>
+          </li>
+        ))}
+      </ul>
+      <p>It would still ask for:</p>
+      <ul class="rule-examples rule-asks">
+        {preview.asks.map((example) => (
+          <li key={example.command}>
+            <code>
+              <VisibleText text={example.command} />
+            </code>{" "}
+            ({visibleText(example.reason)})
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function CommandQuestion({ approval }: { approval: ApprovalItem }) {
   const [reason, setReason] = useState("");
   const suggested = (approval.suggestedRules ?? []).join("\n");
@@ -181,6 +233,8 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
     focusAfterDecision(approval.toolCallId);
   };
   const canRule = suggested !== "";
+  const preview = useMemo(() => (canRule ? previewRules(rule, approval.command ?? "") : undefined), [canRule, rule, approval.command]);
+  const previewId = `${approval.toolCallId}:rule-preview`;
   return (
     <div class="approval-form">
       <p class="approval-question">{approval.background ? "Start this command in the background?" : "Run this command?"}</p>
@@ -189,20 +243,22 @@ function CommandQuestion({ approval }: { approval: ApprovalItem }) {
       <div class="approval-actions">
         <AllowDenyButtons sent={sent !== null} onDecide={decide} />
       </div>
-      {canRule ? (
+      {canRule && preview ? (
         <div class="rule-form">
           <label class="rule-label">
-            Always allow (one rule a line: the command as named, plus plain arguments; end a rule with * to allow more options)
+            Always allow (one rule a line: exactly this command; write * where its arguments may vary)
             <textarea
               class="reason-input rule-input"
               rows={Math.min(4, Math.max(1, rule.split("\n").length))}
               maxLength={500}
               value={rule}
               aria-label="Allow rules, one a line"
+              aria-describedby={previewId}
               onInput={(e) => setRule(e.currentTarget.value)}
             />
           </label>
-          <button type="button" class="button secondary" disabled={sent !== null || rule.trim() === ""} onClick={() => decide("allowAlways")}>
+          <RulePreview id={previewId} preview={preview} />
+          <button type="button" class="button secondary" disabled={sent !== null || !preview.ok || !preview.covers} onClick={() => decide("allowAlways")}>
             Always allow in this workspace
           </button>
         </div>
@@ -228,7 +284,7 @@ export function UserCommandCard({ item }: { item: UserCommandItem }) {
     <article
       class="item card tool command-card user-command"
       data-item={item.id}
-      aria-label={`You ran ${item.command}${item.cwd !== undefined ? ` in ${item.cwd}` : ""}: ${state.text}`}
+      aria-label={`You ran ${visibleText(item.command)}${item.cwd !== undefined ? ` in ${item.cwd}` : ""}: ${state.text}`}
     >
       <CommandHead
         state={item.running ? "running" : state.tone}

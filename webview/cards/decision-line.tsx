@@ -3,13 +3,25 @@
 import type { ComponentChildren } from "preact";
 import type { ApprovalItem } from "../../src/shared/chat-items";
 import { CheckIcon, CloseIcon } from "../icons";
+import { VisibleText } from "./visible-text";
 
 export function DecisionLine({ approval, ruleWords }: { approval: ApprovalItem; ruleWords: (rule: ComponentChildren) => ComponentChildren }) {
   const allowed = approval.state === "allowed";
   return (
     <p class={`command-decision approval-${approval.state}`}>
       {allowed ? <CheckIcon class="ok" /> : <CloseIcon class="bad" />} <span class="decision">{allowed ? "Allowed" : "Denied"}</span>
-      {approval.rule ? <> {ruleWords(<code>{approval.rule}</code>)}</> : allowed ? " by you" : null}
+      {approval.rule ? (
+        <>
+          {" "}
+          {ruleWords(
+            <code>
+              <VisibleText text={approval.rule} />
+            </code>,
+          )}
+        </>
+      ) : allowed ? (
+        " by you"
+      ) : null}
       {approval.reason ? <span class="approval-reason-inline">: {approval.reason}</span> : null}
     </p>
   );

