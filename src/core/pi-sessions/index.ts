@@ -7,9 +7,21 @@ export {
   PI_SESSION_VERSION,
   type ParseProgress,
   parsePiSession,
-  parsePiSessionInSlices, type PiEntry, type PiReadResult, type PiSessionFile, type PiSessionHeader } from "./reader";
+  parsePiSessionInSlices,
+  type PiEntry,
+  type PiReadResult,
+  type PiSessionFile,
+  type PiSessionHeader,
+} from "./reader";
 export { importPiSession, PI_CHAT_CUSTOM_TYPE, type ImportOptions, type ImportedNode, type ImportedPiSession, type ImportOrigin } from "./import";
-export { listPiSessions, piSessionFolderName, piSessionLocation, readPiSession, type PiEnv, type PiSessionSummary, type PiSessionsIO,
+export {
+  listPiSessions,
+  piSessionFolderName,
+  piSessionLocation,
+  readPiSession,
+  type PiEnv,
+  type PiSessionSummary,
+  type PiSessionsIO,
   type SlicedRead,
 } from "./sessions";
 export { exportPiSession, isPiSessionId, piSessionFileName, type ExportNode, type ExportOptions, type ExportResult, type ExportSource } from "./export";
