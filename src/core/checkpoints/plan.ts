@@ -6,10 +6,10 @@
 // what the file was at the checkpoint, and the last change's `after` is what Pi left. A file is
 // written back only when its current content is exactly what Pi left; a file Pi created is
 // deleted only on the same condition. Anything else is skipped with its reason.
-import { isInsideGitDir } from "../permissions/protected-paths";
+import { isInsideGitDir, isSecretFile } from "../permissions/protected-paths";
 import { IgnoreRules, type WalkRules } from "../tools/workspace-walk";
 import { sha256 } from "./storage";
-import { type CheckpointIo, type FileState, isAbsent, isFileState, type JournalEntry, MAX_CHECKPOINT_FILE_BYTES, sameState } from "./types";
+import { type CheckpointIo, type FileState, isAbsent, isFileState, type JournalEntry, MAX_CHECKPOINT_FILE_BYTES, SECRET_NOT_KEPT, sameState } from "./types";
 
 /** What Pi did to a file since the checkpoint, as the preview says it. */
 export type PiDid = "modified" | "created" | "deleted";
@@ -94,6 +94,11 @@ export async function planRestore(journal: readonly JournalEntry[], markId: stri
     if (sameState(target, last.after)) continue;
     if (isInsideGitDir(path)) {
       skip("inside .git, which a restore never touches");
+      continue;
+    }
+    // Also when an older journal kept its bytes: a restore never writes a secret from storage.
+    if (isSecretFile(path)) {
+      skip(SECRET_NOT_KEPT);
       continue;
     }
     if (!(await ctx.io.plainPath(path))) {

@@ -17,6 +17,14 @@ export type FileState =
 
 export const ABSENT: FileState = { absent: true };
 
+/**
+ * The reason recorded for a secret file (SECRET_FILES in permissions/protected-paths.ts: `.env*`,
+ * private keys, credentials): its content is never read into storage, not even as a hash, so no
+ * copy outlives a key's rotation. A restore lists it as "not kept".
+ */
+export const SECRET_NOT_KEPT = "secrets are never copied";
+export const SECRET_STATE: FileState = { unknown: SECRET_NOT_KEPT };
+
 export function isAbsent(s: FileState): s is { absent: true } {
   return "absent" in s;
 }
