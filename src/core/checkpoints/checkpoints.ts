@@ -255,12 +255,15 @@ export class Checkpoints {
   }
 
   private async planNow(chatId: string, markId: string): Promise<RestorePlan | undefined> {
-    return planRestore(await this.storage.journal(chatId), markId, {
+    const { entries, damaged } = await this.storage.readJournal(chatId);
+    if (damaged > 0) this.options.log?.(`checkpoints: ${damaged} damaged line(s) of chat ${chatId}'s journal skipped`);
+    const plan = await planRestore(entries, markId, {
       io: this.io,
       rules: this.rules,
       hasBlob: (h) => this.storage.hasBlob(h),
       maxFileBytes: this.maxFileBytes,
     });
+    return plan && damaged > 0 ? { ...plan, damagedLines: damaged } : plan;
   }
 
   /**

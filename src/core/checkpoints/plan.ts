@@ -9,7 +9,17 @@
 import { isInsideGitDir, isSecretFile } from "../permissions/protected-paths";
 import { IgnoreRules, type WalkRules } from "../tools/workspace-walk";
 import { sha256 } from "./storage";
-import { type CheckpointIo, type FileState, isAbsent, isFileState, type JournalEntry, MAX_CHECKPOINT_FILE_BYTES, SECRET_NOT_KEPT, sameState } from "./types";
+import {
+  type CheckpointIo,
+  type FileState,
+  hardLinkReason,
+  isAbsent,
+  isFileState,
+  type JournalEntry,
+  MAX_CHECKPOINT_FILE_BYTES,
+  SECRET_NOT_KEPT,
+  sameState,
+} from "./types";
 
 /** What Pi did to a file since the checkpoint, as the preview says it. */
 export type PiDid = "modified" | "created" | "deleted";
@@ -33,6 +43,8 @@ export interface RestorePlan {
   readonly markId: string;
   readonly files: readonly PlannedFile[];
   readonly skipped: readonly SkippedFile[];
+  /** Journal lines that were not entries and were skipped (damaged storage): the preview says how many. */
+  readonly damagedLines?: number;
 }
 
 export interface PlanContext {
@@ -150,6 +162,11 @@ export async function planRestore(journal: readonly JournalEntry[], markId: stri
     if (sameState(current, target)) continue; // already as it was
     if (!sameState(current, last.after)) {
       skip(describeDifference(piDid, current, last.after) || "changed since Pi changed it");
+      continue;
+    }
+    const links = isFileState(current) && isFileState(target) ? ((await ctx.io.lstat(path))?.links ?? 1) : 1;
+    if (links > 1) {
+      skip(hardLinkReason(links));
       continue;
     }
     files.push({ path, piDid, target, current: last.after });

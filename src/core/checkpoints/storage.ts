@@ -9,7 +9,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { isSecretFile } from "../permissions/protected-paths";
-import type { JournalEntry } from "./types";
+import { isJournalEntry, type JournalEntry } from "./types";
 
 /** Modes of everything under `checkpoints/`: the user's own, no one else's (no effect on Windows). */
 const DIR_MODE = 0o700;
@@ -115,26 +115,37 @@ export class CheckpointStorage {
     }
   }
 
-  /** The chat's journal; a line cut off by a crash (or otherwise unreadable) is skipped. */
+  /** The chat's journal; a line cut off by a crash, or otherwise not an entry, is skipped. */
   async journal(chatId: string): Promise<JournalEntry[]> {
+    return (await this.readJournal(chatId)).entries;
+  }
+
+  /**
+   * The chat's journal and how many lines were skipped: a line cut off by a crash, or one that is
+   * not an entry (damaged or edited storage). Planning reads only entries whose fields it trusts.
+   */
+  async readJournal(chatId: string): Promise<{ entries: JournalEntry[]; damaged: number }> {
     let text: string;
     try {
       text = await fs.readFile(this.journalPath(chatId), "utf8");
     } catch (error) {
-      if (code(error) === "ENOENT") return [];
+      if (code(error) === "ENOENT") return { entries: [], damaged: 0 };
       throw error;
     }
-    const out: JournalEntry[] = [];
+    const entries: JournalEntry[] = [];
+    let damaged = 0;
     for (const line of text.split("\n")) {
       if (line.trim() === "") continue;
+      let value: unknown;
       try {
-        const entry = JSON.parse(line) as JournalEntry;
-        if (entry && (entry.t === "mark" || entry.t === "change" || entry.t === "restored")) out.push(entry);
+        value = JSON.parse(line);
       } catch {
-        // a torn last line
+        value = undefined;
       }
+      if (isJournalEntry(value)) entries.push(value);
+      else damaged++;
     }
-    return out;
+    return { entries, damaged };
   }
 
   async deleteJournal(chatId: string): Promise<void> {

@@ -186,7 +186,13 @@ export class HostCheckpoints implements vscode.Disposable {
       {
         label: plan.files.length > 0 ? `$(discard) Restore ${plan.files.length} file${plan.files.length === 1 ? "" : "s"}` : "$(close) Nothing can be restored",
         action: plan.files.length > 0 ? "restore" : "cancel",
-        detail: plan.skipped.length > 0 ? `${plan.skipped.length} skipped: your own changes and what cannot be restored are left alone` : undefined,
+        detail:
+          [
+            plan.skipped.length > 0 ? `${plan.skipped.length} skipped: your own changes and what cannot be restored are left alone` : "",
+            plan.damagedLines ? `${plan.damagedLines} damaged line(s) of the checkpoint record were skipped` : "",
+          ]
+            .filter((s) => s !== "")
+            .join("; ") || undefined,
       },
       { label: "Will change", kind: vscode.QuickPickItemKind.Separator },
       ...plan.files.map((f): Item => ({ label: f.path, description: `${DID[f.piDid]} — will be ${WILL[f.piDid]}`, file: f })),

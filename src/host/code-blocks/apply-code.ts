@@ -7,7 +7,9 @@
 // block is the whole file; else the active editor's file, where the block replaces the selection
 // (or the whole file when nothing is selected). The decision is a modal naming the file and what it replaces; the extension's own
 // tests answer it in place of a person (`ask`).
+import { lstat } from "node:fs/promises";
 import * as vscode from "vscode";
+import { hardLinkReason } from "../../core/checkpoints";
 import { classifyEditPath, compileProtectedFiles } from "../../core/permissions";
 import { resolveToolPath, type WorkspaceFileSystem } from "../../core/tools";
 import type { ProposalDiffs } from "../views/diff-view";
@@ -55,6 +57,13 @@ export function fitLineEndings(code: string, replaced: string, eol: "\n" | "\r\n
   if (endsWithNewline && !/\r?\n$/.test(text)) text += eol;
   else if (!endsWithNewline && replaced !== "" && /\r?\n$/.test(text)) text = text.replace(/\r?\n$/, "");
   return text;
+}
+
+/** Why `uri` is not written: a file on disk with more than one name (hardLinkReason); undefined otherwise. */
+async function hardLinked(path: string, uri: vscode.Uri): Promise<string | undefined> {
+  if (uri.scheme !== "file") return undefined;
+  const links = (await lstat(uri.fsPath).catch(() => undefined))?.nlink ?? 1;
+  return links > 1 ? `${path} was not changed: ${hardLinkReason(links)}.` : undefined;
 }
 
 export class CodeApplier {
@@ -110,6 +119,8 @@ export class CodeApplier {
 
     const pathClass = classifyEditPath([path], compileProtectedFiles(this.options.protectedFiles()));
     if (pathClass.kind === "refused") return { status: "refused", reason: pathClass.reason };
+    const linked = await hardLinked(path, uri);
+    if (linked) return { status: "refused", reason: linked };
 
     let document: vscode.TextDocument;
     try {
@@ -152,6 +163,8 @@ export class CodeApplier {
     if (document.version !== version)
       return { status: "refused", reason: `${path} changed while you decided; nothing was written. Choose Apply to file again.` };
     if (await isStale(document)) return { status: "refused", reason: stale };
+    const linkedNow = await hardLinked(path, uri);
+    if (linkedNow) return { status: "refused", reason: linkedNow };
 
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, range, text);
