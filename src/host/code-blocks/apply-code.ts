@@ -7,7 +7,6 @@
 // block is the whole file; else the active editor's file, where the block replaces the selection
 // (or the whole file when nothing is selected). The decision is a modal naming the file and what it replaces; the extension's own
 // tests answer it in place of a person (`ask`).
-import { lstat } from "node:fs/promises";
 import * as vscode from "vscode";
 import { hardLinkReason } from "../../core/checkpoints";
 import { classifyEditPath, compileProtectedFiles } from "../../core/permissions";
@@ -59,10 +58,9 @@ export function fitLineEndings(code: string, replaced: string, eol: "\n" | "\r\n
   return text;
 }
 
-/** Why `uri` is not written: a file on disk with more than one name (hardLinkReason); undefined otherwise. */
-async function hardLinked(path: string, uri: vscode.Uri): Promise<string | undefined> {
-  if (uri.scheme !== "file") return undefined;
-  const links = (await lstat(uri.fsPath).catch(() => undefined))?.nlink ?? 1;
+/** Why `path` is not written: a file with more than one name (hardLinkReason, as edit_file refuses it); undefined otherwise. */
+async function hardLinked(fs: WorkspaceFileSystem, path: string): Promise<string | undefined> {
+  const links = (await fs.stat(path).catch(() => undefined))?.hardLinks ?? 1;
   return links > 1 ? `${path} was not changed: ${hardLinkReason(links)}.` : undefined;
 }
 
@@ -119,7 +117,7 @@ export class CodeApplier {
 
     const pathClass = classifyEditPath([path], compileProtectedFiles(this.options.protectedFiles()));
     if (pathClass.kind === "refused") return { status: "refused", reason: pathClass.reason };
-    const linked = await hardLinked(path, uri);
+    const linked = await hardLinked(this.options.fs, path);
     if (linked) return { status: "refused", reason: linked };
 
     let document: vscode.TextDocument;
@@ -163,7 +161,7 @@ export class CodeApplier {
     if (document.version !== version)
       return { status: "refused", reason: `${path} changed while you decided; nothing was written. Choose Apply to file again.` };
     if (await isStale(document)) return { status: "refused", reason: stale };
-    const linkedNow = await hardLinked(path, uri);
+    const linkedNow = await hardLinked(this.options.fs, path);
     if (linkedNow) return { status: "refused", reason: linkedNow };
 
     const edit = new vscode.WorkspaceEdit();
