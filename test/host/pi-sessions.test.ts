@@ -39,6 +39,19 @@ function sessionText(cwd: string): string {
   return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
 }
 
+/** Runs "Open pi Session…", accepting the first item of its quick pick (the newest session) until the command returns. */
+async function openPiSessionAcceptingFirst(): Promise<void> {
+  let done = false;
+  const run = Promise.resolve(vscode.commands.executeCommand("piChat.openPiSession")).finally(() => {
+    done = true;
+  });
+  while (!done) {
+    await new Promise((r) => setTimeout(r, 300));
+    if (!done) await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+  }
+  await run;
+}
+
 describe("pi CLI sessions in the extension host", function () {
   this.timeout(120_000);
   const chatView = useChatView();
@@ -66,15 +79,7 @@ describe("pi CLI sessions in the extension host", function () {
     const before = readFileSync(file);
     const previousChat = api.controller.currentSession.id;
 
-    let done = false;
-    const run = Promise.resolve(vscode.commands.executeCommand("piChat.openPiSession")).finally(() => {
-      done = true;
-    });
-    while (!done) {
-      await new Promise((r) => setTimeout(r, 300));
-      if (!done) await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
-    }
-    await run;
+    await openPiSessionAcceptingFirst();
 
     const session = await waitFor("the imported chat", () => (api.controller.currentSession.id !== previousChat ? api.controller.currentSession : undefined));
     const roles = session.messages.map((m) => m.role);
@@ -131,15 +136,7 @@ describe("pi CLI sessions in the extension host", function () {
     utimesSync(file, later, later);
     const previousChat = api.controller.currentSession.id;
     try {
-      let done = false;
-      const run = Promise.resolve(vscode.commands.executeCommand("piChat.openPiSession")).finally(() => {
-        done = true;
-      });
-      while (!done) {
-        await new Promise((r) => setTimeout(r, 300));
-        if (!done) await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
-      }
-      await run;
+      await openPiSessionAcceptingFirst();
       assert.ok(
         api.logLines.some((l) => l.includes("line 2 of the pi session is 40 MB, larger than the 10 MB one entry may be")),
         `the reason is logged and shown: ${api.logLines.slice(-3).join(" | ")}`,

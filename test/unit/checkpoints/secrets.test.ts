@@ -4,23 +4,12 @@
 // them alone, an older version's copies are removed by the clean-up, and every file and folder
 // under `checkpoints/` is 0600/0700, an older version's 0644/0755 ones included.
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Checkpoints, createNodeCheckpointIo, SECRET_NOT_KEPT, sha256 } from "../../../src/core/checkpoints";
+import { modesUnder } from "../../support/temp";
 import { createEditFileTool, createNodeWorkspaceFs } from "../../../src/core/tools";
-
-/** Every file and folder under `dir`, with its mode bits. */
-function tree(dir: string): { path: string; dir: boolean; mode: number }[] {
-  const out: { path: string; dir: boolean; mode: number }[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    const st = statSync(path);
-    out.push({ path, dir: st.isDirectory(), mode: st.mode & 0o777 });
-    if (st.isDirectory()) out.push(...tree(path));
-  }
-  return out;
-}
 
 const SECRETS: Record<string, string> = {
   ".env": "API_KEY=sk-live-ENVSECRET-1\n",
@@ -61,7 +50,7 @@ describe("checkpoints: secret files and storage modes", function () {
     writeFileSync(join(ws, "notes.txt"), "notes by pi\n");
     await checkpoints.afterCommand("chat1", before);
 
-    const stored = tree(join(storage, "checkpoints")).filter((f) => !f.dir);
+    const stored = modesUnder(join(storage, "checkpoints")).filter((f) => !f.dir);
     for (const f of stored) {
       const text = readFileSync(f.path, "latin1");
       for (const marker of MARKERS) assert.ok(!text.includes(marker), `${f.path} holds ${marker}`);
@@ -119,7 +108,7 @@ describe("checkpoints: secret files and storage modes", function () {
     // The clean-up at activation removes the old copy of the secret and sets every mode.
     await checkpoints.warm();
     await checkpoints.collectGarbage();
-    const all = tree(dir);
+    const all = modesUnder(dir);
     assert.ok(all.length > 3);
     for (const f of all) assert.equal(f.mode, f.dir ? 0o700 : 0o600, `${f.path}: ${f.mode.toString(8)}`);
     const hashes = all.filter((f) => !f.dir).map((f) => f.path.split("/").pop());

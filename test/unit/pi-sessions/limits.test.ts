@@ -14,6 +14,7 @@ import {
 
 const HEADER = { type: "session", version: 3, id: "11111111-2222-3333-4444-555555555555", timestamp: "2026-01-02T03:04:05.000Z", cwd: "/p" };
 const user = (text: string) => ({ role: "user", content: text, timestamp: 1 });
+const message = (id: string, parentId: string | null, text: string) => ({ type: "message", id, parentId, timestamp: "", message: user(text) });
 
 function file(lines: readonly unknown[]): Buffer {
   return Buffer.from(`${[HEADER, ...lines].map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n")}\n`);
@@ -21,7 +22,7 @@ function file(lines: readonly unknown[]): Buffer {
 
 /** A chain: a prompt, then `n` compactions, each keeping the entry before it. */
 function compactionChain(n: number): unknown[] {
-  const lines: unknown[] = [{ type: "message", id: "u0", parentId: null, timestamp: "", message: user("hello") }];
+  const lines: unknown[] = [message("u0", null, "hello")];
   let parent = "u0";
   for (let i = 0; i < n; i++) {
     lines.push({ type: "compaction", id: `c${i}`, parentId: parent, timestamp: "", summary: `summary ${i}`, firstKeptEntryId: parent, tokensBefore: 100 });
@@ -65,9 +66,9 @@ describe("pi session import: limits and linear work", () => {
   it("a first kept entry on another branch keeps nothing: everything before the compaction is summarized", () => {
     const parsed = parsePiSession(
       file([
-        { type: "message", id: "u0", parentId: null, timestamp: "", message: user("root") },
-        { type: "message", id: "b1", parentId: "u0", timestamp: "", message: user("branch one") },
-        { type: "message", id: "b2", parentId: "u0", timestamp: "", message: user("branch two") },
+        message("u0", null, "root"),
+        message("b1", "u0", "branch one"),
+        message("b2", "u0", "branch two"),
         { type: "compaction", id: "c1", parentId: "b2", timestamp: "", summary: "s", firstKeptEntryId: "b1", tokensBefore: 1 },
       ]),
     );
@@ -79,7 +80,7 @@ describe("pi session import: limits and linear work", () => {
   });
 
   it(`a 40 MB first message is refused before it is parsed, with the line, its size and the ${MAX_PI_ENTRY_BYTES / 1024 / 1024} MB limit`, () => {
-    const parsed = parsePiSession(file([{ type: "message", id: "u0", parentId: null, timestamp: "", message: user("x".repeat(40 * 1024 * 1024)) }]));
+    const parsed = parsePiSession(file([message("u0", null, "x".repeat(40 * 1024 * 1024))]));
     assert.equal(parsed.ok, false);
     assert.match(parsed.ok ? "" : parsed.reason, /^line 2 of the pi session is 40 MB, larger than the 10 MB one entry may be in a chat Pi Chat opens/);
   });
@@ -94,11 +95,7 @@ describe("pi session import: limits and linear work", () => {
 
   it("an entry whose id is `line3` and an unusable id on line 3 get two nodes, never one id", () => {
     const parsed = parsePiSession(
-      file([
-        { type: "message", id: "u0", parentId: null, timestamp: "", message: user("first") },
-        { type: "message", id: "not a usable id!", parentId: "u0", timestamp: "", message: user("second") },
-        { type: "message", id: "line3", parentId: "not a usable id!", timestamp: "", message: user("third") },
-      ]),
+      file([message("u0", null, "first"), message("not a usable id!", "u0", "second"), message("line3", "not a usable id!", "third")]),
     );
     assert.ok(parsed.ok);
     const ids = importPiSession(parsed.session, { path: "/x.jsonl" }, 0).nodes.map((n) => n.id);
