@@ -3,8 +3,8 @@
 // (`chats/<chatId>.jsonl`) and, only while a restore runs, `restore-pending.json`.
 // Blobs are written to a temporary name and renamed, so a blob that exists is whole.
 // Readable by the user only: folders 0700 (checked again at the first write of each window, so
-// storage an older version left at 0755 is closed before anything is added), files 0600 (older
-// files are set so by the clean-up pass at activation, collectGarbage).
+// storage an older version left at 0755 is closed before anything is added), files 0600 (an older
+// file is set so when it is written or kept again, and every one by the clean-up at activation).
 import { createHash, randomUUID } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { join, relative, sep } from "node:path";
@@ -62,7 +62,11 @@ export class CheckpointStorage {
     const hash = sha256(bytes);
     const path = this.blobPath(hash);
     await this.ensureDir(join(path, ".."));
-    if (await this.hasBlob(hash)) return hash;
+    if (await this.hasBlob(hash)) {
+      // One an older version wrote at 0644 is set right when it is kept again.
+      await fs.chmod(path, FILE_MODE).catch(() => undefined);
+      return hash;
+    }
     const tmp = `${path}.${randomUUID()}.tmp`;
     const handle = await fs.open(tmp, "w", FILE_MODE);
     try {

@@ -105,8 +105,14 @@ describe("checkpoints: secret files and storage modes", function () {
     for (const d of [dir, join(dir, "chats")]) assert.equal(statSync(d).mode & 0o777, 0o700, `${d} after the next write`);
     assert.equal(statSync(join(dir, "chats", "chat1.jsonl")).mode & 0o777, 0o600);
 
+    // A blob kept again (the walk reads a file with its content) is set right at once.
+    writeFileSync(join(ws, "old.txt"), oldNote);
+    await checkpoints.afterCommand("chat1", await checkpoints.beforeCommand());
+    const noteBlob = join(dir, "blobs", sha256(oldNote).slice(0, 2), sha256(oldNote));
+    assert.equal(statSync(noteBlob).mode & 0o777, 0o600, "an older version's blob, kept again");
+    assert.equal(statSync(join(noteBlob, "..")).mode & 0o777, 0o700);
+
     // The clean-up at activation removes the old copy of the secret and sets every mode.
-    await checkpoints.warm();
     await checkpoints.collectGarbage();
     const all = modesUnder(dir);
     assert.ok(all.length > 3);
