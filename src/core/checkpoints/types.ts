@@ -103,7 +103,7 @@ export interface EntryStat {
  * user may have made on purpose, and the preview would not say so.
  */
 export function hardLinkReason(links: number): string {
-  return `it is a hard link (${links} names for one file, maybe one outside the workspace), and a write would change every one; break the link (copy the file over itself) to change it here`;
+  return `it is a hard link (${links} names for one file, maybe one outside the workspace), and a write would change every one; to change it here, break the link first (copy the file to a new name and move that over it)`;
 }
 
 /**
