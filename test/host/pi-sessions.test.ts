@@ -5,7 +5,7 @@
 // model; the pi file is unchanged. "Pi Chat: Continue in pi CLI" writes the chat into pi's folder
 // and starts a stand-in `pi` found on the PATH in a real terminal, the file one argument.
 import * as assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
@@ -39,6 +39,19 @@ function sessionText(cwd: string): string {
   return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
 }
 
+/** Runs "Open pi Session…", accepting the first item of its quick pick (the newest session) until the command returns. */
+async function openPiSessionAcceptingFirst(): Promise<void> {
+  let done = false;
+  const run = Promise.resolve(vscode.commands.executeCommand("piChat.openPiSession")).finally(() => {
+    done = true;
+  });
+  while (!done) {
+    await new Promise((r) => setTimeout(r, 300));
+    if (!done) await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+  }
+  await run;
+}
+
 describe("pi CLI sessions in the extension host", function () {
   this.timeout(120_000);
   const chatView = useChatView();
@@ -66,15 +79,7 @@ describe("pi CLI sessions in the extension host", function () {
     const before = readFileSync(file);
     const previousChat = api.controller.currentSession.id;
 
-    let done = false;
-    const run = Promise.resolve(vscode.commands.executeCommand("piChat.openPiSession")).finally(() => {
-      done = true;
-    });
-    while (!done) {
-      await new Promise((r) => setTimeout(r, 300));
-      if (!done) await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
-    }
-    await run;
+    await openPiSessionAcceptingFirst();
 
     const session = await waitFor("the imported chat", () => (api.controller.currentSession.id !== previousChat ? api.controller.currentSession : undefined));
     const roles = session.messages.map((m) => m.role);
@@ -116,6 +121,32 @@ describe("pi CLI sessions in the extension host", function () {
     assert.doesNotMatch(wire, /Opened from the pi session/, "the note is the user's, not the model's");
     assert.deepEqual(readFileSync(file), before, "the pi file is unchanged");
   });
+  it("Open pi Session… refuses a session with a 40 MB first message, with the reason, and opens no chat", async () => {
+    const { api } = chatView();
+    const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const dir = join(agentDir, "sessions", piSessionFolderName(cwd));
+    mkdirSync(dir, { recursive: true });
+    const id = "0b1c2d3e-aaaa-bbbb-cccc-40mb00000000".slice(0, 36);
+    const file = join(dir, `2026-01-03T03-04-05-000Z_${id}.jsonl`);
+    const header = { type: "session", version: 3, id, timestamp: "2026-01-03T03:04:05.000Z", cwd };
+    const huge = { type: "message", id: "u1", parentId: null, timestamp: "", message: { role: "user", content: "x".repeat(40 * 1024 * 1024), timestamp: 1 } };
+    writeFileSync(file, `${JSON.stringify(header)}\n${JSON.stringify(huge)}\n`);
+    // The newest file: first in the quick pick.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(file, later, later);
+    const previousChat = api.controller.currentSession.id;
+    try {
+      await openPiSessionAcceptingFirst();
+      assert.ok(
+        api.logLines.some((l) => l.includes("line 2 of the pi session is 40 MB, larger than the 10 MB one entry may be")),
+        `the reason is logged and shown: ${api.logLines.slice(-3).join(" | ")}`,
+      );
+      assert.equal(api.controller.currentSession.id, previousChat, "no chat was opened");
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+
   it("Continue in pi CLI writes the chat where pi looks and runs `pi --session <file>` in a terminal; without pi, it says where the file is", async () => {
     const { api, server } = chatView();
     const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;

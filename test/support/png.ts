@@ -44,6 +44,24 @@ export function makePng(width: number, height: number, seed = 0): Buffer {
   ]);
 }
 
+/**
+ * A real RGB PNG of `side`×`side` black pixels (every row a zero filter byte and zeros): a
+ * decompression bomb, about 150 KB for 7000×7000 (49 million pixels, 147 MB once inflated).
+ */
+export function makeZeroPng(side: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(side, 0);
+  ihdr.writeUInt32BE(side, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(Buffer.alloc(side * (1 + side * 3)), { level: 9 })),
+    chunk("IEND", new Uint8Array()),
+  ]);
+}
+
 export const SVG_TEXT = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>\n';
 
 /** An RGB PNG of noise (compresses badly: about 3 bytes a pixel), the same for the same seed. */

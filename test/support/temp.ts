@@ -27,3 +27,11 @@ export function filesUnder(dir: string): string[] {
   }
   return out;
 }
+
+/** Every file and folder under `dir`, at any depth, with its permission bits: where a test checks who may read what. */
+export function modesUnder(dir: string): { path: string; dir: boolean; mode: number }[] {
+  return (readdirSync(dir, { recursive: true }) as string[]).map((name) => {
+    const st = statSync(join(dir, name));
+    return { path: join(dir, name), dir: st.isDirectory(), mode: st.mode & 0o777 };
+  });
+}

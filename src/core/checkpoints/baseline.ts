@@ -5,9 +5,10 @@
 // only what changed since: its cost is a readdir and an lstat per file, plus the changed files.
 // The first walk of a session reads every file; `warm()` starts it early, off the command's path.
 import type { WalkRules } from "../tools/workspace-walk";
+import { isSecretFile } from "../permissions/protected-paths";
 import { IgnoreRules } from "../tools/workspace-walk";
 import { type CheckpointStorage, sha256 } from "./storage";
-import { ABSENT, type CheckpointIo, type EntryStat, type FileState, MAX_CHECKPOINT_FILE_BYTES, sameState } from "./types";
+import { ABSENT, type CheckpointIo, type EntryStat, type FileState, MAX_CHECKPOINT_FILE_BYTES, SECRET_STATE, sameState } from "./types";
 
 /** Content kept by one window's baseline, at most: past it, changed files are recorded without their bytes. */
 export const BASELINE_BUDGET_BYTES = 512 * 1024 * 1024;
@@ -118,6 +119,7 @@ export class WorkspaceBaseline {
   }
 
   private async read(path: string, st: EntryStat): Promise<FileState> {
+    if (isSecretFile(path)) return SECRET_STATE;
     if (st.size > this.maxFileBytes) return { unknown: `larger than ${Math.round(this.maxFileBytes / (1024 * 1024))} MB, not kept` };
     let bytes: Uint8Array;
     try {

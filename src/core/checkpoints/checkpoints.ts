@@ -2,13 +2,24 @@
 // puts every recorded write, command walk and restore in a single order (a restore never runs
 // while Pi writes, and a journal's order is the order things happened on disk).
 import type { AgentTool } from "@earendil-works/pi-agent-core";
+import { isSecretFile } from "../permissions/protected-paths";
 import type { WalkRules } from "../tools/workspace-walk";
 import type { WorkspaceFileSystem } from "../tools/workspace-fs";
 import { type CommandChange, type SeenFile, type StatWalk, sameStat, WorkspaceBaseline } from "./baseline";
 import { planRestore, type RestorePlan } from "./plan";
 import { executeRestore, recoverRestore, type RecoveryReport, type RestoreOutcome, type StepHook } from "./restore";
 import { CheckpointStorage, sha256 } from "./storage";
-import { ABSENT, type ChangeSource, type CheckpointIo, type FileState, isAbsent, type JournalEntry, MAX_CHECKPOINT_FILE_BYTES, sameState } from "./types";
+import {
+  ABSENT,
+  type ChangeSource,
+  type CheckpointIo,
+  type FileState,
+  isAbsent,
+  type JournalEntry,
+  MAX_CHECKPOINT_FILE_BYTES,
+  SECRET_STATE,
+  sameState,
+} from "./types";
 
 /**
  * A background command still running after its tool call returned: what its last scan saw, and
@@ -107,6 +118,7 @@ export class Checkpoints {
   private async diskState(path: string): Promise<FileState> {
     const st = await this.io.lstat(path);
     if (!st) return ABSENT;
+    if (isSecretFile(path)) return SECRET_STATE;
     if (st.type !== "file") return { unknown: st.type === "symlink" ? "a symbolic link" : "not a regular file" };
     if (st.size > this.maxFileBytes) {
       return { unknown: `larger than ${Math.round(this.maxFileBytes / (1024 * 1024))} MB, not kept` };
@@ -243,12 +255,15 @@ export class Checkpoints {
   }
 
   private async planNow(chatId: string, markId: string): Promise<RestorePlan | undefined> {
-    return planRestore(await this.storage.journal(chatId), markId, {
+    const { entries, damaged } = await this.storage.readJournal(chatId);
+    if (damaged > 0) this.options.log?.(`checkpoints: ${damaged} damaged line(s) of chat ${chatId}'s journal skipped`);
+    const plan = await planRestore(entries, markId, {
       io: this.io,
       rules: this.rules,
       hasBlob: (h) => this.storage.hasBlob(h),
       maxFileBytes: this.maxFileBytes,
     });
+    return plan && damaged > 0 ? { ...plan, damagedLines: damaged } : plan;
   }
 
   /**

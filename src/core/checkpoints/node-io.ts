@@ -41,7 +41,7 @@ export function createNodeCheckpointIo(folders: readonly CheckpointFolder[], isD
       try {
         const s = await lstat(abs(path));
         const type = s.isSymbolicLink() ? "symlink" : s.isFile() ? "file" : s.isDirectory() ? "directory" : "other";
-        return { type, size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
+        return { type, size: s.size, mtimeMs: s.mtimeMs, ino: s.ino, links: s.nlink };
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code === "ENOENT" || code === "ENOTDIR") return undefined;

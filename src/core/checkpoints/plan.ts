@@ -6,10 +6,20 @@
 // what the file was at the checkpoint, and the last change's `after` is what Pi left. A file is
 // written back only when its current content is exactly what Pi left; a file Pi created is
 // deleted only on the same condition. Anything else is skipped with its reason.
-import { isInsideGitDir } from "../permissions/protected-paths";
+import { isInsideGitDir, isSecretFile } from "../permissions/protected-paths";
 import { IgnoreRules, type WalkRules } from "../tools/workspace-walk";
 import { sha256 } from "./storage";
-import { type CheckpointIo, type FileState, isAbsent, isFileState, type JournalEntry, MAX_CHECKPOINT_FILE_BYTES, sameState } from "./types";
+import {
+  type CheckpointIo,
+  type FileState,
+  hardLinkReason,
+  isAbsent,
+  isFileState,
+  type JournalEntry,
+  MAX_CHECKPOINT_FILE_BYTES,
+  SECRET_NOT_KEPT,
+  sameState,
+} from "./types";
 
 /** What Pi did to a file since the checkpoint, as the preview says it. */
 export type PiDid = "modified" | "created" | "deleted";
@@ -33,6 +43,8 @@ export interface RestorePlan {
   readonly markId: string;
   readonly files: readonly PlannedFile[];
   readonly skipped: readonly SkippedFile[];
+  /** Journal lines that were not entries and were skipped (damaged storage): the preview says how many. */
+  readonly damagedLines?: number;
 }
 
 export interface PlanContext {
@@ -96,6 +108,11 @@ export async function planRestore(journal: readonly JournalEntry[], markId: stri
       skip("inside .git, which a restore never touches");
       continue;
     }
+    // Also when an older journal kept its bytes: a restore never writes a secret from storage.
+    if (isSecretFile(path)) {
+      skip(SECRET_NOT_KEPT);
+      continue;
+    }
     if (!(await ctx.io.plainPath(path))) {
       skip("not inside a workspace folder, or reached through a symbolic link");
       continue;
@@ -145,6 +162,11 @@ export async function planRestore(journal: readonly JournalEntry[], markId: stri
     if (sameState(current, target)) continue; // already as it was
     if (!sameState(current, last.after)) {
       skip(describeDifference(piDid, current, last.after) || "changed since Pi changed it");
+      continue;
+    }
+    const links = isFileState(current) && isFileState(target) ? ((await ctx.io.lstat(path))?.links ?? 1) : 1;
+    if (links > 1) {
+      skip(hardLinkReason(links));
       continue;
     }
     files.push({ path, piDid, target, current: last.after });

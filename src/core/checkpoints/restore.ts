@@ -11,9 +11,22 @@
 // file a step touched is put back to what the pending file saved (that is also what a half-written
 // file gets), so nothing is left half-done; the user is told.
 import { randomUUID } from "node:crypto";
+import { isInsideGitDir, isSecretFile } from "../permissions/protected-paths";
 import { currentState, type PlannedFile, type RestorePlan, type SkippedFile } from "./plan";
 import { sha256, type CheckpointStorage } from "./storage";
-import { ABSENT, type CheckpointIo, type FileState, isAbsent, isFileState, type JournalEntry, MAX_CHECKPOINT_FILE_BYTES, sameState } from "./types";
+import {
+  ABSENT,
+  type CheckpointIo,
+  type FileState,
+  hardLinkReason,
+  isAbsent,
+  isFileState,
+  isStoredFileState,
+  isStoredPath,
+  type JournalEntry,
+  MAX_CHECKPOINT_FILE_BYTES,
+  sameState,
+} from "./types";
 
 export interface RestoreStep {
   readonly path: string;
@@ -58,6 +71,9 @@ async function apply(io: CheckpointIo, storage: CheckpointStorage, path: string,
   if (!isFileState(to)) throw new Error(`${path}: nothing known to write`);
   const bytes = await storage.getBlob(to.hash);
   if (!bytes) throw new Error(`${path}: its saved content is missing or damaged`);
+  // Checked last, right before the write: a link made after the plan is not written through either.
+  const links = (await io.lstat(path))?.links ?? 1;
+  if (links > 1) throw new Error(hardLinkReason(links));
   await io.writeFile(path, bytes);
 }
 
@@ -147,7 +163,29 @@ export interface RecoveryReport {
 function isPending(value: unknown): value is PendingRestore {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Partial<PendingRestore>;
-  return v.version === 1 && typeof v.restoreId === "string" && typeof v.chatId === "string" && typeof v.markId === "string" && Array.isArray(v.steps);
+  return (
+    v.version === 1 &&
+    typeof v.restoreId === "string" &&
+    typeof v.chatId === "string" &&
+    /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/.test(v.chatId) &&
+    typeof v.markId === "string" &&
+    Array.isArray(v.steps)
+  );
+}
+
+/**
+ * Why a step of the pending record is not acted on, or undefined. The record is read back from
+ * storage, so it gets the checks a plan gets: a path a restore may write (inside a folder, no
+ * symlinked folder on the way, not in `.git`, not a secret file) and states of the right shape.
+ */
+async function stepRefusal(io: CheckpointIo, step: unknown): Promise<string | undefined> {
+  if (typeof step !== "object" || step === null) return "not a step";
+  const { path, from, to } = step as Record<string, unknown>;
+  if (!isStoredPath(path) || !isStoredFileState(from) || !isStoredFileState(to)) return "not a step";
+  if (isInsideGitDir(path)) return "inside .git, which a restore never touches";
+  if (isSecretFile(path)) return "a secret file, which a restore never writes";
+  if (!(await io.plainPath(path).catch(() => false))) return "not inside a workspace folder, or reached through a symbolic link";
+  return undefined;
 }
 
 /** Finishes a restore a crash or a reload cut off: undefined when there was none. */
@@ -170,6 +208,11 @@ export async function recoverRestore(
   const putBack: string[] = [];
   const problems: { path: string; reason: string }[] = [];
   for (const step of [...pending.steps].reverse()) {
+    const refused = await stepRefusal(io, step);
+    if (refused) {
+      problems.push({ path: typeof step?.path === "string" ? step.path.slice(0, 200) : "", reason: `left alone: ${refused}` });
+      continue;
+    }
     const now = await currentState(io, step.path, step.from, maxFileBytes).catch((e: unknown) => ({ why: String(e) }));
     if ("why" in now) {
       problems.push({ path: step.path, reason: now.why });

@@ -2,10 +2,18 @@
 // content-addressed blobs (`blobs/ab/<sha256>`), one append-only journal per chat
 // (`chats/<chatId>.jsonl`) and, only while a restore runs, `restore-pending.json`.
 // Blobs are written to a temporary name and renamed, so a blob that exists is whole.
+// Readable by the user only: folders 0700 (checked again at the first write of each window, so
+// storage an older version left at 0755 is closed before anything is added), files 0600 (an older
+// file is set so when it is written or kept again, and every one by the clean-up at activation).
 import { createHash, randomUUID } from "node:crypto";
 import { promises as fs } from "node:fs";
-import { join } from "node:path";
-import type { JournalEntry } from "./types";
+import { join, relative, sep } from "node:path";
+import { isSecretFile } from "../permissions/protected-paths";
+import { isJournalEntry, type JournalEntry } from "./types";
+
+/** Modes of everything under `checkpoints/`: the user's own, no one else's (no effect on Windows). */
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
 
 export function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -23,8 +31,25 @@ function safeId(chatId: string): string {
 
 export class CheckpointStorage {
   readonly dir: string;
+  /** Folders made or set to DIR_MODE by this instance. */
+  private readonly secured = new Set<string>();
   constructor(storageRoot: string) {
     this.dir = join(storageRoot, "checkpoints");
+  }
+
+  /** Makes `dir` (inside `checkpoints/`) and sets it and every folder above it up to `checkpoints/` to DIR_MODE. */
+  private async ensureDir(dir: string): Promise<void> {
+    if (this.secured.has(dir)) return;
+    await fs.mkdir(dir, { recursive: true, mode: DIR_MODE });
+    const parts = relative(this.dir, dir)
+      .split(sep)
+      .filter((p) => p !== "");
+    for (let i = 0; i <= parts.length; i++) {
+      const at = join(this.dir, ...parts.slice(0, i));
+      if (this.secured.has(at)) continue;
+      await fs.chmod(at, DIR_MODE);
+      this.secured.add(at);
+    }
   }
 
   private blobPath(hash: string): string {
@@ -36,10 +61,14 @@ export class CheckpointStorage {
   async putBlob(bytes: Uint8Array, durable = false): Promise<string> {
     const hash = sha256(bytes);
     const path = this.blobPath(hash);
-    if (await this.hasBlob(hash)) return hash;
-    await fs.mkdir(join(path, ".."), { recursive: true });
+    await this.ensureDir(join(path, ".."));
+    if (await this.hasBlob(hash)) {
+      // One an older version wrote at 0644 is set right when it is kept again.
+      await fs.chmod(path, FILE_MODE).catch(() => undefined);
+      return hash;
+    }
     const tmp = `${path}.${randomUUID()}.tmp`;
-    const handle = await fs.open(tmp, "w");
+    const handle = await fs.open(tmp, "w", FILE_MODE);
     try {
       await handle.writeFile(bytes);
       if (durable) await handle.sync();
@@ -78,9 +107,11 @@ export class CheckpointStorage {
   async append(chatId: string, entries: readonly JournalEntry[], durable = false): Promise<void> {
     if (entries.length === 0) return;
     const path = this.journalPath(chatId);
-    await fs.mkdir(join(path, ".."), { recursive: true });
-    const handle = await fs.open(path, "a");
+    await this.ensureDir(join(path, ".."));
+    const handle = await fs.open(path, "a", FILE_MODE);
     try {
+      // A journal an older version made at 0644 is set right at its next line.
+      if (((await handle.stat()).mode & 0o077) !== 0) await handle.chmod(FILE_MODE);
       await handle.write(entries.map((e) => `${JSON.stringify(e)}\n`).join(""));
       if (durable) await handle.sync();
     } finally {
@@ -88,26 +119,37 @@ export class CheckpointStorage {
     }
   }
 
-  /** The chat's journal; a line cut off by a crash (or otherwise unreadable) is skipped. */
+  /** The chat's journal; a line cut off by a crash, or otherwise not an entry, is skipped. */
   async journal(chatId: string): Promise<JournalEntry[]> {
+    return (await this.readJournal(chatId)).entries;
+  }
+
+  /**
+   * The chat's journal and how many lines were skipped: a line cut off by a crash, or one that is
+   * not an entry (damaged or edited storage). Planning reads only entries whose fields it trusts.
+   */
+  async readJournal(chatId: string): Promise<{ entries: JournalEntry[]; damaged: number }> {
     let text: string;
     try {
       text = await fs.readFile(this.journalPath(chatId), "utf8");
     } catch (error) {
-      if (code(error) === "ENOENT") return [];
+      if (code(error) === "ENOENT") return { entries: [], damaged: 0 };
       throw error;
     }
-    const out: JournalEntry[] = [];
+    const entries: JournalEntry[] = [];
+    let damaged = 0;
     for (const line of text.split("\n")) {
       if (line.trim() === "") continue;
+      let value: unknown;
       try {
-        const entry = JSON.parse(line) as JournalEntry;
-        if (entry && (entry.t === "mark" || entry.t === "change" || entry.t === "restored")) out.push(entry);
+        value = JSON.parse(line);
       } catch {
-        // a torn last line
+        value = undefined;
       }
+      if (isJournalEntry(value)) entries.push(value);
+      else damaged++;
     }
-    return out;
+    return { entries, damaged };
   }
 
   async deleteJournal(chatId: string): Promise<void> {
@@ -129,9 +171,9 @@ export class CheckpointStorage {
 
   /** Written (and flushed) before a restore changes anything. */
   async writePending(data: unknown): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true });
+    await this.ensureDir(this.dir);
     const tmp = `${this.pendingPath}.${randomUUID()}.tmp`;
-    const handle = await fs.open(tmp, "w");
+    const handle = await fs.open(tmp, "w", FILE_MODE);
     try {
       await handle.writeFile(JSON.stringify(data));
       await handle.sync();
@@ -156,14 +198,19 @@ export class CheckpointStorage {
   }
 
   /**
-   * Deletes every blob no journal (and no `alsoKeep` hash: the command baseline) refers to.
+   * Deletes every blob no journal (and no `alsoKeep` hash: the command baseline) refers to, and
+   * every blob only secret files refer to (an older version kept them: a restore never writes
+   * them, and a copy must not outlive the key). Sets what is left to the user's own modes.
    * Returns how many bytes were freed.
    */
   async collectGarbage(alsoKeep: Iterable<string> = []): Promise<number> {
     const live = new Set<string>(alsoKeep);
+    // An older version's storage, left readable by others: set right (what does not exist is skipped).
+    for (const dir of [this.dir, join(this.dir, "chats"), join(this.dir, "blobs")]) await fs.chmod(dir, DIR_MODE).catch(() => undefined);
     for (const id of await this.chatIds()) {
+      await fs.chmod(this.journalPath(id), FILE_MODE).catch(() => undefined);
       for (const e of await this.journal(id)) {
-        if (e.t !== "change") continue;
+        if (e.t !== "change" || isSecretFile(e.path)) continue;
         for (const s of [e.before, e.after]) if ("hash" in s) live.add(s.hash);
       }
     }
@@ -178,9 +225,13 @@ export class CheckpointStorage {
       return 0;
     }
     for (const prefix of prefixes) {
+      await fs.chmod(join(root, prefix), DIR_MODE).catch(() => undefined);
       for (const name of await fs.readdir(join(root, prefix)).catch(() => [] as string[])) {
-        if (live.has(name)) continue;
         const path = join(root, prefix, name);
+        if (live.has(name)) {
+          await fs.chmod(path, FILE_MODE).catch(() => undefined);
+          continue;
+        }
         const st = await fs.stat(path).catch(() => undefined);
         await fs.rm(path, { force: true });
         freed += st?.size ?? 0;

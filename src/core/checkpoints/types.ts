@@ -17,6 +17,14 @@ export type FileState =
 
 export const ABSENT: FileState = { absent: true };
 
+/**
+ * The reason recorded for a secret file (SECRET_FILES in permissions/protected-paths.ts: `.env*`,
+ * private keys, credentials): its content is never read into storage, not even as a hash, so no
+ * copy outlives a key's rotation. A restore lists it as "not kept".
+ */
+export const SECRET_NOT_KEPT = "secrets are never copied";
+export const SECRET_STATE: FileState = { unknown: SECRET_NOT_KEPT };
+
 export function isAbsent(s: FileState): s is { absent: true } {
   return "absent" in s;
 }
@@ -27,6 +35,43 @@ export function isFileState(s: FileState): s is { hash: string; size: number; ke
 export function sameState(a: FileState, b: FileState): boolean {
   if (isAbsent(a) && isAbsent(b)) return true;
   return isFileState(a) && isFileState(b) && a.hash === b.hash;
+}
+
+/** A FileState as read back from storage (a journal line, the pending record): any other shape is damage. */
+export function isStoredFileState(value: unknown): value is FileState {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  if ("absent" in v) return v["absent"] === true;
+  if ("unknown" in v) return typeof v["unknown"] === "string";
+  return typeof v["hash"] === "string" && /^[0-9a-f]{64}$/.test(v["hash"]) && typeof v["size"] === "number" && typeof v["kept"] === "boolean";
+}
+
+/** A workspace path as the tools write it: relative, POSIX, no `.`/`..` segment, no NUL or backslash. */
+export function isStoredPath(value: unknown): value is string {
+  return (
+    typeof value === "string" &&
+    value !== "" &&
+    value.length <= 4096 &&
+    !value.startsWith("/") &&
+    !/[\0\\]/.test(value) &&
+    value.split("/").every((p) => p !== "" && p !== "." && p !== "..")
+  );
+}
+
+/** One journal line's value, if it has the shape of an entry (planning trusts these fields). */
+export function isJournalEntry(value: unknown): value is JournalEntry {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  switch (v["t"]) {
+    case "mark":
+      return typeof v["id"] === "string";
+    case "change":
+      return isStoredPath(v["path"]) && isStoredFileState(v["before"]) && isStoredFileState(v["after"]);
+    case "restored":
+      return typeof v["restore"] === "string" && typeof v["toMark"] === "string";
+    default:
+      return false;
+  }
 }
 
 /** Which of Pi's ways of writing made a change. */
@@ -47,6 +92,18 @@ export interface EntryStat {
   readonly size: number;
   readonly mtimeMs: number;
   readonly ino: number;
+  /** Names the file has (hard links); 1 or absent for an ordinary file. */
+  readonly links?: number;
+}
+
+/**
+ * Why a file with `links` names is never written (a restore, *Apply to file*): a write through a
+ * hard link changes every name, and another name may be outside the workspace (a link to
+ * ~/.bashrc). Refused rather than replaced by a new file: replacing would silently cut a link the
+ * user may have made on purpose, and the preview would not say so.
+ */
+export function hardLinkReason(links: number): string {
+  return `it is a hard link (${links} names for one file, maybe one outside the workspace), and a write would change every one; to change it here, break the link first (copy the file to a new name and move that over it)`;
 }
 
 /**

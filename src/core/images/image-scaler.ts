@@ -2,7 +2,7 @@
 // image takes about a second of CPU, which must not stall the extension host, and the worker's
 // memory (the decoded pixels) is given back when it ends. Stop and a time-out end the worker.
 import { Worker } from "node:worker_threads";
-import type { ScaleRequest, ScaleResult } from "./scale-image";
+import { type ScaleRequest, type ScaleResult, scaleRefusal } from "./scale-image";
 
 export type ImageScaler = (request: ScaleRequest, signal?: AbortSignal) => Promise<ScaleResult>;
 
@@ -13,6 +13,9 @@ export function createWorkerImageScaler(workerFile: string, timeoutMs = SCALE_TI
   return (request, signal) =>
     new Promise<ScaleResult>((resolve) => {
       if (signal?.aborted) return resolve({ ok: false, reason: "scaling was stopped" });
+      // From the header, before a worker (and its decoder) starts.
+      const refused = scaleRefusal(request.bytes);
+      if (refused) return resolve({ ok: false, reason: refused });
       let worker: Worker;
       try {
         // The decoder gets room for one large image, no more.

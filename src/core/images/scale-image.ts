@@ -2,7 +2,24 @@
 // bytes under `maxBytes`. The decoder is photon (Rust's `image` crate compiled to WebAssembly:
 // no native binary), and it is never part of the activation bundle: it runs in a worker thread
 // started from out/image-scale.js only when an image needs it (src/core/images/image-scaler.ts).
-import type { ImageMimeType } from "../../shared/image-sniff";
+import { type ImageMimeType, sniffImage } from "../../shared/image-sniff";
+
+/**
+ * Pixels an image may have for the scaler to decode it, checked from the header before a worker
+ * starts: a 16-megapixel image (a 5K screen's screenshot, 5120×2880, is 14.7) takes a few seconds
+ * and about 400 MB in photon's WebAssembly, whose memory no heap limit bounds; a 49-megapixel PNG
+ * of zeros (a 1 MB file) took 12 s and 970 MB. The gate before it (MAX_DECODE_PIXELS) allows 50.
+ */
+export const MAX_SCALE_PIXELS = 16_000_000;
+
+/** Why the scaler does not decode `bytes`, from the header alone, or undefined. */
+export function scaleRefusal(bytes: Uint8Array): string | undefined {
+  const info = sniffImage(bytes);
+  if (!info) return "its header could not be read";
+  if (info.width * info.height <= MAX_SCALE_PIXELS) return undefined;
+  const millions = (info.width * info.height) / 1_000_000;
+  return `it is ${info.width.toLocaleString("en-US")}×${info.height.toLocaleString("en-US")} px (${millions.toFixed(1)} million pixels), over the ${MAX_SCALE_PIXELS / 1_000_000} million Pi Chat scales down (decoding it would take seconds and hundreds of MB); scale it down first`;
+}
 
 export interface ScaleRequest {
   bytes: Uint8Array;
@@ -51,6 +68,8 @@ export function fitWithin(width: number, height: number, maxSide: number): { wid
  * qualities. Never throws.
  */
 export function scaleImage(photon: PhotonLike, request: ScaleRequest): ScaleResult {
+  const refused = scaleRefusal(request.bytes);
+  if (refused) return { ok: false, reason: refused };
   let source: PhotonImageLike | undefined;
   let scaled: PhotonImageLike | undefined;
   try {

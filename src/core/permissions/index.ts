@@ -7,6 +7,8 @@ export {
   DEFAULT_PROTECTED_FILES,
   isInsideGitDir,
   isSecretFile,
+  SECRET_FILES,
+  secretFileKind,
   secretDiffSummary,
   type PathClass,
   type ProtectedFiles,

@@ -5,7 +5,9 @@
 //              .git/config or a hook runs a command on the next `git status`. Never asked, never written.
 //   protected  files that make tools run commands or hold settings (the configurable list below):
 //              always asked, whatever the approval mode, "Allow edits for this chat" or trust.
-//   secret     `.env*` files: also protected, and their diffs are never shown or saved.
+//   secret     files that hold keys and tokens (SECRET_FILES: `.env*`, private keys, registry and
+//              cloud credentials): also protected, their diffs are never shown or saved, and a
+//              checkpoint never keeps their content (src/core/checkpoints).
 import picomatch from "picomatch";
 import { secretDiffSummary as secretChangeSummary } from "../../shared/structured-diff";
 
@@ -36,8 +38,22 @@ export const DEFAULT_PROTECTED_FILES: readonly string[] = [
   "**/.devcontainer/**", // commands run when the container is built or opened
 ];
 
-/** Basenames whose diffs are secret: shown and saved only as "secret file: N lines changed". */
-const SECRET_FILE = /^\.env/i;
+/**
+ * Files that hold secrets, by their name (case-insensitive): their diffs are shown and saved only
+ * as "secret file: N lines changed", an edit always asks, and a checkpoint never copies their
+ * content (a copy in storage would outlive the key's rotation). `label` is what the user is shown.
+ */
+export const SECRET_FILES: readonly { readonly label: string; readonly name: RegExp; readonly why: string }[] = [
+  { label: ".env*", name: /^\.env/i, why: "environment files hold API keys and passwords (also .envrc, which direnv runs)" },
+  { label: "id_rsa", name: /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/i, why: "SSH private keys" },
+  { label: "*.pem, *.key", name: /\.(pem|key)$/i, why: "TLS and signing private keys" },
+  { label: "*.p12, *.pfx, *.jks, *.keystore", name: /\.(p12|pfx|jks|keystore)$/i, why: "key stores" },
+  { label: ".npmrc", name: /^\.npmrc$/i, why: "registry auth tokens" },
+  { label: ".pypirc, .netrc, .git-credentials", name: /^(\.pypirc|[._]netrc|\.git-credentials)$/i, why: "registry and git passwords" },
+  { label: "credentials", name: /^credentials(\.[a-z]+)?$/i, why: "cloud CLI credentials (.aws/credentials, credentials.json)" },
+  { label: ".htpasswd", name: /^\.htpasswd$/i, why: "password hashes" },
+  { label: "secrets.*", name: /^secrets?\.(json|ya?ml|toml|env)$/i, why: "files named for secrets" },
+];
 
 export type PathClass = { kind: "refused"; reason: string } | { kind: "protected"; pattern: string; secret: boolean; reason: string } | { kind: "normal" };
 
@@ -62,9 +78,14 @@ export function isInsideGitDir(path: string): boolean {
   return path.split("/").some((segment) => segment.toLowerCase() === ".git");
 }
 
-export function isSecretFile(path: string): boolean {
+/** The SECRET_FILES entry `path`'s name matches, if any. */
+export function secretFileKind(path: string): (typeof SECRET_FILES)[number] | undefined {
   const base = path.split("/").pop() ?? "";
-  return SECRET_FILE.test(base);
+  return SECRET_FILES.find((s) => s.name.test(base));
+}
+
+export function isSecretFile(path: string): boolean {
+  return secretFileKind(path) !== undefined;
 }
 
 /**
@@ -81,8 +102,9 @@ export function classifyEditPath(paths: readonly string[], protectedFiles: Prote
     };
   }
   for (const path of paths) {
-    const secret = isSecretFile(path);
-    const pattern = protectedFiles.match(path) ?? (secret ? ".env*" : undefined);
+    const kind = secretFileKind(path);
+    const secret = kind !== undefined;
+    const pattern = protectedFiles.match(path) ?? kind?.label;
     if (pattern !== undefined) return { kind: "protected", pattern, secret, reason: protectionReason(path, pattern, secret) };
   }
   return { kind: "normal" };

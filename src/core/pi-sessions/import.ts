@@ -6,7 +6,7 @@
 // silently.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AppMessage, BashExecutionMessage, CompactionSummaryMessage, LocalNoticeMessage } from "../../shared/app-messages";
-import { estimateMessageTokens, estimateTokensOf } from "../context/tokens";
+import { estimateMessageTokens } from "../context/tokens";
 import type { ChatModelChoice } from "../transcript";
 import { isObject, type PiEntry, type PiSessionFile } from "./reader";
 
@@ -72,8 +72,8 @@ export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: 
   const nodes: ImportedNode[] = [];
   /** Our node each pi entry ends at: its own message, or its nearest ancestor's. */
   const anchor = new Map<string, string | null>();
-  /** The message each pi entry became, if any (for a compaction's kept messages). */
-  const emitted = new Map<string, AgentMessage>();
+  /** Running totals along each entry's path, so a compaction counts what it keeps in constant time. */
+  const paths = new PathTotals(entries);
   const notShown: Record<string, number> = {};
   const count = (kind: string) => {
     notShown[kind] = (notShown[kind] ?? 0) + 1;
@@ -97,7 +97,7 @@ export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: 
         break;
       }
       case "compaction": {
-        const computed = compactionOf(entry, byId, emitted, now);
+        const computed = compactionOf(entry, paths, now);
         // Written by Pi Chat: its own summary message back, with pi's kept entries counted again.
         const own = piChatMessage(isObject(entry["details"]) ? entry["details"]["piChat"] : undefined, "compactionSummary");
         message = own ? { ...own, keptMessageCount: computed.keptMessageCount } : computed;
@@ -154,8 +154,8 @@ export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: 
       const id = nodeId(entry);
       nodes.push({ id, parentId: parentAnchor, message });
       anchor.set(entry.id, id);
-      emitted.set(entry.id, message);
     } else anchor.set(entry.id, parentAnchor);
+    paths.add(entry, message);
   }
 
   const lines: string[] = [];
@@ -270,30 +270,89 @@ function contentOf(content: unknown): Extract<AgentMessage, { role: "user" }>["c
 }
 
 /**
+ * Per entry, the number of messages and their estimated tokens on its path from the root (itself
+ * included), and its place in a depth-first walk of the tree: "is F an ancestor of C" and "how
+ * many messages between F and C" are then a subtraction, so mapping stays linear in the entries
+ * (walking every compaction's ancestors was quadratic: 15,000 compactions took a minute).
+ */
+class PathTotals {
+  private readonly messages = new Map<string, number>();
+  private readonly tokens = new Map<string, number>();
+  private readonly enter = new Map<string, number>();
+  private readonly leave = new Map<string, number>();
+  private readonly parentOf = new Map<string, string | null>();
+
+  constructor(entries: readonly PiEntry[]) {
+    const children = new Map<string | null, string[]>();
+    for (const e of entries) {
+      this.parentOf.set(e.id, e.parentId);
+      const list = children.get(e.parentId);
+      if (list) list.push(e.id);
+      else children.set(e.parentId, [e.id]);
+    }
+    // Iterative (a chain of 100,000 entries must not overflow the stack); the reader ensures a tree.
+    let clock = 0;
+    const stack: { id: string | null; next: number }[] = [{ id: null, next: 0 }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const kids = children.get(top.id) ?? [];
+      if (top.next < kids.length) {
+        const child = kids[top.next++]!;
+        this.enter.set(child, clock++);
+        stack.push({ id: child, next: 0 });
+      } else {
+        stack.pop();
+        if (top.id !== null) this.leave.set(top.id, clock++);
+      }
+    }
+  }
+
+  /** Records what `entry` became (called in file order: its parent is already recorded). */
+  add(entry: PiEntry, message: AgentMessage | undefined): void {
+    const parent = entry.parentId;
+    this.messages.set(entry.id, (parent === null ? 0 : (this.messages.get(parent) ?? 0)) + (message ? 1 : 0));
+    this.tokens.set(entry.id, (parent === null ? 0 : (this.tokens.get(parent) ?? 0)) + (message ? estimateMessageTokens(message) : 0));
+  }
+
+  /** True when `ancestor` is `id` or on its path to the root. */
+  isAncestor(ancestor: string, id: string): boolean {
+    const a = this.enter.get(ancestor);
+    const b = this.enter.get(id);
+    if (a === undefined || b === undefined) return false;
+    return a <= b && (this.leave.get(id) ?? 0) <= (this.leave.get(ancestor) ?? 0);
+  }
+
+  /** Messages (and their tokens) on the path from the root to `id`, `id` included; none for null. */
+  totals(id: string | null): { messages: number; tokens: number } {
+    if (id === null) return { messages: 0, tokens: 0 };
+    return { messages: this.messages.get(id) ?? 0, tokens: this.tokens.get(id) ?? 0 };
+  }
+
+  parent(id: string): string | null {
+    return this.parentOf.get(id) ?? null;
+  }
+}
+
+/**
  * pi keeps the entries from `firstKeptEntryId` up to the compaction; Pi Chat counts kept messages
  * back from the summary. Counted on the compaction's own path, so it holds on every branch.
  */
-function compactionOf(entry: PiEntry, byId: ReadonlyMap<string, PiEntry>, emitted: ReadonlyMap<string, AgentMessage>, now: number): CompactionSummaryMessage {
-  const ancestors: PiEntry[] = [];
-  for (let e = entry.parentId === null ? undefined : byId.get(entry.parentId); e !== undefined; e = e.parentId === null ? undefined : byId.get(e.parentId))
-    ancestors.push(e);
-  ancestors.reverse();
-  const firstKept = ancestors.findIndex((e) => e.id === entry["firstKeptEntryId"]);
-  const keptMessages: AgentMessage[] = [];
-  let summarized = 0;
-  ancestors.forEach((e, i) => {
-    const m = emitted.get(e.id);
-    if (m === undefined) return;
-    if (firstKept !== -1 && i >= firstKept) keptMessages.push(m);
-    else summarized++;
-  });
+function compactionOf(entry: PiEntry, paths: PathTotals, now: number): CompactionSummaryMessage {
+  const upToParent = paths.totals(entry.parentId);
+  const firstKept = entry["firstKeptEntryId"];
+  // The first kept entry must be an ancestor of the compaction (not itself); otherwise everything before it was summarized.
+  const keeps = typeof firstKept === "string" && firstKept !== entry.id && entry.parentId !== null && paths.isAncestor(firstKept, entry.parentId);
+  const beforeKept = keeps ? paths.totals(paths.parent(firstKept)) : upToParent;
+  const keptMessageCount = upToParent.messages - beforeKept.messages;
+  const keptTokens = upToParent.tokens - beforeKept.tokens;
+  const summarized = beforeKept.messages;
   const details = isObject(entry["details"]) ? entry["details"] : {};
   const strings = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : []);
   const tokensBefore = typeof entry["tokensBefore"] === "number" ? entry["tokensBefore"] : 0;
   const message: CompactionSummaryMessage = {
     role: "compactionSummary",
     summary: typeof entry["summary"] === "string" ? entry["summary"] : "",
-    keptMessageCount: keptMessages.length,
+    keptMessageCount,
     summarizedMessageCount: summarized,
     tokensBefore,
     tokensAfter: 0,
@@ -304,7 +363,7 @@ function compactionOf(entry: PiEntry, byId: ReadonlyMap<string, PiEntry>, emitte
     timestamp: ms(entry.timestamp, now),
   };
   // pi does not record it: Pi Chat's estimate of the summary and the kept messages (the card shows it).
-  message.tokensAfter = estimateMessageTokens(message) + estimateTokensOf(keptMessages);
+  message.tokensAfter = estimateMessageTokens(message) + keptTokens;
   return message;
 }
 
@@ -361,8 +420,13 @@ function modelOf(entries: readonly PiEntry[], activePath: ReadonlySet<string>): 
   return { provider, modelId, ...(thinkingLevel !== undefined ? { thinkingLevel } : {}) };
 }
 
+/**
+ * The chat's id of an entry: `pi-<id>` (pi's ids are unique in a file: the reader skips a second
+ * use), else `pl-<line>` for an id the store cannot take. The two prefixes never meet, so an entry
+ * whose id is `line5` and an unusable id on line 5 cannot share one node.
+ */
 function nodeId(entry: PiEntry): string {
-  return NODE_ID.test(entry.id) ? `pi-${entry.id}` : `pi-line${entry.line}`;
+  return NODE_ID.test(entry.id) ? `pi-${entry.id}` : `pl-${entry.line}`;
 }
 
 function ms(iso: string, fallback: number): number {

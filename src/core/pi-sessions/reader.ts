@@ -6,6 +6,16 @@
 export const PI_SESSION_VERSION = 3;
 /** Larger files are refused before they are read: one chat of this size is not a chat to reopen whole. */
 export const MAX_PI_SESSION_BYTES = 50 * 1024 * 1024;
+/**
+ * One entry (one line: a message with its images) larger than this refuses the file: Pi Chat's
+ * store, view and context handle a message of a few MB (a prompt's image is at most 8 MB), and a
+ * 40 MB message held the extension host for tens of seconds and took hundreds of MB.
+ */
+export const MAX_PI_ENTRY_BYTES = 10 * 1024 * 1024;
+/** More entries than this refuse the file: Pi Chat's figures are measured on chats of 10,000 messages. */
+export const MAX_PI_ENTRIES = 100_000;
+/** Lines read between two yields of the sliced reader (parsePiSessionInSlices). */
+const LINES_PER_SLICE = 2_000;
 
 export interface PiSessionHeader {
   version: number;
@@ -39,14 +49,49 @@ export type PiReadResult = { ok: true; session: PiSessionFile } | { ok: false; r
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
+const mb = (n: number) => `${Math.round(n / (1024 * 1024))} MB`;
+
 /** Why a file of `size` bytes is not read, or undefined. */
 export function sizeRefusal(size: number): string | undefined {
   if (size <= MAX_PI_SESSION_BYTES) return undefined;
-  const mb = (n: number) => `${Math.round(n / (1024 * 1024))} MB`;
   return `the pi session is ${mb(size)}, larger than the ${mb(MAX_PI_SESSION_BYTES)} Pi Chat opens; it was not read`;
 }
 
+/** Reads the whole file at once (tests, small files); the command reads in slices. */
 export function parsePiSession(bytes: Uint8Array): PiReadResult {
+  const steps = parseSteps(bytes);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** How far the sliced reader got, for a progress bar. */
+export interface ParseProgress {
+  readonly bytesRead: number;
+  readonly totalBytes: number;
+}
+
+/**
+ * The same reading, a slice of lines at a time with `between` awaited after each slice (it yields
+ * the event loop and reports progress); `cancelled` is asked there, and a cancelled read stops.
+ */
+export async function parsePiSessionInSlices(
+  bytes: Uint8Array,
+  between: (progress: ParseProgress) => Promise<void>,
+  cancelled: () => boolean = () => false,
+): Promise<PiReadResult> {
+  const steps = parseSteps(bytes);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await between({ bytesRead: step.value, totalBytes: bytes.length });
+    if (cancelled()) return { ok: false, reason: "cancelled" };
+  }
+}
+
+/** The reader: yields the bytes read so far every LINES_PER_SLICE lines, returns the result. */
+function* parseSteps(bytes: Uint8Array): Generator<number, PiReadResult> {
   const refused = sizeRefusal(bytes.length);
   if (refused) return { ok: false, reason: refused };
   if (bytes.length === 0) return { ok: false, reason: "the pi session file is empty" };
@@ -68,6 +113,13 @@ export function parsePiSession(bytes: Uint8Array): PiReadResult {
     const tail = end === -1;
     if (tail) end = bytes.length;
     lineNo++;
+    if (lineNo % LINES_PER_SLICE === 0) yield start;
+    if (end - start > MAX_PI_ENTRY_BYTES) {
+      return {
+        ok: false,
+        reason: `line ${lineNo} of the pi session is ${mb(end - start)}, larger than the ${mb(MAX_PI_ENTRY_BYTES)} one entry may be in a chat Pi Chat opens (its store, view and context would stall on it); it was not opened`,
+      };
+    }
     const slice = bytes.subarray(start, end);
     start = end + 1;
     let text: string;
@@ -130,6 +182,12 @@ export function parsePiSession(bytes: Uint8Array): PiReadResult {
         );
     } else if (parentId !== null && parentId !== undefined) {
       notes.push(`line ${lineNo}: entry ${id.slice(0, 40)} has an invalid parentId; it starts a new root`);
+    }
+    if (entries.length >= MAX_PI_ENTRIES) {
+      return {
+        ok: false,
+        reason: `the pi session has more than ${MAX_PI_ENTRIES.toLocaleString("en-US")} entries, more than a chat Pi Chat opens stays responsive with; it was not opened`,
+      };
     }
     seen.add(id);
     entries.push({

@@ -1,7 +1,7 @@
 // Where the pi CLI keeps the sessions of a workspace folder, listing them, and reading one. The
 // file system comes in (PiSessionsIO), so tests run over temp folders and the host over Node fs.
 // Only reads: nothing here writes, renames or locks a pi file.
-import { parsePiSession, sizeRefusal, type PiReadResult, isObject } from "./reader";
+import { isObject, type ParseProgress, type PiReadResult, parsePiSession, parsePiSessionInSlices, sizeRefusal } from "./reader";
 
 export interface PiSessionsIO {
   /** File names in `dir`; [] when it does not exist. */
@@ -166,11 +166,25 @@ function textOf(content: unknown): string | undefined {
   return undefined;
 }
 
+/** Reading in slices: `between` is awaited after each slice (the event loop runs, progress shows), `cancelled` asked there. */
+export interface SlicedRead {
+  between: (progress: ParseProgress) => Promise<void>;
+  cancelled: () => boolean;
+}
+
 /**
  * Reads one session for opening. `path` must be a file pi's folders of `folders` hold (a crafted
- * path elsewhere is refused), and the size is checked before the bytes are read.
+ * path elsewhere is refused), and the size is checked before the bytes are read. With `slices`,
+ * the lines are read a slice at a time (the extension host goes on answering meanwhile).
  */
-export async function readPiSession(io: PiSessionsIO, path: string, folders: readonly string[], env: PiEnv, home: string): Promise<PiReadResult> {
+export async function readPiSession(
+  io: PiSessionsIO,
+  path: string,
+  folders: readonly string[],
+  env: PiEnv,
+  home: string,
+  slices?: SlicedRead,
+): Promise<PiReadResult> {
   const inside = folders.some((cwd) => {
     const { dir } = piSessionLocation(cwd, env, home);
     const name = path.startsWith(dir) ? path.slice(dir.length + 1) : undefined;
@@ -188,5 +202,6 @@ export async function readPiSession(io: PiSessionsIO, path: string, folders: rea
     return { ok: false, reason: `cannot read ${path}: ${err instanceof Error ? err.message : String(err)}` };
   }
   if (!bytes) return { ok: false, reason: `${path} does not exist` };
-  return parsePiSession(bytes);
+  // The size was checked on the stat; the file may have grown since.
+  return slices ? parsePiSessionInSlices(bytes, slices.between, slices.cancelled) : parsePiSession(bytes);
 }

@@ -11,6 +11,7 @@ import {
   type PlannedFile,
   type RestoreOutcome,
   type RestorePlan,
+  SECRET_NOT_KEPT,
   type SkippedFile,
 } from "../../core/checkpoints";
 import type { WalkRules } from "../../core/tools";
@@ -77,6 +78,11 @@ export interface BranchOfferRequest extends RestoreRequest {
 
 const DID: Record<PlannedFile["piDid"], string> = { modified: "modified by Pi", created: "created by Pi", deleted: "deleted by Pi" };
 const WILL: Record<PlannedFile["piDid"], string> = { modified: "put back", created: "deleted", deleted: "brought back" };
+
+/** A skipped file's line in the preview: a secret one says it was never kept ("not kept: .env (secrets are never copied)"). */
+export function skippedLabel(file: SkippedFile): string {
+  return file.reason === SECRET_NOT_KEPT ? `not kept: ${file.path} (${SECRET_NOT_KEPT})` : file.path;
+}
 
 export class HostCheckpoints implements vscode.Disposable {
   readonly checkpoints: Checkpoints;
@@ -180,12 +186,23 @@ export class HostCheckpoints implements vscode.Disposable {
       {
         label: plan.files.length > 0 ? `$(discard) Restore ${plan.files.length} file${plan.files.length === 1 ? "" : "s"}` : "$(close) Nothing can be restored",
         action: plan.files.length > 0 ? "restore" : "cancel",
-        detail: plan.skipped.length > 0 ? `${plan.skipped.length} skipped: your own changes and what cannot be restored are left alone` : undefined,
+        detail:
+          [
+            plan.skipped.length > 0 ? `${plan.skipped.length} skipped: your own changes and what cannot be restored are left alone` : "",
+            plan.damagedLines ? `${plan.damagedLines} damaged line(s) of the checkpoint record were skipped` : "",
+          ]
+            .filter((s) => s !== "")
+            .join("; ") || undefined,
       },
       { label: "Will change", kind: vscode.QuickPickItemKind.Separator },
       ...plan.files.map((f): Item => ({ label: f.path, description: `${DID[f.piDid]} — will be ${WILL[f.piDid]}`, file: f })),
       ...(plan.skipped.length > 0 ? [{ label: "Skipped", kind: vscode.QuickPickItemKind.Separator } as Item] : []),
-      ...plan.skipped.map((s): Item => ({ label: `$(circle-slash) ${s.path}`, description: `${DID[s.piDid]}: skipped`, detail: s.reason, file: s })),
+      ...plan.skipped.map(
+        (s): Item =>
+          s.reason === SECRET_NOT_KEPT
+            ? { label: `$(lock) ${skippedLabel(s)}`, description: DID[s.piDid] }
+            : { label: `$(circle-slash) ${skippedLabel(s)}`, description: `${DID[s.piDid]}: skipped`, detail: s.reason, file: s },
+      ),
       { label: "$(close) Cancel", action: "cancel" },
     ];
     pick.items = items;

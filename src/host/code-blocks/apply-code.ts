@@ -8,6 +8,7 @@
 // (or the whole file when nothing is selected). The decision is a modal naming the file and what it replaces; the extension's own
 // tests answer it in place of a person (`ask`).
 import * as vscode from "vscode";
+import { hardLinkReason } from "../../core/checkpoints";
 import { classifyEditPath, compileProtectedFiles } from "../../core/permissions";
 import { resolveToolPath, type WorkspaceFileSystem } from "../../core/tools";
 import type { ProposalDiffs } from "../views/diff-view";
@@ -55,6 +56,12 @@ export function fitLineEndings(code: string, replaced: string, eol: "\n" | "\r\n
   if (endsWithNewline && !/\r?\n$/.test(text)) text += eol;
   else if (!endsWithNewline && replaced !== "" && /\r?\n$/.test(text)) text = text.replace(/\r?\n$/, "");
   return text;
+}
+
+/** Why `path` is not written: a file with more than one name (hardLinkReason, as edit_file refuses it); undefined otherwise. */
+async function hardLinked(fs: WorkspaceFileSystem, path: string): Promise<string | undefined> {
+  const links = (await fs.stat(path).catch(() => undefined))?.hardLinks ?? 1;
+  return links > 1 ? `${path} was not changed: ${hardLinkReason(links)}.` : undefined;
 }
 
 export class CodeApplier {
@@ -110,6 +117,8 @@ export class CodeApplier {
 
     const pathClass = classifyEditPath([path], compileProtectedFiles(this.options.protectedFiles()));
     if (pathClass.kind === "refused") return { status: "refused", reason: pathClass.reason };
+    const linked = await hardLinked(this.options.fs, path);
+    if (linked) return { status: "refused", reason: linked };
 
     let document: vscode.TextDocument;
     try {
@@ -152,6 +161,8 @@ export class CodeApplier {
     if (document.version !== version)
       return { status: "refused", reason: `${path} changed while you decided; nothing was written. Choose Apply to file again.` };
     if (await isStale(document)) return { status: "refused", reason: stale };
+    const linkedNow = await hardLinked(this.options.fs, path);
+    if (linkedNow) return { status: "refused", reason: linkedNow };
 
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, range, text);

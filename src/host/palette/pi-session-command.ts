@@ -63,17 +63,43 @@ export async function openPiSession(controller: ChatController, log: (line: stri
   const picked = await vscode.window.showQuickPick(items, { placeHolder: "Open a pi CLI session as a Pi Chat chat", matchOnDescription: true });
   if (!picked) return;
   const chosen = picked.session;
-  const read = await readPiSession(nodePiSessionsIO, chosen.path, roots, env, home);
-  if (!read.ok) {
-    log(`pi session ${chosen.path}: ${read.reason}`);
-    void vscode.window.showErrorMessage(`Pi Chat could not open that pi session: ${read.reason}`);
+  // Read and mapped in slices under a notification that can be cancelled: the host goes on
+  // answering, and what is too large is refused by the reader with the reason (reader.ts limits).
+  const prepared = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Opening the pi session “${chosen.name}”`, cancellable: true },
+    async (progress, token) => {
+      let reported = 0;
+      const read = await readPiSession(nodePiSessionsIO, chosen.path, roots, env, home, {
+        between: async ({ bytesRead, totalBytes }) => {
+          const percent = Math.floor((bytesRead / Math.max(totalBytes, 1)) * 90);
+          if (percent > reported) progress.report({ increment: percent - reported, message: "reading" });
+          reported = Math.max(reported, percent);
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        },
+        cancelled: () => token.isCancellationRequested,
+      });
+      if (token.isCancellationRequested) return undefined;
+      if (!read.ok) return read;
+      progress.report({ increment: 90 - reported, message: "mapping" });
+      // pi's built-in providers share pi-ai's ids with Pi Chat's; an OpenAI-compatible server of pi's
+      // models.json is a custom id Pi Chat cannot know the address of.
+      const imported = importPiSession(read.session, { path: chosen.path, ...(chosen.named ? { name: chosen.name } : {}) }, Date.now(), {
+        knowsProvider: (id) => isProviderId(id) && id !== "openai-compatible",
+      });
+      return token.isCancellationRequested ? undefined : { ok: true as const, session: read.session, imported };
+    },
+  );
+  if (prepared === undefined) {
+    log(`pi session ${chosen.path}: opening cancelled`);
     return;
   }
-  // pi's built-in providers share pi-ai's ids with Pi Chat's; an OpenAI-compatible server of pi's
-  // models.json is a custom id Pi Chat cannot know the address of.
-  const imported = importPiSession(read.session, { path: chosen.path, ...(chosen.named ? { name: chosen.name } : {}) }, Date.now(), {
-    knowsProvider: (id) => isProviderId(id) && id !== "openai-compatible",
-  });
+  if (!prepared.ok) {
+    log(`pi session ${chosen.path}: ${prepared.reason}`);
+    void vscode.window.showErrorMessage(`Pi Chat could not open that pi session: ${prepared.reason}`);
+    return;
+  }
+  const { imported } = prepared;
+  const read = prepared;
   const result = await controller.openImportedChat({
     nodes: imported.nodes,
     leafId: imported.leafId,

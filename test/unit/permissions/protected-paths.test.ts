@@ -36,8 +36,6 @@ describe("protected paths", () => {
     ".github/actions/setup/action.yml",
     "package.json",
     "packages/web/package.json",
-    ".npmrc",
-    "tools/.npmrc",
     ".yarnrc.yml",
     ".pnpmfile.cjs",
     "project.code-workspace",
@@ -61,7 +59,20 @@ describe("protected paths", () => {
     });
   }
 
-  for (const path of [".env", ".envrc", ".env.local", ".ENV.production", "services/api/.env.test"]) {
+  for (const path of [
+    ".env",
+    ".envrc",
+    ".env.local",
+    ".ENV.production",
+    "services/api/.env.test",
+    "tools/.npmrc",
+    "deploy/id_rsa",
+    "certs/server.pem",
+    "certs/server.key",
+    ".aws/credentials",
+    "gcp/credentials.json",
+    ".git-credentials",
+  ]) {
     it(`treats ${path} as a secret protected file`, () => {
       const c = classify(path);
       assert.equal(c.kind, "protected");
@@ -77,6 +88,8 @@ describe("protected paths", () => {
     "my.vscode/notes.md",
     ".github/ISSUE_TEMPLATE/bug.md",
     "package.json.bak",
+    "deploy/id_rsa.pub",
+    "src/keys.ts",
     "src/environment.ts",
     "git/config",
     ".gitkeep",
