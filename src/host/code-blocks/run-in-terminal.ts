@@ -58,7 +58,11 @@ export class TerminalLauncher {
       // Too long for a dialog: all of it in an editor the user can scroll (VS Code marks invisible characters there).
       const document = await vscode.workspace.openTextDocument({ content: text, language: "shellscript" });
       await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Beside });
-      yes = await this.ask(question, `The whole command (${text.length.toLocaleString("en-US")} characters) is open in the editor beside (what runs is the answer's, not an edit made there). ${where}`, false);
+      yes = await this.ask(
+        question,
+        `The whole command (${text.length.toLocaleString("en-US")} characters) is open in the editor beside (what runs is the answer's, not an edit made there). ${where}`,
+        false,
+      );
     }
     if (!yes) return { status: "declined" };
     // The folder a `!command` would run in (with several folders: the active file's, or the user's pick).
