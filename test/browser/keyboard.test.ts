@@ -183,6 +183,18 @@ describe("keyboard and focus", function () {
   });
 });
 
+/** A chat of thirty short turns: taller than the view, so it can be scrolled away from the end. */
+function thirtyTurns() {
+  const script = new Script();
+  for (let turn = 0; turn < 30; turn++)
+    script
+      .start()
+      .user(`Question ${turn}`)
+      .assistant([{ type: "text", text: `Answer ${turn}` }])
+      .end();
+  return stateOf(script.take());
+}
+
 /** A run_command call waiting for its approval (with a rule to offer). */
 const askToRun = (script: Script, id: string, command: string) =>
   script
@@ -475,14 +487,7 @@ describe("focus never falls to <body> (one rule: the same card's next control, t
   });
 
   it("Jump to latest: the composer (no approval waits)", async () => {
-    const script = new Script();
-    for (let turn = 0; turn < 30; turn++)
-      script
-        .start()
-        .user(`Question ${turn}`)
-        .assistant([{ type: "text", text: `Answer ${turn}` }])
-        .end();
-    await chat.snapshot(stateOf(script.take()));
+    await chat.snapshot(thirtyTurns());
     await chat.page.locator(".scroller").evaluate((el) => el.scrollTo({ top: 0 }));
     const jump = chat.page.getByRole("button", { name: "Jump to latest" });
     await jump.waitFor();
@@ -493,14 +498,7 @@ describe("focus never falls to <body> (one rule: the same card's next control, t
   });
 
   it("sending while scrolled up brings the prompt, and the card Pi then waits on, into sight", async () => {
-    const script = new Script();
-    for (let turn = 0; turn < 30; turn++)
-      script
-        .start()
-        .user(`Question ${turn}`)
-        .assistant([{ type: "text", text: `Answer ${turn}` }])
-        .end();
-    await chat.snapshot(stateOf(script.take()));
+    await chat.snapshot(thirtyTurns());
     const scroller = chat.page.locator(".scroller");
     await scroller.evaluate((el) => el.scrollTo({ top: 0 }));
     await chat.page.getByRole("button", { name: "Jump to latest" }).waitFor();

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { COMPOSER, loadBrowser, localModelSettings, poll, repoRoot, startWorkbench, type VSCodeHandle } from "./workbench";
+import { COMPOSER, loadBrowser, localModelSettings, poll, quickOpenFile, repoRoot, startWorkbench, type VSCodeHandle } from "./workbench";
 
 describe("end to end: the chat view in the real workbench", function () {
   this.timeout(240_000);
@@ -179,13 +179,8 @@ describe("end to end: the chat view in the real workbench", function () {
     const composer = frame.locator(COMPOSER);
     await composer.fill("");
     // Away from the chat: an editor has the keys.
-    await page.keyboard.press("Control+P");
+    await quickOpenFile(page, "config.ts");
     const quickInput = page.locator(".quick-input-widget input");
-    await quickInput.waitFor({ timeout: 30_000 });
-    await quickInput.pressSequentially("config.ts");
-    await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: "config.ts" }).first().waitFor({ timeout: 30_000 });
-    await quickInput.press("Enter");
-    await page.locator(".editor-instance .monaco-editor.focused").waitFor({ timeout: 30_000 });
     await page.keyboard.press("Control+Alt+Quote");
     await poll("the message box to have the focus", async () =>
       (await composer.evaluate((el) => el === document.activeElement && document.hasFocus())) ? true : undefined,

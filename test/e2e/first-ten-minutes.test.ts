@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { COMPOSER, loadBrowser, localModelSettings, poll, repoRoot, startWorkbench, type VSCodeHandle } from "./workbench";
+import { COMPOSER, loadBrowser, localModelSettings, poll, quickOpenFile, repoRoot, startWorkbench, type VSCodeHandle } from "./workbench";
 
 describe("end to end: the first ten minutes", function () {
   this.timeout(240_000);
@@ -38,13 +38,7 @@ describe("end to end: the first ten minutes", function () {
     const page = vs!.page;
     // Open src/config.ts with Quick Open, as a user would, so the editor has the focus.
     await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
-    await page.keyboard.press("Control+P");
-    const quickInput = page.locator(".quick-input-widget input");
-    await quickInput.waitFor({ timeout: 30_000 });
-    await quickInput.pressSequentially("config.ts");
-    await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: "config.ts" }).first().waitFor({ timeout: 30_000 });
-    await quickInput.press("Enter");
-    await page.locator(".editor-instance .monaco-editor.focused").waitFor({ timeout: 30_000 });
+    await quickOpenFile(page, "config.ts");
 
     await runCommand("Pi Chat: Ask About This File");
     const frame = await findFrame(page, COMPOSER, { timeout: 90_000 });

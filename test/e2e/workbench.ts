@@ -61,3 +61,14 @@ export async function poll<T>(what: string, read: () => T | undefined | Promise<
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/** Opens a workspace file with Quick Open (Ctrl+P), as a user would: the editor has the focus after it. */
+export async function quickOpenFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press("Control+P");
+  const quickInput = page.locator(".quick-input-widget input");
+  await quickInput.waitFor({ timeout: 30_000 });
+  await quickInput.pressSequentially(name);
+  await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: name }).first().waitFor({ timeout: 30_000 });
+  await quickInput.press("Enter");
+  await page.locator(".editor-instance .monaco-editor.focused").waitFor({ timeout: 30_000 });
+}

@@ -40,6 +40,16 @@ describe("composer mentions, templates and skills (extension host)", function ()
     await vscode.commands.executeCommand("piChat.newChat");
   });
 
+  /** The last user message of the last request the server got. */
+  function lastUserText(): string | undefined {
+    return server
+      .chatRequests()
+      .at(-1)
+      ?.messages.filter((m) => m.role === "user")
+      .map(text)
+      .at(-1);
+  }
+
   /** Everything the model got in the last request, user messages joined. */
   function lastRequestText(): string {
     return server
@@ -377,24 +387,11 @@ describe("composer mentions, templates and skills (extension host)", function ()
       }
       server.push(() => ({ text: "As written." }));
       await api.view.receive({ type: "chat/send", v: 1, text: "/review stays as typed", verbatim: true });
-      assert.equal(
-        server
-          .chatRequests()
-          .at(-1)!
-          .messages.filter((m) => m.role === "user")
-          .map(text)
-          .at(-1),
-        "/review stays as typed",
-      );
+      assert.equal(lastUserText(), "/review stays as typed");
 
       server.push(() => ({ text: "Noted." }));
       await api.view.receive({ type: "chat/send", v: 1, text: "/skill:notes today's meeting" });
-      const asked = server
-        .chatRequests()
-        .at(-1)!
-        .messages.filter((m) => m.role === "user")
-        .map(text)
-        .at(-1)!;
+      const asked = lastUserText()!;
       assert.match(
         asked,
         /^Use the skill "notes" \(~?[^)]*SKILL\.md\), whose instructions follow\.\n<skill name="notes">\n[\s\S]*marker-user-skill-77[\s\S]*<\/skill>\n\ntoday's meeting$/,
@@ -448,15 +445,7 @@ describe("composer mentions, templates and skills (extension host)", function ()
       server.push(() => ({ text: "That would write a file." }));
       await api.view.receive({ type: "chat/send", v: 1, text: restores[0]!.text, verbatim: true });
       assert.equal(existsSync(pwned), false, "sent as it reads, it is still not run");
-      assert.equal(
-        server
-          .chatRequests()
-          .at(-1)!
-          .messages.filter((m) => m.role === "user")
-          .map(text)
-          .at(-1),
-        "!echo pwned > pwned-by-template.txt\n",
-      );
+      assert.equal(lastUserText(), "!echo pwned > pwned-by-template.txt\n");
 
       // The user's own template keeps its name: the repository's of the same name is said, not used.
       const list = await commandList();
