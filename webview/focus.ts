@@ -86,7 +86,11 @@ function controlName(el: Element): string {
 
 /** What is known of the focused control, taken when it got the focus (it may be gone when needed). */
 interface Held {
-  el: HTMLElement;
+  /**
+   * Weakly: the control may be gone with its chat (New Chat), and a memory of where the focus was
+   * must not keep a whole chat's DOM alive (chat-switch-memory.test.ts reads the heap).
+   */
+  ref: WeakRef<HTMLElement>;
   /** The scopes around it, innermost first: selector and the control's index among its controls. */
   scopes: { selector: string; index: number }[];
   name: string;
@@ -98,7 +102,7 @@ function hold(el: HTMLElement): Held {
   for (let scope = el.closest(SCOPES); scope; scope = scope.parentElement?.closest(SCOPES) ?? null) {
     scopes.push({ selector: scopeSelector(scope), index: controlsIn(scope).indexOf(el) });
   }
-  return { el, scopes, name: controlName(el), inComposer: el.closest("[data-composer]") !== null };
+  return { ref: new WeakRef(el), scopes, name: controlName(el), inComposer: el.closest("[data-composer]") !== null };
 }
 
 /** A redraw may take a moment to bring a group back (a branch switch: the old messages go, then the new come). */
@@ -126,13 +130,13 @@ export function keepFocus(root: Node = document.body): () => void {
   const onFocusOut = (e: FocusEvent) => {
     const left = e.target;
     queueMicrotask(() => {
-      if (held?.el === left && reachable(left as Element) && document.activeElement === document.body) held = null;
+      if (held?.ref.deref() === left && reachable(left as Element) && document.activeElement === document.body) held = null;
     });
   };
 
   // The mouse is about to put the focus where it clicks (or nowhere, on text): not ours to move.
   const onPointerDown = (e: PointerEvent) => {
-    if (held && !(e.target instanceof Node && held.el.contains(e.target))) {
+    if (held && !(e.target instanceof Node && held.ref.deref()?.contains(e.target))) {
       held = null;
       parked = null;
     }
@@ -147,15 +151,16 @@ export function keepFocus(root: Node = document.body): () => void {
     }
     const active = document.activeElement;
     // The common case, checked without layout: it still has the focus and can keep it.
-    if (active === h.el && h.el.isConnected && !h.el.matches(":disabled")) return;
-    if (reachable(h.el)) {
+    const el = h.ref.deref();
+    if (el && active === el && el.isConnected && !el.matches(":disabled")) return;
+    if (el && reachable(el)) {
       lostAt = 0;
       return;
     }
     // The user (or an explicit move) already put the focus somewhere: the composer we parked the
     // keys in counts as theirs once they typed there.
     const inParking = parked !== null && active === composerInput() && composerInput()?.value === parked;
-    if (active !== null && active !== document.body && active !== h.el && !inParking) {
+    if (active !== null && active !== document.body && active !== el && !inParking) {
       held = null;
       parked = null;
       return;

@@ -92,12 +92,12 @@ describe("announcements", function () {
     assert.equal(await chat.page.evaluate(() => navigator.clipboard.readText()), "const a = 1;");
   });
 
-  it("Insert at cursor posts the code block's text (the host puts it in the editor)", async () => {
+  it("Insert at cursor posts the code block's text and its language (the host puts it in the editor, or asks)", async () => {
     const chat = page();
     await chat.events(answered("```ts\nconst a = 1;\n```"));
     await chat.clearPosted();
     await chat.page.getByRole("button", { name: "Insert at cursor", exact: true }).click();
-    assert.deepEqual(await chat.postedOf("editor/insertCode"), [{ type: "editor/insertCode", v: 1, code: "const a = 1;" }]);
+    assert.deepEqual(await chat.postedOf("editor/insertCode"), [{ type: "editor/insertCode", v: 1, code: "const a = 1;", language: "ts" }]);
   });
 
   it("Apply to file posts the block's text and the file it names (shown in its head); without a name, no path", async () => {
