@@ -4,16 +4,18 @@
 // workspace state (always-allowed tools, disabled servers and tools: never in a file a repository
 // could ship), waits for approvals on MCP cards, and shows "Pi Chat: MCP Servers". The client
 // itself (pi-mcp) is in out/mcp.js, required on first need, never at activation.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { promises as fsp } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type * as McpBundle from "../core/mcp";
-import type { McpConfigFile, McpInputDefinition, McpServerDefinition } from "../core/mcp/config";
+import type { McpConfigFile, McpInputDefinition, McpServerDefinition, McpTransportConfig } from "../core/mcp/config";
+import type { DefinitionField } from "../core/mcp/identity";
 import type { McpAllowStore, McpApprovalRequest, McpCallDecision, McpChatTools, McpToolFacts } from "../core/mcp/gate";
 import type { McpOAuthSecretStore } from "../core/mcp/oauth";
 import type { McpPrepared, McpServers, McpServerSnapshot } from "../core/mcp/servers";
+import { PROVIDER_KEY_ENV_VARS } from "./providers/catalog";
 import { setting } from "./settings";
 import { DEFAULT_MCP_MAX_TOOLS } from "./settings-schema";
 
@@ -22,10 +24,13 @@ type Bundle = typeof McpBundle;
 /** A chat's request waits this long for servers still starting; a slower one joins the next request. */
 export const MCP_REQUEST_WAIT_MS = 5_000;
 
-const ALLOWED_KEY = "piChat.mcp.alwaysAllowed";
+const ALLOWED_KEY = "piChat.mcp.alwaysAllowedByIdentity";
+/** The server name of each identity in ALLOWED_KEY, for the list the user reads. */
+const ALLOWED_NAMES_KEY = "piChat.mcp.alwaysAllowedNames";
 const DISABLED_SERVERS_KEY = "piChat.mcp.disabledServers";
 const DISABLED_TOOLS_KEY = "piChat.mcp.disabledTools";
-const CONSENT_KEY = "piChat.mcp.agreedLaunches";
+/** Agreed workspace servers: their place (scope, file, name) → the canonical definition agreed to. */
+const CONSENT_KEY = "piChat.mcp.agreedDefinitions";
 const INPUT_SECRET_PREFIX = "piChat.mcp.input.";
 
 /** Where each configuration file is, lowest precedence first. */
@@ -83,13 +88,18 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   private readonly signingIn = new Map<string, Promise<boolean>>();
 
   constructor(private readonly options: HostMcpOptions) {
+    this.home = options.home ?? os.homedir();
     const state = options.context.workspaceState;
+    // Kept under the server's identity (scope, file, name, definition), never its name alone: a
+    // repository's server that takes the name of the user's own inherits none of its choices.
+    const entry = (identity: string, tool: string) => JSON.stringify([identity, tool]);
     this.allowed = {
-      has: (server, tool) => this.stateList(ALLOWED_KEY).includes(`${server}/${tool}`),
-      add: async (server, tool) => {
+      has: (facts) => this.stateList(ALLOWED_KEY).includes(entry(facts.identity, facts.tool)),
+      add: async (facts) => {
         const list = this.stateList(ALLOWED_KEY);
-        if (!list.includes(`${server}/${tool}`)) await state.update(ALLOWED_KEY, [...list, `${server}/${tool}`]);
-        options.log(`MCP: always allow ${server}/${tool} in this workspace`);
+        if (!list.includes(entry(facts.identity, facts.tool))) await state.update(ALLOWED_KEY, [...list, entry(facts.identity, facts.tool)]);
+        await state.update(ALLOWED_NAMES_KEY, { ...this.allowedNames(), [facts.identity]: facts.server });
+        options.log(`MCP: always allow ${facts.server}/${facts.tool} in this workspace`);
       },
     };
     // Another window signed in, out, or refreshed: read the secret again.
@@ -108,19 +118,27 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     }
   }
 
-  /** Asks whether a workspace's server may start, showing what it runs in full (a modal). Host tests replace it. */
-  confirmLaunch = async (server: McpServerDefinition, launch: string, changed: boolean): Promise<boolean> => {
+  /**
+   * Asks whether a workspace's server may start (a modal): every field of its definition in `launch`
+   * (changed ones marked), which fields changed since the user last agreed (empty: never agreed), and
+   * whether it takes the name of one of the user's own servers. Host tests replace it.
+   */
+  confirmLaunch = async (server: McpServerDefinition, launch: string, changed: readonly DefinitionField[]): Promise<boolean> => {
     const start = "Start Server";
     const where = `${path.basename(path.dirname(server.file))}/${path.basename(server.file)}`;
+    const shadow = server.shadowsUserServer !== undefined ? ` It has the name of your own server in ${server.shadowsUserServer}, which it replaces in this workspace.` : "";
     const answer = await vscode.window.showWarningMessage(
-      changed
-        ? `The command line of the MCP server "${server.name}" (${where}) changed. Start it? It runs:`
-        : `This workspace defines the MCP server "${server.name}" (${where}). Start it? It runs:`,
+      changed.length > 0
+        ? `The definition of the MCP server "${server.name}" (${where}) changed: ${changed.join(", ")}.${shadow} Start it?`
+        : `This workspace defines the MCP server "${server.name}" (${where}).${shadow} Start it?`,
       { modal: true, detail: launch },
       start,
     );
     return answer === start;
   };
+
+  /** The user's home: where the user's own file is, and where a user server starts in Restricted Mode. Test seam. */
+  home: string;
 
   /**
    * Before the browser opens for a sign-in: says which server asks and where the browser goes (the
@@ -199,11 +217,12 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     return this.servers?.needingSignIn ?? [];
   }
 
-  private oauthStore(serverUrl: string): McpOAuthSecretStore {
-    let store = this.oauthStores.get(serverUrl);
+  private oauthStore(serverUrl: string, authServerMetadataUrl: string | undefined): McpOAuthSecretStore {
+    const key = JSON.stringify([serverUrl, authServerMetadataUrl]);
+    let store = this.oauthStores.get(key);
     if (!store) {
-      store = new (this.load().McpOAuthSecretStore)(serverUrl, this.options.context.secrets, this.options.lockDir);
-      this.oauthStores.set(serverUrl, store);
+      store = new (this.load().McpOAuthSecretStore)(serverUrl, this.options.context.secrets, this.options.lockDir, undefined, authServerMetadataUrl);
+      this.oauthStores.set(key, store);
     }
     return store;
   }
@@ -265,11 +284,21 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
 
   /** The tools the user always allowed in this workspace (`server/tool`). */
   get alwaysAllowed(): readonly string[] {
-    return this.stateList(ALLOWED_KEY);
+    const names = this.allowedNames();
+    return this.stateList(ALLOWED_KEY).map((e) => {
+      const [identity, tool] = JSON.parse(e) as [string, string];
+      return `${names[identity] ?? "?"}/${tool}`;
+    });
+  }
+
+  private allowedNames(): Record<string, string> {
+    const saved = this.options.context.workspaceState.get<unknown>(ALLOWED_NAMES_KEY);
+    return typeof saved === "object" && saved !== null ? (saved as Record<string, string>) : {};
   }
 
   async forgetAlwaysAllowed(): Promise<void> {
     await this.options.context.workspaceState.update(ALLOWED_KEY, []);
+    await this.options.context.workspaceState.update(ALLOWED_NAMES_KEY, {});
     this.options.log("MCP: the always-allowed tools of this workspace were forgotten");
   }
 
@@ -319,7 +348,8 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
       ...(this.options.workspaceFolder !== undefined ? { cwd: this.options.workspaceFolder } : {}),
       log: this.options.log,
       onChange: () => this.changed.fire(),
-      oauth: { store: (url) => this.oauthStore(url), clientName: "Pi Chat (VS Code)" },
+      oauth: { store: (url, metadataUrl) => this.oauthStore(url, metadataUrl), clientName: "Pi Chat (VS Code)" },
+      inheritedEnv: () => withoutProviderKeys(process.env),
     });
     this.servers.setDefinitions(config.servers);
     for (const error of config.errors) this.options.log(`MCP configuration: ${error}`);
@@ -329,7 +359,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   /** The merged configuration, or undefined when no file exists (then out/mcp.js is not even loaded). */
   private async readConfig(): Promise<McpConfigFile | undefined> {
     const texts: { file: string; format: "pi" | "vscode"; scope: "user" | "workspace"; text: string }[] = [];
-    for (const entry of mcpConfigFiles(this.options.workspaceFolder, this.options.home)) {
+    for (const entry of mcpConfigFiles(this.options.workspaceFolder, this.home)) {
       try {
         texts.push({ ...entry, text: await fsp.readFile(entry.file, "utf8") });
       } catch {
@@ -349,53 +379,96 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     return this.bundle;
   }
 
-  /** Before a server starts: trust and the user's agreement for a workspace's server, then its variables. */
+  /**
+   * Before a server starts. A workspace's server: only in a trusted folder, and only after the user
+   * agreed to its whole definition (any change asks again). Any stdio server in Restricted Mode:
+   * never in the workspace folder or with it on its paths (the user's home is its working folder);
+   * one that needs the workspace waits for trust. Then its variables.
+   */
   private async prepare(server: McpServerDefinition): Promise<McpPrepared> {
     const bundle = this.load();
+    const trusted = vscode.workspace.isTrusted;
     if (server.scope === "workspace") {
-      if (!vscode.workspace.isTrusted)
+      if (!trusted)
         return { blocked: "Restricted Mode: a server defined by the workspace runs code from the repository, so it starts only in a trusted workspace." };
-      const launch = bundle.launchDescription(server);
+      const place = bundle.serverPlace(server);
+      const definition = bundle.canonicalDefinition(server);
       const agreed = this.options.context.workspaceState.get<Record<string, string>>(CONSENT_KEY) ?? {};
-      if (agreed[server.name] !== launch) {
-        if (!(await this.confirmLaunch(server, launch, agreed[server.name] !== undefined)))
-          return { blocked: "Not started: you did not agree to its command line. Restart it from Pi Chat: MCP Servers to be asked again." };
-        await this.options.context.workspaceState.update(CONSENT_KEY, { ...agreed, [server.name]: launch });
+      const before = agreed[place];
+      if (before !== JSON.stringify(definition)) {
+        const changed = before !== undefined ? bundle.changedFields(JSON.parse(before) as typeof definition, definition) : [];
+        if (!(await this.confirmLaunch(server, bundle.definitionLines(server, changed).join("\n"), changed)))
+          return { blocked: "Not started: you did not agree to its definition. Restart it from Pi Chat: MCP Servers to be asked again." };
+        await this.options.context.workspaceState.update(CONSENT_KEY, { ...agreed, [place]: JSON.stringify(definition) });
       }
     }
+    let transport: McpTransportConfig;
     try {
-      return {
-        transport: await bundle.resolveTransport(server, {
-          env: process.env,
-          ...(this.options.workspaceFolder !== undefined ? { workspaceFolder: this.options.workspaceFolder } : {}),
-          userHome: os.homedir(),
-          input: (id) => this.input(id),
-        }),
-      };
+      transport = await bundle.resolveTransport(server, {
+        env: process.env,
+        ...(this.options.workspaceFolder !== undefined ? { workspaceFolder: this.options.workspaceFolder } : {}),
+        userHome: os.homedir(),
+        input: (id) => this.input(server, id),
+      });
     } catch (error) {
       return { blocked: `Not started: ${error instanceof Error ? error.message : String(error)}` };
     }
+    if (transport.type === "http") return { transport };
+    if (!trusted) {
+      const needs = this.workspaceUse(transport);
+      if (needs !== undefined)
+        return {
+          blocked: `Restricted Mode: its ${needs} names the workspace folder, so it would run the repository's code. It starts once you trust this folder.`,
+        };
+      return { transport: { ...transport, cwd: transport.cwd ?? this.home } };
+    }
+    return { transport: { ...transport, cwd: transport.cwd ?? this.options.workspaceFolder ?? this.home } };
   }
 
-  /** `${input:id}`: asked once with VS Code's input box; a password input is kept in SecretStorage. */
-  private async input(id: string): Promise<string | undefined> {
-    const definition: McpInputDefinition = this.config?.inputs.find((i) => i.id === id) ?? { id, description: id, password: true };
+  /** The first field of a resolved stdio definition that names the workspace folder (a path in it), or undefined. */
+  private workspaceUse(t: Extract<McpTransportConfig, { type: "stdio" }>): string | undefined {
+    const folder = this.options.workspaceFolder;
+    if (folder === undefined) return undefined;
+    const inside = (text: string) => text.includes(folder) || isInside(folder, path.resolve(this.home, text));
+    if (inside(t.command)) return "command";
+    if (t.cwd !== undefined && isInside(folder, path.resolve(this.home, t.cwd))) return "working folder";
+    if (t.args.some((a) => a.includes(folder))) return "arguments";
+    if (Object.values(t.env).some((v) => v.includes(folder))) return "environment";
+    return undefined;
+  }
+
+  /**
+   * `${input:id}`: asked with VS Code's input box; a password input is kept in SecretStorage. Kept per
+   * place (the file that defines the server, its scope) and server: another file or server asks anew.
+   */
+  private async input(server: McpServerDefinition, id: string): Promise<string | undefined> {
+    const definition: McpInputDefinition = this.config?.inputs.find((i) => i.id === id && i.file === server.file) ?? {
+      id,
+      file: server.file,
+      description: id,
+      password: true,
+    };
+    const key = INPUT_SECRET_PREFIX + createHash("sha256").update(JSON.stringify([this.load().serverPlace(server), id])).digest("hex");
     if (definition.password) {
-      const kept = await this.options.context.secrets.get(INPUT_SECRET_PREFIX + id);
+      const kept = await this.options.context.secrets.get(key);
       if (kept !== undefined) return kept;
-    } else if (this.inputValues.has(id)) return this.inputValues.get(id);
-    const value = await vscode.window.showInputBox({
-      title: `MCP server input: ${id}`,
-      prompt: definition.description,
-      password: definition.password,
-      ignoreFocusOut: true,
-      ...(definition.default !== undefined ? { value: definition.default } : {}),
-    });
+    } else if (this.inputValues.has(key)) return this.inputValues.get(key);
+    const value = await this.askInput(server, definition);
     if (value === undefined) return undefined;
-    if (definition.password) await this.options.context.secrets.store(INPUT_SECRET_PREFIX + id, value);
-    else this.inputValues.set(id, value);
+    if (definition.password) await this.options.context.secrets.store(key, value);
+    else this.inputValues.set(key, value);
     return value;
   }
+
+  /** Asks for one input, saying which server and file want it. Host tests replace it. */
+  askInput = (server: McpServerDefinition, input: McpInputDefinition): Thenable<string | undefined> =>
+    vscode.window.showInputBox({
+      title: `MCP server "${server.name}" (${server.scope === "user" ? "your own file" : server.file}): ${input.id}`,
+      prompt: input.description,
+      password: input.password,
+      ignoreFocusOut: true,
+      ...(input.default !== undefined ? { value: input.default } : {}),
+    });
 
   private async saveOutput(data: string | Uint8Array, extension: string): Promise<string> {
     await fsp.mkdir(this.options.outputDir, { recursive: true });
@@ -419,4 +492,16 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     const list = this.stateList(key).filter((v) => v !== value);
     await this.options.context.workspaceState.update(key, present ? [...list, value] : list);
   }
+}
+
+function isInside(folder: string, target: string): boolean {
+  const relative = path.relative(folder, target);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+/** The host's environment without the provider keys (the list commands strip too). */
+function withoutProviderKeys(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && !PROVIDER_KEY_ENV_VARS.includes(k)) out[k] = v;
+  return out;
 }

@@ -22,6 +22,8 @@ export function isMcpToolName(name: string): boolean {
 /** What the gate knows about an MCP tool by its agent-tool name. */
 export interface McpToolFacts {
   server: string;
+  /** The server's identity (identity.ts): scope, file, name and definition. "Always allow" is kept under it. */
+  identity: string;
   /** The tool's name on its server. */
   tool: string;
   /** The server's annotations (readOnlyHint, destructiveHint, …): shown, never obeyed. */
@@ -51,10 +53,10 @@ export function decideMcpCall(input: McpDecisionInput): McpDecision {
   return input.alwaysAllowed ? { action: "run" } : { action: "ask" };
 }
 
-/** "Always allow" choices of this workspace, by server and tool name. */
+/** "Always allow" choices of this workspace, by server identity (never its name alone) and tool name. */
 export interface McpAllowStore {
-  has(server: string, tool: string): boolean;
-  add(server: string, tool: string): Promise<void>;
+  has(facts: Pick<McpToolFacts, "identity" | "tool">): boolean;
+  add(facts: Pick<McpToolFacts, "identity" | "server" | "tool">): Promise<void>;
 }
 
 export interface McpApprovalRequest {
@@ -114,7 +116,7 @@ export async function gateMcpCall(
   const facts = deps.describe(toolName);
   const decision = decideMcpCall({
     available: facts !== undefined && facts.disabled !== true,
-    alwaysAllowed: facts !== undefined && deps.allowed.has(facts.server, facts.tool),
+    alwaysAllowed: facts !== undefined && deps.allowed.has(facts),
     approvalMode: deps.approvalMode(),
     editsAllowedForChat: deps.editsAllowedForChat(),
     annotations: facts?.annotations,
@@ -142,7 +144,7 @@ export async function gateMcpCall(
   }
   let rule: string | undefined;
   if (answer.decision === "allowAlways") {
-    await deps.allowed.add(facts.server, facts.tool);
+    await deps.allowed.add(facts);
     rule = `${facts.server}/${facts.tool}`;
   }
   const denied = answer.decision === "deny";

@@ -28,10 +28,16 @@ export interface SecretStore {
   delete(key: string): PromiseLike<void>;
 }
 
-/** SecretStorage key of one server's OAuth state: by exact URL, so credentials never go to another server. */
+/**
+ * SecretStorage key of one server's OAuth state: by exact URL and by the authorization server that
+ * issued the tokens. Without a configured metadata document the authorization server is the one the
+ * MCP server itself names, pinned in the state at sign-in (pi-mcp's cached discovery); with one, it is
+ * that document. A definition naming another document (a repository's, say) finds no tokens, so a
+ * refresh token is never posted to a token endpoint other than the one that issued it.
+ */
 export const MCP_OAUTH_SECRET_PREFIX = "piChat.mcp.oauth.";
-export function mcpOAuthSecretKey(serverUrl: string): string {
-  return MCP_OAUTH_SECRET_PREFIX + serverUrl;
+export function mcpOAuthSecretKey(serverUrl: string, authServerMetadataUrl?: string): string {
+  return MCP_OAUTH_SECRET_PREFIX + serverUrl + (authServerMetadataUrl !== undefined ? ` (authorization server ${authServerMetadataUrl})` : "");
 }
 
 /** How long a refresh may wait for another window's refresh of the same server. */
@@ -57,10 +63,12 @@ export class McpOAuthSecretStore implements McpOAuthServerStore {
     /** Folder of the lock directories (the extension's global storage). */
     private readonly lockDir: string,
     private readonly lockWaitMs = MCP_REFRESH_LOCK_WAIT_MS,
+    /** The configured authorization-server metadata document, if any: part of the key (see mcpOAuthSecretKey). */
+    readonly authServerMetadataUrl?: string,
   ) {}
 
   get key(): string {
-    return mcpOAuthSecretKey(this.serverUrl);
+    return mcpOAuthSecretKey(this.serverUrl, this.authServerMetadataUrl);
   }
 
   async load(): Promise<McpOAuthState | undefined> {

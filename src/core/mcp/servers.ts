@@ -14,6 +14,7 @@ import {
 } from "@earendil-works/pi-mcp/oauth";
 import type { McpServerDefinition, McpTransportConfig } from "./config";
 import type { McpToolFacts } from "./gate";
+import { serverIdentity } from "./identity";
 import { oauthSettings, signInLocation, signInToMcpServer } from "./oauth";
 import { wrapMcpTools, wrapResourceTools } from "./tools";
 
@@ -69,8 +70,14 @@ export interface McpServersOptions {
   log: (line: string) => void;
   onChange: () => void;
   startTimeoutMs?: number;
-  /** OAuth sign-in for HTTP servers: each server URL's store (SecretStorage in the product); absent: none. */
-  oauth?: { store: (serverUrl: string) => McpOAuthServerStore & { clear(): Promise<void> }; clientName: string };
+  /**
+   * OAuth sign-in for HTTP servers (absent: none): the store of a server URL and the authorization
+   * server it signs in with (a configured metadata document, or undefined: the one the server names).
+   * Tokens kept for one pair are never offered for another, so they reach no other token endpoint.
+   */
+  oauth?: { store: (serverUrl: string, authServerMetadataUrl: string | undefined) => McpOAuthServerStore & { clear(): Promise<void> }; clientName: string };
+  /** The environment a stdio server starts with (before its own `env`): the host's, without provider keys. */
+  inheritedEnv?: () => Record<string, string>;
 }
 
 /** An HTTP server's OAuth side, from its last start. */
@@ -321,6 +328,7 @@ export class McpServers {
       entry.instructions = client.instructions;
       const wrapOptions = {
         server: def.name,
+        identity: serverIdentity(def),
         client,
         // Our own tools never start with mcp__: only other servers' names can clash.
         isTaken: (n: string) => this.takenByOtherServer(def.name, n),
@@ -352,10 +360,12 @@ export class McpServers {
       return new StreamableHttpTransport({ url: t.url, headers: t.headers, ...(entry.oauth ? { authProvider: entry.oauth.provider } : {}) });
     }
     const cwd = t.cwd ?? this.options.cwd;
+    const inherited = this.options.inheritedEnv?.();
     return new StdioTransport({
       command: t.command,
       args: t.args,
-      env: t.env,
+      // Not the host's whole environment: the provider keys commands never get are not a server's either.
+      ...(inherited ? { env: { ...inherited, ...t.env }, inheritEnv: false } : { env: t.env }),
       ...(cwd !== undefined ? { cwd } : {}),
       stderr: "pipe",
       onStderr: (chunk) => {
@@ -373,9 +383,9 @@ export class McpServers {
     const hooks = this.options.oauth;
     if (!hooks) return undefined;
     if (t.oauth === undefined && Object.keys(t.headers).some((h) => h.toLowerCase() === "authorization")) return undefined;
-    const store = hooks.store(t.url);
+    const store = hooks.store(t.url, t.oauth?.authServerMetadataUrl);
     const settings = oauthSettings(t.oauth);
-    const previous = entry.oauth?.url === t.url ? entry.oauth : undefined;
+    const previous = entry.oauth?.url === t.url && entry.oauth.store === store ? entry.oauth : undefined;
     const use: OAuthUse = {
       url: t.url,
       settings,

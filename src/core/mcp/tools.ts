@@ -29,6 +29,8 @@ export interface McpToolDetails {
 
 export interface WrapOptions {
   server: string;
+  /** The server's identity (identity.ts), which the gate's "Always allow" is kept under. */
+  identity: string;
   client: McpClient;
   /** Names already used (ours, and other MCP tools'): a clash gets pi's hash suffix. */
   isTaken: (name: string) => boolean;
@@ -64,7 +66,7 @@ export function wrapMcpTools(tools: readonly Tool[], options: WrapOptions): Wrap
     used.add(name);
     out.push({
       tool: wrapOne(name, mcpTool, options),
-      facts: { server: options.server, tool: mcpTool.name, ...(mcpTool.annotations ? { annotations: { ...mcpTool.annotations } } : {}) },
+      facts: { server: options.server, identity: options.identity, tool: mcpTool.name, ...(mcpTool.annotations ? { annotations: { ...mcpTool.annotations } } : {}) },
     });
   }
   return out;
@@ -89,7 +91,7 @@ export function wrapResourceTools(options: WrapOptions): WrappedMcpTool[] {
     used.add(name);
     return name;
   };
-  const facts = (tool: string): McpToolFacts => ({ server: options.server, tool });
+  const facts = (tool: string): McpToolFacts => ({ server: options.server, identity: options.identity, tool });
   const list: AgentTool<object, McpToolDetails> = {
     name: nameOf("list_resources"),
     label: "List resources",
