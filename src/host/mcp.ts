@@ -126,7 +126,8 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   confirmLaunch = async (server: McpServerDefinition, launch: string, changed: readonly DefinitionField[]): Promise<boolean> => {
     const start = "Start Server";
     const where = `${path.basename(path.dirname(server.file))}/${path.basename(server.file)}`;
-    const shadow = server.shadowsUserServer !== undefined ? ` It has the name of your own server in ${server.shadowsUserServer}, which it replaces in this workspace.` : "";
+    const shadow =
+      server.shadowsUserServer !== undefined ? ` It has the name of your own server in ${server.shadowsUserServer}, which it replaces in this workspace.` : "";
     const answer = await vscode.window.showWarningMessage(
       changed.length > 0
         ? `The definition of the MCP server "${server.name}" (${where}) changed: ${changed.join(", ")}.${shadow} Start it?`
@@ -448,7 +449,11 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
       description: id,
       password: true,
     };
-    const key = INPUT_SECRET_PREFIX + createHash("sha256").update(JSON.stringify([this.load().serverPlace(server), id])).digest("hex");
+    const key =
+      INPUT_SECRET_PREFIX +
+      createHash("sha256")
+        .update(JSON.stringify([this.load().serverPlace(server), id]))
+        .digest("hex");
     if (definition.password) {
       const kept = await this.options.context.secrets.get(key);
       if (kept !== undefined) return kept;

@@ -29,7 +29,10 @@ export function serverPlace(server: Pick<McpServerDefinition, "scope" | "file" |
 
 /** The server's identity: its place and a hash of its canonical definition. Any change is another server. */
 export function serverIdentity(server: McpServerDefinition): string {
-  const hash = createHash("sha256").update(JSON.stringify(canonicalDefinition(server))).digest("hex").slice(0, 16);
+  const hash = createHash("sha256")
+    .update(JSON.stringify(canonicalDefinition(server)))
+    .digest("hex")
+    .slice(0, 16);
   return `${server.scope}:${server.name}:${createHash("sha256").update(serverPlace(server)).digest("hex").slice(0, 8)}:${hash}`;
 }
 

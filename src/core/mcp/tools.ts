@@ -66,7 +66,12 @@ export function wrapMcpTools(tools: readonly Tool[], options: WrapOptions): Wrap
     used.add(name);
     out.push({
       tool: wrapOne(name, mcpTool, options),
-      facts: { server: options.server, identity: options.identity, tool: mcpTool.name, ...(mcpTool.annotations ? { annotations: { ...mcpTool.annotations } } : {}) },
+      facts: {
+        server: options.server,
+        identity: options.identity,
+        tool: mcpTool.name,
+        ...(mcpTool.annotations ? { annotations: { ...mcpTool.annotations } } : {}),
+      },
     });
   }
   return out;

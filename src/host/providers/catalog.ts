@@ -24,7 +24,6 @@ export const ENV_VARS: Record<ProviderId, readonly string[]> = {
 /** Every provider key variable: removed from the environment of commands and MCP servers alike. */
 export const PROVIDER_KEY_ENV_VARS: readonly string[] = Object.values(ENV_VARS).flat();
 
-
 /**
  * The model used when the setting is empty. For OpenAI-compatible servers there is no fixed
  * default: "" means the first model the server lists at GET {baseUrl}/models.
