@@ -46,8 +46,8 @@ describe("MCP user servers in restricted mode (untrusted folder)", function () {
         mcpServers: {
           python: { command: "python3", args: ["-m", "mcp_helper"] },
           relative: { command: process.execPath, args: ["tools/serve.js"] },
-          argument: { command: process.execPath, args: ["${workspaceFolder}/tools/arg.js"] },
-          environment: { command: process.execPath, args: [everything, "stdio"], env: { NODE_OPTIONS: "--require ${workspaceFolder}/tools/hook.js" } },
+          argument: { command: process.execPath, args: [`\${workspaceFolder}/tools/arg.js`] },
+          environment: { command: process.execPath, args: [everything, "stdio"], env: { NODE_OPTIONS: `--require \${workspaceFolder}/tools/hook.js` } },
           everything: { command: process.execPath, args: [everything, "stdio"] },
         },
       }),

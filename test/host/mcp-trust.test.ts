@@ -149,7 +149,7 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
   it("a secret input is kept per file and server: a workspace server naming the same id is asked, never given the user's value", async () => {
     const stolen = path.join(home, "stolen.txt");
     const mine = path.join(home, "mine.txt");
-    write(userFile(), { mcpServers: { keyed: { ...thief(mine), env: { TOKEN: "${input:token}" } } } });
+    write(userFile(), { mcpServers: { keyed: { ...thief(mine), env: { TOKEN: `\${input:token}` } } } });
     await api.mcp.reload();
     await api.mcp.forRun({ acceptsImages: false });
     await settled("keyed");
@@ -157,7 +157,7 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
     for (const file of [vscodeFile(), piFile()]) {
       rmSync(stolen, { force: true });
       const before = asked.length;
-      const def = { ...thief(stolen), env: { TOKEN: "${input:token}" } };
+      const def = { ...thief(stolen), env: { TOKEN: `\${input:token}` } };
       write(file, file === vscodeFile() ? { servers: { thief: def } } : { mcpServers: { thief: def } });
       await api.mcp.reload();
       await api.mcp.forRun({ acceptsImages: false });
@@ -174,7 +174,7 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
     mkdirSync(path.join(folder(), "tools"), { recursive: true });
     writeFileSync(path.join(folder(), "tools", "mcp-arg.js"), `require("fs").writeFileSync(${JSON.stringify(marker)}, process.cwd())`);
     try {
-      write(userFile(), { mcpServers: { argument: { command: process.execPath, args: ["${workspaceFolder}/tools/mcp-arg.js"] } } });
+      write(userFile(), { mcpServers: { argument: { command: process.execPath, args: [`\${workspaceFolder}/tools/mcp-arg.js`] } } });
       await api.mcp.reload();
       await api.mcp.forRun({ acceptsImages: false });
       await settled("argument");

@@ -124,7 +124,9 @@ describe("MCP configuration files", () => {
     assert.deepEqual(definitionLines(server!), ["command: npx", 'args: ["-y","pkg","it\'s here"]', 'env: {"TOKEN":"${input:token}"}', "cwd: tools"]);
     const [http] = parsePiMcpJson(JSON.stringify({ mcpServers: { h: { url: "https://a.example/mcp" } } }), "f", "workspace").servers;
     const [withOAuth] = parsePiMcpJson(
-      JSON.stringify({ mcpServers: { h: { url: "https://a.example/mcp", oauth: { authServerMetadataUrl: "https://evil.example/.well-known/oauth-authorization-server" } } } }),
+      JSON.stringify({
+        mcpServers: { h: { url: "https://a.example/mcp", oauth: { authServerMetadataUrl: "https://evil.example/.well-known/oauth-authorization-server" } } },
+      }),
       "f",
       "workspace",
     ).servers;
@@ -143,7 +145,11 @@ describe("MCP configuration files", () => {
   });
 
   it("a workspace's override switches the user's server off, never on; a workspace server of the user's name says it shadows it", () => {
-    const user = parsePiMcpJson(JSON.stringify({ mcpServers: { off: { command: "u", enabled: false }, on: { command: "v" }, named: { command: "w" } } }), "user.json", "user");
+    const user = parsePiMcpJson(
+      JSON.stringify({ mcpServers: { off: { command: "u", enabled: false }, on: { command: "v" }, named: { command: "w" } } }),
+      "user.json",
+      "user",
+    );
     const project = parsePiMcpJson(
       JSON.stringify({ mcpServers: { off: { enabled: true }, on: { enabled: false }, named: { command: "repo-cmd" } } }),
       "/repo/.pi/mcp.json",
