@@ -4,6 +4,7 @@
 // workspace state (always-allowed tools, disabled servers and tools: never in a file a repository
 // could ship), waits for approvals on MCP cards, and shows "Pi Chat: MCP Servers". The client
 // itself (pi-mcp) is in out/mcp.js, required on first need, never at activation.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomUUID } from "node:crypto";
 import { promises as fsp } from "node:fs";
 import * as os from "node:os";
@@ -15,6 +16,7 @@ import type { DefinitionField } from "../core/mcp/identity";
 import type { McpAllowStore, McpApprovalRequest, McpCallDecision, McpChatTools, McpToolFacts } from "../core/mcp/gate";
 import type { McpOAuthSecretStore } from "../core/mcp/oauth";
 import type { McpPrepared, McpServers, McpServerSnapshot } from "../core/mcp/servers";
+import { redact } from "./models/key-redaction";
 import { PROVIDER_KEY_ENV_VARS } from "./providers/catalog";
 import { setting } from "./settings";
 import { DEFAULT_MCP_MAX_TOOLS } from "./settings-schema";
@@ -57,7 +59,10 @@ interface PendingApproval {
 export interface HostMcpOptions {
   context: vscode.ExtensionContext;
   workspaceFolder: string | undefined;
-  /** Where the whole output of a cut result goes (under the command logs, so the card's "Open the whole output" opens it). */
+  /**
+   * The command logs' root: the whole output of a cut result goes to `<outputDir>/<chat id>/`, the
+   * chat's own log folder (the card's "Open the whole output" opens it; a chat deletion removes it).
+   */
   outputDir: string;
   log: (line: string) => void;
   /** Test seam: the user's home (the user-level pi file). */
@@ -84,6 +89,8 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   private acceptsImages = false;
   /** One OAuth store per server URL, so its cache and refresh lock are shared by every start. */
   private readonly oauthStores = new Map<string, McpOAuthSecretStore>();
+  /** The chat whose MCP call is running (its log folder takes a cut result's whole text). */
+  private readonly outputChat = new AsyncLocalStorage<string>();
   /** Sign-ins under way, by server: a second click joins the first. */
   private readonly signingIn = new Map<string, Promise<boolean>>();
 
@@ -230,12 +237,20 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
 
   // ---- McpChatTools ----
 
-  async forRun(run: { acceptsImages: boolean }): ReturnType<McpChatTools["forRun"]> {
+  async forRun(run: { acceptsImages: boolean; chatId?: string }): ReturnType<McpChatTools["forRun"]> {
     this.acceptsImages = run.acceptsImages;
     const servers = await this.ensureServers();
     if (!servers) return { tools: [], prompt: "" };
     await servers.ensureStarted(MCP_REQUEST_WAIT_MS);
-    const { tools, leftOut } = servers.tools(this.maxTools());
+    const windowTools = servers.tools(this.maxTools());
+    const leftOut = windowTools.leftOut;
+    // Each call runs knowing its chat, so a cut result's whole text lands in that chat's log folder.
+    const chatId = run.chatId;
+    const tools = windowTools.tools.map((tool) =>
+      chatId === undefined
+        ? tool
+        : { ...tool, execute: (...args: Parameters<typeof tool.execute>) => this.outputChat.run(chatId, () => tool.execute(...args)) },
+    );
     const notes: string[] = [];
     const starting = servers.starting;
     if (starting.length > 0) notes.push(`Still starting (their tools come with a later request): ${starting.join(", ")}.`);
@@ -346,6 +361,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
       isToolDisabled: (server, tool) => this.stateList(DISABLED_TOOLS_KEY).includes(`${server}/${tool}`),
       acceptsImages: () => this.acceptsImages,
       saveOutput: (data, extension) => this.saveOutput(data, extension),
+      redact,
       ...(this.options.workspaceFolder !== undefined ? { cwd: this.options.workspaceFolder } : {}),
       log: this.options.log,
       onChange: () => this.changed.fire(),
@@ -475,11 +491,15 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
       ...(input.default !== undefined ? { value: input.default } : {}),
     });
 
+  /** The whole text of a cut result (already redacted, tools.ts), in the calling chat's log folder, readable by the user only. */
   private async saveOutput(data: string | Uint8Array, extension: string): Promise<string> {
-    await fsp.mkdir(this.options.outputDir, { recursive: true });
+    const chatId = this.outputChat.getStore();
+    if (chatId === undefined || !/^[A-Za-z0-9_-]+$/.test(chatId)) throw new Error("no chat to keep it with");
+    const dir = path.join(this.options.outputDir, chatId);
+    await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
     // .log whatever the content: the card's "Open the whole output" opens only logs under this folder.
-    const file = path.join(this.options.outputDir, `mcp-${randomUUID()}${extension === ".log" ? "" : extension}.log`);
-    await fsp.writeFile(file, data);
+    const file = path.join(dir, `mcp-${randomUUID()}${extension === ".log" ? "" : extension}.log`);
+    await fsp.writeFile(file, data, { mode: 0o600 });
     return file;
   }
 

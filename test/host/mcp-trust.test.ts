@@ -241,4 +241,54 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_t2", decision: "deny" });
     await api.controller.currentSession.waitForIdle();
   });
+
+  it("results are redacted by the one redactor, a cut one is kept in its chat's log folder only, and servers get no provider keys", async () => {
+    const known = "known-key-value-0f3a9c1e77d2";
+    const envName = "OPENAI_API_KEY";
+    const saved = process.env[envName];
+    process.env[envName] = "plainvalue-for-mcp-env-test";
+    api.redactor.add(known);
+    try {
+      write(userFile(), { mcpServers: { everything: { command: process.execPath, args: [everything, "stdio"] } } });
+      await api.mcp.reload();
+      await api.mcp.restart("everything");
+      await waitFor("everything ready", async () => (await state("everything"))?.kind === "ready", 60_000);
+      await vscode.commands.executeCommand("piChat.newChat");
+      const chatId = api.controller.currentSession.id;
+      const leaks: string[] = [];
+      const toolText = (body: { messages: { role: string; tool_call_id?: string; content?: unknown }[] }, id: string) =>
+        JSON.stringify(body.messages.find((m) => m.role === "tool" && m.tool_call_id === id)?.content ?? "");
+      server.push(
+        () => ({ toolCalls: [{ id: "call_r1", name: "mcp__everything__echo", arguments: { message: `short ${known}` } }] }),
+        (body) => {
+          if (toolText(body, "call_r1").includes(known)) leaks.push("a short result");
+          return { toolCalls: [{ id: "call_r2", name: "mcp__everything__echo", arguments: { message: `${"x".repeat(30_000)} ${known}` } }] };
+        },
+        (body) => {
+          if (toolText(body, "call_r2").includes(known)) leaks.push("a cut result");
+          return { toolCalls: [{ id: "call_r3", name: "mcp__everything__get_env", arguments: {} }] };
+        },
+        (body) => {
+          if (toolText(body, "call_r3").includes(envName)) leaks.push(`the server's environment has ${envName}`);
+          return { text: "Done." };
+        },
+      );
+      void api.view.receive({ type: "chat/send", v: 1, text: "Echo, echo long, then the environment." });
+      for (const id of ["call_r1", "call_r2", "call_r3"]) {
+        await waitFor(`${id} to ask`, () => toolCard(api, id)?.approval?.state === "pending", 60_000);
+        await api.view.receive({ type: "approval/decide", v: 1, toolCallId: id, decision: "allow" });
+      }
+      await api.controller.currentSession.waitForIdle();
+      assert.deepEqual(leaks, []);
+      const logFile = (toolCard(api, "call_r2")?.details as { logFile?: string } | undefined)?.logFile;
+      assert.ok(logFile, "the cut result's whole text was kept");
+      assert.equal(path.dirname(logFile), path.join(api.commands.logRoot, chatId), "in the chat's own log folder (removed with the chat)");
+      const text = readFileSync(logFile, "utf8");
+      assert.ok(!text.includes(known) && text.includes("[redacted]"), "kept redacted");
+    } finally {
+      if (saved === undefined) delete process.env[envName];
+      else process.env[envName] = saved;
+      api.redactor.clear();
+    }
+  });
 });

@@ -169,7 +169,8 @@ export function signInNoteText(needed: McpSignInNeeded): string {
 /** What a chat gets from the window's MCP servers (the host adapter implements it over out/mcp.js). */
 export interface McpChatTools {
   /** The MCP tools for this run (servers started on first need, waited for a few seconds) and the system prompt's paragraph. */
-  forRun(run: { acceptsImages: boolean }): Promise<{ tools: AgentTool[]; prompt: string; signIn?: McpSignInNeeded[] }>;
+  /** `chatId`: the chat of the run (a cut result's whole text is kept in its log folder, deleted with it). */
+  forRun(run: { acceptsImages: boolean; chatId?: string }): Promise<{ tools: AgentTool[]; prompt: string; signIn?: McpSignInNeeded[] }>;
   describe(toolName: string): McpToolFacts | undefined;
   allowed: McpAllowStore;
   approver: McpApprover;

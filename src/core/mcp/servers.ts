@@ -65,6 +65,8 @@ export interface McpServersOptions {
   isToolDisabled: (server: string, tool: string) => boolean;
   acceptsImages: () => boolean;
   saveOutput?: McpOutputSaver;
+  /** The one redactor: every result's text goes through it (tools.ts). */
+  redact?: (text: string) => string;
   /** Default working directory of stdio servers (the workspace folder). */
   cwd?: string;
   log: (line: string) => void;
@@ -334,6 +336,7 @@ export class McpServers {
         isTaken: (n: string) => this.takenByOtherServer(def.name, n),
         acceptsImages: this.options.acceptsImages,
         ...(this.options.saveOutput ? { saveOutput: this.options.saveOutput } : {}),
+        ...(this.options.redact ? { redact: this.options.redact } : {}),
         ...(def.timeoutSeconds !== undefined ? { timeoutMs: def.timeoutSeconds * 1000 } : {}),
         // Started again, the server lands in needsSignIn (or is ready, if another window signed in meanwhile).
         onSignInNeeded: () => {

@@ -35,6 +35,8 @@ export interface WrapOptions {
   /** Names already used (ours, and other MCP tools'): a clash gets pi's hash suffix. */
   isTaken: (name: string) => boolean;
   saveOutput?: McpOutputSaver;
+  /** The one redactor (src/core/redaction.ts): a result's text is redacted before the model, the card or a file get it. */
+  redact?: (text: string) => string;
   /** Whether the model of the run takes images (as read_file). */
   acceptsImages: () => boolean;
   timeoutMs?: number;
@@ -115,7 +117,7 @@ export function wrapResourceTools(options: WrapOptions): WrappedMcpTool[] {
         .map((r) => `- ${r.uri} — ${r.title ?? r.name}${r.mimeType ? ` (${r.mimeType})` : ""}${r.description ? `: ${oneLine(r.description)}` : ""}`);
       if (resources.length > MCP_RESOURCES_LISTED) lines.push(`(${resources.length - MCP_RESOURCES_LISTED} more not listed)`);
       const text = resources.length === 0 ? "The server offers no resources." : `${resources.length} resource(s):\n${lines.join("\n")}`;
-      const limited = await limitMcpContent([{ type: "text", text }], options.saveOutput);
+      const limited = await limitMcpContent([{ type: "text", text: options.redact ? options.redact(text) : text }], options.saveOutput);
       if (limited.fullOutputPath !== undefined) details.logFile = limited.fullOutputPath;
       return { content: limited.content, details };
     },
@@ -159,6 +161,8 @@ async function finish(content: LlmContent[], details: McpToolDetails, options: W
       content = [...content.filter((c) => c.type !== "image"), { type: "text", text: `[${images} image(s) left out: the model in use does not take images]` }];
     }
   }
+  const redact = options.redact;
+  if (redact) content = content.map((c) => (c.type === "text" ? { ...c, text: redact(c.text) } : c));
   const limited = await limitMcpContent(content, options.saveOutput);
   if (limited.fullOutputPath !== undefined) details.logFile = limited.fullOutputPath;
   const finalContent = limited.content.length > 0 ? limited.content : [{ type: "text" as const, text: "(no content)" }];
