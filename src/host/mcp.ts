@@ -6,7 +6,7 @@
 // itself (pi-mcp) is in out/mcp.js, required on first need, never at activation.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomUUID } from "node:crypto";
-import { promises as fsp } from "node:fs";
+import { constants as fsConstants, promises as fsp } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -22,6 +22,9 @@ import { setting } from "./settings";
 import { DEFAULT_MCP_MAX_TOOLS } from "./settings-schema";
 
 type Bundle = typeof McpBundle;
+
+/** A configuration file larger than this is not read (real ones are a few KB; a link to /dev/zero is refused before). */
+export const MCP_CONFIG_MAX_BYTES = 1024 * 1024;
 
 /** A chat's request waits this long for servers still starting; a slower one joins the next request. */
 export const MCP_REQUEST_WAIT_MS = 5_000;
@@ -89,6 +92,8 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   private acceptsImages = false;
   /** One OAuth store per server URL, so its cache and refresh lock are shared by every start. */
   private readonly oauthStores = new Map<string, McpOAuthSecretStore>();
+  /** Each configuration file as last parsed, by the file's identity, size and time: read again only when it changed. */
+  private readonly configCache = new Map<string, { signature: string; parsed: McpConfigFile }>();
   /** The chat whose MCP call is running (its log folder takes a cut result's whole text). */
   private readonly outputChat = new AsyncLocalStorage<string>();
   /** Sign-ins under way, by server: a second click joins the first. */
@@ -375,19 +380,28 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
 
   /** The merged configuration, or undefined when no file exists (then out/mcp.js is not even loaded). */
   private async readConfig(): Promise<McpConfigFile | undefined> {
-    const texts: { file: string; format: "pi" | "vscode"; scope: "user" | "workspace"; text: string }[] = [];
+    const files: McpConfigFile[] = [];
     for (const entry of mcpConfigFiles(this.options.workspaceFolder, this.home)) {
-      try {
-        texts.push({ ...entry, text: await fsp.readFile(entry.file, "utf8") });
-      } catch {
-        // No such file: nothing configured there.
+      const read = await readConfigFile(entry.file, this.configCache.get(entry.file));
+      if (read === undefined) {
+        this.configCache.delete(entry.file);
+        continue;
       }
+      let parsed = read.parsed;
+      if (parsed === undefined) {
+        const bundle = this.load();
+        parsed =
+          "error" in read
+            ? { servers: [], inputs: [], overrides: [], errors: [`${entry.file}: ${read.error}`] }
+            : entry.format === "pi"
+              ? bundle.parsePiMcpJson(read.text, entry.file, entry.scope)
+              : bundle.parseVsCodeMcpJson(read.text, entry.file, entry.scope);
+        this.configCache.set(entry.file, { signature: read.signature, parsed });
+      }
+      files.push(parsed);
     }
-    if (texts.length === 0) return undefined;
-    const bundle = this.load();
-    return bundle.mergeMcpConfigs(
-      texts.map((t) => (t.format === "pi" ? bundle.parsePiMcpJson(t.text, t.file, t.scope) : bundle.parseVsCodeMcpJson(t.text, t.file, t.scope))),
-    );
+    if (files.length === 0) return undefined;
+    return this.load().mergeMcpConfigs(files);
   }
 
   private load(): Bundle {
@@ -516,6 +530,37 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   private async setInList(key: string, value: string, present: boolean): Promise<void> {
     const list = this.stateList(key).filter((v) => v !== value);
     await this.options.context.workspaceState.update(key, present ? [...list, value] : list);
+  }
+}
+
+/**
+ * One configuration file, read with limits: a regular file (a link to /dev/zero, a FIFO or a folder
+ * is refused without reading; opened non-blocking so a FIFO cannot hang the open), at most
+ * MCP_CONFIG_MAX_BYTES. Undefined: no file. `parsed` is the cached result when the file is unchanged.
+ */
+async function readConfigFile(
+  file: string,
+  cached: { signature: string; parsed: McpConfigFile } | undefined,
+): Promise<(({ text: string } | { error: string }) & { signature: string; parsed?: McpConfigFile }) | undefined> {
+  let handle: fsp.FileHandle;
+  try {
+    handle = await fsp.open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? undefined : { error: `cannot be read (${code ?? String(error)})`, signature: `error:${code}` };
+  }
+  try {
+    const stat = await handle.stat();
+    const signature = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    if (cached?.signature === signature) return { text: "", signature, parsed: cached.parsed };
+    if (!stat.isFile()) return { error: "not a regular file; not read", signature };
+    if (stat.size > MCP_CONFIG_MAX_BYTES) return { error: `larger than ${MCP_CONFIG_MAX_BYTES / 1024} KB; not read`, signature };
+    const buffer = Buffer.alloc(MCP_CONFIG_MAX_BYTES + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    if (bytesRead > MCP_CONFIG_MAX_BYTES) return { error: `larger than ${MCP_CONFIG_MAX_BYTES / 1024} KB; not read`, signature };
+    return { text: buffer.subarray(0, bytesRead).toString("utf8"), signature };
+  } finally {
+    await handle.close();
   }
 }
 

@@ -6,7 +6,8 @@
 // choices; a workspace override cannot switch on what the user switched off; any change of a
 // workspace server's definition asks again, naming the fields that changed.
 import * as assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -288,7 +289,35 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
     } finally {
       if (saved === undefined) delete process.env[envName];
       else process.env[envName] = saved;
-      api.redactor.clear();
     }
+  });
+
+  it("a hostile workspace config file (a link to /dev/zero, a FIFO, 2 MB, nested 3,000 deep) is refused unread and shown as a problem; chats go on", async () => {
+    write(userFile(), { mcpServers: {} });
+    const hostile: [string, () => void, RegExp][] = [
+      ["a link to /dev/zero", () => symlinkSync("/dev/zero", piFile()), /not a regular file/],
+      ["a FIFO", () => execFileSync("mkfifo", [piFile()]), /not a regular file/],
+      ["2 MB", () => writeFileSync(piFile(), `{"mcpServers":{}, "pad": "${"x".repeat(2 * 1024 * 1024)}"}`), /larger than/],
+      [
+        "nested 3,000 deep",
+        () => writeFileSync(piFile(), `{"mcpServers":{"deep":{"command":"x","env":${"[".repeat(3000)}${"]".repeat(3000)}}}}`),
+        /nested deeper/,
+      ],
+    ];
+    for (const [what, make, problem] of hostile) {
+      rmSync(piFile(), { force: true });
+      mkdirSync(path.dirname(piFile()), { recursive: true });
+      make();
+      await api.mcp.reload();
+      await api.mcp.forRun({ acceptsImages: false });
+      const shown = api.mcp.configErrors.find((e) => e.startsWith(piFile()));
+      assert.ok(shown && problem.test(shown), `${what}: ${api.mcp.configErrors.join(" | ")}`);
+      await vscode.commands.executeCommand("piChat.newChat");
+      server.push(() => ({ text: "Still here." }));
+      await api.view.receive({ type: "chat/send", v: 1, text: `Hello with ${what}.` });
+      await api.controller.currentSession.waitForIdle();
+      assert.equal(server.pending(), 0, `${what}: the request went out`);
+    }
+    rmSync(piFile(), { force: true });
   });
 });

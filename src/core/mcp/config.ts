@@ -50,8 +50,33 @@ export interface McpConfigFile {
 
 const EMPTY: McpConfigFile = { servers: [], inputs: [], overrides: [], errors: [] };
 
-/** JSON with comments and trailing commas, as VS Code writes its own files. */
+/** Objects and arrays nested deeper than this are refused before parsing (a server entry needs about 5). */
+export const MCP_CONFIG_MAX_DEPTH = 32;
+
+/** How deep `[` and `{` nest outside strings and comments; stops counting past `limit`. */
+export function jsonNesting(text: string, limit = MCP_CONFIG_MAX_DEPTH): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (c === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+    } else if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === "{" || c === "[") {
+      deepest = Math.max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if (c === "}" || c === "]") depth--;
+  }
+  return deepest;
+}
+
+/** JSON with comments and trailing commas, as VS Code writes its own files; nesting capped first. */
 function parseFile(text: string, file: string): { value: Record<string, unknown> } | { error: string } {
+  if (jsonNesting(text) > MCP_CONFIG_MAX_DEPTH) return { error: `${file}: nested deeper than ${MCP_CONFIG_MAX_DEPTH} levels; not read` };
   const errors: ParseError[] = [];
   const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) return { error: `${file}: not valid JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset})` };

@@ -3,7 +3,7 @@
 // reported (never thrown), a later file's server replaces an earlier one of the same name, and the
 // text the user agrees to names everything that decides what runs.
 import assert from "node:assert/strict";
-import { mergeMcpConfigs, parsePiMcpJson, parseVsCodeMcpJson } from "../../../src/core/mcp/config";
+import { jsonNesting, mergeMcpConfigs, parsePiMcpJson, parseVsCodeMcpJson } from "../../../src/core/mcp/config";
 import { canonicalDefinition, changedFields, definitionLines, serverIdentity } from "../../../src/core/mcp/identity";
 
 describe("MCP configuration files", () => {
@@ -164,5 +164,12 @@ describe("MCP configuration files", () => {
     // The user's own later file may switch on.
     const userOn = parsePiMcpJson(JSON.stringify({ mcpServers: { off: { enabled: true } } }), "user2.json", "user");
     assert.equal(mergeMcpConfigs([user, userOn]).servers.find((s) => s.name === "off")!.enabled, true);
+  });
+
+  it("a file nested deeper than the cap is refused before parsing; strings and comments do not count", () => {
+    assert.equal(jsonNesting('{"a": "[[[[{{{", /* [[[[ */ "b": [1]} // {{{{'), 2);
+    const deep = parsePiMcpJson(`{"mcpServers":{"d":{"command":"x","env":${"[".repeat(3000)}${"]".repeat(3000)}}}}`, "f", "workspace");
+    assert.deepEqual(deep.servers, []);
+    assert.match(deep.errors[0] ?? "", /nested deeper than 32 levels/);
   });
 });
