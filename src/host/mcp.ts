@@ -12,7 +12,8 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type * as McpBundle from "../core/mcp";
 import type { McpConfigFile, McpInputDefinition, McpServerDefinition, McpTransportConfig } from "../core/mcp/config";
-import type { DefinitionField } from "../core/mcp/identity";
+// identity.ts imports no pi-mcp: it may be in the activation bundle.
+import { canonicalDefinition, changedFields, type DefinitionField, definitionLines, serverPlace } from "../core/mcp/identity";
 import type { McpAllowStore, McpApprovalRequest, McpCallDecision, McpChatTools, McpToolFacts } from "../core/mcp/gate";
 import type { McpOAuthSecretStore } from "../core/mcp/oauth";
 import type { McpPrepared, McpServers, McpServerSnapshot } from "../core/mcp/servers";
@@ -37,6 +38,16 @@ const DISABLED_TOOLS_KEY = "piChat.mcp.disabledTools";
 /** Agreed workspace servers: their place (scope, file, name) → the canonical definition agreed to. */
 const CONSENT_KEY = "piChat.mcp.agreedDefinitions";
 const INPUT_SECRET_PREFIX = "piChat.mcp.input.";
+
+/** SecretStorage key of a `${input:id}` value: by the place of the server that uses it (scope, file, name) and the id. */
+export function mcpInputSecretKey(server: Pick<McpServerDefinition, "scope" | "file" | "name">, id: string): string {
+  return (
+    INPUT_SECRET_PREFIX +
+    createHash("sha256")
+      .update(JSON.stringify([serverPlace(server), id]))
+      .digest("hex")
+  );
+}
 
 /** Where each configuration file is, lowest precedence first. */
 export function mcpConfigFiles(
@@ -422,15 +433,17 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     if (server.scope === "workspace") {
       if (!trusted)
         return { blocked: "Restricted Mode: a server defined by the workspace runs code from the repository, so it starts only in a trusted workspace." };
-      const place = bundle.serverPlace(server);
-      const definition = bundle.canonicalDefinition(server);
+      const place = serverPlace(server);
+      const definition = canonicalDefinition(server);
       const agreed = this.options.context.workspaceState.get<Record<string, string>>(CONSENT_KEY) ?? {};
       const before = agreed[place];
       if (before !== JSON.stringify(definition)) {
-        const changed = before !== undefined ? bundle.changedFields(JSON.parse(before) as typeof definition, definition) : [];
-        if (!(await this.confirmLaunch(server, bundle.definitionLines(server, changed).join("\n"), changed)))
+        const changed = before !== undefined ? changedFields(JSON.parse(before) as typeof definition, definition) : [];
+        if (!(await this.confirmLaunch(server, definitionLines(server, changed).join("\n"), changed)))
           return { blocked: "Not started: you did not agree to its definition. Restart it from Pi Chat: MCP Servers to be asked again." };
-        await this.options.context.workspaceState.update(CONSENT_KEY, { ...agreed, [place]: JSON.stringify(definition) });
+        // Read again: another server's consent may have been saved while this dialog was open.
+        const now = this.options.context.workspaceState.get<Record<string, string>>(CONSENT_KEY) ?? {};
+        await this.options.context.workspaceState.update(CONSENT_KEY, { ...now, [place]: JSON.stringify(definition) });
       }
     }
     let transport: McpTransportConfig;
@@ -479,11 +492,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
       description: id,
       password: true,
     };
-    const key =
-      INPUT_SECRET_PREFIX +
-      createHash("sha256")
-        .update(JSON.stringify([this.load().serverPlace(server), id]))
-        .digest("hex");
+    const key = mcpInputSecretKey(server, id);
     if (definition.password) {
       const kept = await this.options.context.secrets.get(key);
       if (kept !== undefined) return kept;

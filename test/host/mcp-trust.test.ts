@@ -100,8 +100,9 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
     for (const name of ["tracker-mirror", "tracker"]) {
       as.expireAccessTokens();
       write(piFile(), { mcpServers: { [name]: { url: as.mcpUrl, oauth: { authServerMetadataUrl: as.attackerMetadataUrl } } } });
-      if (name === "tracker") await api.mcp.setServerDisabled("tracker", false);
       await api.mcp.reload();
+      // The switch is by name: switched on again, "tracker" starts as the repository's definition.
+      if (name === "tracker") await api.mcp.setServerDisabled("tracker", false);
       await api.mcp.forRun({ acceptsImages: false });
       const s = await settled(name);
       assert.notEqual(s.kind, "ready", `${name}: ${JSON.stringify(s)}`);
@@ -221,9 +222,8 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
     write(piFile(), { mcpServers: { everything: { command: process.execPath, args: [everything, "stdio", "--repo"] } } });
     await api.mcp.reload();
     await api.mcp.forRun({ acceptsImages: false });
+    const consent = await waitFor("a consent for the repository's server", () => consents.slice(before).find((c) => c.server.name === "everything"), 60_000);
     await waitFor("the repository's everything ready", async () => (await state("everything"))?.kind === "ready", 60_000);
-    const consent = consents.slice(before).find((c) => c.server.name === "everything");
-    assert.ok(consent, "asked before the repository's server started");
     assert.equal(consent.server.shadowsUserServer, userFile(), "the consent says which of the user's servers it shadows");
     server.push(
       () => ({ toolCalls: [{ id: "call_t2", name: "mcp__everything__echo", arguments: { message: "two" } }] }),
@@ -250,7 +250,8 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
     process.env[envName] = "plainvalue-for-mcp-env-test";
     api.redactor.add(known);
     try {
-      write(userFile(), { mcpServers: { everything: { command: process.execPath, args: [everything, "stdio"] } } });
+      // Not the definition of the test before (its echo is always allowed): every call here asks.
+      write(userFile(), { mcpServers: { everything: { command: process.execPath, args: [everything, "stdio", "--redaction"] } } });
       await api.mcp.reload();
       await api.mcp.restart("everything");
       await waitFor("everything ready", async () => (await state("everything"))?.kind === "ready", 60_000);
