@@ -65,6 +65,18 @@ export function mcpConfigFiles(
   ];
 }
 
+/** What a consent dialog shows about one workspace server. */
+export interface LaunchRequest {
+  server: McpServerDefinition;
+  /** Every field of its definition, one per line, changed ones marked. */
+  launch: string;
+  /** Fields changed since the user last agreed (empty: never agreed). */
+  changed: readonly DefinitionField[];
+}
+
+/** The many-servers dialog details this many servers; the rest are counted. */
+export const MCP_CONSENT_LISTED = 20;
+
 interface PendingApproval {
   request: McpApprovalRequest;
   resolve: (decision: McpCallDecision) => void;
@@ -160,6 +172,54 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     );
     return answer === start;
   };
+
+  /**
+   * Asks about many workspace servers at once (a modal listing them; one answer for all). Used when
+   * several wait for consent together, so a repository with 10,000 servers gives one dialog, not
+   * 10,000. Host tests replace it.
+   */
+  confirmLaunches = async (requests: readonly LaunchRequest[]): Promise<boolean> => {
+    const start = `Start All ${requests.length}`;
+    const shown = requests.slice(0, MCP_CONSENT_LISTED);
+    const detail = [
+      ...shown.map(
+        (r) =>
+          `${r.server.name} (${r.server.file})${r.changed.length > 0 ? `, changed: ${r.changed.join(", ")}` : ""}${r.server.shadowsUserServer !== undefined ? ", replaces your own server of that name" : ""}\n${r.launch}`,
+      ),
+      ...(requests.length > shown.length ? [`…and ${requests.length - shown.length} more (Pi Chat: MCP Servers lists them)`] : []),
+    ].join("\n\n");
+    const answer = await vscode.window.showWarningMessage(
+      `This workspace defines ${requests.length} MCP servers that want to start. Start all of them?`,
+      { modal: true, detail },
+      start,
+    );
+    return answer === start;
+  };
+
+  /** Consents asked in the same turn: the first schedules one question for all of them. */
+  private consentQueue: { request: LaunchRequest; resolve: (yes: boolean) => void }[] = [];
+
+  private askConsent(request: LaunchRequest): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      this.consentQueue.push({ request, resolve });
+      // Servers start together (in one synchronous pass): the microtask runs after every one has queued.
+      if (this.consentQueue.length === 1) queueMicrotask(() => void this.flushConsents());
+    });
+  }
+
+  private async flushConsents(): Promise<void> {
+    const batch = this.consentQueue;
+    this.consentQueue = [];
+    let yes = false;
+    try {
+      yes =
+        batch.length === 1
+          ? await this.confirmLaunch(batch[0]!.request.server, batch[0]!.request.launch, batch[0]!.request.changed)
+          : await this.confirmLaunches(batch.map((b) => b.request));
+    } finally {
+      for (const b of batch) b.resolve(yes);
+    }
+  }
 
   /** The user's home: where the user's own file is, and where a user server starts in Restricted Mode. Test seam. */
   home: string;
@@ -439,7 +499,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
       const before = agreed[place];
       if (before !== JSON.stringify(definition)) {
         const changed = before !== undefined ? changedFields(JSON.parse(before) as typeof definition, definition) : [];
-        if (!(await this.confirmLaunch(server, definitionLines(server, changed).join("\n"), changed)))
+        if (!(await this.askConsent({ server, launch: definitionLines(server, changed).join("\n"), changed })))
           return { blocked: "Not started: you did not agree to its definition. Restart it from Pi Chat: MCP Servers to be asked again." };
         // Read again: another server's consent may have been saved while this dialog was open.
         const now = this.options.context.workspaceState.get<Record<string, string>>(CONSENT_KEY) ?? {};

@@ -59,6 +59,10 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
       consents.push({ server: s, launch, changed });
       return true;
     };
+    api.mcp.confirmLaunches = async (requests) => {
+      consents.push(...requests);
+      return true;
+    };
     api.mcp.askInput = async (s, input) => {
       asked.push(`${s.name}:${input.id}`);
       return s.scope === "user" ? "user-secret-4711" : undefined;
@@ -320,5 +324,38 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
       assert.equal(server.pending(), 0, `${what}: the request went out`);
     }
     rmSync(piFile(), { force: true });
+  });
+
+  it("10,000 workspace servers give one dialog listing them, not 10,000", async () => {
+    write(userFile(), { mcpServers: {} });
+    const count = 10_000;
+    const servers = Object.fromEntries(Array.from({ length: count }, (_, i) => [`s${i}`, { command: "never-started", args: [String(i)] }]));
+    write(piFile(), { mcpServers: servers });
+    const single = api.mcp.confirmLaunch;
+    const many = api.mcp.confirmLaunches;
+    const dialogs: number[] = [];
+    api.mcp.confirmLaunch = async () => {
+      dialogs.push(1);
+      return false;
+    };
+    api.mcp.confirmLaunches = async (requests) => {
+      dialogs.push(requests.length);
+      return false;
+    };
+    try {
+      await api.mcp.reload();
+      await api.mcp.forRun({ acceptsImages: false });
+      await waitFor(
+        "every server declined",
+        async () => (await api.mcp.list()).filter((s) => s.name.startsWith("s") && s.state.kind === "blocked").length === count,
+        120_000,
+      );
+      assert.deepEqual(dialogs, [count], `${dialogs.length} dialogs`);
+    } finally {
+      api.mcp.confirmLaunch = single;
+      api.mcp.confirmLaunches = many;
+      rmSync(piFile(), { force: true });
+      await api.mcp.reload();
+    }
   });
 });
