@@ -358,4 +358,44 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
       await api.mcp.reload();
     }
   });
+
+  it("a server's child that ignores SIGTERM ends with the server's stop", async () => {
+    const pidFile = path.join(home, "grandchild.pid");
+    const script = path.join(home, "forking-server.mjs");
+    rmSync(pidFile, { force: true });
+    writeFileSync(
+      script,
+      [
+        'import { spawn } from "node:child_process";',
+        'import { pathToFileURL } from "node:url";',
+        `const grandchild = spawn(process.execPath, ["-e", ${JSON.stringify(`process.on("SIGTERM", () => {}); require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`)}], { stdio: "ignore" });`,
+        "grandchild.unref();",
+        'process.argv.push("stdio");',
+        `await import(pathToFileURL(${JSON.stringify(everything)}).href);`,
+      ].join("\n"),
+    );
+    write(userFile(), { mcpServers: { forking: { command: process.execPath, args: [script] } } });
+    await api.mcp.reload();
+    await api.mcp.forRun({ acceptsImages: false });
+    await waitFor("the forking server ready", async () => (await state("forking"))?.kind === "ready", 60_000);
+    const pid = Number(await waitFor("the grandchild's pid", () => existsSync(pidFile) && readFileSync(pidFile, "utf8")));
+    assert.ok(alive(pid), "the grandchild runs");
+    await api.mcp.setServerDisabled("forking", true);
+    await waitFor("the grandchild to end", () => !alive(pid), 20_000);
+    await api.mcp.setServerDisabled("forking", false);
+  });
 });
+
+/** Whether a process runs (a zombie waiting for its reaper counts as ended). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}

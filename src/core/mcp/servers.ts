@@ -440,7 +440,18 @@ export class McpServers {
   private async closeClient(entry: Entry): Promise<void> {
     const client = entry.client;
     entry.client = undefined;
+    // Read before the close: the transport forgets its process when it ends.
+    const pid = entry.transport instanceof StdioTransport ? entry.transport.pid : undefined;
     await client?.close().catch((error: unknown) => this.options.log(`MCP server "${entry.def.name}" did not close cleanly: ${String(error)}`));
+    // pi-mcp ends the server's process group with SIGTERM; a child of the server that ignores it
+    // (a double-forked daemon, say) would outlive the stop. The group gets SIGKILL as well.
+    if (client && pid !== undefined && process.platform !== "win32") {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // The group is gone already.
+      }
+    }
   }
 
   private setState(entry: Entry, state: McpServerState): void {
