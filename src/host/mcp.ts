@@ -524,7 +524,8 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
         return {
           blocked: `Restricted Mode: its ${needs} names the workspace folder, so it would run the repository's code. It starts once you trust this folder.`,
         };
-      return { transport: { ...transport, cwd: transport.cwd ?? this.home } };
+      // Absolute: a relative folder would be taken from the extension host's own working folder.
+      return { transport: { ...transport, cwd: path.resolve(this.home, transport.cwd ?? ".") } };
     }
     return { transport: { ...transport, cwd: transport.cwd ?? this.options.workspaceFolder ?? this.home } };
   }
