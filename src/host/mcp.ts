@@ -301,11 +301,11 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     return this.servers?.needingSignIn ?? [];
   }
 
-  private oauthStore(serverUrl: string, authServerMetadataUrl: string | undefined): McpOAuthSecretStore {
-    const key = JSON.stringify([serverUrl, authServerMetadataUrl]);
+  private oauthStore(serverUrl: string, binding: string | undefined): McpOAuthSecretStore {
+    const key = JSON.stringify([serverUrl, binding]);
     let store = this.oauthStores.get(key);
     if (!store) {
-      store = new (this.load().McpOAuthSecretStore)(serverUrl, this.options.context.secrets, this.options.lockDir, undefined, authServerMetadataUrl);
+      store = new (this.load().McpOAuthSecretStore)(serverUrl, this.options.context.secrets, this.options.lockDir, undefined, binding);
       this.oauthStores.set(key, store);
     }
     return store;
@@ -441,7 +441,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
       ...(this.options.workspaceFolder !== undefined ? { cwd: this.options.workspaceFolder } : {}),
       log: this.options.log,
       onChange: () => this.changed.fire(),
-      oauth: { store: (url, metadataUrl) => this.oauthStore(url, metadataUrl), clientName: "Pi Chat (VS Code)" },
+      oauth: { store: (url, binding) => this.oauthStore(url, binding), clientName: "Pi Chat (VS Code)" },
       inheritedEnv: () => withoutProviderKeys(process.env),
     });
     this.servers.setDefinitions(config.servers);

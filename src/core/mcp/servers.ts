@@ -15,7 +15,7 @@ import {
 import type { McpServerDefinition, McpTransportConfig } from "./config";
 import type { McpToolFacts } from "./gate";
 import { serverIdentity } from "./identity";
-import { oauthSettings, signInLocation, signInToMcpServer } from "./oauth";
+import { oauthBinding, oauthSettings, signInLocation, signInToMcpServer } from "./oauth";
 import { wrapMcpTools, wrapResourceTools } from "./tools";
 
 /** How long a server may take to start and answer `initialize` before it counts as failed. */
@@ -73,11 +73,11 @@ export interface McpServersOptions {
   onChange: () => void;
   startTimeoutMs?: number;
   /**
-   * OAuth sign-in for HTTP servers (absent: none): the store of a server URL and the authorization
-   * server it signs in with (a configured metadata document, or undefined: the one the server names).
-   * Tokens kept for one pair are never offered for another, so they reach no other token endpoint.
+   * OAuth sign-in for HTTP servers (absent: none): the store of a server URL and what its tokens are
+   * bound to (oauthBinding: a configured metadata document and client; undefined: the authorization
+   * server the server names). Tokens kept for one are never offered for another.
    */
-  oauth?: { store: (serverUrl: string, authServerMetadataUrl: string | undefined) => McpOAuthServerStore & { clear(): Promise<void> }; clientName: string };
+  oauth?: { store: (serverUrl: string, binding: string | undefined) => McpOAuthServerStore & { clear(): Promise<void> }; clientName: string };
   /** The environment a stdio server starts with (before its own `env`): the host's, without provider keys. */
   inheritedEnv?: () => Record<string, string>;
 }
@@ -386,7 +386,7 @@ export class McpServers {
     const hooks = this.options.oauth;
     if (!hooks) return undefined;
     if (t.oauth === undefined && Object.keys(t.headers).some((h) => h.toLowerCase() === "authorization")) return undefined;
-    const store = hooks.store(t.url, t.oauth?.authServerMetadataUrl);
+    const store = hooks.store(t.url, oauthBinding(t.oauth));
     const settings = oauthSettings(t.oauth);
     const previous = entry.oauth?.url === t.url && entry.oauth.store === store ? entry.oauth : undefined;
     const use: OAuthUse = {
