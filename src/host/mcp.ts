@@ -1,5 +1,6 @@
 // The host side of MCP: reads the configuration files, decides what may start (a workspace's
-// servers only in a trusted workspace and only after the user agreed to that exact command line),
+// servers only in a trusted workspace and only after the user agreed to their whole definition; the
+// user's own never with the workspace in Restricted Mode),
 // asks for `${input:…}` values (secret ones kept in SecretStorage), keeps the user's choices in
 // workspace state (always-allowed tools, disabled servers and tools: never in a file a repository
 // could ship), waits for approvals on MCP cards, and shows "Pi Chat: MCP Servers". The client

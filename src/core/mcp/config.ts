@@ -1,7 +1,7 @@
 // MCP server definitions from the files users already keep: VS Code's `mcp.json` (`servers`, with
 // `type` stdio/http and `${input:…}` / `${env:…}` variables) and pi's `mcpServers` files
 // (`~/.pi/agent/mcp.json` for the user, `.pi/mcp.json` in the workspace). Parsing only: no file
-// reading, no variables resolved (variables.ts), no trust decided (trust.ts).
+// reading, no variables resolved (variables.ts), no trust decided (identity.ts and the host).
 import { type McpOAuthConfig, validateMcpServerConfig } from "@earendil-works/pi-mcp";
 // The ESM build: the UMD one (package "main") loads its parts with a require esbuild cannot follow.
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser/lib/esm/main.js";

@@ -33,7 +33,7 @@ export type McpServerState =
   | { kind: "ready"; tools: number }
   | { kind: "failed"; reason: string; stderr: string[] }
   | { kind: "disabled" }
-  /** Not started, and why (restricted mode, the user declined the command line). */
+  /** Not started, and why (Restricted Mode, the user declined the definition). */
   | { kind: "blocked"; reason: string }
   /** An HTTP server refused us and names an OAuth authorization server (its origin): the user signs in. */
   | { kind: "needsSignIn"; authorizationServer: string; reason: string };
