@@ -711,7 +711,7 @@ export class ChatSession {
     this.emit({ type: "context/meter", meter: this.context.meter() });
     // The chat's thinking level, as far as its model supports it ("off" by default).
     const thinkingLevel = clampThinkingLevel(binding.model, (this.modelChoice?.thinkingLevel ?? "off") as Parameters<typeof clampThinkingLevel>[1]);
-    const mcp = await this.options.mcp?.forRun({ acceptsImages: binding.model.input.includes("image") });
+    const mcp = await this.options.mcp?.forRun({ acceptsImages: binding.model.input.includes("image"), chatId: this.id });
     this.mcpPrompt = mcp?.prompt || undefined;
     this.mcpSignIn = mcp?.signIn ?? [];
     this.mcpExtras = mcp

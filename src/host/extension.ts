@@ -105,7 +105,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   const mcp = new HostMcp({
     context,
     workspaceFolder: folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined,
-    outputDir: path.join(commands.logRoot, "mcp"),
+    outputDir: commands.logRoot,
     lockDir: path.join(context.globalStorageUri.fsPath, "mcp-oauth-locks"),
     log,
   });

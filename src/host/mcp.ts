@@ -1,32 +1,54 @@
 // The host side of MCP: reads the configuration files, decides what may start (a workspace's
-// servers only in a trusted workspace and only after the user agreed to that exact command line),
+// servers only in a trusted workspace and only after the user agreed to their whole definition; the
+// user's own never with the workspace in Restricted Mode),
 // asks for `${input:…}` values (secret ones kept in SecretStorage), keeps the user's choices in
 // workspace state (always-allowed tools, disabled servers and tools: never in a file a repository
 // could ship), waits for approvals on MCP cards, and shows "Pi Chat: MCP Servers". The client
 // itself (pi-mcp) is in out/mcp.js, required on first need, never at activation.
-import { randomUUID } from "node:crypto";
-import { promises as fsp } from "node:fs";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createHash, randomUUID } from "node:crypto";
+import { constants as fsConstants, promises as fsp } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type * as McpBundle from "../core/mcp";
-import type { McpConfigFile, McpInputDefinition, McpServerDefinition } from "../core/mcp/config";
+import type { McpConfigFile, McpInputDefinition, McpServerDefinition, McpTransportConfig } from "../core/mcp/config";
+// identity.ts imports no pi-mcp: it may be in the activation bundle.
+import { canonicalDefinition, changedFields, type DefinitionField, definitionLines, serverPlace } from "../core/mcp/identity";
 import type { McpAllowStore, McpApprovalRequest, McpCallDecision, McpChatTools, McpToolFacts } from "../core/mcp/gate";
 import type { McpOAuthSecretStore } from "../core/mcp/oauth";
 import type { McpPrepared, McpServers, McpServerSnapshot } from "../core/mcp/servers";
+import { redact } from "./models/key-redaction";
+import { PROVIDER_KEY_ENV_VARS } from "./providers/catalog";
 import { setting } from "./settings";
 import { DEFAULT_MCP_MAX_TOOLS } from "./settings-schema";
 
 type Bundle = typeof McpBundle;
 
+/** A configuration file larger than this is not read (real ones are a few KB; a link to /dev/zero is refused before). */
+export const MCP_CONFIG_MAX_BYTES = 1024 * 1024;
+
 /** A chat's request waits this long for servers still starting; a slower one joins the next request. */
 export const MCP_REQUEST_WAIT_MS = 5_000;
 
-const ALLOWED_KEY = "piChat.mcp.alwaysAllowed";
+const ALLOWED_KEY = "piChat.mcp.alwaysAllowedByIdentity";
+/** The server name of each identity in ALLOWED_KEY, for the list the user reads. */
+const ALLOWED_NAMES_KEY = "piChat.mcp.alwaysAllowedNames";
 const DISABLED_SERVERS_KEY = "piChat.mcp.disabledServers";
 const DISABLED_TOOLS_KEY = "piChat.mcp.disabledTools";
-const CONSENT_KEY = "piChat.mcp.agreedLaunches";
+/** Agreed workspace servers: their place (scope, file, name) → the canonical definition agreed to. */
+const CONSENT_KEY = "piChat.mcp.agreedDefinitions";
 const INPUT_SECRET_PREFIX = "piChat.mcp.input.";
+
+/** SecretStorage key of a `${input:id}` value: by the place of the server that uses it (scope, file, name) and the id. */
+export function mcpInputSecretKey(server: Pick<McpServerDefinition, "scope" | "file" | "name">, id: string): string {
+  return (
+    INPUT_SECRET_PREFIX +
+    createHash("sha256")
+      .update(JSON.stringify([serverPlace(server), id]))
+      .digest("hex")
+  );
+}
 
 /** Where each configuration file is, lowest precedence first. */
 export function mcpConfigFiles(
@@ -44,6 +66,18 @@ export function mcpConfigFiles(
   ];
 }
 
+/** What a consent dialog shows about one workspace server. */
+export interface LaunchRequest {
+  server: McpServerDefinition;
+  /** Every field of its definition, one per line, changed ones marked. */
+  launch: string;
+  /** Fields changed since the user last agreed (empty: never agreed). */
+  changed: readonly DefinitionField[];
+}
+
+/** The many-servers dialog details this many servers; the rest are counted. */
+export const MCP_CONSENT_LISTED = 20;
+
 interface PendingApproval {
   request: McpApprovalRequest;
   resolve: (decision: McpCallDecision) => void;
@@ -52,7 +86,10 @@ interface PendingApproval {
 export interface HostMcpOptions {
   context: vscode.ExtensionContext;
   workspaceFolder: string | undefined;
-  /** Where the whole output of a cut result goes (under the command logs, so the card's "Open the whole output" opens it). */
+  /**
+   * The command logs' root: the whole output of a cut result goes to `<outputDir>/<chat id>/`, the
+   * chat's own log folder (the card's "Open the whole output" opens it; a chat deletion removes it).
+   */
   outputDir: string;
   log: (line: string) => void;
   /** Test seam: the user's home (the user-level pi file). */
@@ -79,17 +116,26 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   private acceptsImages = false;
   /** One OAuth store per server URL, so its cache and refresh lock are shared by every start. */
   private readonly oauthStores = new Map<string, McpOAuthSecretStore>();
+  /** Each configuration file as last parsed, by the file's identity, size and time: read again only when it changed. */
+  private readonly configCache = new Map<string, { signature: string; parsed: McpConfigFile }>();
+  /** The chat whose MCP call is running (its log folder takes a cut result's whole text). */
+  private readonly outputChat = new AsyncLocalStorage<string>();
   /** Sign-ins under way, by server: a second click joins the first. */
   private readonly signingIn = new Map<string, Promise<boolean>>();
 
   constructor(private readonly options: HostMcpOptions) {
+    this.home = options.home ?? os.homedir();
     const state = options.context.workspaceState;
+    // Kept under the server's identity (scope, file, name, definition), never its name alone: a
+    // repository's server that takes the name of the user's own inherits none of its choices.
+    const entry = (identity: string, tool: string) => JSON.stringify([identity, tool]);
     this.allowed = {
-      has: (server, tool) => this.stateList(ALLOWED_KEY).includes(`${server}/${tool}`),
-      add: async (server, tool) => {
+      has: (facts) => this.stateList(ALLOWED_KEY).includes(entry(facts.identity, facts.tool)),
+      add: async (facts) => {
         const list = this.stateList(ALLOWED_KEY);
-        if (!list.includes(`${server}/${tool}`)) await state.update(ALLOWED_KEY, [...list, `${server}/${tool}`]);
-        options.log(`MCP: always allow ${server}/${tool} in this workspace`);
+        if (!list.includes(entry(facts.identity, facts.tool))) await state.update(ALLOWED_KEY, [...list, entry(facts.identity, facts.tool)]);
+        await state.update(ALLOWED_NAMES_KEY, { ...this.allowedNames(), [facts.identity]: facts.server });
+        options.log(`MCP: always allow ${facts.server}/${facts.tool} in this workspace`);
       },
     };
     // Another window signed in, out, or refreshed: read the secret again.
@@ -108,19 +154,76 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     }
   }
 
-  /** Asks whether a workspace's server may start, showing what it runs in full (a modal). Host tests replace it. */
-  confirmLaunch = async (server: McpServerDefinition, launch: string, changed: boolean): Promise<boolean> => {
+  /**
+   * Asks whether a workspace's server may start (a modal): every field of its definition in `launch`
+   * (changed ones marked), which fields changed since the user last agreed (empty: never agreed), and
+   * whether it takes the name of one of the user's own servers. Host tests replace it.
+   */
+  confirmLaunch = async (server: McpServerDefinition, launch: string, changed: readonly DefinitionField[]): Promise<boolean> => {
     const start = "Start Server";
     const where = `${path.basename(path.dirname(server.file))}/${path.basename(server.file)}`;
+    const shadow =
+      server.shadowsUserServer !== undefined ? ` It has the name of your own server in ${server.shadowsUserServer}, which it replaces in this workspace.` : "";
     const answer = await vscode.window.showWarningMessage(
-      changed
-        ? `The command line of the MCP server "${server.name}" (${where}) changed. Start it? It runs:`
-        : `This workspace defines the MCP server "${server.name}" (${where}). Start it? It runs:`,
+      changed.length > 0
+        ? `The definition of the MCP server "${server.name}" (${where}) changed: ${changed.join(", ")}.${shadow} Start it?`
+        : `This workspace defines the MCP server "${server.name}" (${where}).${shadow} Start it?`,
       { modal: true, detail: launch },
       start,
     );
     return answer === start;
   };
+
+  /**
+   * Asks about many workspace servers at once (a modal listing them; one answer for all). Used when
+   * several wait for consent together, so a repository with 10,000 servers gives one dialog, not
+   * 10,000. Host tests replace it.
+   */
+  confirmLaunches = async (requests: readonly LaunchRequest[]): Promise<boolean> => {
+    const start = `Start All ${requests.length}`;
+    const shown = requests.slice(0, MCP_CONSENT_LISTED);
+    const detail = [
+      ...shown.map(
+        (r) =>
+          `${r.server.name} (${r.server.file})${r.changed.length > 0 ? `, changed: ${r.changed.join(", ")}` : ""}${r.server.shadowsUserServer !== undefined ? ", replaces your own server of that name" : ""}\n${r.launch}`,
+      ),
+      ...(requests.length > shown.length ? [`…and ${requests.length - shown.length} more (Pi Chat: MCP Servers lists them)`] : []),
+    ].join("\n\n");
+    const answer = await vscode.window.showWarningMessage(
+      `This workspace defines ${requests.length} MCP servers that want to start. Start all of them?`,
+      { modal: true, detail },
+      start,
+    );
+    return answer === start;
+  };
+
+  /** Consents asked in the same turn: the first schedules one question for all of them. */
+  private consentQueue: { request: LaunchRequest; resolve: (yes: boolean) => void }[] = [];
+
+  private askConsent(request: LaunchRequest): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      this.consentQueue.push({ request, resolve });
+      // Servers start together (in one synchronous pass): the microtask runs after every one has queued.
+      if (this.consentQueue.length === 1) queueMicrotask(() => void this.flushConsents());
+    });
+  }
+
+  private async flushConsents(): Promise<void> {
+    const batch = this.consentQueue;
+    this.consentQueue = [];
+    let yes = false;
+    try {
+      yes =
+        batch.length === 1
+          ? await this.confirmLaunch(batch[0]!.request.server, batch[0]!.request.launch, batch[0]!.request.changed)
+          : await this.confirmLaunches(batch.map((b) => b.request));
+    } finally {
+      for (const b of batch) b.resolve(yes);
+    }
+  }
+
+  /** The user's home: where the user's own file is, and where a user server starts in Restricted Mode. Test seam. */
+  home: string;
 
   /**
    * Before the browser opens for a sign-in: says which server asks and where the browser goes (the
@@ -199,23 +302,32 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     return this.servers?.needingSignIn ?? [];
   }
 
-  private oauthStore(serverUrl: string): McpOAuthSecretStore {
-    let store = this.oauthStores.get(serverUrl);
+  private oauthStore(serverUrl: string, binding: string | undefined): McpOAuthSecretStore {
+    const key = JSON.stringify([serverUrl, binding]);
+    let store = this.oauthStores.get(key);
     if (!store) {
-      store = new (this.load().McpOAuthSecretStore)(serverUrl, this.options.context.secrets, this.options.lockDir);
-      this.oauthStores.set(serverUrl, store);
+      store = new (this.load().McpOAuthSecretStore)(serverUrl, this.options.context.secrets, this.options.lockDir, undefined, binding);
+      this.oauthStores.set(key, store);
     }
     return store;
   }
 
   // ---- McpChatTools ----
 
-  async forRun(run: { acceptsImages: boolean }): ReturnType<McpChatTools["forRun"]> {
+  async forRun(run: { acceptsImages: boolean; chatId?: string }): ReturnType<McpChatTools["forRun"]> {
     this.acceptsImages = run.acceptsImages;
     const servers = await this.ensureServers();
     if (!servers) return { tools: [], prompt: "" };
     await servers.ensureStarted(MCP_REQUEST_WAIT_MS);
-    const { tools, leftOut } = servers.tools(this.maxTools());
+    const windowTools = servers.tools(this.maxTools());
+    const leftOut = windowTools.leftOut;
+    // Each call runs knowing its chat, so a cut result's whole text lands in that chat's log folder.
+    const chatId = run.chatId;
+    const tools = windowTools.tools.map((tool) =>
+      chatId === undefined
+        ? tool
+        : { ...tool, execute: (...args: Parameters<typeof tool.execute>) => this.outputChat.run(chatId, () => tool.execute(...args)) },
+    );
     const notes: string[] = [];
     const starting = servers.starting;
     if (starting.length > 0) notes.push(`Still starting (their tools come with a later request): ${starting.join(", ")}.`);
@@ -265,11 +377,21 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
 
   /** The tools the user always allowed in this workspace (`server/tool`). */
   get alwaysAllowed(): readonly string[] {
-    return this.stateList(ALLOWED_KEY);
+    const names = this.allowedNames();
+    return this.stateList(ALLOWED_KEY).map((e) => {
+      const [identity, tool] = JSON.parse(e) as [string, string];
+      return `${names[identity] ?? "?"}/${tool}`;
+    });
+  }
+
+  private allowedNames(): Record<string, string> {
+    const saved = this.options.context.workspaceState.get<unknown>(ALLOWED_NAMES_KEY);
+    return typeof saved === "object" && saved !== null ? (saved as Record<string, string>) : {};
   }
 
   async forgetAlwaysAllowed(): Promise<void> {
     await this.options.context.workspaceState.update(ALLOWED_KEY, []);
+    await this.options.context.workspaceState.update(ALLOWED_NAMES_KEY, {});
     this.options.log("MCP: the always-allowed tools of this workspace were forgotten");
   }
 
@@ -316,10 +438,12 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
       isToolDisabled: (server, tool) => this.stateList(DISABLED_TOOLS_KEY).includes(`${server}/${tool}`),
       acceptsImages: () => this.acceptsImages,
       saveOutput: (data, extension) => this.saveOutput(data, extension),
+      redact,
       ...(this.options.workspaceFolder !== undefined ? { cwd: this.options.workspaceFolder } : {}),
       log: this.options.log,
       onChange: () => this.changed.fire(),
-      oauth: { store: (url) => this.oauthStore(url), clientName: "Pi Chat (VS Code)" },
+      oauth: { store: (url, binding) => this.oauthStore(url, binding), clientName: "Pi Chat (VS Code)" },
+      inheritedEnv: () => withoutProviderKeys(process.env),
     });
     this.servers.setDefinitions(config.servers);
     for (const error of config.errors) this.options.log(`MCP configuration: ${error}`);
@@ -328,19 +452,28 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
 
   /** The merged configuration, or undefined when no file exists (then out/mcp.js is not even loaded). */
   private async readConfig(): Promise<McpConfigFile | undefined> {
-    const texts: { file: string; format: "pi" | "vscode"; scope: "user" | "workspace"; text: string }[] = [];
-    for (const entry of mcpConfigFiles(this.options.workspaceFolder, this.options.home)) {
-      try {
-        texts.push({ ...entry, text: await fsp.readFile(entry.file, "utf8") });
-      } catch {
-        // No such file: nothing configured there.
+    const files: McpConfigFile[] = [];
+    for (const entry of mcpConfigFiles(this.options.workspaceFolder, this.home)) {
+      const read = await readConfigFile(entry.file, this.configCache.get(entry.file));
+      if (read === undefined) {
+        this.configCache.delete(entry.file);
+        continue;
       }
+      let parsed = read.parsed;
+      if (parsed === undefined) {
+        const bundle = this.load();
+        parsed =
+          "error" in read
+            ? { servers: [], inputs: [], overrides: [], errors: [`${entry.file}: ${read.error}`] }
+            : entry.format === "pi"
+              ? bundle.parsePiMcpJson(read.text, entry.file, entry.scope)
+              : bundle.parseVsCodeMcpJson(read.text, entry.file, entry.scope);
+        this.configCache.set(entry.file, { signature: read.signature, parsed });
+      }
+      files.push(parsed);
     }
-    if (texts.length === 0) return undefined;
-    const bundle = this.load();
-    return bundle.mergeMcpConfigs(
-      texts.map((t) => (t.format === "pi" ? bundle.parsePiMcpJson(t.text, t.file, t.scope) : bundle.parseVsCodeMcpJson(t.text, t.file, t.scope))),
-    );
+    if (files.length === 0) return undefined;
+    return this.load().mergeMcpConfigs(files);
   }
 
   private load(): Bundle {
@@ -349,59 +482,109 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     return this.bundle;
   }
 
-  /** Before a server starts: trust and the user's agreement for a workspace's server, then its variables. */
+  /**
+   * Before a server starts. A workspace's server: only in a trusted folder, and only after the user
+   * agreed to its whole definition (any change asks again). Any stdio server in Restricted Mode:
+   * never in the workspace folder or with it on its paths (the user's home is its working folder);
+   * one that needs the workspace waits for trust. Then its variables.
+   */
   private async prepare(server: McpServerDefinition): Promise<McpPrepared> {
     const bundle = this.load();
+    const trusted = vscode.workspace.isTrusted;
     if (server.scope === "workspace") {
-      if (!vscode.workspace.isTrusted)
+      if (!trusted)
         return { blocked: "Restricted Mode: a server defined by the workspace runs code from the repository, so it starts only in a trusted workspace." };
-      const launch = bundle.launchDescription(server);
+      const place = serverPlace(server);
+      const definition = canonicalDefinition(server);
       const agreed = this.options.context.workspaceState.get<Record<string, string>>(CONSENT_KEY) ?? {};
-      if (agreed[server.name] !== launch) {
-        if (!(await this.confirmLaunch(server, launch, agreed[server.name] !== undefined)))
-          return { blocked: "Not started: you did not agree to its command line. Restart it from Pi Chat: MCP Servers to be asked again." };
-        await this.options.context.workspaceState.update(CONSENT_KEY, { ...agreed, [server.name]: launch });
+      const before = agreed[place];
+      if (before !== JSON.stringify(definition)) {
+        const changed = before !== undefined ? changedFields(JSON.parse(before) as typeof definition, definition) : [];
+        if (!(await this.askConsent({ server, launch: definitionLines(server, changed).join("\n"), changed })))
+          return { blocked: "Not started: you did not agree to its definition. Restart it from Pi Chat: MCP Servers to be asked again." };
+        // Read again: another server's consent may have been saved while this dialog was open.
+        const now = this.options.context.workspaceState.get<Record<string, string>>(CONSENT_KEY) ?? {};
+        await this.options.context.workspaceState.update(CONSENT_KEY, { ...now, [place]: JSON.stringify(definition) });
       }
     }
+    let transport: McpTransportConfig;
     try {
-      return {
-        transport: await bundle.resolveTransport(server, {
-          env: process.env,
-          ...(this.options.workspaceFolder !== undefined ? { workspaceFolder: this.options.workspaceFolder } : {}),
-          userHome: os.homedir(),
-          input: (id) => this.input(id),
-        }),
-      };
+      transport = await bundle.resolveTransport(server, {
+        env: process.env,
+        ...(this.options.workspaceFolder !== undefined ? { workspaceFolder: this.options.workspaceFolder } : {}),
+        userHome: os.homedir(),
+        input: (id) => this.input(server, id),
+      });
     } catch (error) {
       return { blocked: `Not started: ${error instanceof Error ? error.message : String(error)}` };
     }
+    if (transport.type === "http") return { transport };
+    if (!trusted) {
+      const needs = this.workspaceUse(transport);
+      if (needs !== undefined)
+        return {
+          blocked: `Restricted Mode: its ${needs} names the workspace folder, so it would run the repository's code. It starts once you trust this folder.`,
+        };
+      // Absolute: a relative folder would be taken from the extension host's own working folder.
+      return { transport: { ...transport, cwd: path.resolve(this.home, transport.cwd ?? ".") } };
+    }
+    return { transport: { ...transport, cwd: transport.cwd ?? this.options.workspaceFolder ?? this.home } };
   }
 
-  /** `${input:id}`: asked once with VS Code's input box; a password input is kept in SecretStorage. */
-  private async input(id: string): Promise<string | undefined> {
-    const definition: McpInputDefinition = this.config?.inputs.find((i) => i.id === id) ?? { id, description: id, password: true };
+  /** The first field of a resolved stdio definition that names the workspace folder (a path in it), or undefined. */
+  private workspaceUse(t: Extract<McpTransportConfig, { type: "stdio" }>): string | undefined {
+    const folder = this.options.workspaceFolder;
+    if (folder === undefined) return undefined;
+    const inside = (text: string) => text.includes(folder) || isInside(folder, path.resolve(this.home, text));
+    if (inside(t.command)) return "command";
+    if (t.cwd !== undefined && isInside(folder, path.resolve(this.home, t.cwd))) return "working folder";
+    if (t.args.some((a) => a.includes(folder))) return "arguments";
+    if (Object.values(t.env).some((v) => v.includes(folder))) return "environment";
+    return undefined;
+  }
+
+  /**
+   * `${input:id}`: asked with VS Code's input box; a password input is kept in SecretStorage. Kept per
+   * place (the file that defines the server, its scope) and server: another file or server asks anew.
+   */
+  private async input(server: McpServerDefinition, id: string): Promise<string | undefined> {
+    const definition: McpInputDefinition = this.config?.inputs.find((i) => i.id === id && i.file === server.file) ?? {
+      id,
+      file: server.file,
+      description: id,
+      password: true,
+    };
+    const key = mcpInputSecretKey(server, id);
     if (definition.password) {
-      const kept = await this.options.context.secrets.get(INPUT_SECRET_PREFIX + id);
+      const kept = await this.options.context.secrets.get(key);
       if (kept !== undefined) return kept;
-    } else if (this.inputValues.has(id)) return this.inputValues.get(id);
-    const value = await vscode.window.showInputBox({
-      title: `MCP server input: ${id}`,
-      prompt: definition.description,
-      password: definition.password,
-      ignoreFocusOut: true,
-      ...(definition.default !== undefined ? { value: definition.default } : {}),
-    });
+    } else if (this.inputValues.has(key)) return this.inputValues.get(key);
+    const value = await this.askInput(server, definition);
     if (value === undefined) return undefined;
-    if (definition.password) await this.options.context.secrets.store(INPUT_SECRET_PREFIX + id, value);
-    else this.inputValues.set(id, value);
+    if (definition.password) await this.options.context.secrets.store(key, value);
+    else this.inputValues.set(key, value);
     return value;
   }
 
+  /** Asks for one input, saying which server and file want it. Host tests replace it. */
+  askInput = (server: McpServerDefinition, input: McpInputDefinition): Thenable<string | undefined> =>
+    vscode.window.showInputBox({
+      title: `MCP server "${server.name}" (${server.scope === "user" ? "your own file" : server.file}): ${input.id}`,
+      prompt: input.description,
+      password: input.password,
+      ignoreFocusOut: true,
+      ...(input.default !== undefined ? { value: input.default } : {}),
+    });
+
+  /** The whole text of a cut result (already redacted, tools.ts), in the calling chat's log folder, readable by the user only. */
   private async saveOutput(data: string | Uint8Array, extension: string): Promise<string> {
-    await fsp.mkdir(this.options.outputDir, { recursive: true });
+    const chatId = this.outputChat.getStore();
+    if (chatId === undefined || !/^[A-Za-z0-9_-]+$/.test(chatId)) throw new Error("no chat to keep it with");
+    const dir = path.join(this.options.outputDir, chatId);
+    await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
     // .log whatever the content: the card's "Open the whole output" opens only logs under this folder.
-    const file = path.join(this.options.outputDir, `mcp-${randomUUID()}${extension === ".log" ? "" : extension}.log`);
-    await fsp.writeFile(file, data);
+    const file = path.join(dir, `mcp-${randomUUID()}${extension === ".log" ? "" : extension}.log`);
+    await fsp.writeFile(file, data, { mode: 0o600 });
     return file;
   }
 
@@ -419,4 +602,47 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     const list = this.stateList(key).filter((v) => v !== value);
     await this.options.context.workspaceState.update(key, present ? [...list, value] : list);
   }
+}
+
+/**
+ * One configuration file, read with limits: a regular file (a link to /dev/zero, a FIFO or a folder
+ * is refused without reading; opened non-blocking so a FIFO cannot hang the open), at most
+ * MCP_CONFIG_MAX_BYTES. Undefined: no file. `parsed` is the cached result when the file is unchanged.
+ */
+async function readConfigFile(
+  file: string,
+  cached: { signature: string; parsed: McpConfigFile } | undefined,
+): Promise<(({ text: string } | { error: string }) & { signature: string; parsed?: McpConfigFile }) | undefined> {
+  let handle: fsp.FileHandle;
+  try {
+    handle = await fsp.open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? undefined : { error: `cannot be read (${code ?? String(error)})`, signature: `error:${code}` };
+  }
+  try {
+    const stat = await handle.stat();
+    const signature = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    if (cached?.signature === signature) return { text: "", signature, parsed: cached.parsed };
+    if (!stat.isFile()) return { error: "not a regular file; not read", signature };
+    if (stat.size > MCP_CONFIG_MAX_BYTES) return { error: `larger than ${MCP_CONFIG_MAX_BYTES / 1024} KB; not read`, signature };
+    const buffer = Buffer.alloc(MCP_CONFIG_MAX_BYTES + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    if (bytesRead > MCP_CONFIG_MAX_BYTES) return { error: `larger than ${MCP_CONFIG_MAX_BYTES / 1024} KB; not read`, signature };
+    return { text: buffer.subarray(0, bytesRead).toString("utf8"), signature };
+  } finally {
+    await handle.close();
+  }
+}
+
+function isInside(folder: string, target: string): boolean {
+  const relative = path.relative(folder, target);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+/** The host's environment without the provider keys (the list commands strip too). */
+function withoutProviderKeys(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && !PROVIDER_KEY_ENV_VARS.includes(k)) out[k] = v;
+  return out;
 }

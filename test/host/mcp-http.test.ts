@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
+import { mcpInputSecretKey } from "../../src/host/mcp";
 import type { OpenAIServer } from "../support/openai-server";
 import { filesUnder } from "../support/temp";
 import { startChatView, toolCard, waitFor } from "./helpers";
@@ -84,11 +85,12 @@ describe("Pi Chat MCP over Streamable HTTP with a bearer token", function () {
     await server?.close();
   });
 
+  const inputKey = () => mcpInputSecretKey({ scope: "workspace", file: configFile(), name: "tracker" }, "tracker-token");
   const secrets = () => (api.mcp as unknown as { options: { context: vscode.ExtensionContext } }).options.context.secrets;
   const trackerReady = async () => (await api.mcp.list()).find((s) => s.name === "tracker" && s.state.kind === "ready");
 
   it("asks for the token once in VS Code's input box, keeps it in SecretStorage, and sends it only to that server", async () => {
-    await secrets().delete("piChat.mcp.input.tracker-token");
+    await secrets().delete(inputKey());
     let ready = false;
     const starting = api.mcp.forRun({ acceptsImages: false });
     // The input box is the real one in the workbench: accept it (pre-filled with the input's default).
@@ -106,7 +108,7 @@ describe("Pi Chat MCP over Streamable HTTP with a bearer token", function () {
     await starting;
     assert.ok(ready && listed.tools.length > 5, `tools: ${listed.tools.length}`);
     // The secret was deleted first: only the input box's answer can have put it back.
-    assert.equal(await secrets().get("piChat.mcp.input.tracker-token"), TOKEN, "kept in SecretStorage");
+    assert.equal(await secrets().get(inputKey()), TOKEN, "kept in SecretStorage");
     assert.ok(seen.authorized > 0, "the server got the token");
     assert.equal(seen.refused, 0, "no request went without it");
 

@@ -86,7 +86,7 @@ describe("Pi Chat MCP servers in the extension host", function () {
     assert.equal(asking.approval?.mcp?.arguments, '{\n  "message": "hello from mcp"\n}');
     assert.ok(asking.approval?.mcp?.annotations?.includes("readOnlyHint: true"), "the server's annotation is shown");
     assert.equal(launches.length, 1, "the workspace server started after one agreement, asked once");
-    assert.ok(launches[0]!.includes(everything) && launches[0]!.startsWith(process.execPath), launches[0]);
+    assert.ok(launches[0]!.includes(everything) && launches[0]!.startsWith(`command: ${process.execPath}`), launches[0]);
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_echo", decision: "allow" });
     await api.controller.currentSession.waitForIdle();
     assert.equal(card("call_echo")?.status, "success");

@@ -76,7 +76,7 @@ describe("restricted mode (untrusted folder, workspace trust on)", function () {
     const workspaceConfig = workspaceUri(".vscode/mcp.json").fsPath;
     const asked: string[] = [];
     // The user's pi file lives under a home of the test's own (HostMcp's seam), not the machine's.
-    (api.mcp as unknown as { options: { home: string } }).options.home = home;
+    api.mcp.home = home;
     api.mcp.confirmLaunch = async (server) => {
       asked.push(server.name);
       return true;

@@ -57,7 +57,14 @@ export interface OAuthTestServer {
     mcpUnauthorized: number;
     /** Every bearer token /mcp received, valid or not. */
     bearerTokens: string[];
+    /** Every request body the attacker's token endpoint received (see `attackerMetadataUrl`). */
+    attackerTokenRequests: string[];
   };
+  /**
+   * The metadata of a second authorization server on this origin, the attacker's: a repository names
+   * it in `oauth.authServerMetadataUrl`. Its token endpoint records what it gets and refuses it.
+   */
+  attackerMetadataUrl: string;
   /** Tokens issued, newest last (the test searches files and logs for them). */
   readonly issued: { accessTokens: string[]; refreshTokens: string[] };
   /** Plays the browser: GET the authorization URL, then follow its redirect to the client's callback. */
@@ -105,6 +112,7 @@ export async function startOAuthTestServer(options: OAuthTestServerOptions = {})
     mcpAuthorized: 0,
     mcpUnauthorized: 0,
     bearerTokens: [],
+    attackerTokenRequests: [],
   };
   const issued = { accessTokens: [...accessTokens.keys()], refreshTokens: [...refreshTokens.keys()] };
   let origin = "";
@@ -283,6 +291,12 @@ export async function startOAuthTestServer(options: OAuthTestServerOptions = {})
       if (route === "GET /.well-known/oauth-protected-resource/mcp" || route === "GET /.well-known/oauth-protected-resource")
         return json(res, 200, protectedResourceMetadata());
       if (route === "GET /.well-known/oauth-authorization-server") return json(res, 200, authorizationServerMetadata());
+      if (route === "GET /.well-known/oauth-authorization-server/attacker")
+        return json(res, 200, { ...authorizationServerMetadata(), issuer: `${origin}/attacker`, token_endpoint: `${origin}/attacker/token` });
+      if (route === "POST /attacker/token") {
+        seen.attackerTokenRequests.push(await body(req));
+        return json(res, 400, { error: "invalid_grant", error_description: "the attacker only collects" });
+      }
       if (route === "POST /register") return register(req, res);
       if (route === "GET /authorize") return authorize(url, res);
       if (route === "POST /token") return token(req, res);
@@ -304,6 +318,7 @@ export async function startOAuthTestServer(options: OAuthTestServerOptions = {})
   return {
     origin,
     mcpUrl: `${origin}/mcp`,
+    attackerMetadataUrl: `${origin}/.well-known/oauth-authorization-server/attacker`,
     seen,
     issued,
     async browse(authorizationUrl) {

@@ -1,7 +1,7 @@
 // MCP server definitions from the files users already keep: VS Code's `mcp.json` (`servers`, with
 // `type` stdio/http and `${input:…}` / `${env:…}` variables) and pi's `mcpServers` files
 // (`~/.pi/agent/mcp.json` for the user, `.pi/mcp.json` in the workspace). Parsing only: no file
-// reading, no variables resolved (variables.ts), no trust decided (trust.ts).
+// reading, no variables resolved (variables.ts), no trust decided (identity.ts and the host).
 import { type McpOAuthConfig, validateMcpServerConfig } from "@earendil-works/pi-mcp";
 // The ESM build: the UMD one (package "main") loads its parts with a require esbuild cannot follow.
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser/lib/esm/main.js";
@@ -25,11 +25,15 @@ export interface McpServerDefinition {
   description?: string;
   /** Per-request timeout in seconds. */
   timeoutSeconds?: number;
+  /** A workspace server that took the name of one of the user's own servers: that file (the consent dialog says so). */
+  shadowsUserServer?: string;
 }
 
 /** An `inputs` entry of VS Code's mcp.json: what to ask for a `${input:id}`. */
 export interface McpInputDefinition {
   id: string;
+  /** The file that defines it: an input is one file's, never another's (its secret is kept per file and server). */
+  file: string;
   description: string;
   password: boolean;
   default?: string;
@@ -39,15 +43,40 @@ export interface McpInputDefinition {
 export interface McpConfigFile {
   servers: McpServerDefinition[];
   inputs: McpInputDefinition[];
-  /** `enabled` overrides for servers another file defines (pi's project overrides). */
-  overrides: { name: string; enabled: boolean }[];
+  /** `enabled` overrides for servers another file defines (pi's project overrides); a workspace's can only switch off. */
+  overrides: { name: string; enabled: boolean; scope: McpScope }[];
   errors: string[];
 }
 
 const EMPTY: McpConfigFile = { servers: [], inputs: [], overrides: [], errors: [] };
 
-/** JSON with comments and trailing commas, as VS Code writes its own files. */
+/** Objects and arrays nested deeper than this are refused before parsing (a server entry needs about 5). */
+export const MCP_CONFIG_MAX_DEPTH = 32;
+
+/** How deep `[` and `{` nest outside strings and comments; stops counting past `limit`. */
+export function jsonNesting(text: string, limit = MCP_CONFIG_MAX_DEPTH): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (c === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+    } else if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === "{" || c === "[") {
+      deepest = Math.max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if (c === "}" || c === "]") depth--;
+  }
+  return deepest;
+}
+
+/** JSON with comments and trailing commas, as VS Code writes its own files; nesting capped first. */
 function parseFile(text: string, file: string): { value: Record<string, unknown> } | { error: string } {
+  if (jsonNesting(text) > MCP_CONFIG_MAX_DEPTH) return { error: `${file}: nested deeper than ${MCP_CONFIG_MAX_DEPTH} levels; not read` };
   const errors: ParseError[] = [];
   const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) return { error: `${file}: not valid JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset})` };
@@ -78,6 +107,7 @@ export function parseVsCodeMcpJson(text: string, file: string, scope: McpScope):
     }
     out.inputs.push({
       id: input.id,
+      file,
       description: typeof input.description === "string" ? input.description : input.id,
       password: input.password === true,
       ...(typeof input.default === "string" ? { default: input.default } : {}),
@@ -96,7 +126,7 @@ export function parsePiMcpJson(text: string, file: string, scope: McpScope): Mcp
   for (const [name, raw] of Object.entries(isRecord(servers) ? servers : {})) {
     // An entry with no command, url or type only switches a server another file defines on or off.
     if (isRecord(raw) && raw.command === undefined && raw.url === undefined && raw.type === undefined) {
-      if (typeof raw.enabled === "boolean") out.overrides.push({ name, enabled: raw.enabled });
+      if (typeof raw.enabled === "boolean") out.overrides.push({ name, enabled: raw.enabled, scope });
       else out.errors.push(`${file}: server "${name}" has neither "command" nor "url"`);
       continue;
     }
@@ -140,8 +170,10 @@ function addServer(out: McpConfigFile, name: string, raw: unknown, file: string,
 
 /**
  * All files in order of precedence, lowest first (the user's, then the workspace's): a later file's
- * server of the same name replaces an earlier one, so a name means one server. Overrides only switch
- * servers on or off. Two names that map to one tool namespace (`a-b`, `a_b`) are an error.
+ * server of the same name replaces an earlier one, so a name means one server (a workspace server
+ * that replaces the user's own says so: `shadowsUserServer`). Overrides switch servers off, and
+ * on only from the user's own file: a workspace can narrow what runs, never widen it. Two names
+ * that map to one tool namespace (`a-b`, `a_b`) are an error.
  */
 export function mergeMcpConfigs(files: readonly McpConfigFile[]): McpConfigFile {
   const byName = new Map<string, McpServerDefinition>();
@@ -149,13 +181,21 @@ export function mergeMcpConfigs(files: readonly McpConfigFile[]): McpConfigFile 
   const errors: string[] = [];
   for (const f of files) {
     errors.push(...f.errors);
-    for (const s of f.servers) byName.set(s.name, s);
-    for (const i of f.inputs) inputs.set(i.id, i);
+    for (const s of f.servers) {
+      const shadowed = byName.get(s.name);
+      byName.set(s.name, shadowed?.scope === "user" && s.scope === "workspace" ? { ...s, shadowsUserServer: shadowed.file } : s);
+    }
+    for (const i of f.inputs) inputs.set(JSON.stringify([i.file, i.id]), i);
   }
   for (const f of files)
     for (const o of f.overrides) {
       const server = byName.get(o.name);
-      if (server) byName.set(o.name, { ...server, enabled: o.enabled });
+      if (!server) continue;
+      if (o.enabled && o.scope === "workspace") {
+        if (!server.enabled) errors.push(`The workspace's file asks to switch on "${o.name}", which your own file switches off; it stays off.`);
+        continue;
+      }
+      byName.set(o.name, { ...server, enabled: o.enabled });
     }
   const namespaces = new Map<string, string>();
   for (const name of [...byName.keys()]) {
@@ -167,25 +207,6 @@ export function mergeMcpConfigs(files: readonly McpConfigFile[]): McpConfigFile 
     } else namespaces.set(namespace, name);
   }
   return { servers: [...byName.values()], inputs: [...inputs.values()], overrides: [], errors };
-}
-
-/**
- * What the user agrees to before a workspace server starts, in full: the command line (or URL) and
- * everything else that decides what runs. A change to any of it asks again.
- */
-export function launchDescription(server: McpServerDefinition): string {
-  const t = server.transport;
-  if (t.type === "http") {
-    const headers = Object.keys(t.headers);
-    return `${t.url}${headers.length > 0 ? `\nheaders: ${headers.map((h) => `${h}: ${t.headers[h]}`).join("; ")}` : ""}`;
-  }
-  const line = [t.command, ...t.args].map(shellQuote).join(" ");
-  const env = Object.entries(t.env);
-  return [line, ...(t.cwd !== undefined ? [`in ${t.cwd}`] : []), ...(env.length > 0 ? [`env: ${env.map(([k, v]) => `${k}=${v}`).join(" ")}`] : [])].join("\n");
-}
-
-function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./${}-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -22,6 +22,8 @@ export function isMcpToolName(name: string): boolean {
 /** What the gate knows about an MCP tool by its agent-tool name. */
 export interface McpToolFacts {
   server: string;
+  /** The server's identity (identity.ts): scope, file, name and definition. "Always allow" is kept under it. */
+  identity: string;
   /** The tool's name on its server. */
   tool: string;
   /** The server's annotations (readOnlyHint, destructiveHint, …): shown, never obeyed. */
@@ -51,10 +53,10 @@ export function decideMcpCall(input: McpDecisionInput): McpDecision {
   return input.alwaysAllowed ? { action: "run" } : { action: "ask" };
 }
 
-/** "Always allow" choices of this workspace, by server and tool name. */
+/** "Always allow" choices of this workspace, by server identity (never its name alone) and tool name. */
 export interface McpAllowStore {
-  has(server: string, tool: string): boolean;
-  add(server: string, tool: string): Promise<void>;
+  has(facts: Pick<McpToolFacts, "identity" | "tool">): boolean;
+  add(facts: Pick<McpToolFacts, "identity" | "server" | "tool">): Promise<void>;
 }
 
 export interface McpApprovalRequest {
@@ -114,7 +116,7 @@ export async function gateMcpCall(
   const facts = deps.describe(toolName);
   const decision = decideMcpCall({
     available: facts !== undefined && facts.disabled !== true,
-    alwaysAllowed: facts !== undefined && deps.allowed.has(facts.server, facts.tool),
+    alwaysAllowed: facts !== undefined && deps.allowed.has(facts),
     approvalMode: deps.approvalMode(),
     editsAllowedForChat: deps.editsAllowedForChat(),
     annotations: facts?.annotations,
@@ -142,7 +144,7 @@ export async function gateMcpCall(
   }
   let rule: string | undefined;
   if (answer.decision === "allowAlways") {
-    await deps.allowed.add(facts.server, facts.tool);
+    await deps.allowed.add(facts);
     rule = `${facts.server}/${facts.tool}`;
   }
   const denied = answer.decision === "deny";
@@ -167,7 +169,8 @@ export function signInNoteText(needed: McpSignInNeeded): string {
 /** What a chat gets from the window's MCP servers (the host adapter implements it over out/mcp.js). */
 export interface McpChatTools {
   /** The MCP tools for this run (servers started on first need, waited for a few seconds) and the system prompt's paragraph. */
-  forRun(run: { acceptsImages: boolean }): Promise<{ tools: AgentTool[]; prompt: string; signIn?: McpSignInNeeded[] }>;
+  /** `chatId`: the chat of the run (a cut result's whole text is kept in its log folder, deleted with it). */
+  forRun(run: { acceptsImages: boolean; chatId?: string }): Promise<{ tools: AgentTool[]; prompt: string; signIn?: McpSignInNeeded[] }>;
   describe(toolName: string): McpToolFacts | undefined;
   allowed: McpAllowStore;
   approver: McpApprover;

@@ -28,10 +28,26 @@ export interface SecretStore {
   delete(key: string): PromiseLike<void>;
 }
 
-/** SecretStorage key of one server's OAuth state: by exact URL, so credentials never go to another server. */
+/**
+ * SecretStorage key of one server's OAuth state: by exact URL and by what the tokens are bound to,
+ * the authorization server that issued them and the client they were issued to. Without a
+ * configured metadata document the authorization server is the one the MCP server itself names,
+ * pinned in the state at sign-in (pi-mcp's cached discovery); with one, it is that document. A
+ * definition naming another document or client (a repository's, say) finds no tokens, so a refresh
+ * token is never posted to a token endpoint other than the one that issued it.
+ */
 export const MCP_OAUTH_SECRET_PREFIX = "piChat.mcp.oauth.";
-export function mcpOAuthSecretKey(serverUrl: string): string {
-  return MCP_OAUTH_SECRET_PREFIX + serverUrl;
+export function mcpOAuthSecretKey(serverUrl: string, binding?: string): string {
+  return MCP_OAUTH_SECRET_PREFIX + serverUrl + (binding !== undefined ? ` (${binding})` : "");
+}
+
+/** What a server's `oauth` field binds its tokens to beyond the URL (see mcpOAuthSecretKey); undefined: nothing configured. */
+export function oauthBinding(config: McpOAuthConfig | undefined): string | undefined {
+  const parts = [
+    ...(config?.authServerMetadataUrl !== undefined ? [`authorization server ${config.authServerMetadataUrl}`] : []),
+    ...(config?.clientId !== undefined ? [`client ${config.clientId}`] : []),
+  ];
+  return parts.length > 0 ? parts.join(", ") : undefined;
 }
 
 /** How long a refresh may wait for another window's refresh of the same server. */
@@ -57,10 +73,12 @@ export class McpOAuthSecretStore implements McpOAuthServerStore {
     /** Folder of the lock directories (the extension's global storage). */
     private readonly lockDir: string,
     private readonly lockWaitMs = MCP_REFRESH_LOCK_WAIT_MS,
+    /** What the tokens are bound to beyond the URL (oauthBinding): part of the key. */
+    readonly binding?: string,
   ) {}
 
   get key(): string {
-    return mcpOAuthSecretKey(this.serverUrl);
+    return mcpOAuthSecretKey(this.serverUrl, this.binding);
   }
 
   async load(): Promise<McpOAuthState | undefined> {

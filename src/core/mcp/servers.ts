@@ -14,7 +14,8 @@ import {
 } from "@earendil-works/pi-mcp/oauth";
 import type { McpServerDefinition, McpTransportConfig } from "./config";
 import type { McpToolFacts } from "./gate";
-import { oauthSettings, signInLocation, signInToMcpServer } from "./oauth";
+import { serverIdentity } from "./identity";
+import { oauthBinding, oauthSettings, signInLocation, signInToMcpServer } from "./oauth";
 import { wrapMcpTools, wrapResourceTools } from "./tools";
 
 /** How long a server may take to start and answer `initialize` before it counts as failed. */
@@ -32,7 +33,7 @@ export type McpServerState =
   | { kind: "ready"; tools: number }
   | { kind: "failed"; reason: string; stderr: string[] }
   | { kind: "disabled" }
-  /** Not started, and why (restricted mode, the user declined the command line). */
+  /** Not started, and why (Restricted Mode, the user declined the definition). */
   | { kind: "blocked"; reason: string }
   /** An HTTP server refused us and names an OAuth authorization server (its origin): the user signs in. */
   | { kind: "needsSignIn"; authorizationServer: string; reason: string };
@@ -64,13 +65,21 @@ export interface McpServersOptions {
   isToolDisabled: (server: string, tool: string) => boolean;
   acceptsImages: () => boolean;
   saveOutput?: McpOutputSaver;
+  /** The one redactor: every result's text goes through it (tools.ts). */
+  redact?: (text: string) => string;
   /** Default working directory of stdio servers (the workspace folder). */
   cwd?: string;
   log: (line: string) => void;
   onChange: () => void;
   startTimeoutMs?: number;
-  /** OAuth sign-in for HTTP servers: each server URL's store (SecretStorage in the product); absent: none. */
-  oauth?: { store: (serverUrl: string) => McpOAuthServerStore & { clear(): Promise<void> }; clientName: string };
+  /**
+   * OAuth sign-in for HTTP servers (absent: none): the store of a server URL and what its tokens are
+   * bound to (oauthBinding: a configured metadata document and client; undefined: the authorization
+   * server the server names). Tokens kept for one are never offered for another.
+   */
+  oauth?: { store: (serverUrl: string, binding: string | undefined) => McpOAuthServerStore & { clear(): Promise<void> }; clientName: string };
+  /** The environment a stdio server starts with (before its own `env`): the host's, without provider keys. */
+  inheritedEnv?: () => Record<string, string>;
 }
 
 /** An HTTP server's OAuth side, from its last start. */
@@ -321,11 +330,13 @@ export class McpServers {
       entry.instructions = client.instructions;
       const wrapOptions = {
         server: def.name,
+        identity: serverIdentity(def),
         client,
         // Our own tools never start with mcp__: only other servers' names can clash.
         isTaken: (n: string) => this.takenByOtherServer(def.name, n),
         acceptsImages: this.options.acceptsImages,
         ...(this.options.saveOutput ? { saveOutput: this.options.saveOutput } : {}),
+        ...(this.options.redact ? { redact: this.options.redact } : {}),
         ...(def.timeoutSeconds !== undefined ? { timeoutMs: def.timeoutSeconds * 1000 } : {}),
         // Started again, the server lands in needsSignIn (or is ready, if another window signed in meanwhile).
         onSignInNeeded: () => {
@@ -352,10 +363,12 @@ export class McpServers {
       return new StreamableHttpTransport({ url: t.url, headers: t.headers, ...(entry.oauth ? { authProvider: entry.oauth.provider } : {}) });
     }
     const cwd = t.cwd ?? this.options.cwd;
+    const inherited = this.options.inheritedEnv?.();
     return new StdioTransport({
       command: t.command,
       args: t.args,
-      env: t.env,
+      // Not the host's whole environment: the provider keys commands never get are not a server's either.
+      ...(inherited ? { env: { ...inherited, ...t.env }, inheritEnv: false } : { env: t.env }),
       ...(cwd !== undefined ? { cwd } : {}),
       stderr: "pipe",
       onStderr: (chunk) => {
@@ -373,9 +386,9 @@ export class McpServers {
     const hooks = this.options.oauth;
     if (!hooks) return undefined;
     if (t.oauth === undefined && Object.keys(t.headers).some((h) => h.toLowerCase() === "authorization")) return undefined;
-    const store = hooks.store(t.url);
+    const store = hooks.store(t.url, oauthBinding(t.oauth));
     const settings = oauthSettings(t.oauth);
-    const previous = entry.oauth?.url === t.url ? entry.oauth : undefined;
+    const previous = entry.oauth?.url === t.url && entry.oauth.store === store ? entry.oauth : undefined;
     const use: OAuthUse = {
       url: t.url,
       settings,
@@ -427,7 +440,18 @@ export class McpServers {
   private async closeClient(entry: Entry): Promise<void> {
     const client = entry.client;
     entry.client = undefined;
+    // Read before the close: the transport forgets its process when it ends.
+    const pid = entry.transport instanceof StdioTransport ? entry.transport.pid : undefined;
     await client?.close().catch((error: unknown) => this.options.log(`MCP server "${entry.def.name}" did not close cleanly: ${String(error)}`));
+    // pi-mcp ends the server's process group with SIGTERM; a child of the server that ignores it
+    // (a double-forked daemon, say) would outlive the stop. The group gets SIGKILL as well.
+    if (client && pid !== undefined && process.platform !== "win32") {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // The group is gone already.
+      }
+    }
   }
 
   private setState(entry: Entry, state: McpServerState): void {

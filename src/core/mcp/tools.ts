@@ -15,7 +15,14 @@ import {
   type LlmContent,
 } from "@earendil-works/pi-mcp";
 import { McpOAuthAuthorizationRequiredError } from "@earendil-works/pi-mcp/oauth";
+import { acceptAttachedImage } from "../images/accept";
 import type { McpToolFacts } from "./gate";
+
+/** A tool's description is cut to this, saying so: a server cannot fill every request with one tool. */
+export const MCP_TOOL_DESCRIPTION_CHARS = 2_000;
+/** A tool's input schema over this size (JSON characters) or nesting is replaced by "any object", saying so. */
+export const MCP_TOOL_SCHEMA_CHARS = 20_000;
+export const MCP_TOOL_SCHEMA_DEPTH = 20;
 
 /** What an MCP tool card shows besides the result text. No secrets: server and tool names, the file of the whole output. */
 export interface McpToolDetails {
@@ -29,10 +36,14 @@ export interface McpToolDetails {
 
 export interface WrapOptions {
   server: string;
+  /** The server's identity (identity.ts), which the gate's "Always allow" is kept under. */
+  identity: string;
   client: McpClient;
   /** Names already used (ours, and other MCP tools'): a clash gets pi's hash suffix. */
   isTaken: (name: string) => boolean;
   saveOutput?: McpOutputSaver;
+  /** The one redactor (src/core/redaction.ts): a result's text is redacted before the model, the card or a file get it. */
+  redact?: (text: string) => string;
   /** Whether the model of the run takes images (as read_file). */
   acceptsImages: () => boolean;
   timeoutMs?: number;
@@ -64,7 +75,12 @@ export function wrapMcpTools(tools: readonly Tool[], options: WrapOptions): Wrap
     used.add(name);
     out.push({
       tool: wrapOne(name, mcpTool, options),
-      facts: { server: options.server, tool: mcpTool.name, ...(mcpTool.annotations ? { annotations: { ...mcpTool.annotations } } : {}) },
+      facts: {
+        server: options.server,
+        identity: options.identity,
+        tool: mcpTool.name,
+        ...(mcpTool.annotations ? { annotations: { ...mcpTool.annotations } } : {}),
+      },
     });
   }
   return out;
@@ -89,7 +105,7 @@ export function wrapResourceTools(options: WrapOptions): WrappedMcpTool[] {
     used.add(name);
     return name;
   };
-  const facts = (tool: string): McpToolFacts => ({ server: options.server, tool });
+  const facts = (tool: string): McpToolFacts => ({ server: options.server, identity: options.identity, tool });
   const list: AgentTool<object, McpToolDetails> = {
     name: nameOf("list_resources"),
     label: "List resources",
@@ -108,7 +124,7 @@ export function wrapResourceTools(options: WrapOptions): WrappedMcpTool[] {
         .map((r) => `- ${r.uri} — ${r.title ?? r.name}${r.mimeType ? ` (${r.mimeType})` : ""}${r.description ? `: ${oneLine(r.description)}` : ""}`);
       if (resources.length > MCP_RESOURCES_LISTED) lines.push(`(${resources.length - MCP_RESOURCES_LISTED} more not listed)`);
       const text = resources.length === 0 ? "The server offers no resources." : `${resources.length} resource(s):\n${lines.join("\n")}`;
-      const limited = await limitMcpContent([{ type: "text", text }], options.saveOutput);
+      const limited = await limitMcpContent([{ type: "text", text: options.redact ? options.redact(text) : text }], options.saveOutput);
       if (limited.fullOutputPath !== undefined) details.logFile = limited.fullOutputPath;
       return { content: limited.content, details };
     },
@@ -145,6 +161,12 @@ function oneLine(text: string): string {
 
 /** Images only for a model that takes them; text over the limit cut, the whole kept in a file the card opens. */
 async function finish(content: LlmContent[], details: McpToolDetails, options: WrapOptions, isError: boolean): Promise<AgentToolResult<McpToolDetails>> {
+  // An image is checked as an attached one is (whole PNG/JPEG/GIF/WebP by its bytes, within the caps).
+  content = content.map((c) => {
+    if (c.type !== "image") return c;
+    const accepted = acceptAttachedImage(c.data, "An image from the MCP server");
+    return accepted.ok ? { ...c, mimeType: accepted.info.mimeType } : { type: "text" as const, text: `[image left out: ${accepted.reason}]` };
+  });
   if (!options.acceptsImages()) {
     const images = content.filter((c) => c.type === "image").length;
     if (images > 0) {
@@ -152,18 +174,62 @@ async function finish(content: LlmContent[], details: McpToolDetails, options: W
       content = [...content.filter((c) => c.type !== "image"), { type: "text", text: `[${images} image(s) left out: the model in use does not take images]` }];
     }
   }
+  const redact = options.redact;
+  if (redact) content = content.map((c) => (c.type === "text" ? { ...c, text: redact(c.text) } : c));
   const limited = await limitMcpContent(content, options.saveOutput);
   if (limited.fullOutputPath !== undefined) details.logFile = limited.fullOutputPath;
   const finalContent = limited.content.length > 0 ? limited.content : [{ type: "text" as const, text: "(no content)" }];
   return { content: finalContent, details, ...(isError ? { isError: true } : {}) };
 }
 
+/**
+ * What a tool declares, within caps: every request carries it. A description over the cap is cut,
+ * and a schema too large or too deep is replaced by "any object" (the call still works; the
+ * server checks its own arguments), each saying so in the description.
+ */
+export function boundedDeclaration(mcpTool: Tool, server: string): { description: string; parameters: ReturnType<typeof normalizeMcpInputSchema> } {
+  const notes: string[] = [];
+  let description = mcpTool.description ?? mcpTool.name;
+  if (description.length > MCP_TOOL_DESCRIPTION_CHARS) {
+    notes.push(`description cut from ${description.length} characters`);
+    description = `${description.slice(0, MCP_TOOL_DESCRIPTION_CHARS)}…`;
+  }
+  const depth = nesting(mcpTool.inputSchema, MCP_TOOL_SCHEMA_DEPTH);
+  const size = depth > MCP_TOOL_SCHEMA_DEPTH ? 0 : JSON.stringify(mcpTool.inputSchema ?? {}).length;
+  let parameters: ReturnType<typeof normalizeMcpInputSchema>;
+  if (depth > MCP_TOOL_SCHEMA_DEPTH || size > MCP_TOOL_SCHEMA_CHARS) {
+    notes.push(
+      depth > MCP_TOOL_SCHEMA_DEPTH
+        ? `input schema left out: nested deeper than ${MCP_TOOL_SCHEMA_DEPTH}`
+        : `input schema left out: ${size} characters, over ${MCP_TOOL_SCHEMA_CHARS}`,
+    );
+    parameters = normalizeMcpInputSchema({ type: "object", additionalProperties: true });
+  } else parameters = normalizeMcpInputSchema(mcpTool.inputSchema);
+  const cut = notes.length > 0 ? ` [Pi Chat: ${notes.join("; ")}]` : "";
+  return { description: `${description} (MCP server "${server}")${cut}`, parameters };
+}
+
+/** How deep objects and arrays nest in a value, counting no further than `limit` + 1 (no recursion: any depth is safe). */
+function nesting(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    deepest = Math.max(deepest, d + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return deepest;
+}
+
 function wrapOne(name: string, mcpTool: Tool, options: WrapOptions): AgentTool<object, McpToolDetails> {
+  const declared = boundedDeclaration(mcpTool, options.server);
   return {
     name,
     label: mcpTool.title ?? mcpTool.annotations?.title ?? mcpTool.name,
-    description: `${mcpTool.description ?? mcpTool.name} (MCP server "${options.server}")`,
-    parameters: normalizeMcpInputSchema(mcpTool.inputSchema),
+    description: declared.description,
+    parameters: declared.parameters,
     execute: async (_id, params, signal, onUpdate): Promise<AgentToolResult<McpToolDetails>> => {
       const details: McpToolDetails = { server: options.server, tool: mcpTool.name };
       const result = await signedIn(options, () =>

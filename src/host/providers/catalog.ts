@@ -21,6 +21,8 @@ export const ENV_VARS: Record<ProviderId, readonly string[]> = {
   google: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   "openai-compatible": [],
 };
+/** Every provider key variable: removed from the environment of commands and MCP servers alike. */
+export const PROVIDER_KEY_ENV_VARS: readonly string[] = Object.values(ENV_VARS).flat();
 
 /**
  * The model used when the setting is empty. For OpenAI-compatible servers there is no fixed

@@ -11,13 +11,10 @@ import { DEFAULT_COMMAND_TIMEOUT_SECONDS, MAX_COMMAND_TIMEOUT_SECONDS } from "..
 import { TerminalCommandRunner, type TerminalRunnerOptions } from "./terminal-runner";
 import { severalFolders, singleFolder, type CommandFolders } from "../../core/shell/command-folders";
 import type { NamedFolder } from "../adapters/workspace-paths";
-import { ENV_VARS } from "../providers/catalog";
+import { PROVIDER_KEY_ENV_VARS } from "../providers/catalog";
 import { setting } from "../settings";
 
 const RULES_KEY = "piChat.commandAllowRules";
-
-/** Commands do not get the API keys Pi Chat reads from the environment: `env` would show them, a script could send them. */
-const API_KEY_ENV_VARS: readonly string[] = Object.values(ENV_VARS).flat();
 
 interface PendingCommandApproval {
   request: CommandApprovalRequest;
@@ -27,7 +24,8 @@ interface PendingCommandApproval {
 type TerminalSeams = Omit<TerminalRunnerOptions, "fallback" | "log" | "launcherDir">;
 
 export class HostShellCommands implements vscode.Disposable {
-  readonly processRunner = new NodeCommandRunner({ removeEnv: API_KEY_ENV_VARS });
+  /** Commands do not get the API keys Pi Chat reads from the environment: `env` would show them, a script could send them. */
+  readonly processRunner = new NodeCommandRunner({ removeEnv: PROVIDER_KEY_ENV_VARS });
   /** Created on the first command that may use a terminal. */
   private terminalRunner: TerminalCommandRunner | undefined;
   /** Its test seams (setTerminalSeams); none in use. */
@@ -82,7 +80,7 @@ export class HostShellCommands implements vscode.Disposable {
       ...this.terminalSeams,
       fallback: this.processRunner,
       log: this.log,
-      removeEnv: API_KEY_ENV_VARS,
+      removeEnv: PROVIDER_KEY_ENV_VARS,
       launcherDir: path.join(path.dirname(this.logRoot), "command-launchers"),
     });
     return this.terminalRunner;

@@ -3,7 +3,8 @@
 // reported (never thrown), a later file's server replaces an earlier one of the same name, and the
 // text the user agrees to names everything that decides what runs.
 import assert from "node:assert/strict";
-import { launchDescription, mergeMcpConfigs, parsePiMcpJson, parseVsCodeMcpJson } from "../../../src/core/mcp/config";
+import { jsonNesting, mergeMcpConfigs, parsePiMcpJson, parseVsCodeMcpJson } from "../../../src/core/mcp/config";
+import { canonicalDefinition, changedFields, definitionLines, serverIdentity } from "../../../src/core/mcp/identity";
 
 describe("MCP configuration files", () => {
   it("reads VS Code's format: stdio and http servers, inputs, comments and trailing commas", () => {
@@ -33,7 +34,7 @@ describe("MCP configuration files", () => {
       args: ["-y", "@modelcontextprotocol/server-filesystem", "${workspaceFolder}"],
       env: { A: "${env:HOME}" },
     });
-    assert.deepEqual(file.inputs, [{ id: "token", description: "API token", password: true }]);
+    assert.deepEqual(file.inputs, [{ id: "token", file: ".vscode/mcp.json", description: "API token", password: true }]);
   });
 
   it("reads pi's mcpServers format, with enabled, description, timeout and project overrides", () => {
@@ -52,7 +53,7 @@ describe("MCP configuration files", () => {
     assert.equal(file.servers[0]!.description, "Reference server");
     assert.equal(file.servers[0]!.timeoutSeconds, 5);
     assert.equal(file.servers[1]!.enabled, false);
-    assert.deepEqual(file.overrides, [{ name: "userOne", enabled: false }]);
+    assert.deepEqual(file.overrides, [{ name: "userOne", enabled: false, scope: "user" }]);
   });
 
   it("keeps pi's oauth field of an http server (checked by pi-mcp), and refuses a wrong one", async () => {
@@ -114,12 +115,61 @@ describe("MCP configuration files", () => {
     assert.ok(merged.errors.some((e) => /"a-b" and "a_b"/.test(e)));
   });
 
-  it("the launch text shows the whole command line, folder and environment, with variables unresolved", () => {
+  it("the consent text shows every field of the definition, with variables unresolved, and marks what changed", () => {
     const [server] = parsePiMcpJson(
       JSON.stringify({ mcpServers: { s: { command: "npx", args: ["-y", "pkg", "it's here"], env: { TOKEN: "${input:token}" }, cwd: "tools" } } }),
       "f",
       "workspace",
     ).servers;
-    assert.equal(launchDescription(server!), "npx -y pkg 'it'\\''s here'\nin tools\nenv: TOKEN=${input:token}");
+    assert.deepEqual(definitionLines(server!), ["command: npx", 'args: ["-y","pkg","it\'s here"]', 'env: {"TOKEN":"${input:token}"}', "cwd: tools"]);
+    const [http] = parsePiMcpJson(JSON.stringify({ mcpServers: { h: { url: "https://a.example/mcp" } } }), "f", "workspace").servers;
+    const [withOAuth] = parsePiMcpJson(
+      JSON.stringify({
+        mcpServers: { h: { url: "https://a.example/mcp", oauth: { authServerMetadataUrl: "https://evil.example/.well-known/oauth-authorization-server" } } },
+      }),
+      "f",
+      "workspace",
+    ).servers;
+    const changed = changedFields(canonicalDefinition(http!), canonicalDefinition(withOAuth!));
+    assert.deepEqual(changed, ["oauth"], "adding oauth is a change");
+    assert.match(definitionLines(withOAuth!, changed).join("\n"), /\(changed\) oauth: .*evil\.example/);
+  });
+
+  it("an identity is scope, file, name and the whole definition: the same name elsewhere or changed is another server", () => {
+    const def = (file: string, scope: "user" | "workspace", extra: object = {}) =>
+      parsePiMcpJson(JSON.stringify({ mcpServers: { s: { command: "node", args: ["a.js"], ...extra } } }), file, scope).servers[0]!;
+    const user = serverIdentity(def("/home/u/.pi/agent/mcp.json", "user"));
+    assert.equal(user, serverIdentity(def("/home/u/.pi/agent/mcp.json", "user")), "stable");
+    assert.notEqual(user, serverIdentity(def("/repo/.pi/mcp.json", "workspace")), "a workspace's server of the same name");
+    assert.notEqual(user, serverIdentity(def("/home/u/.pi/agent/mcp.json", "user", { env: { X: "1" } })), "a changed definition");
+  });
+
+  it("a workspace's override switches the user's server off, never on; a workspace server of the user's name says it shadows it", () => {
+    const user = parsePiMcpJson(
+      JSON.stringify({ mcpServers: { off: { command: "u", enabled: false }, on: { command: "v" }, named: { command: "w" } } }),
+      "user.json",
+      "user",
+    );
+    const project = parsePiMcpJson(
+      JSON.stringify({ mcpServers: { off: { enabled: true }, on: { enabled: false }, named: { command: "repo-cmd" } } }),
+      "/repo/.pi/mcp.json",
+      "workspace",
+    );
+    const merged = mergeMcpConfigs([user, project]);
+    const byName = (n: string) => merged.servers.find((s) => s.name === n)!;
+    assert.equal(byName("off").enabled, false, "the workspace cannot switch on what the user switched off");
+    assert.ok(merged.errors.some((e) => /"off".*stays off/.test(e)));
+    assert.equal(byName("on").enabled, false, "narrowing is fine");
+    assert.equal(byName("named").shadowsUserServer, "user.json");
+    // The user's own later file may switch on.
+    const userOn = parsePiMcpJson(JSON.stringify({ mcpServers: { off: { enabled: true } } }), "user2.json", "user");
+    assert.equal(mergeMcpConfigs([user, userOn]).servers.find((s) => s.name === "off")!.enabled, true);
+  });
+
+  it("a file nested deeper than the cap is refused before parsing; strings and comments do not count", () => {
+    assert.equal(jsonNesting('{"a": "[[[[{{{", /* [[[[ */ "b": [1]} // {{{{'), 2);
+    const deep = parsePiMcpJson(`{"mcpServers":{"d":{"command":"x","env":${"[".repeat(3000)}${"]".repeat(3000)}}}}`, "f", "workspace");
+    assert.deepEqual(deep.servers, []);
+    assert.match(deep.errors[0] ?? "", /nested deeper than 32 levels/);
   });
 });

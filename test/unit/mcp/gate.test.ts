@@ -44,10 +44,10 @@ describe("MCP approval rule (table)", () => {
 
 describe("MCP gate", () => {
   const TOOLS: Record<string, McpToolFacts> = {
-    mcp__everything__echo: { server: "everything", tool: "echo", annotations: { readOnlyHint: true, title: "Echo" } },
-    "mcp__everything__get-sum": { server: "everything", tool: "get-sum" },
-    mcp__other__echo: { server: "other", tool: "echo" },
-    mcp__everything__off: { server: "everything", tool: "off", disabled: true },
+    mcp__everything__echo: { server: "everything", identity: "id-everything", tool: "echo", annotations: { readOnlyHint: true, title: "Echo" } },
+    "mcp__everything__get-sum": { server: "everything", identity: "id-everything", tool: "get-sum" },
+    mcp__other__echo: { server: "other", identity: "id-other", tool: "echo" },
+    mcp__everything__off: { server: "everything", identity: "id-everything", tool: "off", disabled: true },
   };
 
   function world(answers: McpCallDecision[]) {
@@ -58,7 +58,7 @@ describe("MCP gate", () => {
     const deps: McpGateDeps = {
       chatId: "c1",
       describe: (name) => TOOLS[name],
-      allowed: { has: (s, t) => allowed.has(`${s}/${t}`), add: async (s, t) => void allowed.add(`${s}/${t}`) },
+      allowed: { has: (f) => allowed.has(`${f.identity}/${f.tool}`), add: async (f) => void allowed.add(`${f.identity}/${f.tool}`) },
       approver: async () => {
         asked++;
         const next = answers.shift();
@@ -98,7 +98,7 @@ describe("MCP gate", () => {
   it("Always allow skips the next card for that server/tool only", async () => {
     const w = world([{ decision: "allowAlways" }, { decision: "allow" }, { decision: "allow" }]);
     assert.equal(await gateMcpCall("a1", "mcp__everything__echo", {}, w.deps, undefined), undefined);
-    assert.deepEqual([...w.allowed], ["everything/echo"]);
+    assert.deepEqual([...w.allowed], ["id-everything/echo"], "kept under the identity, not the name");
     assert.equal(await gateMcpCall("a2", "mcp__everything__echo", {}, w.deps, undefined), undefined);
     assert.equal(w.asked(), 1, "the second echo did not ask");
     assert.equal(w.notices[1]?.rule, "everything/echo");

@@ -10,7 +10,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { McpRefreshLockBusyError } from "@earendil-works/pi-mcp/oauth";
 import type { McpServerDefinition } from "../../../src/core/mcp/config";
-import { McpOAuthSecretStore, McpSignInCancelledError, McpSignInTimeoutError, mcpOAuthSecretKey, type SecretStore } from "../../../src/core/mcp/oauth";
+import {
+  McpOAuthSecretStore,
+  McpSignInCancelledError,
+  McpSignInTimeoutError,
+  mcpOAuthSecretKey,
+  oauthBinding,
+  type SecretStore,
+} from "../../../src/core/mcp/oauth";
 import { McpServers, type McpServerState } from "../../../src/core/mcp/servers";
 import { type OAuthTestServer, startOAuthTestServer } from "../../support/oauth-server";
 
@@ -43,6 +50,22 @@ async function until<T>(what: string, check: () => T | undefined | false, ms = 1
 
 describe("MCP OAuth: the secret store", () => {
   const lockDir = () => mkdtempSync(join(tmpdir(), "mcp-oauth-lock-"));
+
+  it("tokens for one URL are bound to their authorization server and client: another metadata document or client finds none", async () => {
+    const secrets = new MapSecrets();
+    const url = "https://a.example/mcp";
+    await new McpOAuthSecretStore(url, secrets, lockDir()).save({
+      serverUrl: url,
+      tokens: { access_token: "at-a", token_type: "Bearer", refresh_token: "rt-a" },
+    });
+    for (const config of [{ authServerMetadataUrl: "https://evil.example/.well-known/oauth-authorization-server" }, { clientId: "someone-else" }]) {
+      const binding = oauthBinding(config);
+      assert.ok(binding);
+      assert.equal(await new McpOAuthSecretStore(url, secrets, lockDir(), undefined, binding).load(), undefined, JSON.stringify(config));
+    }
+    assert.equal(oauthBinding({ scope: "read" }), undefined, "a scope binds nothing: the same grant");
+    assert.equal((await new McpOAuthSecretStore(url, secrets, lockDir(), undefined, oauthBinding(undefined)).load())?.tokens?.refresh_token, "rt-a");
+  });
 
   it("keeps one server's state under its own key, and never hands it to another URL", async () => {
     const secrets = new MapSecrets();
