@@ -208,7 +208,18 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     });
   }
 
-  private async flushConsents(): Promise<void> {
+  /** The "Start this server?" question on screen now, if any: a request waits for its answer (forRun). */
+  private consentOpen: Promise<void> | undefined;
+
+  private flushConsents(): Promise<void> {
+    const asked = this.askQueuedConsents().finally(() => {
+      if (this.consentOpen === asked) this.consentOpen = undefined;
+    });
+    this.consentOpen = asked;
+    return asked;
+  }
+
+  private async askQueuedConsents(): Promise<void> {
     const batch = this.consentQueue;
     this.consentQueue = [];
     let yes = false;
@@ -221,6 +232,9 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
       for (const b of batch) b.resolve(yes);
     }
   }
+
+  /** How long a request waits for servers still starting (their tools come with a later request). Test seam. */
+  requestWaitMs = MCP_REQUEST_WAIT_MS;
 
   /** The user's home: where the user's own file is, and where a user server starts in Restricted Mode. Test seam. */
   home: string;
@@ -318,7 +332,14 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     this.acceptsImages = run.acceptsImages;
     const servers = await this.ensureServers();
     if (!servers) return { tools: [], prompt: "" };
-    await servers.ensureStarted(MCP_REQUEST_WAIT_MS);
+    await servers.ensureStarted(this.requestWaitMs);
+    // A "Start this server?" question still open decides this request's tools: the request waits for
+    // the answer (the dialog is modal, so the user answers it first anyway), then for the start.
+    // Without this, the first message went out without the server's tools while the user read it.
+    while (this.consentOpen) {
+      await this.consentOpen;
+      await servers.ensureStarted(this.requestWaitMs);
+    }
     const windowTools = servers.tools(this.maxTools());
     const leftOut = windowTools.leftOut;
     // Each call runs knowing its chat, so a cut result's whole text lands in that chat's log folder.
