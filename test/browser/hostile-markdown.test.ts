@@ -295,6 +295,16 @@ async function restoreWork(chat: ChatPage, text: string): Promise<{ inlineWork: 
 
 describe("hostile markdown: no message stalls the view", function () {
   this.timeout(120_000);
+  it("the count sees marked's work: a realistic answer with emphasis and links is counted", async () => {
+    const chat = await ChatPage.open();
+    try {
+      const { inlineWork } = await restoreWork(chat, "A **bold** word, an *emphasis*, `code` and [a link](https://example.com).\n\n- one **item**\n- two");
+      assert.ok(inlineWork > 0, "a parsed answer adds to the count (else a count of 0 below would prove nothing)");
+      assert.equal(await chat.page.locator(".assistant strong").first().innerText(), "bold");
+    } finally {
+      await chat.close();
+    }
+  });
   for (const [name, generate] of Object.entries(STALLING)) {
     it(`${name}: restored with marked's work within the budget, its text shown`, async () => {
       const text = generate();
