@@ -1,7 +1,8 @@
 // `npm test`: type-check (each layer on its own, then everything), lint, build once, then every suite — unit (Node), browser (Chromium),
 // extension host (code-server, two phases for the restart test, then one with the folder untrusted), end to end (the real
 // workbench UI) — and last the .vsix a user installs (`npm run package`, its size and contents). A failing suite does not stop the others; each prints `LABEL: N passed,
-// M failed`, and the last line here is their sum, `N passed, M failed`.
+// M failed`. Each step's wall time (typecheck, lint and build too) is printed after it and again in a table at the end, with
+// the total; the last line is still the sum, `N passed, M failed` (CI reads it, .ci/run).
 //   node scripts/test-all.mjs --only host     build, then just that suite (npm run test:host)
 import { spawn } from "node:child_process";
 import { repoRoot } from "./mocha-suite.mjs";
@@ -107,9 +108,23 @@ function run(step) {
   });
 }
 
+/** Seconds with one decimal, or minutes and seconds past a minute: "41.3 s", "6 min 12 s". */
+function formatDuration(ms) {
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, "0")} s`;
+}
+
+const timings = [];
+const suiteStart = performance.now();
 for (const step of selected) {
   console.log(`\n=== ${step.name} ===`);
+  const stepStart = performance.now();
   const { code, counted } = await run(step);
+  const ms = performance.now() - stepStart;
+  timings.push({ name: step.name, ms, ok: code === 0 });
+  console.log(`=== ${step.name}: ${formatDuration(ms)}${code === 0 ? "" : " (failed)"} ===`);
   if (code !== 0) {
     broken.push(step.name);
     // A step without its own count (typecheck, build, a crashed runner) counts as one failure.
@@ -119,6 +134,12 @@ for (const step of selected) {
   }
 }
 
+// The step times, slowest work visible at a glance (docs/testing.md gives the quiet and loaded figures).
+const nameWidth = Math.max(...timings.map((t) => t.name.length), "total".length);
+console.log("\nstep times:");
+for (const t of timings) console.log(`  ${t.name.padEnd(nameWidth)}  ${formatDuration(t.ms).padStart(10)}${t.ok ? "" : "  failed"}`);
+console.log(`  ${"total".padEnd(nameWidth)}  ${formatDuration(performance.now() - suiteStart).padStart(10)}`);
 if (broken.length > 0) console.log(`\nfailed: ${broken.join(", ")}`);
+// Last, and in exactly this form: CI reads it.
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(broken.length > 0 ? 1 : 0);

@@ -37,6 +37,21 @@ export function forgetHighlighting(): void {
 
 const waiting = new Set<HTMLElement>();
 let scheduled = false;
+/** The highlighter or a grammar being loaded for a waiting block: the block is highlighted when it arrives. */
+let loading = 0;
+
+/** Nothing waits to be highlighted, no pass is due and nothing is loading: every block that will be coloured is. (Tests' settled point.) */
+export function highlightingSettled(): boolean {
+  return waiting.size === 0 && !scheduled && loading === 0;
+}
+
+function whenLoaded<T>(load: Promise<T>, then: (value: T) => void): void {
+  loading++;
+  void load.then((value) => {
+    loading--;
+    then(value);
+  });
+}
 
 function languageOf(code: HTMLElement): string | undefined {
   for (const cls of code.classList) if (cls.startsWith("language-")) return cls.slice("language-".length);
@@ -58,13 +73,13 @@ function pass(): void {
     const language = languageOf(code);
     if (!language || text.length > MAX_HIGHLIGHT_CHARS) continue;
     if (!ready) {
-      void loadHighlighter().then((module) => module && want(code));
+      whenLoaded(loadHighlighter(), (module) => module && want(code));
       continue;
     }
     const name = ready.grammarName(language);
     if (!name) continue;
     if (!ready.grammarReady(name)) {
-      void ready.loadGrammar(name).then((ok) => ok && want(code));
+      whenLoaded(ready.loadGrammar(name), (ok) => ok && want(code));
       continue;
     }
     const html = ready.highlightHtml(text, name);

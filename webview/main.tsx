@@ -8,7 +8,7 @@ import "./high-contrast.css";
 import { App } from "./app";
 import { ChatClient, itemCount } from "./client";
 import { renderedSeq } from "./frame-pacing";
-import { highlightCodeBlocks } from "./code-highlight";
+import { highlightCodeBlocks, highlightingSettled } from "./code-highlight";
 import { keepFocus } from "./focus";
 import { markdownWork, showApplyOutcome } from "./markdown";
 import { post } from "./vscode-api";
@@ -16,7 +16,16 @@ import { post } from "./vscode-api";
 declare global {
   interface Window {
     /** Only on the test page (body data-test="1"): hooks for browser tests and benchmarks. */
-    __piChatTest?: { lastSeq(): number; renderedSeq(): number; commits(): number; itemCount(): number; markdownWork(): number; markdownMs(): number };
+    __piChatTest?: {
+      lastSeq(): number;
+      renderedSeq(): number;
+      commits(): number;
+      itemCount(): number;
+      markdownWork(): number;
+      markdownMs(): number;
+      markdownInlineWork(): number;
+      highlightingSettled(): boolean;
+    };
   }
 }
 
@@ -32,6 +41,8 @@ if (document.body.dataset.test === "1") {
     itemCount: () => itemCount(client.model.chat),
     markdownWork: () => markdownWork.chars,
     markdownMs: () => markdownWork.ms,
+    markdownInlineWork: () => markdownWork.inline,
+    highlightingSettled,
   };
 }
 

@@ -84,7 +84,8 @@ describe("code blocks", function () {
     // The fence is still open: the block is redrawn on every delta, so it is not highlighted.
     await page.events(delta("Here:\n\n```ts\nexport const port = 8080;\n"));
     await page.page.locator("pre > code.language-ts").waitFor();
-    await page.page.waitForTimeout(300);
+    // Settled: nothing waits to be highlighted and nothing loads (a block taken for highlighting would still be waiting).
+    await page.page.waitForFunction(() => window.__piChatTest!.highlightingSettled());
     assert.equal(await page.page.locator("pre > code.md-hl").count(), 0, "the open block stays plain");
     // Closed, and the next paragraph begun: the block is settled, so it is highlighted mid-stream.
     await page.events(delta("```\n\nAnd then"));

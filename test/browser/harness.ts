@@ -141,6 +141,8 @@ export class ChatPage {
   seq = -1;
   readonly errors: string[] = [];
   readonly requestedUrls: string[] = [];
+  /** Requests started and not yet finished or failed. */
+  private requestsInFlight = 0;
 
   private constructor(
     readonly context: BrowserContext,
@@ -157,7 +159,12 @@ export class ChatPage {
     page.on("console", (message) => {
       if (message.type() === "error") chat.errors.push(`console.error: ${message.text()}`);
     });
-    page.on("request", (request) => chat.requestedUrls.push(request.url()));
+    page.on("request", (request) => {
+      chat.requestedUrls.push(request.url());
+      chat.requestsInFlight++;
+    });
+    page.on("requestfinished", () => chat.requestsInFlight--);
+    page.on("requestfailed", () => chat.requestsInFlight--);
     const query = new URLSearchParams();
     if (options.testMode === false) query.set("test", "0");
     if (options.theme) query.set("theme", options.theme);
@@ -228,6 +235,16 @@ export class ChatPage {
     const seq = this.seq;
     await this.page.waitForFunction((s) => window.__piChatTest?.lastSeq() === s, seq);
     await this.frames(2);
+  }
+
+  /**
+   * The page has nothing left to do that the test could miss: every request it made has finished or
+   * failed, and two frames were drawn after that (a load, an error or a navigation has fired by
+   * then). What a test waits on before asserting that nothing happened, in place of a fixed wait.
+   */
+  async quiet(): Promise<void> {
+    do await this.frames(2);
+    while (this.requestsInFlight > 0);
   }
 
   async frames(count: number): Promise<void> {

@@ -53,9 +53,8 @@ describe("hostile model output", function () {
       script.assistant([{ type: "text", text: HOSTILE }], { chunk: 9, open: mode === "streamed" });
       await chat.events(script.take());
       const message = chat.page.locator(".assistant").first();
-      // Give anything that could fire (onerror, onload, a navigation) the chance to.
-      await chat.page.waitForTimeout(300);
-      await chat.frames(3);
+      // Anything that could fire (onerror, onload, a navigation) has: no request is left in flight.
+      await chat.quiet();
 
       const inside = await message.evaluate((el) => ({
         scripts: el.querySelectorAll("script").length,
@@ -86,7 +85,7 @@ describe("hostile model output", function () {
       // after asking; on this test page a click would navigate the page itself).
       for (const link of await message.locator('a:not([href^="http"]), b, div').all()) await link.click({ trial: false, timeout: 2000 }).catch(() => undefined);
       for (const link of await message.locator("a").all()) await link.hover().catch(() => undefined);
-      await chat.page.waitForTimeout(200);
+      await chat.quiet();
 
       assert.equal(await chat.page.evaluate(() => window.__pwned), undefined, "window.__pwned stayed undefined");
       assert.equal(chat.page.url(), `${chat.origin}/index.html`, "the page did not navigate");
@@ -106,7 +105,7 @@ describe("hostile model output", function () {
     const user = chat.page.locator(".user .user-text");
     assert.equal(await user.innerText(), '<img src=x onerror="window.__pwned=1"> **not bold**');
     assert.equal(await user.locator("img, strong").count(), 0);
-    await chat.page.waitForTimeout(100);
+    await chat.quiet();
     assert.equal(await chat.page.evaluate(() => window.__pwned), undefined);
     await chat.assertClean();
   });

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { COMPOSER, loadBrowser, localModelSettings, poll, quickOpenFile, repoRoot, startWorkbench, type VSCodeHandle } from "./workbench";
+import { COMPOSER, loadBrowser, localModelSettings, poll, quickOpenFile, repoRoot, runCommand, startWorkbench, type VSCodeHandle } from "./workbench";
 
 describe("end to end: the chat view in the real workbench", function () {
   this.timeout(240_000);
@@ -115,12 +115,7 @@ describe("end to end: the chat view in the real workbench", function () {
     const page = vs!.page;
     // An odd shape (no sk- prefix): only redaction by value can catch it.
     const key = "pc-e2e-7f3a9b1c2d4e5f60718293a4b5c6d7e8";
-    await page.keyboard.press("F1");
-    const quickInput = page.locator(".quick-input-widget input");
-    await quickInput.waitFor({ timeout: 30_000 });
-    await quickInput.pressSequentially("Pi Chat: Set API Key");
-    await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: "Set API Key" }).first().waitFor({ timeout: 30_000 });
-    await quickInput.press("Enter");
+    await runCommand(page, "Pi Chat: Set API Key");
     await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: "OpenAI-compatible" }).first().click({ timeout: 30_000 });
     await page.locator(".quick-input-widget input[type=password]").waitFor({ timeout: 30_000 });
     await page.locator(".quick-input-widget input[type=password]").pressSequentially(key);
@@ -134,7 +129,9 @@ describe("end to end: the chat view in the real workbench", function () {
         code: "invalid_api_key",
       },
     });
-    const frame = await findFrame(page, COMPOSER, { timeout: 30_000 });
+    // The view may not be open yet (this test alone, or after a reload): open it, as the user would.
+    await runCommand(page, "Focus on Pi Chat View");
+    const frame = await findFrame(page, COMPOSER, { timeout: 90_000 });
     const composer = frame.locator(COMPOSER);
     await composer.click();
     await composer.pressSequentially("Hello?");
@@ -180,7 +177,6 @@ describe("end to end: the chat view in the real workbench", function () {
     await composer.fill("");
     // Away from the chat: an editor has the keys.
     await quickOpenFile(page, "config.ts");
-    const quickInput = page.locator(".quick-input-widget input");
     await page.keyboard.press("Control+Alt+Quote");
     await poll("the message box to have the focus", async () =>
       (await composer.evaluate((el) => el === document.activeElement && document.hasFocus())) ? true : undefined,
@@ -189,14 +185,7 @@ describe("end to end: the chat view in the real workbench", function () {
     assert.equal(await composer.inputValue(), "typed after the key");
 
     await composer.fill("");
-    await page.keyboard.press("F1");
-    await quickInput.waitFor({ timeout: 30_000 });
-    await quickInput.pressSequentially("Pi Chat: New Chat");
-    await page
-      .locator(".quick-input-list .monaco-list-row")
-      .filter({ hasText: /Pi Chat: New Chat(?! from)/ })
-      .first()
-      .click({ timeout: 30_000 });
+    await runCommand(page, "Pi Chat: New Chat", /Pi Chat: New Chat(?! from)/);
     await page.screenshot({ path: join(repoRoot, "out/test-artifacts/e2e-new-chat.png") });
     await frame.locator(".item.user").first().waitFor({ state: "detached", timeout: 30_000 });
     await poll("the message box to have the focus", async () =>

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
-import { COMPOSER, loadBrowser, localModelSettings, poll, quickOpenFile, repoRoot, startWorkbench, type VSCodeHandle } from "./workbench";
+import { COMPOSER, loadBrowser, localModelSettings, poll, quickOpenFile, repoRoot, runCommand, startWorkbench, type VSCodeHandle } from "./workbench";
 
 describe("end to end: the first ten minutes", function () {
   this.timeout(240_000);
@@ -23,16 +23,6 @@ describe("end to end: the first ten minutes", function () {
     await server?.close();
   });
 
-  async function runCommand(title: string): Promise<void> {
-    const page = vs!.page;
-    await page.keyboard.press("F1");
-    const quickInput = page.locator(".quick-input-widget input");
-    await quickInput.waitFor({ timeout: 30_000 });
-    await quickInput.pressSequentially(title);
-    await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: title }).first().waitFor({ timeout: 30_000 });
-    await quickInput.press("Enter");
-  }
-
   it("Ask About This File puts the file on a chip and the caret in the composer: the next keystrokes land there", async () => {
     const { findFrame } = await loadBrowser();
     const page = vs!.page;
@@ -40,7 +30,7 @@ describe("end to end: the first ten minutes", function () {
     await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
     await quickOpenFile(page, "config.ts");
 
-    await runCommand("Pi Chat: Ask About This File");
+    await runCommand(page, "Pi Chat: Ask About This File");
     const frame = await findFrame(page, COMPOSER, { timeout: 90_000 });
     await frame.getByText("src/config.ts").first().waitFor({ timeout: 30_000 });
     // No click: whatever has the focus now gets the typing.
@@ -102,16 +92,7 @@ describe("end to end: a fresh install with nothing configured", function () {
     const { findFrame } = await loadBrowser();
     const page = vs!.page;
     await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
-    await page.keyboard.press("F1");
-    const quickInput = page.locator(".quick-input-widget input");
-    await quickInput.waitFor({ timeout: 30_000 });
-    await quickInput.pressSequentially("Focus on Pi Chat View");
-    await page
-      .locator(".quick-input-list .monaco-list-row")
-      .filter({ hasText: /Focus on Pi Chat View/ })
-      .first()
-      .waitFor({ timeout: 30_000 });
-    await quickInput.press("Enter");
+    await runCommand(page, "Focus on Pi Chat View");
     const frame = await findFrame(page, COMPOSER, { timeout: 90_000 });
     // No key and no prompt: the provider bundle is loaded after the first paint for its names.
     const button = frame.getByRole("button", { name: /^Model: / });

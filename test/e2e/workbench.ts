@@ -4,7 +4,7 @@
 // out/test/e2e there).
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Frame, Page } from "playwright-core";
+import type { Frame, Locator, Page } from "playwright-core";
 import type { OpenAIServer } from "../support/openai-server";
 
 export interface VSCodeHandle {
@@ -62,13 +62,37 @@ export async function poll<T>(what: string, read: () => T | undefined | Promise<
   }
 }
 
+/**
+ * Opens the quick input with `key` (Ctrl+P, F1) and types `value` into it, once the focus is in its
+ * input: keys sent before that go to whatever had the focus, and on a busy machine the input is on
+ * screen a while before it has it.
+ */
+async function typeIntoQuickInput(page: Page, key: string, value: string): Promise<Locator> {
+  await page.keyboard.press(key);
+  const quickInput = page.locator(".quick-input-widget input");
+  await poll("the quick input to take keys", async () =>
+    (await quickInput.evaluate((el) => el === document.activeElement).catch(() => false)) ? true : undefined,
+  );
+  await quickInput.fill(value);
+  return quickInput;
+}
+
 /** Opens a workspace file with Quick Open (Ctrl+P), as a user would: the editor has the focus after it. */
 export async function quickOpenFile(page: Page, name: string): Promise<void> {
-  await page.keyboard.press("Control+P");
-  const quickInput = page.locator(".quick-input-widget input");
-  await quickInput.waitFor({ timeout: 30_000 });
-  await quickInput.pressSequentially(name);
+  const quickInput = await typeIntoQuickInput(page, "Control+P", name);
   await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: name }).first().waitFor({ timeout: 30_000 });
   await quickInput.press("Enter");
   await page.locator(".editor-instance .monaco-editor.focused").waitFor({ timeout: 30_000 });
+}
+
+/**
+ * Runs a command from the Command Palette (F1), as a user would, and clicks its row (`row`, else
+ * the row showing `title`). Pi Chat's contributions are awaited first (its activity bar entry):
+ * the palette lists the commands known when it opens and does not add later ones, and on a busy
+ * machine the workbench is drawn before the extension's contributions are read.
+ */
+export async function runCommand(page: Page, title: string, row: string | RegExp = title): Promise<void> {
+  await page.locator('.activitybar [aria-label^="Pi Chat"]').first().waitFor({ timeout: 60_000 });
+  await typeIntoQuickInput(page, "F1", `>${title}`);
+  await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: row }).first().click({ timeout: 30_000 });
 }

@@ -6,6 +6,7 @@ import type { ToolItem } from "../../src/shared/chat-items";
 import type { HostMessage } from "../../src/shared/protocol";
 import { chatItems } from "../../src/shared/reducer";
 import { serverFailureCount, serverFailureSince, startOpenAIServer, type OpenAIServer, type OpenAIServerOptions } from "../support/openai-server";
+import { waitFor as waitForValue } from "../support/wait-for";
 
 export const EXTENSION_ID = "pi-chat.pi-chat";
 
@@ -59,20 +60,15 @@ export const isHostMessage = (m: unknown): m is HostMessage => typeof m === "obj
  * scripted step on the request it got) is thrown at once, so a test fails with that assertion,
  * not with a time-out later.
  */
-export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+export function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
   const failuresBefore = serverFailureCount();
-  for (;;) {
+  const failFast = () => {
     const failure = serverFailureSince(failuresBefore);
-    if (failure !== undefined) {
-      if (failure instanceof Error) failure.message = `the local model server failed while waiting for ${what}: ${failure.message}`;
-      throw failure;
-    }
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    if (failure === undefined) return;
+    if (failure instanceof Error) failure.message = `the local model server failed while waiting for ${what}: ${failure.message}`;
+    throw failure;
+  };
+  return waitForValue(what, probe, { timeoutMs, intervalMs: 50, failFast });
 }
 
 export function workspaceUri(...segments: string[]): vscode.Uri {

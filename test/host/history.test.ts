@@ -106,11 +106,16 @@ describe("history commands in the extension host", function () {
     assert.deepEqual(again.event.items, chatItems(stateFromTranscript(session.messages.slice(0, 300))), "the items of those 300 messages");
     assert.deepEqual(chatItems(session.viewState), before, "the host's state is as it was");
     // A count past the chat's length (a stale view) gets nothing.
+    // A valid ask right after it is the barrier (posts keep their order): once its answer is there, any to the first would be too.
     const postedThen = (api.view.posted as HostMessage[]).length;
     await api.view.receive({ type: "chat/loadEarlier", v: 1, count: 5_000 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.ok(
-      !(api.view.posted as HostMessage[]).slice(postedThen).some((m) => m.type === "chat/event" && m.event.type === "items/earlier"),
+    await api.view.receive({ type: "chat/loadEarlier", v: 1, count: 300 });
+    await waitFor("the answer to the ask after it", () =>
+      (api.view.posted as HostMessage[]).slice(postedThen).some((m) => m.type === "chat/event" && m.event.type === "items/earlier" && m.event.count === 300),
+    );
+    assert.deepEqual(
+      (api.view.posted as HostMessage[]).slice(postedThen).flatMap((m) => (m.type === "chat/event" && m.event.type === "items/earlier" ? [m.event.count] : [])),
+      [300],
       "no items for a count the chat does not have",
     );
   });

@@ -147,13 +147,13 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
     await useSeams({ standIn: (command) => command.includes("repaired-") });
     // It prints a moment after it starts: output that comes with the start report can be lost, as
     // read() is called only once the start is reported (seen on a new terminal's first command).
-    const { done, model, ms } = await runAllowed("call_n1", `sleep 1; ${ppidLine}; printf 'repaired-%s\\n' $((6*7)); exit 4`);
+    const { done, model } = await runAllowed("call_n1", `sleep 1; ${ppidLine}; printf 'repaired-%s\\n' $((6*7)); exit 4`);
     assert.equal(via(done), "terminal");
     assert.equal(exitCode(done), 4);
     assert.match(done.resultText ?? "", /repaired-42/);
     assert.equal(ppidOf(done.resultText), await terminalShell(), "the terminal's shell ran it");
     assert.match(model, /Exit code 4 .*repaired-42/);
-    assert.ok(ms < 15_000, "followed, not given up");
+    assert.doesNotMatch(model, /could not follow|Timed out/, "followed, not given up");
     // VS Code reports the launch line whole, or (under load) only its end: either is that run's.
     const launchLine = launchLineOf("repaired-") ?? "";
     const reported = api.logLines
@@ -197,7 +197,7 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
     assert.match(done.resultText ?? "", /tail-ok/);
     assert.equal(ppidOf(done.resultText), await terminalShell());
     assert.match(model, /Exit code 3 .*tail-ok/);
-    assert.ok(ms < 8000, `${ms} ms: followed, not given up`);
+    assert.doesNotMatch(model, /could not follow|Timed out/, `${ms} ms: followed, not given up`);
     const line = launchLineOf("tail-") ?? "";
     assert.ok(logged(`reported the command as ${JSON.stringify(line.slice(line.lastIndexOf(" ") + 1))}: following that execution`));
   });
@@ -214,7 +214,9 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
     // Running for 3 s: not taken as over while it runs.
     const { done, model, ms } = await runAllowed("call_n4", `sleep 3; printf 'noend-%s\\n' done`, 40);
     assert.equal(via(done), "terminal");
-    assert.ok(ms >= 3000 && ms < 12_000, `${ms} ms: ended after the command, not at its 40 s time-out`);
+    // A lower bound only: a busy machine makes every step slower, never faster. How it ended is read from the result.
+    assert.ok(ms >= 3000, `${ms} ms: not taken as over while it ran`);
+    assert.doesNotMatch(model, /Timed out/, "ended after the command, not at its 40 s time-out");
     assert.equal(exitCode(done), null);
     assert.match(done.resultText ?? "", /noend-done/);
     assert.match(
@@ -303,14 +305,14 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
     assert.equal(exitCode(done), 0);
     assert.equal(ppidOf(done.resultText), process.pid, "a child process of the extension host ran it");
     assert.match(model, /Exit code 0 .*fell-back/);
-    assert.ok(ms >= 8000 && ms < 30_000, `${ms} ms: the first run's end was awaited 8 s, not more`);
+    assert.ok(ms >= 8000, `${ms} ms: the first run's end was awaited 8 s`);
+    assert.doesNotMatch(model, /Timed out/, "the fallback ran it, not the run's 30 s time-out");
     assert.ok(logged("or did not report its first run: commands run as child processes"));
     await waitFor("the unused terminal to close", () => !vscode.window.terminals.some((t) => t.name === TERMINAL));
     // The next command goes straight to a child process: no new terminal, nothing typed.
     const next = await runAllowed("call_n2c", ppidLine);
     assert.equal(via(next.done), "process");
     assert.equal(ppidOf(next.done.resultText), process.pid);
-    assert.ok(next.ms < 8000);
     assert.deepEqual(
       typed.map((t) => t.line),
       [": Pi Chat runs commands here"],
@@ -340,7 +342,8 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
       const pidFile = join(dir, "pids");
       const { done, model, ms } = await runAllowed("call_n3", `printf 'lost-start\\n'; sleep 120 & printf '%s %s\\n' $$ $! > ${pidFile}; wait`, 40);
       const givenUpAt = Date.now();
-      assert.ok(ms >= 8000 && ms < 25_000, `${ms} ms: given up after the 8 s wait, not at the 40 s time-out`);
+      assert.ok(ms >= 8000, `${ms} ms: given up after the 8 s wait, not before`);
+      assert.doesNotMatch(model, /Timed out/, "given up after the wait, not at the 40 s time-out");
       assert.ok(existsSync(pidFile), "the command started in the terminal before the give-up");
       assert.equal(via(done), "terminal");
       assert.match(

@@ -66,6 +66,7 @@ export const MCP_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 export class McpOAuthSecretStore implements McpOAuthServerStore {
   private cached: { value: McpOAuthState | undefined } | undefined;
   private local: Promise<unknown> = Promise.resolve();
+  private lockWaits = 0;
 
   constructor(
     readonly serverUrl: string,
@@ -111,12 +112,17 @@ export class McpOAuthSecretStore implements McpOAuthServerStore {
     this.cached = undefined;
   }
 
+  /** How many times this store found the refresh lock held by another window and waited: a settled point for tests and logs. */
+  get refreshLockWaits(): number {
+    return this.lockWaits;
+  }
+
   async withRefreshLock<T>(fn: () => Promise<T>): Promise<T> {
     // One at a time in this window, then one at a time across windows.
     const run = this.local.then(async () => {
       const lock = path.join(this.lockDir, `${createHash("sha256").update(this.serverUrl).digest("hex").slice(0, 24)}.lock`);
       await fsp.mkdir(this.lockDir, { recursive: true });
-      await acquire(lock, this.lockWaitMs);
+      await acquire(lock, this.lockWaitMs, () => this.lockWaits++);
       try {
         this.forget();
         return await fn();
@@ -129,7 +135,7 @@ export class McpOAuthSecretStore implements McpOAuthServerStore {
   }
 }
 
-async function acquire(lock: string, waitMs: number): Promise<void> {
+async function acquire(lock: string, waitMs: number, onHeld: () => void): Promise<void> {
   const end = Date.now() + waitMs;
   for (;;) {
     try {
@@ -144,6 +150,7 @@ async function acquire(lock: string, waitMs: number): Promise<void> {
       continue;
     }
     if (Date.now() > end) throw new McpRefreshLockBusyError();
+    onHeld();
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

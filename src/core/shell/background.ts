@@ -64,6 +64,8 @@ interface Entry {
   ended: Promise<void>;
   /** The stop's kill, once one was asked for: settles when the whole tree is gone. */
   killed?: Promise<void>;
+  /** Settles once `onEnd` was told of this process's end (after `ended`, and after `killed` when stopped). */
+  told: Promise<void>;
 }
 
 export class BackgroundCommands {
@@ -125,8 +127,8 @@ export class BackgroundCommands {
       }
     });
     // Told once the whole tree is gone (a stop waits for that too), so "stopped" on the card is true.
-    void ended.then(() => this.entries.get(spec.id)?.killed).then(() => this.options.onEnd?.(process));
-    this.entries.set(spec.id, { process, running, output, ended });
+    const told = ended.then(() => this.entries.get(spec.id)?.killed).then(() => this.options.onEnd?.(process));
+    this.entries.set(spec.id, { process, running, output, ended, told });
 
     const waitMs = Math.min(spec.waitMs ?? DEFAULT_BACKGROUND_WAIT_MS, MAX_BACKGROUND_WAIT_MS);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -170,7 +172,7 @@ export class BackgroundCommands {
     return this.entries.has(id);
   }
 
-  /** Ends the process and everything it started; resolves when it is gone. */
+  /** Ends the process and everything it started; resolves when it is gone and `onEnd` was told. */
   async stop(id: string, by: BackgroundStopCause): Promise<BackgroundProcess | undefined> {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
@@ -181,6 +183,7 @@ export class BackgroundCommands {
     }
     await entry.killed;
     await entry.ended;
+    await entry.told;
     return entry.process;
   }
 

@@ -18,6 +18,8 @@ export interface NodeCommandRunnerOptions {
   shell?: string;
   /** Variables the command must not get (the API key variables Pi Chat reads). */
   removeEnv?: readonly string[];
+  /** SIGTERM → SIGKILL grace of a stop (default KILL_GRACE_MS). Tests make it longer than they run, to show a path takes none. */
+  killGraceMs?: number;
 }
 
 export function defaultShell(): string {
@@ -93,7 +95,7 @@ export class NodeCommandRunner implements CommandRunner {
       }),
       kill: (options: KillOptions = {}) => {
         if (pid === undefined) return Promise.resolve();
-        const end = () => endProcesses({ roots: [pid], groups: [pid], tag }, options.now ? 0 : undefined);
+        const end = () => endProcesses({ roots: [pid], groups: [pid], tag }, options.now ? 0 : this.options.killGraceMs);
         // At once even when a stop with a grace is under way (VS Code closing during a Stop).
         killing = killing && !options.now ? killing : end();
         return killing.then(() => exited).then(() => undefined);

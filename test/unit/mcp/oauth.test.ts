@@ -20,6 +20,7 @@ import {
 } from "../../../src/core/mcp/oauth";
 import { McpServers, type McpServerState } from "../../../src/core/mcp/servers";
 import { type OAuthTestServer, startOAuthTestServer } from "../../support/oauth-server";
+import { waitFor } from "../../support/wait-for";
 
 class MapSecrets implements SecretStore {
   readonly map = new Map<string, string>();
@@ -36,16 +37,6 @@ class MapSecrets implements SecretStore {
 
 function http(name: string, url: string, extra: Partial<Extract<McpServerDefinition["transport"], { type: "http" }>> = {}): McpServerDefinition {
   return { name, scope: "user", file: "test", enabled: true, transport: { type: "http", url, headers: {}, ...extra } };
-}
-
-async function until<T>(what: string, check: () => T | undefined | false, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe("MCP OAuth: the secret store", () => {
@@ -110,9 +101,10 @@ describe("MCP OAuth: the secret store", () => {
       await new Promise<void>((r) => (release = r));
       order.push("one out");
     });
-    await until("the first lock", () => order.includes("one in"));
+    await waitFor("the first lock", () => order.includes("one in"));
     const second = two.withRefreshLock(async () => order.push("two in"));
-    await new Promise((r) => setTimeout(r, 300));
+    // Released only once the other window found the lock held (an event, not a fixed wait).
+    await waitFor("the other window to find the lock held", () => two.refreshLockWaits > 0);
     assert.deepEqual(order, ["one in"], "the other window waits");
     release();
     await Promise.all([held, second]);
@@ -121,7 +113,7 @@ describe("MCP OAuth: the secret store", () => {
     const busy = new McpOAuthSecretStore(url, secrets, dir, 300);
     let free!: () => void;
     const holding = one.withRefreshLock(() => new Promise<void>((r) => (free = r)));
-    await until("the lock to be held", () => free !== undefined);
+    await waitFor("the lock to be held", () => free !== undefined);
     await assert.rejects(
       busy.withRefreshLock(async () => "never"),
       (e: unknown) => e instanceof McpRefreshLockBusyError,
@@ -194,7 +186,7 @@ describe("MCP OAuth: sign-in and the servers' states", function () {
   }
   const stateOf = (s: McpServers, name: string): McpServerState => s.list().find((x) => x.name === name)!.state;
   const settled = (s: McpServers, name: string) =>
-    until(`${name} to settle`, () => (["starting", "stopped"].includes(stateOf(s, name).kind) ? undefined : stateOf(s, name)));
+    waitFor(`${name} to settle`, () => (["starting", "stopped"].includes(stateOf(s, name).kind) ? undefined : stateOf(s, name)));
   const browser = (opened: string[]) => async (url: string) => {
     opened.push(url);
     const { callbackStatus } = await as.browse(url);
@@ -208,7 +200,7 @@ describe("MCP OAuth: sign-in and the servers' states", function () {
     await s.ensureStarted(10_000);
     await settled(s, "tracker");
     await s.signIn("tracker", { openBrowser: browser([]) });
-    await until("ready", () => stateOf(s, "tracker").kind === "ready");
+    await waitFor("ready", () => stateOf(s, "tracker").kind === "ready");
     return s;
   };
 
@@ -233,7 +225,7 @@ describe("MCP OAuth: sign-in and the servers' states", function () {
     assert.equal(as.seen.registrations, 1);
     assert.deepEqual(as.seen.grants, ["authorization_code"]);
 
-    await until("tracker ready", () => stateOf(s, "tracker").kind === "ready");
+    await waitFor("tracker ready", () => stateOf(s, "tracker").kind === "ready");
     assert.deepEqual(
       s.tools(100).tools.map((t) => t.name),
       ["mcp__tracker__whoami", "mcp__tracker__echo"],
@@ -256,7 +248,7 @@ describe("MCP OAuth: sign-in and the servers' states", function () {
     await first.ensureStarted(10_000);
     await settled(first, "tracker");
     await first.signIn("tracker", { openBrowser: browser([]) });
-    await until("ready", () => stateOf(first, "tracker").kind === "ready");
+    await waitFor("ready", () => stateOf(first, "tracker").kind === "ready");
     await first.dispose();
 
     const second = servers(secrets, [http("tracker", as.mcpUrl)]).servers;
@@ -281,7 +273,7 @@ describe("MCP OAuth: sign-in and the servers' states", function () {
     assert.equal((await settled(second, "tracker")).kind, "needsSignIn");
     assert.deepEqual(as.seen.grants, ["authorization_code", "refresh_token", "refresh_token"]);
     await second.signIn("tracker", { openBrowser: browser([]) });
-    await until("ready again", () => stateOf(second, "tracker").kind === "ready");
+    await waitFor("ready again", () => stateOf(second, "tracker").kind === "ready");
     assert.equal(as.seen.authorizations, 2);
     assert.equal(as.seen.registrations, 1, "the registered client is used again");
   });
@@ -292,7 +284,7 @@ describe("MCP OAuth: sign-in and the servers' states", function () {
     const echo = s.tools(100).tools.find((t) => t.name === "mcp__tracker__echo")!;
     as.revokeAll();
     await assert.rejects(echo.execute("call-3", { message: "hi" }), /"tracker" needs the user to sign in again/);
-    await until("needs sign-in", () => stateOf(s, "tracker").kind === "needsSignIn");
+    await waitFor("needs sign-in", () => stateOf(s, "tracker").kind === "needsSignIn");
     assert.equal(s.tools(100).tools.length, 0);
   });
 
@@ -329,7 +321,7 @@ describe("MCP OAuth: sign-in and the servers' states", function () {
     assert.equal(stateOf(s, "tracker").kind, "needsSignIn");
     assert.equal(as.seen.authorizations, 0);
     await s.signIn("tracker", { openBrowser: browser([]) });
-    await until("ready", () => stateOf(s, "tracker").kind === "ready");
+    await waitFor("ready", () => stateOf(s, "tracker").kind === "ready");
   });
 
   it("a plain 401 (no OAuth metadata) fails with the reason; a configured Authorization header is left alone", async () => {
@@ -376,7 +368,7 @@ describe("MCP OAuth: sign-in and the servers' states", function () {
     await settled(s, "tracker");
     const opened: string[] = [];
     await s.signIn("tracker", { openBrowser: browser(opened) });
-    await until("ready", () => stateOf(s, "tracker").kind === "ready");
+    await waitFor("ready", () => stateOf(s, "tracker").kind === "ready");
     const url = new URL(opened[0]!);
     assert.equal(url.searchParams.get("client_id"), registered.client_id);
     assert.equal(url.searchParams.get("redirect_uri"), `http://127.0.0.1:${port}/callback`);

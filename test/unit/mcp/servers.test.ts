@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { AgentTool } from "@earendil-works/pi-agent-core";
 import type { McpServerDefinition } from "../../../src/core/mcp/config";
 import { McpServers, type McpServersOptions, type McpServerState } from "../../../src/core/mcp/servers";
+import { waitFor } from "../../support/wait-for";
 
 const EVERYTHING = join(process.cwd(), "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const FILESYSTEM = join(process.cwd(), "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
@@ -29,16 +30,6 @@ function servers(overrides: Partial<McpServersOptions> = {}): { servers: McpServ
     ...overrides,
   });
   return { servers: s, log };
-}
-
-async function until<T>(what: string, check: () => T | undefined, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function tool(tools: AgentTool[], name: string): AgentTool {
@@ -161,11 +152,14 @@ describe("MCP servers (real reference servers over stdio)", function () {
     await s.ensureStarted(30_000);
     const { tools } = s.tools(1000);
     const stop = new AbortController();
-    const started = Date.now();
-    const call = tool(tools, "mcp__everything__trigger_long_running_operation").execute("t1", { duration: 30, steps: 30 }, stop.signal);
-    setTimeout(() => stop.abort(), 500);
+    // Stop once the operation reports its first step (an event, not a clock): it had 30 to go.
+    let steps = 0;
+    const call = tool(tools, "mcp__everything__trigger_long_running_operation").execute("t1", { duration: 30, steps: 30 }, stop.signal, () => {
+      steps++;
+      stop.abort();
+    });
     await assert.rejects(call);
-    assert.ok(Date.now() - started < 5000, "ended at the stop, not after 30 s");
+    assert.ok(steps >= 1 && steps < 30, `${steps} of 30 steps reported: ended at the stop, not after the operation`);
     const after = await tool(tools, "mcp__everything__echo").execute("t2", { message: "still here" });
     assert.match(JSON.stringify(after.content), /still here/);
   });
@@ -190,7 +184,7 @@ describe("MCP servers (real reference servers over stdio)", function () {
     assert.equal(state.kind, "failed");
     assert.ok(state.kind === "failed" && /did not answer within 2 s/.test(state.reason), JSON.stringify(state));
     const pid = Number(/pid (\d+)/.exec(state.kind === "failed" ? state.stderr.join("\n") : "")?.[1]);
-    await until("the hung server to end", () => !alive(pid));
+    await waitFor("the hung server to end", () => !alive(pid));
   });
 
   it("a server that dies later is started again once, then left failed", async () => {
@@ -208,10 +202,10 @@ describe("MCP servers (real reference servers over stdio)", function () {
     await s.restart("fs");
     assert.equal(stateOf(s, "fs").kind, "ready", "a restart asked for by the user");
     killServer(s, "fs");
-    await until("the restart after the first crash", () => log.some((l) => /"fs" exited; starting it again/.test(l)));
-    await until("fs ready again", () => stateOf(s, "fs").kind === "ready");
+    await waitFor("the restart after the first crash", () => log.some((l) => /"fs" exited; starting it again/.test(l)));
+    await waitFor("fs ready again", () => stateOf(s, "fs").kind === "ready");
     killServer(s, "fs");
-    await until("fs failed after the second crash", () => stateOf(s, "fs").kind === "failed");
+    await waitFor("fs failed after the second crash", () => stateOf(s, "fs").kind === "failed");
     assert.equal(stateOf(s, "everything").kind, "ready", "the other server is untouched");
   });
 
@@ -222,7 +216,7 @@ describe("MCP servers (real reference servers over stdio)", function () {
     const pid = serverPid(s, "everything");
     assert.ok(alive(pid));
     await s.dispose();
-    await until("the server process to end", () => !alive(pid));
+    await waitFor("the server process to end", () => !alive(pid));
   });
 });
 
