@@ -5,18 +5,22 @@ import { isRunning, taggedProcesses } from "../../src/core/shell/process-tree";
 const node = JSON.stringify(process.execPath);
 /** An HTTP server that leaves its pid in server.pid once it listens. */
 const SERVER = `require("http").createServer().listen(0, "127.0.0.1", () => require("fs").writeFileSync("server.pid", String(process.pid)))`;
-/** Each prints `name=<pid>`; the shell prints its tag once all did, then waits for its direct child. */
+/**
+ * Each prints `name=<pid>`, then leaves its pid in `<name>.pid`; the shell waits for all four files
+ * (so every line is in the output before it), prints its tag, then waits for its direct child.
+ * (The tag once came before a double-forked child's line on a loaded machine.)
+ */
 export const ESCAPING_RUN = [
   // setsid plus a double fork: another session, its parent gone (re-parented to init)
-  `( setsid sh -c 'echo orphan=$$; exec sleep 300' & )`,
+  `( setsid sh -c 'echo orphan=$$; echo $$ > orphan.pid; exec sleep 300' & )`,
   // a child that ignores SIGTERM (ignored signals stay ignored across exec)
-  `sh -c 'trap "" TERM; echo stubborn=$$; exec sleep 301' &`,
+  `sh -c 'trap "" TERM; echo stubborn=$$; echo $$ > stubborn.pid; exec sleep 301' &`,
   // both: out of the group and the tree, and deaf to SIGTERM
-  `( setsid sh -c 'trap "" TERM; echo ghost=$$; exec sleep 302' & )`,
+  `( setsid sh -c 'trap "" TERM; echo ghost=$$; echo $$ > ghost.pid; exec sleep 302' & )`,
   // a server, double-forked into its own session
   `( setsid ${node} -e '${SERVER}' & )`,
-  // the tag last, once the server listens: every pid is printed before it
-  `until [ -s server.pid ]; do sleep 0.05; done; echo "server=$(cat server.pid)"`,
+  // the tag last, once all four are there and the server listens
+  `until [ -s orphan.pid ] && [ -s stubborn.pid ] && [ -s ghost.pid ] && [ -s server.pid ]; do sleep 0.05; done; echo "server=$(cat server.pid)"`,
   `echo "tag=$PI_CHAT_RUN_TAG"`,
   "wait",
 ].join("\n");
