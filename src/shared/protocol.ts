@@ -342,6 +342,8 @@ export type WebviewMessage =
   | { type: "branch/retry"; v: typeof PROTOCOL_VERSION; messageIndex: number }
   /** "Restore files to here" on the prompt at path index `messageIndex`: the host previews, then restores. */
   | { type: "checkpoint/restore"; v: typeof PROTOCOL_VERSION; messageIndex: number }
+  /** *Redo changes* on the restore's note at path index `messageIndex`. */
+  | { type: "checkpoint/redo"; v: typeof PROTOCOL_VERSION; messageIndex: number }
   /** The answer to `checkpoint/offer` number `id`: restore the files too, keep them as they are, or do nothing. */
   | { type: "checkpoint/answer"; v: typeof PROTOCOL_VERSION; id: number; choice: "restore" | "keep" | "cancel" }
   /** Open one file of an offer as a diff (the checkpoint's content beside the file now). */
