@@ -358,10 +358,21 @@ describe("providers: describeProviderError", () => {
     {
       name: "connection refused",
       message: "Connection error.: connect ECONNREFUSED 127.0.0.1:11434 (ECONNREFUSED)",
-      text: /Could not reach the provider \(ECONNREFUSED\)/,
+      text: /^Could not reach the provider: connection refused, is the server running\?; check your network or proxy\.$/,
       fix: /base URL/,
     },
-    { name: "DNS", message: "getaddrinfo ENOTFOUND api.example.invalid", text: /Could not reach/, fix: /network/ },
+    {
+      name: "DNS, in words with the host",
+      message: "getaddrinfo ENOTFOUND api.openai.com",
+      text: /^Could not reach api\.openai\.com: the name does not resolve; check your network or proxy\.$/,
+      fix: /network/,
+    },
+    {
+      name: "a connection error that names no host: the provider's",
+      message: "Connection error.",
+      provider: "anthropic",
+      text: /^Could not reach api\.anthropic\.com: no answer; check your network or proxy\.$/,
+    },
     { name: "fetch failed", message: "fetch failed", text: /Could not reach/, fix: /network/ },
     {
       name: "OpenAI context length",
