@@ -671,6 +671,11 @@ export class ChatController implements vscode.Disposable {
       case "history":
         await vscode.commands.executeCommand("piChat.showHistory");
         return;
+      case "help":
+        // The view lists the `/` commands it is sent now (templates and skills included), the mentions and the keys.
+        await this.sendCommandList();
+        this.view?.send({ type: "view/help" });
+        return;
     }
   }
 

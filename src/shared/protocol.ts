@@ -131,6 +131,8 @@ export type HostMessage =
    * approval waiting (Pi Chat: Go to Pending Approval; the composer when none waits).
    */
   | (Sequenced & { type: "view/focus"; target?: "composer" | "approval" })
+  /** `/help`: the view shows the commands, the mention kinds and the keys. */
+  | (Sequenced & { type: "view/help" })
   /** Open the chat history in the view (the view title's History action). */
   | (Sequenced & { type: "history/show" })
   /** A chat went to the trash: the history offers Undo (`history/undoDelete`) until it is listed again. */
@@ -194,6 +196,7 @@ const HOST_MESSAGE_TYPES: Readonly<Record<HostMessageType, true>> = {
   "view/snapshot": true,
   "view/status": true,
   "view/focus": true,
+  "view/help": true,
   "chat/event": true,
   "history/list": true,
   "history/show": true,
