@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, ut
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
-import { piSessionFolderName } from "../../src/core/pi-sessions";
+import { importedChatTitle, piSessionFolderName } from "../../src/core/pi-sessions";
 import type { ContinueInPiResult } from "../../src/host/palette/pi-session-command";
 import { chatItems } from "../../src/shared/reducer";
 import { useChatView, waitFor } from "./helpers";
@@ -106,7 +106,8 @@ describe("pi CLI sessions in the extension host", function () {
     // The chat's file records where it came from.
     const chats = await api.controller.service.listChats();
     const listed = chats.find((c) => c.id === session.id);
-    assert.equal(listed?.title, "Pelican hunt");
+    assert.equal(listed?.title, importedChatTitle("Pelican hunt", "2026-01-02T03:04:05.000Z"), "named by its source and date");
+    assert.match(listed.title, /^Pelican hunt \(pi session, 2026-01-0[12] \d\d:\d4\)$/);
 
     // The next prompt carries pi's conversation.
     server.push(() => ({ text: "Yes." }));

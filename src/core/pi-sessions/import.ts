@@ -192,6 +192,19 @@ export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: 
   return { nodes, leafId, ...(model ? { model } : {}), ...(title !== undefined ? { title } : {}), notice, notShown };
 }
 
+/**
+ * An imported chat's title in the history: its name, where it came from and when that session
+ * started ("Pelican hunt (pi session, 2026-01-02 03:04)", local time), so a chat that went to the
+ * pi CLI and came back, more than once, is told apart from the original and from each other.
+ */
+export function importedChatTitle(name: string, startedAt: string): string {
+  const when = new Date(startedAt);
+  if (!Number.isFinite(when.getTime())) return `${name} (pi session)`;
+  const two = (n: number) => String(n).padStart(2, "0");
+  const date = `${when.getFullYear()}-${two(when.getMonth() + 1)}-${two(when.getDate())} ${two(when.getHours())}:${two(when.getMinutes())}`;
+  return `${name} (pi session, ${date})`;
+}
+
 /** A message entry's message, as Pi Chat keeps it; undefined when it is no message at all. */
 function messageOf(raw: unknown): AgentMessage | undefined {
   if (!isObject(raw) || typeof raw["role"] !== "string") return undefined;

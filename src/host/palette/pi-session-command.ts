@@ -11,6 +11,7 @@ import { homedir } from "node:os";
 import * as vscode from "vscode";
 import {
   findOnPath,
+  importedChatTitle,
   importPiSession,
   listPiSessions,
   nodePiSessionsIO,
@@ -120,7 +121,7 @@ export async function openPiSession(controller: ChatController, log: (line: stri
     nodes: imported.nodes,
     leafId: imported.leafId,
     notice: imported.notice,
-    ...(imported.title !== undefined ? { title: imported.title } : {}),
+    title: importedChatTitle(imported.title ?? chosen.name, read.session.header.timestamp),
     ...(imported.model ? { model: imported.model } : {}),
     origin: { kind: "pi-session", path: chosen.path, sessionId: read.session.header.id },
   });
