@@ -94,6 +94,8 @@ describe("end to end: the first ten minutes", function () {
   it("choosing a model of a provider without a key asks for its key then and there; Set API Key marks the chat's provider", async () => {
     const { findFrame } = await loadBrowser();
     const page = vs!.page;
+    // The view, open (run alone, no earlier test opened it).
+    await runCommand("Pi Chat: Focus Chat Input");
     const frame = await findFrame(page, COMPOSER, { timeout: 60_000 });
     await frame.getByRole("button", { name: /^Model: .*Change this chat's model/ }).click();
     const quickInput = page.locator(".quick-input-widget input").first();
