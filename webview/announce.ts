@@ -67,6 +67,10 @@ export class Announcer {
       else if (item.kind === "summary" && item.id === COMPACTING_ITEM_ID && old === undefined)
         out.push({ text: "Compacting earlier messages", assertive: false });
       else if (item.kind === "notice" && old === undefined && item.level === "error") out.push(this.failure(item.text));
+      // A restore (or its Redo) is done outside the chat (a picker, a button): its note says what changed, and that Redo is there.
+      else if (item.kind === "notice" && old === undefined && item.redo !== undefined)
+        out.push({ text: `${item.text}${item.redo.state === "offered" ? " Redo changes is on the note." : ""}`, assertive: false });
+      else if (item.kind === "notice" && old === undefined && /^Redid the changes/.test(item.text)) out.push({ text: item.text, assertive: false });
       else if (item.kind === "assistant" && item.stopReason === "error" && !(old?.kind === "assistant" && old.stopReason === "error")) {
         out.push(this.failure(item.errorMessage ? `The request failed: ${item.errorMessage}` : "The request failed"));
       }

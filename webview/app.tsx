@@ -19,6 +19,7 @@ import { paceByFrame, renderedSeq } from "./frame-pacing";
 import { decideFirstPending, focusComposer, focusPendingApproval } from "./focus";
 import { Header } from "./header";
 import { History } from "./history";
+import { HelpPanel } from "./help-panel";
 import { Announcer, queueRemovedByUser } from "./announce";
 import { announce, LiveRegions } from "./live-region";
 import { post } from "./vscode-api";
@@ -59,6 +60,7 @@ export function App({ client }: { client: ChatClient }) {
   const view = useView(client);
   const { status, chat } = view;
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
   const chatIdRef = useRef(view.chatId);
   if (chatIdRef.current !== view.chatId) {
     chatIdRef.current = view.chatId;
@@ -84,6 +86,9 @@ export function App({ client }: { client: ChatClient }) {
   useEffect(() => {
     if (view.historyRequests > 0) setHistoryOpen(true);
   }, [view.historyRequests]);
+  useEffect(() => {
+    if (view.helpRequests > 0) setHelpOpen(true);
+  }, [view.helpRequests]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isGoToApprovalKey(e)) {
@@ -157,6 +162,7 @@ export function App({ client }: { client: ChatClient }) {
           </section>
         )}
         {view.filesOffer && <FilesOfferPanel key={view.filesOffer.id} offer={view.filesOffer} />}
+        {helpOpen && <HelpPanel key={view.helpRequests} commands={view.commandList?.commands} onClose={() => setHelpOpen(false)} />}
         <Composer
           running={chat.running}
           attachments={view.attachments}

@@ -27,13 +27,13 @@ import {
   nextRange,
   fromTurnStart,
 } from "./chat-window";
-import { tabbables } from "./focus";
-import { ArrowDownIcon, Spinner } from "./icons";
+import { focusComposer, tabbables } from "./focus";
+import { ArrowDownIcon, CloseIcon, Spinner } from "./icons";
 import { Item } from "./items";
 import { announce } from "./live-region";
 import { onMarkdownClick } from "./markdown";
 import { memo } from "./memo";
-import { post } from "./vscode-api";
+import { loadUiState, post, saveUiState } from "./vscode-api";
 import { groupDigits } from "./format";
 import { onFollowLatest } from "./follow-latest";
 
@@ -445,10 +445,32 @@ export function ChatView({
 }
 
 function EmptyChat() {
+  const [hints, setHints] = useState(() => !loadUiState().hintsDismissed);
   return (
     <div class="empty">
       <div class="empty-title">Ask Pi about your code</div>
       <div class="empty-hint">Pi can read files in this workspace and propose edits. Every edit is shown as a diff and applied only when you allow it.</div>
+      {hints && (
+        <div class="empty-tips" role="note" aria-label="Hints">
+          <span>
+            <kbd>@</kbd> a file, folder, problems or selection · <kbd>/</kbd> commands and templates (<kbd>/help</kbd>) · <kbd>!command</kbd> runs it yourself ·{" "}
+            <em>Restore files to here</em> on a message undoes Pi's edits · the meter above shows the model's context.
+          </span>
+          <button
+            type="button"
+            class="icon-button empty-tips-close"
+            aria-label="Dismiss hints"
+            title="Dismiss hints"
+            onClick={() => {
+              saveUiState({ hintsDismissed: true });
+              setHints(false);
+              focusComposer();
+            }}
+          >
+            <CloseIcon />
+          </button>
+        </div>
+      )}
     </div>
   );
 }

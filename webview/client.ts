@@ -35,6 +35,8 @@ export interface ViewModel {
   readonly focusTarget: "composer" | "approval";
   /** Grows by one per `history/show` message: the history opens when it changes. */
   readonly historyRequests: number;
+  /** Counts `/help` answers: each one opens the help panel. */
+  readonly helpRequests: number;
   /** The last `composer/restore`: a sent text that did not run (or a template's expansion to read), for the composer to take back. */
   readonly restore?: { readonly text: string; readonly n: number; readonly expanded?: string };
   /** The chat deleted last, while Undo can bring it back (until the list has it again). */
@@ -73,6 +75,7 @@ export const initialViewModel: ViewModel = {
   focusRequests: 0,
   focusTarget: "composer",
   historyRequests: 0,
+  helpRequests: 0,
 };
 
 /** Earlier items are let go of only while the view is at least this many items below them. */
@@ -201,6 +204,7 @@ export class ChatClient {
       focusRequests: this.view.focusRequests,
       focusTarget: this.view.focusTarget,
       historyRequests: this.view.historyRequests,
+      helpRequests: this.view.helpRequests,
       ...(this.view.restore ? { restore: this.view.restore } : {}),
       ...(this.view.deleted ? { deleted: this.view.deleted } : {}),
       ...(this.view.search ? { search: this.view.search } : {}),
@@ -245,6 +249,9 @@ export class ChatClient {
         return;
       case "view/focus":
         this.update({ ...this.view, focusRequests: this.view.focusRequests + 1, focusTarget: message.target === "approval" ? "approval" : "composer" });
+        return;
+      case "view/help":
+        this.update({ ...this.view, helpRequests: this.view.helpRequests + 1 });
         return;
       case "history/show":
         this.update({ ...this.view, historyRequests: this.view.historyRequests + 1 });

@@ -411,6 +411,20 @@ function runFix(command: FixCommandId): void {
   else post({ type: "workbench/runCommand", command });
 }
 
+/** A restore's note keeps its *Redo changes* (the notification's goes away); once used, it says so. */
+function RestoreRedo({ item, redo }: { item: NoticeItem; redo: NonNullable<NoticeItem["redo"]> }) {
+  const index = /^m(\d+)$/.exec(item.id);
+  if (redo.state === "done") return <div class="notice-fix">Changes redone (see below).</div>;
+  if (!index) return null;
+  return (
+    <div class="notice-actions">
+      <button type="button" class="button secondary" onClick={() => post({ type: "checkpoint/redo", messageIndex: Number(index[1]) })}>
+        Redo changes
+      </button>
+    </div>
+  );
+}
+
 function NoticeCard({ item }: { item: NoticeItem }) {
   const Icon = item.level === "error" ? ErrorIcon : InfoIcon;
   const actions = [...new Set([...(item.fixCommand ? [item.fixCommand] : []), ...(item.moreFixCommands ?? [])])];
@@ -429,6 +443,7 @@ function NoticeCard({ item }: { item: NoticeItem }) {
             ))}
           </div>
         )}
+        {item.redo !== undefined && <RestoreRedo item={item} redo={item.redo} />}
         {item.detail !== undefined && (
           <details class="notice-detail">
             <summary>What the server said</summary>

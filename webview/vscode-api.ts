@@ -19,6 +19,8 @@ export interface UiState {
   draft: string;
   /** The `@` mentions taken in the draft: their token in the text and what they name. */
   mentions?: { token: string; ref: MentionRef }[];
+  /** The empty chat's line of hints was dismissed (it stays so in this view). */
+  hintsDismissed?: boolean;
 }
 
 let api: VsCodeApi | undefined;
@@ -46,9 +48,11 @@ export function loadUiState(): UiState {
           typeof m === "object" && m !== null && typeof m.token === "string" && typeof m.ref === "object" && m.ref !== null && typeof m.ref.kind === "string",
       )
     : [];
-  return { draft: typeof draft === "string" ? draft : "", mentions: taken };
+  const hintsDismissed = typeof raw === "object" && raw !== null && "hintsDismissed" in raw && raw.hintsDismissed === true;
+  return { draft: typeof draft === "string" ? draft : "", mentions: taken, ...(hintsDismissed ? { hintsDismissed } : {}) };
 }
 
-export function saveUiState(state: UiState): void {
-  vscode().setState(state);
+/** Saves what is given over what was saved (the composer saves its draft, the empty chat its hints). */
+export function saveUiState(state: Partial<UiState>): void {
+  vscode().setState({ ...loadUiState(), ...state });
 }

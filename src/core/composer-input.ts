@@ -8,7 +8,7 @@ import { ACTION_COMMANDS } from "../shared/mentions";
 import { splitSlashCommand } from "../shared/prompt-templates";
 import { parseUserCommand, type UserCommandText } from "./shell/user-command";
 
-export type ChatActionName = "new" | "compact" | "model" | "export" | "history";
+export type ChatActionName = "new" | "compact" | "model" | "export" | "history" | "help";
 
 export type ComposerInput =
   | { readonly kind: "action"; readonly name: ChatActionName; readonly rest: string }

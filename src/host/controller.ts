@@ -59,13 +59,18 @@ function catalogName(provider: ProviderId, id: string): string | undefined {
 /** How long the view's first paint has before the provider catalog is loaded for the header's model name. */
 const CATALOG_DELAY_MS = 1500;
 
-/** What the chat (and the model) is told after files were restored to the checkpoint of message `at`. */
-function filesRestoredNote(at: { number: number; text: string }, outcome: RestoreOutcome, redo: boolean): FilesRestoredMessage {
+/**
+ * What the chat (and the model) is told after files were restored to the checkpoint of message `at`
+ * (`messageIndex`: its path index, when the restored turns are on the path); it keeps the mark *Redo* on the note puts back.
+ */
+function filesRestoredNote(at: { number: number; text: string; messageIndex?: number }, outcome: RestoreOutcome, redo: boolean): FilesRestoredMessage {
   return {
     role: "filesRestored",
     messageNumber: at.number,
     messageText: at.text,
     redo,
+    redoMarkId: outcome.redoMarkId,
+    ...(at.messageIndex !== undefined && !redo ? { messageIndex: at.messageIndex } : {}),
     restored: outcome.restored.map((f) => f.path),
     deleted: outcome.deleted.map((f) => f.path),
     skipped: outcome.skipped.map((f) => ({ path: f.path, reason: f.reason })),
@@ -257,6 +262,7 @@ export class ChatController implements vscode.Disposable {
       answerFilesOffer: (id, choice) => this.options.checkpoints?.answerOffer(id, choice) ?? false,
       openFilesOfferDiff: async (id, path) => (await this.options.checkpoints?.openOfferDiff(id, path)) ?? false,
       restoreFiles: (messageIndex) => this.restoreFiles(messageIndex),
+      redoRestore: (noteIndex) => this.redoRestore(noteIndex),
       openFile: (requested, line) => this.openFile(requested, line),
       decide: (toolCallId, decision, reason) => this.decide(toolCallId, decision, reason),
       pendingApproval: (toolCallId) => this.approvals.get(toolCallId)?.request,
@@ -366,12 +372,35 @@ export class ChatController implements vscode.Disposable {
     await this.writeCurrentChat(session.id);
     const request = { chatId: session.id, markId: at.markId, number: at.number, text: at.text };
     const note = async (outcome: RestoreOutcome, redo: boolean) => {
-      await session.noteFilesRestored(filesRestoredNote(at, outcome, redo));
+      await session.noteFilesRestored(filesRestoredNote({ ...at, messageIndex }, outcome, redo));
     };
     // A chat with a restore under way is not let go (release): its note must go to the session that shows it.
     this.restoring.add(session.id);
     try {
       await checkpoints.restore(request, note);
+    } finally {
+      this.restoring.delete(session.id);
+    }
+  }
+
+  /** *Redo changes* on the restore's note at path index `noteIndex` (the same Redo as the notification's). */
+  async redoRestore(noteIndex: number): Promise<void> {
+    const session = this.session;
+    const restore = session.messages[noteIndex];
+    const checkpoints = this.options.checkpoints;
+    if (!checkpoints || restore?.role !== "filesRestored" || restore.redo || restore.redoMarkId === undefined) return;
+    const markId = restore.redoMarkId;
+    // Already redone (the note's button is "done" then; a stale click).
+    if (session.messages.some((m) => m.role === "filesRestored" && m.redo && m.redoMarkId === markId)) return;
+    if (session.running) {
+      void vscode.window.showWarningMessage("Pi Chat: wait for the reply to finish (or stop it) before redoing the changes.");
+      return;
+    }
+    this.restoring.add(session.id);
+    try {
+      await checkpoints.redo({ chatId: session.id }, { redoMarkId: markId }, async (redone) => {
+        await session.noteFilesRestored(filesRestoredNote({ number: restore.messageNumber, text: restore.messageText }, redone, true));
+      });
     } finally {
       this.restoring.delete(session.id);
     }
@@ -641,6 +670,11 @@ export class ChatController implements vscode.Disposable {
         return;
       case "history":
         await vscode.commands.executeCommand("piChat.showHistory");
+        return;
+      case "help":
+        // The view lists the `/` commands it is sent now (templates and skills included), the mentions and the keys.
+        await this.sendCommandList();
+        this.view?.send({ type: "view/help" });
         return;
     }
   }

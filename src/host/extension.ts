@@ -19,15 +19,15 @@ import { CodeApplier } from "./code-blocks/apply-code";
 import { CodeInserter } from "./code-blocks/insert-code";
 import { TerminalLauncher } from "./code-blocks/run-in-terminal";
 import { protectedFilesSetting } from "./settings";
-import { PROVIDER_IDS, readProviderSettings, SecretKeys, type ProviderId } from "./models/providers-loader";
-import { PROVIDER_TITLES } from "./models/chat-model";
+import { PROVIDER_IDS, readProviderSettings, SecretKeys } from "./models/providers-loader";
+import { settingsForChat } from "./models/chat-model";
+import { setApiKey } from "./models/api-key-prompt";
 import { DEFAULT_SYSTEM_PROMPT } from "../core/session-options";
 import { multiRootPrompt } from "../core/tools/multi-root";
 import { createWorkspaceTools } from "./adapters/discovery";
 import { WorkspacePaths } from "./adapters/workspace-paths";
 import { createVscodeWorkspaceFs } from "./adapters/vscode-fs";
 import { createHostCheckpointIo, HostCheckpoints } from "./adapters/checkpoints";
-import { apiKeyProblem } from "./providers/catalog";
 import { BaseUrlConsent } from "./models/base-url-consent";
 import { addEnvironmentKeys, keyRedactor, redact } from "./models/key-redaction";
 
@@ -174,7 +174,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     vscode.commands.registerCommand("piChat.stop", () => controller.stop()),
     vscode.commands.registerCommand("piChat.mcpServers", () => showMcpServers(mcp)),
     vscode.commands.registerCommand("piChat.mcpSignIn", (server?: unknown) => signInToMcpServer(mcp, typeof server === "string" ? server : undefined)),
-    vscode.commands.registerCommand("piChat.setApiKey", () => setApiKey(secrets)),
+    vscode.commands.registerCommand("piChat.setApiKey", () =>
+      setApiKey(secrets, settingsForChat(readProviderSettings(), controller.currentSession.model).provider),
+    ),
     ...registerModelCommands(controller, secrets, log),
     vscode.commands.registerCommand("piChat.openWalkthrough", () =>
       vscode.commands.executeCommand("workbench.action.openWalkthrough", `${context.extension.id}#gettingStarted`, false),
@@ -252,43 +254,6 @@ const noFolderFs: WorkspaceFileSystem = {
   realPath: () => Promise.resolve({ inside: false }),
   readDirectory: () => Promise.reject(new Error("No folder is open in VS Code.")),
 };
-
-async function pickProvider(placeHolder: string): Promise<ProviderId | undefined> {
-  const current = readProviderSettings().provider;
-  const picked = await vscode.window.showQuickPick(
-    PROVIDER_IDS.map((id) => ({ label: PROVIDER_TITLES[id], description: id === current ? "current" : "", id })),
-    { placeHolder },
-  );
-  return picked?.id;
-}
-
-async function setApiKey(secrets: SecretKeys): Promise<void> {
-  const provider = await pickProvider("Which provider is the API key for?");
-  if (!provider) return;
-  const value = await vscode.window.showInputBox({
-    title: `Pi Chat: API key for ${PROVIDER_TITLES[provider]}`,
-    prompt: "Stored in VS Code's secret storage. Leave empty to remove the stored key.",
-    password: true,
-    ignoreFocusOut: true,
-    validateInput: (text) => {
-      const problem = text.trim() === "" ? undefined : apiKeyProblem(text);
-      return problem ? `This is not an API key: ${problem}` : undefined;
-    },
-  });
-  if (value === undefined) return;
-  if (value.trim() === "") {
-    await secrets.delete(provider);
-    void vscode.window.showInformationMessage(`Pi Chat: removed the ${PROVIDER_TITLES[provider]} API key.`);
-  } else {
-    try {
-      await secrets.set(provider, value.trim());
-    } catch (error) {
-      void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
-      return;
-    }
-    void vscode.window.showInformationMessage(`Pi Chat: saved the ${PROVIDER_TITLES[provider]} API key.`);
-  }
-}
 
 async function showHistory(controller: ChatController): Promise<void> {
   const chats = await controller.service.listChats();

@@ -172,6 +172,13 @@ export interface FilesRestoredMessage {
   messageText: string;
   /** A Redo: the files were put back to how they were just before that restore. */
   redo: boolean;
+  /**
+   * The checkpoint a Redo puts the files back to (the restore's own; a Redo note names the one it
+   * redid), so *Redo* on the note works as long as the chat shows it. Absent in older chats.
+   */
+  redoMarkId?: string;
+  /** The prompt's index on the chat's path: the turns from it on are the ones whose edits were restored. */
+  messageIndex?: number;
   restored: string[];
   deleted: string[];
   skipped: { path: string; reason: string }[];

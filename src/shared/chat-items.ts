@@ -78,6 +78,8 @@ export interface ToolItem extends ItemMarks {
   approval?: ApprovalItem;
   /** run_command left it running in the background: running, or how it ended (live events, or the transcript). */
   background?: BackgroundRunState;
+  /** An applied edit whose file a later *Restore files to here* put back (until its Redo). */
+  undoneByRestore?: boolean;
 }
 
 export type ApprovalState = "pending" | "allowed" | "denied";
@@ -138,6 +140,8 @@ export interface NoticeItem extends ItemMarks {
   moreFixCommands?: FixCommandId[];
   /** The provider's own words, behind a toggle. */
   detail?: string;
+  /** A restore's note: *Redo changes* puts back what it replaced ("offered"), until that is done ("done"). */
+  redo?: { markId: string; state: "offered" | "done" };
 }
 
 /** A command the user ran from the composer (`!cmd`, or `!!cmd` kept from Pi). */

@@ -68,4 +68,5 @@ export const ACTION_COMMANDS: readonly SlashCommand[] = [
   { name: "model", description: "Choose the model for this chat", kind: "action" },
   { name: "export", description: "Open this chat as Markdown", kind: "action" },
   { name: "history", description: "Show the chat history", kind: "action" },
+  { name: "help", description: "List the commands, what @ can mention, and the keys", kind: "action" },
 ];

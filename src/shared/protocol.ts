@@ -131,6 +131,8 @@ export type HostMessage =
    * approval waiting (Pi Chat: Go to Pending Approval; the composer when none waits).
    */
   | (Sequenced & { type: "view/focus"; target?: "composer" | "approval" })
+  /** `/help`: the view shows the commands, the mention kinds and the keys. */
+  | (Sequenced & { type: "view/help" })
   /** Open the chat history in the view (the view title's History action). */
   | (Sequenced & { type: "history/show" })
   /** A chat went to the trash: the history offers Undo (`history/undoDelete`) until it is listed again. */
@@ -194,6 +196,7 @@ const HOST_MESSAGE_TYPES: Readonly<Record<HostMessageType, true>> = {
   "view/snapshot": true,
   "view/status": true,
   "view/focus": true,
+  "view/help": true,
   "chat/event": true,
   "history/list": true,
   "history/show": true,
@@ -342,6 +345,8 @@ export type WebviewMessage =
   | { type: "branch/retry"; v: typeof PROTOCOL_VERSION; messageIndex: number }
   /** "Restore files to here" on the prompt at path index `messageIndex`: the host previews, then restores. */
   | { type: "checkpoint/restore"; v: typeof PROTOCOL_VERSION; messageIndex: number }
+  /** *Redo changes* on the restore's note at path index `messageIndex`. */
+  | { type: "checkpoint/redo"; v: typeof PROTOCOL_VERSION; messageIndex: number }
   /** The answer to `checkpoint/offer` number `id`: restore the files too, keep them as they are, or do nothing. */
   | { type: "checkpoint/answer"; v: typeof PROTOCOL_VERSION; id: number; choice: "restore" | "keep" | "cancel" }
   /** Open one file of an offer as a diff (the checkpoint's content beside the file now). */

@@ -82,3 +82,58 @@ export function rewind(state: ChatState, keep: number): ChatState {
   // Everything kept is final: settle it (in the existing chunks, without copying items).
   return { ...rewound, settled: kept.filter((k) => k.length > 0) };
 }
+
+/** What a restore's note (or its Redo's) changes on the items before it. */
+export interface RestoreMarks {
+  redo: boolean;
+  redoMarkId?: string;
+  /** The prompt's path index: edits of its turn and later ones were restored. */
+  messageIndex?: number;
+  /** The files put back or deleted. */
+  paths: readonly string[];
+}
+
+/**
+ * A restore marks the applied edits of the restored turns whose file it put back (they no longer
+ * hold); its Redo clears those marks and turns the restore note's *Redo* into "done". Chunks that
+ * do not change are kept as they are.
+ */
+export function markRestore(state: ChatState, marks: RestoreMarks): ChatState {
+  const paths = new Set(marks.paths);
+  let current = -1;
+  const mark = (items: readonly ChatItem[]): readonly ChatItem[] => {
+    let out: ChatItem[] | undefined;
+    items.forEach((item, index) => {
+      const own = messageIndexOf(item);
+      if (own !== undefined && Number.isFinite(own)) current = own;
+      let next: ChatItem = item;
+      if (item.kind === "tool" && item.name === "edit_file" && item.status === "success" && paths.has(editPath(item) ?? "")) {
+        if (!marks.redo && marks.messageIndex !== undefined && current >= marks.messageIndex && !item.undoneByRestore)
+          next = { ...item, undoneByRestore: true };
+        else if (marks.redo && item.undoneByRestore) {
+          const { undoneByRestore: _redone, ...rest } = item;
+          next = rest;
+        }
+      } else if (marks.redo && item.kind === "notice" && item.redo?.state === "offered" && item.redo.markId === marks.redoMarkId) {
+        next = { ...item, redo: { ...item.redo, state: "done" } };
+      }
+      if (next !== item) {
+        out ??= items.slice();
+        out[index] = next;
+      }
+    });
+    return out ?? items;
+  };
+  const settled = state.settled.map(mark);
+  const live = mark(state.live);
+  const changed = live !== state.live || settled.some((chunk, i) => chunk !== state.settled[i]);
+  return changed ? { ...state, settled, live } : state;
+}
+
+/** The file an edit_file call wrote (its result's path, else its arguments'). */
+function editPath(item: ChatItem & { kind: "tool" }): string | undefined {
+  for (const source of [item.details, item.args]) {
+    if (typeof source === "object" && source !== null && "path" in source && typeof source.path === "string") return source.path;
+  }
+  return undefined;
+}

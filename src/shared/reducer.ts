@@ -15,7 +15,7 @@ import type { ChatEvent } from "./protocol";
 import type { StructuredDiff } from "./structured-diff";
 import { backgroundEndIn, mergeBackgroundState, type BackgroundRunState } from "./background-state";
 import { inChunks, settleLive, updateLive, updateOpenAssistant } from "./item-chunks";
-import { markSummarized, messageIndexOf, rewind } from "./reducer-rewind";
+import { markRestore, markSummarized, messageIndexOf, type RestoreMarks, rewind } from "./reducer-rewind";
 
 export type { ChatState } from "./chat-items";
 
@@ -216,6 +216,12 @@ export function stateFromTranscript(messages: readonly AgentMessage[], from = 0)
           if (flat !== settled) settled.splice(0, settled.length, ...flat);
           live = marked.live.slice();
         }
+        if (message.role === "filesRestored") {
+          const marked = markRestore({ ...emptyChatState, settled: [settled], live }, restoreMarks(message));
+          const flat = marked.settled[0] ?? [];
+          if (flat !== settled) settled.splice(0, settled.length, ...flat);
+          live = marked.live.slice();
+        }
       }
     }
     // A command_output result or a reopened chat's notice may say how a background command ended: its card follows.
@@ -344,13 +350,14 @@ function endMessageItems(state: ChatState, message: AgentMessage, elided: readon
     default: {
       // user, fileAttachment, localNotice: the whole message came with message_start; take the final one.
       const item = itemForMessage(id, message, false);
-      return item
+      const ended = item
         ? updateLive(
             closed,
             (i) => i.id === id,
             () => item,
           )
         : closed;
+      return message.role === "filesRestored" ? markRestore(ended, restoreMarks(message)) : ended;
     }
   }
 }
@@ -408,7 +415,13 @@ function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatI
       };
     case "filesRestored":
       // Shown as an info notice: what the restore put back, deleted and left.
-      return { kind: "notice", id, level: "info", text: filesRestoredText(message) };
+      return {
+        kind: "notice",
+        id,
+        level: "info",
+        text: filesRestoredText(message),
+        ...(!message.redo && typeof message.redoMarkId === "string" ? { redo: { markId: message.redoMarkId, state: "offered" as const } } : {}),
+      };
     case "localNotice":
       return {
         kind: "notice",
@@ -443,6 +456,16 @@ function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatI
     case "approvalNotice":
       return null;
   }
+}
+
+/** What a restore's note marks on the items before it (reducer-rewind.ts). */
+function restoreMarks(message: Extract<AgentMessage, { role: "filesRestored" }>): RestoreMarks {
+  return {
+    redo: message.redo,
+    ...(typeof message.redoMarkId === "string" ? { redoMarkId: message.redoMarkId } : {}),
+    ...(typeof message.messageIndex === "number" ? { messageIndex: message.messageIndex } : {}),
+    paths: [...message.restored, ...message.deleted],
+  };
 }
 
 /** The line a restore leaves in the chat. */

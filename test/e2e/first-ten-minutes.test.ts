@@ -74,6 +74,35 @@ describe("end to end: the first ten minutes", function () {
     await frame.locator(".item.assistant:not(.streaming)").filter({ hasText: "Answered by the chosen model." }).waitFor({ timeout: 60_000 });
     assert.equal(server.chatRequests().at(-1)?.model, "qwen-coder-e2e");
   });
+
+  it("choosing a model of a provider without a key asks for its key then and there; Set API Key marks the chat's provider", async () => {
+    const { findFrame } = await loadBrowser();
+    const page = vs!.page;
+    // The view, open (run alone, no earlier test opened it).
+    await runCommand("Pi Chat: Focus Chat Input");
+    const frame = await findFrame(page, COMPOSER, { timeout: 60_000 });
+    await frame.getByRole("button", { name: /^Model: .*Change this chat's model/ }).click();
+    const quickInput = page.locator(".quick-input-widget input").first();
+    await quickInput.waitFor({ timeout: 30_000 });
+    await quickInput.pressSequentially("gpt-4.1");
+    await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: "recommended" }).first().click({ timeout: 30_000 });
+    // No OpenAI key is stored: its input box comes at once, naming the provider.
+    const password = page.locator(".quick-input-widget input[type=password]");
+    await password.waitFor({ timeout: 30_000 });
+    assert.match(await page.locator(".quick-input-widget").first().innerText(), /API key for OpenAI/);
+    await password.pressSequentially("sk-e2e-choose-model-0123456789abcdef");
+    await password.press("Enter");
+    await page.locator(".notifications-toasts").filter({ hasText: "saved the OpenAI API key" }).first().waitFor({ timeout: 30_000 });
+
+    // Set API Key offers the chat's provider (OpenAI now) as its own, not the settings' local server.
+    await runCommand("Pi Chat: Set API Key");
+    const marked = page.locator(".quick-input-list .monaco-list-row").filter({ hasText: "this chat's provider" });
+    await marked.first().waitFor({ timeout: 30_000 });
+    assert.equal(await marked.count(), 1);
+    assert.doesNotMatch(await marked.first().innerText(), /compatible|Local server/);
+    assert.match(await marked.first().innerText(), /OpenAI/);
+    await page.keyboard.press("Escape");
+  });
 });
 
 describe("end to end: a fresh install with nothing configured", function () {

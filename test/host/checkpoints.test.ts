@@ -16,6 +16,7 @@ import { skippedLabel } from "../../src/host/adapters/checkpoints";
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { OpenAIServer } from "../support/openai-server";
 import { modesUnder } from "../support/temp";
+import { chatItems } from "../../src/shared/reducer";
 import { startChatView, toolCard, waitFor } from "./helpers";
 
 describe("checkpoints: restore files to a message in the extension host", function () {
@@ -163,6 +164,56 @@ describe("checkpoints: restore files to a message in the extension host", functi
     await api.view.receive({ type: "chat/send", v: 1, text: "What changed?" });
     await api.controller.currentSession.waitForIdle();
     assert.equal(server.pending(), 0);
+  });
+
+  it("Redo stays on the restore's note in the chat after the notification is gone, marks the restored edit, and redoes once", async () => {
+    const checkpoints = api.checkpoints!;
+    const dir = join(root, "cp-redo");
+    const file = (name: string) => join(dir, name);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file("x.ts"), "export const x = 1;\n");
+    await vscode.commands.executeCommand("piChat.newChat");
+    server.push(
+      () => ({ toolCalls: [{ id: "redo_edit", name: "edit_file", arguments: { path: "cp-redo/x.ts", oldText: "x = 1", newText: "x = 2" } }] }),
+      () => ({ text: "Two." }),
+    );
+    await api.view.receive({ type: "chat/send", v: 1, text: "Make x two." });
+    const session = api.controller.currentSession;
+    await session.waitForIdle();
+    await checkpoints.checkpoints.idle();
+    assert.equal(readFileSync(file("x.ts"), "utf8"), "export const x = 2;\n");
+
+    // The notification with its Redo is dismissed (it disappears by itself too).
+    let answerNotice: ((button: string | undefined) => void) | undefined;
+    checkpoints.notify = () => new Promise((resolve) => (answerNotice = resolve));
+    checkpoints.preview = async () => "restore";
+    await api.view.receive({ type: "checkpoint/restore", v: 1, messageIndex: session.messages.findIndex((m) => m.role === "user") });
+    await waitFor("the notification", () => answerNotice);
+    answerNotice?.(undefined);
+    assert.equal(readFileSync(file("x.ts"), "utf8"), "export const x = 1;\n");
+
+    // The chat keeps Redo on the note, and the edit it undid no longer reads "applied".
+    const items = () => chatItems(session.viewState);
+    const noteIndex = session.messages.findIndex((m) => m.role === "filesRestored");
+    const note = items().find((i) => i.id === `m${noteIndex}`);
+    assert.ok(note?.kind === "notice" && note.redo?.state === "offered", JSON.stringify(note));
+    assert.equal(card("redo_edit")?.undoneByRestore, true, JSON.stringify(card("redo_edit")));
+
+    // Redo from the note: the file comes back, the note says it is done, the edit reads applied again.
+    await api.view.receive({ type: "checkpoint/redo", v: 1, messageIndex: noteIndex });
+    assert.equal(readFileSync(file("x.ts"), "utf8"), "export const x = 2;\n");
+    const after = items().find((i) => i.id === `m${noteIndex}`);
+    assert.ok(after?.kind === "notice" && after.redo?.state === "done", JSON.stringify(after));
+    assert.equal(card("redo_edit")?.undoneByRestore, undefined);
+
+    // A second Redo (the note again, a reopened chat's note) does nothing more.
+    await api.view.receive({ type: "checkpoint/redo", v: 1, messageIndex: noteIndex });
+    const reopened = await api.controller.service.open(session.id);
+    assert.ok(reopened.ok);
+    assert.ok(chatItems(reopened.session.viewState).some((i) => i.id === `m${noteIndex}` && i.kind === "notice" && i.redo?.state === "done"));
+    assert.equal(session.messages.filter((m) => m.role === "filesRestored" && m.redo).length, 1, "one Redo");
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("Retry and Edit ask to restore the files too: restore, keep and cancel act on the real files and on what the model reads", async () => {

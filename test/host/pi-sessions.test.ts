@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, ut
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
-import { piSessionFolderName } from "../../src/core/pi-sessions";
+import { importedChatTitle, piSessionFolderName } from "../../src/core/pi-sessions";
 import type { ContinueInPiResult } from "../../src/host/palette/pi-session-command";
 import { chatItems } from "../../src/shared/reducer";
 import { useChatView, waitFor } from "./helpers";
@@ -106,7 +106,8 @@ describe("pi CLI sessions in the extension host", function () {
     // The chat's file records where it came from.
     const chats = await api.controller.service.listChats();
     const listed = chats.find((c) => c.id === session.id);
-    assert.equal(listed?.title, "Pelican hunt");
+    assert.equal(listed?.title, importedChatTitle("Pelican hunt", "2026-01-02T03:04:05.000Z"), "named by its source and date");
+    assert.match(listed.title, /^Pelican hunt \(pi session, 2026-01-0[12] \d\d:\d4\)$/);
 
     // The next prompt carries pi's conversation.
     server.push(() => ({ text: "Yes." }));
@@ -121,6 +122,39 @@ describe("pi CLI sessions in the extension host", function () {
     assert.doesNotMatch(wire, /Opened from the pi session/, "the note is the user's, not the model's");
     assert.deepEqual(readFileSync(file), before, "the pi file is unchanged");
   });
+  it("a pi session that answered through an OpenAI-compatible server says which model it used and which Pi Chat uses now", async () => {
+    const { api } = chatView();
+    const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const dir = join(agentDir, "sessions", piSessionFolderName(cwd));
+    mkdirSync(dir, { recursive: true });
+    const id = "0b1c2d3e-aaaa-bbbb-cccc-0a1c0e000000";
+    const file = join(dir, `2026-01-04T03-04-05-000Z_${id}.jsonl`);
+    // What a round trip through pi leaves: the answers carry Pi Chat's own provider id.
+    const roundTrip = sessionText(cwd)
+      .replaceAll(SESSION_ID, id)
+      .replaceAll('"provider":"local"', '"provider":"openai-compatible"')
+      .replaceAll("local-model", "fake-model");
+    writeFileSync(file, roundTrip);
+    const later = new Date(Date.now() + 120_000);
+    utimesSync(file, later, later);
+    const previousChat = api.controller.currentSession.id;
+    try {
+      await openPiSessionAcceptingFirst();
+      const session = await waitFor("the imported chat", () => (api.controller.currentSession.id !== previousChat ? api.controller.currentSession : undefined));
+      const note = session.messages.find((m) => m.role === "localNotice");
+      assert.ok(note?.role === "localNotice");
+      assert.doesNotMatch(note.text, /has no provider/, "Pi Chat has an openai-compatible provider: the note must not deny it");
+      assert.match(note.text, /openai-compatible\/fake-model/, "which model the pi session used");
+      // What Pi Chat uses now: the settings' model (the header says the same), and where it runs.
+      const baseUrl = vscode.workspace.getConfiguration("piChat").get<string>("baseUrl");
+      const now = `this chat uses your default model, local-model (Local server (OpenAI-compatible) at ${baseUrl})`;
+      assert.ok(note.text.includes(now), note.text);
+      assert.equal(session.model, undefined, "the chat keeps the default: the pi file does not say which server answered");
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+
   it("Open pi Session… refuses a session with a 40 MB first message, with the reason, and opens no chat", async () => {
     const { api } = chatView();
     const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;

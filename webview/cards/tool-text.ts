@@ -77,6 +77,8 @@ export function toolStatusText(item: ToolItem): string {
   const approval = item.approval?.state;
   if (approval === "pending") return "waiting for your decision";
   if (approval === "denied") return "denied";
+  // Applied, then put back by *Restore files to here*: it no longer holds (until the restore's Redo).
+  if (item.undoneByRestore) return "undone by a restore";
   const edits = item.name === "edit_file" || approval === "allowed";
   switch (item.status) {
     case "pending":

@@ -48,8 +48,13 @@ export interface ImportOrigin {
 const NODE_ID = /^[A-Za-z0-9_-]{1,60}$/;
 
 export interface ImportOptions {
-  /** Whether Pi Chat has this provider (pi's ids: "anthropic", "openai", "google", or a custom one). Default: all. */
+  /**
+   * Whether Pi Chat can take over this provider's model (pi's ids: "anthropic", "openai", "google",
+   * or a server of pi's models.json, whose address the pi file does not record). Default: all.
+   */
   knowsProvider?: (provider: string) => boolean;
+  /** The model a chat without its own uses now, in words ("local-model (Local server at …)"), for the note. */
+  defaultModel?: string;
 }
 
 export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: number, options: ImportOptions = {}): ImportedPiSession {
@@ -166,10 +171,12 @@ export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: 
   const model = piModel && (options.knowsProvider?.(piModel.provider) ?? true) ? piModel : undefined;
   if (piModel) {
     const named = `${piModel.provider}/${piModel.modelId}${piModel.thinkingLevel ? `, thinking ${piModel.thinkingLevel}` : ""}`;
+    // What is true either way: the model pi used, and the one this chat now goes on with.
+    const fallback = `this chat uses your default model${options.defaultModel ? `, ${options.defaultModel}` : ""}`;
     lines.push(
       model
-        ? `Model of the pi session: ${named}.`
-        : `Model of the pi session: ${named}; Pi Chat has no provider "${piModel.provider}", so this chat uses your default model.`,
+        ? `Model of the pi session: ${named}; this chat goes on with it.`
+        : `Model of the pi session: ${named}. The pi file does not say where its provider "${piModel.provider}" is, so ${fallback}.`,
     );
   }
   if (editsApplied > 0 || editsElsewhere > 0)
@@ -183,6 +190,19 @@ export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: 
   const leafId = leaf === undefined ? null : (anchor.get(leaf.id) ?? null);
   const notice: LocalNoticeMessage = { role: "localNotice", level: "info", text: lines.join("\n"), timestamp: ms(file.header.timestamp, now) };
   return { nodes, leafId, ...(model ? { model } : {}), ...(title !== undefined ? { title } : {}), notice, notShown };
+}
+
+/**
+ * An imported chat's title in the history: its name, where it came from and when that session
+ * started ("Pelican hunt (pi session, 2026-01-02 03:04)", local time), so a chat that went to the
+ * pi CLI and came back, more than once, is told apart from the original and from each other.
+ */
+export function importedChatTitle(name: string, startedAt: string): string {
+  const when = new Date(startedAt);
+  if (!Number.isFinite(when.getTime())) return `${name} (pi session)`;
+  const two = (n: number) => String(n).padStart(2, "0");
+  const date = `${when.getFullYear()}-${two(when.getMonth() + 1)}-${two(when.getDate())} ${two(when.getHours())}:${two(when.getMinutes())}`;
+  return `${name} (pi session, ${date})`;
 }
 
 /** A message entry's message, as Pi Chat keeps it; undefined when it is no message at all. */

@@ -13,7 +13,15 @@ export {
   type PiSessionFile,
   type PiSessionHeader,
 } from "./reader";
-export { importPiSession, PI_CHAT_CUSTOM_TYPE, type ImportOptions, type ImportedNode, type ImportedPiSession, type ImportOrigin } from "./import";
+export {
+  importedChatTitle,
+  importPiSession,
+  PI_CHAT_CUSTOM_TYPE,
+  type ImportOptions,
+  type ImportedNode,
+  type ImportedPiSession,
+  type ImportOrigin,
+} from "./import";
 export {
   listPiSessions,
   piSessionFolderName,

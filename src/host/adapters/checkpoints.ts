@@ -1,7 +1,8 @@
 // Checkpoints in VS Code: the workspace I/O a restore uses (reads from disk, writes and deletes
 // through workspace.fs so open editors follow and untouched files keep their mtimes, unsaved
 // editors reported), the preview (a QuickPick listing what changes and what is skipped, each file
-// openable as a diff), the notice after a restore with *Redo changes*, and the roll-back of a
+// openable as a diff), the notice after a restore with *Redo changes* (also on the restore's note
+// in the chat, see redo), and the roll-back of a
 // restore a crash cut off, at activation.
 import * as vscode from "vscode";
 import {
@@ -99,6 +100,8 @@ export class HostCheckpoints implements vscode.Disposable {
   /** The "also restore files?" question the view shows now, if any. */
   private offer: { id: number; plan: RestorePlan; answer: (choice: OfferChoice) => void } | undefined;
   private offerIds = 0;
+  /** Restores already redone (by their redo mark), in this window; the chat's notes say so across reloads. */
+  private readonly redone = new Set<string>();
 
   constructor(
     storageDir: string,
@@ -268,18 +271,27 @@ export class HostCheckpoints implements vscode.Disposable {
     await this.redo(request, outcome, note);
   }
 
-  /** Puts back what the restore replaced (only files still as the restore left them). */
+  /**
+   * Puts back what the restore replaced (only files still as the restore left them), once: the
+   * notification's button and the note's in the chat are one action. The note it gets names the
+   * restore it redid (its `redoMarkId`), so the chat can say that restore's Redo is done.
+   */
   async redo(
-    request: RestoreRequest,
-    outcome: RestoreOutcome,
+    request: Pick<RestoreRequest, "chatId">,
+    outcome: Pick<RestoreOutcome, "redoMarkId">,
     note: (outcome: RestoreOutcome, redo: boolean) => Promise<void>,
   ): Promise<RestoreOutcome | undefined> {
+    if (this.redone.has(outcome.redoMarkId)) return undefined;
+    this.redone.add(outcome.redoMarkId);
     const redone = await this.checkpoints.restore(request.chatId, outcome.redoMarkId);
-    if (!redone) return undefined;
+    if (!redone) {
+      this.redone.delete(outcome.redoMarkId);
+      return undefined;
+    }
     this.log(
       `checkpoints: redo of ${outcome.redoMarkId}: ${redone.restored.length} put back, ${redone.deleted.length} deleted, ${redone.skipped.length} skipped`,
     );
-    await note(redone, true);
+    await note({ ...redone, redoMarkId: outcome.redoMarkId }, true);
     return redone;
   }
 

@@ -20,4 +20,7 @@ export const branchHandlers = {
   "checkpoint/restore": async (message, ctx) => {
     await ctx.restoreFiles(message.messageIndex);
   },
+  "checkpoint/redo": async (message, ctx) => {
+    await ctx.redoRestore(message.messageIndex);
+  },
 } satisfies HandlerGroup;

@@ -49,6 +49,8 @@ export interface HandlerContext {
   answerFilesOffer(id: number, choice: "restore" | "keep" | "cancel"): boolean;
   openFilesOfferDiff(id: number, path: string): Promise<boolean>;
   restoreFiles(messageIndex: number): Promise<void>;
+  /** *Redo changes* on the restore's note at path index `noteIndex`. */
+  redoRestore(noteIndex: number): Promise<void>;
   openFile(requested: string, line: number | undefined): Promise<void>;
   /** Settles an edit approval of the chat on screen. */
   decide(toolCallId: string, decision: "allow" | "deny" | "allowForChat", reason: string | undefined): void;

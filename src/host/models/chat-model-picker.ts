@@ -13,6 +13,7 @@ import { applyModelChoice, asModelChoice } from "./model-choice";
 import { orderModels } from "./model-order";
 import { DEFAULT_MODELS, PROVIDER_IDS, isProviderId, type ProviderId } from "../providers/catalog";
 import { loadProviders, readProviderSettings, type SecretKeys } from "./providers-loader";
+import { askForApiKey, hasApiKey } from "./api-key-prompt";
 
 /** Levels pi-ai knows, to check an argument (a keybinding's or a test's). */
 const THINKING_LEVELS = new Set(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
@@ -111,6 +112,10 @@ class ModelPicker {
   private async choose(choice: ChatModelChoice, makeDefault: boolean): Promise<void> {
     if (makeDefault) await applyModelChoice({ provider: choice.provider as ProviderId, model: choice.modelId });
     await this.controller.setChatModel(choice, { madeDefault: makeDefault });
+    // A provider without a key: its key is asked for now, not after the first request fails.
+    const provider = choice.provider as ProviderId;
+    if (!(await hasApiKey(this.secrets, provider)))
+      await askForApiKey(this.secrets, provider, `${PROVIDER_TITLES[provider]} needs an API key for ${choice.modelId}.`);
   }
 
   /** The list: providers under their names; undefined when dismissed. */

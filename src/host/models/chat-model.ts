@@ -28,6 +28,8 @@ export interface ModelLabel {
   label: string;
   /** "Anthropic · claude-sonnet-4-5 · thinking high". */
   detail: string;
+  /** "Anthropic", "Local server (OpenAI-compatible) at http://…": where the model runs. */
+  where: string;
 }
 
 /** Provider names for the header's tooltip and the picker (the catalog's are worded for sentences). */
@@ -51,5 +53,5 @@ export function modelLabel(settings: ProviderSettings, thinkingLevel?: string, n
     settings.provider === "openai-compatible" && settings.baseUrl
       ? `${PROVIDER_TITLES[settings.provider]} at ${settings.baseUrl}`
       : PROVIDER_TITLES[settings.provider];
-  return { label, detail: `${where} · ${id || "the first model the server lists"}${thinking}` };
+  return { label, detail: `${where} · ${id || "the first model the server lists"}${thinking}`, where };
 }

@@ -11,6 +11,7 @@ import { homedir } from "node:os";
 import * as vscode from "vscode";
 import {
   findOnPath,
+  importedChatTitle,
   importPiSession,
   listPiSessions,
   nodePiSessionsIO,
@@ -23,6 +24,21 @@ import {
 import { formatBytes } from "../../shared/format";
 import type { ChatController } from "../controller";
 import { isProviderId } from "../providers/catalog";
+import { modelLabel } from "../models/chat-model";
+import { providersIfLoaded, readProviderSettings } from "../models/providers-loader";
+
+/** The model a chat without its own uses now (the settings'), as the header names it, and where it runs. */
+function defaultModelInWords(): string {
+  const label = modelLabel(
+    readProviderSettings(),
+    undefined,
+    (provider, id) =>
+      providersIfLoaded()
+        ?.listModels(provider)
+        .find((m) => m.id === id)?.name,
+  );
+  return `${label.label} (${label.where})`;
+}
 
 interface SessionPick extends vscode.QuickPickItem {
   session: PiSessionSummary;
@@ -85,6 +101,7 @@ export async function openPiSession(controller: ChatController, log: (line: stri
       // models.json is a custom id Pi Chat cannot know the address of.
       const imported = importPiSession(read.session, { path: chosen.path, ...(chosen.named ? { name: chosen.name } : {}) }, Date.now(), {
         knowsProvider: (id) => isProviderId(id) && id !== "openai-compatible",
+        defaultModel: defaultModelInWords(),
       });
       return token.isCancellationRequested ? undefined : { ok: true as const, session: read.session, imported };
     },
@@ -104,7 +121,7 @@ export async function openPiSession(controller: ChatController, log: (line: stri
     nodes: imported.nodes,
     leafId: imported.leafId,
     notice: imported.notice,
-    ...(imported.title !== undefined ? { title: imported.title } : {}),
+    title: importedChatTitle(imported.title ?? chosen.name, read.session.header.timestamp),
     ...(imported.model ? { model: imported.model } : {}),
     origin: { kind: "pi-session", path: chosen.path, sessionId: read.session.header.id },
   });

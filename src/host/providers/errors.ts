@@ -25,12 +25,19 @@ export interface FailedRequestTarget {
 /** Why a connection failed, in words, from the error code Node puts in the message. */
 const NETWORK_REASONS: Record<string, string> = {
   ECONNREFUSED: "connection refused, is the server running?",
-  ENOTFOUND: "the host name is unknown",
+  ENOTFOUND: "the name does not resolve",
   EAI_AGAIN: "the host name could not be looked up",
   ETIMEDOUT: "the connection timed out",
   ECONNRESET: "the connection was reset",
   EHOSTUNREACH: "the host cannot be reached",
   ENETUNREACH: "the network cannot be reached",
+};
+
+/** Where each cloud provider's requests go, for a network error that does not name the host. */
+const PROVIDER_HOSTS: Partial<Record<ProviderId, string>> = {
+  anthropic: "api.anthropic.com",
+  openai: "api.openai.com",
+  google: "generativelanguage.googleapis.com",
 };
 
 /**
@@ -142,9 +149,12 @@ function describeAnyProviderError(message: string, provider: ProviderId | undefi
   }
 
   if (isNetworkError(lower)) {
+    // In words, naming the host: "Could not reach api.openai.com: the name does not resolve", never a bare "ENOTFOUND".
     const code = /\b(E[A-Z_]{4,})\b/.exec(message)?.[1];
+    const host = /\b(?:ENOTFOUND|EAI_AGAIN)\s+([A-Za-z0-9][A-Za-z0-9.-]{0,252})/.exec(message)?.[1] ?? (provider ? PROVIDER_HOSTS[provider] : undefined);
+    const reason = (code && NETWORK_REASONS[code]) ?? "no answer";
     return {
-      text: `Could not reach the provider${code ? ` (${code})` : ""}.`,
+      text: `Could not reach ${host ?? "the provider"}: ${reason}; check your network or proxy.`,
       fix: "Check the network connection; for a local or custom server, check that it is running and that the base URL is right.",
       fixCommand: "retry",
       moreFixCommands: ["openSettings"],

@@ -177,7 +177,9 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
     throw fail(`Could not read the stored API key for ${label}.`, `Run “${SET_API_KEY_COMMAND}” to store it again.`, "setApiKey");
   }
   if (!key)
+    // Retry after the key is saved: the failed message goes again, nothing to retype.
     throw fail(noKeyText(provider), `${setKeyFix(provider)} Or choose another provider, or use a local model (no key needed).`, "setApiKey", [
+      "retry",
       "selectChatModel",
       "useLocalModel",
     ]);

@@ -110,7 +110,7 @@ describe("pi session import: damaged and hostile files", () => {
     assert.match(imported.notice.text, /1 label, 1 usage record, 1 unknown entry "future_kind"/);
   });
 
-  it("the model of the active branch is taken over only when Pi Chat has its provider; else the note says so", () => {
+  it("the model of the active branch is taken over only when Pi Chat can reach its provider; the note says which model the chat uses", () => {
     const lines = [
       entry("a1", null, user("hello")),
       JSON.stringify({ type: "model_change", id: "m1", parentId: "a1", timestamp: "", provider: "anthropic", modelId: "claude-sonnet-4-5" }),
@@ -120,9 +120,11 @@ describe("pi session import: damaged and hostile files", () => {
     assert.ok(parsed.ok);
     const known = importPiSession(parsed.session, { path: "/x" }, 0, { knowsProvider: (p) => p === "anthropic" });
     assert.deepEqual(known.model, { provider: "anthropic", modelId: "claude-sonnet-4-5", thinkingLevel: "high" });
-    const unknown = importPiSession(parsed.session, { path: "/x" }, 0, { knowsProvider: () => false });
+    assert.match(known.notice.text, /Model of the pi session: anthropic\/claude-sonnet-4-5, thinking high; this chat goes on with it\./);
+    const unknown = importPiSession(parsed.session, { path: "/x" }, 0, { knowsProvider: () => false, defaultModel: "gpt-5 (OpenAI)" });
     assert.equal(unknown.model, undefined);
-    assert.match(unknown.notice.text, /no provider "anthropic", so this chat uses your default model/);
+    assert.doesNotMatch(unknown.notice.text, /has no provider/);
+    assert.match(unknown.notice.text, /does not say where its provider "anthropic" is, so this chat uses your default model, gpt-5 \(OpenAI\)\./);
   });
 
   it("a context edit on the active branch: a left-out message stays visible as a note and leaves the model's context", () => {

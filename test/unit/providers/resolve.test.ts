@@ -55,7 +55,7 @@ describe("providers: resolveModelBinding", () => {
     assert.deepEqual(runSetupFix(error), {
       fix: error.fix,
       fixCommand: "setApiKey",
-      moreFixCommands: ["selectChatModel", "useLocalModel"],
+      moreFixCommands: ["retry", "selectChatModel", "useLocalModel"],
     });
     assertNoKeyMaterial(error, [...Object.values(SENTINELS), "sk-env-SENTINEL-0003"]);
     assert.deepEqual(guard.urls, [], "no request was made");
@@ -75,7 +75,7 @@ describe("providers: resolveModelBinding", () => {
       assert.match(notice.text, /^No API key for Anthropic: none is stored in VS Code, and ANTHROPIC_API_KEY is not set\.$/);
       assert.match(notice.fix ?? "", /Pi Chat: Set API Key/);
       assert.equal(notice.fixCommand, "setApiKey");
-      assert.deepEqual(notice.moreFixCommands, ["selectChatModel", "useLocalModel"]);
+      assert.deepEqual(notice.moreFixCommands, ["retry", "selectChatModel", "useLocalModel"]);
       assert.deepEqual(guard.urls, []);
       // The error is on screen with its buttons: no "Interrupted … Continue" banner besides it,
       // though the notice's Retry can still pick the turn up.
@@ -296,7 +296,7 @@ describe("providers: resolveModelBinding", () => {
       fix: "Run “Pi Chat: Set API Key” or set ANTHROPIC_API_KEY. Or choose another provider, or use a local model (no key needed).",
       fixCommand: "setApiKey",
       // A command no notice offers is dropped.
-      moreFixCommands: ["selectChatModel", "useLocalModel"],
+      moreFixCommands: ["retry", "selectChatModel", "useLocalModel"],
     });
     assert.equal(runSetupFix(new Error("No API key")), undefined, "a plain error is not a setup error");
     const unknownModel = await resolveModelBinding({ provider: "anthropic", model: "claude-nope" }, secretsOf({ anthropic: "sk-ant-test" }), { env: {} }).then(
@@ -358,10 +358,21 @@ describe("providers: describeProviderError", () => {
     {
       name: "connection refused",
       message: "Connection error.: connect ECONNREFUSED 127.0.0.1:11434 (ECONNREFUSED)",
-      text: /Could not reach the provider \(ECONNREFUSED\)/,
+      text: /^Could not reach the provider: connection refused, is the server running\?; check your network or proxy\.$/,
       fix: /base URL/,
     },
-    { name: "DNS", message: "getaddrinfo ENOTFOUND api.example.invalid", text: /Could not reach/, fix: /network/ },
+    {
+      name: "DNS, in words with the host",
+      message: "getaddrinfo ENOTFOUND api.openai.com",
+      text: /^Could not reach api\.openai\.com: the name does not resolve; check your network or proxy\.$/,
+      fix: /network/,
+    },
+    {
+      name: "a connection error that names no host: the provider's",
+      message: "Connection error.",
+      provider: "anthropic",
+      text: /^Could not reach api\.anthropic\.com: no answer; check your network or proxy\.$/,
+    },
     { name: "fetch failed", message: "fetch failed", text: /Could not reach/, fix: /network/ },
     {
       name: "OpenAI context length",

@@ -1,0 +1,54 @@
+// The API key prompt, one for "Pi Chat: Set API Key" and for the model picker when the chosen
+// model's provider has no key yet (asked then and there, not at the first failed request). The
+// provider offered as "this chat's" is the one the chat on screen uses, not the settings' default.
+import * as vscode from "vscode";
+import { apiKeyProblem, ENV_VARS } from "../providers/catalog";
+import { PROVIDER_TITLES } from "./chat-model";
+import { PROVIDER_IDS, type ProviderId, type SecretKeys } from "./providers-loader";
+
+/** "Pi Chat: Set API Key": which provider (the chat's own marked), then the key. */
+export async function setApiKey(secrets: SecretKeys, chatProvider: ProviderId): Promise<void> {
+  const picked = await vscode.window.showQuickPick(
+    PROVIDER_IDS.map((id) => ({ label: PROVIDER_TITLES[id], description: id === chatProvider ? "this chat's provider" : "", id })),
+    { placeHolder: "Which provider is the API key for?" },
+  );
+  if (picked) await askForApiKey(secrets, picked.id);
+}
+
+/** Whether a run of `provider` would find a key (stored, or in the environment). */
+export async function hasApiKey(secrets: SecretKeys, provider: ProviderId): Promise<boolean> {
+  if (provider === "openai-compatible") return true; // a local server needs none
+  if (ENV_VARS[provider].some((name) => process.env[name]?.trim())) return true;
+  try {
+    return Boolean((await secrets.get(provider))?.trim());
+  } catch {
+    return false;
+  }
+}
+
+/** The key's input box for `provider`; empty removes the stored key. */
+export async function askForApiKey(secrets: SecretKeys, provider: ProviderId, why?: string): Promise<void> {
+  const value = await vscode.window.showInputBox({
+    title: `Pi Chat: API key for ${PROVIDER_TITLES[provider]}`,
+    prompt: `${why ? `${why} ` : ""}Stored in VS Code's secret storage. Leave empty to remove the stored key.`,
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (text) => {
+      const problem = text.trim() === "" ? undefined : apiKeyProblem(text);
+      return problem ? `This is not an API key: ${problem}` : undefined;
+    },
+  });
+  if (value === undefined) return;
+  if (value.trim() === "") {
+    await secrets.delete(provider);
+    void vscode.window.showInformationMessage(`Pi Chat: removed the ${PROVIDER_TITLES[provider]} API key.`);
+    return;
+  }
+  try {
+    await secrets.set(provider, value.trim());
+  } catch (error) {
+    void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
+    return;
+  }
+  void vscode.window.showInformationMessage(`Pi Chat: saved the ${PROVIDER_TITLES[provider]} API key.`);
+}
