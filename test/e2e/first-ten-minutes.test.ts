@@ -79,7 +79,7 @@ describe("end to end: the first ten minutes", function () {
     const { findFrame } = await loadBrowser();
     const page = vs!.page;
     // The view, open (run alone, no earlier test opened it).
-    await runCommand("Pi Chat: Focus Chat Input");
+    await runCommand(page, "Pi Chat: Focus Chat Input");
     const frame = await findFrame(page, COMPOSER, { timeout: 60_000 });
     await frame.getByRole("button", { name: /^Model: .*Change this chat's model/ }).click();
     const quickInput = page.locator(".quick-input-widget input").first();
@@ -95,7 +95,7 @@ describe("end to end: the first ten minutes", function () {
     await page.locator(".notifications-toasts").filter({ hasText: "saved the OpenAI API key" }).first().waitFor({ timeout: 30_000 });
 
     // Set API Key offers the chat's provider (OpenAI now) as its own, not the settings' local server.
-    await runCommand("Pi Chat: Set API Key");
+    await runCommand(page, "Pi Chat: Set API Key");
     const marked = page.locator(".quick-input-list .monaco-list-row").filter({ hasText: "this chat's provider" });
     await marked.first().waitFor({ timeout: 30_000 });
     assert.equal(await marked.count(), 1);
