@@ -236,6 +236,14 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   /** How long a request waits for servers still starting (their tools come with a later request). Test seam. */
   requestWaitMs = MCP_REQUEST_WAIT_MS;
 
+  /** Requests waiting for the answer to "Start this server?" now. */
+  private runsHeld = 0;
+
+  /** Whether a request waits for the answer to "Start this server?" now (a seam for tests to wait on). */
+  get heldForConsent(): boolean {
+    return this.runsHeld > 0;
+  }
+
   /** The user's home: where the user's own file is, and where a user server starts in Restricted Mode. Test seam. */
   home: string;
 
@@ -337,7 +345,12 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     // the answer (the dialog is modal, so the user answers it first anyway), then for the start.
     // Without this, the first message went out without the server's tools while the user read it.
     while (this.consentOpen) {
-      await this.consentOpen;
+      this.runsHeld++;
+      try {
+        await this.consentOpen;
+      } finally {
+        this.runsHeld--;
+      }
       await servers.ensureStarted(this.requestWaitMs);
     }
     const windowTools = servers.tools(this.maxTools());
