@@ -11,7 +11,7 @@ import type { PendingAttachment, QueuedInput } from "../src/shared/protocol";
 import type { PathMentions } from "./client";
 import { carriesResources, droppedUris, looksLikePath } from "./dropped-paths";
 import { fuzzyFilter } from "../src/shared/fuzzy";
-import { ACTION_COMMANDS, mentionToken, type MentionOption, type MentionRef, type SlashCommand } from "../src/shared/mentions";
+import { isChatAction, mentionToken, type MentionOption, type MentionRef, type SlashCommand } from "../src/shared/mentions";
 import { ComposerImages, ImageInputNotice } from "./composer-images";
 import { CloseIcon, FileIcon, ImageIcon, SendIcon, SteerIcon, StopIcon } from "./icons";
 import { filesOf, MAX_PROMPT_IMAGES, prepareImage, type ComposerImage } from "./image-attach";
@@ -335,7 +335,7 @@ export const Composer = memo(function Composer(props: {
     const name = /^\/([\w.-]+)(?:\s|$)/.exec(draft.trim())?.[1];
     if (name === undefined) return false;
     const known = props.commandList?.commands.find((c) => c.name === name);
-    if (props.commandList ? known?.kind !== "template" : ACTION_NAMES.has(name)) return false;
+    if (props.commandList ? known?.kind !== "template" : isChatAction(name)) return false;
     pendingExpand.current = { requestId: ++hostRequest.current, draft, kind, withImages };
     post({ type: "composer/expandTemplate", requestId: pendingExpand.current.requestId, text: draft });
     return true;
@@ -664,7 +664,6 @@ type Popup = { mode: "mention" | "command"; start: number; query: string; reques
 type ListOption = { kind: "mention"; option: MentionOption } | { kind: "command"; command: SlashCommand; positions: readonly number[] };
 
 const LISTBOX_ID = "composer-listbox";
-const ACTION_NAMES = new Set(ACTION_COMMANDS.map((c) => c.name));
 const optionId = (i: number) => `composer-option-${i}`;
 
 /**

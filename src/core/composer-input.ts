@@ -4,11 +4,11 @@
 // through this one parser, so no path can skip a step. A template's expansion is never parsed
 // again: it is text for the model, never a command (a repository's template starting with `!`
 // must not run as the user's command).
-import { ACTION_COMMANDS } from "../shared/mentions";
+import { type ChatActionName, isChatAction } from "../shared/mentions";
 import { splitSlashCommand } from "../shared/prompt-templates";
 import { parseUserCommand, type UserCommandText } from "./shell/user-command";
 
-export type ChatActionName = "new" | "compact" | "model" | "export" | "history" | "help";
+export type { ChatActionName };
 
 export type ComposerInput =
   | { readonly kind: "action"; readonly name: ChatActionName; readonly rest: string }
@@ -17,12 +17,6 @@ export type ComposerInput =
   | { readonly kind: "userCommand"; readonly command: UserCommandText }
   | { readonly kind: "prompt"; readonly text: string };
 
-const ACTION_NAMES: ReadonlySet<string> = new Set(ACTION_COMMANDS.map((c) => c.name));
-
-function isAction(name: string): name is ChatActionName {
-  return ACTION_NAMES.has(name);
-}
-
 /**
  * `verbatim`: the text is what the user read in the box after the composer expanded a template:
  * it is sent as it reads, whatever it starts with.
@@ -30,7 +24,7 @@ function isAction(name: string): name is ChatActionName {
 export function parseComposerInput(text: string, verbatim: boolean): ComposerInput {
   if (verbatim) return { kind: "prompt", text };
   const slash = splitSlashCommand(text);
-  if (slash) return isAction(slash.name) ? { kind: "action", name: slash.name, rest: slash.rest } : { kind: "slash", ...slash, text };
+  if (slash) return isChatAction(slash.name) ? { kind: "action", name: slash.name, rest: slash.rest } : { kind: "slash", ...slash, text };
   const command = parseUserCommand(text);
   return command ? { kind: "userCommand", command } : { kind: "prompt", text };
 }

@@ -61,8 +61,10 @@ export interface SlashCommand {
   readonly argumentHint?: string;
 }
 
+export type ChatActionName = "new" | "compact" | "model" | "export" | "history" | "help";
+
 /** The chat's own actions, run by the host when the message is one of them. */
-export const ACTION_COMMANDS: readonly SlashCommand[] = [
+export const ACTION_COMMANDS: readonly (SlashCommand & { readonly name: ChatActionName })[] = [
   { name: "new", description: "Start a new chat", kind: "action" },
   { name: "compact", description: "Summarize the conversation so far to free context", kind: "action", argumentHint: "[what to keep in focus]" },
   { name: "model", description: "Choose the model for this chat", kind: "action" },
@@ -70,3 +72,10 @@ export const ACTION_COMMANDS: readonly SlashCommand[] = [
   { name: "history", description: "Show the chat history", kind: "action" },
   { name: "help", description: "List the commands, what @ can mention, and the keys", kind: "action" },
 ];
+
+const ACTION_NAMES: ReadonlySet<string> = new Set(ACTION_COMMANDS.map((c) => c.name));
+
+/** Whether `/name` is one of the chat's own actions (the composer and the host's parser both ask). */
+export function isChatAction(name: string): name is ChatActionName {
+  return ACTION_NAMES.has(name);
+}
