@@ -160,7 +160,10 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   /** Starts the command once; `relaunch`: a launch line that runs nothing is left for start() to launch again (no note). */
   private async startOnce(spec: CommandStart, relaunch: boolean): Promise<RunningCommand> {
     const shell = defaultShell();
-    if (!shell.endsWith("bash") || (this.integrationMissingSince !== undefined && this.retryClock() - this.integrationMissingSince < this.retryTerminalAfterMs)) {
+    if (
+      !shell.endsWith("bash") ||
+      (this.integrationMissingSince !== undefined && this.retryClock() - this.integrationMissingSince < this.retryTerminalAfterMs)
+    ) {
       return this.options.fallback.start(spec);
     }
     if (spec.command.trim() === "") return this.options.fallback.start(spec);
