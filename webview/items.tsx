@@ -3,7 +3,7 @@
 // by block object (bounded, see finalHtml), so moving an item from the live part into a settled chunk costs no parse.
 import { Component, type ComponentChildren } from "preact";
 import { useContext, useEffect, useRef, useState } from "preact/hooks";
-import { ImageBaseContext, MessageImages } from "./composer-images";
+import { ImageBaseContext, MessageImages } from "./composer/composer-images";
 import type { AssistantBlock, AssistantItem, AttachmentItem, ChatItem, NoticeItem, SummaryItem, UserItem } from "../src/shared/chat-items";
 import { ErrorIcon, FileIcon, InfoIcon, Spinner } from "./icons";
 import { MarkdownStream, renderMarkdown } from "./markdown";
