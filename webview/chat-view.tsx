@@ -29,9 +29,9 @@ import {
 } from "./chat-window";
 import { focusComposer, tabbables } from "./focus";
 import { ArrowDownIcon, CloseIcon, Spinner } from "./icons";
-import { Item } from "./items";
+import { Item } from "./cards/item";
 import { announce } from "./live-region";
-import { onMarkdownClick } from "./markdown";
+import { onMarkdownClick } from "./markdown/code-block-clicks";
 import { memo } from "./memo";
 import { loadUiState, post, saveUiState } from "./vscode-api";
 import { groupDigits } from "./format";
