@@ -47,22 +47,32 @@ export type ComposerKeyAction =
   | "stop";
 
 export function keyAction(k: ComposerKey, s: ComposerKeyState): ComposerKeyAction | null {
-  if (s.listOpen && !k.composing) {
-    if (k.key === "Escape") return "closeList";
-    if (s.hasOptions && k.key === "ArrowDown") return "nextOption";
-    if (s.hasOptions && k.key === "ArrowUp") return "previousOption";
-    if (s.hasOptions && (k.key === "Enter" || k.key === "Tab") && !k.shift) return "take";
-  }
-  if (!k.alt && !k.ctrl && !k.meta) {
-    if (k.key === "Backspace" && s.mentionBefore) return "deleteMentionBefore";
-    if (k.key === "Delete" && s.mentionAfter) return "deleteMentionAfter";
-  }
+  return (s.listOpen && !k.composing ? listKey(k, s) : null) ?? mentionKey(k, s) ?? runKey(k, s);
+}
+
+/** Keys the open `@` / `/` list takes (not while an input method composes). */
+function listKey(k: ComposerKey, s: ComposerKeyState): ComposerKeyAction | null {
+  if (k.key === "Escape") return "closeList";
+  if (!s.hasOptions) return null;
+  if (k.key === "ArrowDown") return "nextOption";
+  if (k.key === "ArrowUp") return "previousOption";
+  return (k.key === "Enter" || k.key === "Tab") && !k.shift ? "take" : null;
+}
+
+/** Backspace / Delete at a mention's token, without a modifier (Ctrl+Backspace stays a word delete). */
+function mentionKey(k: ComposerKey, s: ComposerKeyState): ComposerKeyAction | null {
+  if (k.alt || k.ctrl || k.meta) return null;
+  if (k.key === "Backspace" && s.mentionBefore) return "deleteMentionBefore";
+  return k.key === "Delete" && s.mentionAfter ? "deleteMentionAfter" : null;
+}
+
+/** Enter sends, or queues while Pi writes (Alt: steers); Escape stops a run. */
+function runKey(k: ComposerKey, s: ComposerKeyState): ComposerKeyAction | null {
   if (k.key === "Enter" && !k.shift && !k.composing) {
     if (!s.running) return "send";
     return k.alt ? "steer" : "followUp";
   }
-  if (k.key === "Escape" && s.running) return "stop";
-  return null;
+  return k.key === "Escape" && s.running ? "stop" : null;
 }
 
 /** The box's placeholder: what the keys do now. */
