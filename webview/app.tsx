@@ -1,11 +1,11 @@
-// The whole view: header, banners, the chat (chat-view.tsx: the windowed message list and the
+// The whole view: header, banners, the chat (message-list/: the windowed message list and the
 // live items), the composer. Per streamed delta only the live part changes; the settled rows are
 // memoized on their (immutable) items, and only those near the viewport are in the DOM.
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { ChatItem } from "../src/shared/chat-items";
 import type { ChatState } from "../src/shared/reducer";
 import type { ChatClient, ViewModel } from "./client";
-import { ChatView } from "./chat-view";
+import { MessageList } from "./message-list/message-list";
 import { Composer } from "./composer/composer";
 import { FilesOfferPanel } from "./files-offer";
 import { ImageBaseContext } from "./composer/composer-images";
@@ -145,7 +145,7 @@ export function App({ client }: { client: ChatClient }) {
             <span>{status.branchNote}</span>
           </div>
         )}
-        <ChatView
+        <MessageList
           key={view.chatId}
           chat={chat}
           ready={view.ready}
