@@ -5,7 +5,7 @@
 // chat around it stays. Streaming costs marked work linear in the message length.
 import * as assert from "node:assert/strict";
 import { emptyChatState, type ChatState } from "../../src/shared/reducer";
-import { MAX_INLINE_WORK } from "../../webview/markdown-budget";
+import { MAX_INLINE_WORK } from "../../webview/markdown/markdown-budget";
 import { ChatPage } from "./harness";
 import { HOSTILE_MARKDOWN_SIZE, REALISTIC_MARKDOWN, STALLING_MARKDOWN } from "../support/hostile-markdown";
 import { assistantMessage, Script, stateOf } from "./script";
