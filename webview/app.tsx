@@ -11,10 +11,7 @@ import { FilesOfferPanel } from "./files-offer";
 import { ImageBaseContext } from "./composer/composer-images";
 import { ContextMeterButton } from "./context-meter";
 import { InfoIcon, WarningIcon } from "./icons";
-import { forgetOpenSections } from "./cards/collapsible";
-import { forgetRenderedMarkdown } from "./markdown/rendered-cache";
-import { forgetApplyRequests } from "./markdown/code-block-clicks";
-import { forgetHighlighting } from "./code-highlight";
+import { forgetChatCaches } from "./chat-caches";
 import { paceByFrame, renderedSeq } from "./frame-pacing";
 import { decideFirstPending, focusComposer, focusPendingApproval } from "./focus";
 import { Header } from "./header";
@@ -64,10 +61,7 @@ export function App({ client }: { client: ChatClient }) {
   const chatIdRef = useRef(view.chatId);
   if (chatIdRef.current !== view.chatId) {
     chatIdRef.current = view.chatId;
-    forgetOpenSections();
-    forgetRenderedMarkdown();
-    forgetApplyRequests();
-    forgetHighlighting();
+    forgetChatCaches();
     // Queued messages of the old chat the user removed: its queue is not shown any more.
     queueRemovedByUser.clear();
   }
