@@ -1,23 +1,24 @@
 // The gates a tool call passes before it runs (the agent's beforeToolCall), as a table: one row
-// per kind of gated tool (edit, command, MCP), each saying which tools it gates, how it decides,
-// and which tools it offers only when it can gate them. A new gated tool adds a row here; the
-// session's tool list and its beforeToolCall both read the table.
+// per kind of gate (edit, command, MCP), each saying how it decides and which tools it keeps out
+// of a run. Which tool a gate decides on is the tool-name table's word (src/shared/tool-names.ts,
+// `gated`). A new gated tool adds its name's row there and, for a new kind of gate, a row here;
+// the session's tool list and its beforeToolCall both read the table.
 import type { AgentTool, BeforeToolCallContext, BeforeToolCallResult } from "@earendil-works/pi-agent-core";
 import type { ChatEvent } from "../../shared/protocol";
-import { gateMcpCall, isMcpToolName } from "../mcp/gate";
+
+import { toolGateKind, toolRow, type ToolGateKind } from "../../shared/tool-names";
+import { gateMcpCall } from "../mcp/gate";
 import type { ApprovalNoticeMessage } from "../messages";
 import type { EditGate } from "../permissions";
 import { gateCommand } from "../permissions/command-gate";
 import type { CommandFolders } from "../shell/command-folders";
-import { COMMAND_OUTPUT_TOOL } from "../tools/command-output";
-import { RUN_COMMAND_TOOL } from "../tools/run-command";
 import type { ChatSessionOptions } from "./types";
 
 export type ToolGateResult = Promise<BeforeToolCallResult | undefined>;
 
 export interface ToolGateRow {
-  /** Which gate this is, for a reader and a test. */
-  readonly kind: "edit" | "command" | "mcp";
+  /** Which gate this is: it decides the tools whose name's row says `gated: kind` (MCP: by their prefix). */
+  readonly kind: ToolGateKind;
   /** The tool calls this row decides on. */
   matches(toolName: string): boolean;
   gate(context: BeforeToolCallContext, signal: AbortSignal | undefined): ToolGateResult;
@@ -54,15 +55,15 @@ export interface GateDeps {
 
 /** edit_file: the diff is computed, decided on (settings, protected files, trust) and maybe asked about. */
 export function editGateRow(deps: GateDeps): ToolGateRow {
-  return { kind: "edit", matches: (name) => name === "edit_file", gate: (context, signal) => deps.edits.beforeToolCall(context, signal) };
+  return { kind: "edit", matches: (name) => toolGateKind(name) === "edit", gate: (context, signal) => deps.edits.beforeToolCall(context, signal) };
 }
 
-/** run_command: asked about unless a rule allows it; run_command and command_output offered only where commands may run. */
+/** run_command: asked about unless a rule allows it; the tools that need commands (run_command, command_output) offered only where commands may run. */
 export function commandGateRow(deps: GateDeps): ToolGateRow {
   return {
     kind: "command",
-    matches: (name) => name === RUN_COMMAND_TOOL,
-    offers: (name) => (name !== RUN_COMMAND_TOOL && name !== COMMAND_OUTPUT_TOOL) || deps.options.commands?.enabled() === true,
+    matches: (name) => toolGateKind(name) === "command",
+    offers: (name) => toolRow(name)?.needsCommands !== true || deps.options.commands?.enabled() === true,
     gate: (context, signal) => {
       const commands = deps.options.commands;
       if (!commands) return Promise.resolve({ block: true, reason: "Commands are not available in this window." });
@@ -89,7 +90,7 @@ export function commandGateRow(deps: GateDeps): ToolGateRow {
 export function mcpGateRow(deps: GateDeps): ToolGateRow {
   return {
     kind: "mcp",
-    matches: isMcpToolName,
+    matches: (name) => toolGateKind(name) === "mcp",
     gate: (context, signal) => {
       const mcp = deps.options.mcp;
       if (!mcp) return Promise.resolve({ block: true, reason: "MCP tools are not available in this window." });
