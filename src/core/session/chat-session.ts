@@ -1,9 +1,9 @@
 // One chat: a pi Agent with the workspace tools, the context policy and the permission gates,
 // and the view state its events reduce to. The public API (prompt, send, queue, branches,
 // compact, abort, model) and the state live here; the folder's other files hold the parts:
-// session-tools.ts and tool-gates.ts, agent-binding.ts, run-loop.ts, user-command-run.ts,
-// persistence.ts, view-events.ts. No VS Code here: the host passes in the file system, the
-// approvers and the model.
+// session-parts.ts (the wiring), session-tools.ts and tool-gates.ts, agent-binding.ts,
+// run-loop.ts, user-command-run.ts, persistence.ts, view-events.ts, branch-moves.ts. No VS Code
+// here: the host passes in the file system, the approvers and the model.
 import type { Agent, AgentMessage } from "@earendil-works/pi-agent-core";
 import { createInitialSystemMessage, toToolDeclaration } from "@earendil-works/pi-ai";
 import { chatItems, earlierItems, reduce, restoredState, type ChatState } from "../../shared/reducer";
@@ -12,43 +12,29 @@ import { withStructuredDiff } from "../../shared/diff-hunks";
 import type { ChatEvent } from "../../shared/protocol";
 import type { BackgroundStopCause } from "../../shared/background-state";
 import { canContinue, repairsBeforeContinue } from "../context-policy";
-import { ChatContext, type PreviewModel } from "../context/chat-context";
-import type { CompactionSettings } from "../context/compaction";
+import type { ChatContext, PreviewModel } from "../context/chat-context";
 import type { CompactionOutcome } from "../context/compactor";
 import type { CompactionSummaryMessage, FilesRestoredMessage } from "../messages";
 import type { UserCommandText } from "../shell/user-command";
 import type { ChatModelChoice } from "../transcript/types";
-import { bindAgent, type AgentBindingDeps, type McpRun } from "./agent-binding";
-import { cutPath, switchPath, type BranchMoveHost } from "./branch-moves";
-import { ChatBranches, editedTurn, promptBefore, promptCheckpoint, type BranchChange, type PromptCheckpoint } from "./branching";
-import { ChatPath } from "./chat-path";
-import { InputQueue, promptMessages, type PromptAttachments, type PromptImages, type QueueKind } from "./input-queue";
-import { SessionPersistence } from "./persistence";
+import { bindAgent } from "./agent-binding";
+import { cutPath, switchPath } from "./branch-moves";
+import { editedTurn, promptBefore, promptCheckpoint, type BranchChange, type PromptCheckpoint } from "./branching";
+import { type InputQueue, promptMessages, type PromptAttachments, type PromptImages, type QueueKind } from "./input-queue";
 import { endsWithErrorNotice } from "./run-errors";
-import { runChat, RunSlot, type RunHost, type RunOptions } from "./run-loop";
-import { createToolbox, type Toolbox } from "./session-tools";
+import { runChat, type RunOptions } from "./run-loop";
+import { type SessionParts, wireSession } from "./session-parts";
 import type { ChatSessionOptions } from "./types";
-import { runUserCommandIn, type UserCommandHost } from "./user-command-run";
-import { agentEventsToView } from "./view-events";
-
-/** What the folder's parts are given: one object, each part reading its own fields. */
-type SessionParts = RunHost & UserCommandHost & AgentBindingDeps & BranchMoveHost & Toolbox;
+import { runUserCommandIn } from "./user-command-run";
 
 export class ChatSession {
   readonly id: string;
   private agent: Agent | undefined;
-  /** The whole transcript of the branch shown; the agent holds its projection. */
-  private readonly path: ChatPath;
-  /** The chat as a tree: which node each message of the path is, where it forks. */
-  private readonly branches: ChatBranches;
-  private readonly store: SessionPersistence;
   /** This chat's model; undefined: the settings' (a new chat starts from them). */
   private modelChoice: ChatModelChoice | undefined;
   private readonly listeners = new Set<(event: ChatEvent) => void>();
-  private readonly toolbox: Toolbox;
-  private readonly queue: InputQueue;
   private state: ChatState;
-  /** What the folder's parts share (run-loop, agent-binding, user-command-run, branch-moves). */
+  /** The collaborators (session-parts.ts): path, tree, store, context, toolbox, queue, run slot. */
   private readonly parts: SessionParts;
   /** Stops the `!cmd` that is running, if one is. */
   private userCommandStop: AbortController | undefined;
@@ -57,74 +43,30 @@ export class ChatSession {
 
   constructor(private readonly options: ChatSessionOptions) {
     this.id = options.id;
-    this.path = new ChatPath(systemMessageFirst(options.messages));
-    this.branches = new ChatBranches(options.tree);
-    const emit = (event: ChatEvent): void => this.emit(event);
-    const systemMessage = (): AgentMessage | undefined => this.initialSystemMessage();
-    this.store = new SessionPersistence({ options, path: this.path, branches: this.branches, emit, systemMessage }, this.messages);
     this.modelChoice = options.model ? { ...options.model } : undefined;
-    this.store.noteUnendedBackground();
-    const append = (message: AgentMessage): Promise<void> => this.store.append(message);
-    const mcpRun: McpRun = { prompt: undefined, signIn: [], extras: undefined };
-    this.context = new ChatContext({
-      chatId: options.id,
-      messages: () => this.messages,
-      append,
-      emit,
-      settings: () => ({ ...options.compaction?.() }) as CompactionSettings,
-      ...(options.log ? { log: options.log } : {}),
-      ...(options.onRequest ? { onRequest: options.onRequest } : {}),
-      runExtras: () => mcpRun.extras,
-    });
-    this.state = { ...restoredState(this.messages), meter: this.context.meter(), forks: this.branches.forks(this.messages, 0) };
-    const record = (notice: AgentMessage): void => this.queue.steerOwn(notice);
-    this.toolbox = createToolbox({ id: options.id, options, acceptsImages: () => this.agent?.state.model.input.includes("image"), emit, record });
-    this.queue = new InputQueue(
-      () => this.agent,
-      (items, kept) => this.emit({ type: "queue/changed", items, kept }),
-    );
-    const persistOnce = (message: AgentMessage): Promise<void> => this.store.persistOnce(message);
-    const onAgentEvent = agentEventsToView({
-      delivered: (m) => this.queue.delivered(m),
-      addedByAgent: (m) => this.path.addedByAgent(m),
-      persistOnce,
-      redactor: options.redactor,
-      emit,
-    });
-    const { edits } = this.toolbox;
-    this.parts = {
-      ...this.toolbox,
-      id: this.id,
-      options,
-      path: this.path,
-      branches: this.branches,
-      store: this.store,
-      queue: this.queue,
-      context: this.context,
-      slot: new RunSlot(),
-      mcpRun,
-      signInNoted: new Set<string>(),
-      emit,
-      append,
-      persistOnce,
-      ensureSystemMessage: () => this.store.ensureSystemMessage(),
-      messages: () => this.messages,
-      meter: () => this.context.meter(),
+    this.parts = wireSession(options, {
+      emit: (event) => this.emit(event),
+      systemMessage: () => this.initialSystemMessage(),
+      agent: () => this.agent,
+      modelChoice: () => this.modelChoice,
       queueKept: () => this.state.queueKept === true,
       ensureAgent: () => this.ensureAgent(),
       sendQueued: () => this.sendQueued(),
-      modelChoice: () => this.modelChoice,
-      afterToolCall: (context) => edits.afterToolCall(context),
-      onAgentEvent,
       setStop: (controller) => {
         this.userCommandStop = controller;
       },
-    };
+    });
+    this.context = this.parts.context;
+    this.state = { ...restoredState(this.messages), meter: this.context.meter(), forks: this.parts.branches.forks(this.messages, 0) };
+  }
+
+  private get queue(): InputQueue {
+    return this.parts.queue;
   }
 
   /** The full transcript: what is saved, and what every request is built from. */
   get messages(): readonly AgentMessage[] {
-    return this.path.messages;
+    return this.parts.path.messages;
   }
 
   get viewState(): ChatState {
@@ -154,11 +96,11 @@ export class ChatSession {
 
   /** It started background commands in this window: how they ended is on their cards, not in the file. */
   get ranBackgroundCommands(): boolean {
-    return this.toolbox.background.any;
+    return this.parts.background.any;
   }
 
   get allowsEditsForChat(): boolean {
-    return this.toolbox.edits.allowsEditsForChat;
+    return this.parts.edits.allowsEditsForChat;
   }
 
   /** The model chosen for this chat, if one was (else each run uses the settings'). */
@@ -229,7 +171,7 @@ export class ChatSession {
     if (!this.canContinue) return Promise.resolve();
     return this.run(async (agent) => {
       // Saved as real messages, so the transcript itself has no tool call without a result.
-      for (const m of repairsBeforeContinue(this.messages, Date.now())) await this.store.append(m);
+      for (const m of repairsBeforeContinue(this.messages, Date.now())) await this.parts.store.append(m);
       await agent.continue();
     }, []);
   }
@@ -274,13 +216,13 @@ export class ChatSession {
 
   /** The checkpoint of the prompt at path index `messageIndex`: its transcript node (the mark), its number on the path, its first words. */
   checkpointOf(messageIndex: number): PromptCheckpoint | undefined {
-    return promptCheckpoint(this.messages, messageIndex, this.branches);
+    return promptCheckpoint(this.messages, messageIndex, this.parts.branches);
   }
 
   /** A restore changed the files: saved in the chat, shown, and stated to the model with the next request. */
   async noteFilesRestored(message: FilesRestoredMessage): Promise<void> {
     this.refuseWhileRunning();
-    await this.store.append(message);
+    await this.parts.store.append(message);
   }
 
   /**
@@ -293,13 +235,13 @@ export class ChatSession {
 
   /** Ends every background command of this chat (the chat is left or deleted, VS Code closes). */
   stopBackground(by: BackgroundStopCause): Promise<void> {
-    return this.toolbox.background.stopAll(by);
+    return this.parts.background.stopAll(by);
   }
 
   /** The Stop button of a background command's card; false for an id this chat never started. */
   async stopBackgroundCommand(id: string): Promise<boolean> {
-    if (!this.toolbox.background.has(id)) return false;
-    await this.toolbox.background.stop(id, "user");
+    if (!this.parts.background.has(id)) return false;
+    await this.parts.background.stop(id, "user");
     return true;
   }
 
@@ -331,7 +273,7 @@ export class ChatSession {
 
   /** Starts this (new, empty) chat from another chat's summary: the model gets the summary and nothing else of it. */
   startFromSummary(summary: CompactionSummaryMessage): Promise<void> {
-    const started = (): Promise<void> => this.store.append({ ...summary, keptMessageCount: 0, trigger: "manual", timestamp: Date.now() });
+    const started = (): Promise<void> => this.parts.store.append({ ...summary, keptMessageCount: 0, trigger: "manual", timestamp: Date.now() });
     return this.run(started, [], { afterRun: false });
   }
 
@@ -341,7 +283,7 @@ export class ChatSession {
 
   /** The system message a new chat of this session would start with (prompt and tool declarations). */
   initialSystemMessage(): AgentMessage | undefined {
-    const tools = this.toolbox.gates.offered(this.toolbox.tools);
+    const tools = this.parts.gates.offered(this.parts.tools);
     return createInitialSystemMessage(this.options.systemPrompt, tools.map(toToolDeclaration)) ?? undefined;
   }
 
@@ -378,7 +320,7 @@ export class ChatSession {
       prepare: async () => {
         change = cutPath(this.parts, keep);
         // The files were put back to this prompt's checkpoint: the new branch says so first.
-        if (filesRestored) await this.store.append(filesRestored);
+        if (filesRestored) await this.parts.store.append(filesRestored);
       },
     });
     return change;
@@ -395,19 +337,8 @@ export class ChatSession {
     this.agent = agent;
     // A new chat's leading system message (prompt + tool declarations) has no agent event: save it
     // now, and pass it through the reducer so live item ids match those of a replayed transcript.
-    this.path.hold(agent);
-    await this.store.persistUnsaved();
+    this.parts.path.hold(agent);
+    await this.parts.store.persistUnsaved();
     return agent;
   }
-}
-
-/**
- * Messages saved before the agent existed (a `!cmd`, a setup error) precede the system message
- * on disk; the agent wants it first, or it adds a second one. The request view only: the file
- * keeps its order.
- */
-function systemMessageFirst(messages: readonly AgentMessage[]): AgentMessage[] {
-  const index = messages.findIndex((m) => m.role === "system");
-  if (index <= 0) return messages.slice();
-  return [messages[index]!, ...messages.slice(0, index), ...messages.slice(index + 1)];
 }
