@@ -24,7 +24,7 @@ import { anthropicProvider } from "@earendil-works/pi-ai/providers/anthropic";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ChatService } from "../../src/core/chat-service";
-import type { ModelBinding } from "../../src/core/session-options";
+import type { ModelBinding } from "../../src/core/session/types";
 import { resolveModelBinding } from "../../src/host/providers";
 import { startOpenAIServer, type ChatCompletionRequest, type ServerReply, type WireMessage } from "../../test/support/openai-server";
 import { contextBudget, DEFAULT_COMPACTION_SETTINGS } from "../../src/core/context/compaction";

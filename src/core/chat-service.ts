@@ -14,7 +14,7 @@ import {
   type ModelBinding,
   type Redactor,
   type RequestContextStep,
-} from "./session-options";
+} from "./session/types";
 import type { EditPermissionSettings } from "./permissions";
 import { externalizeImages, hydrateImages } from "./images/stored-images";
 import type {

@@ -11,7 +11,7 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { ChatService, type ChatServiceOptions, type ImportedChat } from "../core/chat-service";
 import type { RequestCapture } from "../core/context/chat-context";
 import type { BranchChange, ChatSession, EditApprovalRequest, EditDecision } from "../core/session";
-import type { ModelBinding } from "../core/session-options";
+import type { ModelBinding } from "../core/session/types";
 import { resolveToolPath, type WorkspaceFileSystem } from "../core/tools";
 import type { ChatModelChoice } from "../core/transcript";
 import { modelLabel, settingsForChat } from "./models/chat-model";
@@ -47,7 +47,7 @@ import type { LibraryPlace, MentionAttachment, WorkspaceMentions } from "./adapt
 import { loadComposer } from "./adapters/composer-loader";
 import { TerminalCommands } from "./adapters/terminal-commands";
 import type { MentionRef } from "../shared/mentions";
-import type { RequestContextStep } from "../core/session-options";
+import type { RequestContextStep } from "../core/session/types";
 
 /** A model's catalog name, when the provider bundle is loaded (the view's status never loads it). */
 function catalogName(provider: ProviderId, id: string): string | undefined {

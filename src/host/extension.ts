@@ -22,7 +22,7 @@ import { protectedFilesSetting } from "./settings";
 import { PROVIDER_IDS, readProviderSettings, SecretKeys } from "./models/providers-loader";
 import { settingsForChat } from "./models/chat-model";
 import { setApiKey } from "./models/api-key-prompt";
-import { DEFAULT_SYSTEM_PROMPT } from "../core/session-options";
+import { DEFAULT_SYSTEM_PROMPT } from "../core/session/types";
 import { multiRootPrompt } from "../core/tools/multi-root";
 import { createWorkspaceTools } from "./adapters/discovery";
 import { WorkspacePaths } from "./adapters/workspace-paths";

@@ -6,7 +6,7 @@
 // 127.0.0.1 only.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import type { ModelBinding } from "../../src/core/session-options";
+import type { ModelBinding } from "../../src/core/session/types";
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { BaseUrlOverride } from "../../src/host/providers";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";

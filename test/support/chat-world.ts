@@ -8,7 +8,7 @@ import { ChatService, type ChatServiceOptions } from "../../src/core/chat-servic
 import { Checkpoints, createNodeCheckpointIo } from "../../src/core/checkpoints";
 import type { CompactionSettings } from "../../src/core/context/compaction";
 import type { EditApprovalRequest, EditDecision } from "../../src/core/session";
-import type { ModelBinding, Redactor, RequestContextStep } from "../../src/core/session-options";
+import type { ModelBinding, Redactor, RequestContextStep } from "../../src/core/session/types";
 import { createNodeWorkspaceFs } from "../../src/core/tools";
 import { createNodeTranscriptStorage, TranscriptStore, type TranscriptStorage } from "../../src/core/transcript";
 import { tempDir } from "./temp";

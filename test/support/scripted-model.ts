@@ -13,7 +13,7 @@ import {
   type Message,
   type TranscriptContext,
 } from "@earendil-works/pi-ai";
-import type { ModelBinding } from "../../src/core/session-options";
+import type { ModelBinding } from "../../src/core/session/types";
 
 export type ScriptStep = (request: Message[]) => AssistantMessage;
 

@@ -4,8 +4,9 @@
 import type { ToolItem } from "../../src/shared/chat-items";
 import { FileLink } from "./file-link";
 import { plural } from "../../src/shared/format";
+import { toolNamesOfCard, toolRow } from "../../src/shared/tool-names";
 
-export const DISCOVERY_TOOLS = new Set(["list_files", "find_files", "search"]);
+export const DISCOVERY_TOOLS = toolNamesOfCard("discovery");
 
 /** Results drawn per card: the tools cap what they return; this caps what one card paints. */
 const MAX_ROWS = 200;
@@ -102,12 +103,10 @@ export function readDiscovery(item: ToolItem): Discovery | undefined {
   return readList(args, d);
 }
 
-const DISCOVERY_VERBS: Record<string, string> = { search: "Search", find_files: "Find files", list_files: "List" };
-
 /** A discovery card's name: what was asked and, once done, how many results ("Search \"port\": 12 matches"). */
 export function discoveryName(item: ToolItem, discovery: Discovery, status: string): string {
   const outcome = item.status === "success" && discovery.count !== undefined ? discovery.count : status;
-  return `${DISCOVERY_VERBS[item.name] ?? item.name} ${discovery.asked}: ${outcome}`;
+  return `${toolRow(item.name)?.askVerb ?? item.name} ${discovery.asked}: ${outcome}`;
 }
 
 /** The head's question and count, for a discovery card. */

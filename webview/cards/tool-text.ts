@@ -1,6 +1,7 @@
 // A tool call in words, for the card's name and the live announcements: "Edit src/config.ts",
 // "waiting for your decision", "applied". No DOM here: the announcements are tested in Node.
 import type { ToolItem } from "../../src/shared/chat-items";
+import { toolRow } from "../../src/shared/tool-names";
 
 /** The path a call is about, when its arguments name one. */
 export function argPath(args: unknown): string | undefined {
@@ -36,20 +37,12 @@ function detailsPath(details: unknown): string | undefined {
 }
 
 /**
- * What a call does, in words, for the card's head: "Read src/config.ts", "Search for "port"". The
- * tool's own name (read_file) stays in the card's details; a tool without words here shows it.
+ * What a call does, in words, for the card's head: "Read src/config.ts", "Search for "port"" (the
+ * verbs are in src/shared/tool-names.ts). The tool's own name (read_file) stays in the card's
+ * details; a tool without words there shows it.
  */
-const VERBS: Record<string, string> = {
-  edit_file: "Edit",
-  read_file: "Read",
-  list_files: "List",
-  find_files: "Find files",
-  search: "Search for",
-  run_command: "Run",
-};
-
 export function toolVerb(name: string): string {
-  return VERBS[name] ?? name;
+  return toolRow(name)?.verb ?? name;
 }
 
 /** "lines 1–4", "line 3": a range in words. */

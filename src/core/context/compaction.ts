@@ -170,6 +170,43 @@ function isTurnStart(path: readonly AgentMessage[], i: number): boolean {
   return m.role === "user" && !leadsIn(prev?.role);
 }
 
+/** The newest candidate index at which the kept part reaches `keepRecentTokens` (-1: never). */
+function keepTarget(candidates: readonly number[], cost: ReadonlyMap<number, number>, keepRecentTokens: number): number {
+  let acc = 0;
+  for (let c = candidates.length - 1; c >= 0; c--) {
+    acc += cost.get(candidates[c]!)!;
+    if (acc >= keepRecentTokens) return candidates[c]!;
+  }
+  return -1;
+}
+
+/**
+ * Where to cut, at or before `target`: the start of its turn when that turn can be kept whole
+ * (`keepsWhole`), else an assistant message inside the turn (`splitTurn`). `cut` -1: nowhere.
+ */
+function chooseCut(
+  path: readonly AgentMessage[],
+  first: number,
+  target: number,
+  keepsWhole: (turnStart: number) => boolean,
+): { cut: number; splitTurn: boolean } {
+  let turnStart = -1;
+  for (let i = target; i >= first; i--) {
+    if (path[i]!.role !== "system" && path[i]!.role !== "compactionSummary" && isTurnStart(path, i)) {
+      turnStart = i;
+      break;
+    }
+  }
+  if (turnStart > first && keepsWhole(turnStart)) return { cut: turnStart, splitTurn: false };
+  // One turn is too big to keep whole: cut at an assistant message inside it.
+  const inTurn = (i: number) => i > Math.max(turnStart, first) && path[i]!.role === "assistant";
+  let cut = -1;
+  for (let i = target; i > first && cut === -1; i--) if (inTurn(i)) cut = i;
+  for (let i = target + 1; i < path.length && cut === -1; i++) if (inTurn(i)) cut = i;
+  if (cut !== -1) return { cut, splitTurn: turnStart !== -1 && turnStart < cut && !isTurnStart(path, cut) };
+  return { cut: turnStart > first ? turnStart : -1, splitTurn: false };
+}
+
 /**
  * Plans a compaction of `path`, the summary to be appended at its end. Walks back from the newest
  * message until `keepRecentTokens` are kept and cuts at the turn start at or before that point
@@ -190,38 +227,9 @@ export function planCompaction(path: readonly AgentMessage[], keep: { keepRecent
   for (const i of candidates) cost.set(i, estimateMessageTokens(path[i]!));
   const keptFrom = (cut: number) => candidates.reduce((sum, i) => (i >= cut ? sum + cost.get(i)! : sum), 0);
 
-  // The newest index at which the kept part reaches keepRecentTokens.
-  let target = -1;
-  let acc = 0;
-  for (let c = candidates.length - 1; c >= 0; c--) {
-    acc += cost.get(candidates[c]!)!;
-    if (acc >= keep.keepRecentTokens) {
-      target = candidates[c]!;
-      break;
-    }
-  }
+  const target = keepTarget(candidates, cost, keep.keepRecentTokens);
   if (target === -1) return { ok: false, reason: "The conversation is still shorter than the part kept verbatim (piChat.compaction.keepRecentTokens)." };
-
-  const first = candidates[0]!;
-  let turnStart = -1;
-  for (let i = target; i >= first; i--) {
-    if (path[i]!.role !== "system" && path[i]!.role !== "compactionSummary" && isTurnStart(path, i)) {
-      turnStart = i;
-      break;
-    }
-  }
-  let cut = -1;
-  let splitTurn = false;
-  if (turnStart > first && keptFrom(turnStart) <= keep.maxKeptTokens) {
-    cut = turnStart;
-  } else {
-    // One turn is too big to keep whole: cut at an assistant message inside it.
-    const inTurn = (i: number) => i > Math.max(turnStart, first) && path[i]!.role === "assistant";
-    for (let i = target; i > first && cut === -1; i--) if (inTurn(i)) cut = i;
-    for (let i = target + 1; i < path.length && cut === -1; i++) if (inTurn(i)) cut = i;
-    if (cut !== -1) splitTurn = turnStart !== -1 && turnStart < cut && !isTurnStart(path, cut);
-    else if (turnStart > first) cut = turnStart;
-  }
+  const { cut, splitTurn } = chooseCut(path, candidates[0]!, target, (turnStart) => keptFrom(turnStart) <= keep.maxKeptTokens);
   if (cut === -1) return { ok: false, reason: "There is no place to cut: the conversation is one turn that cannot be split." };
 
   const toSummarize = candidates.filter((i) => i < cut).map((i) => path[i]!);

@@ -67,42 +67,44 @@ export function renderModelContext(capture: RequestCapture, transcript: readonly
     "",
   );
 
-  let index = 0;
-  for (const m of capture.messages) {
-    index++;
-    if (m.role === "system") {
-      out.push(...renderSystem(m, index === 1));
-      continue;
-    }
-    const tokens = estimateLlmMessageTokens(m);
-    if (m.role === "user") {
-      const text = textOf(m.content);
-      const kind = typeof m.content === "string" ? facts.get(m.content) : undefined;
-      out.push(
-        `## ${index}. user · ~${tokens.toLocaleString("en-US")} tokens${kind ? ` · the sentence for ${KIND_LABEL[kind]}` : ""}`,
-        "",
-        fence(text, "text"),
-        "",
-      );
-    } else if (m.role === "assistant") {
-      out.push(`## ${index}. assistant · ~${tokens.toLocaleString("en-US")} tokens · ${m.model}`, "");
-      for (const c of m.content) {
-        if (c.type === "text") out.push(fence(c.text, "text"), "");
-        else if (c.type === "thinking")
-          out.push(`Thinking${c.redacted ? " (redacted by the provider)" : ""}:`, "", fence(c.redacted ? "[redacted]" : c.thinking, "text"), "");
-        else out.push(`Tool call \`${c.name}\` (${c.id}):`, "", fence(JSON.stringify(c.arguments, null, 2), "json"), "");
-      }
-    } else {
-      out.push(
-        `## ${index}. tool result · ${m.toolName} (${m.toolCallId})${m.isError ? " · error" : ""} · ~${tokens.toLocaleString("en-US")} tokens`,
-        "",
-        fence(textOf(m.content), "text"),
-        "",
-      );
-    }
-  }
+  capture.messages.forEach((m, i) => {
+    out.push(...(m.role === "system" ? renderSystem(m, i === 0) : renderMessage(m, i + 1, facts)));
+  });
+  out.push("## Left out of this request, and why", "", ...leftOut(capture, sentPart), "");
 
-  out.push("## Left out of this request, and why", "");
+  out.push(`## Request body as sent to ${capture.model.provider}`, "");
+  if (capture.payload === undefined) out.push("Not available: the provider adapter had not built the body yet, or does not report it.", "");
+  else out.push(fence(JSON.stringify(capture.payload, null, 2), "json"), "");
+  return out.join("\n");
+}
+
+/** A user message (with the app message it states, if any), an answer or a tool result. */
+function renderMessage(m: Exclude<Message, { role: "system" }>, index: number, facts: ReadonlyMap<string, AppMessageRole>): string[] {
+  const tokens = estimateLlmMessageTokens(m).toLocaleString("en-US");
+  if (m.role === "user") {
+    const kind = typeof m.content === "string" ? facts.get(m.content) : undefined;
+    return [`## ${index}. user · ~${tokens} tokens${kind ? ` · the sentence for ${KIND_LABEL[kind]}` : ""}`, "", fence(textOf(m.content), "text"), ""];
+  }
+  if (m.role === "toolResult") {
+    return [
+      `## ${index}. tool result · ${m.toolName} (${m.toolCallId})${m.isError ? " · error" : ""} · ~${tokens} tokens`,
+      "",
+      fence(textOf(m.content), "text"),
+      "",
+    ];
+  }
+  const out = [`## ${index}. assistant · ~${tokens} tokens · ${m.model}`, ""];
+  for (const c of m.content) {
+    if (c.type === "text") out.push(fence(c.text, "text"), "");
+    else if (c.type === "thinking")
+      out.push(`Thinking${c.redacted ? " (redacted by the provider)" : ""}:`, "", fence(c.redacted ? "[redacted]" : c.thinking, "text"), "");
+    else out.push(`Tool call \`${c.name}\` (${c.id}):`, "", fence(JSON.stringify(c.arguments, null, 2), "json"), "");
+  }
+  return out;
+}
+
+/** What of the transcript this request left out, and why: a line each. */
+function leftOut(capture: RequestCapture, sentPart: readonly AgentMessage[]): string[] {
   const left: string[] = [];
   if (capture.view.summarized > 0) {
     left.push(
@@ -114,12 +116,7 @@ export function renderModelContext(capture: RequestCapture, transcript: readonly
   if (notices > 0) left.push(`- ${notices} notices are shown only to you (errors explained, interruptions): never sent.`);
   const failed = sentPart.filter((m) => m.role === "assistant" && (m.stopReason === "error" || m.stopReason === "aborted")).length;
   if (failed > 0) left.push(`- ${failed} failed or stopped answers: the provider adapter does not send them back.`);
-  out.push(...(left.length > 0 ? left : ["- Nothing: the whole transcript was sent."]), "");
-
-  out.push(`## Request body as sent to ${capture.model.provider}`, "");
-  if (capture.payload === undefined) out.push("Not available: the provider adapter had not built the body yet, or does not report it.", "");
-  else out.push(fence(JSON.stringify(capture.payload, null, 2), "json"), "");
-  return out.join("\n");
+  return left.length > 0 ? left : ["- Nothing: the whole transcript was sent."];
 }
 
 function renderSystem(m: Extract<Message, { role: "system" }>, leading: boolean): string[] {

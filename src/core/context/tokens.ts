@@ -33,32 +33,56 @@ export function estimateMessageTokens(message: AgentMessage): number {
 }
 
 export function estimateLlmMessageTokens(message: Message): number {
-  let chars = 0;
-  let images = 0;
-  switch (message.role) {
-    case "system": {
-      chars += typeof message.content === "string" ? message.content.length : message.content.reduce((n, c) => n + c.text.length, 0);
-      for (const text of Object.values(message.sections ?? {})) if (typeof text === "string") chars += text.length;
-      for (const tool of message.toolsAdded ?? []) chars += toolDeclarationChars(tool);
-      break;
-    }
-    case "user":
-      if (typeof message.content === "string") chars += message.content.length;
-      else for (const c of message.content) c.type === "text" ? (chars += c.text.length) : images++;
-      break;
-    case "assistant":
-      for (const c of message.content) {
-        if (c.type === "text") chars += c.text.length;
-        else if (c.type === "thinking") chars += c.thinking.length;
-        else chars += c.name.length + safeJson(c.arguments).length;
-      }
-      break;
-    case "toolResult":
-      chars += message.toolName.length;
-      for (const c of message.content) c.type === "text" ? (chars += c.text.length) : images++;
-      break;
-  }
+  const { chars, images } = messageWeight(message);
   return Math.ceil(chars / CHARS_PER_TOKEN) + images * IMAGE_TOKENS + MESSAGE_OVERHEAD_TOKENS;
+}
+
+/** What a message weighs: its characters and its images. */
+interface Weight {
+  chars: number;
+  images: number;
+}
+
+function messageWeight(message: Message): Weight {
+  switch (message.role) {
+    case "system":
+      return { chars: systemChars(message), images: 0 };
+    case "user":
+      return typeof message.content === "string" ? { chars: message.content.length, images: 0 } : partsWeight(message.content);
+    case "assistant":
+      return { chars: assistantChars(message), images: 0 };
+    case "toolResult": {
+      const parts = partsWeight(message.content);
+      return { chars: message.toolName.length + parts.chars, images: parts.images };
+    }
+  }
+  return { chars: 0, images: 0 };
+}
+
+/** The system prompt, its sections and the tools it declares. */
+function systemChars(message: Extract<Message, { role: "system" }>): number {
+  let chars = typeof message.content === "string" ? message.content.length : message.content.reduce((n, c) => n + c.text.length, 0);
+  for (const text of Object.values(message.sections ?? {})) if (typeof text === "string") chars += text.length;
+  for (const tool of message.toolsAdded ?? []) chars += toolDeclarationChars(tool);
+  return chars;
+}
+
+/** Text and images of a user message or a tool result. */
+function partsWeight(content: readonly ({ type: "text"; text: string } | { type: "image" })[]): Weight {
+  const weight: Weight = { chars: 0, images: 0 };
+  for (const c of content) c.type === "text" ? (weight.chars += c.text.length) : weight.images++;
+  return weight;
+}
+
+/** Text, thinking and tool calls (name and arguments) of an answer. */
+function assistantChars(message: Extract<Message, { role: "assistant" }>): number {
+  let chars = 0;
+  for (const c of message.content) {
+    if (c.type === "text") chars += c.text.length;
+    else if (c.type === "thinking") chars += c.thinking.length;
+    else chars += c.name.length + safeJson(c.arguments).length;
+  }
+  return chars;
 }
 
 /** A tool declaration as the model gets it: its name, description and parameter schema. */

@@ -9,15 +9,11 @@ import type { ChatEvent } from "../../shared/protocol";
 import type { ApprovalNoticeMessage } from "../messages";
 import type { ApprovalMode } from "../permissions/edit-decision";
 
-/** Prefix of every MCP tool name (pi's naming: `mcp__<server>__<tool>`); none of ours has it. */
-export const MCP_TOOL_PREFIX = "mcp__";
+// The prefix and its test live in the tool-name table (every tool's name, card and gate).
+export { isMcpToolName, MCP_TOOL_PREFIX } from "../../shared/tool-names";
 
 /** The system message's section naming the MCP servers (set per request, like the project instructions). */
 export const MCP_SERVERS_SECTION = "mcpServers";
-
-export function isMcpToolName(name: string): boolean {
-  return name.startsWith(MCP_TOOL_PREFIX);
-}
 
 /** What the gate knows about an MCP tool by its agent-tool name. */
 export interface McpToolFacts {

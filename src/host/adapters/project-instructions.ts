@@ -3,7 +3,7 @@
 // restricted mode a cloned repository's instructions are not read at all.
 import * as vscode from "vscode";
 import { loadProjectInstructions, withProjectInstructions } from "../../core/context/project-instructions";
-import type { RequestContextStep } from "../../core/session-options";
+import type { RequestContextStep } from "../../core/session/types";
 import { setting } from "../settings";
 import { createVscodeWorkspaceFs } from "./vscode-fs";
 

@@ -9,7 +9,7 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { withSystemSection } from "../../core/context/project-instructions";
-import type { RequestContextStep } from "../../core/session-options";
+import type { RequestContextStep } from "../../core/session/types";
 import { checkRealPath, type WorkspaceFileSystem } from "../../core/tools";
 import { MAX_PROMPT_FILE_BYTES, parseSkill, parseTemplate, type PromptTemplate, type Skill, templateName } from "../../shared/prompt-templates";
 

@@ -8,8 +8,8 @@ import { createModels, createProvider, getSupportedThinkingLevels } from "@earen
 import { anthropicProvider } from "@earendil-works/pi-ai/providers/anthropic";
 import { googleProvider } from "@earendil-works/pi-ai/providers/google";
 import { openaiProvider } from "@earendil-works/pi-ai/providers/openai";
-import { RunSetupError } from "../../core/run-errors";
-import type { ModelBinding } from "../../core/session-options";
+import { RunSetupError } from "../../core/session/run-errors";
+import type { ModelBinding } from "../../core/session/types";
 import type { FixCommandId } from "../../shared/app-messages";
 import {
   apiKeyProblem,

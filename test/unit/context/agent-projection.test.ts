@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { fauxAssistantMessage } from "@earendil-works/pi-ai";
-import { ChatPath } from "../../../src/core/chat-path";
+import { ChatPath } from "../../../src/core/session/chat-path";
 import { agentProjection, applyCompaction, latestCompaction, summarizedBy } from "../../../src/core/context/compaction";
 import { convertToLlm, transformContext } from "../../../src/core/context-policy";
 import { SUMMARY_SYSTEM_PROMPT } from "../../../src/core/context/summary-prompt";

@@ -13,7 +13,7 @@ import { createWorkerImageScaler } from "../../../src/core/images/image-scaler";
 import { createNodeWorkspaceFs } from "../../../src/core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../../src/core/transcript";
 import { ImageBlobStore } from "../../../src/core/transcript/image-blobs";
-import type { ModelBinding } from "../../../src/core/session-options";
+import type { ModelBinding } from "../../../src/core/session/types";
 import { resolveModelBinding } from "../../../src/host/providers";
 import { sniffImage } from "../../../src/shared/image-sniff";
 import { startOpenAIServer } from "../../support/openai-server";

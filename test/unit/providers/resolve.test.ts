@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { RunSetupError, runSetupFix } from "../../../src/core/run-errors";
+import { RunSetupError, runSetupFix } from "../../../src/core/session/run-errors";
 import { apiKeyProblem } from "../../../src/host/providers/catalog";
 import {
   DEFAULT_MODELS,

@@ -5,7 +5,7 @@
 // missed the chat). A real ChatService over the real store, a scripted model.
 import assert from "node:assert/strict";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { Redactor } from "../../../src/core/session-options";
+import type { Redactor } from "../../../src/core/session/types";
 import { createNodeTranscriptStorage, TranscriptStore, type ChatSummary, type TranscriptStorage } from "../../../src/core/transcript";
 import { fourTurns, promptIndex, scriptedWorld, type ScriptedWorld } from "../../support/scripted-chat";
 import { reply } from "../../support/scripted-model";

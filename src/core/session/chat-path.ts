@@ -4,7 +4,7 @@
 // request is the same, and pi-agent-core's per-prompt copies and scans follow what the model
 // gets, not the chat's length (P21). docs/conversation-layers.md says why.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { agentProjection, summarizedBy } from "./context/compaction";
+import { agentProjection, summarizedBy } from "../context/compaction";
 
 /** The part of pi's Agent the path keeps in step. */
 export interface ProjectionHolder {

@@ -9,9 +9,9 @@
 // queue: pi's copies are withdrawn and the user sends or clears what is left.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { TextContent } from "@earendil-works/pi-ai";
-import type { FileAttachmentMessage } from "./messages";
-import type { QueuedInput } from "../shared/protocol";
-import type { StoredImageContent } from "../shared/images";
+import type { FileAttachmentMessage } from "../messages";
+import type { QueuedInput } from "../../shared/protocol";
+import type { StoredImageContent } from "../../shared/images";
 
 /** The part of pi's Agent the queue drives. */
 export interface AgentQueues {
@@ -30,6 +30,9 @@ interface Entry {
 export type QueueKind = QueuedInput["kind"];
 
 type Attachment = Omit<FileAttachmentMessage, "role" | "timestamp">;
+/** The files and images a prompt goes with (the session's API speaks these). */
+export type PromptAttachments = readonly Attachment[];
+export type PromptImages = readonly StoredImageContent[];
 
 /** The messages a prompt becomes: its attachments, then the user message (text, then the images exactly as attached). */
 export function promptMessages(text: string, attachments: readonly Attachment[], images: readonly StoredImageContent[], now: number): AgentMessage[] {

@@ -1,8 +1,8 @@
 // How a chat run's errors are told: a setup error (no API key, unknown model) with its fix,
 // recognised across bundles by its code, and the error notices a run appends to the chat.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { isFixCommandId, type FixCommandId } from "../shared/app-messages";
-import type { LocalNoticeMessage } from "./messages";
+import { isFixCommandId, type FixCommandId } from "../../shared/app-messages";
+import type { LocalNoticeMessage } from "../messages";
 
 /** Marks a RunSetupError. Recognised by this code, not by its class: out/providers.js is a separate bundle with its own copy of the class. */
 export const RUN_SETUP_ERROR_CODE = "PI_CHAT_RUN_SETUP";

@@ -1,11 +1,14 @@
 // Edit, retry and branch switching: where a new branch starts, what the view must drop and
 // replay, which forks to show. `ChatBranches` holds the chat's tree and knows the node of each
-// message on the current path; the session (session.ts) applies its answers. Nothing here runs
+// message on the current path; the session (chat-session.ts) applies its answers. Nothing here runs
 // a model or writes a file.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import { ChatTree, type TreeNode } from "./transcript/tree";
-import { summarizePath, type PathSummary } from "./transcript/chat-index";
-import type { ForkMark } from "../shared/protocol";
+import { ChatTree, type TreeNode } from "../transcript/tree";
+import { summarizePath, type PathSummary } from "../transcript/chat-index";
+import type { ForkMark } from "../../shared/protocol";
+import type { StoredImageContent } from "../../shared/images";
+import type { FileAttachmentMessage } from "../messages";
+import { messageText } from "../transcript/title";
 
 /** What a branch operation left behind that the user should know: files changed on the branch left. */
 export interface BranchChange {
@@ -194,4 +197,43 @@ export class ChatBranches {
     }
     return out.reverse();
   }
+}
+
+/** The checkpoint of a prompt: its transcript node (the mark), its number on the path, its first words. */
+export interface PromptCheckpoint {
+  markId: string;
+  number: number;
+  text: string;
+}
+
+/** The checkpoint of the prompt at path index `index`, if it is a saved prompt. */
+export function promptCheckpoint(messages: readonly AgentMessage[], index: number, branches: ChatBranches): PromptCheckpoint | undefined {
+  const prompt = messages[index];
+  if (prompt?.role !== "user") return undefined;
+  const markId = branches.nodeIdOf(prompt);
+  if (markId === undefined) return undefined;
+  const number = messages.slice(0, index + 1).filter((m) => m.role === "user").length;
+  const words = messageText(prompt).replace(/\s+/g, " ").trim();
+  return { markId, number, text: words.length > 60 ? `${words.slice(0, 59)}…` : words };
+}
+
+/**
+ * What an edit of the prompt at `index` sends again: where its turn starts, its attached files
+ * (what its mentions carried: nothing is read again) and its images but those at `removeImages`.
+ */
+export function editedTurn(
+  messages: readonly AgentMessage[],
+  index: number,
+  removeImages: readonly number[],
+): { start: number; attachments: FileAttachmentMessage[]; images: StoredImageContent[] } {
+  const prompt = messages[index];
+  if (prompt?.role !== "user") throw new Error("That message is not a prompt of this chat.");
+  const start = turnStart(messages, index);
+  const attachments = messages
+    .slice(start, index)
+    .flatMap((m) => (m.role === "fileAttachment" ? [{ ...m, ...(m.range ? { range: { ...m.range } } : {}) }] : []));
+  const images = (typeof prompt.content === "string" ? [] : prompt.content.filter((c): c is StoredImageContent => c.type === "image")).filter(
+    (_, i) => !removeImages.includes(i),
+  );
+  return { start, attachments, images };
 }

@@ -2,22 +2,22 @@
 // resolves, the redactor, the shell command options, and the default system prompt.
 import type { AgentMessage, StreamFn } from "@earendil-works/pi-agent-core";
 import type { Api, Model } from "@earendil-works/pi-ai";
-import type { RequestCapture } from "./context/chat-context";
-import type { CompactionSettings } from "./context/compaction";
-import type { EditApprover, EditPermissionSettings } from "./permissions";
-import type { ChatTree } from "./transcript/tree";
-import type { ChatModelChoice } from "./transcript/types";
-import type { PathSummary } from "./transcript/chat-index";
-import type { SearchBackend, WalkRules } from "./tools";
-import type { ProblemsWatcher } from "./tools/problems-after-edit";
-import { WORKSPACE_TOOLS_PROMPT } from "./tools/toolset";
-import type { ChatCheckpoints } from "./checkpoints";
-import type { ImageScaler } from "./images/image-scaler";
-import type { WorkspaceFileSystem } from "./tools/workspace-fs";
-import type { CommandApprover, CommandRuleStore } from "./permissions/command-gate";
-import type { CommandRunner } from "./shell/runner";
-import type { CommandFolders } from "./shell/command-folders";
-import type { McpChatTools } from "./mcp/gate";
+import type { RequestCapture } from "../context/chat-context";
+import type { CompactionSettings } from "../context/compaction";
+import type { EditApprover, EditPermissionSettings } from "../permissions";
+import type { ChatTree } from "../transcript/tree";
+import type { ChatModelChoice } from "../transcript/types";
+import type { PathSummary } from "../transcript/chat-index";
+import type { SearchBackend, WalkRules } from "../tools";
+import type { ProblemsWatcher } from "../tools/problems-after-edit";
+import { WORKSPACE_TOOLS_PROMPT } from "../tools/toolset";
+import type { ChatCheckpoints } from "../checkpoints";
+import type { ImageScaler } from "../images/image-scaler";
+import type { WorkspaceFileSystem } from "../tools/workspace-fs";
+import type { CommandApprover, CommandRuleStore } from "../permissions/command-gate";
+import type { CommandRunner } from "../shell/runner";
+import type { CommandFolders } from "../shell/command-folders";
+import type { McpChatTools } from "../mcp/gate";
 import type { ErrorFix, FailedRequestModel } from "./run-errors";
 
 /** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
