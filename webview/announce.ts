@@ -40,6 +40,7 @@ export class Announcer {
   constructor(private readonly removedByUser: Set<string> = new Set()) {}
 
   /** The announcements for the step from the last state seen to `next` (none for the first state: a chat opened is not news). */
+  // biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one rule per announced change, in the order they are spoken
   next(next: ChatState): Announcement[] {
     const prev = this.previous;
     this.previous = next;

@@ -215,6 +215,7 @@ export class ChatClient {
     });
   }
 
+  // biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one case per host message type
   private apply(message: Exclude<HostMessage, { type: "view/snapshot" | "chat/event" }>): void {
     switch (message.type) {
       case "history/list": {

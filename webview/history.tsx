@@ -104,6 +104,7 @@ export function History(props: {
   };
   const remove = (chatId: string) => post({ type: "chat/delete", chatId });
 
+  // biome-ignore lint/complexity/noExcessiveCognitiveComplexity: the history dialog's keys, one case each (docs/accessibility.md lists them)
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === "Escape") {
       e.preventDefault();

@@ -40,6 +40,7 @@ function toolDiff(item: ToolItem): string | undefined {
   return diff?.kind === "hunks" ? fence(unifiedDiffText(diff.hunks), "diff") : undefined;
 }
 
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one case per item kind, a few lines of Markdown each
 export function chatToMarkdown(title: string, items: readonly ChatItem[]): string {
   const out: string[] = [`# ${title.replace(/\n/g, " ")}`];
   for (const item of items) {

@@ -46,6 +46,7 @@ const HARMLESS_REDIRECTION = /^(?:[0-9]?>&[0-9-]|(?:[0-9]?|&)>>?\/dev\/null)$/;
  * Splits a command line into simple commands and their unquoted words, or says what it cannot
  * judge. Quoting is honoured (`echo "a;b"` is one part), so a quoted operator hides nothing.
  */
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: a shell tokenizer: quoting, escapes and operators are one state machine
 export function splitCommand(command: string): SplitResult {
   const parts: string[][] = [];
   const literal: boolean[][] = [];

@@ -95,6 +95,7 @@ export function fuzzyScore(query: FuzzyQuery, text: string): { score: number; po
 }
 
 /** The table itself, for a text known to hold the query; positions only when asked (the top few). */
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: the matcher's dynamic program in one loop nest, on the @ list's hot path (bench P18)
 function score(query: FuzzyQuery, text: string, wantPositions: boolean): { score: number; positions: number[] } | undefined {
   const m = query.length;
   const n = text.length;

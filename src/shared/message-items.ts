@@ -16,6 +16,7 @@ export function startsUserTurn(live: readonly ChatItem[], message: AgentMessage)
   return last === undefined || last.kind !== "attachment";
 }
 
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one case per message role, each building its item
 export function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatItem | null {
   switch (message.role) {
     case "user": {

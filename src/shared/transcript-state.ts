@@ -26,6 +26,7 @@ export const RESTORE_WINDOW_MESSAGES = 200;
  * message, this pass appends to one array and chunks it at the end. Items are made by the
  * reducer's own functions, and a test holds the two equal.
  */
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: the restore pass as one mutable loop for speed (bench P3); replay.test.ts holds it equal to the reducer
 export function stateFromTranscript(messages: readonly AgentMessage[], from = 0): ChatState {
   const settled: ChatItem[] = [];
   let live: ChatItem[] = [];

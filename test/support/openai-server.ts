@@ -184,6 +184,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     });
   });
 
+  // biome-ignore lint/complexity/noExcessiveCognitiveComplexity: the scripted server's handler: one branch per scripted behaviour
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const path = (req.url ?? "/").split("?")[0] ?? "/";

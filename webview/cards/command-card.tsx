@@ -96,6 +96,7 @@ function BackgroundStop({ id, command }: { id: string; command: string }) {
   );
 }
 
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: a command's states (asking, running, in the background, ended) each add their own lines to one card
 export function CommandCard({ item }: { item: ToolItem }) {
   const facts = readFacts(item.args, item.details, item.progress);
   const command = facts.command ?? "";

@@ -86,6 +86,7 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: a tool call's states (asking, running, done, failed) each add their own lines to one card
 export function ToolCard({ item }: { item: ToolItem }) {
   const details = readDetails(item.details);
   const approval = item.approval;

@@ -67,6 +67,7 @@ export class WorkspaceBaseline {
   }
 
   /** Every regular file the tools would see, with its lstat; symlinks and ignored entries left out. */
+  // biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one walk of the tree; the ignore, symlink and size checks share its state
   async walk(): Promise<StatWalk> {
     const rules = new IgnoreRules({ readFile: (p) => this.io.readFile(p, 1024 * 1024) }, this.rules());
     const out: StatWalk = new Map();

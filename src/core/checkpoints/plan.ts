@@ -89,6 +89,7 @@ function describeDifference(piDid: PiDid, current: FileState, last: FileState): 
   return "changed since Pi wrote it (your edit is kept)";
 }
 
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: the restore rules, one decision per file, kept in one place so the safety rules read together (docs/checkpoints.md)
 export async function planRestore(journal: readonly JournalEntry[], markId: string, ctx: PlanContext): Promise<RestorePlan | undefined> {
   const byPath = changesAfter(journal, markId);
   if (!byPath) return undefined;

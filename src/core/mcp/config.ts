@@ -54,6 +54,7 @@ const EMPTY: McpConfigFile = { servers: [], inputs: [], overrides: [], errors: [
 export const MCP_CONFIG_MAX_DEPTH = 32;
 
 /** How deep `[` and `{` nest outside strings and comments; stops counting past `limit`. */
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: a hand-written scanner: one loop over the characters, one branch per token kind
 export function jsonNesting(text: string, limit = MCP_CONFIG_MAX_DEPTH): number {
   let depth = 0;
   let deepest = 0;

@@ -51,6 +51,7 @@ export interface CommandGateDeps {
   shell?: CommandShell;
 }
 
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: the command gate's checks in their order (Restricted Mode, protected paths, rules, ask): the order is the security argument
 export async function gateCommand(
   toolCallId: string,
   args: unknown,

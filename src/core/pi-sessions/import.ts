@@ -57,6 +57,7 @@ export interface ImportOptions {
   defaultModel?: string;
 }
 
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one case per pi entry kind, mapped as docs/pi-sessions.md's table says
 export function importPiSession(file: PiSessionFile, origin: ImportOrigin, now: number, options: ImportOptions = {}): ImportedPiSession {
   const { entries } = file;
   const byId = new Map<string, PiEntry>();

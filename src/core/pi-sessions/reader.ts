@@ -91,6 +91,7 @@ export async function parsePiSessionInSlices(
 }
 
 /** The reader: yields the bytes read so far every LINES_PER_SLICE lines, returns the result. */
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: a line reader that yields between slices; its checks are the session format's, in file order
 function* parseSteps(bytes: Uint8Array): Generator<number, PiReadResult> {
   const refused = sizeRefusal(bytes.length);
   if (refused) return { ok: false, reason: refused };

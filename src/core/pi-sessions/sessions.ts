@@ -97,6 +97,7 @@ export async function listPiSessions(io: PiSessionsIO, folders: readonly string[
   return out.sort((a, b) => b.modifiedAt - a.modifiedAt);
 }
 
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: reads a session's head and tail for the same few entries; split, the two passes would repeat the checks
 async function summarize(io: PiSessionsIO, path: string, cwd: string): Promise<{ summary: PiSessionSummary; headerCwd: string } | undefined> {
   const stat = await io.stat(path);
   if (!stat?.isFile) return undefined;

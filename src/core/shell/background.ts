@@ -228,6 +228,7 @@ export function backgroundEndedNoticeText(id: string, command: string): string {
  * Background starts in a restored transcript that nothing recorded the end of (a command_output
  * that saw it end, or an earlier notice): their processes ended with the window that ran them.
  */
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one pass over the transcript pairing background starts with their ends across message kinds
 export function unendedBackgroundStarts(messages: readonly unknown[]): { id: string; command: string }[] {
   const started = new Map<string, string>();
   for (const m of messages) {

@@ -84,7 +84,7 @@ export async function runCommandOnce(options: RunCommandOnceOptions): Promise<Co
     const exit = await running.exited;
     // The shell can be gone (and its pipes drained) before a grandchild has died: the result of
     // a stop or a time-out comes only once the whole tree is.
-    if (killing) await killing;
+    if (killing !== undefined) await killing;
     output.finish();
     const result: CommandRunResult = {
       // Nothing ran (the terminal did not get its launch line whole): the output says why.

@@ -49,6 +49,7 @@ function isSpaceUnit(code: number, unit: string): boolean {
  * written straight into typed arrays: a string and three array entries per character made a 5 MB
  * file take about 9 s here, with the extension host frozen.
  */
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: the fast path and the general path of one mapping side by side; map-text.test.ts holds it equal to the reference
 export function mapText(original: string, transform: PieceTransform, dropTrailingWhitespace: boolean, asciiUnchanged = true): MappedText {
   const length = original.length;
   let capacity = length + 16;

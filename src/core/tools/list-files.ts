@@ -56,6 +56,7 @@ export function createListFilesTool(fs: WorkspaceFileSystem, options: ListFilesT
       "List a folder of the workspace as a tree (folders first, ending in /), leaving out what .gitignore and the editor exclude, .git and node_modules. " +
       `At most ${caps.maxLines} entries; a folder cut short shows (+N), the entries it holds beyond those shown: list it with path to see inside.`,
     parameters: listFilesParameters,
+    // biome-ignore lint/complexity/noExcessiveCognitiveComplexity: the tool's whole answer (walk, caps, text) in the order the model reads it
     async execute(_toolCallId, params, signal): Promise<AgentToolResult<ListFilesDetails>> {
       throwIfAborted(signal);
       const target = await resolveDiscoveryTarget(fs, options.root, params.path, signal);

@@ -57,6 +57,7 @@ function rootSegments(root: string, windows: boolean): string[] {
  * Percent-encoding is never decoded: "%2e%2e" is a literal file name, so it cannot climb.
  * Symlinks are not looked at here: call checkRealPath before any I/O.
  */
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: the path rules in their order (absolute, folder names, .., control characters): the order is the security argument
 export function resolveWorkspacePath(root: string | undefined, input: string): PathResult {
   if (typeof input !== "string" || input.length === 0) return fail("", "the path is empty. Give a path relative to the workspace root, e.g. src/index.ts.");
   if (input.length > MAX_PATH_LENGTH) return fail(input, `the path is longer than ${MAX_PATH_LENGTH} characters.`);

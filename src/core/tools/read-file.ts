@@ -92,6 +92,7 @@ export function createReadFileTool(fs: WorkspaceFileSystem, options: ReadFileToo
       `result ends with a note giving the offset to continue from. Use offset (1-based line) and limit to read a part. ` +
       `An image file (PNG, JPEG, GIF, WebP) is returned as the image itself, scaled down when large.`,
     parameters: readFileParameters,
+    // biome-ignore lint/complexity/noExcessiveCognitiveComplexity: the tool's whole answer (ranges, images, binary and size refusals) in the order the model reads it
     async execute(_toolCallId, params, signal): Promise<AgentToolResult<ReadFileDetails>> {
       throwIfAborted(signal);
       const file = await openWorkspaceFile(fs, options.root, params.path, maxFileBytes, signal, options.readTimeoutMs);

@@ -214,6 +214,7 @@ export function createNodeWorkspaceFs(root: string): WorkspaceFileSystem {
    * realpath that also works when the tail of the path does not exist: walks the components,
    * following each symlink (dangling ones too: their target is where a write would land).
    */
+  // biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one walk of a path following each symlink in turn; the containment argument needs it in one piece
   async function resolveReal(abs: string): Promise<string> {
     try {
       return await realpath(abs);

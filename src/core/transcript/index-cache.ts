@@ -232,7 +232,7 @@ export class IndexCache {
       this.flushTimer = undefined;
     }
     for (;;) {
-      if (this.indexWrite) {
+      if (this.indexWrite !== undefined) {
         await this.indexWrite;
         continue;
       }

@@ -216,7 +216,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       if (shellPid === undefined) return;
       let idleSince: number | undefined;
       endWatch = setInterval(() => {
-        if (killing || hasChildren(shellPid)) {
+        if (killing !== undefined || hasChildren(shellPid)) {
           idleSince = undefined;
           return;
         }
@@ -289,7 +289,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       await Promise.race([reading, new Promise((r) => setTimeout(r, 1000))]);
       for (const l of listeners) l.dispose();
       // Whatever the command left running (`server &`, a daemon) ends with it, as on the child path.
-      if (shellPid !== undefined && !killing) {
+      if (shellPid !== undefined && killing === undefined) {
         this.cleaning.add(tag);
         void endBelow(shellPid, tag, LEFTOVER_GRACE_MS).finally(() => this.cleaning.delete(tag));
       }
@@ -299,7 +299,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       if (!claimLauncher(launcher)) return exit;
       const notStarted: CommandExit = { exitCode: null, signal: "not started", notStarted: true };
       // Stopped before the shell read the line: nothing ran, and that is what Stop asked for.
-      if (killing) return notStarted;
+      if (killing !== undefined) return notStarted;
       this.options.log(
         `the "Pi Chat" terminal did not run the launch line of ${JSON.stringify(spec.command)} whole: not started${relaunch ? ", launching it again" : ""}`,
       );
@@ -312,7 +312,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       exited,
       kill: (options: KillOptions = {}) => {
         // At once even when a stop with a grace is under way (VS Code closing during a Stop).
-        if (!killing || options.now)
+        if (killing === undefined || options.now)
           killing = (async () => {
             // A launch line the shell has not read yet can no longer start; one that started ends below.
             claimLauncher(launcher);

@@ -10,6 +10,7 @@ import { Rng } from "../../support/seeded-random";
 import { assistant, call, result, summaryMessage, system, user } from "../context/messages";
 
 /** A transcript of random turns: attachments, `!cmd`s, calls with repeated ids, orphan results, late approvals, summaries. */
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: a random generator with one branch per message kind
 function randomTranscript(rng: Rng, length: number): AgentMessage[] {
   const out: AgentMessage[] = [system];
   const calls: string[] = [];
