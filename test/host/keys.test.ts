@@ -84,11 +84,11 @@ describe("keys go only to their own provider", function () {
   }
 
   function resolveModel(): Promise<ModelBinding> {
-    return (api.controller as unknown as { resolveModel(): Promise<ModelBinding> }).resolveModel();
+    return api.host.models.resolve(undefined);
   }
 
   async function lastNotice(): Promise<string> {
-    const last = api.controller.currentSession.messages.at(-1);
+    const last = api.screen.currentSession.messages.at(-1);
     assert.equal(last?.role, "localNotice");
     return last?.role === "localNotice" ? `${last.text} ${last.fix ?? ""}` : "";
   }

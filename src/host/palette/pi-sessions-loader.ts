@@ -2,7 +2,7 @@
 // use: activation loads none of the pi session code (bench P5).
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { ChatController } from "../controller";
+import type { ChatScreen } from "../chat-screen";
 import type * as PiSessions from "./pi-session-command";
 
 let loaded: typeof PiSessions | undefined;
@@ -13,12 +13,12 @@ function load(): typeof PiSessions {
   return loaded;
 }
 
-export function registerPiSessionCommands(controller: ChatController, log: (line: string) => void): vscode.Disposable[] {
+export function registerPiSessionCommands(screen: ChatScreen, log: (line: string) => void): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand("piChat.openPiSession", () => load().openPiSession(controller, log)),
+    vscode.commands.registerCommand("piChat.openPiSession", () => load().openPiSession(screen, log)),
     // From the palette or the view's menu: the chat on screen; from a history row: that chat.
     vscode.commands.registerCommand("piChat.continueInPi", (chatId?: unknown) =>
-      load().continueInPi(controller, log, typeof chatId === "string" ? chatId : controller.currentSession.id),
+      load().continueInPi(screen, log, typeof chatId === "string" ? chatId : screen.currentSession.id),
     ),
   ];
 }
