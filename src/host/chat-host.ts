@@ -7,7 +7,7 @@ import type { ChatServiceOptions } from "../core/chat-service";
 import type { RequestCapture } from "../core/context/chat-context";
 import type { WorkspaceFileSystem } from "../core/tools";
 import type { HostMessageBody, ViewStatus, WebviewMessage } from "../shared/protocol";
-import type { HostCheckpoints } from "./adapters/checkpoints";
+import type { HostCheckpoints } from "./checkpoints/host-checkpoints";
 import type { WorkspacePaths } from "./adapters/workspace-paths";
 import { EditApprovals } from "./approvals/edit-approvals";
 import { createChatService } from "./chat-service-setup";
@@ -18,13 +18,13 @@ import { ComposerLists } from "./composer/composer-lists";
 import { PromptInput } from "./composer/prompt-input";
 import { dispatch, type HandlerDeps } from "./handlers";
 import type { EditorActions } from "./handlers/deps";
-import type { HostMcp } from "./mcp";
+import type { HostMcp } from "./mcp/host-mcp";
 import type { BaseUrlConsent } from "./models/base-url-consent";
 import type { SecretKeys } from "./models/providers-loader";
 import { ChatModels } from "./models/resolve-model";
 import { OtherWindows } from "./other-windows";
 import type { HostShellCommands } from "./shell/shell-commands";
-import type { ChatViewHandler, ChatViewProvider } from "./views/chat-view";
+import type { ChatViewHandler, ChatViewProvider } from "./views/chat-webview-provider";
 import type { ProposalDiffs } from "./views/diff-view";
 import { FileLinks } from "./views/file-links";
 import { HistoryViewRequests } from "./views/history-view";
@@ -49,9 +49,9 @@ export interface ChatHostOptions {
   /** "Apply to file", "Insert at cursor", "Run in terminal" on a code block. */
   editor: Omit<EditorActions, "links">;
   commands: HostShellCommands;
-  /** The window's MCP servers (src/host/mcp.ts); absent: no MCP tools. */
+  /** The window's MCP servers (mcp/host-mcp.ts); absent: no MCP tools. */
   mcp?: HostMcp;
-  /** What Pi writes, kept per user message, and the restore (src/host/adapters/checkpoints.ts); absent: no folder on disk. */
+  /** What Pi writes, kept per user message, and the restore (checkpoints/host-checkpoints.ts); absent: no folder on disk. */
   checkpoints?: HostCheckpoints;
   log: (line: string) => void;
   /** Every chat request as it is sent ("what the model sees"). */

@@ -128,7 +128,7 @@ export class ChatScreen implements vscode.Disposable {
     await this.writeCurrentChat(chatId);
   }
 
-  /** Opens a conversation from the pi CLI as a new chat (pi-session-command.ts); false when it could not be written. */
+  /** Opens a conversation from the pi CLI as a new chat (palette/pi-sessions-bundle.ts); false when it could not be written. */
   async openImportedChat(imported: ImportedChat): Promise<{ ok: true; chatId: string } | { ok: false; reason: string }> {
     const opened = await this.service.importChat(imported);
     if (!opened.ok) return opened;

@@ -12,7 +12,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, write
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { type RestorePlan, SECRET_NOT_KEPT, sha256 } from "../../src/core/checkpoints";
-import { skippedLabel } from "../../src/host/adapters/checkpoints";
+import { skippedLabel } from "../../src/host/checkpoints/host-checkpoints";
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { OpenAIServer } from "../support/openai-server";
 import { modesUnder } from "../support/temp";

@@ -8,7 +8,7 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { ModelBinding } from "../../src/core/session-options";
 import type { PiChatTestApi } from "../../src/host/extension";
-import type { BaseUrlOverride } from "../../src/host/providers";
+import type { BaseUrlOverride } from "../../src/host/providers/provider-bundle";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
 import { activateExtension, waitFor, workspaceUri } from "./helpers";
 

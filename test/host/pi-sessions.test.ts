@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { importedChatTitle, piSessionFolderName } from "../../src/core/pi-sessions";
-import type { ContinueInPiResult } from "../../src/host/palette/pi-session-command";
+import type { ContinueInPiResult } from "../../src/host/palette/pi-sessions-bundle";
 import { chatItems } from "../../src/shared/reducer";
 import { useChatView, waitFor } from "./helpers";
 

@@ -6,7 +6,7 @@ import * as vscode from "vscode";
 import type { RestoreOutcome } from "../../core/checkpoints";
 import type { FilesRestoredMessage } from "../../core/messages";
 import type { BranchChange, ChatSession } from "../../core/session";
-import type { HostCheckpoints } from "../adapters/checkpoints";
+import type { HostCheckpoints } from "./host-checkpoints";
 import type { ChatScreen } from "../chat-screen";
 import type { ViewPort } from "../views/view-port";
 import type { ChatStatus } from "../views/view-status";

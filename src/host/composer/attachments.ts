@@ -3,7 +3,7 @@
 import * as vscode from "vscode";
 import type { MentionRef } from "../../shared/mentions";
 import type { PendingAttachment } from "../../shared/protocol";
-import type { MentionAttachment } from "../adapters/composer-library";
+import type { MentionAttachment } from "./composer-bundle";
 import type { WorkspacePaths } from "../adapters/workspace-paths";
 import type { ViewPort } from "../views/view-port";
 import type { ComposerLists } from "./composer-lists";

@@ -4,9 +4,9 @@
 import type * as vscode from "vscode";
 import type { ChatServiceOptions } from "../../core/chat-service";
 import type { WorkspaceFileSystem } from "../../core/tools";
-import type { LibraryPlace, WorkspaceMentions } from "../adapters/composer-library";
-import { loadComposer } from "../adapters/composer-loader";
-import { TerminalCommands } from "../adapters/terminal-commands";
+import type { LibraryPlace, WorkspaceMentions } from "./composer-bundle";
+import { loadComposer } from "./composer-loader";
+import { TerminalCommands } from "./terminal-commands";
 import type { WorkspacePaths } from "../adapters/workspace-paths";
 import { workspaceTrusted } from "../settings";
 import type { ViewPort } from "../views/view-port";

@@ -8,7 +8,7 @@ import type { UserCommandText } from "../../core/shell/user-command";
 import type { MentionRef } from "../../shared/mentions";
 import type { PromptImage } from "../../shared/protocol";
 import { attachImages } from "../adapters/images";
-import { loadComposer } from "../adapters/composer-loader";
+import { loadComposer } from "./composer-loader";
 import type { WorkspacePaths } from "../adapters/workspace-paths";
 import type { ChatScreen } from "../chat-screen";
 import type { ChatModels } from "../models/resolve-model";

@@ -12,7 +12,7 @@ import type { TerminalLauncher } from "../code-blocks/run-in-terminal";
 import type { Attachments } from "../composer/attachments";
 import type { ComposerLists } from "../composer/composer-lists";
 import type { PromptInput } from "../composer/prompt-input";
-import type { HostMcp } from "../mcp";
+import type { HostMcp } from "../mcp/host-mcp";
 import type { HostShellCommands } from "../shell/shell-commands";
 import type { FileLinks } from "../views/file-links";
 import type { HistoryViewRequests } from "../views/history-view";

@@ -1,17 +1,12 @@
-// The pi CLI commands (pi-session-command.ts) live in out/pi-sessions.js, required on their first
+// The pi CLI commands (pi-sessions-bundle.ts) live in out/pi-sessions.js, required on their first
 // use: activation loads none of the pi session code (bench P5).
-import * as path from "node:path";
 import * as vscode from "vscode";
 import type { ChatScreen } from "../chat-screen";
-import type * as PiSessions from "./pi-session-command";
+import type * as PiSessions from "./pi-sessions-bundle";
+import { lazyBundle } from "../lazy-bundle";
 
-let loaded: typeof PiSessions | undefined;
-
-function load(): typeof PiSessions {
-  // A computed path keeps esbuild from inlining the bundle into extension.js.
-  loaded ??= require(path.join(__dirname, "pi-sessions.js")) as typeof PiSessions;
-  return loaded;
-}
+const bundle = lazyBundle<typeof PiSessions>("pi-sessions.js");
+const load = () => bundle.load();
 
 export function registerPiSessionCommands(screen: ChatScreen, log: (line: string) => void): vscode.Disposable[] {
   return [

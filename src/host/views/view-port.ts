@@ -1,7 +1,7 @@
 // The way the host's owners reach the chat view: made before the view exists (the owners are
 // built first), attached once the view is, and silent until then.
 import type { ChatEvent, HostMessageBody } from "../../shared/protocol";
-import type { ChatViewProvider } from "./chat-view";
+import type { ChatViewProvider } from "./chat-webview-provider";
 
 export class ViewPort {
   private view: ChatViewProvider | undefined;

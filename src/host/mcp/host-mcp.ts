@@ -11,17 +11,18 @@ import { constants as fsConstants, promises as fsp } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type * as McpBundle from "../core/mcp";
-import type { McpConfigFile, McpInputDefinition, McpServerDefinition, McpTransportConfig } from "../core/mcp/config";
+import type * as McpBundle from "./mcp-bundle";
+import { type LazyBundle, lazyBundle } from "../lazy-bundle";
+import type { McpConfigFile, McpInputDefinition, McpServerDefinition, McpTransportConfig } from "../../core/mcp/config";
 // identity.ts imports no pi-mcp: it may be in the activation bundle.
-import { canonicalDefinition, changedFields, type DefinitionField, definitionLines, serverPlace } from "../core/mcp/identity";
-import type { McpAllowStore, McpApprovalRequest, McpCallDecision, McpChatTools, McpToolFacts } from "../core/mcp/gate";
-import type { McpOAuthSecretStore } from "../core/mcp/oauth";
-import type { McpPrepared, McpServers, McpServerSnapshot } from "../core/mcp/servers";
-import { redact } from "./models/key-redaction";
-import { PROVIDER_KEY_ENV_VARS } from "./providers/catalog";
-import { setting } from "./settings";
-import { DEFAULT_MCP_MAX_TOOLS } from "./settings-schema";
+import { canonicalDefinition, changedFields, type DefinitionField, definitionLines, serverPlace } from "../../core/mcp/identity";
+import type { McpAllowStore, McpApprovalRequest, McpCallDecision, McpChatTools, McpToolFacts } from "../../core/mcp/gate";
+import type { McpOAuthSecretStore } from "../../core/mcp/oauth";
+import type { McpPrepared, McpServers, McpServerSnapshot } from "../../core/mcp/servers";
+import { redact } from "../models/key-redaction";
+import { PROVIDER_KEY_ENV_VARS } from "../providers/catalog";
+import { setting } from "../settings";
+import { DEFAULT_MCP_MAX_TOOLS } from "../settings-schema";
 
 type Bundle = typeof McpBundle;
 
@@ -101,7 +102,7 @@ export interface HostMcpOptions {
 }
 
 export class HostMcp implements McpChatTools, vscode.Disposable {
-  private bundle: Bundle | undefined;
+  private readonly bundle: LazyBundle<Bundle>;
   private servers: McpServers | undefined;
   private config: McpConfigFile | undefined;
   private readonly approvals = new Map<string, PendingApproval>();
@@ -124,6 +125,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   private readonly signingIn = new Map<string, Promise<boolean>>();
 
   constructor(private readonly options: HostMcpOptions) {
+    this.bundle = lazyBundle<Bundle>("mcp.js", options.bundleDir);
     this.home = options.home ?? os.homedir();
     const state = options.context.workspaceState;
     // Kept under the server's identity (scope, file, name, definition), never its name alone: a
@@ -511,9 +513,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   }
 
   private load(): Bundle {
-    // A computed path keeps esbuild from inlining the bundle into extension.js.
-    this.bundle ??= require(path.join(this.options.bundleDir ?? __dirname, "mcp.js")) as Bundle;
-    return this.bundle;
+    return this.bundle.load();
   }
 
   /**

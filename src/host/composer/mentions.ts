@@ -11,7 +11,7 @@ import { cleanLine } from "../../core/shell/output";
 import { fuzzyFilter, fuzzyScore, MAX_FUZZY_RESULTS, prepareQuery } from "../../shared/fuzzy";
 import { MAX_MENTIONS, type MentionOption, type MentionRef, SPECIAL_MENTIONS, mentionToken } from "../../shared/mentions";
 import type { TerminalCommands } from "./terminal-commands";
-import type { WorkspacePaths } from "./workspace-paths";
+import type { WorkspacePaths } from "../adapters/workspace-paths";
 
 type PathMention = Extract<MentionRef, { kind: "file" | "folder" }>;
 

@@ -1,5 +1,5 @@
 // The two ways between Pi Chat and the pi CLI (docs/pi-sessions.md), in their own bundle
-// (out/pi-sessions.js), loaded by pi-sessions-loader.ts on the first use, never at activation:
+// (out/pi-sessions.js), loaded by pi-sessions-loader.ts (through lazy-bundle.ts) on the first use, never at activation:
 // - "Pi Chat: Open pi Session…": the pi CLI's sessions of the workspace folders in a quick pick;
 //   the one chosen opens as a new chat (src/core/pi-sessions maps it, the chat service writes
 //   it). The pi file is only read.
