@@ -3,14 +3,9 @@
 // restores, links. Webview messages go straight to their owner's handler (handlers/); there is
 // no controller in between. This file only composes; it holds no chat state.
 import type * as vscode from "vscode";
-import type { ChatServiceOptions } from "../core/chat-service";
-import type { RequestCapture } from "../core/context/chat-context";
-import type { WorkspaceFileSystem } from "../core/tools";
 import type { HostMessageBody, ViewStatus, WebviewMessage } from "../shared/protocol";
-import type { HostCheckpoints } from "./checkpoints/host-checkpoints";
-import type { WorkspacePaths } from "./adapters/workspace-paths";
 import { EditApprovals } from "./approvals/edit-approvals";
-import { createChatService } from "./chat-service-setup";
+import { type ChatServiceSetup, createChatService } from "./chat-service-setup";
 import { ChatScreen } from "./chat-screen";
 import { ChatRestores } from "./checkpoints/chat-restores";
 import { Attachments } from "./composer/attachments";
@@ -18,12 +13,10 @@ import { ComposerLists } from "./composer/composer-lists";
 import { PromptInput } from "./composer/prompt-input";
 import { dispatch, type HandlerDeps } from "./handlers";
 import type { EditorActions } from "./handlers/deps";
-import type { HostMcp } from "./mcp/host-mcp";
 import type { BaseUrlConsent } from "./models/base-url-consent";
 import type { SecretKeys } from "./models/providers-loader";
 import { ChatModels } from "./models/resolve-model";
 import { OtherWindows } from "./other-windows";
-import type { HostShellCommands } from "./shell/shell-commands";
 import type { ChatViewHandler, ChatViewProvider } from "./views/chat-webview-provider";
 import type { ProposalDiffs } from "./views/diff-view";
 import { FileLinks } from "./views/file-links";
@@ -31,31 +24,18 @@ import { HistoryViewRequests } from "./views/history-view";
 import { ViewPort } from "./views/view-port";
 import { ChatStatus } from "./views/view-status";
 
-export interface ChatHostOptions {
-  storageDir: string;
+/** What the chat service is made from (chat-service-setup.ts), less what the owners made here give it. */
+type ServiceParts = Omit<ChatServiceSetup, "workspaceRoot" | "locks" | "resolveModel" | "approver" | "folderPrefixes" | "titlesChanged">;
+
+export interface ChatHostOptions extends ServiceParts {
   storageKind: ViewStatus["storage"];
   /** The one folder's root, so the tools accept absolute paths inside it (undefined with several folders). */
   workspaceRoot: vscode.Uri | undefined;
-  /** Tool paths ↔ URIs for the open folders. */
-  paths: WorkspacePaths;
-  /** The system prompt, when the workspace adds to the default one (the folders of a multi-root workspace). */
-  systemPrompt?: string;
-  fs: WorkspaceFileSystem;
-  /** The search engine and VS Code's excludes for the discovery tools. */
-  discovery?: ChatServiceOptions["discovery"];
   secrets: SecretKeys;
   consent: BaseUrlConsent;
   diffs: ProposalDiffs;
   /** "Apply to file", "Insert at cursor", "Run in terminal" on a code block. */
   editor: Omit<EditorActions, "links">;
-  commands: HostShellCommands;
-  /** The window's MCP servers (mcp/host-mcp.ts); absent: no MCP tools. */
-  mcp?: HostMcp;
-  /** What Pi writes, kept per user message, and the restore (checkpoints/host-checkpoints.ts); absent: no folder on disk. */
-  checkpoints?: HostCheckpoints;
-  log: (line: string) => void;
-  /** Every chat request as it is sent ("what the model sees"). */
-  onRequest?: (capture: RequestCapture) => void;
 }
 
 export class ChatHost implements ChatViewHandler, vscode.Disposable {
