@@ -2,7 +2,7 @@
 // start (a workspace's servers only in a trusted workspace and only after the user agreed to their
 // whole definition, mcp-consent.ts; the user's own never with the workspace in Restricted Mode),
 // asks for `${input:…}` values (mcp-inputs.ts), keeps the user's choices in workspace state
-// (mcp-choices.ts), waits for approvals on MCP cards (mcp-approvals.ts), signs in, and gives the
+// (mcp-choices.ts), waits for approvals on MCP cards (approvals/pending-approvals.ts), signs in, and gives the
 // chats their tools. "Pi Chat: MCP Servers" is mcp-servers-command.ts. The client itself (pi-mcp)
 // is out/mcp.js (mcp-bundle.ts), required on first need, never at activation.
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -22,7 +22,7 @@ import type { McpPrepared, McpServers, McpServerSnapshot } from "../../core/mcp/
 import { redact } from "../models/key-redaction";
 import { setting } from "../settings";
 import { DEFAULT_MCP_MAX_TOOLS } from "../settings-schema";
-import { McpApprovals } from "./mcp-approvals";
+import { PendingApprovals } from "../approvals/pending-approvals";
 import { McpChoices } from "./mcp-choices";
 import { isInside, mcpConfigFiles, readConfigFile, withoutProviderKeys } from "./mcp-config-files";
 import { askLaunch, askLaunches, askSignIn, ConsentQueue, type LaunchRequest } from "./mcp-consent";
@@ -58,7 +58,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   private readonly bundle: LazyBundle<Bundle>;
   private servers: McpServers | undefined;
   private config: McpConfigFile | undefined;
-  private readonly approvals = new McpApprovals();
+  private readonly approvals = new PendingApprovals<McpApprovalRequest, McpCallDecision>();
   private readonly choices: McpChoices;
   private readonly inputs: McpInputs;
   /** Workspace servers waiting for "Start this server?", asked together. */
@@ -249,11 +249,17 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     return this.servers?.describe(toolName);
   }
 
-  approver = (request: McpApprovalRequest, signal: AbortSignal | undefined): Promise<McpCallDecision> => this.approvals.ask(request, signal);
+  approver = (request: McpApprovalRequest, signal: AbortSignal | undefined): Promise<McpCallDecision> => this.approvals.wait(request, signal);
 
   /** The user's answer on an MCP card; false when the id is not an MCP call waiting here. */
   decide(toolCallId: string, decision: string, reason: string | undefined): boolean {
-    return this.approvals.decide(toolCallId, decision, reason);
+    return this.approvals.settle(toolCallId, () =>
+      decision === "deny"
+        ? { decision: "deny", ...(reason ? { reason } : {}) }
+        : decision === "allowAlways"
+          ? { decision: "allowAlways" }
+          : { decision: "allow" },
+    );
   }
 
   // ---- the servers ----
@@ -302,7 +308,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
 
   async dispose(): Promise<void> {
     for (const w of this.watchers) w.dispose();
-    this.approvals.denyAll("VS Code is closing");
+    this.approvals.settleAll({ decision: "deny", reason: "VS Code is closing" });
     this.changed.dispose();
     await this.servers?.dispose();
   }
