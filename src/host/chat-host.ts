@@ -108,7 +108,7 @@ export class ChatHost implements ChatViewHandler, vscode.Disposable {
     this.view.attach(view);
   }
 
-  // ---- the view's handler (views/chat-view.ts) ----
+  // ---- the view's handler (views/chat-webview-provider.ts) ----
 
   onMessage(message: WebviewMessage): void | Promise<void> {
     return dispatch(message, this.deps);

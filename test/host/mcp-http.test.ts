@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
-import { mcpInputSecretKey } from "../../src/host/mcp/host-mcp";
+import { mcpInputSecretKey } from "../../src/host/mcp/mcp-inputs";
 import type { OpenAIServer } from "../support/openai-server";
 import { filesUnder } from "../support/temp";
 import { startChatView, toolCard, waitFor } from "./helpers";

@@ -28,9 +28,6 @@ import { isInside, mcpConfigFiles, readConfigFile, withoutProviderKeys } from ".
 import { askLaunch, askLaunches, askSignIn, ConsentQueue, type LaunchRequest } from "./mcp-consent";
 import { askInputBox, McpInputs } from "./mcp-inputs";
 
-export { MCP_CONFIG_MAX_BYTES, mcpConfigFiles } from "./mcp-config-files";
-export { MCP_CONSENT_LISTED, type LaunchRequest } from "./mcp-consent";
-export { mcpInputSecretKey } from "./mcp-inputs";
 
 type Bundle = typeof McpBundle;
 
