@@ -28,7 +28,6 @@ import { isInside, mcpConfigFiles, readConfigFile, withoutProviderKeys } from ".
 import { askLaunch, askLaunches, askSignIn, ConsentQueue, type LaunchRequest } from "./mcp-consent";
 import { askInputBox, McpInputs } from "./mcp-inputs";
 
-
 type Bundle = typeof McpBundle;
 
 /** A chat's request waits this long for servers still starting; a slower one joins the next request. */
