@@ -2,27 +2,20 @@
 // SDKs (out/providers.js) load on the first prompt.
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { registerModelCommands } from "./models/chat-model-picker";
-import { registerHistoryCommands } from "./palette/history-commands";
-import { registerPiSessionCommands } from "./palette/pi-sessions-loader";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { IMAGES_DIR } from "../core/transcript/image-blobs";
 import { ChatViewProvider } from "./views/chat-webview-provider";
-import { registerContextCommands } from "./palette/context-commands";
 import { ChatHost } from "./chat-host";
-import type { ChatScreen } from "./chat-screen";
+import { registerChatCommands } from "./palette/chat-commands";
 import { HostShellCommands } from "./shell/shell-commands";
 import { HostMcp } from "./mcp/host-mcp";
-import { showMcpServers, signInToMcpServer } from "./mcp/mcp-servers-command";
 import { ModelContextDocuments } from "./views/model-context-view";
 import { ProposalDiffs } from "./views/diff-view";
 import { CodeApplier } from "./code-blocks/apply-code";
 import { CodeInserter } from "./code-blocks/insert-code";
 import { TerminalLauncher } from "./code-blocks/run-in-terminal";
 import { protectedFilesSetting } from "./settings";
-import { PROVIDER_IDS, readProviderSettings, SecretKeys } from "./models/providers-loader";
-import { settingsForChat } from "./models/chat-model";
-import { setApiKey } from "./models/api-key-prompt";
+import { PROVIDER_IDS, SecretKeys } from "./models/providers-loader";
 import { DEFAULT_SYSTEM_PROMPT } from "../core/session-options";
 import { multiRootPrompt } from "../core/tools/multi-root";
 import { createWorkspaceTools } from "./adapters/discovery";
@@ -36,7 +29,7 @@ import { addEnvironmentKeys, keyRedactor, redact } from "./models/key-redaction"
 export interface PiChatTestApi {
   host: ChatHost;
   /** The chat on screen (the tests read its session). */
-  screen: ChatScreen;
+  screen: ChatHost["screen"];
   storageDir: string;
   view: ChatViewProvider;
   diffs: ProposalDiffs;
@@ -157,47 +150,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     commands,
     mcp,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
-    vscode.commands.registerCommand("piChat.newChat", async () => {
-      await screen.newChat();
-      await view.reveal();
-      // From the view's title bar or the palette: what the user types next goes to the new chat.
-      view.send({ type: "view/focus" });
-    }),
-    // The chat's key: the view and, inside it, the message box (VS Code's own view focus stops at the page).
-    vscode.commands.registerCommand("piChat.focusChat", async () => {
-      await view.reveal();
-      view.send({ type: "view/focus" });
-    }),
-    vscode.commands.registerCommand("piChat.askAboutFile", (uri?: vscode.Uri) => {
-      const editor = vscode.window.activeTextEditor;
-      const fromEditor = !uri || editor?.document.uri.toString() === uri.toString();
-      return host.attachments.askAboutFile(uri instanceof vscode.Uri ? uri : undefined, fromEditor ? editor?.selection : undefined);
-    }),
-    vscode.commands.registerCommand("piChat.stop", () => screen.stop()),
-    vscode.commands.registerCommand("piChat.mcpServers", () => showMcpServers(mcp)),
-    vscode.commands.registerCommand("piChat.mcpSignIn", (server?: unknown) => signInToMcpServer(mcp, typeof server === "string" ? server : undefined)),
-    vscode.commands.registerCommand("piChat.setApiKey", () =>
-      setApiKey(secrets, settingsForChat(readProviderSettings(), screen.currentSession.model).provider),
-    ),
-    ...registerModelCommands(screen, status, secrets, log),
-    vscode.commands.registerCommand("piChat.openWalkthrough", () =>
-      vscode.commands.executeCommand("workbench.action.openWalkthrough", `${context.extension.id}#gettingStarted`, false),
-    ),
-    // The empty chat says whether a key is missing: it follows the secret storage.
-    context.secrets.onDidChange(() => void host.models.refreshKeys()),
-    ...registerHistoryCommands(screen),
-    ...registerPiSessionCommands(screen, log),
-    vscode.commands.registerCommand("piChat.showHistory", async () => {
-      // The view's own history (search, delete) when it can show it; the quick pick otherwise.
-      await view.reveal();
-      if (view.isReady) view.send({ type: "history/show" });
-      else await showHistory(screen);
-    }),
-    vscode.commands.registerCommand("piChat.focusApproval", async () => {
-      await view.reveal();
-      view.send({ type: "view/focus", target: "approval" });
-    }),
-    ...registerContextCommands(screen, modelContext),
+    ...registerChatCommands({ context, host, view, secrets, mcp, modelContext, log }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("piChat")) status.refresh();
     }),
@@ -258,16 +211,3 @@ const noFolderFs: WorkspaceFileSystem = {
   realPath: () => Promise.resolve({ inside: false }),
   readDirectory: () => Promise.reject(new Error("No folder is open in VS Code.")),
 };
-
-async function showHistory(screen: ChatScreen): Promise<void> {
-  const chats = await screen.service.listChats();
-  if (chats.length === 0) {
-    void vscode.window.showInformationMessage("Pi Chat: no saved chats in this workspace yet.");
-    return;
-  }
-  const picked = await vscode.window.showQuickPick(
-    chats.map((c) => ({ label: c.title, description: new Date(c.updatedAt).toLocaleString(), detail: c.lastPreview, id: c.id })),
-    { placeHolder: "Open a chat", matchOnDetail: true },
-  );
-  if (picked) await screen.switchChat(picked.id);
-}
