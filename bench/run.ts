@@ -22,6 +22,7 @@ import { runP16, type P16Result } from "./figures/p16-mcp";
 import { runP20, runP21, type P20Result, type P21Result } from "./figures/p20-p21-host";
 import { restoreStart } from "../src/shared/reducer";
 import { runP19, runP22, type P19Result, type P22Result } from "./figures/p19-p22-webview";
+import { P24_GOAL_MS, P24_GOAL_RATIO, runP24, type P24Result } from "./figures/p24-hostile-markdown";
 import { runP17, type P17Result } from "./figures/p17-checkpoints";
 import { P18_GOAL_MS, P18_MEMORY_GOAL, runP18, type P18Result } from "./figures/p18-mentions";
 import { P14_IMAGES, P14_MESSAGES, runP14, type P14Result } from "./figures/p14-images";
@@ -81,6 +82,7 @@ const ORDER = [
   "P21",
   "P19",
   "P22",
+  "P24",
 ] as const;
 
 interface FigureOutput {
@@ -491,6 +493,31 @@ async function runFigure(figure: string): Promise<FigureOutput> {
         baseline: `navigation start → textarea enabled and focused with the snapshot's ${p22.bigItemsShown} items drawn; ${p22.runs} opens a side, alternating`,
         goal: "≤ 1 s and ≤ 2",
         verdict: ok ? "pass" : "MISS",
+      });
+    }
+  }
+
+  if (wanted("P24")) {
+    log("P24 hostile markdown (Chromium: each markdown that once stalled the view ÷ a realistic answer of the same size) …");
+    if (!existsSync(join(repoRoot, "out", "webview.js")) || !existsSync(CHROMIUM)) {
+      rows.push({
+        figure: "P24 hostile markdown",
+        measured: "n/a (bundle or Chromium missing)",
+        baseline: "—",
+        goal: `≤ ${P24_GOAL_RATIO}; ≤ ${P24_GOAL_MS} ms`,
+        verdict: "n/a",
+      });
+    } else {
+      const p24: P24Result = await runP24(log, quick ? 1 : 3);
+      results["P24"] = p24;
+      const { worst } = p24;
+      const worstRatio = Math.max(...p24.cases.map((c) => c.ratio));
+      rows.push({
+        figure: `P24 hostile markdown: a restore's markdown time, ${p24.cases.length} hostile answers of ~${Math.round(p24.size / 1000)} KB ÷ a realistic one of the same size`,
+        measured: `worst ratio ${fmtNum(worstRatio)}; slowest "${worst.name.replaceAll("|", "\\|")}" ${fmtNum(worst.hostileMs, 0)} ms ÷ ${fmtNum(worst.realisticMs, 0)} ms`,
+        baseline: `medians of ${p24.runs} fresh pages a side, alternating; the view's own count of its main-thread time to HTML`,
+        goal: `≤ ${P24_GOAL_RATIO}; ≤ ${P24_GOAL_MS} ms`,
+        verdict: worstRatio <= P24_GOAL_RATIO && worst.hostileMs <= P24_GOAL_MS ? "pass" : "MISS",
       });
     }
   }

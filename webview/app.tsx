@@ -1,20 +1,17 @@
-// The whole view: header, banners, the chat (chat-view.tsx: the windowed message list and the
+// The whole view: header, banners, the chat (message-list/: the windowed message list and the
 // live items), the composer. Per streamed delta only the live part changes; the settled rows are
 // memoized on their (immutable) items, and only those near the viewport are in the DOM.
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { ChatItem } from "../src/shared/chat-items";
 import type { ChatState } from "../src/shared/reducer";
 import type { ChatClient, ViewModel } from "./client";
-import { ChatView } from "./chat-view";
-import { Composer } from "./composer";
+import { MessageList } from "./message-list/message-list";
+import { Composer } from "./composer/composer";
 import { FilesOfferPanel } from "./files-offer";
-import { ImageBaseContext } from "./composer-images";
+import { ImageBaseContext } from "./composer/composer-images";
 import { ContextMeterButton } from "./context-meter";
 import { InfoIcon, WarningIcon } from "./icons";
-import { forgetOpenSections } from "./cards/collapsible";
-import { forgetRenderedMarkdown } from "./items";
-import { forgetApplyRequests } from "./markdown";
-import { forgetHighlighting } from "./code-highlight";
+import { forgetChatCaches } from "./chat-caches";
 import { paceByFrame, renderedSeq } from "./frame-pacing";
 import { decideFirstPending, focusComposer, focusPendingApproval } from "./focus";
 import { Header } from "./header";
@@ -64,10 +61,7 @@ export function App({ client }: { client: ChatClient }) {
   const chatIdRef = useRef(view.chatId);
   if (chatIdRef.current !== view.chatId) {
     chatIdRef.current = view.chatId;
-    forgetOpenSections();
-    forgetRenderedMarkdown();
-    forgetApplyRequests();
-    forgetHighlighting();
+    forgetChatCaches();
     // Queued messages of the old chat the user removed: its queue is not shown any more.
     queueRemovedByUser.clear();
   }
@@ -145,7 +139,7 @@ export function App({ client }: { client: ChatClient }) {
             <span>{status.branchNote}</span>
           </div>
         )}
-        <ChatView
+        <MessageList
           key={view.chatId}
           chat={chat}
           ready={view.ready}

@@ -8,7 +8,7 @@ import type { ForkMark } from "../src/shared/protocol";
 import { announce } from "./live-region";
 import { CheckIcon, ChevronLeftIcon, ChevronRightIcon, CloseIcon, CopyIcon, EditIcon, RestoreFilesIcon, RetryIcon } from "./icons";
 import { post } from "./vscode-api";
-import { ImageBaseContext, imageUrl } from "./composer-images";
+import { ImageBaseContext, imageUrl } from "./composer/composer-images";
 
 export interface BranchView {
   /** Forks by the message index of the item that shows them. */

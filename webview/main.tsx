@@ -10,7 +10,8 @@ import { ChatClient, itemCount } from "./client";
 import { renderedSeq } from "./frame-pacing";
 import { highlightCodeBlocks, highlightingSettled } from "./code-highlight";
 import { keepFocus } from "./focus";
-import { markdownWork, showApplyOutcome } from "./markdown";
+import { showApplyOutcome } from "./markdown/code-block-clicks";
+import { markdownWork } from "./markdown/markdown";
 import { post } from "./vscode-api";
 
 declare global {

@@ -15,8 +15,9 @@ import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/transcript";
-import { chatItems, earlierItems, replayWithReducer, restoredState, stateFromTranscript } from "../../src/shared/reducer";
+import { chatItems, earlierItems, restoredState, stateFromTranscript } from "../../src/shared/reducer";
 import { gc, now, summarize, type Summary } from "../lib/stats";
+import { replayWithReducer } from "../../test/support/replay";
 
 export interface P3Result {
   ratio: Summary;

@@ -3,10 +3,10 @@
 // Each test gets a fresh page that loads the real out/webview.js and out/webview.css under the
 // same strict CSP the extension host uses, with fake-vscode.js standing in for VS Code.
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import type { ChatEvent, ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../../src/shared/protocol";
 import { withStructuredDiff } from "../../src/shared/diff-hunks";
@@ -14,8 +14,12 @@ import { emptyChatState, type ChatState } from "../../src/shared/reducer";
 import { webviewHtml } from "../../src/shared/webview-page";
 import { CHROMIUM_LAUNCH_ARGS } from "../support/chromium-args";
 
-/** out/test/browser/x.test.cjs → the repository root. */
-export const repoRoot = resolve(__dirname, "../../..");
+/** The repository root: the nearest folder above this bundle (out/test/browser/, or out/bench/ for the benchmarks) with a package.json. */
+export const repoRoot = ((): string => {
+  let dir = __dirname;
+  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+})();
 
 interface Shared {
   browser: Browser;

@@ -111,15 +111,19 @@ describe("the history dialog in the webview", function () {
   /**
    * Where the focus is once it has moved: the dialog moves it after drawing (the current chat when
    * it opens, the row again after a rename box goes, the next row after a delete), a frame later.
-   * Gives up after 5 s and tells where it is instead.
+   * Waits in the page for the focus to reach `expected`; if it never does, tells where it is instead.
    */
   const focusSettlesOn = async (expected: string): Promise<string> => {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const row = await focusedRow();
-      if (row === expected || Date.now() > deadline) return row;
-      await new Promise((r) => setTimeout(r, 25));
+    try {
+      await chat.page.waitForFunction((title) => {
+        const el = document.activeElement as HTMLElement | null;
+        const where = el?.classList.contains("history-search") ? "search box" : el?.closest("li")?.querySelector(".history-title")?.textContent;
+        return where === title;
+      }, expected);
+    } catch {
+      // The page's own time-out: the assertion below says where the focus went.
     }
+    return focusedRow();
   };
   const focusOnRow = async (title: string): Promise<void> => assert.equal(await focusSettlesOn(title), title);
 

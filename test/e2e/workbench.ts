@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Frame, Locator, Page } from "playwright-core";
 import type { OpenAIServer } from "../support/openai-server";
+import { waitFor } from "../support/wait-for";
 
 export interface VSCodeHandle {
   page: Page;
@@ -51,15 +52,17 @@ export function localModelSettings(server: OpenAIServer, extra: Record<string, u
  */
 export const CHILD_PROCESS_COMMANDS = { "piChat.commands.useTerminal": false } as const;
 
-/** `read()` until it gives a value, every 200 ms, at most `timeoutMs`. */
+/** `read()` until it gives a value (undefined: not yet), through the suites' one `waitFor`. */
 export async function poll<T>(what: string, read: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const found = await waitFor(
+    what,
+    async () => {
+      const value = await read();
+      return value === undefined ? undefined : { value };
+    },
+    { timeoutMs, intervalMs: 200 },
+  );
+  return found.value;
 }
 
 /**

@@ -3,7 +3,7 @@
 // tests and when ripgrep is missing; the caps and the wording are this file's.
 import type { AgentTool, AgentToolResult } from "@earendil-works/pi-agent-core";
 import { bool, obj, opt, str, type Static } from "@earendil-works/pi-schema";
-import { capLines, capReason, shortenAround, type OutputCaps } from "./output-caps";
+import { capLines, capReason, shortenAround, type CappedLines, type OutputCaps } from "./output-caps";
 import { SEARCH_MAX_COLLECTED, SEARCH_MAX_FILE_BYTES, type SearchBackend } from "./search-backend";
 import { displayPath, resolveDiscoveryTarget } from "./file-access";
 import { formatBytes } from "../../shared/format";
@@ -62,11 +62,7 @@ export function createSearchTool(fs: WorkspaceFileSystem, options: SearchToolOpt
     parameters: searchParameters,
     async execute(_toolCallId, params, signal): Promise<AgentToolResult<SearchDetails>> {
       throwIfAborted(signal);
-      if (params.query.length === 0) throw new WorkspaceToolError("invalid_query", "query is empty; give the text to find.");
-      if (params.query.length > MAX_QUERY_LENGTH) throw new WorkspaceToolError("invalid_query", `query is longer than ${MAX_QUERY_LENGTH} characters.`);
-      if (/[\r\n]/.test(params.query)) {
-        throw new WorkspaceToolError("invalid_query", "query contains a line break; search matches one line at a time. Search for one line of it.");
-      }
+      checkQuery(params.query);
       const target = await resolveDiscoveryTarget(fs, options.root, params.path, signal);
       const regex = params.regex ?? false;
       const caseSensitive = params.caseSensitive ?? false;
@@ -90,17 +86,10 @@ export function createSearchTool(fs: WorkspaceFileSystem, options: SearchToolOpt
       }));
       const total = outcome.matches.length;
       const where = target.path === "." ? "the workspace" : target.path;
-      let text: string;
-      if (total === 0) {
-        text = `No matches for ${JSON.stringify(params.query)} in ${where}${params.include ? ` (files matching ${params.include})` : ""}.`;
-      } else {
-        text = capped.text;
-        const rest = total - capped.shown;
-        if (rest > 0 || outcome.incomplete) {
-          const count = outcome.incomplete ? `more than ${SEARCH_MAX_COLLECTED - capped.shown}` : String(rest);
-          text += `\n\n[${count} more matching lines not shown (${capReason(capped, caps, "line")}). Narrow the search with include (e.g. **/*.ts), path, or a more specific query.]`;
-        }
-      }
+      const text =
+        total === 0
+          ? `No matches for ${JSON.stringify(params.query)} in ${where}${params.include ? ` (files matching ${params.include})` : ""}.`
+          : capped.text + moreLinesNote(total, capped, caps, outcome.incomplete);
       const details: SearchDetails = {
         query: params.query,
         regex,
@@ -116,4 +105,21 @@ export function createSearchTool(fs: WorkspaceFileSystem, options: SearchToolOpt
       return { content: [{ type: "text", text }], details };
     },
   };
+}
+
+/** Refuses a query search cannot answer, with what to send instead. */
+function checkQuery(query: string): void {
+  if (query.length === 0) throw new WorkspaceToolError("invalid_query", "query is empty; give the text to find.");
+  if (query.length > MAX_QUERY_LENGTH) throw new WorkspaceToolError("invalid_query", `query is longer than ${MAX_QUERY_LENGTH} characters.`);
+  if (/[\r\n]/.test(query)) {
+    throw new WorkspaceToolError("invalid_query", "query contains a line break; search matches one line at a time. Search for one line of it.");
+  }
+}
+
+/** The note after the shown lines when more matched than are shown (or the search stopped collecting). */
+function moreLinesNote(total: number, capped: CappedLines, caps: OutputCaps, incomplete: boolean): string {
+  const rest = total - capped.shown;
+  if (rest <= 0 && !incomplete) return "";
+  const count = incomplete ? `more than ${SEARCH_MAX_COLLECTED - capped.shown}` : String(rest);
+  return `\n\n[${count} more matching lines not shown (${capReason(capped, caps, "line")}). Narrow the search with include (e.g. **/*.ts), path, or a more specific query.]`;
 }

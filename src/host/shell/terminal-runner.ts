@@ -73,6 +73,8 @@ export interface TerminalRunnerOptions {
   firstRunReportWaitMs?: number;
   startReportWaitMs?: number;
   retryTerminalAfterMs?: number;
+  /** The clock of the child-process while after a lost run (default Date.now): a test moves it past the while. */
+  retryClock?: () => number;
   endLostAfterMs?: number;
 }
 
@@ -89,6 +91,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private readonly events: ShellExecutionEvents;
   private readonly execute: NonNullable<TerminalRunnerOptions["execute"]>;
   private readonly retryTerminalAfterMs: number;
+  private readonly retryClock: () => number;
   private readonly startReportWaitMs: number;
   private readonly endLostAfterMs: number;
 
@@ -96,6 +99,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     this.events = options.events ?? vscode.window;
     this.execute = options.execute ?? ((integration, line) => integration.executeCommand(line));
     this.retryTerminalAfterMs = options.retryTerminalAfterMs ?? RETRY_TERMINAL_AFTER_MS;
+    this.retryClock = options.retryClock ?? Date.now;
     this.startReportWaitMs = options.startReportWaitMs ?? START_REPORT_WAIT_MS;
     this.endLostAfterMs = options.endLostAfterMs ?? END_LOST_AFTER_MS;
     this.subscriptions.push(
@@ -156,7 +160,10 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   /** Starts the command once; `relaunch`: a launch line that runs nothing is left for start() to launch again (no note). */
   private async startOnce(spec: CommandStart, relaunch: boolean): Promise<RunningCommand> {
     const shell = defaultShell();
-    if (!shell.endsWith("bash") || (this.integrationMissingSince !== undefined && Date.now() - this.integrationMissingSince < this.retryTerminalAfterMs)) {
+    if (
+      !shell.endsWith("bash") ||
+      (this.integrationMissingSince !== undefined && this.retryClock() - this.integrationMissingSince < this.retryTerminalAfterMs)
+    ) {
       return this.options.fallback.start(spec);
     }
     if (spec.command.trim() === "") return this.options.fallback.start(spec);
@@ -323,7 +330,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
 
   /** The terminal lost track (or never had it): commands go to the child process for a while, and the log says why. */
   private useChildProcessesForAWhile(why: string): void {
-    this.integrationMissingSince = Date.now();
+    this.integrationMissingSince = this.retryClock();
     const seconds = Math.round(this.retryTerminalAfterMs / 1000);
     const span = seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} s`;
     this.options.log(`${why}: commands run as child processes for the next ${span}`);

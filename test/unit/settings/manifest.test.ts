@@ -40,3 +40,25 @@ describe("settings: package.json and settings-schema.ts agree", () => {
     assert.deepEqual(notUserOnly, []);
   });
 });
+
+// The README's Settings table is what a user reads first: a setting missing there, or a default
+// that says something else, is a promise the code does not keep.
+describe("settings: the README's Settings table and settings-schema.ts agree", () => {
+  const readme = readFileSync(join(__dirname, "../../../../README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Settings"), readme.indexOf("\n## ", readme.indexOf("## Settings") + 1));
+  const rows = new Map([...section.matchAll(/^\| `piChat\.([\w.]+)` \| ([^|]+) \|/gm)].map((m) => [m[1] ?? "", (m[2] ?? "").trim()] as const));
+
+  it("list every setting once, and no other", () => {
+    assert.deepEqual([...rows.keys()].sort(), Object.keys(PI_CHAT_SETTINGS).sort());
+  });
+
+  for (const [key, definition] of Object.entries(PI_CHAT_SETTINGS)) {
+    if (typeof definition.default === "object") continue; // a list's default is described in words
+    it(`piChat.${key}: the README's default is the code's`, () => {
+      const shown = rows.get(key);
+      const expected =
+        definition.default === "" ? "empty" : typeof definition.default === "boolean" ? (definition.default ? "on" : "off") : `\`${definition.default}\``;
+      assert.ok(shown === expected || shown === String(definition.default), `README says ${shown}, the code ${JSON.stringify(definition.default)}`);
+    });
+  }
+});

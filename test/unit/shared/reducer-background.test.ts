@@ -4,9 +4,10 @@
 import assert from "node:assert/strict";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { ToolItem } from "../../../src/shared/chat-items";
-import { chatItems, reduce, replayWithReducer, stateFromTranscript, type ChatState } from "../../../src/shared/reducer";
+import { chatItems, reduce, stateFromTranscript, type ChatState } from "../../../src/shared/reducer";
 import { deepFreeze } from "../../support/freeze";
 import { assistant, call, system, user } from "../context/messages";
+import { replayWithReducer } from "../../support/replay";
 
 function started(id: string, ready = "pattern"): AgentMessage[] {
   return [

@@ -4,8 +4,9 @@
 import assert from "node:assert/strict";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { generateTranscript } from "../../../bench/lib/data";
-import { chatItems, replayWithReducer, stateFromTranscript } from "../../../src/shared/reducer";
+import { chatItems, stateFromTranscript } from "../../../src/shared/reducer";
 import { assistant, call, conversation, result, summaryMessage, system, user } from "../context/messages";
+import { replayWithReducer } from "../../support/replay";
 
 describe("restore: the one-pass replay equals the reducer's fold", () => {
   it("on seeded realistic transcripts of several sizes", () => {

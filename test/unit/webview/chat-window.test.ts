@@ -1,4 +1,4 @@
-// The windowing of the message list without a DOM (webview/chat-window.ts): which rows are drawn,
+// The windowing of the message list without a DOM (webview/message-list/chat-window.ts): which rows are drawn,
 // the blank space that stands for the others, where the view stands across items put before it,
 // when the keyboard needs a row drawn first; and the bounded cache of rendered markdown (lru.ts).
 import assert from "node:assert/strict";
@@ -17,7 +17,7 @@ import {
   tabReveal,
   viewTop,
   visibleRange,
-} from "../../../webview/chat-window";
+} from "../../../webview/message-list/chat-window";
 import { Lru } from "../../../webview/lru";
 
 function user(id: string): ChatItem {

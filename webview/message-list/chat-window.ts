@@ -2,9 +2,9 @@
 // the viewport, plus the one holding the keyboard focus), how tall the ones not drawn are taken to
 // be (their measured height once drawn, an estimate by kind before), where the view stands (an
 // item and its distance from the top of the viewport, so items put above it move nothing), and
-// when the keyboard needs an item drawn before it can move to it. Pure: the view (app.tsx) feeds
+// when the keyboard needs an item drawn before it can move to it. Pure: the list (use-row-window.ts) feeds
 // it measurements and scroll positions; test/unit/webview/chat-window.test.ts covers it in Node.
-import type { ChatItem } from "../src/shared/chat-items";
+import type { ChatItem } from "../../src/shared/chat-items";
 
 /** Rough heights (px) for an item never drawn, so the scrollbar is about right from the start. */
 export const ESTIMATED_HEIGHT: Record<ChatItem["kind"], number> = {
@@ -218,4 +218,16 @@ export function atBottom(scrollHeight: number, scrollTop: number, clientHeight: 
 /** Two ranges are the same: nothing to redraw. */
 export function sameRange(a: Range, b: Range): boolean {
   return a.start === b.start && a.end === b.end;
+}
+
+/** Where the view stands. */
+export interface ViewStand {
+  /** At the bottom: the view follows the newest message. */
+  follow: boolean;
+  anchor: Anchor | null;
+  /** The list position last shown at the viewport's top (an anchor lost in a rewind falls back to it). */
+  lastTop: number;
+  viewport: number;
+  /** The height of what is under the list (the live items), which the bottom of the view shows first. */
+  tail: number;
 }

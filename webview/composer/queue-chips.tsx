@@ -1,10 +1,10 @@
 // What the user queued while Pi was writing: one chip per follow-up or steer, above the composer,
 // each removable until Pi takes it. After Stop the queue stays, with Send now / Clear.
-import type { QueuedInput } from "../src/shared/protocol";
-import { queueRemovedByUser } from "./announce";
-import { CloseIcon } from "./icons";
-import { memo } from "./memo";
-import { post } from "./vscode-api";
+import type { QueuedInput } from "../../src/shared/protocol";
+import { queueRemovedByUser } from "../announce";
+import { CloseIcon } from "../icons";
+import { memo } from "../memo";
+import { post } from "../vscode-api";
 
 const KIND_LABEL: Record<QueuedInput["kind"], string> = { followUp: "Follow-up", steer: "Steer" };
 const KIND_HINT: Record<QueuedInput["kind"], string> = {

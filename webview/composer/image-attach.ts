@@ -3,8 +3,8 @@
 // decode, cut short: refused with the reason before anything decodes them), decoded once in the
 // browser (an image it cannot decode is refused), scaled down in a canvas when the long side is
 // over 2,000 px or the file is large, and kept as base64 until the message is sent.
-import { imageProblem, sniffImage, type ImageMimeType } from "../src/shared/image-sniff";
-import { MAX_IMAGE_SIDE_PX, MAX_PROMPT_IMAGE_BYTES, MAX_PROMPT_IMAGES } from "../src/shared/protocol";
+import { imageProblem, sniffImage, type ImageMimeType } from "../../src/shared/image-sniff";
+import { MAX_IMAGE_SIDE_PX, MAX_PROMPT_IMAGE_BYTES, MAX_PROMPT_IMAGES } from "../../src/shared/protocol";
 
 export interface ComposerImage {
   /** Local key for the thumbnail list. */

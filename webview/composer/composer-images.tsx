@@ -1,9 +1,11 @@
 // The images waiting in the composer: thumbnails (each removable), the reasons a file was not
-// attached, and — when the model cannot see images — the choice to send the text alone.
+// attached, and — when the model cannot see images — the choice to send the text alone; the
+// button that picks image files; and the images of a sent message.
 import { createContext } from "preact";
-import { IMAGE_EXTENSIONS, isImageMimeType } from "../src/shared/image-sniff";
+import { IMAGE_EXTENSIONS, isImageMimeType } from "../../src/shared/image-sniff";
 import type { ComposerImage } from "./image-attach";
-import { CloseIcon, WarningIcon } from "./icons";
+import { useRef } from "preact/hooks";
+import { CloseIcon, ImageIcon, WarningIcon } from "../icons";
 
 export function ComposerImages(props: { images: readonly ComposerImage[]; notes: readonly string[]; onRemove: (id: number) => void }) {
   if (props.images.length === 0 && props.notes.length === 0) return null;
@@ -32,6 +34,38 @@ export function ComposerImages(props: { images: readonly ComposerImage[]; notes:
           ))}
         </div>
       )}
+    </>
+  );
+}
+
+/** The attach button and its hidden file input. */
+export function ImagePicker({ onFiles }: { onFiles: (files: File[]) => void }) {
+  const picker = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button
+        type="button"
+        class="icon-button attach-button"
+        title="Attach images (PNG, JPEG, GIF, WebP)"
+        aria-label="Attach images"
+        onClick={() => picker.current?.click()}
+      >
+        <ImageIcon />
+      </button>
+      <input
+        ref={picker}
+        type="file"
+        class="sr-only"
+        tabIndex={-1}
+        aria-hidden="true"
+        accept="image/png,image/jpeg,image/gif,image/webp"
+        multiple
+        onChange={(e) => {
+          const files = Array.from(e.currentTarget.files ?? []);
+          e.currentTarget.value = "";
+          onFiles(files);
+        }}
+      />
     </>
   );
 }

@@ -1,0 +1,75 @@
+// What the chat shows before its first message: what Pi can do and a line of hints (dismissed for
+// good), or, while no model can answer, the ways to set one up.
+import { useState } from "preact/hooks";
+import type { ViewStatus, WebviewCommand } from "../../src/shared/protocol";
+import { focusComposer } from "../focus";
+import { CloseIcon } from "../icons";
+import { loadUiState, post, saveUiState } from "../vscode-api";
+
+export function EmptyChat() {
+  const [hints, setHints] = useState(() => !loadUiState().hintsDismissed);
+  return (
+    <div class="empty">
+      <div class="empty-title">Ask Pi about your code</div>
+      <div class="empty-hint">Pi can read files in this workspace and propose edits. Every edit is shown as a diff and applied only when you allow it.</div>
+      {hints && (
+        <div class="empty-tips" role="note" aria-label="Hints">
+          <span>
+            <kbd>@</kbd> a file, folder, problems or selection · <kbd>/</kbd> commands and templates (<kbd>/help</kbd>) · <kbd>!command</kbd> runs it yourself ·{" "}
+            <em>Restore files to here</em> on a message undoes Pi's edits · the meter above shows the model's context.
+          </span>
+          <button
+            type="button"
+            class="icon-button empty-tips-close"
+            aria-label="Dismiss hints"
+            title="Dismiss hints"
+            onClick={() => {
+              saveUiState({ hintsDismissed: true });
+              setHints(false);
+              focusComposer();
+            }}
+          >
+            <CloseIcon />
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** What the empty chat says while no model can answer: nothing is set up yet, and the ways to set one up. */
+const SETUP_WORDS: Record<NonNullable<ViewStatus["setup"]>, { title: string; hint: string }> = {
+  noKey: {
+    title: "Set up a model to start",
+    hint: "Pi Chat needs an API key for a provider (Anthropic, OpenAI or Google), or a model running on your machine. Nothing is set up yet.",
+  },
+  noServer: {
+    title: "Set up your local server",
+    hint: "Pi Chat is set to use a local, OpenAI-compatible server, but no base URL is set.",
+  },
+};
+
+export function SetUpAModel({ setup }: { setup: NonNullable<ViewStatus["setup"]> }) {
+  const words = SETUP_WORDS[setup];
+  const run = (command: WebviewCommand) => post({ type: "workbench/runCommand", command });
+  return (
+    <section class="empty empty-setup" aria-label="Set up a model">
+      <h2 class="empty-title">{words.title}</h2>
+      <div class="empty-hint">{words.hint}</div>
+      <div class="setup-actions">
+        <button type="button" class="button primary" onClick={() => run("selectChatModel")}>
+          Choose provider and model
+        </button>
+        <button type="button" class="button secondary" onClick={() => run("setApiKey")}>
+          Set API key
+        </button>
+        <button type="button" class="button secondary" onClick={() => run("useLocalModel")}>
+          Use a local model
+        </button>
+        <button type="button" class="button secondary" onClick={() => run("openWalkthrough")}>
+          Get started: walkthrough
+        </button>
+      </div>
+    </section>
+  );
+}
