@@ -5,7 +5,7 @@
 //   node scripts/build.mjs --bench    also the benchmark bundle
 //   --production                      minify, no source maps (used by `npm run package`)
 import { build } from "esbuild";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const args = new Set(process.argv.slice(2));
@@ -49,28 +49,30 @@ function testEntries(dir) {
 
 const jobs = [];
 
+// extension.js is what activation loads; the four bundles after it are required on their first
+// use through src/host/lazy-bundle.ts, each from its `*-bundle.ts` entry, so activation loads none
+// of them (P5). Their inputs go to out/bundle-inputs.json for test/unit/host/lazy-bundles.test.ts.
+const lazyEntries = {
+  // The provider layer (pi-ai providers and their SDKs): on the first prompt.
+  "providers.js": "src/host/providers/provider-bundle.ts",
+  // MCP (pi-mcp, server lifecycle, tool wrapping): when a chat first needs tools or the user opens "MCP Servers".
+  "mcp.js": "src/host/mcp/mcp-bundle.ts",
+  // The pi CLI commands (open a pi session, continue a chat in pi): on their first use.
+  "pi-sessions.js": "src/host/palette/pi-sessions-bundle.ts",
+  // The composer's @ list, mentions, prompt templates and skills: at the first `@`, `/` or request.
+  "composer.js": "src/host/composer/composer-bundle.ts",
+};
+const inputJobs = [];
 if (existsSync(join(root, "src/host/extension.ts"))) {
-  jobs.push(build({ ...nodeCommon, entryPoints: ["src/host/extension.ts"], outfile: "out/extension.js", metafile: true }));
+  const job = build({ ...nodeCommon, entryPoints: ["src/host/extension.ts"], outfile: "out/extension.js", metafile: true });
+  jobs.push(job);
+  inputJobs.push(job.then((r) => ["extension.js", r]));
 }
-// The provider layer (pi-ai providers and their SDKs) in its own bundle: the extension
-// require()s out/providers.js on the first prompt, so activation does not load any SDK.
-if (existsSync(join(root, "src/host/providers/index.ts"))) {
-  jobs.push(build({ ...nodeCommon, entryPoints: ["src/host/providers/index.ts"], outfile: "out/providers.js" }));
-}
-// MCP (pi-mcp, server lifecycle, tool wrapping): out/mcp.js, required when a chat first needs
-// tools or the user opens "MCP Servers", so activation loads none of it (P5).
-if (existsSync(join(root, "src/core/mcp/index.ts"))) {
-  jobs.push(build({ ...nodeCommon, entryPoints: ["src/core/mcp/index.ts"], outfile: "out/mcp.js" }));
-}
-// The pi CLI commands (open a pi session, continue a chat in pi): out/pi-sessions.js, required on
-// their first use (src/host/palette/pi-sessions-loader.ts), so activation loads none of it (P5).
-if (existsSync(join(root, "src/host/palette/pi-session-command.ts"))) {
-  jobs.push(build({ ...nodeCommon, entryPoints: ["src/host/palette/pi-session-command.ts"], outfile: "out/pi-sessions.js" }));
-}
-// The composer's @ list, mentions, prompt templates and skills: out/composer.js, required at the
-// first `@`, `/` or request (src/host/adapters/composer-loader.ts), so activation loads none of it (P5).
-if (existsSync(join(root, "src/host/adapters/composer-library.ts"))) {
-  jobs.push(build({ ...nodeCommon, entryPoints: ["src/host/adapters/composer-library.ts"], outfile: "out/composer.js" }));
+for (const [file, entry] of Object.entries(lazyEntries)) {
+  if (!existsSync(join(root, entry))) continue;
+  const job = build({ ...nodeCommon, entryPoints: [entry], outfile: join("out", file), metafile: true });
+  jobs.push(job);
+  inputJobs.push(job.then((r) => [file, r]));
 }
 // read_file's image scaler: photon (WebAssembly) in a worker thread, started only when a large
 // image is read. Its .wasm sits beside the bundle, where photon's loader looks (__dirname).
@@ -176,7 +178,15 @@ if (args.has("--bench")) {
 }
 
 const results = await Promise.all(jobs);
+{
+  const inputs = Object.fromEntries(
+    (await Promise.all(inputJobs)).map(([file, r]) => [
+      file,
+      { entry: lazyEntries[file] ?? "src/host/extension.ts", inputs: Object.keys(r.metafile?.inputs ?? {}) },
+    ]),
+  );
+  writeFileSync(join(root, "out/bundle-inputs.json"), JSON.stringify(inputs));
+}
 if (args.has("--meta")) {
-  const { writeFileSync } = await import("node:fs");
   writeFileSync(join(root, "out/meta.json"), JSON.stringify(results[0]?.metafile ?? {}));
 }

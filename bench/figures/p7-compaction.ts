@@ -25,7 +25,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ChatService } from "../../src/core/chat-service";
 import type { ModelBinding } from "../../src/core/session/types";
-import { resolveModelBinding } from "../../src/host/providers";
+import { resolveModelBinding } from "../../src/host/providers/provider-bundle";
 import { startOpenAIServer, type ChatCompletionRequest, type ServerReply, type WireMessage } from "../../test/support/openai-server";
 import { contextBudget, DEFAULT_COMPACTION_SETTINGS } from "../../src/core/context/compaction";
 import { SUMMARY_SYSTEM_PROMPT } from "../../src/core/context/summary-prompt";

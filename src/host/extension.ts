@@ -2,38 +2,35 @@
 // SDKs (out/providers.js) load on the first prompt.
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { registerModelCommands } from "./models/chat-model-picker";
-import { registerHistoryCommands } from "./palette/history-commands";
-import { registerPiSessionCommands } from "./palette/pi-sessions-loader";
 import type { WorkspaceFileSystem } from "../core/tools";
 import { IMAGES_DIR } from "../core/transcript/image-blobs";
-import { ChatViewProvider } from "./views/chat-view";
-import { registerContextCommands } from "./palette/context-commands";
-import { ChatController } from "./controller";
+import { ChatViewProvider } from "./views/chat-webview-provider";
+import { ChatHost } from "./chat-host";
+import { registerChatCommands } from "./palette/chat-commands";
 import { HostShellCommands } from "./shell/shell-commands";
-import { HostMcp } from "./mcp";
-import { showMcpServers, signInToMcpServer } from "./palette/mcp-servers-command";
+import { HostMcp } from "./mcp/host-mcp";
 import { ModelContextDocuments } from "./views/model-context-view";
 import { ProposalDiffs } from "./views/diff-view";
 import { CodeApplier } from "./code-blocks/apply-code";
 import { CodeInserter } from "./code-blocks/insert-code";
 import { TerminalLauncher } from "./code-blocks/run-in-terminal";
 import { protectedFilesSetting } from "./settings";
-import { PROVIDER_IDS, readProviderSettings, SecretKeys } from "./models/providers-loader";
-import { settingsForChat } from "./models/chat-model";
-import { setApiKey } from "./models/api-key-prompt";
+import { PROVIDER_IDS, SecretKeys } from "./models/providers-loader";
 import { DEFAULT_SYSTEM_PROMPT } from "../core/session/types";
 import { multiRootPrompt } from "../core/tools/multi-root";
 import { createWorkspaceTools } from "./adapters/discovery";
 import { WorkspacePaths } from "./adapters/workspace-paths";
 import { createVscodeWorkspaceFs } from "./adapters/vscode-fs";
-import { createHostCheckpointIo, HostCheckpoints } from "./adapters/checkpoints";
+import { createHostCheckpointIo, HostCheckpoints } from "./checkpoints/host-checkpoints";
 import { BaseUrlConsent } from "./models/base-url-consent";
 import { addEnvironmentKeys, keyRedactor, redact } from "./models/key-redaction";
 
 /** What activate() returns in the extension's own tests: handles on the real objects. */
 export interface PiChatTestApi {
-  controller: ChatController;
+  host: ChatHost;
+  /** The chat on screen (the tests read its session). */
+  screen: ChatHost["screen"];
+  storageDir: string;
   view: ChatViewProvider;
   diffs: ProposalDiffs;
   modelContext: ModelContextDocuments;
@@ -83,7 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   const checkpointIo = createHostCheckpointIo(paths);
   const checkpoints = checkpointIo ? new HostCheckpoints(storageUri.fsPath, checkpointIo, paths, tools?.discovery.rules ?? (() => ({})), log) : undefined;
   await checkpoints?.recoverAtStart();
-  // Apply to file is recorded under the chat on screen (the controller is made below).
+  // Apply to file is recorded under the chat on screen (the chat host is made below).
   let currentChatId: (() => string) | undefined;
   const codeInserter = new CodeInserter();
   const codeApplier = new CodeApplier({
@@ -112,8 +109,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
   activeMcp = mcp;
   endRunsOnDeactivate = () => commands.endAllRuns();
   let modelContext: ModelContextDocuments | undefined;
-  const controller = new ChatController({
-    context,
+  const host = new ChatHost({
     storageDir: storageUri.fsPath,
     storageKind,
     // Absolute paths are accepted inside the one folder; with several, paths name their folder.
@@ -129,85 +125,46 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     secrets,
     consent,
     diffs,
-    codeApplier,
-    codeInserter,
-    terminals,
+    editor: { codeApplier, codeInserter, terminals },
     commands,
     mcp,
     ...(checkpoints ? { checkpoints } : {}),
     log,
     onRequest: (capture) => modelContext?.requestSent(capture),
   });
-  currentChatId = () => controller.currentChatId;
+  const { screen, status } = host;
+  currentChatId = () => screen.currentChatId;
   modelContext = new ModelContextDocuments((chatId) => {
-    const session = controller.service.get(chatId);
-    return session ? { session, title: controller.chatTitle(chatId) } : undefined;
+    const session = screen.service.get(chatId);
+    return session ? { session, title: screen.chatTitle(chatId) } : undefined;
   });
-  const view = new ChatViewProvider(context.extensionUri, controller, log, { recordPosted: testMode, imagesRoot: vscode.Uri.joinPath(storageUri, IMAGES_DIR) });
-  controller.attachView(view);
+  const view = new ChatViewProvider(context.extensionUri, host, log, { recordPosted: testMode, imagesRoot: vscode.Uri.joinPath(storageUri, IMAGES_DIR) });
+  host.attachView(view);
 
   context.subscriptions.push(
     output,
     diffs,
     modelContext,
     view,
-    controller,
+    host,
     commands,
     mcp,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
-    vscode.commands.registerCommand("piChat.newChat", async () => {
-      await controller.newChat();
-      await view.reveal();
-      // From the view's title bar or the palette: what the user types next goes to the new chat.
-      view.send({ type: "view/focus" });
-    }),
-    // The chat's key: the view and, inside it, the message box (VS Code's own view focus stops at the page).
-    vscode.commands.registerCommand("piChat.focusChat", async () => {
-      await view.reveal();
-      view.send({ type: "view/focus" });
-    }),
-    vscode.commands.registerCommand("piChat.askAboutFile", (uri?: vscode.Uri) => {
-      const editor = vscode.window.activeTextEditor;
-      const fromEditor = !uri || editor?.document.uri.toString() === uri.toString();
-      return controller.askAboutFile(uri instanceof vscode.Uri ? uri : undefined, fromEditor ? editor?.selection : undefined);
-    }),
-    vscode.commands.registerCommand("piChat.stop", () => controller.stop()),
-    vscode.commands.registerCommand("piChat.mcpServers", () => showMcpServers(mcp)),
-    vscode.commands.registerCommand("piChat.mcpSignIn", (server?: unknown) => signInToMcpServer(mcp, typeof server === "string" ? server : undefined)),
-    vscode.commands.registerCommand("piChat.setApiKey", () =>
-      setApiKey(secrets, settingsForChat(readProviderSettings(), controller.currentSession.model).provider),
-    ),
-    ...registerModelCommands(controller, secrets, log),
-    vscode.commands.registerCommand("piChat.openWalkthrough", () =>
-      vscode.commands.executeCommand("workbench.action.openWalkthrough", `${context.extension.id}#gettingStarted`, false),
-    ),
-    // The empty chat says whether a key is missing: it follows the secret storage.
-    context.secrets.onDidChange(() => void controller.refreshKeys()),
-    ...registerHistoryCommands(controller),
-    ...registerPiSessionCommands(controller, log),
-    vscode.commands.registerCommand("piChat.showHistory", async () => {
-      // The view's own history (search, delete) when it can show it; the quick pick otherwise.
-      await view.reveal();
-      if (view.isReady) view.send({ type: "history/show" });
-      else await showHistory(controller);
-    }),
-    vscode.commands.registerCommand("piChat.focusApproval", async () => {
-      await view.reveal();
-      view.send({ type: "view/focus", target: "approval" });
-    }),
-    ...registerContextCommands(controller, modelContext),
+    ...registerChatCommands({ context, host, view, secrets, mcp, modelContext, log }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration("piChat")) controller.refreshStatus();
+      if (e.affectsConfiguration("piChat")) status.refresh();
     }),
   );
 
-  await controller.restore();
-  void controller.refreshKeys();
-  void controller.deletion.emptyOldTrash();
+  await screen.restore();
+  void host.models.refreshKeys();
+  void screen.deletion.emptyOldTrash();
   log(`activated (storage: ${storageKind} at ${storageUri.fsPath})`);
   return testMode
     ? {
-        controller,
+        host,
+        screen,
+        storageDir: storageUri.fsPath,
         view,
         diffs,
         modelContext,
@@ -238,7 +195,7 @@ const DEACTIVATE_KILL_WAIT_MS = 3000;
 
 export async function deactivate(): Promise<void> {
   // Killed at once, not after a grace: a process that ignores SIGTERM would outlive the extension host.
-  // The controller is disposed with the subscriptions afterwards; its store flushes the index.
+  // The chat host is disposed with the subscriptions afterwards; its store flushes the index.
   const ending = Promise.all([endRunsOnDeactivate?.(), activeMcp?.dispose()]);
   endRunsOnDeactivate = undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -254,16 +211,3 @@ const noFolderFs: WorkspaceFileSystem = {
   realPath: () => Promise.resolve({ inside: false }),
   readDirectory: () => Promise.reject(new Error("No folder is open in VS Code.")),
 };
-
-async function showHistory(controller: ChatController): Promise<void> {
-  const chats = await controller.service.listChats();
-  if (chats.length === 0) {
-    void vscode.window.showInformationMessage("Pi Chat: no saved chats in this workspace yet.");
-    return;
-  }
-  const picked = await vscode.window.showQuickPick(
-    chats.map((c) => ({ label: c.title, description: new Date(c.updatedAt).toLocaleString(), detail: c.lastPreview, id: c.id })),
-    { placeHolder: "Open a chat", matchOnDetail: true },
-  );
-  if (picked) await controller.switchChat(picked.id);
-}

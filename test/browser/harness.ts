@@ -106,7 +106,7 @@ export const THEMES = ["dark", "light", "hc"] as const;
 export type Theme = (typeof THEMES)[number];
 const BODY_CLASS: Record<Theme, string> = { dark: "vscode-dark", light: "vscode-light", hc: "vscode-high-contrast" };
 
-/** The page as the host builds it (src/host/views/chat-view.ts): meta CSP, stylesheet, one nonce'd script. */
+/** The page as the host builds it (src/host/views/chat-webview-provider.ts): meta CSP, stylesheet, one nonce'd script. */
 function pageHtml(origin: string, testMode: boolean, theme: Theme): string {
   return webviewHtml({
     cspSource: origin,

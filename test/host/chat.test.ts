@@ -83,7 +83,7 @@ describe("Pi Chat in the extension host", function () {
     const postedBefore = posted.length;
     await api.view.receive({ type: "chat/send", v: 1, text: "Read src/config.ts and tell me the default port." });
     assert.ok(providerBundleLoaded(), "the provider bundle loads on the first prompt");
-    const answer = api.controller.currentSession.messages.at(-1);
+    const answer = api.screen.currentSession.messages.at(-1);
     assert.equal(answer?.role, "assistant");
     assert.match(JSON.stringify(answer), /The default port is 3000\./);
     // The webview got the answer as sequenced events, the text as compact delta frames.
@@ -121,7 +121,7 @@ describe("Pi Chat in the extension host", function () {
     void api.view.receive({ type: "chat/send", v: 1, text: "Change it to 8080." });
     const toolCallId = await waitFor(
       "the approval request",
-      () => chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
+      () => chatItems(api.screen.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
     );
     // The proposed change is open in VS Code's diff editor, and nothing is written yet.
     await waitFor("the diff editor", () =>
@@ -133,17 +133,17 @@ describe("Pi Chat in the extension host", function () {
     assert.equal(await diskText(configUri), CONFIG_3000);
 
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId, decision: "allow" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     const doc = await vscode.workspace.openTextDocument(configUri);
     assert.match(doc.getText(), /port: 8080,/);
-    const editResult = api.controller.currentSession.messages.find((m) => m.role === "toolResult" && m.toolCallId === toolCallId);
+    const editResult = api.screen.currentSession.messages.find((m) => m.role === "toolResult" && m.toolCallId === toolCallId);
     assert.equal(
       doc.isDirty,
       false,
       `the edit was saved (tool result: ${JSON.stringify(editResult && "content" in editResult ? editResult.content : editResult)})`,
     );
     assert.match(await diskText(configUri), /port: 8080,/);
-    assert.ok(api.controller.currentSession.messages.some((m) => m.role === "approvalNotice" && m.decision === "allowed"));
+    assert.ok(api.screen.currentSession.messages.some((m) => m.role === "approvalNotice" && m.decision === "allowed"));
 
     // Undoable with the editor's own Undo.
     await vscode.window.showTextDocument(doc);
@@ -165,10 +165,10 @@ describe("Pi Chat in the extension host", function () {
     void api.view.receive({ type: "chat/send", v: 1, text: "Change the port to 8080." });
     const toolCallId = await waitFor(
       "the approval request",
-      () => chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
+      () => chatItems(api.screen.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
     );
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId, decision: "deny", reason: "not today" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     assert.equal(await diskText(configUri), CONFIG_3000);
     const doc = await vscode.workspace.openTextDocument(configUri);
     assert.equal(doc.getText(), CONFIG_3000);
@@ -180,7 +180,7 @@ describe("Pi Chat in the extension host", function () {
     const editor = await vscode.window.showTextDocument(doc);
     editor.selection = new vscode.Selection(new vscode.Position(1, 0), new vscode.Position(2, 12));
     await vscode.commands.executeCommand("piChat.askAboutFile");
-    assert.deepEqual(api.controller.pendingAttachments, [{ path: "src/config.ts", range: { startLine: 2, endLine: 3 } }]);
+    assert.deepEqual(api.host.attachments.pending, [{ path: "src/config.ts", range: { startLine: 2, endLine: 3 } }]);
     const lastAttachments = [...(api.view.posted as HostMessage[])].reverse().find((m) => m.type === "composer/attachments");
     assert.ok(lastAttachments && lastAttachments.type === "composer/attachments" && lastAttachments.attachments[0]?.path === "src/config.ts");
 
@@ -189,9 +189,9 @@ describe("Pi Chat in the extension host", function () {
       return { text: "That is the host and port." };
     });
     await api.view.receive({ type: "chat/send", v: 1, text: "What is this?" });
-    const items = chatItems(api.controller.currentSession.viewState);
+    const items = chatItems(api.screen.currentSession.viewState);
     assert.ok(items.some((i) => i.kind === "attachment" && i.path === "src/config.ts"));
-    assert.deepEqual(api.controller.pendingAttachments, [], "attachments are used once");
+    assert.deepEqual(api.host.attachments.pending, [], "attachments are used once");
   });
 
   it("ignores malformed webview messages without breaking the chat", async () => {
@@ -203,19 +203,19 @@ describe("Pi Chat in the extension host", function () {
     assert.equal(api.logLines.slice(before).filter((l) => l.startsWith("invalid webview message")).length, 4);
     server.push(() => ({ text: "still here" }));
     await api.view.receive({ type: "chat/send", v: 1, text: "hello?" });
-    assert.match(JSON.stringify(api.controller.currentSession.messages.at(-1)), /still here/);
+    assert.match(JSON.stringify(api.screen.currentSession.messages.at(-1)), /still here/);
   });
 
   it("a provider error becomes a chat notice with the fix, and the chat stays usable", async () => {
     server.failNext(401, { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } });
     await api.view.receive({ type: "chat/send", v: 1, text: "hi" });
-    const notice = chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "notice" && i.level === "error");
+    const notice = chatItems(api.screen.currentSession.viewState).find((i) => i.kind === "notice" && i.level === "error");
     assert.ok(notice && notice.kind === "notice");
     assert.match(notice.fix ?? "", /Set API Key/);
-    assert.equal(api.controller.currentSession.canContinue, true);
+    assert.equal(api.screen.currentSession.canContinue, true);
     server.push(() => ({ text: "Recovered." }));
     await api.view.receive({ type: "chat/continue", v: 1 });
-    assert.match(JSON.stringify(api.controller.currentSession.messages.at(-1)), /Recovered\./);
+    assert.match(JSON.stringify(api.screen.currentSession.messages.at(-1)), /Recovered\./);
   });
 
   it("Insert at cursor puts a code block's text at the cursor of the active editor, as one undoable edit", async () => {

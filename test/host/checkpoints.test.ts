@@ -12,7 +12,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, write
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { type RestorePlan, SECRET_NOT_KEPT, sha256 } from "../../src/core/checkpoints";
-import { skippedLabel } from "../../src/host/adapters/checkpoints";
+import { skippedLabel } from "../../src/host/checkpoints/host-checkpoints";
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { OpenAIServer } from "../support/openai-server";
 import { modesUnder } from "../support/temp";
@@ -80,7 +80,7 @@ describe("checkpoints: restore files to a message in the extension host", functi
       await waitFor(`${id} to ask`, () => card(id)?.approval?.state === "pending");
       await api.view.receive({ type: "approval/decide", v: 1, toolCallId: id, decision: "allow" });
     }
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     await checkpoints.checkpoints.idle(); // the walk after the last command is recorded in the background
     assert.equal(read("a.ts").toString(), "export const a = 2;\r\n");
     assert.equal(existsSync(file("e.txt")), false);
@@ -103,7 +103,7 @@ describe("checkpoints: restore files to a message in the extension host", functi
         answerNotice = resolve;
       });
     };
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     const promptIndex = session.messages.findIndex((m) => m.role === "user");
     await api.view.receive({ type: "checkpoint/restore", v: 1, messageIndex: promptIndex });
     await waitFor("the notice after the restore", () => answerNotice);
@@ -162,7 +162,7 @@ describe("checkpoints: restore files to a message in the extension host", functi
       return { text: "Understood." };
     });
     await api.view.receive({ type: "chat/send", v: 1, text: "What changed?" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     assert.equal(server.pending(), 0);
   });
 
@@ -179,7 +179,7 @@ describe("checkpoints: restore files to a message in the extension host", functi
       () => ({ text: "Two." }),
     );
     await api.view.receive({ type: "chat/send", v: 1, text: "Make x two." });
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     await session.waitForIdle();
     await checkpoints.checkpoints.idle();
     assert.equal(readFileSync(file("x.ts"), "utf8"), "export const x = 2;\n");
@@ -209,7 +209,7 @@ describe("checkpoints: restore files to a message in the extension host", functi
 
     // A second Redo (the note again, a reopened chat's note) does nothing more.
     await api.view.receive({ type: "checkpoint/redo", v: 1, messageIndex: noteIndex });
-    const reopened = await api.controller.service.open(session.id);
+    const reopened = await api.screen.service.open(session.id);
     assert.ok(reopened.ok);
     assert.ok(chatItems(reopened.session.viewState).some((i) => i.id === `m${noteIndex}` && i.kind === "notice" && i.redo?.state === "done"));
     assert.equal(session.messages.filter((m) => m.role === "filesRestored" && m.redo).length, 1, "one Redo");
@@ -236,7 +236,7 @@ describe("checkpoints: restore files to a message in the extension host", functi
     void api.view.receive({ type: "chat/send", v: 1, text: "Change a and mine." });
     await waitFor("the command to ask", () => card("br_cmd")?.approval?.state === "pending");
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "br_cmd", decision: "allow" });
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     await session.waitForIdle();
     await checkpoints.checkpoints.idle();
     assert.equal(read("new.txt").toString(), "new\n");
@@ -368,7 +368,7 @@ describe("checkpoints: restore files to a message in the extension host", functi
     void api.view.receive({ type: "chat/send", v: 1, text: "Start the watcher." });
     await waitFor("the command to ask", () => card("cp_bg")?.approval?.state === "pending");
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "cp_bg", decision: "allow" });
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     await session.waitForIdle();
     await checkpoints.checkpoints.idle();
     // The turn is over and the command still runs: nothing of it is on disk yet.
@@ -434,7 +434,7 @@ describe("checkpoints: restore files to a message in the extension host", functi
       () => ({ text: "Done." }),
     );
     await api.view.receive({ type: "chat/send", v: 1, text: "Bump both." });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file("open.ts")));
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit((b) => b.insert(new vscode.Position(0, 0), "// typing, not saved\n"));
@@ -450,7 +450,7 @@ describe("checkpoints: restore files to a message in the extension host", functi
       noticeText = text;
       return undefined;
     };
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     await api.view.receive({ type: "checkpoint/restore", v: 1, messageIndex: session.messages.findIndex((m) => m.role === "user") });
     await waitFor("the notice", () => noticeText);
     assert.deepEqual(
@@ -521,7 +521,7 @@ describe("checkpoints: restore files to a message in the extension host", functi
       await waitFor(`${id} to ask`, () => toolCard(api, id)?.approval?.state === "pending");
       await api.view.receive({ type: "approval/decide", v: 1, toolCallId: id, decision: "allow" });
     }
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     await checkpoints.checkpoints.idle();
     assert.match(readFileSync(file(".env"), "utf8"), /HOSTENV-ROTATED/);
     assert.match(readFileSync(file("deploy/id_rsa"), "utf8"), /HOSTSSH-ROTATED/);
@@ -540,7 +540,7 @@ describe("checkpoints: restore files to a message in the extension host", functi
       return "restore";
     };
     checkpoints.notify = async () => undefined;
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     await api.view.receive({ type: "checkpoint/restore", v: 1, messageIndex: session.messages.findIndex((m) => m.role === "user") });
     await waitFor("the restore", () => session.messages.some((m) => m.role === "filesRestored"));
     assert.ok(previewed);

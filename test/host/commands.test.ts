@@ -51,13 +51,9 @@ describe("Pi Chat commands in the extension host", function () {
     });
     assert.equal(card.approval?.command, "grep -n port src/config.ts && pwd");
     assert.equal(card.approval?.cwd, ".");
-    assert.equal(
-      chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "tool" && i.id === "call_cmd").length,
-      1,
-      "one card for the command",
-    );
+    assert.equal(chatItems(api.screen.currentSession.viewState).filter((i) => i.kind === "tool" && i.id === "call_cmd").length, 1, "one card for the command");
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_cmd", decision: "allow" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     const done = commandCard("call_cmd")!;
     const details = done.details as { exitCode: number; via: string; logFile?: string };
     console.log(`[commands] run_command ran via: ${details.via}`);
@@ -82,7 +78,7 @@ describe("Pi Chat commands in the extension host", function () {
     void api.view.receive({ type: "chat/send", v: 1, text: "Echo twice." });
     await waitFor("the first card to ask", () => commandCard("call_a1")?.approval?.state === "pending");
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_a1", decision: "allowAlways", rule: "echo same-run" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     assert.ok(api.commands.rules.list().includes("echo same-run"));
     assert.equal(commandCard("call_a2")?.approval?.rule, "echo same-run");
     assert.match(commandCard("call_a2")?.resultText ?? "", /same-run/);
@@ -117,14 +113,14 @@ describe("Pi Chat commands in the extension host", function () {
     assert.equal(variant.approval?.state, "pending", `the variant ran without a card: ${variant.approval?.rule ?? ""}`);
     assert.deepEqual(variant.approval?.suggestedRules, [], "no rule can allow a file in the home folder");
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_h3", decision: "deny" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     assert.equal(server.pending(), 0);
   });
 
   it("!cmd from the composer runs without asking and shows its card; !! is kept from the model", async () => {
     await api.view.receive({ type: "chat/send", v: 1, text: "!echo visible-$((6*7)) && test -f src/config.ts && echo in-workspace" });
     await api.view.receive({ type: "chat/send", v: 1, text: "!!echo host-private-5521" });
-    const items = chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "userCommand");
+    const items = chatItems(api.screen.currentSession.viewState).filter((i) => i.kind === "userCommand");
     assert.deepEqual(
       items.map((i) => (i.kind === "userCommand" ? [i.command, i.exitCode, i.output, i.excludeFromContext, i.via] : [])),
       [
@@ -167,18 +163,18 @@ describe("Pi Chat commands in the extension host", function () {
       },
     );
     await api.view.receive({ type: "chat/send", v: 1, text: "Is the server still up?" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     assert.equal(server.pending(), 0);
     assert.equal(commandCard("call_bg1")?.background?.state, "stopped", "the read does not bring back a Stop");
   });
 
   it("leaving the chat (New Chat) stops its background commands; back in it, the card says so", async () => {
-    const chatId = api.controller.currentSession.id;
+    const chatId = api.screen.currentSession.id;
     const { pids } = await startBackground(api, server, "call_bg2");
     await vscode.commands.executeCommand("piChat.newChat");
     await waitFor("the processes to end", () => pids.every((pid) => !running(pid)));
     await api.view.receive({ type: "chat/switch", v: 1, chatId });
-    assert.equal(api.controller.currentSession.id, chatId);
+    assert.equal(api.screen.currentSession.id, chatId);
     // The card hears of the end once the whole tree is gone (a moment after the pids are).
     const ended = await waitFor("the card to say why it ended", () => {
       const bg = commandCard("call_bg2")?.background;
@@ -204,7 +200,7 @@ async function startBackground(api: PiChatTestApi, server: OpenAIServer, id: str
   void api.view.receive({ type: "chat/send", v: 1, text: `Start the server (${id})` });
   await waitFor(`${id} to ask`, () => card()?.approval?.state === "pending");
   await api.view.receive({ type: "approval/decide", v: 1, toolCallId: id, decision: "allow" });
-  await api.controller.currentSession.waitForIdle();
+  await api.screen.currentSession.waitForIdle();
   const done = card()!;
   assert.deepEqual(done.background, { state: "running" }, "the card shows it running");
   const text = done.resultText ?? "";
@@ -246,7 +242,7 @@ describe('Pi Chat commands in the "Pi Chat" terminal (shell integration)', funct
     void api.view.receive({ type: "chat/send", v: 1, text: `Run ${id}` });
     await waitFor(`${id} to ask`, () => card(id)?.approval?.state === "pending");
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: id, decision: "allow" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     return card(id)!;
   }
 
@@ -287,7 +283,7 @@ describe('Pi Chat commands in the "Pi Chat" terminal (shell integration)', funct
     });
     for (const pid of pids) assert.ok(running(pid), `pid ${pid} runs before Stop`);
     await vscode.commands.executeCommand("piChat.stop");
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     for (const pid of pids) assert.ok(!running(pid), `pid ${pid} is gone after Stop`);
     assert.match(card("call_t3")?.resultText ?? "", /Stopped by the user after/);
     assert.equal(server.pending(), 0);
@@ -312,7 +308,7 @@ describe('Pi Chat commands in the "Pi Chat" terminal (shell integration)', funct
 
   it("!cmd runs in the terminal too; with the setting off, commands run as child processes", async () => {
     await api.view.receive({ type: "chat/send", v: 1, text: "!echo typed-$((2+3))" });
-    const typed = chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "userCommand");
+    const typed = chatItems(api.screen.currentSession.viewState).find((i) => i.kind === "userCommand");
     assert.deepEqual(typed && typed.kind === "userCommand" ? [typed.via, typed.exitCode, typed.output] : undefined, ["terminal", 0, "typed-5"]);
 
     await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", false, vscode.ConfigurationTarget.Global);

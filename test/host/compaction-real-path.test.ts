@@ -97,7 +97,7 @@ describe("compaction on the real path: OpenAI-compatible adapter over HTTP, 32k 
       assert.ok(summaries.length >= 1, `${mode}: at least one summary request (${summaries.length})`);
       assertNoneTrimmedAndAllFit(chat, mode);
 
-      const session = api.controller.currentSession;
+      const session = api.screen.currentSession;
       const meter = session.viewState.meter;
       assert.ok(meter?.threshold && meter.window === WINDOW, "the meter knows the window and the threshold");
       console.log(
@@ -117,11 +117,11 @@ describe("compaction on the real path: OpenAI-compatible adapter over HTTP, 32k 
 
       // Read back from disk, as after a reload of the window.
       const chatId = session.id;
-      await api.controller.newChat();
-      const reloaded = await api.controller.service.reload(chatId);
+      await api.screen.newChat();
+      const reloaded = await api.screen.service.reload(chatId);
       assert.ok(reloaded.ok, "the chat reads back from its file");
-      await api.controller.switchChat(chatId);
-      assert.notEqual(api.controller.currentSession, session, "a new session, restored from the transcript");
+      await api.screen.switchChat(chatId);
+      assert.notEqual(api.screen.currentSession, session, "a new session, restored from the transcript");
       server.push(model, model);
       await api.view.receive({ type: "chat/send", v: 1, text: "And the deploy code again?" });
       server.clearPending();
@@ -140,13 +140,13 @@ describe("compaction on the real path: OpenAI-compatible adapter over HTTP, 32k 
     const { chat } = await longChat(45, failing);
     const trimmed = chat.filter((b) => requestText(b).includes(NOT_SHOWN));
     assert.ok(trimmed.length > 0, "with no summary, the oldest turns are left out (the fallback)");
-    const items = chatItems(api.controller.currentSession.viewState);
+    const items = chatItems(api.screen.currentSession.viewState);
     const notices = items.filter((i) => i.kind === "notice" && /could not be summarized/.test(i.text));
     assert.equal(notices.length, 1, "one notice for the failing summaries, not one a turn");
     const notice = notices[0]!;
     assert.ok(notice.kind === "notice" && notice.fixCommand === "compact", "it offers Compact now");
     assert.match(notice.kind === "notice" ? notice.text : "", /Scripted error 500|500/);
-    assert.equal(api.controller.currentSession.viewState.meter?.reduced?.kind, "trimmed", "the meter says turns are left out");
+    assert.equal(api.screen.currentSession.viewState.meter?.reduced?.kind, "trimmed", "the meter says turns are left out");
 
     // Compact now, with the server answering again.
     server.push(model);

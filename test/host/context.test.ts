@@ -53,7 +53,7 @@ describe("context: meter, model context, compaction (extension host)", function 
     const before = posted.length;
     server.push(() => ({ text: "Hello.", usage: { prompt_tokens: 12_345, completion_tokens: 56 } }));
     await api.view.receive({ type: "chat/send", v: 1, text: "Say hello." });
-    const meter = api.controller.currentSession.viewState.meter;
+    const meter = api.screen.currentSession.viewState.meter;
     assert.ok(meter);
     assert.equal(meter.tokens, 12_345 + 56);
     assert.equal(meter.estimated, false);
@@ -69,7 +69,7 @@ describe("context: meter, model context, compaction (extension host)", function 
     await vscode.commands.executeCommand("piChat.newChat");
     server.push(() => ({ text: "Hi.", usage: { prompt_tokens: 10, completion_tokens: 2 } }));
     await api.view.receive({ type: "chat/send", v: 1, text: "Say hi." });
-    const low = api.controller.currentSession.viewState.meter;
+    const low = api.screen.currentSession.viewState.meter;
     assert.ok(low?.estimated && low.tokens > 12, `the estimate (${low?.tokens}) is shown, not the 12 tokens counted`);
     assert.equal(low.lastTurn?.input, 10, "the turn's own figures are still what the server reported");
   });
@@ -77,7 +77,7 @@ describe("context: meter, model context, compaction (extension host)", function 
   it("Show Model Context opens a read-only tab that equals the body the server received, and follows the chat", async () => {
     server.push(() => ({ text: "The answer is 42." }));
     await api.view.receive({ type: "chat/send", v: 1, text: "What is the answer?" });
-    assert.match(JSON.stringify(api.controller.currentSession.messages.at(-1)), /The answer is 42/, "recording the request did not disturb it");
+    assert.match(JSON.stringify(api.screen.currentSession.messages.at(-1)), /The answer is 42/, "recording the request did not disturb it");
     const editor = (await vscode.commands.executeCommand("piChat.showModelContext")) as vscode.TextEditor;
     const document = editor.document;
     assert.equal(document.uri.scheme, MODEL_CONTEXT_SCHEME, "a content provider's document: VS Code offers no save or edit");
@@ -115,7 +115,7 @@ describe("context: meter, model context, compaction (extension host)", function 
     assert.match(contentText(summaryRequest.messages.at(-1)), /keep in particular: keep the port/);
     assert.equal(summaryRequest.tools, undefined, "the summary request has no tools");
 
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     const summary = session.messages.at(-1);
     assert.equal(summary?.role, "compactionSummary");
     const item = chatItems(session.viewState).find((i) => i.kind === "summary");

@@ -63,12 +63,10 @@ describe(`checkpoints: the extension host killed during a restore (phase ${phase
       );
       void api.view.receive({ type: "chat/send", v: 1, text: "Rewrite the three files." });
       await waitFor("the command to ask", () =>
-        chatItems(api.controller.currentSession.viewState).some(
-          (i): i is ToolItem => i.kind === "tool" && i.id === "kill_cmd" && i.approval?.state === "pending",
-        ),
+        chatItems(api.screen.currentSession.viewState).some((i): i is ToolItem => i.kind === "tool" && i.id === "kill_cmd" && i.approval?.state === "pending"),
       );
       await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "kill_cmd", decision: "allow" });
-      const session = api.controller.currentSession;
+      const session = api.screen.currentSession;
       await session.waitForIdle();
       await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", undefined, vscode.ConfigurationTarget.Global);
       const checkpoints = api.checkpoints!;

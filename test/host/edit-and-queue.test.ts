@@ -1,5 +1,5 @@
 // Edit, switch and follow-ups through the real extension: the webview's messages go through the
-// host's validation and controller, the real pi-ai OpenAI adapter talks to a local server, and
+// host's validation and message handlers, the real pi-ai OpenAI adapter talks to a local server, and
 // the transcript is the one on disk in the extension's storage.
 // Named to run after chat.test.ts, which checks that activation alone loads no provider bundle.
 import * as assert from "node:assert/strict";
@@ -41,7 +41,7 @@ describe("branches and follow-ups in the extension host", function () {
       server.push(() => ({ text: `answer ${turn}` }));
       await api.view.receive({ type: "chat/send", v: 1, text: `prompt ${turn}` });
     }
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     const prompt2 = session.messages.findIndex((m) => m.role === "user" && JSON.stringify(m.content).includes("prompt 2"));
     const before = server.chatRequests().length;
     const posted = api.view.posted!;
@@ -54,9 +54,9 @@ describe("branches and follow-ups in the extension host", function () {
     // The view was told to drop the old turns below the fork and shows the switcher: no snapshot.
     const sent = posted.slice(postedBefore).filter(isHostMessage);
     assert.ok(!sent.some((m) => m.type === "view/snapshot"), "an edit posts the changed part, not a snapshot");
-    const texts = () => chatItems(api.controller.currentSession.viewState).flatMap((i) => (i.kind === "user" ? [i.text] : []));
+    const texts = () => chatItems(api.screen.currentSession.viewState).flatMap((i) => (i.kind === "user" ? [i.text] : []));
     assert.deepEqual(texts(), ["prompt 1", "prompt 2, edited"]);
-    assert.deepEqual(api.controller.currentSession.viewState.forks, [{ messageIndex: prompt2, showAt: prompt2, index: 1, count: 2 }]);
+    assert.deepEqual(api.screen.currentSession.viewState.forks, [{ messageIndex: prompt2, showAt: prompt2, index: 1, count: 2 }]);
 
     await api.view.receive({ type: "branch/switch", v: 1, messageIndex: prompt2, to: 0 });
     assert.deepEqual(texts(), ["prompt 1", "prompt 2", "prompt 3", "prompt 4"]);
@@ -72,7 +72,7 @@ describe("branches and follow-ups in the extension host", function () {
   });
 
   it("a follow-up typed during the reply is sent after it, in order; a removed one is never sent", async () => {
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     // The user types while the reply runs: from inside the server's steps, so it is during the run.
     server.push(
       () => {

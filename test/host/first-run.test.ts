@@ -110,13 +110,13 @@ describe("First run: the chat's model and setup state in the host", function () 
     const { server, api } = await startChatView();
     try {
       await vscode.commands.executeCommand("piChat.newChat");
-      const status = (api.controller.snapshot() as { status: ViewStatus }).status;
+      const status = (api.host.snapshot() as { status: ViewStatus }).status;
       assert.equal(status.modelLabel, "local-model");
       assert.match(status.modelDetail ?? "", /^Local server \(OpenAI-compatible\) at http:\/\/127\.0\.0\.1:\d+\/v1 · local-model$/);
       assert.equal(status.setup, undefined);
       // A model chosen for this chat is confirmed in the view.
       await vscode.commands.executeCommand("piChat.selectChatModel", { provider: "openai-compatible", model: "another-model" });
-      const after = (api.controller.snapshot() as { status: ViewStatus }).status;
+      const after = (api.host.snapshot() as { status: ViewStatus }).status;
       assert.equal(after.modelLabel, "another-model");
       assert.equal(after.modelNote, "This chat now uses another-model.");
     } finally {

@@ -100,5 +100,5 @@ export async function resetConfigFile(): Promise<vscode.Uri> {
 
 /** The card of tool call `id` in the chat on screen, if it is there yet. */
 export function toolCard(api: PiChatTestApi, id: string): ToolItem | undefined {
-  return chatItems(api.controller.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
+  return chatItems(api.screen.currentSession.viewState).find((i): i is ToolItem => i.kind === "tool" && i.id === id);
 }

@@ -30,7 +30,7 @@ describe("history commands in the extension host", function () {
     );
     await api.view.receive({ type: "chat/send", v: 1, text: "What is the default port?" });
     await api.view.receive({ type: "chat/send", v: 1, text: "Thanks." });
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     await vscode.commands.executeCommand("piChat.exportChat", session.id);
     const doc = await waitFor("the exported document", () => {
       const editor = vscode.window.activeTextEditor;
@@ -47,7 +47,7 @@ describe("history commands in the extension host", function () {
     }
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
 
-    const hits = await api.controller.service.searchChats("QUOKKA");
+    const hits = await api.screen.service.searchChats("QUOKKA");
     assert.deepEqual(
       hits.map((h) => h.chatId),
       [session.id],
@@ -58,13 +58,13 @@ describe("history commands in the extension host", function () {
   it("a long saved chat opens from its newest messages; the view's ask brings the earlier ones; Export holds them all", async () => {
     // 800 messages, written as another window would have (the extension's store finds the file).
     const messages = questionsAndAnswers(400);
-    const storageDir = (api.controller as unknown as { options: { storageDir: string } }).options.storageDir;
+    const storageDir = api.storageDir;
     const writer = new TranscriptStore<AgentMessage>(createNodeTranscriptStorage(storageDir));
     await writer.createChat({ id: "long-chat", messages });
     await writer.close();
-    await api.controller.refreshChats();
+    await api.screen.refreshChats();
     await api.view.receive({ type: "chat/switch", v: 1, chatId: "long-chat" });
-    const session = await waitFor("the long chat on screen", () => api.controller.currentSession.id === "long-chat" && api.controller.currentSession);
+    const session = await waitFor("the long chat on screen", () => api.screen.currentSession.id === "long-chat" && api.screen.currentSession);
     const earlier = session.viewState.earlier ?? 0;
     assert.ok(earlier >= 550, `the items of the earlier messages wait (${earlier})`);
     const snapshot = await waitFor("its snapshot", () =>
@@ -124,16 +124,13 @@ describe("history commands in the extension host", function () {
     await vscode.commands.executeCommand("piChat.newChat");
     server.push(() => ({ text: "Wombats dig burrows." }));
     await api.view.receive({ type: "chat/send", v: 1, text: "Tell me about a wombat." });
-    const wombatChat = api.controller.currentSession.id;
+    const wombatChat = api.screen.currentSession.id;
     await api.view.receive({ type: "history/rename", v: 1, chatId: wombatChat, title: "Marsupials" });
-    await waitFor(
-      "the renamed chat in the list",
-      async () => (await api.controller.service.listChats()).find((c) => c.id === wombatChat)?.title === "Marsupials",
-    );
+    await waitFor("the renamed chat in the list", async () => (await api.screen.service.listChats()).find((c) => c.id === wombatChat)?.title === "Marsupials");
     await vscode.commands.executeCommand("piChat.newChat");
     server.push(() => ({ text: "Noted." }));
     await api.view.receive({ type: "chat/send", v: 1, text: "Wombat facts for the marsupials page" });
-    const titledChat = api.controller.currentSession.id;
+    const titledChat = api.screen.currentSession.id;
 
     const posted = api.view.posted!;
     const before = posted.length;
@@ -165,7 +162,7 @@ describe("history commands in the extension host", function () {
     await vscode.commands.executeCommand("piChat.newChat");
     server.push(() => ({ text: "Port 3000." }));
     await api.view.receive({ type: "chat/send", v: 1, text: "What port does the dev server use?" });
-    const local = api.controller.currentSession.id;
+    const local = api.screen.currentSession.id;
     assert.equal(server.chatRequests().filter(isTitleRequest).length, 0, "the default leaves a local server alone");
     assert.equal(server.pending(), 0);
 
@@ -177,10 +174,10 @@ describe("history commands in the extension host", function () {
         () => ({ text: "Debugging Node with inspect" }),
       );
       await api.view.receive({ type: "chat/send", v: 1, text: "How do I attach a debugger to node?" });
-      const chatId = api.controller.currentSession.id;
+      const chatId = api.screen.currentSession.id;
       await waitFor(
         "the model's title in the list",
-        async () => (await api.controller.service.listChats()).find((c) => c.id === chatId)?.title === "Debugging Node with inspect",
+        async () => (await api.screen.service.listChats()).find((c) => c.id === chatId)?.title === "Debugging Node with inspect",
       );
       const titleRequests = server.chatRequests().filter(isTitleRequest);
       assert.equal(titleRequests.length, 1);
@@ -192,7 +189,7 @@ describe("history commands in the extension host", function () {
         );
         return lists.at(-1)?.chats.some((c) => c.id === chatId && c.title === "Debugging Node with inspect");
       });
-      assert.equal((await api.controller.service.listChats()).find((c) => c.id === local)?.title, "What port does the dev server use?");
+      assert.equal((await api.screen.service.listChats()).find((c) => c.id === local)?.title, "What port does the dev server use?");
     } finally {
       await config.update("titleFromModel", undefined, vscode.ConfigurationTarget.Global);
     }
@@ -205,7 +202,7 @@ describe("history commands in the extension host", function () {
       () => ({ text: "the retried answer" }),
     );
     await api.view.receive({ type: "chat/send", v: 1, text: "Name a colour." });
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     const answer = session.messages.findIndex((m) => m.role === "assistant");
     await api.view.receive({ type: "branch/retry", v: 1, messageIndex: answer });
     // Back on the first answer: the current leaf is not the newest line of the file.
@@ -213,14 +210,14 @@ describe("history commands in the extension host", function () {
     const chatId = session.id;
     const shownBefore = chatItems(session.viewState);
     assert.ok(JSON.stringify(shownBefore).includes("the first answer") && !JSON.stringify(shownBefore).includes("the retried answer"));
-    await waitFor("the chat in the list", async () => (await api.controller.service.listChats()).some((c) => c.id === chatId));
+    await waitFor("the chat in the list", async () => (await api.screen.service.listChats()).some((c) => c.id === chatId));
 
     const posted = api.view.posted!;
     const postedBefore = posted.length;
     await api.view.receive({ type: "chat/delete", v: 1, chatId });
-    assert.notEqual(api.controller.currentSession.id, chatId, "a new chat is shown in its place");
-    assert.equal(await api.controller.service.hasChat(chatId), false);
-    assert.ok(!(await api.controller.service.listChats()).some((c) => c.id === chatId));
+    assert.notEqual(api.screen.currentSession.id, chatId, "a new chat is shown in its place");
+    assert.equal(await api.screen.service.hasChat(chatId), false);
+    assert.ok(!(await api.screen.service.listChats()).some((c) => c.id === chatId));
     const notices = posted
       .slice(postedBefore)
       .filter((m): m is { type: string; chatId: string; title: string } => (m as { type?: string }).type === "history/deleted");
@@ -232,7 +229,7 @@ describe("history commands in the extension host", function () {
 
     const postedBeforeUndo = posted.length;
     await api.view.receive({ type: "history/undoDelete", v: 1, chatId });
-    const restored = api.controller.currentSession;
+    const restored = api.screen.currentSession;
     assert.equal(restored.id, chatId, "the restored chat is on screen again");
     // What the view was told: the chat is in its history list again (which ends the "deleted"
     // notice) and is on screen under its own title, not "New chat".
@@ -248,11 +245,11 @@ describe("history commands in the extension host", function () {
     assert.deepEqual(chatItems(restored.viewState), shownBefore, "the same messages on the same branch");
     assert.deepEqual(restored.viewState.forks, session.viewState.forks, "both answers are still there, the first one chosen");
     assert.ok(
-      (await api.controller.service.listChats()).some((c) => c.id === chatId),
+      (await api.screen.service.listChats()).some((c) => c.id === chatId),
       "listed again",
     );
     // A second Undo (the notification's, after the view's) does nothing.
     await api.view.receive({ type: "history/undoDelete", v: 1, chatId });
-    assert.equal(api.controller.currentSession, restored);
+    assert.equal(api.screen.currentSession, restored);
   });
 });

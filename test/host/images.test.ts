@@ -43,12 +43,12 @@ describe("images (extension host)", function () {
     // The type comes from the bytes (a PNG), not from what the webview claimed.
     assert.equal(parts.find((p) => p.type === "image_url")?.image_url?.url, `data:image/png;base64,${b64(png)}`);
 
-    const item = chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "user");
+    const item = chatItems(api.screen.currentSession.viewState).find((i) => i.kind === "user");
     assert.equal(item?.kind === "user" ? item.images?.length : 0, 1);
     const posted = JSON.stringify(api.view.posted);
     assert.ok(!posted.includes(b64(png).slice(0, 120)), "the image bytes are not posted to the webview");
     const snapshot = [...(api.view.posted as HostMessage[])].reverse().find((m) => m.type === "view/snapshot");
-    assert.match(snapshot && snapshot.type === "view/snapshot" ? (snapshot.imageBase ?? "") : "", new RegExp(`/images/${api.controller.currentSession.id}$`));
+    assert.match(snapshot && snapshot.type === "view/snapshot" ? (snapshot.imageBase ?? "") : "", new RegExp(`/images/${api.screen.currentSession.id}$`));
   });
 
   it("read_file on a large workspace image: scaled in the extension's worker (out/image-scale.js) and sent as an image part", async () => {
@@ -81,7 +81,7 @@ describe("images (extension host)", function () {
     await api.view.receive({ type: "chat/send", v: 1, text: "look", images: [{ mimeType: "image/png", data: b64(makePng(8, 8)) }] });
     assert.equal(server.chatRequests().length, before, "no request went out");
     assert.match(api.logLines.slice(lines).join("\n"), /cannot see images, so nothing was sent.*piChat\.imageInput/);
-    const snapshotStatus = api.controller.snapshot();
+    const snapshotStatus = api.host.snapshot();
     assert.equal(snapshotStatus.type === "view/snapshot" ? snapshotStatus.status.imageInput : undefined, false, "the view is told before sending");
   });
 

@@ -8,7 +8,7 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { ModelBinding } from "../../src/core/session/types";
 import type { PiChatTestApi } from "../../src/host/extension";
-import type { BaseUrlOverride } from "../../src/host/providers";
+import type { BaseUrlOverride } from "../../src/host/providers/provider-bundle";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
 import { activateExtension, waitFor, workspaceUri } from "./helpers";
 
@@ -84,11 +84,11 @@ describe("keys go only to their own provider", function () {
   }
 
   function resolveModel(): Promise<ModelBinding> {
-    return (api.controller as unknown as { resolveModel(): Promise<ModelBinding> }).resolveModel();
+    return api.host.models.resolve(undefined);
   }
 
   async function lastNotice(): Promise<string> {
-    const last = api.controller.currentSession.messages.at(-1);
+    const last = api.screen.currentSession.messages.at(-1);
     assert.equal(last?.role, "localNotice");
     return last?.role === "localNotice" ? `${last.text} ${last.fix ?? ""}` : "";
   }

@@ -53,7 +53,7 @@ describe("MCP: the first message waits for the answer to Start this server?", fu
     api.mcp.requestWaitMs = 60_000;
     for (const answer of answers) answer(true);
     await sent;
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     assert.ok(declared, "the request went out");
     const states = (await api.mcp.list()).map((x) => `${x.name}: ${x.state.kind}`).join(", ");
     assert.ok(

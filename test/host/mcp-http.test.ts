@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
-import { mcpInputSecretKey } from "../../src/host/mcp";
+import { mcpInputSecretKey } from "../../src/host/mcp/mcp-inputs";
 import type { OpenAIServer } from "../support/openai-server";
 import { filesUnder } from "../support/temp";
 import { startChatView, toolCard, waitFor } from "./helpers";
@@ -134,14 +134,14 @@ describe("Pi Chat MCP over Streamable HTTP with a bearer token", function () {
     void api.view.receive({ type: "chat/send", v: 1, text: "Echo over http." });
     await waitFor("the HTTP tool's card to ask", () => card()?.approval?.state === "pending", 60_000);
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_http_echo", decision: "allow" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     assert.equal(card()?.status, "success");
     assert.equal(server.pending(), 0);
 
     // Where the token must not be: the provider's requests, the log, the chats, every settings file.
     assert.ok(!server.requests.some((r) => JSON.stringify(r).includes(TOKEN)), "the model provider never saw the token");
     assert.ok(!api.logLines.some((l) => l.includes(TOKEN)), "not in the log");
-    const storageDir = (api.controller as unknown as { options: { storageDir: string } }).options.storageDir;
+    const storageDir = api.storageDir;
     const userDir = path.resolve(storageDir, "../../..");
     // The workspace's mcp.json holds the token only as the input's default, our stand-in for typing.
     const vscodeFolder = filesUnder(path.join(folder(), ".vscode")).filter((f) => f !== configFile());

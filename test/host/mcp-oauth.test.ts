@@ -78,23 +78,23 @@ describe(`Pi Chat MCP OAuth sign-in (phase ${phase})`, function () {
         return { text: "No tracker tools yet." };
       });
       await api.view.receive({ type: "chat/send", v: 1, text: "What is in the tracker?" });
-      await api.controller.currentSession.waitForIdle();
+      await api.screen.currentSession.waitForIdle();
       const state = (await tracker())?.state;
       assert.deepEqual(state, { kind: "needsSignIn", authorizationServer: as.origin, reason: "it asks you to sign in" });
       assert.ok(!declared.some((n) => n.startsWith("mcp__tracker__")), "no tools before the sign-in");
       assert.ok(as.seen.mcpUnauthorized > 0 && as.seen.mcpAuthorized === 0);
-      const notes = chatItems(api.controller.currentSession.viewState).filter((i): i is NoticeItem => i.kind === "notice" && i.fixCommand === "mcpSignIn");
+      const notes = chatItems(api.screen.currentSession.viewState).filter((i): i is NoticeItem => i.kind === "notice" && i.fixCommand === "mcpSignIn");
       assert.equal(notes.length, 1, "one note with the Sign In button");
       assert.match(notes[0]!.text, /"tracker" needs you to sign in \(at http:\/\/127\.0\.0\.1:\d+\)/);
       // A second request does not repeat the note.
       server.push(() => ({ text: "Still none." }));
       await api.view.receive({ type: "chat/send", v: 1, text: "And now?" });
-      await api.controller.currentSession.waitForIdle();
-      assert.equal(chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "notice" && i.fixCommand === "mcpSignIn").length, 1);
+      await api.screen.currentSession.waitForIdle();
+      assert.equal(chatItems(api.screen.currentSession.viewState).filter((i) => i.kind === "notice" && i.fixCommand === "mcpSignIn").length, 1);
     });
 
     it("Sign In (the note's button) shows where the browser goes, opens it, and the tools come and reach the model", async () => {
-      // What the note's button posts: the webview's workbench/runCommand, run by the controller.
+      // What the note's button posts: the webview's workbench/runCommand, run by its handler (handlers/editor.ts).
       await api.view.receive({ type: "workbench/runCommand", v: 1, command: "mcpSignIn" });
       await waitFor("the tracker server to be ready after the sign-in", async () => ((await tracker())?.state.kind === "ready" ? true : undefined), 60_000);
       assert.deepEqual(confirmed, [`tracker ${as.origin}`], "the user was shown the authorization server before the browser opened");
@@ -120,7 +120,7 @@ describe(`Pi Chat MCP OAuth sign-in (phase ${phase})`, function () {
       void api.view.receive({ type: "chat/send", v: 1, text: "Who am I in the tracker?" });
       await waitFor("the tracker card to ask", () => card()?.approval?.state === "pending", 60_000);
       await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_whoami", decision: "allow" });
-      await api.controller.currentSession.waitForIdle();
+      await api.screen.currentSession.waitForIdle();
       assert.equal(card()?.status, "success");
       assert.equal(server.pending(), 0);
     });
@@ -139,7 +139,7 @@ describe(`Pi Chat MCP OAuth sign-in (phase ${phase})`, function () {
       const card = () => toolCard(api, "call_echo_refresh");
       await waitFor("the echo card to ask", () => card()?.approval?.state === "pending", 60_000);
       await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_echo_refresh", decision: "allow" });
-      await api.controller.currentSession.waitForIdle();
+      await api.screen.currentSession.waitForIdle();
       assert.equal(card()?.status, "success");
       assert.deepEqual(as.seen.grants, ["authorization_code", "refresh_token"], "one refresh, no new sign-in");
       assert.equal(opened.length, 1);
@@ -154,7 +154,7 @@ describe(`Pi Chat MCP OAuth sign-in (phase ${phase})`, function () {
         assert.ok(!server.requests.some((r) => JSON.stringify(r).includes(token)), "the model provider never saw a token");
         assert.ok(!api.logLines.some((l) => l.includes(token)), "not in the log");
       }
-      const storageDir = (api.controller as unknown as { options: { storageDir: string } }).options.storageDir;
+      const storageDir = api.storageDir;
       const userDir = path.resolve(storageDir, "../../..");
       const files = [
         ...filesUnder(storageDir),

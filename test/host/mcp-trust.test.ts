@@ -220,7 +220,7 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
     void api.view.receive({ type: "chat/send", v: 1, text: "Echo." });
     await waitFor("the card", () => toolCard(api, "call_t1")?.approval?.state === "pending", 60_000);
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_t1", decision: "allowAlways" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     // The repository defines its own "everything".
     const before = consents.length;
     write(piFile(), { mcpServers: { everything: { command: process.execPath, args: [everything, "stdio", "--repo"] } } });
@@ -244,7 +244,7 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
     );
     assert.equal(card.approval?.state, "pending", "the repository's server did not inherit the user's Always allow");
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_t2", decision: "deny" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
   });
 
   it("results are redacted by the one redactor, a cut one is kept in its chat's log folder only, and servers get no provider keys", async () => {
@@ -260,7 +260,7 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
       await api.mcp.restart("everything");
       await waitFor("everything ready", async () => (await state("everything"))?.kind === "ready", 60_000);
       await vscode.commands.executeCommand("piChat.newChat");
-      const chatId = api.controller.currentSession.id;
+      const chatId = api.screen.currentSession.id;
       const leaks: string[] = [];
       const toolText = (body: { messages: { role: string; tool_call_id?: string; content?: unknown }[] }, id: string) =>
         JSON.stringify(body.messages.find((m) => m.role === "tool" && m.tool_call_id === id)?.content ?? "");
@@ -284,7 +284,7 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
         await waitFor(`${id} to ask`, () => toolCard(api, id)?.approval?.state === "pending", 60_000);
         await api.view.receive({ type: "approval/decide", v: 1, toolCallId: id, decision: "allow" });
       }
-      await api.controller.currentSession.waitForIdle();
+      await api.screen.currentSession.waitForIdle();
       assert.deepEqual(leaks, []);
       const logFile = (toolCard(api, "call_r2")?.details as { logFile?: string } | undefined)?.logFile;
       assert.ok(logFile, "the cut result's whole text was kept");
@@ -320,7 +320,7 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
       await vscode.commands.executeCommand("piChat.newChat");
       server.push(() => ({ text: "Still here." }));
       await api.view.receive({ type: "chat/send", v: 1, text: `Hello with ${what}.` });
-      await api.controller.currentSession.waitForIdle();
+      await api.screen.currentSession.waitForIdle();
       assert.equal(server.pending(), 0, `${what}: the request went out`);
     }
     rmSync(piFile(), { force: true });

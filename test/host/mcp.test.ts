@@ -88,13 +88,13 @@ describe("Pi Chat MCP servers in the extension host", function () {
     assert.equal(launches.length, 1, "the workspace server started after one agreement, asked once");
     assert.ok(launches[0]!.includes(everything) && launches[0]!.startsWith(`command: ${process.execPath}`), launches[0]);
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_echo", decision: "allow" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     assert.equal(card("call_echo")?.status, "success");
     assert.match(card("call_echo")?.resultText ?? "", /hello from mcp/);
     assert.equal(server.pending(), 0);
     // The meter's details count what the MCP tools' declarations cost in every request: the tools the
     // provider received, within 10 % of their characters / 4 (the estimate's rule).
-    const fixed = api.controller.currentSession.viewState.meter?.fixed;
+    const fixed = api.screen.currentSession.viewState.meter?.fixed;
     const sentMcpTools = declared.filter((name) => name.startsWith("mcp__")).length;
     assert.equal(fixed?.mcpToolCount, sentMcpTools);
     const expected = mcpDeclarationChars / 4;
@@ -115,7 +115,7 @@ describe("Pi Chat MCP servers in the extension host", function () {
     void api.view.receive({ type: "chat/send", v: 1, text: "Add 1 and 2." });
     await waitFor("the MCP card to ask", () => card("call_deny")?.approval?.state === "pending", 60_000);
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_deny", decision: "deny", reason: "not this time, thanks" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     assert.equal(card("call_deny")?.approval?.state, "denied");
     assert.equal(server.pending(), 0);
   });
@@ -137,7 +137,7 @@ describe("Pi Chat MCP servers in the extension host", function () {
     assert.equal(second.approval?.rule, "everything/get-env", "allowed by the user's choice, without asking");
     assert.equal(second.status, "success");
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_aa3", decision: "allow" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     assert.equal(server.pending(), 0);
   });
 
@@ -150,7 +150,7 @@ describe("Pi Chat MCP servers in the extension host", function () {
     // Stop once the operation has reported a step (an event, not a clock): it had 60 to go.
     await waitFor("the long call's first step", () => card("call_long")?.progress !== undefined);
     await api.view.receive({ type: "chat/stop", v: 1 });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     assert.notEqual(card("call_long")?.status, "success", "the stop did not wait for the 60 s operation");
     server.push(
       () => ({ toolCalls: [{ id: "call_after", name: "mcp__everything__echo", arguments: { message: "still alive" } }] }),
@@ -159,7 +159,7 @@ describe("Pi Chat MCP servers in the extension host", function () {
     void api.view.receive({ type: "chat/send", v: 1, text: "Echo again." });
     await waitFor("the next card", () => card("call_after")?.approval?.state === "pending", 60_000);
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_after", decision: "allow" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     assert.match(card("call_after")?.resultText ?? "", /still alive/);
   });
 

@@ -253,7 +253,7 @@ describe("composer mentions, templates and skills (extension host)", function ()
       const later = lastRequestText();
       assert.match(later, /\+export const port = 2;/);
       assert.doesNotMatch(later, /port = 3/);
-      const saved = api.controller.currentSession.messages.filter((m) => m.role === "fileAttachment");
+      const saved = api.screen.currentSession.messages.filter((m) => m.role === "fileAttachment");
       assert.equal(saved.length, 1);
       assert.equal(saved[0]?.role === "fileAttachment" && saved[0].mention, "changes");
     } finally {
@@ -436,7 +436,7 @@ describe("composer mentions, templates and skills (extension host)", function ()
         "both come back into the box, expanded, for the user to read",
       );
       assert.deepEqual(
-        chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "userCommand"),
+        chatItems(api.screen.currentSession.viewState).filter((i) => i.kind === "userCommand"),
         [],
         "no command card",
       );
@@ -477,7 +477,7 @@ describe("composer mentions, templates and skills (extension host)", function ()
       "the help lists the / commands, /help among them",
     );
     assert.equal(server.chatRequests().length, requestsBefore, "nothing went to the model");
-    assert.ok(!api.controller.currentSession.messages.some((m) => m.role === "user" && JSON.stringify(m).includes("/help")), "not a prompt");
+    assert.ok(!api.screen.currentSession.messages.some((m) => m.role === "user" && JSON.stringify(m).includes("/help")), "not a prompt");
   });
 
   it("a file name with a newline and an @ is listed and mentioned quoted, so it cannot add words of its own", async () => {

@@ -27,20 +27,20 @@ describe(`a chat's model and branch across a restart (phase ${phase})`, function
   });
   after(async () => server?.close());
 
-  const prompts = () => chatItems(api.controller.currentSession.viewState).flatMap((i) => (i.kind === "user" ? [i.text] : []));
+  const prompts = () => chatItems(api.screen.currentSession.viewState).flatMap((i) => (i.kind === "user" ? [i.text] : []));
 
   if (phase === 1) {
     it("two chats on two models (the local server sees each id); one edited and switched back", async () => {
       await vscode.commands.executeCommand("piChat.newChat");
       await vscode.commands.executeCommand("piChat.selectChatModel", { provider: "openai-compatible", model: "model-a" });
-      assert.match(api.controller.currentSession.model?.modelId ?? "", /^model-a$/);
+      assert.match(api.screen.currentSession.model?.modelId ?? "", /^model-a$/);
       server.push(
         () => ({ text: "a1" }),
         () => ({ text: "a2" }),
       );
       await api.view.receive({ type: "chat/send", v: 1, text: "first in a" });
       await api.view.receive({ type: "chat/send", v: 1, text: "second in a" });
-      const a = api.controller.currentSession;
+      const a = api.screen.currentSession;
       const second = a.messages.findIndex((m) => m.role === "user" && JSON.stringify(m.content).includes("second in a"));
       server.push(() => ({ text: "a2, edited" }));
       await api.view.receive({ type: "branch/editPrompt", v: 1, messageIndex: second, text: "second in a, edited" });
@@ -51,7 +51,7 @@ describe(`a chat's model and branch across a restart (phase ${phase})`, function
       await vscode.commands.executeCommand("piChat.selectChatModel", { provider: "openai-compatible", model: "model-b" });
       server.push(() => ({ text: "b1" }));
       await api.view.receive({ type: "chat/send", v: 1, text: "first in b" });
-      const b = api.controller.currentSession;
+      const b = api.screen.currentSession;
       assert.deepEqual(
         server
           .chatRequests()
@@ -69,12 +69,12 @@ describe(`a chat's model and branch across a restart (phase ${phase})`, function
   } else {
     it("each chat comes back on its own model and on the branch it was left on", async () => {
       const saved = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(savedFile()))) as Saved;
-      const current = api.controller.currentSession.id;
+      const current = api.screen.currentSession.id;
       try {
         await api.view.receive({ type: "chat/switch", v: 1, chatId: saved.a });
         assert.deepEqual(prompts(), ["first in a", "second in a"], "the branch chosen before the restart");
         assert.deepEqual(
-          api.controller.currentSession.viewState.forks.map((f) => `${f.index + 1}/${f.count}`),
+          api.screen.currentSession.viewState.forks.map((f) => `${f.index + 1}/${f.count}`),
           ["1/2"],
         );
         server.push(() => ({ text: "a3" }));

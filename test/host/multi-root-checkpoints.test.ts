@@ -59,10 +59,10 @@ describe("multi-root workspace: restore files to a message (extension host)", fu
     );
     void api.view.receive({ type: "chat/send", v: 1, text: "Change both folders." });
     await waitFor("the command to ask", () =>
-      chatItems(api.controller.currentSession.viewState).some((i): i is ToolItem => i.kind === "tool" && i.id === "mr_cmd" && i.approval?.state === "pending"),
+      chatItems(api.screen.currentSession.viewState).some((i): i is ToolItem => i.kind === "tool" && i.id === "mr_cmd" && i.approval?.state === "pending"),
     );
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "mr_cmd", decision: "allow" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     await checkpoints.checkpoints.idle();
     assert.ok(existsSync(created));
 
@@ -76,7 +76,7 @@ describe("multi-root workspace: restore files to a message (extension host)", fu
       noticeText = text;
       return undefined;
     };
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     await api.view.receive({ type: "checkpoint/restore", v: 1, messageIndex: session.messages.findIndex((m) => m.role === "user") });
     await waitFor("the notice", () => noticeText);
     assert.deepEqual(

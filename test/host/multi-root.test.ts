@@ -95,7 +95,7 @@ describe("multi-root workspace (extension host)", function () {
     void api.view.receive({ type: "chat/send", v: 1, text: "Where is the port configured? Make it 8080." });
     const toolCallId = await waitFor(
       "the approval request",
-      () => chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
+      () => chatItems(api.screen.currentSession.viewState).find((i) => i.kind === "tool" && i.approval?.state === "pending")?.id,
     );
     // One diff, of the right file: the proposal's diff editor shows server/config.ts's folder.
     await waitFor("the diff editor", () =>
@@ -103,16 +103,16 @@ describe("multi-root workspace (extension host)", function () {
         .flatMap((g) => g.tabs)
         .some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.toString() === configUri.toString()),
     );
-    const pending = chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "tool" && i.approval?.state === "pending");
+    const pending = chatItems(api.screen.currentSession.viewState).filter((i) => i.kind === "tool" && i.approval?.state === "pending");
     assert.equal(pending.length, 1, "one approval for the edit");
     assert.equal(await diskText(configUri), CONFIG, "nothing written before the decision");
 
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId, decision: "allow" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     assert.equal(server.pending(), 0, "the model got every tool result");
     assert.equal(await diskText(configUri), CONFIG.replace("port: 3000,", "port: 8080,"));
     assert.equal(await diskText(notesUri), notesBefore, "the app folder's own server/ subfolder is untouched");
-    const tools = chatItems(api.controller.currentSession.viewState).flatMap((i) => (i.kind === "tool" ? [i.name] : []));
+    const tools = chatItems(api.screen.currentSession.viewState).flatMap((i) => (i.kind === "tool" ? [i.name] : []));
     assert.deepEqual(tools, ["search", "read_file", "edit_file"]);
   });
 
@@ -121,7 +121,7 @@ describe("multi-root workspace (extension host)", function () {
     await vscode.commands.executeCommand("piChat.askAboutFile", vscode.Uri.joinPath(folder("server").uri, "config.ts"));
     await vscode.commands.executeCommand("piChat.askAboutFile", vscode.Uri.joinPath(folder("app").uri, "server", "NOTES.md"));
     assert.deepEqual(
-      api.controller.pendingAttachments.map((a) => a.path),
+      api.host.attachments.pending.map((a) => a.path),
       ["server/config.ts", "app/server/NOTES.md"],
     );
 
@@ -148,7 +148,7 @@ describe("multi-root workspace (extension host)", function () {
     );
     const failuresBefore = server.failures.length;
     await api.view.receive({ type: "chat/send", v: 1, text: "What are these?" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     // A failing assertion in the step above answers 500 and is kept here: it must fail this test.
     assert.deepEqual(server.failures.slice(failuresBefore), []);
     assert.equal(server.pending(), 0);
@@ -183,19 +183,19 @@ describe("multi-root workspace (extension host)", function () {
     );
     void api.view.receive({ type: "chat/send", v: 1, text: "Where does the server live?" });
     const card = await waitFor("the command card to ask", () =>
-      chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.id === "call_server" && i.approval?.state === "pending"),
+      chatItems(api.screen.currentSession.viewState).find((i) => i.kind === "tool" && i.id === "call_server" && i.approval?.state === "pending"),
     );
     assert.equal(card.kind === "tool" ? card.approval?.cwd : undefined, "server", "the card shows the folder");
-    const asked = chatItems(api.controller.currentSession.viewState).filter((i) => i.kind === "tool" && i.approval !== undefined);
+    const asked = chatItems(api.screen.currentSession.viewState).filter((i) => i.kind === "tool" && i.approval !== undefined);
     assert.deepEqual(
       asked.map((i) => i.id),
       ["call_server"],
       "only the run with a folder in the workspace asked",
     );
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_server", decision: "allow" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     assert.equal(server.pending(), 0);
-    const ran = chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "tool" && i.id === "call_server");
+    const ran = chatItems(api.screen.currentSession.viewState).find((i) => i.kind === "tool" && i.id === "call_server");
     console.log(`[multi-root] run_command ran via: ${(ran?.kind === "tool" ? (ran.details as { via?: string } | undefined)?.via : undefined) ?? "?"}`);
   });
 
@@ -204,7 +204,7 @@ describe("multi-root workspace (extension host)", function () {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder("server").uri, "config.ts"));
     await vscode.window.showTextDocument(doc);
     await api.view.receive({ type: "chat/send", v: 1, text: "!pwd" });
-    const commands = () => chatItems(api.controller.currentSession.viewState).flatMap((i) => (i.kind === "userCommand" ? [i] : []));
+    const commands = () => chatItems(api.screen.currentSession.viewState).flatMap((i) => (i.kind === "userCommand" ? [i] : []));
     assert.deepEqual(
       commands().map((c) => [c.cwd, c.output, c.exitCode]),
       [["server", folder("server").uri.fsPath, 0]],

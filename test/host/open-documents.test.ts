@@ -149,7 +149,7 @@ describe("stale documents: Pi reads and writes the disk, not VS Code's copy it h
         () => ({ text: "Changed." }),
       );
       await api.view.receive({ type: "chat/send", v: 1, text: "Change k." });
-      const session = api.controller.currentSession;
+      const session = api.screen.currentSession;
       await session.waitForIdle();
       await checkpoints.checkpoints.idle();
       assert.equal(disk("chat.ts"), "export const k = 2222;\n", JSON.stringify(card("stale_k2")));

@@ -123,7 +123,7 @@ describe("requests the extension must not trust", function () {
 
   it("messages naming an unknown chat or tool call, and Continue with nothing to continue, are dropped quietly", async () => {
     await vscode.commands.executeCommand("piChat.newChat");
-    const chatId = api.controller.currentSession.id;
+    const chatId = api.screen.currentSession.id;
     const requestsBefore = server.requests.length;
     const shown = await shownDuring(async () => {
       await api.view.receive({ type: "chat/switch", v: 1, chatId: "c-does-not-exist" });
@@ -138,8 +138,8 @@ describe("requests the extension must not trust", function () {
       await api.view.receive({ type: "chat/continue", v: 1 });
     });
     assert.deepEqual(shown, []);
-    assert.equal(api.controller.currentSession.id, chatId);
-    assert.equal(api.controller.currentSession.messages.length, 0, "Continue added nothing");
+    assert.equal(api.screen.currentSession.id, chatId);
+    assert.equal(api.screen.currentSession.messages.length, 0, "Continue added nothing");
     assert.equal(server.requests.length, requestsBefore, "Continue sent no request");
     assert.ok(api.logLines.some((l) => l.includes("ignored chat/switch for an unknown chat")));
     assert.ok(api.logLines.some((l) => l.includes("ignored command/openOutput")));

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { importedChatTitle, piSessionFolderName } from "../../src/core/pi-sessions";
-import type { ContinueInPiResult } from "../../src/host/palette/pi-session-command";
+import type { ContinueInPiResult } from "../../src/host/palette/pi-sessions-bundle";
 import { chatItems } from "../../src/shared/reducer";
 import { useChatView, waitFor } from "./helpers";
 
@@ -77,11 +77,11 @@ describe("pi CLI sessions in the extension host", function () {
     const file = join(dir, `2026-01-02T03-04-05-000Z_${SESSION_ID}.jsonl`);
     writeFileSync(file, sessionText(cwd));
     const before = readFileSync(file);
-    const previousChat = api.controller.currentSession.id;
+    const previousChat = api.screen.currentSession.id;
 
     await openPiSessionAcceptingFirst();
 
-    const session = await waitFor("the imported chat", () => (api.controller.currentSession.id !== previousChat ? api.controller.currentSession : undefined));
+    const session = await waitFor("the imported chat", () => (api.screen.currentSession.id !== previousChat ? api.screen.currentSession : undefined));
     const roles = session.messages.map((m) => m.role);
     assert.deepEqual(roles, ["system", "localNotice", "user", "assistant"], "Pi Chat's system message, the note, pi's active branch");
     const system = session.messages[0]!;
@@ -104,7 +104,7 @@ describe("pi CLI sessions in the extension host", function () {
     await waitFor("back on pi's branch", () => !JSON.stringify(chatItems(session.viewState)).includes("(first try)"));
 
     // The chat's file records where it came from.
-    const chats = await api.controller.service.listChats();
+    const chats = await api.screen.service.listChats();
     const listed = chats.find((c) => c.id === session.id);
     assert.equal(listed?.title, importedChatTitle("Pelican hunt", "2026-01-02T03:04:05.000Z"), "named by its source and date");
     assert.match(listed.title, /^Pelican hunt \(pi session, 2026-01-0[12] \d\d:\d4\)$/);
@@ -137,10 +137,10 @@ describe("pi CLI sessions in the extension host", function () {
     writeFileSync(file, roundTrip);
     const later = new Date(Date.now() + 120_000);
     utimesSync(file, later, later);
-    const previousChat = api.controller.currentSession.id;
+    const previousChat = api.screen.currentSession.id;
     try {
       await openPiSessionAcceptingFirst();
-      const session = await waitFor("the imported chat", () => (api.controller.currentSession.id !== previousChat ? api.controller.currentSession : undefined));
+      const session = await waitFor("the imported chat", () => (api.screen.currentSession.id !== previousChat ? api.screen.currentSession : undefined));
       const note = session.messages.find((m) => m.role === "localNotice");
       assert.ok(note?.role === "localNotice");
       assert.doesNotMatch(note.text, /has no provider/, "Pi Chat has an openai-compatible provider: the note must not deny it");
@@ -168,14 +168,14 @@ describe("pi CLI sessions in the extension host", function () {
     // The newest file: first in the quick pick.
     const later = new Date(Date.now() + 60_000);
     utimesSync(file, later, later);
-    const previousChat = api.controller.currentSession.id;
+    const previousChat = api.screen.currentSession.id;
     try {
       await openPiSessionAcceptingFirst();
       assert.ok(
         api.logLines.some((l) => l.includes("line 2 of the pi session is 40 MB, larger than the 10 MB one entry may be")),
         `the reason is logged and shown: ${api.logLines.slice(-3).join(" | ")}`,
       );
-      assert.equal(api.controller.currentSession.id, previousChat, "no chat was opened");
+      assert.equal(api.screen.currentSession.id, previousChat, "no chat was opened");
     } finally {
       rmSync(file, { force: true });
     }
@@ -185,7 +185,7 @@ describe("pi CLI sessions in the extension host", function () {
     const { api, server } = chatView();
     const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     await api.view.receive({ type: "chat/new", v: 1 });
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     server.push(() => ({ text: "Noted, the OTTER." }));
     await api.view.receive({ type: "chat/send", v: 1, text: "Remember the OTTER." });
     await session.waitForIdle();

@@ -54,7 +54,7 @@ describe("project instructions and problems after an edit (extension host)", fun
       await api.view.receive({ type: "chat/send", v: 1, text: "and now?" });
       assert.doesNotMatch(text(server.chatRequests().at(-1)!.messages[0]), /AGENTS\.md|limericks/);
       // Never saved into the transcript: it belongs to the request, not the chat.
-      assert.doesNotMatch(JSON.stringify(api.controller.currentSession.messages), /limericks|haiku/);
+      assert.doesNotMatch(JSON.stringify(api.screen.currentSession.messages), /limericks|haiku/);
     } finally {
       await config().update("projectInstructions", undefined, vscode.ConfigurationTarget.Global);
       await vscode.workspace.fs.delete(agents).then(undefined, () => undefined);
@@ -84,11 +84,11 @@ describe("project instructions and problems after an edit (extension host)", fun
         },
       );
       await api.view.receive({ type: "chat/send", v: 1, text: "Make the port a string." });
-      await api.controller.currentSession.waitForIdle();
+      await api.screen.currentSession.waitForIdle();
       assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(target)), /= "3000";/, "the edit was applied");
       assert.match(toolMessage, /^Edited src\/problems\.ts/);
       assert.match(toolMessage, /new error in src\/problems\.ts:\nsrc\/problems\.ts:1:\d+ - ts 2322: Type 'string' is not assignable to type 'number'\./);
-      const card = api.controller.currentSession.viewState;
+      const card = api.screen.currentSession.viewState;
       assert.match(JSON.stringify(card), /"problems":\{"items":\[\{"line":1/, "the card's details carry the problems");
     } finally {
       await config().update("approvalMode", "ask", vscode.ConfigurationTarget.Global);

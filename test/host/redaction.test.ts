@@ -49,7 +49,7 @@ describe("a key echoed by the provider is redacted everywhere", function () {
   });
 
   function transcripts(): string {
-    const storageDir = (api.controller as unknown as { options: { storageDir: string } }).options.storageDir;
+    const storageDir = api.storageDir;
     const dir = join(storageDir, "chats");
     return readdirSync(dir)
       .filter((f) => f.endsWith(".jsonl"))

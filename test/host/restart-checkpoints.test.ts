@@ -51,12 +51,10 @@ describe(`checkpoints: a restore cut off by a restart is rolled back (phase ${ph
       );
       void api.view.receive({ type: "chat/send", v: 1, text: "Rewrite the two files." });
       await waitFor("the command to ask", () =>
-        chatItems(api.controller.currentSession.viewState).some(
-          (i): i is ToolItem => i.kind === "tool" && i.id === "crash_cmd" && i.approval?.state === "pending",
-        ),
+        chatItems(api.screen.currentSession.viewState).some((i): i is ToolItem => i.kind === "tool" && i.id === "crash_cmd" && i.approval?.state === "pending"),
       );
       await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "crash_cmd", decision: "allow" });
-      await api.controller.currentSession.waitForIdle();
+      await api.screen.currentSession.waitForIdle();
       await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", undefined, vscode.ConfigurationTarget.Global);
       const checkpoints = api.checkpoints!;
       await checkpoints.checkpoints.idle();
@@ -67,7 +65,7 @@ describe(`checkpoints: a restore cut off by a restart is rolled back (phase ${ph
         writeFileSync(join(dir, "two.txt"), "two be"); // torn mid-write
         throw new Error("the extension host went away here");
       };
-      const session = api.controller.currentSession;
+      const session = api.screen.currentSession;
       await api.view.receive({ type: "checkpoint/restore", v: 1, messageIndex: session.messages.findIndex((m) => m.role === "user") }).catch(() => undefined);
       checkpoints.checkpoints.afterRestoreStep = undefined;
       assert.equal(read("one.txt"), "one before\n", "the first file was restored");

@@ -44,18 +44,18 @@ describe(`restore across a restart (phase ${phase})`, function () {
       server.push(editCall("e1", "port: 3000,", "port: 8080,"), () => ({ text: "Changed it to 8080." }));
       void api.view.receive({ type: "chat/send", v: 1, text: "Change it to 8080." });
       await waitFor("approval e1", () =>
-        chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "tool" && i.id === "e1" && i.approval?.state === "pending"),
+        chatItems(api.screen.currentSession.viewState).some((i) => i.kind === "tool" && i.id === "e1" && i.approval?.state === "pending"),
       );
       await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "e1", decision: "allow" });
-      await api.controller.currentSession.waitForIdle();
+      await api.screen.currentSession.waitForIdle();
       assert.match(await diskText(workspaceUri("src", "config.ts")), /port: 8080,/);
 
       server.push(editCall("e2", 'host: "localhost",', 'host: "0.0.0.0",'));
       void api.view.receive({ type: "chat/send", v: 1, text: "Listen on all interfaces." });
       await waitFor("approval e2", () =>
-        chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "tool" && i.id === "e2" && i.approval?.state === "pending"),
+        chatItems(api.screen.currentSession.viewState).some((i) => i.kind === "tool" && i.id === "e2" && i.approval?.state === "pending"),
       );
-      const session = api.controller.currentSession;
+      const session = api.screen.currentSession;
       const record: Phase1Record = { chatId: session.id, messages: JSON.parse(JSON.stringify(session.messages)) as AgentMessage[] };
       await vscode.workspace.fs.writeFile(savedFile(), new TextEncoder().encode(JSON.stringify(record)));
       // No decision: the runner now kills VS Code with this edit pending.
@@ -63,7 +63,7 @@ describe(`restore across a restart (phase ${phase})`, function () {
   } else {
     it("restores the chat exactly, shows the cut-off turn as interrupted, and continues", async () => {
       const record = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(savedFile()))) as Phase1Record;
-      const session = api.controller.currentSession;
+      const session = api.screen.currentSession;
       assert.equal(session.id, record.chatId, "the chat on screen before the restart is on screen again");
       const restored = JSON.parse(JSON.stringify(session.messages)) as AgentMessage[];
       assert.deepEqual(restored.slice(0, record.messages.length), record.messages, "the full AgentMessage[] came back");

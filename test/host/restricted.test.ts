@@ -56,11 +56,11 @@ describe("restricted mode (untrusted folder, workspace trust on)", function () {
       const before = server.chatRequests().length;
       await api.view.receive({ type: "chat/send", v: 1, text: `${prefix}echo ran > ${marker.fsPath}` });
       const notice = await waitFor("the refusal", () =>
-        chatItems(api.controller.currentSession.viewState).find((i) => i.kind === "notice" && /Commands cannot run here/.test(i.text)),
+        chatItems(api.screen.currentSession.viewState).find((i) => i.kind === "notice" && /Commands cannot run here/.test(i.text)),
       );
       assert.match(notice.kind === "notice" ? notice.text : "", /Restricted Mode \(not trusted\).*Trust the folder/);
       assert.equal(
-        chatItems(api.controller.currentSession.viewState).some((i) => i.kind === "userCommand"),
+        chatItems(api.screen.currentSession.viewState).some((i) => i.kind === "userCommand"),
         false,
         "no command card",
       );

@@ -136,7 +136,7 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
     await waitFor(`${id} to ask`, () => card(id)?.approval?.state === "pending");
     const allowed = Date.now();
     await api.view.receive({ type: "approval/decide", v: 1, toolCallId: id, decision: "allow" });
-    await api.controller.currentSession.waitForIdle();
+    await api.screen.currentSession.waitForIdle();
     const ms = Date.now() - allowed;
     assert.equal(server.pending(), 0, "the model got the result");
     const done = card(id)!;
@@ -596,7 +596,7 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
       await background("VS Code closing", () => api.commands.endAllRuns());
 
       // Deleting the chat that runs it in the background (through the view, as the user does).
-      const chatId = api.controller.currentSession.id;
+      const chatId = api.screen.currentSession.id;
       const id = "call_escape_bg";
       const cwd = folder();
       server.push(
@@ -606,7 +606,7 @@ describe("Pi Chat terminal safety nets (VS Code loses track of a typed command)"
       void api.view.receive({ type: "chat/send", v: 1, text: "Start the escapees" });
       await waitFor(`${id} to ask`, () => card(id)?.approval?.state === "pending");
       await api.view.receive({ type: "approval/decide", v: 1, toolCallId: id, decision: "allow" });
-      await api.controller.currentSession.waitForIdle();
+      await api.screen.currentSession.waitForIdle();
       // The card shows the first lines (its wait may end before the server listens): the server's
       // pid is in its file, and the run's tag in the environment of a process that printed its pid.
       const shown = card(id)?.resultText ?? "";

@@ -1,6 +1,6 @@
 // CheckpointIo over folders on disk with Node's fs: reads and stats for every use, and writes
 // for the unit tests and the benchmarks (the extension writes through workspace.fs instead:
-// src/host/adapters/checkpoints.ts). One folder: plain paths; several: `folderName/path`.
+// src/host/checkpoints/host-checkpoints.ts). One folder: plain paths; several: `folderName/path`.
 import { lstatSync, readdirSync } from "node:fs";
 import { lstat, mkdir, readdir, unlink, writeFile } from "node:fs/promises";
 import * as nodePath from "node:path";

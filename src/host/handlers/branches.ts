@@ -1,26 +1,23 @@
 // Messages that change the chat's path: edit a prompt, retry an answer (asking first whether to
 // restore the files too), switch branch, restore files.
-import type { HandlerGroup } from "./context";
+import type { HandlerGroup } from "./deps";
 
 export const branchHandlers = {
-  "branch/editPrompt": (message, ctx) => {
+  "branch/editPrompt": (message, { checkpoints }) => {
     const edit = { text: message.text, ...(message.removeImages ? { removeImages: message.removeImages } : {}) };
-    return ctx.branchWithFiles("edit", message.messageIndex, edit, (session, note) =>
+    return checkpoints.branchWithFiles("edit", message.messageIndex, edit, (session, note) =>
       session.editPrompt(message.messageIndex, message.text, message.removeImages, note),
     );
   },
-  "branch/retry": (message, ctx) => ctx.branchWithFiles("retry", message.messageIndex, undefined, (session, note) => session.retry(message.messageIndex, note)),
-  "checkpoint/answer": (message, ctx) => {
-    if (!ctx.answerFilesOffer(message.id, message.choice)) ctx.ignore(message);
+  "branch/retry": (message, { checkpoints }) =>
+    checkpoints.branchWithFiles("retry", message.messageIndex, undefined, (session, note) => session.retry(message.messageIndex, note)),
+  "checkpoint/answer": (message, deps) => {
+    if (!deps.checkpoints.answerOffer(message.id, message.choice)) deps.ignore(message);
   },
-  "checkpoint/openDiff": async (message, ctx) => {
-    if (!(await ctx.openFilesOfferDiff(message.id, message.path))) ctx.ignore(message);
+  "checkpoint/openDiff": async (message, deps) => {
+    if (!(await deps.checkpoints.openOfferDiff(message.id, message.path))) deps.ignore(message);
   },
-  "branch/switch": (message, ctx) => ctx.branch(() => ctx.session.switchBranch(message.messageIndex, message.to)),
-  "checkpoint/restore": async (message, ctx) => {
-    await ctx.restoreFiles(message.messageIndex);
-  },
-  "checkpoint/redo": async (message, ctx) => {
-    await ctx.redoRestore(message.messageIndex);
-  },
+  "branch/switch": (message, { checkpoints, screen }) => checkpoints.branch(() => screen.currentSession.switchBranch(message.messageIndex, message.to)),
+  "checkpoint/restore": (message, { checkpoints }) => checkpoints.restoreFiles(message.messageIndex),
+  "checkpoint/redo": (message, { checkpoints }) => checkpoints.redoRestore(message.messageIndex),
 } satisfies HandlerGroup;

@@ -1,13 +1,13 @@
 // Messages about the chat on screen: send, stop, continue, and which chat is shown.
-import type { HandlerGroup } from "./context";
+import type { HandlerGroup } from "./deps";
 
 export const chatHandlers = {
-  "chat/send": (message, ctx) => ctx.prompt(message.text, message.images ?? [], message.mentions ?? [], message.verbatim === true),
-  "chat/stop": (_message, ctx) => ctx.stop(),
-  "chat/continue": (_message, ctx) => ctx.continueChat(),
-  "chat/loadEarlier": (message, ctx) => ctx.session.loadEarlier(message.count),
-  "chat/new": (_message, ctx) => ctx.newChat(),
+  "chat/send": (message, { input }) => input.prompt(message.text, message.images ?? [], message.mentions ?? [], message.verbatim === true),
+  "chat/stop": (_message, { screen }) => screen.stop(),
+  "chat/continue": (_message, { screen }) => screen.continueChat(),
+  "chat/loadEarlier": (message, { screen }) => screen.currentSession.loadEarlier(message.count),
+  "chat/new": (_message, { screen }) => screen.newChat(),
   // Ids from the webview are only requests: one naming no saved chat is dropped quietly.
-  "chat/switch": (message, ctx) => (ctx.isKnownChat(message.chatId) ? ctx.switchChat(message.chatId) : ctx.ignore(message)),
-  "chat/delete": (message, ctx) => (ctx.isKnownChat(message.chatId) ? ctx.deleteChat(message.chatId) : ctx.ignore(message)),
+  "chat/switch": (message, deps) => (deps.screen.isKnownChat(message.chatId) ? deps.screen.switchChat(message.chatId) : deps.ignore(message)),
+  "chat/delete": (message, deps) => (deps.screen.isKnownChat(message.chatId) ? deps.screen.deleteChat(message.chatId) : deps.ignore(message)),
 } satisfies HandlerGroup;

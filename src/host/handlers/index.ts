@@ -1,14 +1,14 @@
-// Every webview message's handler, by message type: the controller dispatches through this one map.
+// Every webview message's handler, by message type: chat-host.ts dispatches through this one map.
 import { approvalHandlers } from "./approvals";
 import { branchHandlers } from "./branches";
 import { chatHandlers } from "./chat";
 import { composerHandlers } from "./composer";
 import type { WebviewMessage } from "../../shared/protocol";
-import type { AllHandlers, HandlerContext, MessageHandler } from "./context";
+import type { AllHandlers, HandlerDeps, MessageHandler } from "./deps";
 import { editorHandlers } from "./editor";
 import { historyHandlers } from "./history";
 
-export type { HandlerContext } from "./context";
+export type { HandlerDeps } from "./deps";
 
 export const messageHandlers: AllHandlers = {
   ...chatHandlers,
@@ -23,8 +23,8 @@ export const messageHandlers: AllHandlers = {
 };
 
 /** Runs the handler for `message.type`. */
-export function dispatch(message: WebviewMessage, ctx: HandlerContext): void | Promise<void> {
+export function dispatch(message: WebviewMessage, deps: HandlerDeps): void | Promise<void> {
   // The map pairs each type with its message shape; TypeScript cannot follow that through the union.
   const handler = messageHandlers[message.type] as MessageHandler<WebviewMessage["type"]>;
-  return (handler as (message: WebviewMessage, ctx: HandlerContext) => void | Promise<void>)(message, ctx);
+  return (handler as (message: WebviewMessage, deps: HandlerDeps) => void | Promise<void>)(message, deps);
 }

@@ -2,7 +2,7 @@
 // than the provider's own endpoint. Remembered in the extension's global state (not in settings,
 // which a workspace or a settings sync could bring along), asked in a modal that names the host.
 import * as vscode from "vscode";
-import type { BaseUrlOverride } from "../providers";
+import type { BaseUrlOverride } from "../providers/provider-bundle";
 
 const STATE_KEY = "piChat.allowedBaseUrls";
 

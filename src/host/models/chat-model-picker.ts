@@ -8,7 +8,8 @@
 import * as vscode from "vscode";
 import type { ChatModelChoice } from "../../core/transcript";
 import { PROVIDER_TITLES, settingsForChat } from "./chat-model";
-import type { ChatController } from "../controller";
+import type { ChatScreen } from "../chat-screen";
+import type { ChatStatus } from "../views/view-status";
 import { applyModelChoice, asModelChoice } from "./model-choice";
 import { orderModels } from "./model-order";
 import { DEFAULT_MODELS, PROVIDER_IDS, isProviderId, type ProviderId } from "../providers/catalog";
@@ -33,12 +34,12 @@ export function asChatModelChoice(value: unknown): ChatModelChoice | undefined {
   return { provider, modelId: model.trim(), ...(thinkingLevel ? { thinkingLevel } : {}) };
 }
 
-export function registerModelCommands(controller: ChatController, secrets: SecretKeys, log: (line: string) => void): vscode.Disposable[] {
-  const picker = new ModelPicker(controller, secrets, log);
+export function registerModelCommands(screen: ChatScreen, status: ChatStatus, secrets: SecretKeys, log: (line: string) => void): vscode.Disposable[] {
+  const picker = new ModelPicker(screen, status, secrets, log);
   return [
     vscode.commands.registerCommand("piChat.selectChatModel", async (argument?: unknown) => {
       const given = asChatModelChoice(argument);
-      if (given) return controller.setChatModel(given);
+      if (given) return status.setChatModel(given);
       return picker.pick({ makeDefault: false });
     }),
     // The default for new chats: a keybinding may pass { provider, model }; otherwise the same
@@ -64,14 +65,15 @@ interface ModelItem extends vscode.QuickPickItem {
 
 class ModelPicker {
   constructor(
-    private readonly controller: ChatController,
+    private readonly screen: ChatScreen,
+    private readonly status: ChatStatus,
     private readonly secrets: SecretKeys,
     private readonly log: (line: string) => void,
   ) {}
 
   /** Picks this chat's model (and, when ticked, the default); resolves when done or dismissed. */
   async pick(options: { makeDefault: boolean }): Promise<void> {
-    const current = settingsForChat(readProviderSettings(), this.controller.currentSession.model);
+    const current = settingsForChat(readProviderSettings(), this.screen.currentSession.model);
     const picked = await this.pickModel(current, options.makeDefault);
     if (!picked) return;
     if (picked.kind === "otherServer") return this.useLocalModel();
@@ -106,12 +108,12 @@ class ModelPicker {
     if (id === undefined) return;
     // The URL is a setting (it is where requests go); the model becomes the default and this chat's.
     await applyModelChoice({ provider: "openai-compatible", model: id, baseUrl: baseUrl.trim() });
-    await this.controller.setChatModel({ provider: "openai-compatible", modelId: id }, { madeDefault: true });
+    await this.status.setChatModel({ provider: "openai-compatible", modelId: id }, { madeDefault: true });
   }
 
   private async choose(choice: ChatModelChoice, makeDefault: boolean): Promise<void> {
     if (makeDefault) await applyModelChoice({ provider: choice.provider as ProviderId, model: choice.modelId });
-    await this.controller.setChatModel(choice, { madeDefault: makeDefault });
+    await this.status.setChatModel(choice, { madeDefault: makeDefault });
     // A provider without a key: its key is asked for now, not after the first request fails.
     const provider = choice.provider as ProviderId;
     if (!(await hasApiKey(this.secrets, provider)))
@@ -247,7 +249,7 @@ class ModelPicker {
   private async pickThinkingLevel(provider: ProviderId, id: string): Promise<string | null> {
     const levels = loadProviders().thinkingLevels({ provider, model: id });
     if (levels.length <= 1) return "";
-    const current = this.controller.currentSession.model?.thinkingLevel ?? "off";
+    const current = this.screen.currentSession.model?.thinkingLevel ?? "off";
     const picked = await vscode.window.showQuickPick(
       levels.map((level) => ({ label: level, description: level === current ? "this chat's" : "" })),
       { title: "Pi Chat: thinking level for this chat", placeHolder: "How long the model thinks before it answers (more costs more tokens)" },

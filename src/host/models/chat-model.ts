@@ -4,7 +4,7 @@
 // never point a key at a server.
 import type { ChatModelChoice } from "../../core/transcript";
 import { DEFAULT_MODELS, isProviderId, type ProviderId } from "../providers/catalog";
-import type { ProviderSettings } from "../providers";
+import type { ProviderSettings } from "../providers/provider-bundle";
 
 /** The settings a run of a chat uses: its own provider and model, else the settings'. */
 export function settingsForChat(settings: ProviderSettings, choice: ChatModelChoice | undefined): ProviderSettings {

@@ -1,22 +1,20 @@
 // Settings, secrets and the provider bundle. The provider SDKs live in out/providers.js,
 // which is required on the first prompt, never at activation.
-import * as path from "node:path";
 import type * as vscode from "vscode";
-import type * as Providers from "../providers";
+import type * as Providers from "../providers/provider-bundle";
 import { apiKeyProblem, isProviderId, PROVIDER_IDS, type ProviderId } from "../providers/catalog";
 import { keyRedactor } from "./key-redaction";
 import { setting } from "../settings";
+import { lazyBundle } from "../lazy-bundle";
 
 export type ProvidersModule = typeof Providers;
 export type ProviderSettings = Providers.ProviderSettings;
 export { PROVIDER_IDS, type ProviderId };
 
-let loaded: ProvidersModule | undefined;
+const bundle = lazyBundle<ProvidersModule>("providers.js");
 
 export function loadProviders(): ProvidersModule {
-  // A computed path keeps esbuild from inlining the bundle into extension.js.
-  loaded ??= require(path.join(__dirname, "providers.js")) as ProvidersModule;
-  return loaded;
+  return bundle.load();
 }
 
 export function readProviderSettings(): ProviderSettings {
@@ -34,7 +32,7 @@ export function readProviderSettings(): ProviderSettings {
 
 /** The provider bundle if a prompt already loaded it (the view's status must not load it). */
 export function providersIfLoaded(): ProvidersModule | undefined {
-  return loaded;
+  return bundle.ifLoaded();
 }
 
 let idleLoad: Promise<ProvidersModule | undefined> | undefined;

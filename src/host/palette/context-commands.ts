@@ -5,18 +5,18 @@ import type { ChatService } from "../../core/chat-service";
 import type { ChatSession } from "../../core/session";
 import type { ModelContextDocuments } from "../views/model-context-view";
 
-/** What these commands need of the chat controller. */
+/** What these commands need of the chat on screen (chat-screen.ts). */
 export interface ContextCommandsHost {
   readonly currentSession: ChatSession;
   readonly service: ChatService;
   switchChat(chatId: string): Promise<void>;
 }
 
-export function registerContextCommands(controller: ContextCommandsHost, documents: ModelContextDocuments): vscode.Disposable[] {
+export function registerContextCommands(screen: ContextCommandsHost, documents: ModelContextDocuments): vscode.Disposable[] {
   return [
     // An argument ({ instructions }) skips the input box: for keybindings and the extension's tests.
     vscode.commands.registerCommand("piChat.compact", async (args?: { instructions?: unknown }) => {
-      const session = controller.currentSession;
+      const session = screen.currentSession;
       if (session.running) {
         void vscode.window.showInformationMessage("Pi Chat: wait for the reply to finish (or stop it), then compact.");
         return;
@@ -36,14 +36,14 @@ export function registerContextCommands(controller: ContextCommandsHost, documen
       else if (outcome.status === "failed") void vscode.window.showErrorMessage(`Pi Chat could not compact this chat: ${outcome.error}`);
       return outcome.status;
     }),
-    vscode.commands.registerCommand("piChat.showModelContext", () => documents.show(controller.currentSession.id)),
+    vscode.commands.registerCommand("piChat.showModelContext", () => documents.show(screen.currentSession.id)),
     vscode.commands.registerCommand("piChat.newChatFromSummary", async () => {
-      const opened = await controller.service.newChatFromSummary(controller.currentSession.id);
+      const opened = await screen.service.newChatFromSummary(screen.currentSession.id);
       if (!opened.ok) {
         void vscode.window.showInformationMessage(`Pi Chat: ${opened.reason}`);
         return;
       }
-      await controller.switchChat(opened.session.id);
+      await screen.switchChat(opened.session.id);
     }),
   ];
 }

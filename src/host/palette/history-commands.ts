@@ -6,7 +6,7 @@
 import * as vscode from "vscode";
 import type { ChatSummary } from "../../core/transcript";
 import { chatToMarkdown } from "../../shared/chat-markdown";
-import type { ChatController } from "../controller";
+import type { ChatScreen } from "../chat-screen";
 import { formatBytes } from "../../shared/format";
 
 const SEARCH_DELAY_MS = 250;
@@ -37,20 +37,20 @@ function pickOf(chat: ChatSummary): ChatPick {
   };
 }
 
-export function registerHistoryCommands(controller: ChatController): vscode.Disposable[] {
+export function registerHistoryCommands(screen: ChatScreen): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand("piChat.searchChats", () => searchChats(controller)),
+    vscode.commands.registerCommand("piChat.searchChats", () => searchChats(screen)),
     vscode.commands.registerCommand("piChat.renameChat", (chatId?: unknown) =>
-      renameChat(controller, typeof chatId === "string" ? chatId : controller.currentSession.id),
+      renameChat(screen, typeof chatId === "string" ? chatId : screen.currentSession.id),
     ),
     vscode.commands.registerCommand("piChat.exportChat", (chatId?: unknown) =>
-      exportChat(controller, typeof chatId === "string" ? chatId : controller.currentSession.id),
+      exportChat(screen, typeof chatId === "string" ? chatId : screen.currentSession.id),
     ),
   ];
 }
 
-async function searchChats(controller: ChatController): Promise<void> {
-  const chats = await controller.service.listChats();
+async function searchChats(screen: ChatScreen): Promise<void> {
+  const chats = await screen.service.listChats();
   const base = chats.map(pickOf);
   const byId = new Map(chats.map((c) => [c.id, c]));
   const pick = vscode.window.createQuickPick<ChatPick>();
@@ -71,7 +71,7 @@ async function searchChats(controller: ChatController): Promise<void> {
     timer = setTimeout(async () => {
       pick.busy = true;
       try {
-        const hits = await controller.service.searchChats(query);
+        const hits = await screen.service.searchChats(query);
         if (mine !== generation) return;
         const inText: ChatPick[] = hits.flatMap((hit) => {
           const chat = byId.get(hit.chatId);
@@ -87,37 +87,37 @@ async function searchChats(controller: ChatController): Promise<void> {
     }, SEARCH_DELAY_MS);
   });
   pick.onDidTriggerItemButton(async ({ item, button }) => {
-    if (button === EXPORT) return exportChat(controller, item.chatId);
+    if (button === EXPORT) return exportChat(screen, item.chatId);
     pick.hide();
     if (button === PI) await vscode.commands.executeCommand("piChat.continueInPi", item.chatId);
-    else if (button === RENAME) await renameChat(controller, item.chatId, item.title);
-    else if (button === DELETE) await controller.deleteChat(item.chatId);
+    else if (button === RENAME) await renameChat(screen, item.chatId, item.title);
+    else if (button === DELETE) await screen.deleteChat(item.chatId);
   });
   pick.onDidAccept(async () => {
     const chosen = pick.selectedItems[0];
     pick.hide();
-    if (chosen) await controller.switchChat(chosen.chatId);
+    if (chosen) await screen.switchChat(chosen.chatId);
   });
   pick.onDidHide(() => pick.dispose());
   pick.show();
 }
 
-async function renameChat(controller: ChatController, chatId: string, current?: string): Promise<void> {
-  const title = current ?? (await controller.service.listChats()).find((c) => c.id === chatId)?.title ?? "";
+async function renameChat(screen: ChatScreen, chatId: string, current?: string): Promise<void> {
+  const title = current ?? (await screen.service.listChats()).find((c) => c.id === chatId)?.title ?? "";
   const value = await vscode.window.showInputBox({ title: "Pi Chat: rename chat", value: title, prompt: "Leave empty to use the first prompt again." });
   if (value === undefined) return;
-  await controller.service.renameChat(chatId, value.trim() === "" ? null : value);
-  await controller.refreshChats();
+  await screen.service.renameChat(chatId, value.trim() === "" ? null : value);
+  await screen.refreshChats();
 }
 
 /** What the view shows of the chat, as Markdown, in a new untitled editor. */
-async function exportChat(controller: ChatController, chatId: string): Promise<void> {
-  const opened = await controller.service.open(chatId);
+async function exportChat(screen: ChatScreen, chatId: string): Promise<void> {
+  const opened = await screen.service.open(chatId);
   if (!opened.ok) {
     void vscode.window.showErrorMessage(`Pi Chat could not open that chat: ${opened.reason}`);
     return;
   }
-  const title = (await controller.service.listChats()).find((c) => c.id === chatId)?.title ?? "New chat";
+  const title = (await screen.service.listChats()).find((c) => c.id === chatId)?.title ?? "New chat";
   const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: chatToMarkdown(title, opened.session.allItems()) });
   await vscode.window.showTextDocument(doc, { preview: false });
 }

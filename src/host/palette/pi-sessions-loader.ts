@@ -1,24 +1,19 @@
-// The pi CLI commands (pi-session-command.ts) live in out/pi-sessions.js, required on their first
+// The pi CLI commands (pi-sessions-bundle.ts) live in out/pi-sessions.js, required on their first
 // use: activation loads none of the pi session code (bench P5).
-import * as path from "node:path";
 import * as vscode from "vscode";
-import type { ChatController } from "../controller";
-import type * as PiSessions from "./pi-session-command";
+import type { ChatScreen } from "../chat-screen";
+import type * as PiSessions from "./pi-sessions-bundle";
+import { lazyBundle } from "../lazy-bundle";
 
-let loaded: typeof PiSessions | undefined;
+const bundle = lazyBundle<typeof PiSessions>("pi-sessions.js");
+const load = () => bundle.load();
 
-function load(): typeof PiSessions {
-  // A computed path keeps esbuild from inlining the bundle into extension.js.
-  loaded ??= require(path.join(__dirname, "pi-sessions.js")) as typeof PiSessions;
-  return loaded;
-}
-
-export function registerPiSessionCommands(controller: ChatController, log: (line: string) => void): vscode.Disposable[] {
+export function registerPiSessionCommands(screen: ChatScreen, log: (line: string) => void): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand("piChat.openPiSession", () => load().openPiSession(controller, log)),
+    vscode.commands.registerCommand("piChat.openPiSession", () => load().openPiSession(screen, log)),
     // From the palette or the view's menu: the chat on screen; from a history row: that chat.
     vscode.commands.registerCommand("piChat.continueInPi", (chatId?: unknown) =>
-      load().continueInPi(controller, log, typeof chatId === "string" ? chatId : controller.currentSession.id),
+      load().continueInPi(screen, log, typeof chatId === "string" ? chatId : screen.currentSession.id),
     ),
   ];
 }

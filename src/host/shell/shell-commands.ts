@@ -13,13 +13,9 @@ import { severalFolders, singleFolder, type CommandFolders } from "../../core/sh
 import type { NamedFolder } from "../adapters/workspace-paths";
 import { PROVIDER_KEY_ENV_VARS } from "../providers/catalog";
 import { setting } from "../settings";
+import { PendingApprovals } from "../approvals/pending-approvals";
 
 const RULES_KEY = "piChat.commandAllowRules";
-
-interface PendingCommandApproval {
-  request: CommandApprovalRequest;
-  resolve: (decision: CommandDecision) => void;
-}
 
 type TerminalSeams = Omit<TerminalRunnerOptions, "fallback" | "log" | "launcherDir">;
 
@@ -30,7 +26,7 @@ export class HostShellCommands implements vscode.Disposable {
   private terminalRunner: TerminalCommandRunner | undefined;
   /** Its test seams (setTerminalSeams); none in use. */
   private terminalSeams: TerminalSeams = {};
-  private readonly approvals = new Map<string, PendingCommandApproval>();
+  private readonly approvals = new PendingApprovals<CommandApprovalRequest, CommandDecision>();
   readonly rules: CommandRuleStore;
 
   constructor(
@@ -101,28 +97,19 @@ export class HostShellCommands implements vscode.Disposable {
   }
 
   approver(request: CommandApprovalRequest, signal: AbortSignal | undefined): Promise<CommandDecision> {
-    return new Promise<CommandDecision>((resolve, reject) => {
-      if (signal?.aborted) return reject(new Error("aborted"));
-      this.approvals.set(request.toolCallId, { request, resolve });
-      signal?.addEventListener("abort", () => {
-        if (this.approvals.delete(request.toolCallId)) reject(new Error("aborted"));
-      });
-    });
+    return this.approvals.wait(request, signal);
   }
 
   get pendingApprovals(): readonly CommandApprovalRequest[] {
-    return [...this.approvals.values()].map((p) => p.request);
+    return this.approvals.requests;
   }
 
   /** The user's answer on a command card; false when the id is not a command waiting here. */
   decide(toolCallId: string, decision: string, reason: string | undefined, rule: string | undefined): boolean {
-    const pending = this.approvals.get(toolCallId);
-    if (!pending) return false;
-    this.approvals.delete(toolCallId);
-    if (decision === "deny") pending.resolve({ decision: "deny", ...(reason ? { reason } : {}) });
-    else if (decision === "allowAlways" && rule) pending.resolve({ decision: "allowAlways", rule });
-    else pending.resolve({ decision: "allow" });
-    return true;
+    return this.approvals.settle(toolCallId, (): CommandDecision => {
+      if (decision === "deny") return { decision: "deny", ...(reason ? { reason } : {}) };
+      return decision === "allowAlways" && rule ? { decision: "allowAlways", rule } : { decision: "allow" };
+    });
   }
 
   /** Opens a command's whole output. The path comes from a tool result: only files under logRoot. */

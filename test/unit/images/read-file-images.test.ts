@@ -14,7 +14,7 @@ import { createNodeWorkspaceFs } from "../../../src/core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../../src/core/transcript";
 import { ImageBlobStore } from "../../../src/core/transcript/image-blobs";
 import type { ModelBinding } from "../../../src/core/session/types";
-import { resolveModelBinding } from "../../../src/host/providers";
+import { resolveModelBinding } from "../../../src/host/providers/provider-bundle";
 import { sniffImage } from "../../../src/shared/image-sniff";
 import { startOpenAIServer } from "../../support/openai-server";
 import { makePng } from "../../support/png";

@@ -12,7 +12,7 @@ import { IMAGE_REFUSAL_NOTICE, REFUSED_IMAGE_TEXT } from "../../../src/core/cont
 import { createNodeWorkspaceFs } from "../../../src/core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../../src/core/transcript";
 import { ImageBlobStore } from "../../../src/core/transcript/image-blobs";
-import { resolveModelBinding } from "../../../src/host/providers";
+import { resolveModelBinding } from "../../../src/host/providers/provider-bundle";
 import type { StoredImageContent } from "../../../src/shared/images";
 import { openAIErrorBody, startOpenAIServer, type ChatCompletionRequest, type OpenAIServer } from "../../support/openai-server";
 import { makePng } from "../../support/png";

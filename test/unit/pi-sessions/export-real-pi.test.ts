@@ -17,7 +17,7 @@ import { parseUserCommand } from "../../../src/core/shell/user-command";
 import { importPiSession, nodePiSessionWriter, parsePiSession, savePiSession } from "../../../src/core/pi-sessions";
 import { createNodeWorkspaceFs } from "../../../src/core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../../src/core/transcript";
-import { resolveModelBinding } from "../../../src/host/providers";
+import { resolveModelBinding } from "../../../src/host/providers/provider-bundle";
 import { makePng } from "../../support/png";
 import { startOpenAIServer, type OpenAIServer, type ServerReply, type WireMessage } from "../../support/openai-server";
 import { piPrint, piWorld, type PiWorld } from "../../support/pi-cli";

@@ -10,7 +10,7 @@ import { copyFileSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "@earendil-works/pi-ai";
 import { importPiSession, parsePiSession, type ImportedPiSession, type PiSessionFile } from "../../../src/core/pi-sessions";
-import { resolveModelBinding } from "../../../src/host/providers";
+import { resolveModelBinding } from "../../../src/host/providers/provider-bundle";
 import { chatWorld, type ChatWorld } from "../../support/chat-world";
 import { makePng } from "../../support/png";
 import { startOpenAIServer, type OpenAIServer, type WireMessage } from "../../support/openai-server";

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { ModelBinding } from "../../../src/core/session/types";
-import type { ProviderId, SecretSource } from "../../../src/host/providers";
+import type { ProviderId, SecretSource } from "../../../src/host/providers/provider-bundle";
 import type { WireContentPart, WireMessage } from "../../support/openai-server";
 import { chatWorld, CONFIG, type ChatWorld } from "../../support/chat-world";
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { SecretRedactor } from "../../../src/core/redaction";
 import type { ChatEvent } from "../../../src/shared/protocol";
 import { chatItems } from "../../../src/shared/reducer";
-import { resolveModelBinding } from "../../../src/host/providers";
+import { resolveModelBinding } from "../../../src/host/providers/provider-bundle";
 import { chatWorld, type ChatWorld } from "../../support/chat-world";
 import { startOpenAIServer, type OpenAIServer } from "../../support/openai-server";
 import { secretsOf } from "./helpers";

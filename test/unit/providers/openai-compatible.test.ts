@@ -5,7 +5,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { describeProviderError, KEYLESS_API_KEY, resolveModelBinding, type ProviderSettings, type SecretSource } from "../../../src/host/providers";
+import {
+  describeProviderError,
+  KEYLESS_API_KEY,
+  resolveModelBinding,
+  type ProviderSettings,
+  type SecretSource,
+} from "../../../src/host/providers/provider-bundle";
 import { openAIErrorBody, startOpenAIServer, type ChatCompletionRequest, type OpenAIServer } from "../../support/openai-server";
 import { CONFIG, guardNetwork, lastAssistant, secretsOf, wireText, withEnv, world, type NetworkGuard, type World } from "./helpers";
 

@@ -14,7 +14,7 @@ import {
   resolveModelBinding,
   type ProviderSettings,
   type SecretSource,
-} from "../../../src/host/providers";
+} from "../../../src/host/providers/provider-bundle";
 import { startOpenAIServer } from "../../support/openai-server";
 import { guardNetwork, secretsOf, world, type NetworkGuard } from "./helpers";
 

@@ -11,7 +11,7 @@ import { NodeCommandRunner } from "../../../src/core/shell/node-runner";
 import { parseUserCommand } from "../../../src/core/shell/user-command";
 import { createNodeWorkspaceFs } from "../../../src/core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../../src/core/transcript";
-import { resolveModelBinding } from "../../../src/host/providers";
+import { resolveModelBinding } from "../../../src/host/providers/provider-bundle";
 import type { UserCommandItem } from "../../../src/shared/chat-items";
 import { chatItems } from "../../../src/shared/reducer";
 import { startOpenAIServer, type OpenAIServer } from "../../support/openai-server";

@@ -17,7 +17,7 @@ import {
 } from "../../core/checkpoints";
 import type { WalkRules } from "../../core/tools";
 import type { FilesOffer } from "../../shared/protocol";
-import type { WorkspacePaths } from "./workspace-paths";
+import type { WorkspacePaths } from "../adapters/workspace-paths";
 
 /** The scheme of the read-only documents that show a file as it was at a checkpoint (left side of the diff). */
 export const CHECKPOINT_SCHEME = "pi-chat-checkpoint";

@@ -1,7 +1,7 @@
 // The sidebar webview: strict CSP, local assets only, and the typed protocol. Every message
-// from the webview is validated before the controller sees it; host messages go through a
+// from the webview is validated before its handler (handlers/) sees it; host messages go through a
 // HostChannel (sequence numbers, delta batching). The view holds no chat state of its own:
-// on `view/ready` or `view/resync` it gets a full snapshot from the controller.
+// on `view/ready` or `view/resync` it gets a full snapshot (views/view-status.ts).
 import * as vscode from "vscode";
 import { redact } from "../models/key-redaction";
 import { HostChannel } from "../../shared/host-channel";

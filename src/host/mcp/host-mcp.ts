@@ -1,87 +1,37 @@
-// The host side of MCP: reads the configuration files, decides what may start (a workspace's
-// servers only in a trusted workspace and only after the user agreed to their whole definition; the
-// user's own never with the workspace in Restricted Mode),
-// asks for `${input:…}` values (secret ones kept in SecretStorage), keeps the user's choices in
-// workspace state (always-allowed tools, disabled servers and tools: never in a file a repository
-// could ship), waits for approvals on MCP cards, and shows "Pi Chat: MCP Servers". The client
-// itself (pi-mcp) is in out/mcp.js, required on first need, never at activation.
+// The host side of MCP: reads the configuration files (mcp-config-files.ts), decides what may
+// start (a workspace's servers only in a trusted workspace and only after the user agreed to their
+// whole definition, mcp-consent.ts; the user's own never with the workspace in Restricted Mode),
+// asks for `${input:…}` values (mcp-inputs.ts), keeps the user's choices in workspace state
+// (mcp-choices.ts), waits for approvals on MCP cards (approvals/pending-approvals.ts), signs in, and gives the
+// chats their tools. "Pi Chat: MCP Servers" is mcp-servers-command.ts. The client itself (pi-mcp)
+// is out/mcp.js (mcp-bundle.ts), required on first need, never at activation.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createHash, randomUUID } from "node:crypto";
-import { constants as fsConstants, promises as fsp } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { promises as fsp } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type * as McpBundle from "../core/mcp";
-import type { McpConfigFile, McpInputDefinition, McpServerDefinition, McpTransportConfig } from "../core/mcp/config";
+import type * as McpBundle from "./mcp-bundle";
+import { type LazyBundle, lazyBundle } from "../lazy-bundle";
+import type { McpConfigFile, McpInputDefinition, McpServerDefinition, McpTransportConfig } from "../../core/mcp/config";
 // identity.ts imports no pi-mcp: it may be in the activation bundle.
-import { canonicalDefinition, changedFields, type DefinitionField, definitionLines, serverPlace } from "../core/mcp/identity";
-import type { McpAllowStore, McpApprovalRequest, McpCallDecision, McpChatTools, McpToolFacts } from "../core/mcp/gate";
-import type { McpOAuthSecretStore } from "../core/mcp/oauth";
-import type { McpPrepared, McpServers, McpServerSnapshot } from "../core/mcp/servers";
-import { redact } from "./models/key-redaction";
-import { PROVIDER_KEY_ENV_VARS } from "./providers/catalog";
-import { setting } from "./settings";
-import { DEFAULT_MCP_MAX_TOOLS } from "./settings-schema";
+import { canonicalDefinition, changedFields, type DefinitionField, definitionLines, serverPlace } from "../../core/mcp/identity";
+import type { McpAllowStore, McpApprovalRequest, McpCallDecision, McpChatTools, McpToolFacts } from "../../core/mcp/gate";
+import type { McpOAuthSecretStore } from "../../core/mcp/oauth";
+import type { McpPrepared, McpServers, McpServerSnapshot } from "../../core/mcp/servers";
+import { redact } from "../models/key-redaction";
+import { setting } from "../settings";
+import { DEFAULT_MCP_MAX_TOOLS } from "../settings-schema";
+import { PendingApprovals } from "../approvals/pending-approvals";
+import { McpChoices } from "./mcp-choices";
+import { isInside, mcpConfigFiles, readConfigFile, withoutProviderKeys } from "./mcp-config-files";
+import { askLaunch, askLaunches, askSignIn, ConsentQueue, type LaunchRequest } from "./mcp-consent";
+import { askInputBox, McpInputs } from "./mcp-inputs";
 
 type Bundle = typeof McpBundle;
 
-/** A configuration file larger than this is not read (real ones are a few KB; a link to /dev/zero is refused before). */
-export const MCP_CONFIG_MAX_BYTES = 1024 * 1024;
-
 /** A chat's request waits this long for servers still starting; a slower one joins the next request. */
 export const MCP_REQUEST_WAIT_MS = 5_000;
-
-const ALLOWED_KEY = "piChat.mcp.alwaysAllowedByIdentity";
-/** The server name of each identity in ALLOWED_KEY, for the list the user reads. */
-const ALLOWED_NAMES_KEY = "piChat.mcp.alwaysAllowedNames";
-const DISABLED_SERVERS_KEY = "piChat.mcp.disabledServers";
-const DISABLED_TOOLS_KEY = "piChat.mcp.disabledTools";
-/** Agreed workspace servers: their place (scope, file, name) → the canonical definition agreed to. */
-const CONSENT_KEY = "piChat.mcp.agreedDefinitions";
-const INPUT_SECRET_PREFIX = "piChat.mcp.input.";
-
-/** SecretStorage key of a `${input:id}` value: by the place of the server that uses it (scope, file, name) and the id. */
-export function mcpInputSecretKey(server: Pick<McpServerDefinition, "scope" | "file" | "name">, id: string): string {
-  return (
-    INPUT_SECRET_PREFIX +
-    createHash("sha256")
-      .update(JSON.stringify([serverPlace(server), id]))
-      .digest("hex")
-  );
-}
-
-/** Where each configuration file is, lowest precedence first. */
-export function mcpConfigFiles(
-  workspaceFolder: string | undefined,
-  home = os.homedir(),
-): { file: string; format: "pi" | "vscode"; scope: "user" | "workspace" }[] {
-  return [
-    { file: path.join(home, ".pi", "agent", "mcp.json"), format: "pi", scope: "user" },
-    ...(workspaceFolder !== undefined
-      ? [
-          { file: path.join(workspaceFolder, ".pi", "mcp.json"), format: "pi" as const, scope: "workspace" as const },
-          { file: path.join(workspaceFolder, ".vscode", "mcp.json"), format: "vscode" as const, scope: "workspace" as const },
-        ]
-      : []),
-  ];
-}
-
-/** What a consent dialog shows about one workspace server. */
-export interface LaunchRequest {
-  server: McpServerDefinition;
-  /** Every field of its definition, one per line, changed ones marked. */
-  launch: string;
-  /** Fields changed since the user last agreed (empty: never agreed). */
-  changed: readonly DefinitionField[];
-}
-
-/** The many-servers dialog details this many servers; the rest are counted. */
-export const MCP_CONSENT_LISTED = 20;
-
-interface PendingApproval {
-  request: McpApprovalRequest;
-  resolve: (decision: McpCallDecision) => void;
-}
 
 export interface HostMcpOptions {
   context: vscode.ExtensionContext;
@@ -101,12 +51,16 @@ export interface HostMcpOptions {
 }
 
 export class HostMcp implements McpChatTools, vscode.Disposable {
-  private bundle: Bundle | undefined;
+  private readonly bundle: LazyBundle<Bundle>;
   private servers: McpServers | undefined;
   private config: McpConfigFile | undefined;
-  private readonly approvals = new Map<string, PendingApproval>();
-  /** Non-secret input values of this window (secret ones are in SecretStorage). */
-  private readonly inputValues = new Map<string, string>();
+  private readonly approvals = new PendingApprovals<McpApprovalRequest, McpCallDecision>();
+  private readonly choices: McpChoices;
+  private readonly inputs: McpInputs;
+  /** Workspace servers waiting for "Start this server?", asked together. */
+  private readonly consents = new ConsentQueue((batch) =>
+    batch.length === 1 ? this.confirmLaunch(batch[0]!.server, batch[0]!.launch, batch[0]!.changed) : this.confirmLaunches(batch),
+  );
   private readonly watchers: vscode.Disposable[] = [];
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a server's state changes (the MCP Servers list refreshes). */
@@ -124,20 +78,11 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   private readonly signingIn = new Map<string, Promise<boolean>>();
 
   constructor(private readonly options: HostMcpOptions) {
+    this.bundle = lazyBundle<Bundle>("mcp.js", options.bundleDir);
     this.home = options.home ?? os.homedir();
-    const state = options.context.workspaceState;
-    // Kept under the server's identity (scope, file, name, definition), never its name alone: a
-    // repository's server that takes the name of the user's own inherits none of its choices.
-    const entry = (identity: string, tool: string) => JSON.stringify([identity, tool]);
-    this.allowed = {
-      has: (facts) => this.stateList(ALLOWED_KEY).includes(entry(facts.identity, facts.tool)),
-      add: async (facts) => {
-        const list = this.stateList(ALLOWED_KEY);
-        if (!list.includes(entry(facts.identity, facts.tool))) await state.update(ALLOWED_KEY, [...list, entry(facts.identity, facts.tool)]);
-        await state.update(ALLOWED_NAMES_KEY, { ...this.allowedNames(), [facts.identity]: facts.server });
-        options.log(`MCP: always allow ${facts.server}/${facts.tool} in this workspace`);
-      },
-    };
+    this.choices = new McpChoices(options.context.workspaceState, options.log);
+    this.allowed = this.choices.allowed;
+    this.inputs = new McpInputs(options.context.secrets, (server, input) => this.askInput(server, input));
     // Another window signed in, out, or refreshed: read the secret again.
     this.watchers.push(
       options.context.secrets.onDidChange((e) => {
@@ -159,79 +104,14 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
    * (changed ones marked), which fields changed since the user last agreed (empty: never agreed), and
    * whether it takes the name of one of the user's own servers. Host tests replace it.
    */
-  confirmLaunch = async (server: McpServerDefinition, launch: string, changed: readonly DefinitionField[]): Promise<boolean> => {
-    const start = "Start Server";
-    const where = `${path.basename(path.dirname(server.file))}/${path.basename(server.file)}`;
-    const shadow =
-      server.shadowsUserServer !== undefined ? ` It has the name of your own server in ${server.shadowsUserServer}, which it replaces in this workspace.` : "";
-    const answer = await vscode.window.showWarningMessage(
-      changed.length > 0
-        ? `The definition of the MCP server "${server.name}" (${where}) changed: ${changed.join(", ")}.${shadow} Start it?`
-        : `This workspace defines the MCP server "${server.name}" (${where}).${shadow} Start it?`,
-      { modal: true, detail: launch },
-      start,
-    );
-    return answer === start;
-  };
+  confirmLaunch: (server: McpServerDefinition, launch: string, changed: readonly DefinitionField[]) => Promise<boolean> = askLaunch;
 
   /**
    * Asks about many workspace servers at once (a modal listing them; one answer for all). Used when
    * several wait for consent together, so a repository with 10,000 servers gives one dialog, not
    * 10,000. Host tests replace it.
    */
-  confirmLaunches = async (requests: readonly LaunchRequest[]): Promise<boolean> => {
-    const start = `Start All ${requests.length}`;
-    const shown = requests.slice(0, MCP_CONSENT_LISTED);
-    const detail = [
-      ...shown.map(
-        (r) =>
-          `${r.server.name} (${r.server.file})${r.changed.length > 0 ? `, changed: ${r.changed.join(", ")}` : ""}${r.server.shadowsUserServer !== undefined ? ", replaces your own server of that name" : ""}\n${r.launch}`,
-      ),
-      ...(requests.length > shown.length ? [`…and ${requests.length - shown.length} more (Pi Chat: MCP Servers lists them)`] : []),
-    ].join("\n\n");
-    const answer = await vscode.window.showWarningMessage(
-      `This workspace defines ${requests.length} MCP servers that want to start. Start all of them?`,
-      { modal: true, detail },
-      start,
-    );
-    return answer === start;
-  };
-
-  /** Consents asked in the same turn: the first schedules one question for all of them. */
-  private consentQueue: { request: LaunchRequest; resolve: (yes: boolean) => void }[] = [];
-
-  private askConsent(request: LaunchRequest): Promise<boolean> {
-    return new Promise<boolean>((resolve) => {
-      this.consentQueue.push({ request, resolve });
-      // Servers start together (in one synchronous pass): the microtask runs after every one has queued.
-      if (this.consentQueue.length === 1) queueMicrotask(() => void this.flushConsents());
-    });
-  }
-
-  /** The "Start this server?" question on screen now, if any: a request waits for its answer (forRun). */
-  private consentOpen: Promise<void> | undefined;
-
-  private flushConsents(): Promise<void> {
-    const asked = this.askQueuedConsents().finally(() => {
-      if (this.consentOpen === asked) this.consentOpen = undefined;
-    });
-    this.consentOpen = asked;
-    return asked;
-  }
-
-  private async askQueuedConsents(): Promise<void> {
-    const batch = this.consentQueue;
-    this.consentQueue = [];
-    let yes = false;
-    try {
-      yes =
-        batch.length === 1
-          ? await this.confirmLaunch(batch[0]!.request.server, batch[0]!.request.launch, batch[0]!.request.changed)
-          : await this.confirmLaunches(batch.map((b) => b.request));
-    } finally {
-      for (const b of batch) b.resolve(yes);
-    }
-  }
+  confirmLaunches: (requests: readonly LaunchRequest[]) => Promise<boolean> = askLaunches;
 
   /** How long a request waits for servers still starting (their tools come with a later request). Test seam. */
   requestWaitMs = MCP_REQUEST_WAIT_MS;
@@ -251,18 +131,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
    * Before the browser opens for a sign-in: says which server asks and where the browser goes (the
    * authorization server's origin, in full in the detail). Host tests replace it.
    */
-  confirmSignIn = async (server: string, authorizationUrl: string): Promise<boolean> => {
-    const open = "Open Browser";
-    const answer = await vscode.window.showInformationMessage(
-      `Sign in to the MCP server "${server}"? Pi Chat opens ${new URL(authorizationUrl).host} in your browser.`,
-      {
-        modal: true,
-        detail: `The sign-in page: ${new URL(authorizationUrl).origin}\nAfter you allow access there, the browser comes back to Pi Chat on this computer.`,
-      },
-      open,
-    );
-    return answer === open;
-  };
+  confirmSignIn: (server: string, authorizationUrl: string) => Promise<boolean> = askSignIn;
 
   /** Opens the authorization page. Host tests replace it with a browser of their own (test/support/oauth-server.ts). */
   openExternal = (uri: vscode.Uri): Thenable<boolean> => vscode.env.openExternal(uri);
@@ -344,10 +213,10 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     // A "Start this server?" question still open decides this request's tools: the request waits for
     // the answer (the dialog is modal, so the user answers it first anyway), then for the start.
     // Without this, the first message went out without the server's tools while the user read it.
-    while (this.consentOpen) {
+    while (this.consents.current) {
       this.runsHeld++;
       try {
-        await this.consentOpen;
+        await this.consents.current;
       } finally {
         this.runsHeld--;
       }
@@ -376,24 +245,17 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     return this.servers?.describe(toolName);
   }
 
-  approver = (request: McpApprovalRequest, signal: AbortSignal | undefined): Promise<McpCallDecision> =>
-    new Promise<McpCallDecision>((resolve, reject) => {
-      if (signal?.aborted) return reject(new Error("aborted"));
-      this.approvals.set(request.toolCallId, { request, resolve });
-      signal?.addEventListener("abort", () => {
-        if (this.approvals.delete(request.toolCallId)) reject(new Error("aborted"));
-      });
-    });
+  approver = (request: McpApprovalRequest, signal: AbortSignal | undefined): Promise<McpCallDecision> => this.approvals.wait(request, signal);
 
   /** The user's answer on an MCP card; false when the id is not an MCP call waiting here. */
   decide(toolCallId: string, decision: string, reason: string | undefined): boolean {
-    const pending = this.approvals.get(toolCallId);
-    if (!pending) return false;
-    this.approvals.delete(toolCallId);
-    if (decision === "deny") pending.resolve({ decision: "deny", ...(reason ? { reason } : {}) });
-    else if (decision === "allowAlways") pending.resolve({ decision: "allowAlways" });
-    else pending.resolve({ decision: "allow" });
-    return true;
+    return this.approvals.settle(toolCallId, () =>
+      decision === "deny"
+        ? { decision: "deny", ...(reason ? { reason } : {}) }
+        : decision === "allowAlways"
+          ? { decision: "allowAlways" }
+          : { decision: "allow" },
+    );
   }
 
   // ---- the servers ----
@@ -411,22 +273,11 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
 
   /** The tools the user always allowed in this workspace (`server/tool`). */
   get alwaysAllowed(): readonly string[] {
-    const names = this.allowedNames();
-    return this.stateList(ALLOWED_KEY).map((e) => {
-      const [identity, tool] = JSON.parse(e) as [string, string];
-      return `${names[identity] ?? "?"}/${tool}`;
-    });
+    return this.choices.alwaysAllowed;
   }
 
-  private allowedNames(): Record<string, string> {
-    const saved = this.options.context.workspaceState.get<unknown>(ALLOWED_NAMES_KEY);
-    return typeof saved === "object" && saved !== null ? (saved as Record<string, string>) : {};
-  }
-
-  async forgetAlwaysAllowed(): Promise<void> {
-    await this.options.context.workspaceState.update(ALLOWED_KEY, []);
-    await this.options.context.workspaceState.update(ALLOWED_NAMES_KEY, {});
-    this.options.log("MCP: the always-allowed tools of this workspace were forgotten");
+  forgetAlwaysAllowed(): Promise<void> {
+    return this.choices.forgetAlwaysAllowed();
   }
 
   async restart(name: string): Promise<void> {
@@ -434,12 +285,12 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   }
 
   async setServerDisabled(name: string, disabled: boolean): Promise<void> {
-    await this.setInList(DISABLED_SERVERS_KEY, name, disabled);
+    await this.choices.setServerDisabled(name, disabled);
     await this.servers?.disabledChanged(name);
   }
 
   async setToolDisabled(server: string, tool: string, disabled: boolean): Promise<void> {
-    await this.setInList(DISABLED_TOOLS_KEY, `${server}/${tool}`, disabled);
+    await this.choices.setToolDisabled(server, tool, disabled);
     this.changed.fire();
   }
 
@@ -453,8 +304,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
 
   async dispose(): Promise<void> {
     for (const w of this.watchers) w.dispose();
-    for (const pending of this.approvals.values()) pending.resolve({ decision: "deny", reason: "VS Code is closing" });
-    this.approvals.clear();
+    this.approvals.settleAll({ decision: "deny", reason: "VS Code is closing" });
     this.changed.dispose();
     await this.servers?.dispose();
   }
@@ -468,8 +318,8 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     this.servers ??= new bundle.McpServers({
       clientInfo: { name: "pi-chat", version: String(this.options.context.extension?.packageJSON?.version ?? "0") },
       prepare: (server) => this.prepare(server),
-      isServerDisabled: (name) => this.stateList(DISABLED_SERVERS_KEY).includes(name),
-      isToolDisabled: (server, tool) => this.stateList(DISABLED_TOOLS_KEY).includes(`${server}/${tool}`),
+      isServerDisabled: (name) => this.choices.isServerDisabled(name),
+      isToolDisabled: (server, tool) => this.choices.isToolDisabled(server, tool),
       acceptsImages: () => this.acceptsImages,
       saveOutput: (data, extension) => this.saveOutput(data, extension),
       redact,
@@ -511,9 +361,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   }
 
   private load(): Bundle {
-    // A computed path keeps esbuild from inlining the bundle into extension.js.
-    this.bundle ??= require(path.join(this.options.bundleDir ?? __dirname, "mcp.js")) as Bundle;
-    return this.bundle;
+    return this.bundle.load();
   }
 
   /**
@@ -530,15 +378,12 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
         return { blocked: "Restricted Mode: a server defined by the workspace runs code from the repository, so it starts only in a trusted workspace." };
       const place = serverPlace(server);
       const definition = canonicalDefinition(server);
-      const agreed = this.options.context.workspaceState.get<Record<string, string>>(CONSENT_KEY) ?? {};
-      const before = agreed[place];
+      const before = this.choices.agreedDefinition(place);
       if (before !== JSON.stringify(definition)) {
         const changed = before !== undefined ? changedFields(JSON.parse(before) as typeof definition, definition) : [];
-        if (!(await this.askConsent({ server, launch: definitionLines(server, changed).join("\n"), changed })))
+        if (!(await this.consents.ask({ server, launch: definitionLines(server, changed).join("\n"), changed })))
           return { blocked: "Not started: you did not agree to its definition. Restart it from Pi Chat: MCP Servers to be asked again." };
-        // Read again: another server's consent may have been saved while this dialog was open.
-        const now = this.options.context.workspaceState.get<Record<string, string>>(CONSENT_KEY) ?? {};
-        await this.options.context.workspaceState.update(CONSENT_KEY, { ...now, [place]: JSON.stringify(definition) });
+        await this.choices.agree(place, JSON.stringify(definition));
       }
     }
     let transport: McpTransportConfig;
@@ -547,7 +392,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
         env: process.env,
         ...(this.options.workspaceFolder !== undefined ? { workspaceFolder: this.options.workspaceFolder } : {}),
         userHome: os.homedir(),
-        input: (id) => this.input(server, id),
+        input: (id) => this.inputs.value(server, id, this.config?.inputs ?? []),
       });
     } catch (error) {
       return { blocked: `Not started: ${error instanceof Error ? error.message : String(error)}` };
@@ -577,38 +422,8 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     return undefined;
   }
 
-  /**
-   * `${input:id}`: asked with VS Code's input box; a password input is kept in SecretStorage. Kept per
-   * place (the file that defines the server, its scope) and server: another file or server asks anew.
-   */
-  private async input(server: McpServerDefinition, id: string): Promise<string | undefined> {
-    const definition: McpInputDefinition = this.config?.inputs.find((i) => i.id === id && i.file === server.file) ?? {
-      id,
-      file: server.file,
-      description: id,
-      password: true,
-    };
-    const key = mcpInputSecretKey(server, id);
-    if (definition.password) {
-      const kept = await this.options.context.secrets.get(key);
-      if (kept !== undefined) return kept;
-    } else if (this.inputValues.has(key)) return this.inputValues.get(key);
-    const value = await this.askInput(server, definition);
-    if (value === undefined) return undefined;
-    if (definition.password) await this.options.context.secrets.store(key, value);
-    else this.inputValues.set(key, value);
-    return value;
-  }
-
-  /** Asks for one input, saying which server and file want it. Host tests replace it. */
-  askInput = (server: McpServerDefinition, input: McpInputDefinition): Thenable<string | undefined> =>
-    vscode.window.showInputBox({
-      title: `MCP server "${server.name}" (${server.scope === "user" ? "your own file" : server.file}): ${input.id}`,
-      prompt: input.description,
-      password: input.password,
-      ignoreFocusOut: true,
-      ...(input.default !== undefined ? { value: input.default } : {}),
-    });
+  /** Asks for one `${input:…}` value, saying which server and file want it. Host tests replace it. */
+  askInput: (server: McpServerDefinition, input: McpInputDefinition) => Thenable<string | undefined> = askInputBox;
 
   /** The whole text of a cut result (already redacted, tools.ts), in the calling chat's log folder, readable by the user only. */
   private async saveOutput(data: string | Uint8Array, extension: string): Promise<string> {
@@ -626,57 +441,4 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     const value = setting("mcp.maxTools");
     return value >= 0 ? Math.floor(value) : DEFAULT_MCP_MAX_TOOLS;
   }
-
-  private stateList(key: string): string[] {
-    const saved = this.options.context.workspaceState.get<unknown>(key);
-    return Array.isArray(saved) ? saved.filter((v): v is string => typeof v === "string") : [];
-  }
-
-  private async setInList(key: string, value: string, present: boolean): Promise<void> {
-    const list = this.stateList(key).filter((v) => v !== value);
-    await this.options.context.workspaceState.update(key, present ? [...list, value] : list);
-  }
-}
-
-/**
- * One configuration file, read with limits: a regular file (a link to /dev/zero, a FIFO or a folder
- * is refused without reading; opened non-blocking so a FIFO cannot hang the open), at most
- * MCP_CONFIG_MAX_BYTES. Undefined: no file. `parsed` is the cached result when the file is unchanged.
- */
-async function readConfigFile(
-  file: string,
-  cached: { signature: string; parsed: McpConfigFile } | undefined,
-): Promise<(({ text: string } | { error: string }) & { signature: string; parsed?: McpConfigFile }) | undefined> {
-  let handle: fsp.FileHandle;
-  try {
-    handle = await fsp.open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" || code === "ENOTDIR" ? undefined : { error: `cannot be read (${code ?? String(error)})`, signature: `error:${code}` };
-  }
-  try {
-    const stat = await handle.stat();
-    const signature = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-    if (cached?.signature === signature) return { text: "", signature, parsed: cached.parsed };
-    if (!stat.isFile()) return { error: "not a regular file; not read", signature };
-    if (stat.size > MCP_CONFIG_MAX_BYTES) return { error: `larger than ${MCP_CONFIG_MAX_BYTES / 1024} KB; not read`, signature };
-    const buffer = Buffer.alloc(MCP_CONFIG_MAX_BYTES + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    if (bytesRead > MCP_CONFIG_MAX_BYTES) return { error: `larger than ${MCP_CONFIG_MAX_BYTES / 1024} KB; not read`, signature };
-    return { text: buffer.subarray(0, bytesRead).toString("utf8"), signature };
-  } finally {
-    await handle.close();
-  }
-}
-
-function isInside(folder: string, target: string): boolean {
-  const relative = path.relative(folder, target);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-}
-
-/** The host's environment without the provider keys (the list commands strip too). */
-function withoutProviderKeys(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && !PROVIDER_KEY_ENV_VARS.includes(k)) out[k] = v;
-  return out;
 }

@@ -1,5 +1,5 @@
 // `@terminal`'s memory: each terminal's last command and its output, read as it runs (shell
-// integration gives no way to read it later). Started with the controller, so a command run before
+// integration gives no way to read it later). Started with the composer lists (composer-lists.ts), so a command run before
 // the first `@` is known; the rest of the mentions code loads on demand (out/composer.js).
 import * as vscode from "vscode";
 

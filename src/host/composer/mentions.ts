@@ -11,7 +11,7 @@ import { cleanLine } from "../../core/shell/output";
 import { fuzzyFilter, fuzzyScore, MAX_FUZZY_RESULTS, prepareQuery } from "../../shared/fuzzy";
 import { MAX_MENTIONS, type MentionOption, type MentionRef, SPECIAL_MENTIONS, mentionToken } from "../../shared/mentions";
 import type { TerminalCommands } from "./terminal-commands";
-import type { WorkspacePaths } from "./workspace-paths";
+import type { WorkspacePaths } from "../adapters/workspace-paths";
 
 type PathMention = Extract<MentionRef, { kind: "file" | "folder" }>;
 
@@ -147,35 +147,34 @@ export class WorkspaceMentions implements vscode.Disposable {
     const refs: PathMention[] = [];
     const refused: string[] = [];
     for (const item of items.slice(0, MAX_MENTIONS)) {
-      const shown = oneLineOf(item);
-      const uris = this.candidateUris(item.trim());
-      if (uris.length === 0) {
-        refused.push(`${shown} is not a file or folder of the workspace`);
-        continue;
-      }
-      let found: PathMention | undefined;
-      let inside = false;
-      let wholeFolder = false;
-      for (const uri of uris) {
-        // A workspace folder itself: with several folders its name is a tool path; with one, it is everything.
-        const root = this.paths.folders.find(
-          (f) => f.uri.scheme === uri.scheme && f.uri.authority === uri.authority && trimSlash(f.uri.path) === trimSlash(uri.path),
-        );
-        if (root && !this.paths.multiRoot) wholeFolder = true;
-        const path = root && this.paths.multiRoot ? root.name : this.paths.pathOf(uri);
-        if (path === undefined) continue;
-        inside = true;
-        const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
-        if (!stat) continue;
-        found = { kind: stat.type & vscode.FileType.Directory ? "folder" : "file", path };
-        break;
-      }
-      if (found) {
-        if (!refs.some((r) => r.kind === found.kind && r.path === found.path)) refs.push(found);
-      } else refused.push(wholeFolder ? `${shown} is the whole workspace` : inside ? `${shown} does not exist` : `${shown} is outside the workspace folders`);
+      const outcome = await this.resolvePath(item);
+      if ("refused" in outcome) refused.push(outcome.refused);
+      else if (!refs.some((r) => r.kind === outcome.kind && r.path === outcome.path)) refs.push(outcome);
     }
     if (items.length > MAX_MENTIONS) refused.push(`only the first ${MAX_MENTIONS} were taken`);
     return { refs, refused };
+  }
+
+  /** One dropped or pasted item: the mention it names, or why it is refused. */
+  private async resolvePath(item: string): Promise<PathMention | { refused: string }> {
+    const shown = oneLineOf(item);
+    const uris = this.candidateUris(item.trim());
+    if (uris.length === 0) return { refused: `${shown} is not a file or folder of the workspace` };
+    let inside = false;
+    let wholeFolder = false;
+    for (const uri of uris) {
+      // A workspace folder itself: with several folders its name is a tool path; with one, it is everything.
+      const root = this.paths.folders.find(
+        (f) => f.uri.scheme === uri.scheme && f.uri.authority === uri.authority && trimSlash(f.uri.path) === trimSlash(uri.path),
+      );
+      if (root && !this.paths.multiRoot) wholeFolder = true;
+      const path = root && this.paths.multiRoot ? root.name : this.paths.pathOf(uri);
+      if (path === undefined) continue;
+      inside = true;
+      const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
+      if (stat) return { kind: stat.type & vscode.FileType.Directory ? "folder" : "file", path };
+    }
+    return { refused: wholeFolder ? `${shown} is the whole workspace` : inside ? `${shown} does not exist` : `${shown} is outside the workspace folders` };
   }
 
   /** Where a dropped or pasted item may be: a URI, an absolute path, or a path in some folder. */

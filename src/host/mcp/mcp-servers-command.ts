@@ -4,7 +4,7 @@
 // open the file that defines it, sign in (OAuth) or out. Problems in the files are listed first.
 import * as vscode from "vscode";
 import type { McpServerSnapshot, McpServerState } from "../../core/mcp/servers";
-import type { HostMcp } from "../mcp";
+import type { HostMcp } from "./host-mcp";
 
 export function describeMcpState(state: McpServerState): string {
   switch (state.kind) {

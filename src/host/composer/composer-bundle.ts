@@ -1,7 +1,7 @@
 // The composer's host side that activation does not need: the `@` list and what mentions carry
 // (mentions.ts, the path index and the fuzzy matcher), and the `/` list's prompt templates and
 // skills (prompt-library.ts). Bundled apart as out/composer.js and required on the first `@`, `/`
-// or request (composer-loader.ts), so the activation bundle stays within P5's budget.
+// or request (composer-loader.ts, through lazy-bundle.ts), so the activation bundle stays within P5's budget.
 import type { WorkspaceFileSystem } from "../../core/tools";
 import { ACTION_COMMANDS, type SlashCommand } from "../../shared/mentions";
 import { expandTemplate, parseArguments, splitSlashCommand } from "../../shared/prompt-templates";

@@ -1,5 +1,5 @@
 // The two ways between Pi Chat and the pi CLI (docs/pi-sessions.md), in their own bundle
-// (out/pi-sessions.js), loaded by pi-sessions-loader.ts on the first use, never at activation:
+// (out/pi-sessions.js), loaded by pi-sessions-loader.ts (through lazy-bundle.ts) on the first use, never at activation:
 // - "Pi Chat: Open pi Session…": the pi CLI's sessions of the workspace folders in a quick pick;
 //   the one chosen opens as a new chat (src/core/pi-sessions maps it, the chat service writes
 //   it). The pi file is only read.
@@ -22,7 +22,7 @@ import {
   type PiSessionSummary,
 } from "../../core/pi-sessions";
 import { formatBytes } from "../../shared/format";
-import type { ChatController } from "../controller";
+import type { ChatScreen } from "../chat-screen";
 import { isProviderId } from "../providers/catalog";
 import { modelLabel } from "../models/chat-model";
 import { providersIfLoaded, readProviderSettings } from "../models/providers-loader";
@@ -52,7 +52,7 @@ function folders(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
 }
 
-export async function openPiSession(controller: ChatController, log: (line: string) => void): Promise<void> {
+export async function openPiSession(screen: ChatScreen, log: (line: string) => void): Promise<void> {
   const roots = folders();
   if (roots.length === 0) {
     void vscode.window.showInformationMessage("Pi Chat: open a folder first; pi keeps its sessions per working folder.");
@@ -117,7 +117,7 @@ export async function openPiSession(controller: ChatController, log: (line: stri
   }
   const { imported } = prepared;
   const read = prepared;
-  const result = await controller.openImportedChat({
+  const result = await screen.openImportedChat({
     nodes: imported.nodes,
     leafId: imported.leafId,
     notice: imported.notice,
@@ -143,7 +143,7 @@ export type ContinueInPiResult = { ok: true; path: string; pi: string | undefine
 
 export const PI_INSTALL = "npm install -g @earendil-works/pi-coding-agent";
 
-export async function continueInPi(controller: ChatController, log: (line: string) => void, chatId: string): Promise<ContinueInPiResult> {
+export async function continueInPi(screen: ChatScreen, log: (line: string) => void, chatId: string): Promise<ContinueInPiResult> {
   const fail = (reason: string): ContinueInPiResult => {
     log(`continue in pi: ${reason}`);
     void vscode.window.showErrorMessage(`Pi Chat could not hand this chat to pi: ${reason}`);
@@ -157,7 +157,7 @@ export async function continueInPi(controller: ChatController, log: (line: strin
     if (picked === undefined) return { ok: false, reason: "no folder chosen" };
     cwd = picked;
   }
-  const exported = await controller.service.exportTree(chatId);
+  const exported = await screen.service.exportTree(chatId);
   if (!exported.ok) return fail(/does not exist/.test(exported.reason) ? "the chat has no saved messages yet" : exported.reason);
   const { chat } = exported;
   const saved = await savePiSession(

@@ -1,0 +1,77 @@
+// The model a chat runs with: its binding for a request (provider bundle, key, base-URL consent),
+// which providers have a stored key (so the empty chat can say one is missing), the catalog's
+// name for the header, and whether the model accepts images.
+import * as vscode from "vscode";
+import type { ModelBinding } from "../../core/session/types";
+import type { ChatModelChoice } from "../../core/transcript";
+import type { ViewStatus } from "../../shared/protocol";
+import { ENV_VARS, PROVIDER_IDS, type ProviderId } from "../providers/catalog";
+import type { BaseUrlConsent } from "./base-url-consent";
+import { settingsForChat } from "./chat-model";
+import { keyRedactor } from "./key-redaction";
+import { loadProviders, providersIfLoaded, readProviderSettings, type SecretKeys } from "./providers-loader";
+
+/** A model's catalog name, when the provider bundle is loaded (the view's status never loads it). */
+export function catalogName(provider: ProviderId, id: string): string | undefined {
+  return providersIfLoaded()
+    ?.listModels(provider)
+    .find((m) => m.id === id)?.name;
+}
+
+export class ChatModels implements vscode.Disposable {
+  /** Providers with a stored key (read from the secret storage, which answers asynchronously); undefined until read. */
+  private storedKeys: ReadonlySet<ProviderId> | undefined;
+  private readonly keysRead = new vscode.EventEmitter<void>();
+  /** The stored keys were read again: what the empty chat says may have changed. */
+  readonly onDidReadKeys = this.keysRead.event;
+
+  constructor(
+    private readonly secrets: SecretKeys,
+    private readonly consent: BaseUrlConsent,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** The binding of the chat's model (or the settings' one) for the next request; loads the provider bundle. */
+  async resolve(choice: ChatModelChoice | undefined): Promise<ModelBinding> {
+    const providers = loadProviders();
+    const settings = settingsForChat(readProviderSettings(), choice);
+    this.log(`run: provider ${settings.provider}, model ${settings.model || "(default)"}`);
+    // providers.js is a separate bundle with its own RunSetupError class: the session recognises
+    // its setup errors by their code (runSetupFix), not by class.
+    return providers.resolveModelBinding(settings, this.secrets, {
+      allowBaseUrl: (override) => this.consent.allow(override),
+      onKeyUsed: (key) => keyRedactor.add(key),
+    });
+  }
+
+  /** Reads which providers have a stored key (at start and whenever the secret storage changes). */
+  async refreshKeys(): Promise<void> {
+    const found = new Set<ProviderId>();
+    for (const provider of PROVIDER_IDS) {
+      try {
+        if ((await this.secrets.get(provider))?.trim()) found.add(provider);
+      } catch {
+        // Unreadable: counted as missing; a run says why.
+      }
+    }
+    this.storedKeys = found;
+    this.keysRead.fire();
+  }
+
+  /** Why no model can answer with these settings, if none can; undefined while the keys are unknown. */
+  setupNeeded(settings: ReturnType<typeof readProviderSettings>): ViewStatus["setup"] {
+    if (settings.provider === "openai-compatible") return settings.baseUrl ? undefined : "noServer";
+    if (!this.storedKeys || this.storedKeys.has(settings.provider)) return undefined;
+    return ENV_VARS[settings.provider].some((name) => process.env[name]?.trim()) ? undefined : "noKey";
+  }
+
+  /** Whether the chat's model accepts images; `load` allows loading the provider bundle to find out. */
+  imageInput(choice: ChatModelChoice | undefined, load: boolean): boolean | undefined {
+    const providers = load ? loadProviders() : providersIfLoaded();
+    return providers?.modelAcceptsImages(settingsForChat(readProviderSettings(), choice));
+  }
+
+  dispose(): void {
+    this.keysRead.dispose();
+  }
+}
