@@ -144,7 +144,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   signIn(name: string): Promise<boolean> {
     // A second click while the first sign-in waits joins it instead of opening another page.
     const running = this.signingIn.get(name);
-    if (running) return running;
+    if (running !== undefined) return running;
     const run = this.runSignIn(name).finally(() => this.signingIn.delete(name));
     this.signingIn.set(name, run);
     return run;
@@ -213,7 +213,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     // A "Start this server?" question still open decides this request's tools: the request waits for
     // the answer (the dialog is modal, so the user answers it first anyway), then for the start.
     // Without this, the first message went out without the server's tools while the user read it.
-    while (this.consents.current) {
+    while (this.consents.current !== undefined) {
       this.runsHeld++;
       try {
         await this.consents.current;
