@@ -6,7 +6,7 @@
 // harness round trips are not in it. Each sample is a fresh page that first restores a short chat
 // (so the bundle's code is warm), then the measured one; the two sides alternate.
 import { ChatPage, shared } from "../../test/browser/harness";
-import { Script, stateOf } from "../../test/browser/script";
+import { answeredChat } from "../../test/browser/script";
 import { HOSTILE_MARKDOWN_SIZE, REALISTIC_MARKDOWN, STALLING_MARKDOWN } from "../../test/support/hostile-markdown";
 import { median } from "../lib/stats";
 
@@ -27,15 +27,7 @@ export interface P24Result {
   size: number;
 }
 
-const chatOf = (text: string) =>
-  stateOf(
-    new Script()
-      .start()
-      .user("Show me")
-      .assistant([{ type: "text", text }])
-      .end()
-      .take(),
-  );
+const chatOf = answeredChat;
 
 /** The view's milliseconds to HTML for a restore of a chat answering `text`, in a fresh page. */
 async function restoreMs(text: string): Promise<number> {

@@ -8,7 +8,7 @@ import { emptyChatState, type ChatState } from "../../src/shared/reducer";
 import { MAX_INLINE_WORK } from "../../webview/markdown/markdown-budget";
 import { ChatPage } from "./harness";
 import { HOSTILE_MARKDOWN_SIZE, REALISTIC_MARKDOWN, STALLING_MARKDOWN } from "../support/hostile-markdown";
-import { assistantMessage, Script, stateOf } from "./script";
+import { answeredChat, assistantMessage, Script, stateOf } from "./script";
 
 const realistic = REALISTIC_MARKDOWN;
 
@@ -228,15 +228,7 @@ describe("hostile markdown", function () {
 const SIZE = HOSTILE_MARKDOWN_SIZE;
 const STALLING = STALLING_MARKDOWN;
 
-const chatOf = (text: string) =>
-  stateOf(
-    new Script()
-      .start()
-      .user("Show me")
-      .assistant([{ type: "text", text }])
-      .end()
-      .take(),
-  );
+const chatOf = answeredChat;
 
 /**
  * A restore of a chat with `text` as its answer, in a view that has drawn a chat before: the inline

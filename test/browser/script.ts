@@ -160,6 +160,18 @@ export function stateOf(events: readonly ChatEvent[], from: ChatState = emptyCha
   return events.map(withStructuredDiff).reduce(reduce, from);
 }
 
+/** A chat of one prompt ("Show me") answered with `text`, as the view holds it once the answer ended. */
+export function answeredChat(text: string): ChatState {
+  return stateOf(
+    new Script()
+      .start()
+      .user("Show me")
+      .assistant([{ type: "text", text }])
+      .end()
+      .take(),
+  );
+}
+
 /** The events of one finished turn: "Show me", then an answer of `text`. */
 export const answered = (text: string): ChatEvent[] =>
   new Script()
