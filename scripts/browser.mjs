@@ -1,4 +1,5 @@
-// Starts a real VS Code (code-server from .test-vscode/, see scripts/setup-vscode.sh) and a
+// Starts a real VS Code (code-server from .test-vscode/, see scripts/setup-vscode.sh, or with
+// PI_CHAT_VSCODE=latest the newest one from .test-vscode-latest/, see scripts/vscode.mjs) and a
 // headless Debian Chromium on its workbench, for the extension-host tests and for end-to-end
 // tests that drive the real UI.
 //
@@ -28,12 +29,15 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { selectedVSCode } from "./vscode.mjs";
 
 export const repoRoot = resolve(new URL("..", import.meta.url).pathname);
-export const testVSCodeDir = join(repoRoot, ".test-vscode");
+/** The VS Code of this run (PI_CHAT_VSCODE): its folder, and the Node its code-server runs on. */
+export const testVSCode = selectedVSCode();
+export const testVSCodeDir = testVSCode.dir;
 const codeServerEntry = join(testVSCodeDir, "node_modules/code-server/out/node/entry.js");
 
-/** playwright-core from .test-vscode (installed by setup-vscode.sh), else the repo's own. */
+/** playwright-core from the VS Code's folder (installed by its setup script), else the repo's own. */
 export function loadPlaywright() {
   for (const base of [testVSCodeDir, repoRoot]) {
     try {
@@ -167,7 +171,9 @@ function killGroup(child, signal) {
  *   tmpRoot: string, serverLog: string, close: () => Promise<void>}>}
  */
 export async function startVSCode(o = {}) {
-  if (!existsSync(codeServerEntry)) throw new Error("code-server not installed: run `npm run setup:vscode`");
+  if (!existsSync(codeServerEntry) || !existsSync(testVSCode.node)) {
+    throw new Error(`code-server ${testVSCode.codeServer} (VS Code ${testVSCode.id}) not installed: run \`${testVSCode.setup}\` (or npm run setup)`);
+  }
   const { chromium } = loadPlaywright();
   const t0 = Date.now();
   const progress = (msg) => o.log?.(`${msg} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
@@ -250,8 +256,9 @@ export async function startVSCode(o = {}) {
 
   try {
     // detached: own process group, so close() can kill the extension host and pty host too.
+    // Its own Node: the newest code-server wants Node 24 (from npm), the extension host runs on it too.
     server = spawn(
-      process.execPath,
+      testVSCode.node,
       [
         codeServerEntry,
         "--config",
@@ -278,7 +285,7 @@ export async function startVSCode(o = {}) {
     server.stderr.pipe(logStream, { end: false });
     await waitForHealthz(`${baseUrl}/healthz`, server, o.startTimeoutMs ?? 90_000);
     checkAborted();
-    progress(`code-server up on port ${port}`);
+    progress(`code-server ${testVSCode.codeServer} (VS Code ${testVSCode.id}) up on port ${port}`);
 
     // A persistent context on a profile inside tmpRoot: fresh per run, and removed by close()
     // even if Chromium was killed (Playwright's own temp profile would be left behind then).
