@@ -56,30 +56,12 @@ fi
 export PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR"
 log "node $(node --version), node-gyp headers from $npm_config_nodedir"
 
-check_loads() {
-  local m
-  for m in "$@"; do
-    node -e 'require(process.argv[1])' "$m" >/dev/null 2>&1 ||
-      { log "ERROR: $m does not load on Node $NODE_VERSION"; node -e 'require(process.argv[1])' "$m" || true; exit 1; }
-    log "  ok: $m loads"
-  done
-}
+# check_loads, install_code_server, install_vscode_dependencies, finish_code_server_postinstall.
+source "$ROOT/scripts/setup-vscode-lib.sh"
 
 # --- 2. code-server + playwright-core, no install scripts ------------------------------------
-cat >"$DIR/package.json" <<EOF
-{
-  "name": "pi-chat-test-vscode-latest",
-  "private": true,
-  "description": "Test-only newest VS Code (code-server) for the host and e2e suites; made by scripts/setup-vscode-latest.sh",
-  "dependencies": {
-    "code-server": "$CODE_SERVER_VERSION",
-    "playwright-core": "$PLAYWRIGHT_CORE_VERSION"
-  }
-}
-EOF
-cd "$DIR"
-log "npm install code-server@$CODE_SERVER_VERSION playwright-core@$PLAYWRIGHT_CORE_VERSION (--ignore-scripts)"
-npm install --no-save --ignore-scripts --loglevel=error
+install_code_server pi-chat-test-vscode-latest \
+  "Test-only newest VS Code (code-server) for the host and e2e suites; made by scripts/setup-vscode-latest.sh"
 if ! node -e 'require("argon2")' >/dev/null 2>&1; then
   log "npm rebuild argon2"
   npm rebuild argon2 --foreground-scripts --loglevel=error >"$DIR/rebuild-argon2.log" 2>&1 ||
@@ -88,21 +70,11 @@ fi
 check_loads argon2
 
 # --- 3. VS Code's own dependencies ------------------------------------------------------------
-native=(node-pty @vscode/spdlog @vscode/native-watchdog @vscode/deviceid kerberos @vscode/sqlite3 @parcel/watcher)
-cd "$VSC"
-log "lib/vscode: npm install --omit=dev (--ignore-scripts)"
-npm install --omit=dev --ignore-scripts --loglevel=error
-log "lib/vscode: npm rebuild ${native[*]} (two minutes on 2 cores)"
-npm rebuild "${native[@]}" --foreground-scripts --loglevel=error >"$DIR/rebuild-vscode.log" 2>&1 ||
-  log "  (npm rebuild exited non-zero; loading the modules instead, log: .test-vscode-latest/rebuild-vscode.log)"
-check_loads "${native[@]}"
+install_vscode_dependencies node-pty @vscode/spdlog @vscode/native-watchdog @vscode/deviceid kerberos \
+  @vscode/sqlite3 @parcel/watcher
 
-# --- 4. The rest of code-server's postinstall.sh -------------------------------------------
-ln -sfn node_modules node_modules.asar
-ln -sfn code-linux.sh bin/remote-cli/code-server
-ln -sfn browser-linux.sh bin/helpers/browser.sh
-log "lib/vscode/extensions: npm install --omit=dev"
-(cd extensions && npm install --omit=dev --ignore-scripts --loglevel=error)
+# --- 4. The rest of code-server's postinstall.sh (ripgrep is in @vscode/ripgrep-universal now) ---
+finish_code_server_postinstall
 
 # --- 5. Check ------------------------------------------------------------------------------
 v=$(installed_version)
