@@ -1,4 +1,5 @@
-// Starts a real VS Code (code-server from .test-vscode/, see scripts/setup-vscode.sh) and a
+// Starts a real VS Code (code-server from .test-vscode/, see scripts/setup-vscode.sh, or with
+// PI_CHAT_VSCODE=latest the newest one from .test-vscode-latest/, see scripts/vscode.mjs) and a
 // headless Debian Chromium on its workbench, for the extension-host tests and for end-to-end
 // tests that drive the real UI.
 //
@@ -23,17 +24,20 @@
 // webview is reloaded or hidden/shown (unless retainContextWhenHidden), so look it up again
 // after such a change rather than keeping a Frame across it.
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, createWriteStream } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { selectedVSCode } from "./vscode.mjs";
 
 export const repoRoot = resolve(new URL("..", import.meta.url).pathname);
-export const testVSCodeDir = join(repoRoot, ".test-vscode");
+/** The VS Code of this run (PI_CHAT_VSCODE): its folder, and the Node its code-server runs on. */
+export const testVSCode = selectedVSCode();
+export const testVSCodeDir = testVSCode.dir;
 const codeServerEntry = join(testVSCodeDir, "node_modules/code-server/out/node/entry.js");
 
-/** playwright-core from .test-vscode (installed by setup-vscode.sh), else the repo's own. */
+/** playwright-core from the VS Code's folder (installed by its setup script), else the repo's own. */
 export function loadPlaywright() {
   for (const base of [testVSCodeDir, repoRoot]) {
     try {
@@ -167,7 +171,9 @@ function killGroup(child, signal) {
  *   tmpRoot: string, serverLog: string, close: () => Promise<void>}>}
  */
 export async function startVSCode(o = {}) {
-  if (!existsSync(codeServerEntry)) throw new Error("code-server not installed: run `npm run setup:vscode`");
+  if (!existsSync(codeServerEntry) || !existsSync(testVSCode.node)) {
+    throw new Error(`code-server ${testVSCode.codeServer} (VS Code ${testVSCode.id}) not installed: run \`${testVSCode.setup}\` (or npm run setup)`);
+  }
   const { chromium } = loadPlaywright();
   const t0 = Date.now();
   const progress = (msg) => o.log?.(`${msg} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
@@ -191,6 +197,21 @@ export async function startVSCode(o = {}) {
   const emptyConfig = join(tmpRoot, "code-server.yaml"); // so it neither reads nor writes ~/.config
   writeFileSync(emptyConfig, "");
 
+  // A workbench that reads the URL's payload only with the smoke-test driver on (1.139): the driver
+  // also hides notification toasts and keeps the focus from the chat panel on the right, so the
+  // workbench would not be the one a user sees. So only the host tests (extensionTestsPath, which
+  // need the payload) turn it on; the end-to-end tests install the extension under test instead, a
+  // link to its folder in the fresh extensions folder (read at the server's first start, as a
+  // user-installed extension), and the workbench runs as it does for a user.
+  const smokeTestDriver = testVSCode.payloadNeedsSmokeTestDriver && !!o.extensionTestsPath;
+  const linkExtension = testVSCode.payloadNeedsSmokeTestDriver && !o.extensionTestsPath && !!o.extensionDevelopmentPath;
+  if (linkExtension) {
+    const dev = resolve(o.extensionDevelopmentPath);
+    const { publisher, name, version } = JSON.parse(readFileSync(join(dev, "package.json"), "utf8"));
+    const link = join(dirs.extensions, `${publisher}.${name}-${version}`);
+    if (!existsSync(link)) symlinkSync(dev, link, "dir");
+  }
+
   const port = o.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const serverLog = o.serverLog ?? join(tmpRoot, "code-server.log");
@@ -205,6 +226,8 @@ export async function startVSCode(o = {}) {
     XDG_RUNTIME_DIR: dirs["xdg-runtime"],
     // No extension gallery (code-server defaults to open-vsx.org, unreachable: log noise).
     EXTENSIONS_GALLERY: process.env.EXTENSIONS_GALLERY ?? "{}",
+    // Which VS Code this is (scripts/vscode.mjs), for the tests in its extension host to check.
+    PI_CHAT_TEST_VSCODE: testVSCode.id,
     ...o.env,
   });
   let server;
@@ -250,8 +273,9 @@ export async function startVSCode(o = {}) {
 
   try {
     // detached: own process group, so close() can kill the extension host and pty host too.
+    // Its own Node: the newest code-server wants Node 24 (from npm), the extension host runs on it too.
     server = spawn(
-      process.execPath,
+      testVSCode.node,
       [
         codeServerEntry,
         "--config",
@@ -265,6 +289,7 @@ export async function startVSCode(o = {}) {
         // o.workspaceTrust: trust on, and the folder (never trusted here) opens in Restricted Mode.
         ...(o.workspaceTrust ? [] : ["--disable-workspace-trust"]),
         "--disable-getting-started-override",
+        ...(smokeTestDriver ? ["--vscode-option", "enable-smoke-test-driver"] : []),
         "--ignore-last-opened",
         "--extensions-dir",
         dirs.extensions,
@@ -278,7 +303,7 @@ export async function startVSCode(o = {}) {
     server.stderr.pipe(logStream, { end: false });
     await waitForHealthz(`${baseUrl}/healthz`, server, o.startTimeoutMs ?? 90_000);
     checkAborted();
-    progress(`code-server up on port ${port}`);
+    progress(`code-server ${testVSCode.codeServer} (VS Code ${testVSCode.id}) up on port ${port}`);
 
     // A persistent context on a profile inside tmpRoot: fresh per run, and removed by close()
     // even if Chromium was killed (Playwright's own temp profile would be left behind then).
@@ -306,7 +331,7 @@ export async function startVSCode(o = {}) {
     // paths are URIs on the remote (code-server) with the authority the browser uses.
     const remote = (p) => `vscode-remote://127.0.0.1:${port}${resolve(p)}`;
     const payload = [["skipWelcome", "true"]];
-    if (o.extensionDevelopmentPath) payload.push(["extensionDevelopmentPath", remote(o.extensionDevelopmentPath)]);
+    if (o.extensionDevelopmentPath && !linkExtension) payload.push(["extensionDevelopmentPath", remote(o.extensionDevelopmentPath)]);
     if (o.extensionTestsPath) payload.push(["extensionTestsPath", remote(o.extensionTestsPath)]);
     const opened = o.workspaceFile ? `workspace=${encodeURIComponent(join(workspace, o.workspaceFile))}` : `folder=${encodeURIComponent(workspace)}`;
     const url = `${baseUrl}/?${opened}&payload=${encodeURIComponent(JSON.stringify(payload))}`;

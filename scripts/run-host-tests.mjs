@@ -57,9 +57,11 @@ for (const kv of opts.env) {
 }
 const phases = Math.max(1, Number(opts.phases) || 1);
 // codeAutomationLog carries the workbench's own log as well as the tests' console output.
-// These workbench lines say nothing about the tests; --verbose prints them anyway.
+// These workbench lines say nothing about the tests (the later ones are VS Code 1.139's built-in chat
+// and its agent host, and the smoke-test driver's note that dialogs are skipped, as they are in any
+// extension test); --verbose prints them anyway.
 const workbenchNoise =
-  /^(Resolving connection token|Resolved connection token|Creating a socket|Creation of workbench contribution|Ignoring fetching additional builtin extensions|Updating additional builtin extensions cache|\[Service Worker\]|ChatSessionStore:)|getaddrinfo ENOTFOUND open-vsx\.org/;
+  /^(Resolving connection token|Resolved connection token|Creating a socket|Creation of workbench contribution|Ignoring fetching additional builtin extensions|Updating additional builtin extensions cache|\[Service Worker\]|ChatSessionStore:|\[ChatModelSelection\]|\[AgentHost|\[AccountPolicyGate\]|DialogService: Dialog requested during smoke test)|getaddrinfo ENOTFOUND open-vsx\.org/;
 
 const testsEntry = join(repoRoot, "out/test/host/index.js");
 const artifacts = join(repoRoot, "out/test-artifacts");

@@ -72,34 +72,13 @@ else
 fi
 log "node-gyp headers from $npm_config_nodedir"
 
-# Fail loudly if a native build silently did nothing (npm may skip scripts without an error):
-# load the module with this Node, from the current folder's node_modules.
-check_loads() {
-  local m
-  for m in "$@"; do
-    node -e 'require(process.argv[1])' "$m" >/dev/null 2>&1 ||
-      { log "ERROR: $m does not load (native build missing?)"; node -e 'require(process.argv[1])' "$m" || true; exit 1; }
-    log "  ok: $m loads"
-  done
-}
+# check_loads, install_code_server, install_vscode_dependencies, finish_code_server_postinstall.
+source "$ROOT/scripts/setup-vscode-lib.sh"
 
 # --- 2. code-server + playwright-core, no install scripts ---------------------------------
 rm -f "$DIR/.setup-complete"
-# Its own package.json, so npm does not walk up to the repo's package.json.
-cat >"$DIR/package.json" <<EOF
-{
-  "name": "pi-chat-test-vscode",
-  "private": true,
-  "description": "Test-only VS Code (code-server) for the extension-host tests; made by scripts/setup-vscode.sh",
-  "dependencies": {
-    "code-server": "$CODE_SERVER_VERSION",
-    "playwright-core": "$PLAYWRIGHT_CORE_VERSION"
-  }
-}
-EOF
-cd "$DIR"
-log "npm install code-server@$CODE_SERVER_VERSION playwright-core@$PLAYWRIGHT_CORE_VERSION (--ignore-scripts)"
-npm install --no-save --ignore-scripts --loglevel=error
+install_code_server pi-chat-test-vscode \
+  "Test-only VS Code (code-server) for the extension-host tests; made by scripts/setup-vscode.sh"
 # argon2's prebuilt download fails offline; `npm rebuild` falls back to building it locally.
 log "npm rebuild argon2"
 npm rebuild argon2 --foreground-scripts --loglevel=error >"$DIR/rebuild-argon2.log" 2>&1 ||
@@ -107,26 +86,13 @@ npm rebuild argon2 --foreground-scripts --loglevel=error >"$DIR/rebuild-argon2.l
 check_loads argon2
 
 # --- 3. VS Code's own dependencies (what the postinstall's `npm install` would do) ---------
-cd "$VSC"
-log "lib/vscode: npm install --omit=dev (--ignore-scripts)"
-npm install --omit=dev --ignore-scripts --loglevel=error
-log "lib/vscode: npm rebuild native modules (about a minute on 2 cores)"
-# node-pty's install script reports an error after pty.node is built: harmless, so the
-# exit code is ignored here and each module is loaded instead.
-npm rebuild node-pty @vscode/spdlog native-watchdog @vscode/deviceid kerberos \
-  --foreground-scripts --loglevel=error >"$DIR/rebuild-vscode.log" 2>&1 ||
-  log "  (npm rebuild exited non-zero; loading the modules instead, log: .test-vscode/rebuild-vscode.log)"
-check_loads node-pty @vscode/spdlog native-watchdog @vscode/deviceid kerberos
+install_vscode_dependencies node-pty @vscode/spdlog native-watchdog @vscode/deviceid kerberos
 
 # --- 4. The rest of code-server's postinstall.sh -------------------------------------------
-ln -sfn node_modules node_modules.asar
-ln -sfn code-linux.sh bin/remote-cli/code-server
-ln -sfn browser-linux.sh bin/helpers/browser.sh
+finish_code_server_postinstall
 # @vscode/ripgrep's postinstall would download rg; Debian's is fine.
 mkdir -p node_modules/@vscode/ripgrep/bin
 ln -sfn "$(command -v rg)" node_modules/@vscode/ripgrep/bin/rg
-log "lib/vscode/extensions: npm install --omit=dev"
-(cd extensions && npm install --omit=dev --ignore-scripts --loglevel=error)
 
 # --- 5. Check ------------------------------------------------------------------------------
 v=$(installed_version)

@@ -3,9 +3,75 @@
 // workbench UI) — and last the .vsix a user installs (`npm run package`, its size and contents). A failing suite does not stop the others; each prints `LABEL: N passed,
 // M failed`. Each step's wall time (typecheck, lint and build too) is printed after it and again in a table at the end, with
 // the total; the last line is still the sum, `N passed, M failed` (CI reads it, .ci/run).
-//   node scripts/test-all.mjs --only host     build, then just that suite (npm run test:host)
+// The host and end-to-end suites run on both VS Codes of scripts/vscode.mjs, the oldest we support and the newest, each
+// step named after its VS Code (`host (1.100)`, `host (1.139)`).
+//   node scripts/test-all.mjs --only host     build, then just that suite (npm run test:host), on both VS Codes
+//   node scripts/test-all.mjs --vscode 1.139  the VS Code suites on that one only (also PI_CHAT_VSCODE=latest)
 import { spawn } from "node:child_process";
 import { repoRoot } from "./mocha-suite.mjs";
+import { selectedVSCode, testVSCodes } from "./vscode.mjs";
+
+/**
+ * The suites that run in a real VS Code, once per VS Code of scripts/vscode.mjs (the oldest we support
+ * first), each step named after its VS Code, e.g. `host (1.100)`, `host (1.139)`.
+ */
+function vscodeSteps() {
+  const suites = [
+    {
+      name: "host",
+      cmd: [
+        "node",
+        "scripts/run-host-tests.mjs",
+        "--workspace-fixture",
+        "test/fixtures/workspace",
+        "--phases",
+        "2",
+        "--phase-grep",
+        "phase 2",
+        "--restricted-phase",
+        "restricted mode",
+      ],
+    },
+    {
+      // The same extension in a two-folder workspace: only test/host/multi-root*.test.ts runs there.
+      name: "host-multi-root",
+      cmd: [
+        "node",
+        "scripts/run-host-tests.mjs",
+        "--workspace-fixture",
+        "test/fixtures/multi-root",
+        "--workspace-file",
+        "multi.code-workspace",
+        "--env",
+        "PI_CHAT_HOST_SUITE=multi-root",
+        "--artifacts",
+        "host-multi-root",
+      ],
+    },
+    {
+      // test/host/crash-*.test.ts: phase 1 asks the launcher to SIGKILL the extension host mid-restore;
+      // phase 2 starts VS Code again on the same state and checks what activation did.
+      name: "host-crash",
+      cmd: [
+        "node",
+        "scripts/run-host-tests.mjs",
+        "--workspace-fixture",
+        "test/fixtures/workspace",
+        "--env",
+        "PI_CHAT_HOST_SUITE=crash",
+        "--phases",
+        "2",
+        "--kill-on-request",
+        "--artifacts",
+        "host-crash",
+      ],
+    },
+    { name: "e2e", cmd: ["node", "scripts/run-e2e-tests.mjs"] },
+  ];
+  return Object.values(testVSCodes).flatMap((vscode) =>
+    suites.map((suite) => ({ ...suite, suite: suite.name, name: `${suite.name} (${vscode.id})`, env: { PI_CHAT_VSCODE: vscode.id } })),
+  );
+}
 
 const steps = [
   { name: "typecheck", cmd: ["npm", "run", "--silent", "typecheck"] },
@@ -16,69 +82,32 @@ const steps = [
   // The minute-long soaks (two windows appending to one chat), apart so the unit run stays quick.
   { name: "stress", cmd: ["node", "scripts/run-stress-tests.mjs"] },
   { name: "browser", cmd: ["node", "scripts/run-browser-tests.mjs"] },
-  {
-    name: "host",
-    cmd: [
-      "node",
-      "scripts/run-host-tests.mjs",
-      "--workspace-fixture",
-      "test/fixtures/workspace",
-      "--phases",
-      "2",
-      "--phase-grep",
-      "phase 2",
-      "--restricted-phase",
-      "restricted mode",
-    ],
-  },
-  {
-    // The same extension in a two-folder workspace: only test/host/multi-root*.test.ts runs there.
-    name: "host-multi-root",
-    cmd: [
-      "node",
-      "scripts/run-host-tests.mjs",
-      "--workspace-fixture",
-      "test/fixtures/multi-root",
-      "--workspace-file",
-      "multi.code-workspace",
-      "--env",
-      "PI_CHAT_HOST_SUITE=multi-root",
-      "--artifacts",
-      "host-multi-root",
-    ],
-  },
-  {
-    // test/host/crash-*.test.ts: phase 1 asks the launcher to SIGKILL the extension host mid-restore;
-    // phase 2 starts VS Code again on the same state and checks what activation did.
-    name: "host-crash",
-    cmd: [
-      "node",
-      "scripts/run-host-tests.mjs",
-      "--workspace-fixture",
-      "test/fixtures/workspace",
-      "--env",
-      "PI_CHAT_HOST_SUITE=crash",
-      "--phases",
-      "2",
-      "--kill-on-request",
-      "--artifacts",
-      "host-crash",
-    ],
-  },
-  { name: "e2e", cmd: ["node", "scripts/run-e2e-tests.mjs"] },
+  // The host and end-to-end suites, once on each VS Code (scripts/vscode.mjs): see vscodeSteps below.
+  ...vscodeSteps(),
   // Last, since it builds the production bundles into out/ (and then the development ones again):
   // `npm run package` as a user would run it, and the .vsix checked (scripts/check-package.mjs).
   { name: "package", cmd: ["node", "scripts/check-package.mjs"] },
 ];
 
-const onlyIndex = process.argv.indexOf("--only");
-const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
-if (only && !steps.some((s) => s.name === only || s.name.startsWith(`${only}-`))) {
-  console.error(`unknown suite ${only}; one of: ${steps.map((s) => s.name).join(", ")}`);
+const flag = (name) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const only = flag("--only");
+const suiteOf = (step) => step.suite ?? step.name;
+if (only && !steps.some((s) => suiteOf(s) === only || suiteOf(s).startsWith(`${only}-`))) {
+  console.error(`unknown suite ${only}; one of: ${[...new Set(steps.map(suiteOf))].join(", ")}`);
   process.exit(2);
 }
+// `--vscode 1.139` (or PI_CHAT_VSCODE=latest in the environment): the VS Code suites on that one only.
+const vscodeName = flag("--vscode") ?? process.env.PI_CHAT_VSCODE;
+const onlyVSCode = vscodeName ? selectedVSCode(vscodeName).id : undefined;
 // `--only host` runs host-multi-root too.
-const selected = only ? steps.filter((s) => s.name === "build" || s.name === only || s.name.startsWith(`${only}-`)) : steps;
+const selected = steps.filter(
+  (s) =>
+    (!only || s.name === "build" || suiteOf(s) === only || suiteOf(s).startsWith(`${only}-`)) &&
+    (!onlyVSCode || !s.env?.PI_CHAT_VSCODE || s.env.PI_CHAT_VSCODE === onlyVSCode),
+);
 
 const SUMMARY = /^([A-Z0-9-]+): (\d+) passed, (\d+) failed\s*$/;
 let passed = 0;
@@ -87,7 +116,11 @@ const broken = [];
 
 function run(step) {
   return new Promise((resolve) => {
-    const child = spawn(step.cmd[0], step.cmd.slice(1), { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(step.cmd[0], step.cmd.slice(1), {
+      cwd: repoRoot,
+      env: { ...process.env, ...step.env },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let counted = false;
     let buffer = "";
     child.stdout.on("data", (chunk) => {
