@@ -79,23 +79,27 @@ describe("code blocks: Apply to file and Run in terminal", function () {
     assert.match(api.logLines.at(-1) ?? "", /^undo apply: refused/);
   });
 
-  it("Apply to file right after the file changed behind its open editor refuses, rather than start from the editor's old copy", async () => {
+  it("Apply to file when the file changed behind its open editor refuses, rather than start from the editor's old copy", async () => {
     const { api } = chatView();
-    api.codeApplier.ask = async () => true;
     const uri = workspaceUri("src", "behind.ts");
     await writeFile(uri, "export const v = 1;\n");
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
     await waitFor("the editor to show the file", () => doc.getText() === "export const v = 1;\n");
-    // As a command writes it: VS Code reloads the editor's copy when its file watcher reports the
-    // change, up to a second later (sooner after a workspace.fs write). The Apply is at once.
-    writeFileSync(uri.fsPath, "export const v = 22222;\n");
+    // As a command writes it while the user reads the question: VS Code reloads the editor's copy
+    // when its file watcher reports the change, up to a second later. Whether the watcher is quicker
+    // than the answer or not (a busy machine decides), the Apply must not write from the old copy.
+    api.codeApplier.ask = async () => {
+      writeFileSync(uri.fsPath, "export const v = 22222;\n");
+      return true;
+    };
     await api.view.receive({ type: "editor/applyCode", v: 1, code: "export const v = 3;", path: "src/behind.ts" });
-    assert.match(api.logLines.at(-1) ?? "", /^apply to file: refused \(src\/behind\.ts changed on disk/);
+    assert.match(api.logLines.at(-1) ?? "", /^apply to file: refused \(src\/behind\.ts changed (on disk a moment ago|while you decided)/);
     assert.equal(await diskText(uri), "export const v = 22222;\n", "nothing written");
     await waitFor("the editor to catch up", () => doc.getText() === "export const v = 22222;\n");
     assert.equal(doc.isDirty, false, "no editor left with unsaved text (a failed save)");
     // Again, now that the editor has the disk's text: applied.
+    api.codeApplier.ask = async () => true;
     await api.view.receive({ type: "editor/applyCode", v: 1, code: "export const v = 3;", path: "src/behind.ts" });
     assert.equal(await diskText(uri), "export const v = 3;\n");
     assert.equal(doc.isDirty, false);
