@@ -170,6 +170,7 @@ function killGroup(child, signal) {
  *   port: number, baseUrl: string, url: string, workspace: string, userDataDir: string,
  *   tmpRoot: string, serverLog: string, close: () => Promise<void>}>}
  */
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one start of code-server and Chromium with the one shutdown every step shares; split, that state would be spread over functions
 export async function startVSCode(o = {}) {
   if (!existsSync(codeServerEntry) || !existsSync(testVSCode.node)) {
     throw new Error(`code-server ${testVSCode.codeServer} (VS Code ${testVSCode.id}) not installed: run \`${testVSCode.setup}\` (or npm run setup)`);
