@@ -4,26 +4,9 @@
 // is the last turn; a meter without any reported usage says it is an estimate.
 import * as assert from "node:assert/strict";
 import type { ContextMeter } from "../../src/shared/context-meter";
-import { type ChatPage, useChatPage } from "./harness";
+import { useChatPage } from "./harness";
+import { heard, listen } from "./live-heard";
 import { Script } from "./script";
-
-declare global {
-  interface Window {
-    __heard: string[];
-  }
-}
-
-/** Records every node added to the live regions, as "polite: text" / "assertive: text". */
-async function listen(chat: ChatPage): Promise<void> {
-  await chat.page.evaluate(() => {
-    window.__heard = [];
-    for (const region of Array.from(document.querySelectorAll<HTMLElement>("[data-live]"))) {
-      new MutationObserver((records) => {
-        for (const r of records) for (const node of Array.from(r.addedNodes)) window.__heard.push(`${region.dataset.live}: ${node.textContent ?? ""}`);
-      }).observe(region, { childList: true });
-    }
-  });
-}
 
 const PARSE_ERROR = "Failed to parse input at pos 17: <tool_call>{not json";
 
@@ -44,7 +27,7 @@ describe("local server quirks in the webview", function () {
     assert.match((await card.textContent()) ?? "", /Failed to parse input at pos 17/);
     const retry = card.getByRole("button", { name: "Retry" });
     assert.equal(await retry.count(), 1, "Retry is on the error card");
-    assert.match((await chat.page.evaluate(() => window.__heard.join("\n"))) ?? "", /assertive: Failed to parse input.*Retry is on the card\./);
+    assert.match((await heard(chat)).join("\n"), /assertive: Failed to parse input.*Retry is on the card\./);
     // Tab from the card's text reaches Retry; Enter presses it.
     await chat.clearPosted();
     await retry.focus();
@@ -71,10 +54,7 @@ describe("local server quirks in the webview", function () {
     assert.equal(await proceed.count(), 1, "Continue is on the answer's card");
     assert.equal(await proceed.getAttribute("aria-describedby"), `cut-${await answer.getAttribute("data-item")}`);
     assert.equal(await chat.page.getByRole("region", { name: "Interrupted turn" }).count(), 0, "not the interrupted-turn bar");
-    assert.match(
-      (await chat.page.evaluate(() => window.__heard.join("\n"))) ?? "",
-      /polite: Pi answered: .*cut off at the token limit, Continue is on the answer\)/,
-    );
+    assert.match((await heard(chat)).join("\n"), /polite: Pi answered: .*cut off at the token limit, Continue is on the answer\)/);
     await chat.clearPosted();
     await proceed.focus();
     await chat.page.keyboard.press("Enter");
