@@ -5,7 +5,7 @@
 // failure (assertive), and the finished answer (its first sentence and its length) — never a
 // token, never "working" ↔ "responding". Pure: the Announcer compares each chat state with the
 // one before; the browser suite asserts the sequences (test/browser/announcements.test.ts).
-import type { AssistantItem, ChatItem, ToolItem, UserCommandItem } from "../src/shared/chat-items";
+import type { AssistantItem, ChatItem, NoticeItem, ToolItem, UserCommandItem } from "../src/shared/chat-items";
 import type { ForkMark, QueuedInput } from "../src/shared/protocol";
 import { COMPACTING_ITEM_ID, type ChatState } from "../src/shared/reducer";
 import { commandEndText, toolStatusText, toolTitle } from "./cards/tool-text";
@@ -67,7 +67,8 @@ export class Announcer {
       else if (item.kind === "summary" && item.state === "done" && old === undefined) out.push(this.ending("Earlier messages summarized"));
       else if (item.kind === "summary" && item.id === COMPACTING_ITEM_ID && old === undefined)
         out.push({ text: "Compacting earlier messages", assertive: false });
-      else if (item.kind === "notice" && old === undefined && item.level === "error") out.push(this.failure(item.text));
+      else if (item.kind === "notice" && old === undefined && item.level === "error")
+        out.push(this.failure(`${item.text}${offersRetry(item) ? " Retry is on the card." : ""}`));
       // A restore (or its Redo) is done outside the chat (a picker, a button): its note says what changed, and that Redo is there.
       else if (item.kind === "notice" && old === undefined && item.redo !== undefined)
         out.push({ text: `${item.text}${item.redo.state === "offered" ? " Redo changes is on the note." : ""}`, assertive: false });
@@ -212,15 +213,16 @@ function backgroundEnds(prev: ChatState, next: ChatState): Announcement[] {
 function finishedText(state: ChatState, answer: AssistantItem | undefined): string {
   const last = [...state.live].reverse().find((i): i is AssistantItem => i.kind === "assistant") ?? answer;
   if (last?.stopReason === "aborted") return "Stopped";
+  const cut = last?.stopReason === "length" ? "; cut off at the token limit, Continue is on the answer" : "";
   const text =
     last?.blocks
       .filter((b) => b.type === "text")
       .map((b) => b.text)
       .join("\n")
       .trim() ?? "";
-  if (text === "") return "Pi finished";
+  if (text === "") return cut ? `Pi stopped${cut}` : "Pi finished";
   const words = plain(text).split(/\s+/).filter(Boolean).length;
-  return `Pi answered: ${firstSentence(text)} (${words} ${words === 1 ? "word" : "words"})`;
+  return `Pi answered: ${firstSentence(text)} (${words} ${words === 1 ? "word" : "words"}${cut})`;
 }
 
 /** Markdown to the words a listener needs: no code fences, emphasis marks, link targets or headings' #. */
@@ -240,4 +242,9 @@ export function firstSentence(markdown: string): string {
   const match = text.match(/^.*?[.!?:](?=\s|$)/);
   const sentence = (match ? match[0] : text).trim();
   return sentence.length > MAX_SENTENCE ? `${sentence.slice(0, MAX_SENTENCE - 1)}\u2026` : sentence;
+}
+
+/** An error card with Retry among its buttons. */
+function offersRetry(item: NoticeItem): boolean {
+  return item.fixCommand === "retry" || (item.moreFixCommands ?? []).includes("retry");
 }

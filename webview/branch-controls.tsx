@@ -3,7 +3,7 @@
 // context, so a switch re-renders just the items that show a switcher.
 import { createContext, type ComponentChildren } from "preact";
 import { useContext, useEffect, useRef, useState } from "preact/hooks";
-import type { AssistantItem, UserItem } from "../src/shared/chat-items";
+import type { AssistantItem, ChatItem, UserItem } from "../src/shared/chat-items";
 import type { ForkMark } from "../src/shared/protocol";
 import { announce } from "./live-region";
 import { CheckIcon, ChevronLeftIcon, ChevronRightIcon, CloseIcon, CopyIcon, EditIcon, RestoreFilesIcon, RetryIcon } from "./icons";
@@ -14,9 +14,26 @@ export interface BranchView {
   /** Forks by the message index of the item that shows them. */
   forks: ReadonlyMap<number, ForkMark>;
   running: boolean;
+  /** The answer cut at the token limit that *Continue* goes on with: the chat's last turn, while nothing runs. */
+  continuable?: string;
 }
 
 export const BranchContext = createContext<BranchView>({ forks: new Map(), running: false });
+
+/** The id of the chat's last answer when the server cut it at its token limit (only notices after it), else undefined. */
+export function answerToContinue(chat: { settled: readonly (readonly ChatItem[])[]; live: readonly ChatItem[]; running: boolean }): string | undefined {
+  if (chat.running) return undefined;
+  const chunks = [...chat.settled, chat.live];
+  for (let c = chunks.length - 1; c >= 0; c--) {
+    const chunk = chunks[c]!;
+    for (let i = chunk.length - 1; i >= 0; i--) {
+      const item = chunk[i]!;
+      if (item.kind === "notice") continue;
+      return item.kind === "assistant" && item.stopReason === "length" ? item.id : undefined;
+    }
+  }
+  return undefined;
+}
 
 type Reopen = (messageIndex: number, text: string, removeImages: readonly number[]) => void;
 const reopeners = new Set<Reopen>();

@@ -17,7 +17,8 @@ export const ContextMeterButton = memo(function ContextMeterButton(props: { mete
   const share = meter.window ? meter.tokens / meter.window : 0;
   const warn = share >= METER_WARNING_SHARE;
   const label = `${meter.estimated ? "~" : ""}${formatTokens(meter.tokens)}${meter.window ? ` / ${formatTokens(meter.window)}` : ""}`;
-  const spoken = `Context ${meter.estimated ? "about " : ""}${groupDigits(meter.tokens)} tokens${meter.window ? ` of ${groupDigits(meter.window)} (${Math.round(share * 100)}%)` : ""}${warn ? ", nearly full" : ""}`;
+  // An estimate (no usage reported yet, or a server that reports none) says so in words, and "~" in the label.
+  const spoken = `Context ${meter.estimated ? "estimated at about " : ""}${groupDigits(meter.tokens)} tokens${meter.window ? ` of ${groupDigits(meter.window)} (${Math.round(share * 100)}%)` : ""}${warn ? ", nearly full" : ""}`;
   return (
     <span class="meter-anchor">
       <button

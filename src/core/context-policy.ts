@@ -187,7 +187,8 @@ export function canContinue(messages: readonly AgentMessage[]): boolean {
 /**
  * What `continue()` appends before the agent picks a cut-off turn up (pure: only new messages):
  * a result for each tool call a reload or crash left without one; after a provider error, an info
- * notice marking the retry (never sent to the model), and the model retries from the last user turn.
+ * notice marking the retry (never sent to the model), and the model retries from the last user turn;
+ * after an answer cut at the token limit, the request to continue it (the model reads why).
  */
 export function repairsBeforeContinue(messages: readonly AgentMessage[], now: number): AgentMessage[] {
   // The turn's assistant message: results that did arrive (a first call done, a second cut off) come after it.
@@ -201,7 +202,15 @@ export function repairsBeforeContinue(messages: readonly AgentMessage[], now: nu
   if (last.stopReason === "toolUse")
     return unansweredToolCalls(last, answeredToolCalls(messages)).map((call) => interruptedToolResult(call.id, call.name, now));
   if (last.stopReason === "error") return [{ role: "localNotice", level: "info", text: "Retrying after the error.", timestamp: now }];
+  // The model is told its answer was cut, so it goes on instead of starting over (app-message-facts.ts).
+  if (last.stopReason === "length") return [{ role: "answerContinued", reason: "length", timestamp: now }];
   return [];
+}
+
+/** The last turn is an answer the server cut at its output token limit: its card offers Continue. */
+export function cutAtTokenLimit(messages: readonly AgentMessage[]): boolean {
+  const last = lastTurnMessage(messages);
+  return last?.role === "assistant" && last.stopReason === "length";
 }
 
 /** The newest message that is not a notice: notices never change what comes next. */
@@ -215,9 +224,9 @@ function lastTurnMessage(messages: readonly AgentMessage[]): AgentMessage | unde
 
 /**
  * A tool-use message is cut off when a reload or crash came before its results were saved;
- * a provider error (401, 429, network) can be retried once the cause is fixed. A run the user
- * stopped is not: they chose to.
+ * a provider error (401, 429, network) can be retried once the cause is fixed; an answer the
+ * server cut at its output token limit can be continued. A run the user stopped is not: they chose to.
  */
 function isCutOff(message: AssistantMessage): boolean {
-  return message.stopReason === "toolUse" || message.stopReason === "error";
+  return message.stopReason === "toolUse" || message.stopReason === "error" || message.stopReason === "length";
 }

@@ -9,6 +9,7 @@ import type { AppMessage, AppMessageRole } from "../shared/app-messages";
 export type {
   AppMessage,
   AppMessageRole,
+  AnswerContinuedMessage,
   ApprovalNoticeMessage,
   BashExecutionMessage,
   CompactionSummaryMessage,
@@ -30,6 +31,7 @@ export const APP_MESSAGE_KINDS: Readonly<Record<AppMessageRole, { visibleInUI: b
   // Per message, `excludeFromContext` (`!!cmd`) leaves it out as well: see convertToLlm.
   bashExecution: { visibleInUI: true, includeInModelContext: true },
   filesRestored: { visibleInUI: true, includeInModelContext: true },
+  answerContinued: { visibleInUI: true, includeInModelContext: true },
 };
 
 export function isAppMessage(message: AgentMessage): message is AppMessage {

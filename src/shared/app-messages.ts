@@ -185,8 +185,20 @@ export interface FilesRestoredMessage {
   timestamp: number;
 }
 
+/**
+ * The user asked the model to go on with an answer the server cut at its output token limit
+ * (`stopReason: "length"`): the model is told what happened, so it continues instead of starting over.
+ */
+export interface AnswerContinuedMessage {
+  role: "answerContinued";
+  /** Why the answer stopped: the server's token limit. */
+  reason: "length";
+  timestamp: number;
+}
+
 declare module "@earendil-works/pi-agent-core" {
   interface CustomAgentMessages {
+    answerContinued: AnswerContinuedMessage;
     filesRestored: FilesRestoredMessage;
     approvalNotice: ApprovalNoticeMessage;
     fileAttachment: FileAttachmentMessage;
@@ -197,6 +209,7 @@ declare module "@earendil-works/pi-agent-core" {
 }
 
 export type AppMessage =
+  | AnswerContinuedMessage
   | FilesRestoredMessage
   | ApprovalNoticeMessage
   | FileAttachmentMessage

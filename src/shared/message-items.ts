@@ -8,6 +8,9 @@ import { isFixCommandId } from "./app-messages"; // also: the app message kinds 
 import type { AssistantBlock, AssistantItem, ChatItem } from "./chat-items";
 import type { RestoreMarks } from "./reducer-rewind";
 
+/** The note in the chat where the user asked the model to continue an answer cut at the token limit. */
+export const ANSWER_CONTINUED_TEXT = "Continued the answer that was cut at the token limit.";
+
 /** A user turn begins with its attachments; keep those together with the user message that follows. */
 export function startsUserTurn(live: readonly ChatItem[], message: AgentMessage): boolean {
   if (message.role === "bashExecution") return true;
@@ -69,6 +72,9 @@ export function itemForMessage(id: string, message: AgentMessage, open: boolean)
         text: filesRestoredText(message),
         ...(!message.redo && typeof message.redoMarkId === "string" ? { redo: { markId: message.redoMarkId, state: "offered" as const } } : {}),
       };
+    case "answerContinued":
+      // The cut answer's card said why it stopped; this note says the next answer goes on with it.
+      return { kind: "notice", id, level: "info", text: ANSWER_CONTINUED_TEXT };
     case "localNotice":
       return {
         kind: "notice",

@@ -5,28 +5,9 @@
 // compaction; a history delete speaks through the live region; search cards name their query.
 import * as assert from "node:assert/strict";
 import { makePng } from "../support/png";
-import { type ChatPage, useChatPage } from "./harness";
+import { useChatPage } from "./harness";
+import { heard, listen } from "./live-heard";
 import { answered, SAMPLE_CHANGE, SAMPLE_DIFF, Script, stateOf, toolCall } from "./script";
-
-declare global {
-  interface Window {
-    __heard: string[];
-  }
-}
-
-/** Records every node added to the live regions, as "polite: text" / "assertive: text". */
-async function listen(chat: ChatPage): Promise<void> {
-  await chat.page.evaluate(() => {
-    window.__heard = [];
-    for (const region of Array.from(document.querySelectorAll<HTMLElement>("[data-live]"))) {
-      new MutationObserver((records) => {
-        for (const r of records) for (const node of Array.from(r.addedNodes)) window.__heard.push(`${region.dataset.live}: ${node.textContent ?? ""}`);
-      }).observe(region, { childList: true });
-    }
-  });
-}
-
-const heard = (chat: ChatPage) => chat.page.evaluate(() => window.__heard.slice());
 
 describe("announcements", function () {
   const page = useChatPage();

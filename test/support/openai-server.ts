@@ -68,6 +68,18 @@ export interface TextReply {
   reasoning?: string;
   finishReason?: "stop" | "length" | "content_filter";
   usage?: ScriptedUsage;
+  /**
+   * After the text, an error chunk (`data: {"error": …}`) and the end of the stream: no
+   * finish_reason, no usage, no `[DONE]` (what llama-server sends when the model's output does not parse).
+   */
+  streamError?: StreamErrorBody;
+}
+
+/** The `error` of an error chunk, as llama-server writes it. */
+export interface StreamErrorBody {
+  code: number;
+  message: string;
+  type: string;
 }
 
 export interface ToolCallReply {
@@ -323,7 +335,7 @@ function usageOf(reply: TextReply | ToolCallReply, body: ChatCompletionRequest, 
   return { prompt_tokens: prompt, completion_tokens: completion };
 }
 
-/** The streaming wire format: role chunk, content/tool-call deltas, finish_reason, usage, [DONE]. */
+/** The streaming wire format: role chunk, content/tool-call deltas, finish_reason, usage, [DONE] (or an error chunk and the end). */
 function streamReply(res: ServerResponse, id: string, body: ChatCompletionRequest, reply: TextReply | ToolCallReply, chunkSize: number, mode: UsageMode): void {
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
   const created = Math.floor(Date.now() / 1000);
@@ -334,6 +346,11 @@ function streamReply(res: ServerResponse, id: string, body: ChatCompletionReques
   delta({ role: "assistant", content: "" });
   if ("reasoning" in reply && reply.reasoning) for (const p of pieces(reply.reasoning, chunkSize)) delta({ reasoning_content: p });
   if (reply.text) for (const p of pieces(reply.text, chunkSize)) delta({ content: p });
+  if ("streamError" in reply && reply.streamError) {
+    res.write(`data: ${JSON.stringify({ error: reply.streamError })}\n\n`);
+    res.end();
+    return;
+  }
   let finish: string = ("finishReason" in reply && reply.finishReason) || "stop";
   if ("toolCalls" in reply && reply.toolCalls.length > 0) {
     reply.toolCalls.forEach((call, index) => {

@@ -1,7 +1,9 @@
 // Pi's answer: its thinking and text blocks (the last one streamed while Pi writes, the others
 // from the rendered cache), why it stopped, and the answer's actions (copy, fork, retry).
 import type { AssistantItem } from "../../src/shared/chat-items";
-import { AnswerActions, ForkOnly } from "../branch-controls";
+import { useContext } from "preact/hooks";
+import { post } from "../vscode-api";
+import { AnswerActions, BranchContext, ForkOnly } from "../branch-controls";
 import { Spinner } from "../icons";
 import { FinalMarkdown } from "../markdown/rendered-cache";
 import { StreamingMarkdown } from "../markdown/streaming-markdown";
@@ -45,8 +47,33 @@ export function AssistantCard({ item }: { item: AssistantItem }) {
       {/* What failed, why and what to do are in the notice that follows (every provider error gets one). */}
       {item.stopReason === "error" && <div class="stopped">Cut off by the error below</div>}
       {item.stopReason === "aborted" && <div class="stopped">Stopped</div>}
-      {item.stopReason === "length" && <div class="stopped">The answer hit the output limit</div>}
+      {item.stopReason === "length" && <CutAtTokenLimit item={item} />}
       <AnswerActions item={item} />
     </article>
+  );
+}
+
+/**
+ * An answer the server cut at its output token limit: said plainly, so it is not taken for a whole
+ * answer, with *Continue* while it is the chat's last turn (the model is told it was cut and goes on).
+ */
+function CutAtTokenLimit({ item }: { item: AssistantItem }) {
+  const { continuable } = useContext(BranchContext);
+  const noteId = `cut-${item.id}`;
+  return (
+    <div class="stopped cut-at-limit">
+      <span id={noteId}>Cut off at the token limit: this answer is not finished.</span>
+      {continuable === item.id && (
+        <button
+          type="button"
+          class="button primary"
+          aria-label="Continue this answer"
+          aria-describedby={noteId}
+          onClick={() => post({ type: "chat/continue" })}
+        >
+          Continue
+        </button>
+      )}
+    </div>
   );
 }

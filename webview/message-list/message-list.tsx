@@ -9,7 +9,7 @@ import { useMemo, useRef } from "preact/hooks";
 import type { ChatItem } from "../../src/shared/chat-items";
 import type { ChatState } from "../../src/shared/reducer";
 import type { ViewStatus } from "../../src/shared/protocol";
-import { BranchContext, forksByItem } from "../branch-controls";
+import { answerToContinue, BranchContext, forksByItem } from "../branch-controls";
 import { Item } from "../cards/item";
 import { ArrowDownIcon, Spinner } from "../icons";
 import { onMarkdownClick } from "../markdown/code-block-clicks";
@@ -60,7 +60,8 @@ export function MessageList({
 
   const isEmpty = chat.settled.length === 0 && chat.live.length === 0 && chat.earlier === undefined;
   const forks = useMemo(() => forksByItem(chat.forks), [chat.forks]);
-  const branchView = useMemo(() => ({ forks, running: chat.running }), [forks, chat.running]);
+  const continuable = answerToContinue(chat);
+  const branchView = useMemo(() => ({ forks, running: chat.running, ...(continuable ? { continuable } : {}) }), [forks, chat.running, continuable]);
   return (
     <BranchContext.Provider value={branchView}>
       <main class="chat" aria-label="Chat">

@@ -25,8 +25,14 @@ export function appMessageFact(message: AppMessage): string | null {
       return bashExecutionFact(message);
     case "compactionSummary":
       return compactionSummaryFact(message);
+    case "answerContinued":
+      return ANSWER_CONTINUED_FACT;
   }
 }
+
+/** What the model reads when the user asks it to go on with an answer cut at the output token limit. */
+export const ANSWER_CONTINUED_FACT =
+  "[Your previous answer was cut off: it reached the output token limit of the request. The user asked you to continue it: go on from exactly where it stopped, without repeating what you already wrote.]";
 
 /** A restore, as the model reads it: which message, what changed on disk, what was left. */
 export function filesRestoredFact(message: FilesRestoredMessage): string {

@@ -16,6 +16,7 @@ const KIND_LABEL: Record<AppMessageRole, string> = {
   compactionSummary: "the compaction summary",
   bashExecution: "a command the user ran (!cmd)",
   filesRestored: "the files restored to a checkpoint",
+  answerContinued: "the user's request to continue a cut answer",
 };
 
 /** A fence longer than any run of backticks in `text`, so model output cannot close it early. */

@@ -187,6 +187,7 @@ function entryFields(
     case "approvalNotice":
     case "fileAttachment":
     case "filesRestored":
+    case "answerContinued":
       return customMessageOf(message);
   }
 }

@@ -255,6 +255,7 @@ const PI_CHAT_ENTRY_ROLES: Record<string, { field: "details" | "data"; role: App
   [`${PI_CHAT_CUSTOM_TYPE}:approvalNotice`]: { field: "details", role: "approvalNotice" },
   [`${PI_CHAT_CUSTOM_TYPE}:fileAttachment`]: { field: "details", role: "fileAttachment" },
   [`${PI_CHAT_CUSTOM_TYPE}:filesRestored`]: { field: "details", role: "filesRestored" },
+  [`${PI_CHAT_CUSTOM_TYPE}:answerContinued`]: { field: "details", role: "answerContinued" },
   [`${PI_CHAT_CUSTOM_TYPE}:localNotice`]: { field: "data", role: "localNotice" },
 };
 
@@ -281,6 +282,7 @@ function piChatMessage<R extends AppMessage["role"]>(value: unknown, role: R): E
     localNotice: () => str("text") && (value["level"] === "info" || value["level"] === "error"),
     compactionSummary: () => str("summary") && typeof value["keptMessageCount"] === "number" && typeof value["tokensBefore"] === "number",
     bashExecution: () => str("command") && str("output"),
+    answerContinued: () => value["reason"] === "length",
   };
   return ok[role]() ? (value as unknown as Extract<AppMessage, { role: R }>) : undefined;
 }

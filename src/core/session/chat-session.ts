@@ -11,7 +11,7 @@ import type { ChatItem } from "../../shared/chat-items";
 import { withStructuredDiff } from "../../shared/diff-hunks";
 import type { ChatEvent } from "../../shared/protocol";
 import type { BackgroundStopCause } from "../../shared/background-state";
-import { canContinue, repairsBeforeContinue } from "../context-policy";
+import { canContinue, cutAtTokenLimit, repairsBeforeContinue } from "../context-policy";
 import type { ChatContext, PreviewModel } from "../context/chat-context";
 import type { CompactionOutcome } from "../context/compactor";
 import type { CompactionSummaryMessage, FilesRestoredMessage } from "../messages";
@@ -114,17 +114,18 @@ export class ChatSession {
     await this.options.persistModel?.(this.modelChoice);
   }
 
-  /** The last turn was cut off or failed: `continue()` picks it up (an error notice's Retry). */
+  /** The last turn was cut off, failed or hit the token limit: `continue()` picks it up (an error card's Retry, a cut answer's Continue). */
   get canContinue(): boolean {
     return !this.running && canContinue(this.messages);
   }
 
   /**
    * The last turn was cut off without a word (a crash, a reload mid-turn): the view offers
-   * Continue. Not after an error the chat already shows: its notice offers the way on itself.
+   * Continue. Not after an error the chat already shows, nor after an answer cut at the token
+   * limit: the error card and the answer's card offer the way on themselves.
    */
   get interrupted(): boolean {
-    return this.canContinue && !endsWithErrorNotice(this.messages);
+    return this.canContinue && !endsWithErrorNotice(this.messages) && !cutAtTokenLimit(this.messages);
   }
 
   onEvent(listener: (event: ChatEvent) => void): () => void {

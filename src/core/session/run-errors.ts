@@ -58,6 +58,13 @@ export function endedBadly(messages: readonly AgentMessage[]): boolean {
   return false;
 }
 
+/** The fix with Retry among its buttons: first when it has none, else after the others. */
+export function withRetry<T extends ErrorFix>(fix: T): T {
+  if (!fix.fixCommand) return { ...fix, fixCommand: "retry" };
+  if (fix.fixCommand === "retry" || fix.moreFixCommands?.includes("retry")) return fix;
+  return { ...fix, moreFixCommands: [...(fix.moreFixCommands ?? []), "retry"] };
+}
+
 export function errorNotice(text: string, fix: ErrorFix | undefined): LocalNoticeMessage {
   return {
     role: "localNotice",

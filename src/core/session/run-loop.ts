@@ -9,7 +9,7 @@ import { IMAGE_REFUSAL_NOTICE, isImageRefusal } from "../context/refused-images"
 import { signInNoteText } from "../mcp/gate";
 import type { McpRun } from "./agent-binding";
 import type { InputQueue } from "./input-queue";
-import { endedBadly, errorNotice, type FailedRequestModel, runSetupFix } from "./run-errors";
+import { endedBadly, errorNotice, type FailedRequestModel, runSetupFix, withRetry } from "./run-errors";
 import type { ChatSessionOptions } from "./types";
 
 export const STILL_RUNNING = "A reply is still being written. Stop it or wait for it to finish.";
@@ -137,8 +137,9 @@ async function explainProviderError(host: RunHost, agent: Agent): Promise<void> 
   const described = host.options.describeError?.(raw, failed) ?? { text: raw };
   // Which model failed: a chat can have its own, other than the settings'.
   const model = failed ? ` (model ${failed.provider}/${failed.id})` : "";
-  // The provider's words go with the notice (one card), unless the notice already is them.
-  await host.append(errorNotice(`${described.text}${model}`, { ...described, ...(described.text !== raw ? { detail: raw } : {}) }));
+  // The provider's words go with the notice (one card), unless the notice already is them; the card
+  // offers Retry whatever the error, since a failed turn can always be asked again (canContinue).
+  await host.append(errorNotice(`${described.text}${model}`, { ...withRetry(described), ...(described.text !== raw ? { detail: raw } : {}) }));
   // The first time a provider refuses an image in this chat, say what changes (refused-images.ts).
   if (isImageRefusal(last) && !host.messages().slice(0, -2).some(isImageRefusal)) {
     await host.append({ role: "localNotice", level: "info", text: IMAGE_REFUSAL_NOTICE, timestamp: Date.now() });

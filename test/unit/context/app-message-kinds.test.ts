@@ -59,6 +59,7 @@ const SAMPLES: { [K in AppMessageRole]: Extract<AppMessage, { role: K }> } = {
     skipped: [],
     timestamp: 4,
   },
+  answerContinued: { role: "answerContinued", reason: "length", timestamp: 4 },
 };
 
 /** Steps a kind skips on purpose, with the reason (the design's, docs/conversation-layers.md). */
