@@ -26,14 +26,14 @@ describe("what local servers send on the wire", function () {
     await vscode.commands.executeCommand("piChat.newChat");
   });
 
-  const items = () => chatItems(view().api.controller.currentSession.viewState);
+  const items = () => chatItems(view().api.screen.currentSession.viewState);
   const send = (text: string) => view().api.view.receive({ type: "chat/send", v: 1, text });
 
   it("an error chunk mid-stream without [DONE]: an error card with the server's words and Retry on it; Retry retries; a new prompt works", async () => {
     const { server, api } = view();
     server.push(() => ({ text: "Once upon a time", streamError: { code: 500, message: PARSE_ERROR, type: "server_error" } }));
     await send("Tell me a story");
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     assert.equal(session.running, false, "the run ended");
     const notice = items().find((i): i is NoticeItem => i.kind === "notice" && i.level === "error");
     assert.ok(notice, "an error card");
@@ -59,7 +59,7 @@ describe("what local servers send on the wire", function () {
     const { server, api } = view();
     server.push(() => ({ text: "Once upon a time there was a", finishReason: "length" }));
     await send("Tell me a long story");
-    const session = api.controller.currentSession;
+    const session = api.screen.currentSession;
     const answer = items().find((i): i is AssistantItem => i.kind === "assistant");
     assert.equal(answer?.stopReason, "length", "the card knows the answer was cut at the token limit");
     assert.equal(session.canContinue, true, "a cut answer can be continued");
@@ -84,7 +84,7 @@ describe("what local servers send on the wire", function () {
     server.usageMode = "none";
     server.push(() => ({ text: "A short story." }));
     await send("Tell me a short story");
-    const meter = api.controller.currentSession.viewState.meter;
+    const meter = api.screen.currentSession.viewState.meter;
     assert.ok(meter, "a meter");
     assert.equal(meter.estimated, true, "marked as an estimate");
     assert.ok(meter.tokens > 100, `the estimate covers the system prompt and tools (${meter.tokens} tokens)`);

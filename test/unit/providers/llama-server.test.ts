@@ -9,7 +9,7 @@ import { ANSWER_CONTINUED_FACT } from "../../../src/core/context/app-message-fac
 import { createNodeWorkspaceFs } from "../../../src/core/tools";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../../src/core/transcript";
 import { ImageBlobStore } from "../../../src/core/transcript/image-blobs";
-import { resolveModelBinding } from "../../../src/host/providers";
+import { resolveModelBinding } from "../../../src/host/providers/provider-bundle";
 import { type LlamaServer, startLlamaServer } from "../../support/llama-server";
 import { tempDir } from "../../support/temp";
 import { guardNetwork, secretsOf } from "./helpers";
