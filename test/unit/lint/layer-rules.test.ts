@@ -52,6 +52,17 @@ const PROBES: readonly Probe[] = [
     source: "async function work(): Promise<void> {}\nexport function start(): void {\n  work();\n}\n",
     rule: "lint/nursery/noFloatingPromises",
   },
+  {
+    path: "src/core/probe-misused.ts",
+    source: "export async function check(ready: Promise<void>): Promise<number> {\n  if (ready) return 1;\n  return 0;\n}\n",
+    rule: "lint/nursery/noMisusedPromises",
+  },
+  {
+    // Eight nested ifs: cognitive complexity 1 + 2 + … + 8 = 36, over the bar of 30.
+    path: "src/core/probe-tangled.ts",
+    source: `export function depth(x: number): number {\n${Array.from({ length: 8 }, (_, i) => `${"  ".repeat(i + 1)}if (x > ${i}) {`).join("\n")}\n${"  ".repeat(9)}return x;\n${Array.from({ length: 8 }, (_, i) => `${"  ".repeat(8 - i)}}`).join("\n")}\n  return 0;\n}\n`,
+    rule: "lint/complexity/noExcessiveCognitiveComplexity",
+  },
   // A warning by Biome's own default: it fails only because the lint runs with --error-on-warnings.
   { path: "src/core/probe-unused.ts", source: 'import { join } from "node:path";\nexport const x = 1;\n', rule: "lint/correctness/noUnusedImports" },
   // What each layer may use.
