@@ -70,6 +70,17 @@ export function writeLauncher(dir: string, shell: string, command: string): Laun
 }
 
 /**
+ * Whether the command line VS Code reported for an execution is the line we typed: the whole of
+ * it, or its end (under load VS Code has reported only `</dev/null`, the rest taken for the
+ * prompt). Line breaks in the report are the terminal's wrapping, not ours (a launch line has
+ * none): VS Code 1.139 under load reported a line wrapped at a narrow new terminal's width.
+ */
+export function carriesLine(reported: string, line: string): boolean {
+  const value = reported.replace(/[\r\n]+/g, "").trim();
+  return value !== "" && (value.includes(line) || line.endsWith(value));
+}
+
+/**
  * Makes sure the launcher never starts, if it has not: true when it had not (the runner deleted
  * it), false when it had (it deleted itself). The first answer stays.
  */

@@ -25,7 +25,7 @@ import * as vscode from "vscode";
 import { defaultShell, LEFTOVER_GRACE_MS } from "../../core/shell/node-runner";
 import { descendantsOf, endProcesses, hasChildren } from "../../core/shell/process-tree";
 import { terminalEnvironment, type CommandExit, type CommandRunner, type CommandStart, type KillOptions, type RunningCommand } from "../../core/shell/runner";
-import { claimLauncher, NOT_STARTED_NOTE, relaunchNote, writeLauncher, type Launcher } from "./launchers";
+import { carriesLine, claimLauncher, NOT_STARTED_NOTE, relaunchNote, writeLauncher, type Launcher } from "./launchers";
 
 /** How long a new terminal may take to report shell integration before the child process is used. */
 export const SHELL_INTEGRATION_WAIT_MS = 4000;
@@ -411,15 +411,6 @@ function waitForIntegration(terminal: vscode.Terminal, timeoutMs: number): Promi
     });
     const timer = setTimeout(() => done(ready()), timeoutMs);
   });
-}
-
-/**
- * Whether the command line VS Code reported for an execution is the line we typed: the whole of
- * it, or its end (under load VS Code has reported only `</dev/null`, the rest taken for the prompt).
- */
-export function carriesLine(reported: string, line: string): boolean {
-  const value = reported.trim();
-  return value !== "" && (value.includes(line) || line.endsWith(value));
 }
 
 /** Ends every process below the terminal's shell (each with its tree and process group) and every one with the run's tag; the shell stays. */

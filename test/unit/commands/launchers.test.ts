@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { claimLauncher, writeLauncher, type Launcher } from "../../../src/host/shell/launchers";
+import { carriesLine, claimLauncher, writeLauncher, type Launcher } from "../../../src/host/shell/launchers";
 import { tempDir } from "../../support/temp";
 
 const BASH = "/bin/bash";
@@ -89,5 +89,18 @@ describe("commands: the terminal's launch line runs the approved command whole, 
   it("a folder a shell would need quoted is refused (the command then runs as a child process)", () => {
     assert.equal(typeof writeLauncher(join(dir.path, "with space"), BASH, "true"), "string");
     assert.equal(typeof writeLauncher(join(dir.path, "quote'd"), BASH, "true"), "string");
+  });
+
+  it("a reported command line is ours when it is the line or its end, line breaks of the terminal's wrapping aside", () => {
+    const line = "/tmp/pi-chat-host-state-tdIsnk/command-launchers/123456789012345678 987654321098765432109876";
+    assert.ok(carriesLine(line, line));
+    assert.ok(carriesLine(`${line}\n`, line));
+    assert.ok(carriesLine("987654321098765432109876", line), "the end only (the rest taken for the prompt)");
+    // VS Code 1.139 under load: a damaged line (its first 7 characters lost) reported wrapped at a new terminal's width.
+    assert.ok(carriesLine("\n-chat-host\n-state-tdIsnk/command-la\r\nunchers/123456789012345678 987654321098765432109876", line));
+    assert.ok(!carriesLine("", line));
+    assert.ok(!carriesLine("\n\n", line));
+    assert.ok(!carriesLine("ls -la", line));
+    assert.ok(!carriesLine("-chat-host\n-state-tdIsnk/command-launchers/123456789012345678 11111", line), "another launcher's token");
   });
 });
