@@ -113,7 +113,15 @@ describe(`restore across a restart (phase ${phase})`, function () {
       await waitFor("approval e3", () => chatItems(session.viewState).some((i) => i.kind === "tool" && i.id === "e3" && i.approval?.state === "pending"));
       await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "e3", decision: "allow" });
       await session.waitForIdle();
-      assert.equal(await diskText(workspaceUri("src", "config.ts")), CONFIG_3000.replace("3000", "9090"));
+      // Said when it fails (a loaded VS Code 1.139 once left the file as it was): what the tool
+      // answered and what VS Code's document holds.
+      const result = session.messages.find((m) => m.role === "toolResult" && m.toolCallId === "e3");
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === workspaceUri("src", "config.ts").toString());
+      assert.equal(
+        await diskText(workspaceUri("src", "config.ts")),
+        CONFIG_3000.replace("3000", "9090"),
+        `e3's result: ${JSON.stringify(result).slice(0, 600)}; the document: ${doc ? `${doc.isDirty ? "dirty" : "saved"}, ${JSON.stringify(doc.getText())}` : "not open"}`,
+      );
     });
   }
 });
