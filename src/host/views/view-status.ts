@@ -10,6 +10,8 @@ import { loadProviders, loadProvidersWhenIdle, providersIfLoaded, readProviderSe
 import { catalogName, type ChatModels } from "../models/resolve-model";
 import type { OtherWindows } from "../other-windows";
 import type { ViewPort } from "./view-port";
+import { VSCODE_LM } from "../providers/catalog";
+import { knownVscodeModel, vscodeModelForMeter } from "../vscode-models/lm-api";
 
 /** How long the view's first paint has before the provider catalog is loaded for the header's model name. */
 const CATALOG_DELAY_MS = 1500;
@@ -116,11 +118,17 @@ export class ChatStatus {
 
   /** The settings' model for the meter, until the next run binds the one it uses. */
   private previewMeter(load: boolean): void {
+    const session = this.options.screen.currentSession;
+    const settings = settingsForChat(readProviderSettings(), session.model);
+    if (settings.provider === VSCODE_LM) {
+      const known = knownVscodeModel(settings.model);
+      if (known) session.previewModel(vscodeModelForMeter(known));
+      return;
+    }
     const providers = load ? loadProviders() : providersIfLoaded();
     if (!providers) return;
-    const session = this.options.screen.currentSession;
     try {
-      session.previewModel(providers.modelForMeter(settingsForChat(readProviderSettings(), session.model)));
+      session.previewModel(providers.modelForMeter(settings));
     } catch (error) {
       this.options.log(`meter: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -319,7 +319,9 @@ describe("providers: listModels and DEFAULT_MODELS", () => {
       for (const m of models) assert.ok(m.id && m.name);
     }
     assert.deepEqual(listModels("openai-compatible"), []);
-    assert.deepEqual([...PROVIDER_IDS].sort(), Object.keys(DEFAULT_MODELS).sort());
+    // VS Code's own models are listed by the host (vscode.lm), never by the provider bundle; they need no key.
+    assert.deepEqual(listModels("vscode-lm"), []);
+    assert.deepEqual([...PROVIDER_IDS, "vscode-lm"].sort(), Object.keys(DEFAULT_MODELS).sort());
   });
 });
 

@@ -1,0 +1,46 @@
+// The model picker's group of VS Code's own language models: each with its vendor and family, the
+// consent VS Code asks for on first use said beforehand, and the way out when there are none.
+import * as vscode from "vscode";
+import type { ModelItem } from "../models/chat-model-picker";
+import { VSCODE_LM, type ProviderId } from "../providers/catalog";
+import { listVscodeModels, lmAvailable, providerApiAvailable } from "./lm-api";
+
+/** The group's title in the picker. */
+export const VSCODE_GROUP_TITLE = "VS Code language models (no key: VS Code asks whether Pi Chat may use them)";
+
+/**
+ * The group's items: a separator and one item per model; where VS Code could serve models from
+ * an extension but has none, one item saying how to get some. [] on a VS Code without the API, or
+ * with neither models nor a provider API (1.100 without Copilot): the provider is simply absent.
+ */
+export async function vscodeModelItems(isCurrent: (provider: ProviderId, id: string) => boolean, log: (line: string) => void): Promise<ModelItem[]> {
+  if (!lmAvailable()) return [];
+  let models: Awaited<ReturnType<typeof listVscodeModels>>;
+  try {
+    models = await listVscodeModels();
+  } catch (error) {
+    log(`listing VS Code's language models: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  }
+  const separator: ModelItem = { label: VSCODE_GROUP_TITLE, kind: vscode.QuickPickItemKind.Separator, action: "model" };
+  if (models.length === 0) {
+    if (!providerApiAvailable()) return [];
+    return [
+      separator,
+      {
+        label: "$(info) VS Code has no language models yet",
+        detail: "Install or sign in to an extension that provides them (GitHub Copilot, or another model provider), then choose again.",
+        action: "none",
+        alwaysShow: true,
+      },
+    ];
+  }
+  return [
+    separator,
+    ...models.map((m): ModelItem => {
+      const current = isCurrent(VSCODE_LM, m.key);
+      const notes = [m.vendor, m.family, ...(m.toolCalling === false ? ["takes no tools"] : []), ...(current ? ["this chat's"] : [])];
+      return { label: `${current ? "$(check) " : ""}${m.name}`, description: notes.join(" · "), action: "model", provider: VSCODE_LM, id: m.key };
+    }),
+  ];
+}
