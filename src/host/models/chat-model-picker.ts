@@ -16,7 +16,7 @@ import { DEFAULT_MODELS, PROVIDER_IDS, isProviderId, type ProviderId } from "../
 import { loadProviders, readProviderSettings, type SecretKeys } from "./providers-loader";
 import { askForApiKey, hasApiKey } from "./api-key-prompt";
 import { VSCODE_LM } from "../providers/catalog";
-import { vscodeModelItems } from "../vscode-models/picker-items";
+import { useVscodeModels, vscodeModelItems } from "../vscode-models/picker-items";
 
 /** Levels pi-ai knows, to check an argument (a keybinding's or a test's). */
 const THINKING_LEVELS = new Set(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
@@ -52,6 +52,7 @@ export function registerModelCommands(screen: ChatScreen, status: ChatStatus, se
       return picker.pick({ makeDefault: true });
     }),
     vscode.commands.registerCommand("piChat.useLocalModel", () => picker.useLocalModel()),
+    vscode.commands.registerCommand("piChat.useVscodeModels", () => useVscodeModels(status, log)),
     vscode.commands.registerCommand("piChat.openSettings", () => vscode.commands.executeCommand("workbench.action.openSettings", "@ext:pi-chat.pi-chat")),
   ];
 }

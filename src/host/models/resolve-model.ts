@@ -12,7 +12,7 @@ import { keyRedactor } from "./key-redaction";
 import { loadProviders, providersIfLoaded, readProviderSettings, type SecretKeys } from "./providers-loader";
 import { lazyBundle } from "../lazy-bundle";
 import { VSCODE_LM } from "../providers/catalog";
-import { knownVscodeModel } from "../vscode-models/lm-api";
+import { knownVscodeModel, listVscodeModels } from "../vscode-models/lm-api";
 import type * as VscodeModels from "../vscode-models/vscode-models-bundle";
 
 const vscodeModels = lazyBundle<typeof VscodeModels>("vscode-models.js");
@@ -43,7 +43,12 @@ export class ChatModels implements vscode.Disposable {
     const settings = settingsForChat(readProviderSettings(), choice);
     this.log(`run: provider ${settings.provider}, model ${settings.model || "(default)"}`);
     // VS Code's own models: no key, no URL; VS Code asks the user whether Pi Chat may use them.
-    if (settings.provider === VSCODE_LM) return vscodeModels.load().resolveVscodeModelBinding(settings.model, this.log);
+    if (settings.provider === VSCODE_LM) {
+      const binding = await vscodeModels.load().resolveVscodeModelBinding(settings.model, this.log);
+      // The header's name and the image check read the last listing: keep it current.
+      void listVscodeModels().catch(() => undefined);
+      return binding;
+    }
     const providers = loadProviders();
     // providers.js is a separate bundle with its own RunSetupError class: the session recognises
     // its setup errors by their code (runSetupFix), not by class.
