@@ -86,7 +86,10 @@ describe("VS Code language models", function () {
 
     it("the picker lists the other extension's models first-class, with vendor and family, and says which take no tools", async () => {
       assert.equal(provider.registered(), true);
-      const items = await vscodeModelItems(() => false, () => undefined);
+      const items = await vscodeModelItems(
+        () => false,
+        () => undefined,
+      );
       assert.match(items[0]?.label ?? "", /^VS Code language models/);
       const tools = items.find((i) => i.id === TOOLS_MODEL);
       const plain = items.find((i) => i.id === PLAIN_MODEL);
@@ -143,7 +146,9 @@ describe("VS Code language models", function () {
       const { api } = chat();
       await useModel(TOOLS_MODEL);
       provider.pushScript([{ text: "Reading." }, { toolCall: { callId: "call_read", name: "read_file", input: { path: "src/config.ts" } } }]);
-      provider.pushScript([{ toolCall: { callId: "call_edit", name: "edit_file", input: { path: "src/config.ts", oldText: "port: 3000,", newText: "port: 8080," } } }]);
+      provider.pushScript([
+        { toolCall: { callId: "call_edit", name: "edit_file", input: { path: "src/config.ts", oldText: "port: 3000,", newText: "port: 8080," } } },
+      ]);
       provider.pushScript([{ text: "Changed it to 8080." }]);
       void api.view.receive({ type: "chat/send", v: 1, text: "Change the port to 8080." });
       const toolCallId = await waitFor(
@@ -229,7 +234,13 @@ describe("VS Code language models", function () {
     it("no provider API: the picker has no VS Code group, and a chat set to it says why instead of failing", async () => {
       const { api } = chat();
       assert.equal(provider.registered(), false, "1.100 has no registerLanguageModelChatProvider");
-      assert.deepEqual(await vscodeModelItems(() => false, () => undefined), []);
+      assert.deepEqual(
+        await vscodeModelItems(
+          () => false,
+          () => undefined,
+        ),
+        [],
+      );
       await useModel(TOOLS_MODEL);
       await api.view.receive({ type: "chat/send", v: 1, text: "Hello?" });
       await api.screen.currentSession.waitForIdle();

@@ -17,6 +17,7 @@ import { loadProviders, readProviderSettings, type SecretKeys } from "./provider
 import { askForApiKey, hasApiKey } from "./api-key-prompt";
 import { VSCODE_LM } from "../providers/catalog";
 import { useVscodeModels, vscodeModelItems } from "../vscode-models/picker-items";
+import type { ModelItem } from "./model-item";
 
 /** Levels pi-ai knows, to check an argument (a keybinding's or a test's). */
 const THINKING_LEVELS = new Set(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
@@ -59,12 +60,6 @@ export function registerModelCommands(screen: ChatScreen, status: ChatStatus, se
 
 /** What the list gave: a model (and whether it becomes the default too), or the wish to set up another server. */
 type Picked = { kind: "model"; provider: ProviderId; id: string; makeDefault: boolean } | { kind: "otherServer" };
-
-export interface ModelItem extends vscode.QuickPickItem {
-  action: "model" | "toggleDefault" | "typeName" | "otherServer" | "none";
-  provider?: ProviderId;
-  id?: string;
-}
 
 class ModelPicker {
   constructor(

@@ -119,7 +119,12 @@ function describeVscodeModelError(message: string): ProviderErrorDescription | u
       fix: `Choose another model with “${SELECT_MODEL_COMMAND}”.`,
       fixCommand: "selectChatModel",
     };
-  return { text: `The model's extension failed: ${redactSecrets(detail || code)}`, fix: "Retry, or choose another model.", fixCommand: "retry", moreFixCommands: ["selectChatModel"] };
+  return {
+    text: `The model's extension failed: ${redactSecrets(detail || code)}`,
+    fix: "Retry, or choose another model.",
+    fixCommand: "retry",
+    moreFixCommands: ["selectChatModel"],
+  };
 }
 
 function capitalize(text: string): string {

@@ -21,7 +21,9 @@ export interface LanguageModelDataPartStatic {
 /** vscode.LanguageModelDataPart where this VS Code has it. */
 export function dataPartClass(): LanguageModelDataPartStatic | undefined {
   const found: unknown = (vscode as unknown as Record<string, unknown>).LanguageModelDataPart;
-  return typeof found === "function" && typeof (found as { image?: unknown }).image === "function" ? (found as unknown as LanguageModelDataPartStatic) : undefined;
+  return typeof found === "function" && typeof (found as { image?: unknown }).image === "function"
+    ? (found as unknown as LanguageModelDataPartStatic)
+    : undefined;
 }
 
 /** Whether this VS Code lets extensions use its language models at all. */
@@ -101,7 +103,11 @@ export function knownVscodeModel(key: string): VscodeModelInfo | undefined {
 }
 
 /** The meter's model before a run binds one: the window VS Code says (maxInputTokens), no price. */
-export function vscodeModelForMeter(model: VscodeModelInfo): { contextWindow: number; maxTokens: number; cost: { input: 0; output: 0; cacheRead: 0; cacheWrite: 0 } } {
+export function vscodeModelForMeter(model: VscodeModelInfo): {
+  contextWindow: number;
+  maxTokens: number;
+  cost: { input: 0; output: 0; cacheRead: 0; cacheWrite: 0 };
+} {
   return { contextWindow: model.maxInputTokens, maxTokens: assumedMaxOutput(model.maxInputTokens), cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
 }
 

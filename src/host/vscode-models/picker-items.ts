@@ -1,7 +1,7 @@
 // The model picker's group of VS Code's own language models: each with its vendor and family, the
 // consent VS Code asks for on first use said beforehand, and the way out when there are none.
 import * as vscode from "vscode";
-import type { ModelItem } from "../models/chat-model-picker";
+import type { ModelItem } from "../models/model-item";
 import { applyModelChoice } from "../models/model-choice";
 import { VSCODE_LM, type ProviderId } from "../providers/catalog";
 import type { ChatStatus } from "../views/view-status";

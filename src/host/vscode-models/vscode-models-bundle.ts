@@ -38,10 +38,12 @@ export const LM_ERROR_PREFIX = "VS Code language model error";
  */
 export async function resolveVscodeModelBinding(key: string, log: (line: string) => void): Promise<ModelBinding> {
   if (!lmAvailable()) {
-    throw new RunSetupError("This VS Code offers no language models to extensions.", `Update VS Code, or choose another model with “${SELECT_MODEL_COMMAND}”.`, "selectChatModel", [
-      "setApiKey",
-      "useLocalModel",
-    ]);
+    throw new RunSetupError(
+      "This VS Code offers no language models to extensions.",
+      `Update VS Code, or choose another model with “${SELECT_MODEL_COMMAND}”.`,
+      "selectChatModel",
+      ["setApiKey", "useLocalModel"],
+    );
   }
   const wanted = parseModelKey(key);
   const models = (await vscode.lm.selectChatModels(wanted ? { vendor: wanted.vendor, id: wanted.id } : {})) as LanguageModelChatLatest[];
@@ -191,7 +193,12 @@ function modelKeyOf(chat: vscode.LanguageModelChat): string {
 }
 
 /** What the meter shows: the model's own count (countTokens) of what was sent and what came back. */
-async function usageOf(chat: vscode.LanguageModelChat, sent: vscode.LanguageModelChatMessage[], output: AssistantMessage, token: vscode.CancellationToken): Promise<Usage> {
+async function usageOf(
+  chat: vscode.LanguageModelChat,
+  sent: vscode.LanguageModelChatMessage[],
+  output: AssistantMessage,
+  token: vscode.CancellationToken,
+): Promise<Usage> {
   const counts = await Promise.all(sent.map((m) => chat.countTokens(m, token)));
   const answer = output.content.map((c) => (c.type === "text" ? c.text : c.type === "toolCall" ? `${c.name}${JSON.stringify(c.arguments)}` : "")).join("");
   const input = counts.reduce((a, b) => a + b, 0);
