@@ -7,6 +7,7 @@
 import * as assert from "node:assert/strict";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import * as vscode from "vscode";
+import { SUMMARY_SYSTEM_PROMPT } from "../../src/core/context/summary-prompt";
 import { createNodeTranscriptStorage, TranscriptStore } from "../../src/core/transcript";
 import type { ContextMeter } from "../../src/shared/context-meter";
 import { chatItems } from "../../src/shared/reducer";
@@ -195,6 +196,34 @@ describe("VS Code language models", function () {
       const answer = lastAssistant(api.screen.currentSession.messages);
       assert.equal(answer?.stopReason, "aborted");
       assert.doesNotMatch(JSON.stringify(answer?.content), /never sent/);
+    });
+
+    it("compaction: the summary is written by the VS Code model, and the next request carries it", async () => {
+      const { api } = chat();
+      await useModel(TOOLS_MODEL);
+      const config = vscode.workspace.getConfiguration("piChat");
+      await config.update("compaction.keepRecentTokens", 0, vscode.ConfigurationTarget.Global);
+      try {
+        provider.pushScript([{ text: "First answer." }]);
+        await api.view.receive({ type: "chat/send", v: 1, text: "The deploy code is PINEAPPLE-42." });
+        provider.pushScript([{ text: "Second answer." }]);
+        await api.view.receive({ type: "chat/send", v: 1, text: "And the region is north." });
+        await api.screen.currentSession.waitForIdle();
+        provider.pushScript([{ text: "SUMMARY-XYZ: the deploy code is PINEAPPLE-42, the region north." }]);
+        const status = await vscode.commands.executeCommand("piChat.compact", { instructions: "" });
+        assert.equal(status, "done");
+        const summaryRequest = provider.requests().at(-1);
+        assert.ok(summaryRequest);
+        assert.equal(summaryRequest.messages[0]?.parts[0]?.value, SUMMARY_SYSTEM_PROMPT, "the summary request leads with the summary prompt");
+        provider.pushScript([{ text: "Third answer." }]);
+        await api.view.receive({ type: "chat/send", v: 1, text: "What is the deploy code?" });
+        await api.screen.currentSession.waitForIdle();
+        const next = provider.requests().at(-1);
+        assert.match(JSON.stringify(next?.messages), /SUMMARY-XYZ: the deploy code is PINEAPPLE-42/);
+        assert.equal(lastAssistant(api.screen.currentSession.messages)?.model, TOOLS_MODEL);
+      } finally {
+        await config.update("compaction.keepRecentTokens", undefined, vscode.ConfigurationTarget.Global);
+      }
     });
 
     it("errors are said plainly with the way out: a model without tools, a quota refusal, a model gone", async () => {
