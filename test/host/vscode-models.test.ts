@@ -226,6 +226,44 @@ describe("VS Code language models", function () {
       }
     });
 
+    it("first ten minutes: with no key, the empty chat offers VS Code's models; the command makes one this chat's and the default", async function () {
+      const { api, server } = chat();
+      const config = vscode.workspace.getConfiguration("piChat");
+      const keyless = (["anthropic", "openai", "google"] as const).find((p) => !process.env[`${p.toUpperCase()}_API_KEY`]);
+      if (!keyless || (await api.secrets.get(keyless))) this.skip();
+      await config.update("provider", keyless, vscode.ConfigurationTarget.Global);
+      await config.update("model", "", vscode.ConfigurationTarget.Global);
+      try {
+        await waitFor("the empty chat to offer VS Code's models", () => {
+          const status = api.host.status.status();
+          return status.setup === "noKey" && status.vscodeModels === true;
+        });
+        // The command (the offer's button): two models, so it asks; the one that takes tools comes first.
+        let done = false;
+        const command = Promise.resolve(vscode.commands.executeCommand("piChat.useVscodeModels")).then(() => (done = true));
+        await waitFor("the quick pick to take the first model", async () => {
+          await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+          return done;
+        });
+        await command;
+        assert.equal(config.get("provider"), "vscode-lm");
+        assert.equal(config.get("model"), TOOLS_MODEL);
+        assert.deepEqual(api.screen.currentSession.model, { provider: "vscode-lm", modelId: TOOLS_MODEL });
+        const status = api.host.status.status();
+        assert.equal(status.setup, undefined, "no key needed");
+        assert.equal(status.modelLabel, "Scripted (tools)");
+        // A first prompt is answered without any key.
+        provider.pushScript([{ text: "Answered without a key." }]);
+        await api.view.receive({ type: "chat/send", v: 1, text: "Hello?" });
+        await api.screen.currentSession.waitForIdle();
+        assert.match(JSON.stringify(lastAssistant(api.screen.currentSession.messages)?.content), /Answered without a key\./);
+      } finally {
+        await config.update("provider", "openai-compatible", vscode.ConfigurationTarget.Global);
+        await config.update("baseUrl", `${server.url}/v1`, vscode.ConfigurationTarget.Global);
+        await config.update("model", "local-model", vscode.ConfigurationTarget.Global);
+      }
+    });
+
     it("errors are said plainly with the way out: a model without tools, a quota refusal, a model gone", async () => {
       const { api } = chat();
       const lastNotice = () => {
