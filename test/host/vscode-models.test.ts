@@ -246,8 +246,10 @@ describe("VS Code language models", function () {
           return done;
         });
         await command;
-        assert.equal(config.get("provider"), "vscode-lm");
-        assert.equal(config.get("model"), TOOLS_MODEL);
+        // A WorkspaceConfiguration is a snapshot: read the settings anew.
+        const settings = vscode.workspace.getConfiguration("piChat");
+        assert.equal(settings.get("provider"), "vscode-lm");
+        assert.equal(settings.get("model"), TOOLS_MODEL);
         assert.deepEqual(api.screen.currentSession.model, { provider: "vscode-lm", modelId: TOOLS_MODEL });
         const status = api.host.status.status();
         assert.equal(status.setup, undefined, "no key needed");
