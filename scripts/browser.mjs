@@ -133,6 +133,14 @@ function killGroup(child, signal) {
   }
 }
 
+/** Installs the extension in folder `dir` into `extensionsDir` as a link named as VS Code names installed ones. */
+function linkIntoExtensions(extensionsDir, dir) {
+  const dev = resolve(dir);
+  const { publisher, name, version } = JSON.parse(readFileSync(join(dev, "package.json"), "utf8"));
+  const link = join(extensionsDir, `${publisher}.${name}-${version}`);
+  if (!existsSync(link)) symlinkSync(dev, link, "dir");
+}
+
 /**
  * Starts code-server on a free 127.0.0.1 port with fresh temp dirs, then Chromium on the
  * workbench of a temp workspace folder.
@@ -142,6 +150,8 @@ function killGroup(child, signal) {
  *   development mode (ExtensionMode.Test when extensionTestsPath is set too).
  * @param {string} [o.extensionTestsPath] absolute path of a module exporting `run(): Promise<void>`;
  *   the host runs it and then calls window.codeAutomationExit(code).
+ * @param {string[]} [o.extraExtensions] absolute folders of more extensions, linked into the fresh
+ *   extensions folder as user-installed ones (e.g. the host tests' model provider extension).
  * @param {number} [o.port] port for code-server (default: a free one). Restart tests pass the same
  *   port each time: code-server's workspace identity (and so workspace storage) includes host:port.
  * @param {string} [o.workspaceFixture] folder copied into the temp workspace (else it is empty).
@@ -206,12 +216,9 @@ export async function startVSCode(o = {}) {
   // user-installed extension), and the workbench runs as it does for a user.
   const smokeTestDriver = testVSCode.payloadNeedsSmokeTestDriver && !!o.extensionTestsPath;
   const linkExtension = testVSCode.payloadNeedsSmokeTestDriver && !o.extensionTestsPath && !!o.extensionDevelopmentPath;
-  if (linkExtension) {
-    const dev = resolve(o.extensionDevelopmentPath);
-    const { publisher, name, version } = JSON.parse(readFileSync(join(dev, "package.json"), "utf8"));
-    const link = join(dirs.extensions, `${publisher}.${name}-${version}`);
-    if (!existsSync(link)) symlinkSync(dev, link, "dir");
-  }
+  if (linkExtension) linkIntoExtensions(dirs.extensions, o.extensionDevelopmentPath);
+
+  for (const extra of o.extraExtensions ?? []) linkIntoExtensions(dirs.extensions, extra);
 
   const port = o.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;

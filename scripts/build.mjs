@@ -49,7 +49,7 @@ function testEntries(dir) {
 
 const jobs = [];
 
-// extension.js is what activation loads; the four bundles after it are required on their first
+// extension.js is what activation loads; the bundles after it are required on their first
 // use through src/host/lazy-bundle.ts, each from its `*-bundle.ts` entry, so activation loads none
 // of them (P5). Their inputs go to out/bundle-inputs.json for test/unit/host/lazy-bundles.test.ts.
 const lazyEntries = {
@@ -61,6 +61,8 @@ const lazyEntries = {
   "pi-sessions.js": "src/host/palette/pi-sessions-bundle.ts",
   // The composer's @ list, mentions, prompt templates and skills: at the first `@`, `/` or request.
   "composer.js": "src/host/composer/composer-bundle.ts",
+  // VS Code's own language models as a pi stream function: on the first request to one.
+  "vscode-models.js": "src/host/vscode-models/vscode-models-bundle.ts",
 };
 const inputJobs = [];
 if (existsSync(join(root, "src/host/extension.ts"))) {

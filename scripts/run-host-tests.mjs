@@ -161,6 +161,9 @@ async function runPhase(phase, restricted = false) {
   starting = startVSCode({
     extensionDevelopmentPath: repoRoot,
     extensionTestsPath: testsEntry,
+    // A model provider extension (scripted models through VS Code's Language Model Chat Provider
+    // API) beside Pi Chat, for test/host/vscode-models.test.ts; on 1.100 it registers nothing.
+    extraExtensions: [join(repoRoot, "test/fixtures/lm-provider-extension")],
     workspaceFixture: opts["workspace-fixture"],
     workspaceFile: opts["workspace-file"],
     // The restricted phase starts from nothing: a trust decision or chat of the others must not leak in.

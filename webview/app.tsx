@@ -144,6 +144,7 @@ export function App({ client }: { client: ChatClient }) {
           chat={chat}
           ready={view.ready}
           setup={status.setup}
+          vscodeModels={status.vscodeModels === true}
           onRelease={(firstDrawn, focused) => client.releaseEarlier(firstDrawn, focused)}
         />
         {status.canContinue && !chat.running && status.writtenElsewhere !== true && (

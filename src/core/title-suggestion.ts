@@ -17,7 +17,9 @@ export type TitleFromModel = "cloud" | "always" | "never";
 export function titleFromModelWanted(setting: TitleFromModel, provider: string): boolean {
   if (setting === "always") return true;
   if (setting === "never") return false;
-  return provider !== "openai-compatible";
+  // "cloud": the key providers only. Not a local server, nor VS Code's models ("vscode-lm"), whose
+  // every request may count against the user's plan with the extension that provides them.
+  return provider !== "openai-compatible" && provider !== "vscode-lm";
 }
 
 const SYSTEM_PROMPT =

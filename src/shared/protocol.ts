@@ -86,6 +86,8 @@ export interface ViewStatus {
    * one can (or while the keys are still being read). The empty chat then offers the ways to set one up.
    */
   setup?: "noKey" | "noServer";
+  /** VS Code has language models Pi Chat may use (no key needed): the empty chat offers them first. */
+  vscodeModels?: boolean;
   /** Said once after the chat's model changed ("This chat now uses …"). */
   modelNote?: string;
   /** Where chats are saved; `globalFallback` when no folder is open. */
@@ -377,6 +379,7 @@ export const WEBVIEW_COMMANDS = [
   "selectModel",
   "selectChatModel",
   "useLocalModel",
+  "useVscodeModels",
   "openSettings",
   "openWalkthrough",
   "showHistory",

@@ -68,6 +68,33 @@ describe("First run at 300 px", function () {
     assert.equal(await chat.page.getByText("Ask Pi about your code").count(), 1);
   });
 
+  it("with VS Code models available, the first offer is to use them, and it says VS Code asks first", async () => {
+    await chat.snapshot(emptyChatState, {
+      title: "",
+      status: { modelLabel: "claude-sonnet-4-5", modelDetail: "Anthropic · claude-sonnet-4-5", setup: "noKey", vscodeModels: true },
+    });
+    const setup = chat.page.getByRole("region", { name: "Set up a model" });
+    assert.match(await setup.innerText(), /no key needed\. VS Code asks whether Pi Chat may use these models the first time/);
+    const buttons = setup.getByRole("button");
+    assert.deepEqual(await buttons.allInnerTexts(), [
+      "Use the models VS Code already has",
+      "Choose provider and model",
+      "Set API key",
+      "Use a local model",
+      "Get started: walkthrough",
+    ]);
+    assert.match((await buttons.first().getAttribute("class")) ?? "", /\bprimary\b/);
+    await chat.clearPosted();
+    await buttons.first().click();
+    assert.deepEqual(
+      (await chat.postedOf("workbench/runCommand")).map((m) => m.command),
+      ["useVscodeModels"],
+    );
+    for (const box of await buttons.evaluateAll((els) => els.map((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, height: el.clientHeight })))) {
+      assert.ok(box.scroll <= box.client + 1 && box.height < 40, JSON.stringify(box));
+    }
+  });
+
   it("a local server with no URL says that, with the same ways out", async () => {
     await chat.snapshot(emptyChatState, { title: "", status: { modelLabel: "Server's first model", setup: "noServer" } });
     const setup = chat.page.getByRole("region", { name: "Set up a model" });

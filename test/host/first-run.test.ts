@@ -74,7 +74,7 @@ describe("First run: the manifest as VS Code reads it", () => {
     const walkthrough = manifest().contributes.walkthroughs?.find((w) => w.id === "gettingStarted");
     assert.ok(walkthrough, "a getting-started walkthrough");
     const ids = walkthrough.steps.map((s) => s.id);
-    assert.deepEqual(ids, ["chooseModel", "localModel", "firstQuestion", "approvals", "commandsSteerQueue"]);
+    assert.deepEqual(ids, ["vscodeModels", "chooseModel", "localModel", "firstQuestion", "approvals", "commandsSteerQueue"]);
     await extension().activate(); // the buttons' commands are registered on activation
     const all = await vscode.commands.getCommands(true);
     for (const step of walkthrough.steps) {

@@ -49,15 +49,27 @@ const SETUP_WORDS: Record<NonNullable<ViewStatus["setup"]>, { title: string; hin
   },
 };
 
-export function SetUpAModel({ setup }: { setup: NonNullable<ViewStatus["setup"]> }) {
+/** `vscodeModels`: VS Code has language models (Copilot's, another extension's): offered first, no key needed. */
+export function SetUpAModel({ setup, vscodeModels = false }: { setup: NonNullable<ViewStatus["setup"]>; vscodeModels?: boolean }) {
   const words = SETUP_WORDS[setup];
   const run = (command: WebviewCommand) => post({ type: "workbench/runCommand", command });
   return (
     <section class="empty empty-setup" aria-label="Set up a model">
       <h2 class="empty-title">{words.title}</h2>
       <div class="empty-hint">{words.hint}</div>
+      {vscodeModels && (
+        <div class="empty-hint">
+          VS Code already has language models (GitHub Copilot's, or another extension's): no key needed. VS Code asks whether Pi Chat may use these models the
+          first time.
+        </div>
+      )}
       <div class="setup-actions">
-        <button type="button" class="button primary" onClick={() => run("selectChatModel")}>
+        {vscodeModels && (
+          <button type="button" class="button primary" onClick={() => run("useVscodeModels")}>
+            Use the models VS Code already has
+          </button>
+        )}
+        <button type="button" class={vscodeModels ? "button secondary" : "button primary"} onClick={() => run("selectChatModel")}>
           Choose provider and model
         </button>
         <button type="button" class="button secondary" onClick={() => run("setApiKey")}>

@@ -34,11 +34,14 @@ export function MessageList({
   chat,
   ready,
   setup,
+  vscodeModels,
   onRelease,
 }: {
   chat: ChatState;
   ready: boolean;
   setup: ViewStatus["setup"];
+  /** VS Code has models Pi Chat may use: the setup offers them first. */
+  vscodeModels: boolean;
   /** Back at the newest messages: the earlier items may be let go of (ChatClient.releaseEarlier). */
   onRelease: (firstDrawn: number, focused: number | undefined) => boolean;
 }) {
@@ -68,7 +71,7 @@ export function MessageList({
         {/* biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: one delegated handler for the buttons and links inside rendered answers, which take the keyboard themselves. */}
         <div class="scroller" ref={els.scroller} onScroll={scroll.onScroll} onClick={onMarkdownClick}>
           <div class="chat-content" ref={els.content} role="log" aria-label="Messages" aria-live="off" onKeyDown={feed.onKeyDown}>
-            {isEmpty && ready && !chat.running && (setup ? <SetUpAModel setup={setup} /> : <EmptyChat />)}
+            {isEmpty && ready && !chat.running && (setup ? <SetUpAModel setup={setup} vscodeModels={vscodeModels} /> : <EmptyChat />)}
             {chat.earlier !== undefined && (
               // Keyed by the count: a new count (the path changed below it) is a new ask.
               <EarlierMessages key={chat.earlier} count={chat.earlier} root={els.scroller} onAsk={askEarlier} />

@@ -15,6 +15,9 @@ import { orderModels } from "./model-order";
 import { DEFAULT_MODELS, PROVIDER_IDS, isProviderId, type ProviderId } from "../providers/catalog";
 import { loadProviders, readProviderSettings, type SecretKeys } from "./providers-loader";
 import { askForApiKey, hasApiKey } from "./api-key-prompt";
+import { VSCODE_LM } from "../providers/catalog";
+import { useVscodeModels, vscodeModelItems } from "../vscode-models/picker-items";
+import type { ModelItem } from "./model-item";
 
 /** Levels pi-ai knows, to check an argument (a keybinding's or a test's). */
 const THINKING_LEVELS = new Set(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
@@ -50,18 +53,13 @@ export function registerModelCommands(screen: ChatScreen, status: ChatStatus, se
       return picker.pick({ makeDefault: true });
     }),
     vscode.commands.registerCommand("piChat.useLocalModel", () => picker.useLocalModel()),
+    vscode.commands.registerCommand("piChat.useVscodeModels", () => useVscodeModels(status, log)),
     vscode.commands.registerCommand("piChat.openSettings", () => vscode.commands.executeCommand("workbench.action.openSettings", "@ext:pi-chat.pi-chat")),
   ];
 }
 
 /** What the list gave: a model (and whether it becomes the default too), or the wish to set up another server. */
 type Picked = { kind: "model"; provider: ProviderId; id: string; makeDefault: boolean } | { kind: "otherServer" };
-
-interface ModelItem extends vscode.QuickPickItem {
-  action: "model" | "toggleDefault" | "typeName" | "otherServer";
-  provider?: ProviderId;
-  id?: string;
-}
 
 class ModelPicker {
   constructor(
@@ -116,6 +114,7 @@ class ModelPicker {
     await this.status.setChatModel(choice, { madeDefault: makeDefault });
     // A provider without a key: its key is asked for now, not after the first request fails.
     const provider = choice.provider as ProviderId;
+    if (provider === VSCODE_LM) return;
     if (!(await hasApiKey(this.secrets, provider)))
       await askForApiKey(this.secrets, provider, `${PROVIDER_TITLES[provider]} needs an API key for ${choice.modelId}.`);
   }
@@ -174,25 +173,34 @@ class ModelPicker {
         : []),
       { label: server ? "$(server) Use another local server…" : "$(server) Use a local model…", action: "otherServer", alwaysShow: true },
     ];
-    const show = (models: readonly string[], note: string | undefined) => {
-      quickPick.items = [toggle(), ...local(models, note), ...builtin];
+    let vscodeItems: ModelItem[] = [];
+    let serverModels: readonly string[] = current.provider === "openai-compatible" && current.model ? [current.model] : [];
+    let serverNote: string | undefined;
+    const show = () => {
+      quickPick.items = [toggle(), ...vscodeItems, ...local(serverModels, serverNote), ...builtin];
       const active = quickPick.items.find((i) => i.provider !== undefined && i.id !== undefined && isCurrent(i.provider, i.id));
       if (active) quickPick.activeItems = [active];
     };
-    show(current.provider === "openai-compatible" && current.model ? [current.model] : [], undefined);
+    show();
+    // VS Code's own models first (they need no key), as soon as VS Code lists them.
+    void vscodeModelItems(isCurrent, this.log).then((items) => {
+      vscodeItems = items;
+      show();
+    });
     if (server) {
       quickPick.busy = true;
       void this.serverModels(server).then((served) => {
         quickPick.busy = false;
-        const models = [...new Set([...served.models, ...(current.provider === "openai-compatible" && current.model ? [current.model] : [])])];
-        show(models, served.problem);
+        serverModels = [...new Set([...served.models, ...(current.provider === "openai-compatible" && current.model ? [current.model] : [])])];
+        serverNote = served.problem;
+        show();
       });
     }
     return new Promise<Picked | undefined>((resolve) => {
       let done = false;
       quickPick.onDidAccept(async () => {
         const item = quickPick.selectedItems[0];
-        if (!item) return;
+        if (!item || item.action === "none") return;
         if (item.action === "toggleDefault") {
           wantsDefault = !wantsDefault;
           const items = quickPick.items.map((i) => (i.action === "toggleDefault" ? toggle() : i));

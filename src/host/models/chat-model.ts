@@ -38,6 +38,7 @@ export const PROVIDER_TITLES: Record<ProviderId, string> = {
   openai: "OpenAI",
   google: "Google Gemini",
   "openai-compatible": "Local server (OpenAI-compatible)",
+  "vscode-lm": "VS Code language models",
 };
 
 /**
@@ -48,10 +49,11 @@ export const PROVIDER_TITLES: Record<ProviderId, string> = {
 export function modelLabel(settings: ProviderSettings, thinkingLevel?: string, nameOf?: (provider: ProviderId, id: string) => string | undefined): ModelLabel {
   const thinking = thinkingLevel && thinkingLevel !== "off" ? ` · thinking ${thinkingLevel}` : "";
   const id = settings.model || DEFAULT_MODELS[settings.provider];
-  const label = id ? (nameOf?.(settings.provider, id) ?? id) : "Server's first model";
+  const label = id ? (nameOf?.(settings.provider, id) ?? id) : settings.provider === "vscode-lm" ? "VS Code's first model" : "Server's first model";
   const where =
     settings.provider === "openai-compatible" && settings.baseUrl
       ? `${PROVIDER_TITLES[settings.provider]} at ${settings.baseUrl}`
       : PROVIDER_TITLES[settings.provider];
-  return { label, detail: `${where} · ${id || "the first model the server lists"}${thinking}`, where };
+  const first = settings.provider === "vscode-lm" ? "the first model VS Code offers" : "the first model the server lists";
+  return { label, detail: `${where} · ${id || first}${thinking}`, where };
 }

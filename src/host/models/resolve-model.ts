@@ -10,9 +10,16 @@ import type { BaseUrlConsent } from "./base-url-consent";
 import { settingsForChat } from "./chat-model";
 import { keyRedactor } from "./key-redaction";
 import { loadProviders, providersIfLoaded, readProviderSettings, type SecretKeys } from "./providers-loader";
+import { lazyBundle } from "../lazy-bundle";
+import { VSCODE_LM } from "../providers/catalog";
+import { knownVscodeModel, listVscodeModels } from "../vscode-models/lm-api";
+import type * as VscodeModels from "../vscode-models/vscode-models-bundle";
+
+const vscodeModels = lazyBundle<typeof VscodeModels>("vscode-models.js");
 
 /** A model's catalog name, when the provider bundle is loaded (the view's status never loads it). */
 export function catalogName(provider: ProviderId, id: string): string | undefined {
+  if (provider === VSCODE_LM) return knownVscodeModel(id)?.name;
   return providersIfLoaded()
     ?.listModels(provider)
     .find((m) => m.id === id)?.name;
@@ -33,9 +40,16 @@ export class ChatModels implements vscode.Disposable {
 
   /** The binding of the chat's model (or the settings' one) for the next request; loads the provider bundle. */
   async resolve(choice: ChatModelChoice | undefined): Promise<ModelBinding> {
-    const providers = loadProviders();
     const settings = settingsForChat(readProviderSettings(), choice);
     this.log(`run: provider ${settings.provider}, model ${settings.model || "(default)"}`);
+    // VS Code's own models: no key, no URL; VS Code asks the user whether Pi Chat may use them.
+    if (settings.provider === VSCODE_LM) {
+      const binding = await vscodeModels.load().resolveVscodeModelBinding(settings.model, this.log);
+      // The header's name and the image check read the last listing: keep it current.
+      void listVscodeModels().catch(() => undefined);
+      return binding;
+    }
+    const providers = loadProviders();
     // providers.js is a separate bundle with its own RunSetupError class: the session recognises
     // its setup errors by their code (runSetupFix), not by class.
     return providers.resolveModelBinding(settings, this.secrets, {
@@ -61,14 +75,17 @@ export class ChatModels implements vscode.Disposable {
   /** Why no model can answer with these settings, if none can; undefined while the keys are unknown. */
   setupNeeded(settings: ReturnType<typeof readProviderSettings>): ViewStatus["setup"] {
     if (settings.provider === "openai-compatible") return settings.baseUrl ? undefined : "noServer";
+    if (settings.provider === VSCODE_LM) return undefined;
     if (!this.storedKeys || this.storedKeys.has(settings.provider)) return undefined;
     return ENV_VARS[settings.provider].some((name) => process.env[name]?.trim()) ? undefined : "noKey";
   }
 
   /** Whether the chat's model accepts images; `load` allows loading the provider bundle to find out. */
   imageInput(choice: ChatModelChoice | undefined, load: boolean): boolean | undefined {
+    const settings = settingsForChat(readProviderSettings(), choice);
+    if (settings.provider === VSCODE_LM) return knownVscodeModel(settings.model)?.imageInput;
     const providers = load ? loadProviders() : providersIfLoaded();
-    return providers?.modelAcceptsImages(settingsForChat(readProviderSettings(), choice));
+    return providers?.modelAcceptsImages(settings);
   }
 
   dispose(): void {

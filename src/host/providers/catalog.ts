@@ -1,7 +1,15 @@
 // Static facts about the providers Pi Chat offers: ids, names, key variables, default models.
-export type ProviderId = "anthropic" | "openai" | "google" | "openai-compatible";
+/** The providers reached with a key of their own (or none, for a local server). */
+export type KeyedProviderId = "anthropic" | "openai" | "google" | "openai-compatible";
+/**
+ * VS Code's own language models (vscode.lm: Copilot's, or any extension's through the Language
+ * Model Chat Provider API): no key, no base URL; the model id is "vendor/id" (src/host/vscode-models).
+ */
+export const VSCODE_LM = "vscode-lm";
+export type ProviderId = KeyedProviderId | typeof VSCODE_LM;
 
-export const PROVIDER_IDS: readonly ProviderId[] = ["anthropic", "openai", "google", "openai-compatible"];
+/** The providers with a key: what "Set API Key" offers, what is read from the secret storage. */
+export const PROVIDER_IDS: readonly KeyedProviderId[] = ["anthropic", "openai", "google", "openai-compatible"];
 
 /** Display names, as used in messages ("No API key for Anthropic."). */
 export const PROVIDER_LABELS: Record<ProviderId, string> = {
@@ -9,6 +17,7 @@ export const PROVIDER_LABELS: Record<ProviderId, string> = {
   openai: "OpenAI",
   google: "Google Gemini",
   "openai-compatible": "the OpenAI-compatible server",
+  [VSCODE_LM]: "VS Code's language models",
 };
 
 /**
@@ -20,6 +29,7 @@ export const ENV_VARS: Record<ProviderId, readonly string[]> = {
   openai: ["OPENAI_API_KEY"],
   google: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   "openai-compatible": [],
+  [VSCODE_LM]: [],
 };
 /** Every provider key variable: removed from the environment of commands and MCP servers alike. */
 export const PROVIDER_KEY_ENV_VARS: readonly string[] = Object.values(ENV_VARS).flat();
@@ -33,6 +43,7 @@ export const DEFAULT_MODELS: Record<ProviderId, string> = {
   openai: "gpt-4.1",
   google: "gemini-2.5-flash",
   "openai-compatible": "",
+  [VSCODE_LM]: "",
 };
 
 /** What an OpenAI-compatible server gets as the API key when none is stored (keyless local servers). */
@@ -43,7 +54,7 @@ export const SET_API_KEY_COMMAND = "Pi Chat: Set API Key";
 export const SELECT_MODEL_COMMAND = "Pi Chat: Choose Model…";
 
 export function isProviderId(value: unknown): value is ProviderId {
-  return typeof value === "string" && (PROVIDER_IDS as readonly string[]).includes(value);
+  return value === VSCODE_LM || (typeof value === "string" && (PROVIDER_IDS as readonly string[]).includes(value));
 }
 
 /**

@@ -50,6 +50,8 @@ export function describeProviderError(errorMessage: string | undefined, provider
   const message = (errorMessage ?? "").trim();
   const local = provider === "openai-compatible" ? describeServerError(message, target) : undefined;
   if (local) return local;
+  const vscodeModel = provider === "vscode-lm" ? describeVscodeModelError(message) : undefined;
+  if (vscodeModel) return vscodeModel;
   return describeAnyProviderError(message, provider);
 }
 
@@ -87,6 +89,42 @@ function describeServerError(message: string, target: FailedRequestTarget): Prov
     };
   }
   return undefined;
+}
+
+/**
+ * The LanguageModelError codes of VS Code's own models (src/host/vscode-models writes
+ * "VS Code language model error (CODE): …"): consent refused, quota or rate limit, model gone.
+ */
+function describeVscodeModelError(message: string): ProviderErrorDescription | undefined {
+  const code = /^VS Code language model error \((\w+)\)/.exec(message)?.[1];
+  if (!code) return undefined;
+  const detail = message.replace(/^VS Code language model error \(\w+\):\s*/, "");
+  if (code === "NoPermissions")
+    return {
+      text: "VS Code did not let Pi Chat use this model: the permission was refused (VS Code asks once whether Pi Chat may use another extension's models).",
+      fix: "Send again and allow it when VS Code asks; or choose another model.",
+      fixCommand: "retry",
+      moreFixCommands: ["selectChatModel"],
+    };
+  if (code === "Blocked")
+    return {
+      text: `The model's extension refused the request: a quota or rate limit${detail ? ` (${detail})` : ""}.`,
+      fix: "Wait a moment, then retry; if it keeps happening, check your plan with the extension that provides the model, or choose another model.",
+      fixCommand: "retry",
+      moreFixCommands: ["selectChatModel"],
+    };
+  if (code === "NotFound")
+    return {
+      text: "VS Code no longer has this model: the extension that provided it may be disabled or signed out.",
+      fix: `Choose another model with “${SELECT_MODEL_COMMAND}”.`,
+      fixCommand: "selectChatModel",
+    };
+  return {
+    text: `The model's extension failed: ${redactSecrets(detail || code)}`,
+    fix: "Retry, or choose another model.",
+    fixCommand: "retry",
+    moreFixCommands: ["selectChatModel"],
+  };
 }
 
 function capitalize(text: string): string {

@@ -20,6 +20,7 @@ import {
   PROVIDER_LABELS,
   SELECT_MODEL_COMMAND,
   SET_API_KEY_COMMAND,
+  VSCODE_LM,
   type ProviderId,
 } from "./catalog";
 import { setKeyFix } from "./errors";
@@ -74,7 +75,12 @@ export interface BaseUrlOverride {
   ownUrl: string;
 }
 
-export type BuiltinProviderId = Exclude<ProviderId, "openai-compatible">;
+export type BuiltinProviderId = Exclude<ProviderId, "openai-compatible" | typeof VSCODE_LM>;
+
+/** The providers whose models pi-ai's catalog knows. */
+function isBuiltin(provider: ProviderId): provider is BuiltinProviderId {
+  return provider !== "openai-compatible" && provider !== VSCODE_LM;
+}
 
 const BUILTIN_FACTORIES = {
   anthropic: anthropicProvider,
@@ -101,7 +107,7 @@ function builtinModels(): MutableModels {
 
 /** The chat models of a provider, for the "select model" quick pick. [] for OpenAI-compatible servers (any id; see listServerModels). */
 export function listModels(provider: ProviderId): { id: string; name: string }[] {
-  if (provider === "openai-compatible") return [];
+  if (!isBuiltin(provider)) return [];
   return builtinModels()
     .getModels(provider)
     .map((m) => ({ id: m.id, name: m.name }));
@@ -112,7 +118,7 @@ export function listModels(provider: ProviderId): { id: string; name: string }[]
  * model picker; [] for a model the catalog does not know (OpenAI-compatible servers included).
  */
 export function thinkingLevels(settings: ProviderSettings): string[] {
-  if (settings.provider === "openai-compatible" || !isProviderId(settings.provider)) return [];
+  if (!isProviderId(settings.provider) || !isBuiltin(settings.provider)) return [];
   const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
   const model = builtinModels()
     .getModels(settings.provider)
@@ -126,7 +132,7 @@ export function thinkingLevels(settings: ProviderSettings): string[] {
  */
 export function modelAcceptsImages(settings: ProviderSettings): boolean | undefined {
   if (settings.provider === "openai-compatible") return settings.imageInput === true;
-  if (!isProviderId(settings.provider)) return undefined;
+  if (!isProviderId(settings.provider) || !isBuiltin(settings.provider)) return undefined;
   const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
   const model = builtinModels()
     .getModels(settings.provider)
@@ -142,7 +148,7 @@ export function modelForMeter(settings: ProviderSettings): Pick<Model<"openai-co
   if (settings.provider === "openai-compatible") {
     return { contextWindow: compatibleWindow(settings), maxTokens: compatibleMaxTokens(settings), cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
   }
-  if (!isProviderId(settings.provider)) return undefined;
+  if (!isProviderId(settings.provider) || !isBuiltin(settings.provider)) return undefined;
   const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
   const model = builtinModels()
     .getModels(settings.provider)
@@ -162,6 +168,8 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
     throw fail(`Unknown provider “${String(provider)}”.`, "Choose Anthropic, OpenAI, Google or an OpenAI-compatible server in the Pi Chat settings.");
   }
   if (provider === "openai-compatible") return resolveOpenAICompatible(settings, secrets, options, fail);
+  // VS Code's models need the vscode API: the host binds them (src/host/vscode-models), never this bundle.
+  if (provider === VSCODE_LM) throw fail("VS Code's language models are not reachable from here.", "Choose another model.", "selectChatModel");
 
   const label = PROVIDER_LABELS[provider];
   const baseUrl = settings.baseUrl?.trim() ? parseBaseUrl(settings.baseUrl, fail) : undefined;

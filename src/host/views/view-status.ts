@@ -10,6 +10,9 @@ import { loadProviders, loadProvidersWhenIdle, providersIfLoaded, readProviderSe
 import { catalogName, type ChatModels } from "../models/resolve-model";
 import type { OtherWindows } from "../other-windows";
 import type { ViewPort } from "./view-port";
+import { VSCODE_LM } from "../providers/catalog";
+import * as vscode from "vscode";
+import { knownVscodeModel, knownVscodeModels, listVscodeModels, lmAvailable, onDidListVscodeModels, vscodeModelForMeter } from "../vscode-models/lm-api";
 
 /** How long the view's first paint has before the provider catalog is loaded for the header's model name. */
 const CATALOG_DELAY_MS = 1500;
@@ -36,6 +39,7 @@ export class ChatStatus {
     screen.onDidShow(() => this.previewMeter(false));
     screen.onDidEndRun(() => this.refresh());
     options.models.onDidReadKeys(() => this.refresh());
+    onDidListVscodeModels(() => this.refresh());
   }
 
   snapshot(): HostMessageBody {
@@ -59,10 +63,14 @@ export class ChatStatus {
     // Without the catalog the header could only show the id: fetch it after this paint, then redraw.
     if (!providersIfLoaded()) void loadProvidersWhenIdle(CATALOG_DELAY_MS).then((loaded) => loaded && this.refresh());
     const setup = this.options.models.setupNeeded(settings);
+    // Nothing set up: VS Code's own models are offered first, once VS Code listed them.
+    if (setup === "noKey") this.listVscodeModelsOnce();
+    const vscodeModels = setup !== undefined && knownVscodeModels().length > 0;
     return {
       modelLabel: label.label,
       modelDetail: label.detail,
       ...(setup ? { setup } : {}),
+      ...(vscodeModels ? { vscodeModels } : {}),
       ...(this.modelNote ? { modelNote: this.modelNote } : {}),
       storage: this.options.storageKind,
       canContinue: session.interrupted,
@@ -71,6 +79,15 @@ export class ChatStatus {
       writtenElsewhere: this.options.otherWindows.writtenElsewhere,
       ...(this.branchNote ? { branchNote: this.branchNote } : {}),
     };
+  }
+
+  private vscodeListing: Promise<unknown> | undefined;
+
+  /** Lists VS Code's models once (and again whenever VS Code says they changed); the listing refreshes the status. */
+  private listVscodeModelsOnce(): void {
+    if (this.vscodeListing || !lmAvailable()) return;
+    this.vscodeListing = listVscodeModels().catch((error: unknown) => this.options.log(`listing VS Code's language models: ${String(error)}`));
+    vscode.lm.onDidChangeChatModels(() => void listVscodeModels().catch(() => undefined));
   }
 
   /** Sends the status again (something it shows changed). */
@@ -116,11 +133,17 @@ export class ChatStatus {
 
   /** The settings' model for the meter, until the next run binds the one it uses. */
   private previewMeter(load: boolean): void {
+    const session = this.options.screen.currentSession;
+    const settings = settingsForChat(readProviderSettings(), session.model);
+    if (settings.provider === VSCODE_LM) {
+      const known = knownVscodeModel(settings.model);
+      if (known) session.previewModel(vscodeModelForMeter(known));
+      return;
+    }
     const providers = load ? loadProviders() : providersIfLoaded();
     if (!providers) return;
-    const session = this.options.screen.currentSession;
     try {
-      session.previewModel(providers.modelForMeter(settingsForChat(readProviderSettings(), session.model)));
+      session.previewModel(providers.modelForMeter(settings));
     } catch (error) {
       this.options.log(`meter: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -14,6 +14,8 @@ const OWN_CODE: Record<LazyBundleFile, readonly string[]> = {
   "providers.js": ["node_modules/openai/", "node_modules/@anthropic-ai/sdk/", "node_modules/@google/genai/", "src/host/providers/errors.ts"],
   "mcp.js": ["node_modules/@earendil-works/pi-mcp/", "src/core/mcp/servers.ts", "src/core/mcp/tools.ts", "src/core/mcp/oauth.ts", "src/core/mcp/config.ts"],
   "pi-sessions.js": ["src/core/pi-sessions/"],
+  // Its pi-ai parts (event stream, transcript) are shared with the core: the adapter is its own code.
+  "vscode-models.js": [],
   "composer.js": ["src/host/composer/mentions.ts", "src/host/composer/prompt-library.ts", "src/core/mention-index.ts", "src/shared/fuzzy.ts"],
 };
 

@@ -319,7 +319,9 @@ describe("providers: listModels and DEFAULT_MODELS", () => {
       for (const m of models) assert.ok(m.id && m.name);
     }
     assert.deepEqual(listModels("openai-compatible"), []);
-    assert.deepEqual([...PROVIDER_IDS].sort(), Object.keys(DEFAULT_MODELS).sort());
+    // VS Code's own models are listed by the host (vscode.lm), never by the provider bundle; they need no key.
+    assert.deepEqual(listModels("vscode-lm"), []);
+    assert.deepEqual([...PROVIDER_IDS, "vscode-lm"].sort(), Object.keys(DEFAULT_MODELS).sort());
   });
 });
 
@@ -412,6 +414,24 @@ describe("providers: describeProviderError", () => {
     const redacted = describeProviderError("proxy said: bad header Authorization: Bearer sk-live-abcdef123456 and key=AIzaSyDUMMYDUMMYDUMMY");
     assert.doesNotMatch(redacted.text, /abcdef123456|DUMMYDUMMY/);
     assert.equal(describeProviderError("").text, "The request failed without an error message.");
+  });
+
+  it("VS Code's models: consent refused, quota or rate limit, a model gone, each with the way out", () => {
+    const refused = describeProviderError("VS Code language model error (NoPermissions): Access denied", "vscode-lm");
+    assert.match(refused.text, /VS Code did not let Pi Chat use this model: the permission was refused/);
+    assert.match(refused.fix ?? "", /allow it when VS Code asks/);
+    assert.deepEqual([refused.fixCommand, ...(refused.moreFixCommands ?? [])], ["retry", "selectChatModel"]);
+    const blocked = describeProviderError("VS Code language model error (Blocked): monthly quota used up", "vscode-lm");
+    assert.match(blocked.text, /quota or rate limit \(monthly quota used up\)/);
+    assert.equal(blocked.fixCommand, "retry");
+    const gone = describeProviderError("VS Code language model error (NotFound): no model", "vscode-lm");
+    assert.match(gone.text, /VS Code no longer has this model/);
+    assert.equal(gone.fixCommand, "selectChatModel");
+    const other = describeProviderError("VS Code language model error (Weird): it broke, key sk-live-abcdef123456", "vscode-lm");
+    assert.match(other.text, /^The model's extension failed: it broke/);
+    assert.doesNotMatch(other.text, /abcdef123456/);
+    // The same words from another provider are not read as VS Code's.
+    assert.doesNotMatch(describeProviderError("VS Code language model error (Blocked): x", "openai").text, /quota or rate limit/);
   });
 });
 

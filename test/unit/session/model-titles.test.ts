@@ -139,6 +139,8 @@ describe("titles from the model after the first answer", () => {
     assert.ok(Array.from(long).length <= TITLE_SUGGESTION_MAX_CHARS + 1 && long.endsWith("…") && !long.includes("  "), long);
     assert.equal(titleFromModelWanted("cloud", "anthropic"), true);
     assert.equal(titleFromModelWanted("cloud", "openai-compatible"), false);
+    assert.equal(titleFromModelWanted("cloud", "vscode-lm"), false, "VS Code's models: a request may count against the plan");
+    assert.equal(titleFromModelWanted("always", "vscode-lm"), true);
     assert.equal(titleFromModelWanted("always", "openai-compatible"), true);
     assert.equal(titleFromModelWanted("never", "openai"), false);
   });
