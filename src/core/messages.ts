@@ -17,6 +17,9 @@ export type {
   FileAttachmentMessage,
   FilesRestoredMessage,
   LocalNoticeMessage,
+  TaskItem,
+  TaskListEditedMessage,
+  TaskState,
 } from "../shared/app-messages";
 
 /**
@@ -32,6 +35,8 @@ export const APP_MESSAGE_KINDS: Readonly<Record<AppMessageRole, { visibleInUI: b
   bashExecution: { visibleInUI: true, includeInModelContext: true },
   filesRestored: { visibleInUI: true, includeInModelContext: true },
   answerContinued: { visibleInUI: true, includeInModelContext: true },
+  // A quiet line in the chat; the model reads what changed and the list as it now is.
+  taskListEdited: { visibleInUI: true, includeInModelContext: true },
 };
 
 export function isAppMessage(message: AgentMessage): message is AppMessage {

@@ -129,6 +129,8 @@ export interface CompactionSummaryMessage {
   instructions?: string;
   /** The user's own prompts kept verbatim beside the summary (the first, then the newest; bounded). */
   userMessages?: string[];
+  /** The task list when the summary was made, kept verbatim beside it (the list's messages may be summarized). */
+  taskList?: TaskItem[];
   /** The summary request's own usage (what the compaction cost). */
   usage?: { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number };
   timestamp: number;
@@ -196,8 +198,31 @@ export interface AnswerContinuedMessage {
   timestamp: number;
 }
 
+/** One item of the chat's task list (src/shared/task-list.ts). */
+export type TaskState = "pending" | "in_progress" | "done" | "blocked";
+export interface TaskItem {
+  /** Stable while the item stays on the list ("t3"). */
+  id: string;
+  text: string;
+  state: TaskState;
+}
+
+/**
+ * The user changed the task list the model keeps (ticked, reordered or deleted items). The model
+ * is told what changed and the list as it now is, with its next request; the chat shows a quiet line.
+ */
+export interface TaskListEditedMessage {
+  role: "taskListEdited";
+  /** The list after the edit. */
+  items: TaskItem[];
+  /** What changed, in words ("marked "Write tests" done", "deleted "…"", "reordered the list"). */
+  changes: string[];
+  timestamp: number;
+}
+
 declare module "@earendil-works/pi-agent-core" {
   interface CustomAgentMessages {
+    taskListEdited: TaskListEditedMessage;
     answerContinued: AnswerContinuedMessage;
     filesRestored: FilesRestoredMessage;
     approvalNotice: ApprovalNoticeMessage;
@@ -209,6 +234,7 @@ declare module "@earendil-works/pi-agent-core" {
 }
 
 export type AppMessage =
+  | TaskListEditedMessage
   | AnswerContinuedMessage
   | FilesRestoredMessage
   | ApprovalNoticeMessage

@@ -11,6 +11,11 @@ import type { RestoreMarks } from "./reducer-rewind";
 /** The note in the chat where the user asked the model to continue an answer cut at the token limit. */
 export const ANSWER_CONTINUED_TEXT = "Continued the answer that was cut at the token limit.";
 
+/** The chat's line for the user's change to the task list. */
+export function taskListEditedText(changes: readonly string[]): string {
+  return `You changed the task list: ${changes.length > 0 ? changes.join("; ") : "no change"}.`;
+}
+
 /** A user turn begins with its attachments; keep those together with the user message that follows. */
 export function startsUserTurn(live: readonly ChatItem[], message: AgentMessage): boolean {
   if (message.role === "bashExecution") return true;
@@ -75,6 +80,9 @@ export function itemForMessage(id: string, message: AgentMessage, open: boolean)
     case "answerContinued":
       // The cut answer's card said why it stopped; this note says the next answer goes on with it.
       return { kind: "notice", id, level: "info", text: ANSWER_CONTINUED_TEXT };
+    case "taskListEdited":
+      // A quiet line where the user changed the list; the panel above the composer shows the list.
+      return { kind: "notice", id, level: "info", text: taskListEditedText(message.changes) };
     case "localNotice":
       return {
         kind: "notice",

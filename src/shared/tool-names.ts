@@ -4,8 +4,8 @@
 // discovery-cards.tsx), the session's gates (src/core/session/tool-gates.ts) and the docs' tool
 // table read it; test/unit/shared/tool-names.test.ts holds every tool the session builds to a row.
 
-/** Which card draws a call: a file's read or edit, a discovery result list, a command run, an MCP call, or the plain card. */
-export type ToolCardKind = "file" | "discovery" | "command" | "mcp" | "plain";
+/** Which card draws a call: a file's read or edit, a discovery result list, a command run, an MCP call, the task list's line, or the plain card. */
+export type ToolCardKind = "file" | "discovery" | "command" | "mcp" | "tasks" | "plain";
 
 /** The gates a call can pass in src/core/session/tool-gates.ts (an MCP tool is recognised by its name's prefix). */
 export type ToolGateKind = "edit" | "command" | "mcp";
@@ -31,6 +31,7 @@ export const TOOL_NAMES = {
   search: { verb: "Search for", askVerb: "Search", card: "discovery" },
   run_command: { verb: "Run", card: "command", gated: "command", needsCommands: true },
   command_output: { card: "plain", needsCommands: true },
+  todo: { verb: "Update the task list", card: "tasks" },
 } as const satisfies Record<string, ToolNameRow>;
 
 export type ToolName = keyof typeof TOOL_NAMES;

@@ -11,6 +11,7 @@ import { inChunks } from "./item-chunks";
 import { finalAssistant, itemForMessage, restoreMarks, startsUserTurn } from "./message-items";
 import { markRestore, markSummarized, messageIndexOf } from "./reducer-rewind";
 import { newApproval, newToolItem, setApprovalFromNotice, setToolDone } from "./tool-items";
+import { currentTaskList } from "./task-list";
 
 /**
  * A restore builds the items of about this many of the newest messages; the view asks for the
@@ -118,7 +119,9 @@ export function stateFromTranscript(messages: readonly AgentMessage[], from = 0)
  * (from `restoreStart`), the rest left for `earlierItems` when the view comes near them.
  */
 export function restoredState(messages: readonly AgentMessage[]): ChatState {
-  return stateFromTranscript(messages, restoreStart(messages));
+  const state = stateFromTranscript(messages, restoreStart(messages));
+  const tasks = currentTaskList(messages);
+  return tasks.length > 0 ? { ...state, tasks } : state;
 }
 
 /**

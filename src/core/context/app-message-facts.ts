@@ -1,7 +1,15 @@
 // What each app message states to the model: the one sentence (or block) convertToLlm puts in a
 // user message for it. Pure text from the message; shared by the context policy, the token
 // estimate and the "what the model sees" document, so all three count the same words.
-import type { AppMessage, BashExecutionMessage, CompactionSummaryMessage, FileAttachmentMessage, FilesRestoredMessage } from "../messages";
+import type {
+  AppMessage,
+  BashExecutionMessage,
+  CompactionSummaryMessage,
+  FileAttachmentMessage,
+  FilesRestoredMessage,
+  TaskListEditedMessage,
+} from "../messages";
+import { oneLine, taskListText } from "../../shared/task-list";
 
 /** The business fact an app message states to the model, or null if it states none. */
 export function appMessageFact(message: AppMessage): string | null {
@@ -27,7 +35,15 @@ export function appMessageFact(message: AppMessage): string | null {
       return compactionSummaryFact(message);
     case "answerContinued":
       return ANSWER_CONTINUED_FACT;
+    case "taskListEdited":
+      return taskListEditedFact(message);
   }
+}
+
+/** The user's change to the task list, as the model reads it: what changed, then the whole list. */
+export function taskListEditedFact(message: TaskListEditedMessage): string {
+  const changes = message.changes.length > 0 ? message.changes.map(oneLine).join("; ") : "no change";
+  return `[The user changed the task list: ${changes}. Follow the list as it is now; do not bring back what the user deleted.]\n<task-list>\n${taskListText(message.items)}\n</task-list>`;
 }
 
 /** What the model reads when the user asks it to go on with an answer cut at the output token limit. */
@@ -93,6 +109,10 @@ export function compactionSummaryFact(message: CompactionSummaryMessage): string
     ...(userWords === undefined ? [] : [userWords]),
     `<summary>\n${message.summary}\n</summary>`,
     ...files,
+    // Verbatim, not summarized: the list the work follows (the todo calls may be in the summarized part).
+    ...(Array.isArray(message.taskList) && message.taskList.length > 0
+      ? [`<task-list>\nThe current task list:\n${taskListText(message.taskList)}\n</task-list>`]
+      : []),
   ].join("\n\n");
 }
 

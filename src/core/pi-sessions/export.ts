@@ -188,6 +188,7 @@ function entryFields(
     case "fileAttachment":
     case "filesRestored":
     case "answerContinued":
+    case "taskListEdited":
       return customMessageOf(message);
   }
 }

@@ -39,7 +39,7 @@ function toolbox(commandsOn: boolean) {
       defaultTimeoutSeconds: () => 30,
     },
   };
-  const box = createToolbox({ id: "chat", options, acceptsImages: () => false, emit: () => undefined, record: () => undefined });
+  const box = createToolbox({ id: "chat", options, acceptsImages: () => false, emit: () => undefined, record: () => undefined, transcript: () => [] });
   return { box, cleanup: () => ws.cleanup() };
 }
 
