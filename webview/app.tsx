@@ -166,6 +166,7 @@ export function App({ client }: { client: ChatClient }) {
           readOnly={status.writtenElsewhere === true}
           imageInput={status.imageInput}
           modelLabel={status.modelLabel}
+          mode={chat.mode}
           queue={chat.queue}
           queueKept={chat.queueKept}
           restore={view.restore}

@@ -17,6 +17,8 @@ export type {
   FileAttachmentMessage,
   FilesRestoredMessage,
   LocalNoticeMessage,
+  ChatMode,
+  ModeChangedMessage,
   TaskItem,
   TaskListEditedMessage,
   TaskState,
@@ -37,6 +39,8 @@ export const APP_MESSAGE_KINDS: Readonly<Record<AppMessageRole, { visibleInUI: b
   answerContinued: { visibleInUI: true, includeInModelContext: true },
   // A quiet line in the chat; the model reads what changed and the list as it now is.
   taskListEdited: { visibleInUI: true, includeInModelContext: true },
+  // A divider in the chat; the model reads what the mode allows from here on.
+  modeChanged: { visibleInUI: true, includeInModelContext: true },
 };
 
 export function isAppMessage(message: AgentMessage): message is AppMessage {

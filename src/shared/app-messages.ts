@@ -220,8 +220,22 @@ export interface TaskListEditedMessage {
   timestamp: number;
 }
 
+/** How the chat works: plan (read and explore, change nothing) or act (the tools as the settings allow). */
+export type ChatMode = "plan" | "act";
+
+/**
+ * The user switched the chat's mode. The model is told with its next request (and a run's tools
+ * follow the mode); the chat shows a divider. The newest on the path is the chat's mode.
+ */
+export interface ModeChangedMessage {
+  role: "modeChanged";
+  mode: ChatMode;
+  timestamp: number;
+}
+
 declare module "@earendil-works/pi-agent-core" {
   interface CustomAgentMessages {
+    modeChanged: ModeChangedMessage;
     taskListEdited: TaskListEditedMessage;
     answerContinued: AnswerContinuedMessage;
     filesRestored: FilesRestoredMessage;
@@ -234,6 +248,7 @@ declare module "@earendil-works/pi-agent-core" {
 }
 
 export type AppMessage =
+  | ModeChangedMessage
   | TaskListEditedMessage
   | AnswerContinuedMessage
   | FilesRestoredMessage

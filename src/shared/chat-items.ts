@@ -3,7 +3,7 @@
 import type { ImageRef } from "./images";
 import type { BackgroundRunState } from "./background-state";
 
-import type { FixCommandId, TaskItem } from "./app-messages";
+import type { ChatMode, FixCommandId, TaskItem } from "./app-messages";
 import type { ContextMeter } from "./context-meter";
 import type { StructuredDiff } from "./structured-diff";
 
@@ -213,6 +213,8 @@ export interface ChatState {
   readonly queueKept: boolean;
   /** The chat's task list as it is now (`tasks/list` events; from the transcript on a restore). Absent: none. */
   readonly tasks?: readonly TaskItem[];
+  /** The chat's mode (`chat/mode` events; from the transcript on a restore). Absent: act. */
+  readonly mode?: ChatMode;
 }
 
 /** A file (and lines) the user attached to the next message: a chip in the composer. */

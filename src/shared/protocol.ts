@@ -14,7 +14,7 @@ import type { ContextMeter } from "./context-meter";
 import type { StructuredDiff } from "./structured-diff";
 import type { BackgroundRunState } from "./background-state";
 import type { MentionOption, MentionRef, SlashCommand } from "./mentions";
-import type { TaskItem, TaskState } from "./app-messages";
+import type { ChatMode, TaskItem, TaskState } from "./app-messages";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -70,7 +70,9 @@ export type ChatEvent =
   /** What the user queued during the run, not delivered yet; `kept`: a Stop left it for the user to send or clear. */
   | { type: "queue/changed"; items: QueuedInput[]; kept: boolean }
   /** The chat's task list as it is now (the model's todo calls, the user's edits): the panel above the composer. */
-  | { type: "tasks/list"; items: TaskItem[] };
+  | { type: "tasks/list"; items: TaskItem[] }
+  /** The chat's mode as it is now (a switch, another branch). */
+  | { type: "chat/mode"; mode: ChatMode };
 
 export interface ChatSummary {
   id: string;
@@ -372,7 +374,9 @@ export type WebviewMessage =
   /** Show sibling `to` of the message at path index `messageIndex`. */
   | { type: "branch/switch"; v: typeof PROTOCOL_VERSION; messageIndex: number; to: number }
   /** The user ticked, reordered or deleted task-list items: the whole list by id, in its new order. */
-  | { type: "tasks/edit"; v: typeof PROTOCOL_VERSION; items: { id: string; state: TaskState }[] };
+  | { type: "tasks/edit"; v: typeof PROTOCOL_VERSION; items: { id: string; state: TaskState }[] }
+  /** The composer's Plan / Act switch. */
+  | { type: "chat/setMode"; v: typeof PROTOCOL_VERSION; mode: ChatMode };
 
 export type WebviewMessageType = WebviewMessage["type"];
 

@@ -114,6 +114,8 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
       return { ...state, queue: event.items, queueKept: event.kept };
     case "tasks/list":
       return { ...state, tasks: event.items };
+    case "chat/mode":
+      return { ...state, mode: event.mode };
     case "items/earlier":
       return withEarlierItems(state, event.count, event.items);
     case "branch/forks":

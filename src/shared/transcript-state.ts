@@ -12,6 +12,7 @@ import { finalAssistant, itemForMessage, restoreMarks, startsUserTurn } from "./
 import { markRestore, markSummarized, messageIndexOf } from "./reducer-rewind";
 import { newApproval, newToolItem, setApprovalFromNotice, setToolDone } from "./tool-items";
 import { currentTaskList } from "./task-list";
+import { currentMode } from "./chat-mode";
 
 /**
  * A restore builds the items of about this many of the newest messages; the view asks for the
@@ -121,7 +122,8 @@ export function stateFromTranscript(messages: readonly AgentMessage[], from = 0)
 export function restoredState(messages: readonly AgentMessage[]): ChatState {
   const state = stateFromTranscript(messages, restoreStart(messages));
   const tasks = currentTaskList(messages);
-  return tasks.length > 0 ? { ...state, tasks } : state;
+  const mode = currentMode(messages);
+  return { ...state, ...(tasks.length > 0 ? { tasks } : {}), ...(mode === "plan" ? { mode } : {}) };
 }
 
 /**

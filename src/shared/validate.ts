@@ -108,6 +108,7 @@ const webviewMessageSchema = union([
   obj({ type: lit("queue/remove"), v, id }),
   obj({ type: lit("queue/sendNow"), v }),
   obj({ type: lit("queue/clear"), v }),
+  obj({ type: lit("chat/setMode"), v, mode: oneOf(["plan", "act"]) }),
   obj({
     type: lit("tasks/edit"),
     v,

@@ -8,6 +8,7 @@ import type {
   FileAttachmentMessage,
   FilesRestoredMessage,
   TaskListEditedMessage,
+  ChatMode,
 } from "../messages";
 import { oneLine, taskListText } from "../../shared/task-list";
 
@@ -37,8 +38,16 @@ export function appMessageFact(message: AppMessage): string | null {
       return ANSWER_CONTINUED_FACT;
     case "taskListEdited":
       return taskListEditedFact(message);
+    case "modeChanged":
+      return MODE_FACTS[message.mode] ?? null;
   }
 }
+
+/** What the model reads when the user switches modes (the run's tools follow: plan mode offers only reading and discovery). */
+export const MODE_FACTS: Readonly<Record<ChatMode, string>> = {
+  plan: "[The user switched to plan mode. Explore and read only: no edits, no commands, no MCP tools (they are not offered, and a call is refused). When you know enough, write the plan with propose_plan: the goal, the steps, the files, the risks. The user approves it before anything changes.]",
+  act: "[The user switched to act mode: you may edit files and run commands again (each still asks the user as before).]",
+};
 
 /** The user's change to the task list, as the model reads it: what changed, then the whole list. */
 export function taskListEditedFact(message: TaskListEditedMessage): string {

@@ -189,6 +189,7 @@ function entryFields(
     case "filesRestored":
     case "answerContinued":
     case "taskListEdited":
+    case "modeChanged":
       return customMessageOf(message);
   }
 }

@@ -16,7 +16,7 @@ import { InputQueue } from "./input-queue";
 import { SessionPersistence } from "./persistence";
 import { RunSlot, type RunHost } from "./run-loop";
 import { createToolbox, type Toolbox } from "./session-tools";
-import { TaskListKeeper } from "./task-list-keeper";
+import { PathStateKeeper } from "./path-state-keeper";
 import type { ChatSessionOptions } from "./types";
 import type { UserCommandHost } from "./user-command-run";
 import { agentEventsToView } from "./view-events";
@@ -39,7 +39,7 @@ export type SessionParts = RunHost &
   UserCommandHost &
   AgentBindingDeps &
   BranchMoveHost &
-  Toolbox & { path: ChatPath; branches: ChatBranches; store: SessionPersistence; queue: InputQueue; context: ChatContext; tasks: TaskListKeeper };
+  Toolbox & { path: ChatPath; branches: ChatBranches; store: SessionPersistence; queue: InputQueue; context: ChatContext; pathState: PathStateKeeper };
 
 export function wireSession(options: ChatSessionOptions, self: SessionSelf): SessionParts {
   /** The whole transcript of the branch shown; the agent holds its projection. */
@@ -71,8 +71,10 @@ export function wireSession(options: ChatSessionOptions, self: SessionSelf): Ses
     emit,
     record: (notice) => queue.steerOwn(notice),
     transcript: () => path.messages,
+    // The keeper is made below, from the toolbox's neighbours; the gates ask it only once calls come.
+    mode: () => pathState.mode(),
   });
-  const tasks = new TaskListKeeper({
+  const pathState = new PathStateKeeper({
     messages: () => path.messages,
     running: () => slot.running,
     steer: (message) => queue.steerOwn(message),
@@ -97,7 +99,7 @@ export function wireSession(options: ChatSessionOptions, self: SessionSelf): Ses
     queue,
     context,
     slot,
-    tasks,
+    pathState,
     mcpRun,
     signInNoted: new Set<string>(),
     append,

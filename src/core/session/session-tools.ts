@@ -4,7 +4,7 @@
 // the chat's background commands and the redactor of command output. Built once per session.
 import type { AgentMessage, AgentTool } from "@earendil-works/pi-agent-core";
 import type { ChatEvent } from "../../shared/protocol";
-import type { ApprovalNoticeMessage } from "../messages";
+import type { ApprovalNoticeMessage, ChatMode } from "../messages";
 import { EditGate } from "../permissions";
 import type { EditProposal } from "../tools";
 import { SecretRedactor } from "../redaction";
@@ -28,6 +28,8 @@ export interface ToolboxDeps {
   record(notice: ApprovalNoticeMessage): void;
   /** The chat's path: the todo tool keeps its items' ids from the current list. */
   transcript(): readonly AgentMessage[];
+  /** The chat's mode now: plan mode's gate follows it. */
+  mode(): ChatMode;
 }
 
 export interface Toolbox {
@@ -72,7 +74,7 @@ export function createToolbox(deps: ToolboxDeps): Toolbox {
     emit: deps.emit,
     record: deps.record,
   });
-  const gates = sessionToolGates({ chatId: deps.id, options, edits, commandFolders, emit: deps.emit, record: deps.record });
+  const gates = sessionToolGates({ chatId: deps.id, options, edits, commandFolders, emit: deps.emit, record: deps.record, mode: deps.mode });
   return { tools, gates, edits, background, commandFolders, keys };
 }
 

@@ -10,6 +10,10 @@ export const chatHandlers = {
   // Ids from the webview are only requests: one naming no saved chat is dropped quietly.
   "chat/switch": (message, deps) => (deps.screen.isKnownChat(message.chatId) ? deps.screen.switchChat(message.chatId) : deps.ignore(message)),
   "chat/delete": (message, deps) => (deps.screen.isKnownChat(message.chatId) ? deps.screen.deleteChat(message.chatId) : deps.ignore(message)),
+  "chat/setMode": async (message, { screen }) => {
+    await screen.writeCurrentChat(screen.currentChatId);
+    await screen.currentSession.setMode(message.mode);
+  },
   // The user's ticks, reorders and deletions in the task list: an edit naming items the list does not have is dropped.
   "tasks/edit": async (message, deps) => {
     await deps.screen.writeCurrentChat(deps.screen.currentChatId);

@@ -60,6 +60,7 @@ const SAMPLES: { [K in AppMessageRole]: Extract<AppMessage, { role: K }> } = {
     timestamp: 4,
   },
   answerContinued: { role: "answerContinued", reason: "length", timestamp: 4 },
+  modeChanged: { role: "modeChanged", mode: "plan", timestamp: 4 },
   taskListEdited: {
     role: "taskListEdited",
     items: [{ id: "t1", text: "Write the test", state: "done" }],

@@ -1,9 +1,13 @@
-// The task list through the real extension host and pi-ai's openai-completions adapter: the
-// model writes it with todo; the user ticks and deletes items from the view (tasks/edit) and the
-// model reads exactly that with its next request; an edit naming items the list does not have is
-// dropped; the list comes back with the chat, and a compaction keeps it beside the summary.
+// Plan mode and the task list through the real extension host and pi-ai's openai-completions
+// adapter. Plan mode: the request declares only reading and discovery tools, the model is told the
+// mode, and an edit or a command the model calls anyway is refused with the reason and no card;
+// act mode brings the tools back. The task list: the model writes it with todo; the user ticks and
+// deletes items from the view (tasks/edit) and the model reads exactly that with its next request;
+// an edit naming items the list does not have is dropped; the list comes back with the chat, and
+// a compaction keeps it beside the summary.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
+import type { HostMessage } from "../../src/shared/protocol";
 import type { WireMessage } from "../support/openai-server";
 import { useChatView } from "./helpers";
 
@@ -19,12 +23,58 @@ const PLAN = [
   { text: "Rewrite the whole module", state: "pending" },
 ];
 
-describe("the task list (todo) in a chat", function () {
+describe("plan mode and the task list in a chat", function () {
   this.timeout(120_000);
   const view = useChatView();
 
   beforeEach(async () => {
     await vscode.commands.executeCommand("piChat.newChat");
+  });
+
+  it("plan mode: only reading tools are declared; an edit and a command the model calls anyway are refused without a card; act mode brings them back", async () => {
+    const { server, api } = view();
+    const declared = (body: { tools?: { function: { name: string } }[] }) => (body.tools ?? []).map((t) => t.function.name).sort();
+    await api.view.receive({ type: "chat/setMode", v: 1, mode: "plan" });
+    const session = api.screen.currentSession;
+    assert.equal(session.mode, "plan");
+    assert.equal(session.viewState.mode, "plan", "the composer's switch shows it");
+    const posted = api.view.posted as HostMessage[];
+    const before = posted.length;
+    server.push((body) => {
+      assert.deepEqual(declared(body), ["find_files", "list_files", "read_file", "search", "todo"]);
+      assert.ok(
+        body.messages.some((m) => textOf(m).includes("The user switched to plan mode")),
+        "the model is told the mode",
+      );
+      return {
+        toolCalls: [
+          { id: "call_edit", name: "edit_file", arguments: { path: "README.md", oldText: "a", newText: "b" } },
+          { id: "call_run", name: "run_command", arguments: { command: "touch made-in-plan-mode" } },
+        ],
+      };
+    });
+    server.push((body) => {
+      const results = body.messages.filter((m) => m.role === "tool").map(textOf);
+      assert.equal(results.length, 2);
+      for (const [i, name] of ["edit_file", "run_command"].entries())
+        assert.match(results[i]!, new RegExp(`plan mode: ${name} was not run, and nothing was changed`));
+      return { text: "Here is the plan." };
+    });
+    await api.view.receive({ type: "chat/send", v: 1, text: "Change the README" });
+    const asked = posted.slice(before).filter((m) => m.type === "chat/event" && m.event.type === "approval/request");
+    assert.deepEqual(asked, [], "no card asked about a call plan mode refused");
+    assert.ok(!session.messages.some((m) => m.role === "approvalNotice"), "no decision to record");
+
+    // Act mode: the tools are back, and the model is told.
+    await vscode.commands.executeCommand("piChat.togglePlanMode");
+    assert.equal(session.mode, "act");
+    server.push((body) => {
+      assert.deepEqual(declared(body), ["command_output", "edit_file", "find_files", "list_files", "read_file", "run_command", "search", "todo"]);
+      assert.match(textOf(body.messages.filter((m) => m.role === "user").at(-2)), /The user switched to act mode/);
+      return { text: "Acting." };
+    });
+    await api.view.receive({ type: "chat/send", v: 1, text: "Go ahead" });
+    assert.equal(server.pending(), 0);
   });
 
   it("the model writes it, the user ticks and deletes items, the model is told exactly that; the list comes back with the chat and survives a compaction", async () => {
