@@ -1,4 +1,5 @@
-// The task list in the real webview bundle: the panel above the composer while a run goes on
+// Plan mode and the task list in the real webview bundle. The Plan mode switch is a toggle button
+// that shows the host's mode. The task list: the panel above the composer while a run goes on
 // (progress in its name, the item in progress, every control by keyboard with its own name),
 // each tick, move and delete posted as the whole list and spoken; a todo call is one quiet line in
 // the chat, not a card per update; a finished list steps aside once the run is over.
@@ -21,8 +22,31 @@ function todoRun(items: TaskItem[], id: string): Script {
     .toolEnd(id, "todo", { text: "Task list updated", details: { items } });
 }
 
-describe("the task list in the webview", function () {
+describe("plan mode and the task list in the webview", function () {
   const page = useChatPage();
+
+  it("the Plan mode switch: a toggle button by keyboard, posted and spoken; it shows the host's mode; the switch is a divider in the chat", async () => {
+    const chat = page();
+    await listen(chat);
+    const toggle = chat.page.getByRole("button", { name: "Plan mode" });
+    assert.equal(await toggle.getAttribute("aria-pressed"), "false");
+    await chat.clearPosted();
+    await toggle.focus();
+    await chat.page.keyboard.press("Enter");
+    assert.deepEqual(await chat.posted(), [{ type: "chat/setMode", v: 1, mode: "plan" }]);
+    assert.match((await heard(chat)).join("\n"), /polite: Plan mode: Pi reads and plans, and changes nothing/);
+    assert.equal(await toggle.getAttribute("aria-pressed"), "false", "the button waits for the host's word");
+    await chat.events(new Script().message({ role: "modeChanged", mode: "plan", timestamp: 2 }).take());
+    await chat.events([{ type: "chat/mode", mode: "plan" }]);
+    assert.equal(await toggle.getAttribute("aria-pressed"), "true");
+    assert.match(
+      (await chat.page.locator(".notice-info").last().textContent()) ?? "",
+      /Plan mode: Pi reads and plans, and changes nothing until you approve a plan\./,
+    );
+    await chat.clearPosted();
+    await chat.page.keyboard.press("Space");
+    assert.deepEqual(await chat.posted(), [{ type: "chat/setMode", v: 1, mode: "act" }]);
+  });
 
   it("the panel: its progress and items by name, tick, move and delete by keyboard, each posted whole and spoken", async () => {
     const chat = page();
