@@ -20,6 +20,7 @@ import { HelpPanel } from "./help-panel";
 import { Announcer, queueRemovedByUser } from "./announce";
 import { announce, LiveRegions } from "./live-region";
 import { post } from "./vscode-api";
+import { showsTaskPanel, TaskPanel } from "./tasks/task-panel";
 
 /** The client's view, rendered at most once per animation frame (see frame-pacing.ts). */
 function useView(client: ChatClient): ViewModel {
@@ -157,6 +158,7 @@ export function App({ client }: { client: ChatClient }) {
           </section>
         )}
         {view.filesOffer && <FilesOfferPanel key={view.filesOffer.id} offer={view.filesOffer} />}
+        {showsTaskPanel(chat.tasks, chat.running) && <TaskPanel tasks={chat.tasks} readOnly={status.writtenElsewhere === true} />}
         {helpOpen && <HelpPanel key={view.helpRequests} commands={view.commandList?.commands} onClose={() => setHelpOpen(false)} />}
         <Composer
           running={chat.running}
@@ -165,6 +167,7 @@ export function App({ client }: { client: ChatClient }) {
           readOnly={status.writtenElsewhere === true}
           imageInput={status.imageInput}
           modelLabel={status.modelLabel}
+          mode={chat.mode}
           queue={chat.queue}
           queueKept={chat.queueKept}
           restore={view.restore}

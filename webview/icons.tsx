@@ -39,3 +39,5 @@ export const RestoreFilesIcon = codicon("discard");
 export const SteerIcon = codicon("debug-step-into");
 export const ChevronLeftIcon = codicon("chevron-left");
 export const ChevronRightIcon = codicon("chevron-right");
+export const ArrowUpIcon = codicon("arrow-up");
+export const ChecklistIcon = codicon("checklist");

@@ -17,6 +17,11 @@ export type {
   FileAttachmentMessage,
   FilesRestoredMessage,
   LocalNoticeMessage,
+  ChatMode,
+  ModeChangedMessage,
+  TaskItem,
+  TaskListEditedMessage,
+  TaskState,
 } from "../shared/app-messages";
 
 /**
@@ -32,6 +37,10 @@ export const APP_MESSAGE_KINDS: Readonly<Record<AppMessageRole, { visibleInUI: b
   bashExecution: { visibleInUI: true, includeInModelContext: true },
   filesRestored: { visibleInUI: true, includeInModelContext: true },
   answerContinued: { visibleInUI: true, includeInModelContext: true },
+  // A quiet line in the chat; the model reads what changed and the list as it now is.
+  taskListEdited: { visibleInUI: true, includeInModelContext: true },
+  // A divider in the chat; the model reads what the mode allows from here on.
+  modeChanged: { visibleInUI: true, includeInModelContext: true },
 };
 
 export function isAppMessage(message: AgentMessage): message is AppMessage {

@@ -129,6 +129,8 @@ export interface CompactionSummaryMessage {
   instructions?: string;
   /** The user's own prompts kept verbatim beside the summary (the first, then the newest; bounded). */
   userMessages?: string[];
+  /** The task list when the summary was made, kept verbatim beside it (the list's messages may be summarized). */
+  taskList?: TaskItem[];
   /** The summary request's own usage (what the compaction cost). */
   usage?: { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number };
   timestamp: number;
@@ -196,8 +198,45 @@ export interface AnswerContinuedMessage {
   timestamp: number;
 }
 
+/** One item of the chat's task list (src/shared/task-list.ts). */
+export type TaskState = "pending" | "in_progress" | "done" | "blocked";
+export interface TaskItem {
+  /** Stable while the item stays on the list ("t3"). */
+  id: string;
+  text: string;
+  state: TaskState;
+}
+
+/**
+ * The user changed the task list the model keeps (ticked, reordered or deleted items). The model
+ * is told what changed and the list as it now is, with its next request; the chat shows a quiet line.
+ */
+export interface TaskListEditedMessage {
+  role: "taskListEdited";
+  /** The list after the edit. */
+  items: TaskItem[];
+  /** What changed, in words ("marked "Write tests" done", "deleted "…"", "reordered the list"). */
+  changes: string[];
+  timestamp: number;
+}
+
+/** How the chat works: plan (read and explore, change nothing) or act (the tools as the settings allow). */
+export type ChatMode = "plan" | "act";
+
+/**
+ * The user switched the chat's mode. The model is told with its next request (and a run's tools
+ * follow the mode); the chat shows a divider. The newest on the path is the chat's mode.
+ */
+export interface ModeChangedMessage {
+  role: "modeChanged";
+  mode: ChatMode;
+  timestamp: number;
+}
+
 declare module "@earendil-works/pi-agent-core" {
   interface CustomAgentMessages {
+    modeChanged: ModeChangedMessage;
+    taskListEdited: TaskListEditedMessage;
     answerContinued: AnswerContinuedMessage;
     filesRestored: FilesRestoredMessage;
     approvalNotice: ApprovalNoticeMessage;
@@ -209,6 +248,8 @@ declare module "@earendil-works/pi-agent-core" {
 }
 
 export type AppMessage =
+  | ModeChangedMessage
+  | TaskListEditedMessage
   | AnswerContinuedMessage
   | FilesRestoredMessage
   | ApprovalNoticeMessage

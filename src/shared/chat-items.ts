@@ -3,7 +3,7 @@
 import type { ImageRef } from "./images";
 import type { BackgroundRunState } from "./background-state";
 
-import type { FixCommandId } from "./app-messages";
+import type { ChatMode, FixCommandId, TaskItem } from "./app-messages";
 import type { ContextMeter } from "./context-meter";
 import type { StructuredDiff } from "./structured-diff";
 
@@ -211,6 +211,10 @@ export interface ChatState {
   readonly queue: readonly QueuedInput[];
   /** A Stop kept the queue for the user to send or clear. */
   readonly queueKept: boolean;
+  /** The chat's task list as it is now (`tasks/list` events; from the transcript on a restore). Absent: none. */
+  readonly tasks?: readonly TaskItem[];
+  /** The chat's mode (`chat/mode` events; from the transcript on a restore). Absent: act. */
+  readonly mode?: ChatMode;
 }
 
 /** A file (and lines) the user attached to the next message: a chip in the composer. */

@@ -4,12 +4,23 @@
 import { imageRefs } from "./images";
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AssistantMessage, UserMessage } from "@earendil-works/pi-ai";
-import { isFixCommandId } from "./app-messages"; // also: the app message kinds in AgentMessage
+import { isFixCommandId, type ChatMode } from "./app-messages"; // also: the app message kinds in AgentMessage
 import type { AssistantBlock, AssistantItem, ChatItem } from "./chat-items";
 import type { RestoreMarks } from "./reducer-rewind";
 
 /** The note in the chat where the user asked the model to continue an answer cut at the token limit. */
 export const ANSWER_CONTINUED_TEXT = "Continued the answer that was cut at the token limit.";
+
+/** The chat's divider where the user switched modes. */
+export const MODE_TEXT: Readonly<Record<ChatMode, string>> = {
+  plan: "Plan mode: Pi reads and plans, and changes nothing until you approve a plan.",
+  act: "Act mode: Pi may edit files and run commands again, asking as your settings say.",
+};
+
+/** The chat's line for the user's change to the task list. */
+export function taskListEditedText(changes: readonly string[]): string {
+  return `You changed the task list: ${changes.length > 0 ? changes.join("; ") : "no change"}.`;
+}
 
 /** A user turn begins with its attachments; keep those together with the user message that follows. */
 export function startsUserTurn(live: readonly ChatItem[], message: AgentMessage): boolean {
@@ -75,6 +86,12 @@ export function itemForMessage(id: string, message: AgentMessage, open: boolean)
     case "answerContinued":
       // The cut answer's card said why it stopped; this note says the next answer goes on with it.
       return { kind: "notice", id, level: "info", text: ANSWER_CONTINUED_TEXT };
+    case "modeChanged":
+      // A divider: from here on the chat plans, or acts.
+      return { kind: "notice", id, level: "info", text: MODE_TEXT[message.mode] ?? MODE_TEXT.act };
+    case "taskListEdited":
+      // A quiet line where the user changed the list; the panel above the composer shows the list.
+      return { kind: "notice", id, level: "info", text: taskListEditedText(message.changes) };
     case "localNotice":
       return {
         kind: "notice",

@@ -3,7 +3,7 @@
 // detect a gap and ask for a full resync. Streaming sends deltas, never the whole message again.
 // Webview → host: untrusted input, validated with `parseWebviewMessage` before anything reads it.
 // Names are grouped by concern, `concern/action` (view/, chat/, message/, tool/, approval/,
-// command/, compaction/, context/, branch/, queue/, composer/, mention/, history/, editor/, workbench/), as
+// command/, compaction/, context/, branch/, queue/, tasks/, composer/, mention/, history/, editor/, workbench/), as
 // the protocols of other assistants in the editor name theirs (Continue's `history/list`): one
 // glance at a name says which part of the view sends or handles it.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
@@ -14,6 +14,7 @@ import type { ContextMeter } from "./context-meter";
 import type { StructuredDiff } from "./structured-diff";
 import type { BackgroundRunState } from "./background-state";
 import type { MentionOption, MentionRef, SlashCommand } from "./mentions";
+import type { ChatMode, TaskItem, TaskState } from "./app-messages";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -67,7 +68,11 @@ export type ChatEvent =
   /** The forks of the path from message `from` on (earlier ones stay as they are). */
   | { type: "branch/forks"; from: number; forks: ForkMark[] }
   /** What the user queued during the run, not delivered yet; `kept`: a Stop left it for the user to send or clear. */
-  | { type: "queue/changed"; items: QueuedInput[]; kept: boolean };
+  | { type: "queue/changed"; items: QueuedInput[]; kept: boolean }
+  /** The chat's task list as it is now (the model's todo calls, the user's edits): the panel above the composer. */
+  | { type: "tasks/list"; items: TaskItem[] }
+  /** The chat's mode as it is now (a switch, another branch). */
+  | { type: "chat/mode"; mode: ChatMode };
 
 export interface ChatSummary {
   id: string;
@@ -369,7 +374,11 @@ export type WebviewMessage =
   | { type: "queue/sendNow"; v: typeof PROTOCOL_VERSION }
   | { type: "queue/clear"; v: typeof PROTOCOL_VERSION }
   /** Show sibling `to` of the message at path index `messageIndex`. */
-  | { type: "branch/switch"; v: typeof PROTOCOL_VERSION; messageIndex: number; to: number };
+  | { type: "branch/switch"; v: typeof PROTOCOL_VERSION; messageIndex: number; to: number }
+  /** The user ticked, reordered or deleted task-list items: the whole list by id, in its new order. */
+  | { type: "tasks/edit"; v: typeof PROTOCOL_VERSION; items: { id: string; state: TaskState }[] }
+  /** The composer's Plan / Act switch. */
+  | { type: "chat/setMode"; v: typeof PROTOCOL_VERSION; mode: ChatMode };
 
 export type WebviewMessageType = WebviewMessage["type"];
 

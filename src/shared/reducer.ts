@@ -112,6 +112,10 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
       return rewind(state, event.keep);
     case "queue/changed":
       return { ...state, queue: event.items, queueKept: event.kept };
+    case "tasks/list":
+      return { ...state, tasks: event.items };
+    case "chat/mode":
+      return { ...state, mode: event.mode };
     case "items/earlier":
       return withEarlierItems(state, event.count, event.items);
     case "branch/forks":

@@ -11,6 +11,8 @@ import { inChunks } from "./item-chunks";
 import { finalAssistant, itemForMessage, restoreMarks, startsUserTurn } from "./message-items";
 import { markRestore, markSummarized, messageIndexOf } from "./reducer-rewind";
 import { newApproval, newToolItem, setApprovalFromNotice, setToolDone } from "./tool-items";
+import { currentTaskList } from "./task-list";
+import { currentMode } from "./chat-mode";
 
 /**
  * A restore builds the items of about this many of the newest messages; the view asks for the
@@ -118,7 +120,10 @@ export function stateFromTranscript(messages: readonly AgentMessage[], from = 0)
  * (from `restoreStart`), the rest left for `earlierItems` when the view comes near them.
  */
 export function restoredState(messages: readonly AgentMessage[]): ChatState {
-  return stateFromTranscript(messages, restoreStart(messages));
+  const state = stateFromTranscript(messages, restoreStart(messages));
+  const tasks = currentTaskList(messages);
+  const mode = currentMode(messages);
+  return { ...state, ...(tasks.length > 0 ? { tasks } : {}), ...(mode === "plan" ? { mode } : {}) };
 }
 
 /**

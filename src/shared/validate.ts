@@ -108,6 +108,12 @@ const webviewMessageSchema = union([
   obj({ type: lit("queue/remove"), v, id }),
   obj({ type: lit("queue/sendNow"), v }),
   obj({ type: lit("queue/clear"), v }),
+  obj({ type: lit("chat/setMode"), v, mode: oneOf(["plan", "act"]) }),
+  obj({
+    type: lit("tasks/edit"),
+    v,
+    items: arr(obj({ id: str({ minLength: 1, maxLength: 20 }), state: oneOf(["pending", "in_progress", "done", "blocked"]) }), { maxItems: 30 }),
+  }),
   obj({ type: lit("branch/retry"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }) }),
   obj({ type: lit("checkpoint/restore"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }) }),
   obj({ type: lit("checkpoint/redo"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }) }),

@@ -12,6 +12,7 @@ import { makePng } from "../support/png";
 import { answerMentions, dropResources, openCommandList, pasteText } from "./mention-helpers";
 import { ChatPage, defaultStatus, repoRoot, THEMES, type Theme } from "./harness";
 import { SAMPLE_CHANGE, SAMPLE_DIFF, Script, stateOf, toolCall } from "./script";
+import type { TaskItem } from "../../src/shared/app-messages";
 
 const AXE_SOURCE = readFileSync(join(repoRoot, "node_modules/axe-core/axe.min.js"), "utf8");
 const ARTIFACTS = join(repoRoot, "out/test-artifacts");
@@ -146,12 +147,21 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
     },
   },
   {
-    name: "a streamed answer",
+    name: "a streamed answer, the task list above the composer",
     reach: async (chat) => {
+      const tasks: TaskItem[] = [
+        { id: "t1", text: "Read the parser", state: "done" },
+        { id: "t2", text: "Explain it", state: "in_progress" },
+        { id: "t3", text: "Fix the bug", state: "blocked" },
+      ];
       await chat.events(
         new Script()
           .start()
           .user("Explain it.")
+          .assistant([{ type: "toolCall", id: "todo1", name: "todo", arguments: {} }])
+          .toolStart("todo1", "todo", {})
+          .toolEnd("todo1", "todo", { text: "Task list updated", details: { items: tasks } })
+          .raw({ type: "tasks/list", items: tasks })
           .assistant(
             [
               { type: "thinking", thinking: "Let me see" },

@@ -13,6 +13,8 @@ import { NoticeCard } from "./notice-card";
 import { SummaryCard } from "./summary-card";
 import { ToolCard } from "./tool-card";
 import { UserCard } from "./user-card";
+import { toolCardKind } from "../../src/shared/tool-names";
+import { TaskListCard } from "./task-list-card";
 
 export const Item = memo(function Item({ item }: { item: ChatItem }) {
   return (
@@ -38,6 +40,7 @@ function ItemCard({ item }: { item: ChatItem }) {
     case "assistant":
       return <AssistantCard item={item} />;
     case "tool":
+      if (toolCardKind(item.name) === "tasks") return <TaskListCard item={item} />;
       return item.name === "run_command" ? <CommandCard item={item} /> : item.name.startsWith("mcp__") ? <McpCard item={item} /> : <ToolCard item={item} />;
     case "notice":
       return <NoticeCard item={item} />;

@@ -22,6 +22,8 @@ import { ComposerPopup } from "./composer-popup";
 import { removeMention, takeOption, wholeTokenAt } from "./mention-tokens";
 import { QueueChips } from "./queue-chips";
 import { RunButtons } from "./run-buttons";
+import { ModeSwitch } from "./mode-switch";
+import type { ChatMode } from "../../src/shared/app-messages";
 import { useDraft, useFitHeight } from "./use-draft";
 import { useImages } from "./use-images";
 import { useDropPaste } from "./use-drop-paste";
@@ -35,6 +37,8 @@ export const Composer = memo(function Composer(props: {
   /** Whether the model accepts images; undefined while not known. */
   imageInput: boolean | undefined;
   modelLabel: string;
+  /** The chat's mode (plan: reading and discovery only). */
+  mode?: ChatMode;
   /** The chat is being written in another window: nothing can be sent from here. */
   readOnly?: boolean;
   /** Follow-ups and steering queued during the run, not delivered yet. */
@@ -183,6 +187,7 @@ export const Composer = memo(function Composer(props: {
         )}
         <div class="input-footer">
           <ImagePicker onFiles={(files) => void images.add(files)} />
+          <ModeSwitch mode={props.mode ?? "act"} readOnly={readOnly} />
           <span class="hint">{footerHint(draft.text, images.images.length > 0 && props.imageInput === undefined, props.editsAllowedForChat)}</span>
           <RunButtons running={props.running} canSend={canSend} onSend={() => send()} onQueue={queue} onStop={() => post({ type: "chat/stop" })} />
         </div>

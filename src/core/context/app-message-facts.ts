@@ -1,7 +1,16 @@
 // What each app message states to the model: the one sentence (or block) convertToLlm puts in a
 // user message for it. Pure text from the message; shared by the context policy, the token
 // estimate and the "what the model sees" document, so all three count the same words.
-import type { AppMessage, BashExecutionMessage, CompactionSummaryMessage, FileAttachmentMessage, FilesRestoredMessage } from "../messages";
+import type {
+  AppMessage,
+  BashExecutionMessage,
+  CompactionSummaryMessage,
+  FileAttachmentMessage,
+  FilesRestoredMessage,
+  TaskListEditedMessage,
+  ChatMode,
+} from "../messages";
+import { oneLine, taskListText } from "../../shared/task-list";
 
 /** The business fact an app message states to the model, or null if it states none. */
 export function appMessageFact(message: AppMessage): string | null {
@@ -27,7 +36,23 @@ export function appMessageFact(message: AppMessage): string | null {
       return compactionSummaryFact(message);
     case "answerContinued":
       return ANSWER_CONTINUED_FACT;
+    case "taskListEdited":
+      return taskListEditedFact(message);
+    case "modeChanged":
+      return MODE_FACTS[message.mode] ?? null;
   }
+}
+
+/** What the model reads when the user switches modes (the run's tools follow: plan mode offers only reading and discovery). */
+export const MODE_FACTS: Readonly<Record<ChatMode, string>> = {
+  plan: "[The user switched to plan mode. Explore and read only: no edits, no commands, no MCP tools (they are not offered, and a call is refused). When you know enough, write the plan with propose_plan: the goal, the steps, the files, the risks. The user approves it before anything changes.]",
+  act: "[The user switched to act mode: you may edit files and run commands again (each still asks the user as before).]",
+};
+
+/** The user's change to the task list, as the model reads it: what changed, then the whole list. */
+export function taskListEditedFact(message: TaskListEditedMessage): string {
+  const changes = message.changes.length > 0 ? message.changes.map(oneLine).join("; ") : "no change";
+  return `[The user changed the task list: ${changes}. Follow the list as it is now; do not bring back what the user deleted.]\n<task-list>\n${taskListText(message.items)}\n</task-list>`;
 }
 
 /** What the model reads when the user asks it to go on with an answer cut at the output token limit. */
@@ -93,6 +118,10 @@ export function compactionSummaryFact(message: CompactionSummaryMessage): string
     ...(userWords === undefined ? [] : [userWords]),
     `<summary>\n${message.summary}\n</summary>`,
     ...files,
+    // Verbatim, not summarized: the list the work follows (the todo calls may be in the summarized part).
+    ...(Array.isArray(message.taskList) && message.taskList.length > 0
+      ? [`<task-list>\nThe current task list:\n${taskListText(message.taskList)}\n</task-list>`]
+      : []),
   ].join("\n\n");
 }
 

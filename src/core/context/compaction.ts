@@ -7,6 +7,7 @@ import type { ToolResultMessage } from "@earendil-works/pi-ai";
 import type { CompactionSummaryMessage, CompactionTrigger } from "../messages";
 import { estimateMessageTokens, estimateTokensOf } from "./tokens";
 import { keptUserWords, userWordsBudget } from "./user-words";
+import { currentTaskList } from "../../shared/task-list";
 
 export interface CompactionSettings {
   /** Compact on its own (threshold and overflow). Off: only by hand; a full window is trimmed instead. */
@@ -298,6 +299,8 @@ export function compactionMessage(
   },
 ): CompactionSummaryMessage {
   const userMessages = keptUserWords(plan.previous?.userMessages, plan.toSummarize, details.userWordsTokens);
+  // The list the work follows, verbatim: its todo calls may be among the summarized messages.
+  const taskList = currentTaskList(path);
   const message: CompactionSummaryMessage = {
     role: "compactionSummary",
     summary,
@@ -310,6 +313,7 @@ export function compactionMessage(
     trigger: details.trigger,
     ...(details.instructions ? { instructions: details.instructions } : {}),
     ...(userMessages.length > 0 ? { userMessages } : {}),
+    ...(taskList.length > 0 ? { taskList } : {}),
     ...(details.usage ? { usage: details.usage } : {}),
     timestamp: details.timestamp,
   };

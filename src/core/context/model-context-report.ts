@@ -17,6 +17,8 @@ const KIND_LABEL: Record<AppMessageRole, string> = {
   bashExecution: "a command the user ran (!cmd)",
   filesRestored: "the files restored to a checkpoint",
   answerContinued: "the user's request to continue a cut answer",
+  taskListEdited: "the user's change to the task list",
+  modeChanged: "the user's switch of plan or act mode",
 };
 
 /** A fence longer than any run of backticks in `text`, so model output cannot close it early. */

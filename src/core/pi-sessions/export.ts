@@ -188,6 +188,8 @@ function entryFields(
     case "fileAttachment":
     case "filesRestored":
     case "answerContinued":
+    case "taskListEdited":
+    case "modeChanged":
       return customMessageOf(message);
   }
 }

@@ -7,6 +7,7 @@
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AppMessage, BashExecutionMessage, CompactionSummaryMessage, LocalNoticeMessage } from "../../shared/app-messages";
 import { estimateMessageTokens } from "../context/tokens";
+import { parseTaskList } from "../../shared/task-list";
 import type { ChatModelChoice } from "../transcript";
 import { isObject, type PiEntry, type PiSessionFile } from "./reader";
 
@@ -256,6 +257,8 @@ const PI_CHAT_ENTRY_ROLES: Record<string, { field: "details" | "data"; role: App
   [`${PI_CHAT_CUSTOM_TYPE}:fileAttachment`]: { field: "details", role: "fileAttachment" },
   [`${PI_CHAT_CUSTOM_TYPE}:filesRestored`]: { field: "details", role: "filesRestored" },
   [`${PI_CHAT_CUSTOM_TYPE}:answerContinued`]: { field: "details", role: "answerContinued" },
+  [`${PI_CHAT_CUSTOM_TYPE}:taskListEdited`]: { field: "details", role: "taskListEdited" },
+  [`${PI_CHAT_CUSTOM_TYPE}:modeChanged`]: { field: "details", role: "modeChanged" },
   [`${PI_CHAT_CUSTOM_TYPE}:localNotice`]: { field: "data", role: "localNotice" },
 };
 
@@ -283,6 +286,9 @@ function piChatMessage<R extends AppMessage["role"]>(value: unknown, role: R): E
     compactionSummary: () => str("summary") && typeof value["keptMessageCount"] === "number" && typeof value["tokensBefore"] === "number",
     bashExecution: () => str("command") && str("output"),
     answerContinued: () => value["reason"] === "length",
+    modeChanged: () => value["mode"] === "plan" || value["mode"] === "act",
+    taskListEdited: () =>
+      parseTaskList(value["items"]) !== undefined && Array.isArray(value["changes"]) && value["changes"].every((c) => typeof c === "string"),
   };
   return ok[role]() ? (value as unknown as Extract<AppMessage, { role: R }>) : undefined;
 }

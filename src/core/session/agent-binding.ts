@@ -64,7 +64,8 @@ export async function bindAgent(current: Agent | undefined, binding: ModelBindin
         mcpPromptTokens: mcp.prompt ? tokensOfText(mcp.prompt) : 0,
       }
     : undefined;
-  const tools = [...deps.gates.offered(deps.tools), ...(mcp?.tools ?? [])];
+  // The gates pick what this run is offered, MCP tools included (plan mode offers none).
+  const tools = deps.gates.offered([...deps.tools, ...(mcp?.tools ?? [])]);
   if (current) {
     current.state.tools = tools;
     current.state.model = binding.model;

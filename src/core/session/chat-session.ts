@@ -14,7 +14,7 @@ import type { BackgroundStopCause } from "../../shared/background-state";
 import { canContinue, cutAtTokenLimit, repairsBeforeContinue } from "../context-policy";
 import type { ChatContext, PreviewModel } from "../context/chat-context";
 import type { CompactionOutcome } from "../context/compactor";
-import type { CompactionSummaryMessage, FilesRestoredMessage } from "../messages";
+import type { ChatMode, CompactionSummaryMessage, FilesRestoredMessage, TaskState } from "../messages";
 import type { UserCommandText } from "../shell/user-command";
 import type { ChatModelChoice } from "../transcript/types";
 import { bindAgent } from "./agent-binding";
@@ -234,6 +234,28 @@ export class ChatSession {
     return runUserCommandIn(this.parts, text, cwd);
   }
 
+  /**
+   * The user ticked, reordered or deleted task-list items (the panel above the composer): saved as
+   * a taskListEdited message the model reads with its next request (steered in while a run goes
+   * on). Only ids of the current list, each once; false for anything else (a stale view).
+   */
+  editTaskList(edit: readonly { id: string; state: TaskState }[]): Promise<boolean> {
+    return this.parts.pathState.editTasks(edit);
+  }
+
+  /** The chat's mode now (plan: reading and discovery tools only). */
+  get mode(): ChatMode {
+    return this.parts.pathState.mode();
+  }
+
+  /**
+   * Plan or act: saved as a modeChanged message the model reads with its next request (steered
+   * in while a run goes on); the gates follow at once, a run's tool list from its next run.
+   */
+  setMode(mode: ChatMode): Promise<void> {
+    return this.parts.pathState.setMode(mode);
+  }
+
   /** Ends every background command of this chat (the chat is left or deleted, VS Code closes). */
   stopBackground(by: BackgroundStopCause): Promise<void> {
     return this.parts.background.stopAll(by);
@@ -303,6 +325,7 @@ export class ChatSession {
         this.options.log?.(`chat event listener failed: ${String(error)}`);
       }
     }
+    this.parts.pathState.afterEvent(event);
   }
 
   private refuseWhileRunning(): void {

@@ -16,6 +16,7 @@ import { InputQueue } from "./input-queue";
 import { SessionPersistence } from "./persistence";
 import { RunSlot, type RunHost } from "./run-loop";
 import { createToolbox, type Toolbox } from "./session-tools";
+import { PathStateKeeper } from "./path-state-keeper";
 import type { ChatSessionOptions } from "./types";
 import type { UserCommandHost } from "./user-command-run";
 import { agentEventsToView } from "./view-events";
@@ -38,7 +39,7 @@ export type SessionParts = RunHost &
   UserCommandHost &
   AgentBindingDeps &
   BranchMoveHost &
-  Toolbox & { path: ChatPath; branches: ChatBranches; store: SessionPersistence; queue: InputQueue; context: ChatContext };
+  Toolbox & { path: ChatPath; branches: ChatBranches; store: SessionPersistence; queue: InputQueue; context: ChatContext; pathState: PathStateKeeper };
 
 export function wireSession(options: ChatSessionOptions, self: SessionSelf): SessionParts {
   /** The whole transcript of the branch shown; the agent holds its projection. */
@@ -61,6 +62,7 @@ export function wireSession(options: ChatSessionOptions, self: SessionSelf): Ses
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     runExtras: () => mcpRun.extras,
   });
+  const slot = new RunSlot();
   const queue = new InputQueue(self.agent, (items, kept) => emit({ type: "queue/changed", items, kept }));
   const toolbox = createToolbox({
     id: options.id,
@@ -68,6 +70,16 @@ export function wireSession(options: ChatSessionOptions, self: SessionSelf): Ses
     acceptsImages: () => self.agent()?.state.model.input.includes("image"),
     emit,
     record: (notice) => queue.steerOwn(notice),
+    transcript: () => path.messages,
+    // The keeper is made below, from the toolbox's neighbours; the gates ask it only once calls come.
+    mode: () => pathState.mode(),
+  });
+  const pathState = new PathStateKeeper({
+    messages: () => path.messages,
+    running: () => slot.running,
+    steer: (message) => queue.steerOwn(message),
+    append,
+    emit,
   });
   const onAgentEvent = agentEventsToView({
     delivered: (m) => queue.delivered(m),
@@ -86,7 +98,8 @@ export function wireSession(options: ChatSessionOptions, self: SessionSelf): Ses
     store,
     queue,
     context,
-    slot: new RunSlot(),
+    slot,
+    pathState,
     mcpRun,
     signInNoted: new Set<string>(),
     append,

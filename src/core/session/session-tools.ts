@@ -2,9 +2,9 @@
 // through the checkpoints' recording file system, the problems after an edit) and, where commands
 // may run, run_command and command_output — with the gates that decide their calls (tool-gates.ts),
 // the chat's background commands and the redactor of command output. Built once per session.
-import type { AgentTool } from "@earendil-works/pi-agent-core";
+import type { AgentMessage, AgentTool } from "@earendil-works/pi-agent-core";
 import type { ChatEvent } from "../../shared/protocol";
-import type { ApprovalNoticeMessage } from "../messages";
+import type { ApprovalNoticeMessage, ChatMode } from "../messages";
 import { EditGate } from "../permissions";
 import type { EditProposal } from "../tools";
 import { SecretRedactor } from "../redaction";
@@ -14,6 +14,7 @@ import { createCommandOutputTool } from "../tools/command-output";
 import { withProblemsAfterEdit } from "../tools/problems-after-edit";
 import { createRunCommandTool } from "../tools/run-command";
 import { createWorkspaceTools } from "../tools/toolset";
+import { createTodoTool } from "../tasks/todo-tool";
 import { sessionToolGates, type ToolGates } from "./tool-gates";
 import type { ChatSessionOptions, Redactor } from "./types";
 
@@ -25,6 +26,10 @@ export interface ToolboxDeps {
   emit(event: ChatEvent): void;
   /** Steers a gate's decision notice into the transcript, after this batch's tool results. */
   record(notice: ApprovalNoticeMessage): void;
+  /** The chat's path: the todo tool keeps its items' ids from the current list. */
+  transcript(): readonly AgentMessage[];
+  /** The chat's mode now: plan mode's gate follows it. */
+  mode(): ChatMode;
 }
 
 export interface Toolbox {
@@ -55,6 +60,8 @@ export function createToolbox(deps: ToolboxDeps): Toolbox {
   const proposals = new Map<string, EditProposal>();
   const commandFolders = options.commands?.folders ?? (options.workspaceRoot !== undefined ? singleFolder(options.workspaceRoot) : undefined);
   const tools = createSessionTools({ options, proposals, acceptsImages: deps.acceptsImages, commandFolders, keys, background });
+  // The task list only writes the chat's own list: no gate, in Restricted Mode too.
+  tools.push(createTodoTool(deps.transcript) as AgentTool);
   const edits = new EditGate({
     chatId: deps.id,
     fs: options.fs,
@@ -67,7 +74,7 @@ export function createToolbox(deps: ToolboxDeps): Toolbox {
     emit: deps.emit,
     record: deps.record,
   });
-  const gates = sessionToolGates({ chatId: deps.id, options, edits, commandFolders, emit: deps.emit, record: deps.record });
+  const gates = sessionToolGates({ chatId: deps.id, options, edits, commandFolders, emit: deps.emit, record: deps.record, mode: deps.mode });
   return { tools, gates, edits, background, commandFolders, keys };
 }
 

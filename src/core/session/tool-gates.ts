@@ -1,14 +1,14 @@
 // The gates a tool call passes before it runs (the agent's beforeToolCall), as a table: one row
-// per kind of gate (edit, command, MCP), each saying how it decides and which tools it keeps out
+// per kind of gate (plan mode, edit, command, MCP), each saying how it decides and which tools it keeps out
 // of a run. Which tool a gate decides on is the tool-name table's word (src/shared/tool-names.ts,
 // `gated`). A new gated tool adds its name's row there and, for a new kind of gate, a row here;
 // the session's tool list and its beforeToolCall both read the table.
 import type { AgentTool, BeforeToolCallContext, BeforeToolCallResult } from "@earendil-works/pi-agent-core";
 import type { ChatEvent } from "../../shared/protocol";
 
-import { toolGateKind, toolRow, type ToolGateKind } from "../../shared/tool-names";
+import { offeredInPlanMode, toolGateKind, toolRow, type ToolGateKind } from "../../shared/tool-names";
 import { gateMcpCall } from "../mcp/gate";
-import type { ApprovalNoticeMessage } from "../messages";
+import type { ApprovalNoticeMessage, ChatMode } from "../messages";
 import type { EditGate } from "../permissions";
 import { gateCommand } from "../permissions/command-gate";
 import type { CommandFolders } from "../shell/command-folders";
@@ -51,6 +51,8 @@ export interface GateDeps {
   emit(event: ChatEvent): void;
   /** Steering lands the notice after this batch's tool results, before the next model request. */
   record(notice: ApprovalNoticeMessage): void;
+  /** The chat's mode now (a switch during a run counts at once). */
+  mode(): ChatMode;
 }
 
 /** edit_file: the diff is computed, decided on (settings, protected files, trust) and maybe asked about. */
@@ -109,7 +111,24 @@ export function mcpGateRow(deps: GateDeps): ToolGateRow {
   };
 }
 
-/** A chat's gates, in the order they are asked. */
+/**
+ * Plan mode: only the tools that read or discover are offered, and a call of any other (a model
+ * that calls what it was not given) is refused before any other gate, so no card asks about it.
+ */
+export function planModeGateRow(deps: Pick<GateDeps, "mode">): ToolGateRow {
+  return {
+    kind: "plan",
+    matches: (name) => deps.mode() === "plan" && !offeredInPlanMode(name),
+    offers: (name) => deps.mode() !== "plan" || offeredInPlanMode(name),
+    gate: (context) =>
+      Promise.resolve({
+        block: true,
+        reason: `The chat is in plan mode: ${context.toolCall.name} was not run, and nothing was changed. Read and explore only, then propose the plan; the user switches to act mode to carry it out.`,
+      }),
+  };
+}
+
+/** A chat's gates, in the order they are asked: plan mode first, so a refused call reaches no other gate. */
 export function sessionToolGates(deps: GateDeps): ToolGates {
-  return new ToolGates([commandGateRow(deps), mcpGateRow(deps), editGateRow(deps)]);
+  return new ToolGates([planModeGateRow(deps), commandGateRow(deps), mcpGateRow(deps), editGateRow(deps)]);
 }

@@ -1,4 +1,4 @@
-// Messages about the chat on screen: send, stop, continue, and which chat is shown.
+// Messages about the chat on screen: send, stop, continue, which chat is shown, and its task list.
 import type { HandlerGroup } from "./deps";
 
 export const chatHandlers = {
@@ -10,4 +10,13 @@ export const chatHandlers = {
   // Ids from the webview are only requests: one naming no saved chat is dropped quietly.
   "chat/switch": (message, deps) => (deps.screen.isKnownChat(message.chatId) ? deps.screen.switchChat(message.chatId) : deps.ignore(message)),
   "chat/delete": (message, deps) => (deps.screen.isKnownChat(message.chatId) ? deps.screen.deleteChat(message.chatId) : deps.ignore(message)),
+  "chat/setMode": async (message, { screen }) => {
+    await screen.writeCurrentChat(screen.currentChatId);
+    await screen.currentSession.setMode(message.mode);
+  },
+  // The user's ticks, reorders and deletions in the task list: an edit naming items the list does not have is dropped.
+  "tasks/edit": async (message, deps) => {
+    await deps.screen.writeCurrentChat(deps.screen.currentChatId);
+    if (!(await deps.screen.currentSession.editTaskList(message.items))) deps.ignore(message);
+  },
 } satisfies HandlerGroup;

@@ -46,6 +46,12 @@ export function registerChatCommands({ context, host, view, secrets, mcp, modelC
       return host.attachments.askAboutFile(uri instanceof vscode.Uri ? uri : undefined, fromEditor ? editor?.selection : undefined);
     }),
     vscode.commands.registerCommand("piChat.stop", () => screen.stop()),
+    // Plan or act for the chat on screen; the composer's switch shows it and the model is told.
+    vscode.commands.registerCommand("piChat.togglePlanMode", async () => {
+      const session = screen.currentSession;
+      await screen.writeCurrentChat(screen.currentChatId);
+      await session.setMode(session.mode === "plan" ? "act" : "plan");
+    }),
     vscode.commands.registerCommand("piChat.mcpServers", () => showMcpServers(mcp)),
     vscode.commands.registerCommand("piChat.mcpSignIn", (server?: unknown) => signInToMcpServer(mcp, typeof server === "string" ? server : undefined)),
     vscode.commands.registerCommand("piChat.setApiKey", () =>

@@ -60,6 +60,13 @@ const SAMPLES: { [K in AppMessageRole]: Extract<AppMessage, { role: K }> } = {
     timestamp: 4,
   },
   answerContinued: { role: "answerContinued", reason: "length", timestamp: 4 },
+  modeChanged: { role: "modeChanged", mode: "plan", timestamp: 4 },
+  taskListEdited: {
+    role: "taskListEdited",
+    items: [{ id: "t1", text: "Write the test", state: "done" }],
+    changes: ['marked "Write the test" done'],
+    timestamp: 4,
+  },
 };
 
 /** Steps a kind skips on purpose, with the reason (the design's, docs/conversation-layers.md). */

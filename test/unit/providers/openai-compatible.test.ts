@@ -37,7 +37,7 @@ function scriptTurnOne(server: OpenAIServer): void {
         body.messages.map((m) => m.role),
         ["system", "user"],
       );
-      assert.deepEqual(toolNames(body), ["edit_file", "find_files", "list_files", "read_file", "search"]);
+      assert.deepEqual(toolNames(body), ["edit_file", "find_files", "list_files", "read_file", "search", "todo"]);
       return { toolCalls: [{ id: "call_read_1", name: "read_file", arguments: { path: "src/config.ts" } }] };
     },
     (body) => {
@@ -133,7 +133,7 @@ describe("providers: OpenAI-compatible server through the core (real pi-ai adapt
     assert.match(wireText(edit.messages[5]), /Change it to 8080\./);
 
     // The tool definitions, as JSON Schema function tools.
-    assert.deepEqual(toolNames(edit), ["edit_file", "find_files", "list_files", "read_file", "search"]);
+    assert.deepEqual(toolNames(edit), ["edit_file", "find_files", "list_files", "read_file", "search", "todo"]);
     for (const tool of edit.tools ?? []) {
       assert.equal(tool.type, "function");
       assert.ok(tool.function.description, `${tool.function.name} has a description`);

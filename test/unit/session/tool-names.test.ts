@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { createToolbox } from "../../../src/core/session/session-tools";
 import type { ChatSessionOptions } from "../../../src/core/session/types";
 import { createNodeWorkspaceFs } from "../../../src/core/tools";
+import type { ChatMode } from "../../../src/shared/app-messages";
 import { TOOL_NAMES, toolGateKind, toolRow, type ToolNameRow } from "../../../src/shared/tool-names";
 import { DISCOVERY_TOOLS } from "../../../webview/cards/discovery-cards";
 import { toolVerb } from "../../../webview/cards/tool-text";
@@ -15,7 +16,7 @@ import { tempDir } from "../../support/temp";
 
 const ROWS = TOOL_NAMES as Record<string, ToolNameRow>;
 
-function toolbox(commandsOn: boolean) {
+function toolbox(commandsOn: boolean, mode: ChatMode = "act") {
   const ws = tempDir("tool-names");
   const options: ChatSessionOptions = {
     id: "chat",
@@ -39,7 +40,15 @@ function toolbox(commandsOn: boolean) {
       defaultTimeoutSeconds: () => 30,
     },
   };
-  const box = createToolbox({ id: "chat", options, acceptsImages: () => false, emit: () => undefined, record: () => undefined });
+  const box = createToolbox({
+    id: "chat",
+    options,
+    acceptsImages: () => false,
+    emit: () => undefined,
+    record: () => undefined,
+    transcript: () => [],
+    mode: () => mode,
+  });
   return { box, cleanup: () => ws.cleanup() };
 }
 
@@ -63,7 +72,29 @@ describe("tool names: one table for the cards, the gates and the docs", () => {
       for (const [name, row] of Object.entries(ROWS)) assert.equal(gateOf(name), row.gated, `${name}: gated by ${gateOf(name)}, the table says ${row.gated}`);
       assert.equal(gateOf("mcp__server__tool"), "mcp");
       assert.equal(toolGateKind("mcp__server__tool"), "mcp");
-      for (const row of box.gates.rows) assert.ok(["edit", "command", "mcp"].includes(row.kind));
+      for (const row of box.gates.rows) assert.ok(["plan", "edit", "command", "mcp"].includes(row.kind));
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("in plan mode exactly the tools the table marks are offered; any other call is refused first, by the plan row, without asking", async () => {
+    const { box, cleanup } = toolbox(true, "plan");
+    try {
+      const offered = box.gates.offered(box.tools).map((t) => t.name);
+      const marked = Object.entries(ROWS).flatMap(([name, row]) => (row.inPlanMode ? [name] : []));
+      assert.deepEqual(offered.sort(), marked.sort());
+      assert.ok(!offered.includes("edit_file") && !offered.includes("run_command"));
+      for (const name of ["edit_file", "run_command", "command_output", "mcp__server__write"]) {
+        assert.equal(box.gates.rows.find((row) => row.matches(name))?.kind, "plan", `${name} is decided by plan mode`);
+        const decided = await box.gates.beforeToolCall(
+          { toolCall: { type: "toolCall", id: "c1", name, arguments: {} }, args: {} } as unknown as Parameters<typeof box.gates.beforeToolCall>[0],
+          undefined,
+        );
+        assert.equal(decided?.block, true);
+        assert.match(decided?.reason ?? "", new RegExp(`plan mode: ${name} was not run`));
+      }
+      for (const name of marked) assert.notEqual(box.gates.rows.find((row) => row.matches(name))?.kind, "plan");
     } finally {
       cleanup();
     }
@@ -96,11 +127,12 @@ describe("tool names: one table for the cards, the gates and the docs", () => {
   it("the docs' tool table (docs/features.md, The tools) agrees with the table", () => {
     const doc = readFileSync(join(__dirname, "../../../../docs/features.md"), "utf8");
     const section = doc.slice(doc.indexOf("## The tools"));
-    const rows = [...section.matchAll(/^\| `([a-z_]+)` \| (\w+) \| (\w+) \| (\w+) \|$/gm)].map((m) => ({
+    const rows = [...section.matchAll(/^\| `([a-z_]+)` \| (\w+) \| (\w+) \| (\w+) \| (\w+) \|$/gm)].map((m) => ({
       name: m[1]!,
       card: m[2],
       gate: m[3],
       commands: m[4],
+      plan: m[5],
     }));
     assert.deepEqual(rows.map((r) => r.name).sort(), Object.keys(ROWS).sort(), "docs/features.md lists other tools than src/shared/tool-names.ts");
     for (const r of rows) {
@@ -108,6 +140,7 @@ describe("tool names: one table for the cards, the gates and the docs", () => {
       assert.equal(r.card, row.card, `${r.name}: card`);
       assert.equal(r.gate, row.gated ?? "no", `${r.name}: gate`);
       assert.equal(r.commands, row.needsCommands ? "yes" : "no", `${r.name}: needs commands`);
+      assert.equal(r.plan, row.inPlanMode ? "yes" : "no", `${r.name}: in plan mode`);
     }
   });
 });

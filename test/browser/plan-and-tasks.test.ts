@@ -1,0 +1,139 @@
+// Plan mode and the task list in the real webview bundle. The Plan mode switch is a toggle button
+// that shows the host's mode. The task list: the panel above the composer while a run goes on
+// (progress in its name, the item in progress, every control by keyboard with its own name),
+// each tick, move and delete posted as the whole list and spoken; a todo call is one quiet line in
+// the chat, not a card per update; a finished list steps aside once the run is over.
+import * as assert from "node:assert/strict";
+import type { TaskItem } from "../../src/shared/app-messages";
+import { useChatPage } from "./harness";
+import { heard, listen } from "./live-heard";
+import { Script } from "./script";
+
+const LIST: TaskItem[] = [
+  { id: "t1", text: "Read the parser", state: "done" },
+  { id: "t2", text: "Write the failing test", state: "in_progress" },
+  { id: "t3", text: "Fix the bug", state: "pending" },
+];
+
+function todoRun(items: TaskItem[], id: string): Script {
+  return new Script()
+    .assistant([{ type: "toolCall", id, name: "todo", arguments: { items: items.map(({ text, state }) => ({ text, state })) } }])
+    .toolStart(id, "todo", { items })
+    .toolEnd(id, "todo", { text: "Task list updated", details: { items } });
+}
+
+describe("plan mode and the task list in the webview", function () {
+  const page = useChatPage();
+
+  it("the Plan mode switch: a toggle button by keyboard, posted and spoken; it shows the host's mode; the switch is a divider in the chat", async () => {
+    const chat = page();
+    await listen(chat);
+    const toggle = chat.page.getByRole("button", { name: "Plan mode" });
+    assert.equal(await toggle.getAttribute("aria-pressed"), "false");
+    await chat.clearPosted();
+    await toggle.focus();
+    await chat.page.keyboard.press("Enter");
+    assert.deepEqual(await chat.posted(), [{ type: "chat/setMode", v: 1, mode: "plan" }]);
+    assert.match((await heard(chat)).join("\n"), /polite: Plan mode: Pi reads and plans, and changes nothing/);
+    assert.equal(await toggle.getAttribute("aria-pressed"), "false", "the button waits for the host's word");
+    await chat.events(new Script().message({ role: "modeChanged", mode: "plan", timestamp: 2 }).take());
+    await chat.events([{ type: "chat/mode", mode: "plan" }]);
+    assert.equal(await toggle.getAttribute("aria-pressed"), "true");
+    assert.match(
+      (await chat.page.locator(".notice-info").last().textContent()) ?? "",
+      /Plan mode: Pi reads and plans, and changes nothing until you approve a plan\./,
+    );
+    await chat.clearPosted();
+    await chat.page.keyboard.press("Space");
+    assert.deepEqual(await chat.posted(), [{ type: "chat/setMode", v: 1, mode: "act" }]);
+  });
+
+  it("the panel: its progress and items by name, tick, move and delete by keyboard, each posted whole and spoken", async () => {
+    const chat = page();
+    await listen(chat);
+    await chat.events(new Script().start().user("Fix the parser bug").take());
+    await chat.events(todoRun(LIST, "call_t1").take());
+    await chat.events([{ type: "tasks/list", items: LIST }]);
+    const panel = chat.page.getByRole("region", { name: "Task list, 1 of 3 done" });
+    await panel.waitFor();
+    const head = panel.getByRole("button", { name: /Tasks · 1 of 3 done/ });
+    assert.equal(await head.getAttribute("aria-expanded"), "true");
+    const tick = panel.getByRole("checkbox", { name: "Fix the bug" });
+    assert.equal(await tick.isChecked(), false);
+    assert.equal(await panel.getByRole("checkbox", { name: "Read the parser" }).isChecked(), true);
+    assert.match((await panel.locator('[data-task="t2"]').textContent()) ?? "", /in progress/);
+
+    // Space on the checkbox ticks it: the whole list goes to the host, and it is said.
+    await chat.clearPosted();
+    await tick.focus();
+    await chat.page.keyboard.press("Space");
+    assert.deepEqual(await chat.posted(), [
+      {
+        type: "tasks/edit",
+        v: 1,
+        items: [
+          { id: "t1", state: "done" },
+          { id: "t2", state: "in_progress" },
+          { id: "t3", state: "done" },
+        ],
+      },
+    ]);
+    assert.match((await heard(chat)).join("\n"), /polite: "Fix the bug" marked done/);
+
+    // Tab reaches Move up; Enter moves the item above the one before it.
+    await chat.clearPosted();
+    const up = panel.getByRole("button", { name: 'Move "Fix the bug" up' });
+    await up.focus();
+    await chat.page.keyboard.press("Enter");
+    assert.deepEqual((await chat.posted())[0], {
+      type: "tasks/edit",
+      v: 1,
+      items: [
+        { id: "t1", state: "done" },
+        { id: "t3", state: "pending" },
+        { id: "t2", state: "in_progress" },
+      ],
+    });
+    assert.equal(await panel.getByRole("button", { name: 'Move "Read the parser" up' }).isDisabled(), true, "the first item cannot move up");
+
+    await chat.clearPosted();
+    await panel.getByRole("button", { name: 'Delete "Read the parser"' }).focus();
+    await chat.page.keyboard.press("Enter");
+    assert.deepEqual((await chat.posted())[0], {
+      type: "tasks/edit",
+      v: 1,
+      items: [
+        { id: "t2", state: "in_progress" },
+        { id: "t3", state: "pending" },
+      ],
+    });
+    assert.match((await heard(chat)).join("\n"), /"Read the parser" deleted from the task list/);
+
+    // What the panel shows is the host's list: it changes only with tasks/list.
+    await chat.events([{ type: "tasks/list", items: [LIST[1]!, LIST[2]!] }]);
+    await chat.page.getByRole("region", { name: "Task list, 0 of 2 done" }).waitFor();
+
+    // Collapsed, the head still says what is in progress.
+    await chat.page.getByRole("button", { name: /Tasks · 0 of 2 done/ }).click();
+    assert.equal(await chat.page.locator(".task-panel-head").getAttribute("aria-expanded"), "false");
+    assert.match((await chat.page.locator(".task-panel-head").textContent()) ?? "", /0 of 2 done · Write the failing test/);
+  });
+
+  it("a todo call is one line in the chat with the list one click away; two calls, two lines, one panel", async () => {
+    const chat = page();
+    await chat.events(new Script().start().user("Plan it").take());
+    await chat.events(todoRun(LIST, "call_a").take());
+    const later = LIST.map((t) => ({ ...t, state: "done" as const }));
+    await chat.events(todoRun(later, "call_b").take());
+    await chat.events([{ type: "tasks/list", items: later }]);
+    const lines = chat.page.locator(".task-line");
+    assert.equal(await lines.count(), 2);
+    assert.match((await lines.first().locator("summary").textContent()) ?? "", /Task list: 1 of 3 done · now: Write the failing test/);
+    assert.match((await lines.last().locator("summary").textContent()) ?? "", /Task list: 3 of 3 done/);
+    assert.equal(await chat.page.locator(".task-panel").count(), 1, "one panel, updated in place");
+    // The run ends with every item done: the panel steps aside; the lines stay.
+    await chat.events(new Script().end().take());
+    await chat.page.locator(".task-panel").waitFor({ state: "detached" });
+    assert.equal(await lines.count(), 2);
+  });
+});
