@@ -5,7 +5,7 @@
 // table read it; test/unit/shared/tool-names.test.ts holds every tool the session builds to a row.
 
 /** Which card draws a call: a file's read or edit, a discovery result list, a command run, an MCP call, the task list's line, or the plain card. */
-export type ToolCardKind = "file" | "discovery" | "command" | "mcp" | "tasks" | "plain";
+export type ToolCardKind = "file" | "discovery" | "command" | "mcp" | "tasks" | "plan" | "plain";
 
 /** The gates a call can pass in src/core/session/tool-gates.ts (an MCP tool is recognised by its name's prefix; plan mode decides first, on every tool). */
 export type ToolGateKind = "edit" | "command" | "mcp" | "plan";
@@ -34,6 +34,7 @@ export const TOOL_NAMES = {
   run_command: { verb: "Run", card: "command", gated: "command", needsCommands: true },
   command_output: { card: "plain", needsCommands: true },
   todo: { verb: "Update the task list", card: "tasks", inPlanMode: true },
+  propose_plan: { verb: "Propose a plan", card: "plan", inPlanMode: true },
 } as const satisfies Record<string, ToolNameRow>;
 
 export type ToolName = keyof typeof TOOL_NAMES;
