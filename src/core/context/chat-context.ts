@@ -137,6 +137,7 @@ export class ChatContext {
       this.lastView?.trimmed,
       this.meterCache,
       this.host.runExtras?.(),
+      this.tokenScale(),
     );
     if (unknown) meter.windowUnknown = true;
     return meter;
@@ -234,7 +235,7 @@ export class ChatContext {
       }
     }
     if (!budget || !this.settings().enabled || this.failedThisRun) return undefined;
-    if (Math.ceil(contextSize(request.context.messages, this.requestCache).tokens * this.tokenScale()) <= budget.threshold) return undefined;
+    if (contextSize(request.context.messages, this.requestCache, this.tokenScale()).tokens <= budget.threshold) return undefined;
     const outcome = await this.compact("threshold", { ...(signal ? { signal } : {}) });
     if (outcome.status !== "done") return undefined;
     return { context: { ...request.context, messages: [...request.context.messages, outcome.message] } };
@@ -286,7 +287,7 @@ export class ChatContext {
     }
     await this.explainTrim();
     const budget = this.budget();
-    if (budget && this.settings().enabled && !this.failedThisRun && contextSize(this.host.messages(), this.meterCache).tokens > budget.threshold) {
+    if (budget && this.settings().enabled && !this.failedThisRun && contextSize(this.host.messages(), this.meterCache, this.tokenScale()).tokens > budget.threshold) {
       await this.compact("threshold", {});
     }
     return false;

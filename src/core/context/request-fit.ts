@@ -6,7 +6,7 @@ import type { Context } from "@earendil-works/pi-ai";
 import type { ErrorFix } from "../session/run-errors";
 import type { ContextBudget } from "./compaction";
 import { type BindingWindow, windowSettingFix } from "./server-window";
-import { estimateLlmMessageTokens, estimateToolDeclarationTokens, tokensOfText } from "./tokens";
+import { estimateLlmMessageTokens, estimateToolDeclarationTokens, type ToolDeclarationShape, tokensOfText } from "./tokens";
 
 /** The README's section on local models (how the window is found, the server's own settings, lean mode). */
 export const LOCAL_MODELS_HELP_URL = "https://github.com/pi-chat/pi-chat#local-models";
@@ -29,14 +29,23 @@ export interface OversizedRequest extends ErrorFix {
 
 /** The size of a request as pi-ai will send it, scaled to the server's tokens. */
 export function requestTokens(context: Context, scale: number): RequestSize {
-  let fixed = tokensOfText(context.systemPrompt ?? "") + estimateToolDeclarationTokens(context.tools ?? []);
+  // The tools go out once, whether the context lists them or a system message declared them.
+  const declared = new Map<string, ToolDeclarationShape>();
+  for (const tool of context.tools ?? []) declared.set(tool.name, tool);
+  let fixed = tokensOfText(context.systemPrompt ?? "");
   let conversation = 0;
   for (const message of context.messages) {
     const tokens = estimateLlmMessageTokens(message);
-    // A system message's own tool list is what `tools` declares: counted once, above.
-    if (message.role === "system") fixed += Math.max(0, tokens - estimateToolDeclarationTokens(message.toolsAdded ?? []));
-    else conversation += tokens;
+    if (message.role !== "system") {
+      conversation += tokens;
+      continue;
+    }
+    const own = message.toolsAdded ?? [];
+    fixed += Math.max(0, tokens - estimateToolDeclarationTokens(own));
+    for (const tool of own) declared.set(tool.name, tool);
+    for (const tool of message.toolsRemoved ?? []) declared.delete(tool.name);
   }
+  fixed += estimateToolDeclarationTokens([...declared.values()]);
   return { fixed: Math.ceil(fixed * scale), total: Math.ceil((fixed + conversation) * scale) };
 }
 

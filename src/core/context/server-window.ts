@@ -173,35 +173,61 @@ export function parseOpenAIModels(body: unknown, model: string): { modelId?: str
 }
 
 /**
- * Text the server's tokenizer counts to calibrate our estimate (~4 characters a token): a tool
- * declaration and instructions, what the fixed part of a request is made of.
+ * A request's fixed part in small, to measure the server's tokens against our estimate: a system
+ * prompt and tool declarations of the usual shapes, rendered by the server's own chat template
+ * (which adds its tool instructions and spacing) and counted by its tokenizer.
  */
-export const CALIBRATION_SAMPLE = [
-  "You are a coding assistant working in the user's workspace. Read files before you edit them, keep changes small, and say what you changed.",
-  JSON.stringify({
-    type: "function",
-    function: {
-      name: "edit_file",
-      description: "Replace an exact text in a file of the workspace. The old text must occur exactly once.",
-      parameters: {
-        type: "object",
-        properties: { path: { type: "string", description: "Path relative to the workspace root" }, oldText: { type: "string" }, newText: { type: "string" } },
-        required: ["path", "oldText", "newText"],
-      },
+export const CALIBRATION_REQUEST = {
+  messages: [
+    {
+      role: "system",
+      content:
+        "You are a coding assistant working in the user's workspace. Read files before you edit them, keep changes small, and say what you changed. Paths are relative to the workspace root.",
     },
-  }),
-].join("\n");
+  ],
+  tools: [
+    tool("read_file", "Read a text file of the workspace. Large files are returned in parts: ask for the next part with offset.", {
+      path: { type: "string", description: "Path relative to the workspace root" },
+      offset: { type: "number", description: "Line to start at (1-based)" },
+      limit: { type: "number", description: "Most lines to return" },
+    }),
+    tool("edit_file", "Replace an exact text in a file of the workspace. The old text must occur exactly once; include enough context.", {
+      path: { type: "string", description: "Path relative to the workspace root" },
+      oldText: { type: "string", description: "The exact text to replace" },
+      newText: { type: "string", description: "The text to put in its place" },
+    }),
+    tool("search", "Search the workspace's files for a regular expression; returns matching lines with their paths and line numbers.", {
+      pattern: { type: "string", description: "A regular expression" },
+      include: { type: "string", description: "A glob of the files to search, e.g. src/**/*.ts" },
+    }),
+  ],
+};
+
+function tool(name: string, description: string, properties: Record<string, unknown>) {
+  return { type: "function", function: { name, description, parameters: { type: "object", properties, required: Object.keys(properties).slice(0, 1) } } };
+}
+
+/** Our estimate of CALIBRATION_REQUEST, counted the way request-fit.ts counts a request. */
+export function calibrationEstimate(): number {
+  let tokens = 0;
+  for (const message of CALIBRATION_REQUEST.messages) tokens += tokensOfText(message.content);
+  for (const declared of CALIBRATION_REQUEST.tools) tokens += tokensOfText(declared.function.name + declared.function.description + JSON.stringify(declared.function.parameters));
+  return tokens;
+}
 
 /** The most a calibration may scale our estimate by: a tokenizer counting more is a broken answer. */
 const MAX_TOKEN_SCALE = 4;
 
-/** llama-server's (and vLLM's) `POST /tokenize` of CALIBRATION_SAMPLE: the server's tokens per estimated token, at least 1. */
+/**
+ * llama-server's `POST /tokenize` of CALIBRATION_REQUEST as its `/apply-template` rendered it: the
+ * server's tokens per estimated token, at least 1 (our estimate is never scaled down).
+ */
 export function parseTokenScale(body: unknown): number | undefined {
   const tokens = object(body)?.tokens;
   const count = Array.isArray(tokens) ? tokens.length : positiveInt(object(body)?.count);
   if (!count) return undefined;
-  const scale = count / tokensOfText(CALIBRATION_SAMPLE);
-  return Math.min(MAX_TOKEN_SCALE, Math.max(1, Math.round(scale * 100) / 100));
+  const scale = count / calibrationEstimate();
+  return Math.min(MAX_TOKEN_SCALE, Math.max(1, Math.ceil(scale * 100) / 100));
 }
 
 /** The bodies the host fetched (undefined: no answer, not JSON, or not 2xx). */

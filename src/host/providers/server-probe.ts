@@ -2,7 +2,7 @@
 // over the pure parsers of src/core/context/server-window.ts. One probe per base URL and model,
 // remembered for the session; a short timeout each, all endpoints at once, never an error (no
 // answer means "unknown"). A key goes only to the base URL's own origin, and no redirect is followed.
-import { CALIBRATION_SAMPLE, isOllamaPs, type ServerAnswers, type ServerWindow, serverRoot, windowFromAnswers } from "../../core/context/server-window";
+import { CALIBRATION_REQUEST, isOllamaPs, type ServerAnswers, type ServerWindow, serverRoot, windowFromAnswers } from "../../core/context/server-window";
 import { KEYLESS_API_KEY } from "./catalog";
 
 /** Each endpoint's answer must come this soon: a local server answers in milliseconds, a silent one must not hold a run up. */
@@ -57,8 +57,10 @@ async function askServer(baseUrl: string, model: string, options: ProbeOptions):
   const answers: ServerAnswers = { props, ollamaPs, lmStudio, models };
   if (props === undefined) answers.slots = await get(`${root}/slots`);
   if (answers.props !== undefined || answers.slots !== undefined) {
-    // llama-server's tokenizer may count far more than our estimate (a small vocabulary): measure it.
-    answers.tokenize = await fetchJson(`${root}/tokenize`, base, options, { content: CALIBRATION_SAMPLE });
+    // llama-server's template and tokenizer may count far more than our estimate (a small vocabulary): measure them.
+    const applied = await fetchJson(`${root}/apply-template`, base, options, CALIBRATION_REQUEST);
+    const prompt = typeof applied === "object" && applied !== null ? (applied as { prompt?: unknown }).prompt : undefined;
+    if (typeof prompt === "string") answers.tokenize = await fetchJson(`${root}/tokenize`, base, options, { content: prompt });
   }
   const found = windowFromAnswers(answers, model);
   if (found && !found.assumed) return found;
