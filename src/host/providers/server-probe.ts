@@ -8,15 +8,19 @@ import { KEYLESS_API_KEY } from "./catalog";
 /** Each endpoint's answer must come this soon: a local server answers in milliseconds, a silent one must not hold a run up. */
 export const PROBE_TIMEOUT_MS = 1500;
 
-/** What the servers said, by base URL and model: kept only when it is what the server holds (not an assumed default). */
-const known = new Map<string, ServerWindow>();
+/**
+ * What the servers said, by base URL and model: kept when it is what the server holds (not an
+ * assumed default), or when a server that answered says nothing of its window (asked once).
+ */
+const known = new Map<string, ServerWindow | "silent">();
 const running = new Map<string, Promise<ServerWindow | undefined>>();
 
 const keyOf = (baseUrl: string, model: string) => `${baseUrl.replace(/\/+$/, "").toLowerCase()}\n${model.trim()}`;
 
 /** The remembered answer for this server and model, without asking (the meter and the header, which must not wait). */
 export function knownServerWindow(baseUrl: string, model: string): ServerWindow | undefined {
-  return known.get(keyOf(baseUrl, model));
+  const found = known.get(keyOf(baseUrl, model));
+  return found === "silent" ? undefined : found;
 }
 
 /** Forgets every answer (a test starts over; a changed server is asked again). */
@@ -34,12 +38,13 @@ export interface ProbeOptions {
 export function probeServerWindow(baseUrl: string, model: string, options: ProbeOptions = {}): Promise<ServerWindow | undefined> {
   const key = keyOf(baseUrl, model);
   const remembered = known.get(key);
-  if (remembered) return Promise.resolve(remembered);
+  if (remembered) return Promise.resolve(remembered === "silent" ? undefined : remembered);
   let probe = running.get(key);
   if (!probe) {
     probe = askServer(baseUrl, model, options)
-      .then((found) => {
+      .then(({ found, answered }) => {
         if (found && !found.assumed) known.set(key, found);
+        else if (!found && answered) known.set(key, "silent");
         return found;
       })
       .catch(() => undefined)
@@ -49,7 +54,8 @@ export function probeServerWindow(baseUrl: string, model: string, options: Probe
   return probe;
 }
 
-async function askServer(baseUrl: string, model: string, options: ProbeOptions): Promise<ServerWindow | undefined> {
+/** What the server said (`found`), and whether any endpoint answered at all (a server that is down is asked again). */
+async function askServer(baseUrl: string, model: string, options: ProbeOptions): Promise<{ found: ServerWindow | undefined; answered: boolean }> {
   const base = baseUrl.replace(/\/+$/, "");
   const root = serverRoot(base);
   const get = (url: string) => fetchJson(url, base, options);
@@ -62,14 +68,15 @@ async function askServer(baseUrl: string, model: string, options: ProbeOptions):
     const prompt = typeof applied === "object" && applied !== null ? (applied as { prompt?: unknown }).prompt : undefined;
     if (typeof prompt === "string") answers.tokenize = await fetchJson(`${root}/tokenize`, base, options, { content: prompt });
   }
+  const answered = [props, ollamaPs, lmStudio, models, answers.slots].some((answer) => answer !== undefined);
   const found = windowFromAnswers(answers, model);
-  if (found && !found.assumed) return found;
+  if (found && !found.assumed) return { found, answered };
   // Ollama with the model not loaded: what it would load it with.
   if (isOllamaPs(ollamaPs)) {
     const name = model.trim() || found?.modelId || firstListed(models);
     if (name) answers.ollamaShow = await fetchJson(`${root}/api/show`, base, options, { model: name });
   }
-  return windowFromAnswers(answers, model);
+  return { found: windowFromAnswers(answers, model), answered };
 }
 
 function firstListed(models: unknown): string | undefined {
