@@ -287,7 +287,12 @@ export class ChatContext {
     }
     await this.explainTrim();
     const budget = this.budget();
-    if (budget && this.settings().enabled && !this.failedThisRun && contextSize(this.host.messages(), this.meterCache, this.tokenScale()).tokens > budget.threshold) {
+    if (
+      budget &&
+      this.settings().enabled &&
+      !this.failedThisRun &&
+      contextSize(this.host.messages(), this.meterCache, this.tokenScale()).tokens > budget.threshold
+    ) {
       await this.compact("threshold", {});
     }
     return false;

@@ -99,7 +99,11 @@ function ollamaName(name: string): string {
 export function parseOllamaPs(body: unknown, model: string): ServerWindow | undefined {
   const loaded = list(object(body)?.models);
   const wanted = model.trim() ? ollamaName(model) : undefined;
-  const match = wanted ? loaded.find((m) => [m.name, m.model].some((n) => typeof n === "string" && ollamaName(n) === wanted)) : loaded.length === 1 ? loaded[0] : undefined;
+  const match = wanted
+    ? loaded.find((m) => [m.name, m.model].some((n) => typeof n === "string" && ollamaName(n) === wanted))
+    : loaded.length === 1
+      ? loaded[0]
+      : undefined;
   const window = positiveInt(match?.context_length);
   if (!match || window === undefined) return undefined;
   const modelId = text(match.name) ?? text(match.model);
@@ -211,7 +215,8 @@ function tool(name: string, description: string, properties: Record<string, unkn
 export function calibrationEstimate(): number {
   let tokens = 0;
   for (const message of CALIBRATION_REQUEST.messages) tokens += tokensOfText(message.content);
-  for (const declared of CALIBRATION_REQUEST.tools) tokens += tokensOfText(declared.function.name + declared.function.description + JSON.stringify(declared.function.parameters));
+  for (const declared of CALIBRATION_REQUEST.tools)
+    tokens += tokensOfText(declared.function.name + declared.function.description + JSON.stringify(declared.function.parameters));
   return tokens;
 }
 

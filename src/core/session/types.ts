@@ -30,7 +30,6 @@ export interface ModelBinding {
   window?: BindingWindow;
 }
 
-
 /** What the session needs of the SecretRedactor (redaction.ts): text and whole values. */
 export interface Redactor {
   /** Adds a key to redact by value (the key in use is added when a run binds its model). */

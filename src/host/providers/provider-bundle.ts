@@ -24,7 +24,7 @@ import {
   type ProviderId,
 } from "./catalog";
 import { setKeyFix } from "./errors";
-import { knownServerWindow, probeServerWindow } from "./server-probe";
+import { compatibleWindow, knownServerWindow, probeServerWindow } from "./server-probe";
 
 export { DEFAULT_MODELS, ENV_VARS, KEYLESS_API_KEY, PROVIDER_IDS, PROVIDER_LABELS, isProviderId, type ProviderId } from "./catalog";
 export { describeProviderError, redactSecrets, type ProviderErrorDescription } from "./errors";
@@ -150,8 +150,12 @@ export function modelForMeter(settings: ProviderSettings): Pick<Model<"openai-co
   if (settings.provider === "openai-compatible") {
     // What the server said when it was last asked (never asked here: no network); 0 = unknown.
     const server = settings.baseUrl ? knownServerWindow(settings.baseUrl.trim(), settings.model) : undefined;
-    const window = compatibleWindow(settings, server);
-    return { contextWindow: window.known ? window.tokens : 0, maxTokens: compatibleMaxTokens(settings), cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+    const window = compatibleWindow(positiveInt(settings.contextWindow), server);
+    return {
+      contextWindow: window.known ? window.tokens : 0,
+      maxTokens: compatibleMaxTokens(settings),
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    };
   }
   if (!isProviderId(settings.provider)) return undefined;
   const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
@@ -235,6 +239,26 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
   };
 }
 
+/**
+ * Asks the settings' OpenAI-compatible server for its window and served model now, off any request
+ * (the header and the meter before the first prompt); undefined when it does not say. Never throws.
+ */
+export async function probeCompatibleServer(
+  settings: ProviderSettings,
+  secrets: SecretSource,
+  options: ResolveOptions = {},
+): Promise<ServerWindow | undefined> {
+  if (settings.provider !== "openai-compatible" || !settings.baseUrl?.trim()) return undefined;
+  try {
+    const baseUrl = parseBaseUrl(settings.baseUrl, (message) => new Error(message));
+    const key = await readCompatibleKey(secrets);
+    if (key) options.onKeyUsed?.(key);
+    return await probeServerWindow(baseUrl, settings.model.trim(), { ...(key ? { apiKey: key } : {}) });
+  } catch {
+    return undefined;
+  }
+}
+
 /** The models an OpenAI-compatible server lists at GET {baseUrl}/models (for the quick pick). Throws RunSetupError when it cannot. */
 export async function listServerModels(
   settings: ProviderSettings,
@@ -286,7 +310,7 @@ async function resolveOpenAICompatible(settings: ProviderSettings, secrets: Secr
       );
     }
   }
-  const window = compatibleWindow(settings, server);
+  const window = compatibleWindow(positiveInt(settings.contextWindow), server);
   const model: Model<"openai-completions"> = {
     id,
     name: id,
@@ -462,23 +486,6 @@ function suggestedModelIds(provider: BuiltinProviderId): string[] {
 
 function positiveInt(value: number | undefined): number | undefined {
   return value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
-}
-
-/**
- * A working window when neither the server nor the setting says one: compaction needs a figure,
- * but the meter shows "unknown" rather than this.
- */
-const GUESSED_WINDOW = 32_768;
-
-/**
- * An OpenAI-compatible model's window: what its server says it holds, the setting when the server
- * does not say (or a smaller setting: never more than the server holds), else unknown.
- */
-function compatibleWindow(settings: ProviderSettings, server: ServerWindow | undefined): { tokens: number; known: boolean } {
-  const set = positiveInt(settings.contextWindow);
-  if (server) return { tokens: set !== undefined ? Math.min(set, server.contextWindow) : server.contextWindow, known: true };
-  if (set !== undefined) return { tokens: set, known: true };
-  return { tokens: GUESSED_WINDOW, known: false };
 }
 
 function compatibleMaxTokens(settings: ProviderSettings): number {

@@ -59,7 +59,12 @@ async function askServer(baseUrl: string, model: string, options: ProbeOptions):
   const base = baseUrl.replace(/\/+$/, "");
   const root = serverRoot(base);
   const get = (url: string) => fetchJson(url, base, options);
-  const [props, ollamaPs, lmStudio, models] = await Promise.all([get(`${root}/props`), get(`${root}/api/ps`), get(`${root}/api/v0/models`), get(`${base}/models`)]);
+  const [props, ollamaPs, lmStudio, models] = await Promise.all([
+    get(`${root}/props`),
+    get(`${root}/api/ps`),
+    get(`${root}/api/v0/models`),
+    get(`${base}/models`),
+  ]);
   const answers: ServerAnswers = { props, ollamaPs, lmStudio, models };
   if (props === undefined) answers.slots = await get(`${root}/slots`);
   if (answers.props !== undefined || answers.slots !== undefined) {
@@ -120,4 +125,20 @@ async function fetchJson(url: string, baseUrl: string, options: ProbeOptions, bo
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A working window when neither the server nor the setting says one: compaction needs a figure,
+ * but the meter shows "unknown" rather than this.
+ */
+const GUESSED_WINDOW = 32_768;
+
+/**
+ * An OpenAI-compatible model's window: what its server says it holds, the setting when the server
+ * does not say (or a smaller setting: never more than the server holds), else unknown.
+ */
+export function compatibleWindow(set: number | undefined, server: ServerWindow | undefined): { tokens: number; known: boolean } {
+  if (server) return { tokens: set !== undefined ? Math.min(set, server.contextWindow) : server.contextWindow, known: true };
+  if (set !== undefined) return { tokens: set, known: true };
+  return { tokens: GUESSED_WINDOW, known: false };
 }

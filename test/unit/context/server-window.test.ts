@@ -73,7 +73,13 @@ describe("server-window: what local servers say about their window", () => {
     assert.equal(parseLlamaProps({ ...LLAMA_PROPS, model_alias: undefined })?.modelId, "/models/stories260K.gguf");
     assert.equal(parseLlamaProps({ default_generation_settings: {} }), undefined);
     assert.equal(parseLlamaProps("<html>"), undefined);
-    assert.equal(parseLlamaSlots([{ id: 0, n_ctx: 4096 }, { id: 1, n_ctx: 2048 }])?.contextWindow, 2048);
+    assert.equal(
+      parseLlamaSlots([
+        { id: 0, n_ctx: 4096 },
+        { id: 1, n_ctx: 2048 },
+      ])?.contextWindow,
+      2048,
+    );
     assert.equal(parseLlamaSlots({ error: "no" }), undefined);
   });
 

@@ -181,10 +181,7 @@ describe("providers: OpenAI-compatible server through the core (real pi-ai adapt
     assert.equal(answer.model, "qwen2.5-coder:7b");
 
     // First the window probe (server-probe.ts: this server says nothing of its window), then the model list and the request.
-    assert.deepEqual(
-      server.requests.map((r) => `${r.method} ${r.path}`).slice(-2),
-      ["GET /v1/models", "POST /v1/chat/completions"],
-    );
+    assert.deepEqual(server.requests.map((r) => `${r.method} ${r.path}`).slice(-2), ["GET /v1/models", "POST /v1/chat/completions"]);
     for (const request of server.requests) {
       // The probe sends no key at all when none is stored; the API gets the placeholder.
       if (request.path === "/v1/chat/completions") assert.equal(request.authorization, `Bearer ${KEYLESS_API_KEY}`);

@@ -100,10 +100,7 @@ describe("providers: the window probe asks the server over HTTP", () => {
   it("the setting never raises the window past what the server holds", async () => {
     const llama = await scripted({ "GET /props": (_body, res) => json(res, 200, { default_generation_settings: { n_ctx: 2048 } }) });
     closers.push(llama.close);
-    const binding = await resolveModelBinding(
-      { provider: "openai-compatible", model: "m", baseUrl: `${llama.url}/v1`, contextWindow: 128_000 },
-      secretsOf({}),
-    );
+    const binding = await resolveModelBinding({ provider: "openai-compatible", model: "m", baseUrl: `${llama.url}/v1`, contextWindow: 128_000 }, secretsOf({}));
     assert.equal(binding.model.contextWindow, 2048);
     assert.ok(binding.model.maxTokens <= 2048);
   });
@@ -122,10 +119,16 @@ describe("providers: the window probe asks the server over HTTP", () => {
       "GET /api/v0/models": (_body, res) => redirect(res),
     });
     closers.push(local.close);
-    const binding = await resolveModelBinding({ provider: "openai-compatible", model: "m", baseUrl: `${local.url}/v1` }, secretsOf({ "openai-compatible": KEY }));
+    const binding = await resolveModelBinding(
+      { provider: "openai-compatible", model: "m", baseUrl: `${local.url}/v1` },
+      secretsOf({ "openai-compatible": KEY }),
+    );
     assert.equal(foreign.seen.length, 0, "the redirect was not followed");
     assert.notEqual(binding.model.contextWindow, 999_999);
-    assert.ok(local.seen.some((r) => r.authorization === `Bearer ${KEY}`), "the key went to its own origin");
+    assert.ok(
+      local.seen.some((r) => r.authorization === `Bearer ${KEY}`),
+      "the key went to its own origin",
+    );
   });
 
   it("the key goes only to the base URL's own origin; no key, no header", () => {
