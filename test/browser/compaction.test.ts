@@ -78,7 +78,14 @@ describe("compaction and the context meter", function () {
       priced: false,
     };
     // A server without usage: the meter shows once an answer came.
-    await chat.events(new Script().start().user("Hello").assistant([{ type: "text", text: "Hi." }]).end().take());
+    await chat.events(
+      new Script()
+        .start()
+        .user("Hello")
+        .assistant([{ type: "text", text: "Hi." }])
+        .end()
+        .take(),
+    );
     await chat.events([{ type: "context/meter", meter }]);
     const button = chat.page.getByTestId("context-meter");
     assert.equal(await button.innerText(), "~2.3k / window unknown");
