@@ -30,6 +30,7 @@ export const PI_CHAT_SETTINGS = {
   approvalMode: { type: "string", default: "ask", scope: "application" },
   projectInstructions: { type: "boolean", default: true, scope: "window" },
   imageInput: { type: "boolean", default: false, scope: "window" },
+  contextWindow: { type: "integer", default: 0, scope: "application" },
   titleFromModel: { type: "string", default: "cloud", scope: "window" },
   protectedFiles: { type: "array", default: DEFAULT_PROTECTED_FILES, scope: "application" },
   "commands.useTerminal": { type: "boolean", default: true, scope: "application" },

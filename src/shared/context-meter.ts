@@ -18,6 +18,8 @@ export interface ContextMeter {
   estimated: boolean;
   /** The model's context window, once the model is known. */
   window?: number;
+  /** The model's server did not say its window and no setting does (piChat.contextWindow): shown as unknown, not guessed. */
+  windowUnknown?: boolean;
   /** Where compaction starts (window minus the reserve for the answer). */
   threshold?: number;
   /** Usage of the last turn (every request since the last prompt, summaries included). */

@@ -30,14 +30,16 @@ export interface ContextSize {
  *   that no longer exists);
  * - our estimate of the whole untrimmed request view (system messages, the latest summary, the
  *   messages it keeps and what followed).
+ * Estimates are scaled by the server's measured tokens per estimated token (`serverScale`, 1 when
+ * it did not measure), or by what the last usage showed, whichever is more.
  * A usage counts only what the provider was sent: a request trimmed to fit, or a server that counts
  * low or reports nothing, would hide the rest of the path, and the trim (which measures with the
  * estimate) would then pre-empt compaction for good.
  */
-export function contextSize(path: readonly AgentMessage[], cache: MeterCache = new MeterCache()): ContextSize {
+export function contextSize(path: readonly AgentMessage[], cache: MeterCache = new MeterCache(), serverScale = 1): ContextSize {
   // One pass (or none, when the cache knows the path) sets the running sums of every prefix.
   const totals = cache.totalsOf(path);
-  const scale = estimateScale(path, cache);
+  const scale = Math.max(serverScale, estimateScale(path, cache));
   const estimate = Math.ceil(viewEstimateOfPrefix(path, path.length, cache) * scale);
   const reported = reportedSize(path, latestCompactionOf(path, totals), scale);
   if (reported === undefined || estimate > reported.tokens) return { tokens: estimate, estimated: true };
@@ -180,11 +182,12 @@ export function contextMeter(
   trimmed?: number,
   cache?: MeterCache,
   extras?: RunExtras,
+  serverScale = 1,
 ): ContextMeter {
   const meterCache = cache ?? new MeterCache();
   const totals = meterCache.totalsOf(path);
   const latest = latestCompactionOf(path, totals);
-  const size = contextSize(path, meterCache);
+  const size = contextSize(path, meterCache, serverScale);
   const prices = model?.cost;
   const priced = prices ? prices.input > 0 || prices.output > 0 : totals.anyCost;
   const meter: ContextMeter = { tokens: size.tokens, estimated: size.estimated, chat: { ...totals.chat }, priced };

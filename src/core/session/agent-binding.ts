@@ -84,7 +84,7 @@ export async function bindAgent(current: Agent | undefined, binding: ModelBindin
       createTransformContext({
         // Trimming is the fallback when no summary could be made: at the same threshold.
         get maxContextTokens() {
-          return options.maxContextTokens ?? context.budget()?.threshold ?? Math.floor(binding.model.contextWindow * 0.75);
+          return options.maxContextTokens ?? context.trimLimit() ?? Math.floor(binding.model.contextWindow * 0.75);
         },
         onFallback: (reason) => options.log?.(`context policy fell back to the full transcript: ${reason}`),
         // The agent holds the projection: what the summary stands for is counted on the path.

@@ -4,6 +4,7 @@ import type { AgentMessage, StreamFn } from "@earendil-works/pi-agent-core";
 import type { Api, Model } from "@earendil-works/pi-ai";
 import type { RequestCapture } from "../context/chat-context";
 import type { CompactionSettings } from "../context/compaction";
+import type { BindingWindow } from "../context/server-window";
 import type { EditApprover, EditPermissionSettings } from "../permissions";
 import type { ChatTree } from "../transcript/tree";
 import type { ChatModelChoice } from "../transcript/types";
@@ -25,6 +26,8 @@ export interface ModelBinding {
   model: Model<Api>;
   streamFn: StreamFn;
   getApiKey: (provider: string) => Promise<string | undefined> | string | undefined;
+  /** What the model's server said of its window (OpenAI-compatible servers); absent: the catalog's window is the real one. */
+  window?: BindingWindow;
 }
 
 /** What the session needs of the SecretRedactor (redaction.ts): text and whole values. */
