@@ -59,7 +59,11 @@ export function modelLabel(
 ): ModelLabel {
   const thinking = thinkingLevel && thinkingLevel !== "off" ? ` · thinking ${thinkingLevel}` : "";
   const id = settings.model || DEFAULT_MODELS[settings.provider] || servedModel || "";
-  const label = id ? (nameOf?.(settings.provider, id) ?? shortModelName(id)) : settings.provider === "vscode-lm" ? "VS Code's first model" : "Server's first model";
+  const label = id
+    ? (nameOf?.(settings.provider, id) ?? shortModelName(id))
+    : settings.provider === "vscode-lm"
+      ? "VS Code's first model"
+      : "Server's first model";
   const where =
     settings.provider === "openai-compatible" && settings.baseUrl
       ? `${PROVIDER_TITLES[settings.provider]} at ${settings.baseUrl}`
