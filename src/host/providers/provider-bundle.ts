@@ -492,10 +492,6 @@ function suggestedModelIds(provider: BuiltinProviderId): string[] {
   return [...new Set([DEFAULT_MODELS[provider], ...ids])].slice(0, 5);
 }
 
-function positiveInt(value: number | undefined): number | undefined {
-  return value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
-}
+const positiveInt = (value: number | undefined): number | undefined => (value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined);
 
-function compatibleMaxTokens(settings: ProviderSettings): number {
-  return positiveInt(settings.maxTokens) ?? 8192;
-}
+const compatibleMaxTokens = (settings: ProviderSettings): number => positiveInt(settings.maxTokens) ?? 8192;
