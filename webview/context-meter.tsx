@@ -18,7 +18,8 @@ export const ContextMeterButton = memo(function ContextMeterButton(props: { mete
   const warn = share >= METER_WARNING_SHARE;
   const label = `${meter.estimated ? "~" : ""}${formatTokens(meter.tokens)}${meter.window ? ` / ${formatTokens(meter.window)}` : ""}`;
   // An estimate (no usage reported yet, or a server that reports none) says so in words, and "~" in the label.
-  const spoken = `Context ${meter.estimated ? "estimated at about " : ""}${groupDigits(meter.tokens)} tokens${meter.window ? ` of ${groupDigits(meter.window)} (${Math.round(share * 100)}%)` : ""}${warn ? ", nearly full" : ""}`;
+  const spoken = `Context ${meter.estimated ? "estimated at about " : ""}${groupDigits(meter.tokens)} tokens${meter.window ? ` of ${groupDigits(meter.window)} (${Math.round(share * 100)}%)` : ""}${warn ? ", nearly full" : ""}${meter.lean ? ", lean mode on" : ""}`;
+  const visible = meter.lean ? `${label} lean` : label;
   return (
     <span class="meter-anchor">
       <button
@@ -28,7 +29,7 @@ export const ContextMeterButton = memo(function ContextMeterButton(props: { mete
         data-testid="context-meter"
         title={spoken}
         // Starts with the visible text (label in name: a voice user says what they see).
-        aria-label={`${label}: ${spoken}. Show details`}
+        aria-label={`${visible}: ${spoken}. Show details`}
         aria-haspopup="dialog"
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
@@ -39,6 +40,11 @@ export const ContextMeterButton = memo(function ContextMeterButton(props: { mete
           </span>
         )}
         <span class="meter-label">{label}</span>
+        {meter.lean && (
+          <span class="meter-lean" data-testid="meter-lean" title="Lean mode: a short prompt and the essential tools (piChat.leanMode)">
+            lean
+          </span>
+        )}
       </button>
       {open && (
         <MeterDetails
@@ -200,5 +206,6 @@ export function fixedPartsText(fixed: FixedParts): string {
   const parts = [`instructions ~${groupDigits(fixed.instructions)}`];
   if (fixed.toolCount > 0 || fixed.tools > 0) parts.push(`${plural(fixed.toolCount, "tool")} ~${groupDigits(fixed.tools)}`);
   if (fixed.mcpToolCount > 0) parts.push(`${plural(fixed.mcpToolCount, "MCP tool")} ~${groupDigits(fixed.mcpTools)}`);
-  return `Sent with every request, in tokens: ${parts.join(", ")}.`;
+  const listed = fixed.mcpListedCount ? ` ${plural(fixed.mcpListedCount, "more MCP tool")} only listed by name (loaded on demand).` : "";
+  return `Sent with every request, in tokens: ${parts.join(", ")}.${listed}`;
 }

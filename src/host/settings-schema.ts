@@ -31,6 +31,7 @@ export const PI_CHAT_SETTINGS = {
   projectInstructions: { type: "boolean", default: true, scope: "window" },
   imageInput: { type: "boolean", default: false, scope: "window" },
   titleFromModel: { type: "string", default: "cloud", scope: "window" },
+  leanMode: { type: "string", default: "auto", scope: "window" },
   protectedFiles: { type: "array", default: DEFAULT_PROTECTED_FILES, scope: "application" },
   "commands.useTerminal": { type: "boolean", default: true, scope: "application" },
   "commands.timeoutSeconds": { type: "number", default: DEFAULT_COMMAND_TIMEOUT_SECONDS, scope: "application" },

@@ -32,6 +32,10 @@ export interface RequestCapture {
   /** The provider's request body (pi-ai's onPayload), exactly as handed to the SDK. */
   payload?: unknown;
   maxOutputTokens?: number;
+  /** MCP tools only listed by name in this request's system prompt (loaded on demand with tool_search), not declared. */
+  listedTools?: string[];
+  /** Lean mode was on (a short prompt, the essential tools). */
+  lean?: boolean;
   /** How the transcript became this request. */
   view: { transcriptMessages: number; summarized: number; trimmed: number; compactionAt?: number };
 }
@@ -151,6 +155,9 @@ export class ChatContext {
       };
       const compactionAt = lastIndexOf(messages, "compactionSummary");
       if (compactionAt !== -1) capture.view.compactionAt = compactionAt;
+      const extras = this.host.runExtras?.();
+      if (extras?.mcpListed && extras.mcpListed.length > 0) capture.listedTools = [...extras.mcpListed];
+      if (extras?.lean) capture.lean = true;
       const maxTokens = budget ? Math.min(options?.maxTokens ?? budget.maxOutputTokens, budget.maxOutputTokens) : options?.maxTokens;
       if (maxTokens !== undefined) capture.maxOutputTokens = maxTokens;
       this.lastCapture = capture;
