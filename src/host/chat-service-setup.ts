@@ -21,7 +21,7 @@ import { keyRedactor } from "./models/key-redaction";
 import { modelTitles } from "./models/model-titles";
 import { loadProviders } from "./models/providers-loader";
 import { isProviderId } from "./providers/catalog";
-import { approvalModeSetting, leanModeSetting, protectedFilesSetting, readCompactionSettings, workspaceTrusted } from "./settings";
+import { approvalModeSetting, leanModeSetting, mcpOnDemandSetting, protectedFilesSetting, readCompactionSettings, workspaceTrusted } from "./settings";
 import type { HostShellCommands } from "./shell/shell-commands";
 
 /** Two request steps, one after the other. */
@@ -82,6 +82,7 @@ export function createChatService(setup: ChatServiceSetup): ChatService {
     imageScaler: createWorkerImageScaler(path.join(__dirname, "image-scale.js")),
     compaction: () => readCompactionSettings(),
     leanMode: () => leanModeSetting(),
+    mcpOnDemand: () => mcpOnDemandSetting(),
     onRequest: (capture) => setup.onRequest?.(capture),
     log,
     commands: {

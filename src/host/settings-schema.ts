@@ -40,6 +40,7 @@ export const PI_CHAT_SETTINGS = {
   "compaction.keepRecentTokens": { type: "integer", default: DEFAULT_COMPACTION_SETTINGS.keepRecentTokens, scope: "window" },
   problemsWaitMs: { type: "number", default: DEFAULT_PROBLEMS_WAIT_MS, scope: "window" },
   "mcp.maxTools": { type: "number", default: DEFAULT_MCP_MAX_TOOLS, scope: "application" },
+  "mcp.toolsOnDemand": { type: "string", default: "auto", scope: "application" },
 } as const satisfies Record<string, SettingDefinition>;
 
 export type PiChatSetting = keyof typeof PI_CHAT_SETTINGS;

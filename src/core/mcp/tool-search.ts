@@ -20,10 +20,13 @@ export const MCP_LISTED_LINE_CHARS = 120;
 export const DEFAULT_TOOL_SEARCH_LIMIT = 5;
 const MAX_TOOL_SEARCH_LIMIT = 20;
 
-/** Whether a run's MCP tools are deferred: always in lean mode, else above either threshold. */
-export function shouldDeferMcpTools(tools: readonly AgentTool[], lean: boolean): boolean {
-  if (tools.length === 0) return false;
-  if (lean) return true;
+/** `piChat.mcp.toolsOnDemand`: "auto" (above a threshold, or in lean mode), "always" or "never". */
+export type McpOnDemandSetting = "auto" | "always" | "never";
+
+/** Whether a run's MCP tools are deferred: the user's "always"/"never", else in lean mode or above either threshold. */
+export function shouldDeferMcpTools(tools: readonly AgentTool[], lean: boolean, setting: McpOnDemandSetting = "auto"): boolean {
+  if (tools.length === 0 || setting === "never") return false;
+  if (lean || setting === "always") return true;
   return tools.length > MCP_DEFER_TOOL_COUNT || estimateToolDeclarationTokens(tools) > MCP_DEFER_DECLARED_TOKENS;
 }
 

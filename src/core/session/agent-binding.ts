@@ -70,7 +70,7 @@ export async function bindAgent(current: Agent | undefined, binding: ModelBindin
   // The chat's thinking level, as far as its model supports it ("off" by default).
   const thinkingLevel = clampThinkingLevel(binding.model, (deps.modelChoice()?.thinkingLevel ?? "off") as Parameters<typeof clampThinkingLevel>[1]);
   const mcp = await deps.options.mcp?.forRun({ acceptsImages: binding.model.input.includes("image"), chatId: deps.id });
-  const lean = isLeanMode(deps.options.leanMode?.(), binding.model.contextWindow);
+  const lean = isLeanMode(deps.options.leanMode?.() ?? "off", binding.model.contextWindow);
   const tools = runTools(mcp, lean, deps);
   deps.mcpRun.lean = lean;
   deps.mcpRun.signIn = mcp?.signIn ?? [];
@@ -126,7 +126,7 @@ function runTools(mcp: { tools: AgentTool[]; prompt: string } | undefined, lean:
   const offered = deps.gates.offered(deps.tools);
   const own = lean ? leanTools(offered) : offered;
   const mcpTools = mcp?.tools ?? [];
-  if (!shouldDeferMcpTools(mcpTools, lean)) {
+  if (!shouldDeferMcpTools(mcpTools, lean, deps.options.mcpOnDemand?.())) {
     deps.deferred.reset([], new Set());
     deps.mcpRun.prompt = mcp?.prompt || undefined;
     deps.mcpRun.extras = mcp || lean ? runExtras(mcpTools, [], deps.mcpRun.prompt, lean) : undefined;
