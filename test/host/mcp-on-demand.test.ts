@@ -52,7 +52,7 @@ describe("MCP tools on demand (tool_search) and lean mode", function () {
         seen.push(declared(body));
         assert.deepEqual(mcpDeclared(body), [], "no MCP tool is declared before a search");
         assert.ok(declared(body).includes("tool_search"), declared(body).join(", "));
-        assert.match(systemText(body), /mcp__everything__echo: /, "the system prompt lists the tool by name and one line");
+        assert.match(systemText(body), /- everything: [^"]*\becho\b/, "the system prompt lists the tool by name, under its server");
         return { toolCalls: [{ id: "call_search", name: "tool_search", arguments: { query: "echo", limit: 1 } }] };
       },
       (body) => {

@@ -7,15 +7,16 @@
 import type { AgentMessage, AgentTool } from "@earendil-works/pi-agent-core";
 import { getCurrentTools } from "@earendil-works/pi-ai";
 import { obj, opt, num, str } from "@earendil-works/pi-schema";
-import { isMcpToolName } from "../../shared/tool-names";
+import { isMcpToolName, MCP_TOOL_PREFIX } from "../../shared/tool-names";
 import { estimateToolDeclarationTokens } from "../context/tokens";
+import { plainLine } from "./plain-line";
 
 export const TOOL_SEARCH_TOOL_NAME = "tool_search";
 
 /** Above this many MCP tools, or this many declared tokens, they are deferred (Copilot CLI defers above ~30; we are tighter: each costs every request). */
 export const MCP_DEFER_TOOL_COUNT = 10;
 export const MCP_DEFER_DECLARED_TOKENS = 2_000;
-/** One listed tool's line is cut to this (a server's words are untrusted and every request carries them). */
+/** A loaded tool's line in tool_search's answer is cut to this (a server's words are untrusted). */
 export const MCP_LISTED_LINE_CHARS = 120;
 export const DEFAULT_TOOL_SEARCH_LIMIT = 5;
 const MAX_TOOL_SEARCH_LIMIT = 20;
@@ -30,22 +31,26 @@ export function shouldDeferMcpTools(tools: readonly AgentTool[], lean: boolean, 
   return tools.length > MCP_DEFER_TOOL_COUNT || estimateToolDeclarationTokens(tools) > MCP_DEFER_DECLARED_TOKENS;
 }
 
-/** A server's text as one plain line: no control characters, no line breaks, no Markdown heading or fence can start it. */
-export function plainLine(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
-    .replace(/\s+/g, " ")
-    .replace(/`/g, "'")
-    .trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-/** The system prompt's lines for deferred tools: the model knows each is there and how to load it. */
+/**
+ * The system prompt's lines for deferred tools: their names, one line per server. Names only: a
+ * one-line description costs ~30 tokens a tool (1,300 for 44), while tool_search ranks the
+ * descriptions anyway. A server's words never reach these lines (names are pi's sanitized ones).
+ */
 export function deferredToolListing(tools: readonly AgentTool[]): string {
   if (tools.length === 0) return "";
-  const lines = tools.map((tool) => `- ${tool.name}: ${plainLine(firstSentence(tool.description), MCP_LISTED_LINE_CHARS)}`);
-  return [`MCP tools not declared yet (call ${TOOL_SEARCH_TOOL_NAME} with words or a name to load them for your next call):`, ...lines].join("\n");
+  const byServer = new Map<string, string[]>();
+  for (const tool of tools) {
+    // mcp__<server>__<tool>: any split point rebuilds the same name, so a server name with "__" is harmless here.
+    const rest = tool.name.slice(MCP_TOOL_PREFIX.length);
+    const cut = rest.indexOf("__");
+    const server = cut > 0 ? rest.slice(0, cut) : rest;
+    const local = cut > 0 ? rest.slice(cut + 2) : "";
+    byServer.set(server, [...(byServer.get(server) ?? []), local]);
+  }
+  return [
+    `MCP tools on demand (${TOOL_SEARCH_TOOL_NAME} loads them for your next call):`,
+    ...[...byServer].map(([server, names]) => `- ${server}: ${names.join(", ")}`),
+  ].join("\n");
 }
 
 function firstSentence(description: string): string {
@@ -210,8 +215,8 @@ export class DeferredMcpTools {
 }
 
 const toolSearchParams = obj({
-  query: str({ description: "Words for what the tool does, or its name." }),
-  limit: opt(num({ description: `How many tools to load at most (default ${DEFAULT_TOOL_SEARCH_LIMIT}).` })),
+  query: str({ description: "What the tool does, or its name." }),
+  limit: opt(num()),
 });
 
 /** `tool_search`: read-only and ungated (it runs nothing of a server); a tool it loads passes the MCP gate when called. */
@@ -219,7 +224,7 @@ export function createToolSearchTool(shelf: DeferredMcpTools): AgentTool {
   const tool: AgentTool<typeof toolSearchParams> = {
     name: TOOL_SEARCH_TOOL_NAME,
     label: "Find tools",
-    description: `Load MCP tools listed in the system prompt but not declared yet: ranks them by the query and declares the best matches from your next call on.`,
+    description: `Load the MCP tools on demand that best match the query (at most limit, default ${DEFAULT_TOOL_SEARCH_LIMIT}) for your next call.`,
     parameters: toolSearchParams,
     execute: async (_id, params) => {
       const query = params.query.trim();
