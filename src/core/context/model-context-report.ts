@@ -123,13 +123,20 @@ function leftOut(capture: RequestCapture, sentPart: readonly AgentMessage[]): st
 
 /** Which tools the request declared, and which it only listed by name (MCP tools on demand). */
 function toolsOfRequest(capture: RequestCapture): string[] {
-  const declared = getCurrentTools(capture.messages).map((t) => t.name);
+  const tools = getCurrentTools(capture.messages);
+  const declared = tools.map((t) => t.name);
   const out = ["## Tools in this request", ""];
   if (capture.lean) out.push("Lean mode: a short system prompt and the essential tools only (piChat.leanMode).", "");
   out.push(`Declared (${declared.length}): ${declared.length > 0 ? declared.map((n) => `\`${n}\``).join(", ") : "none"}.`);
   const listed = capture.listedTools ?? [];
   if (listed.length > 0)
     out.push("", `Only listed by name, loaded with \`tool_search\` when needed (${listed.length}): ${listed.map((n) => `\`${n}\``).join(", ")}.`);
+  // An MCP tool's declaration over the per-tool cap says so at the end of its description (mcp/tools.ts, boundedDeclaration).
+  const cut = tools.flatMap((t) => {
+    const note = /\[Pi Chat: ([^\]]*)\]$/.exec(t.description)?.[1];
+    return note ? [`- \`${t.name}\`: ${note}`] : [];
+  });
+  if (cut.length > 0) out.push("", "Declarations cut to the per-tool cap:", ...cut);
   return out;
 }
 
