@@ -51,9 +51,29 @@ function withoutDescriptions(schema: unknown): unknown {
   return out;
 }
 
+/** The system prompt's section listing the skills (the host's composer/prompt-library.ts writes it). */
+export const SKILLS_SECTION = "skills";
+
+/**
+ * The skills section by name only: each row `- name: description (where it is)` becomes
+ * `- name (where it is)`; the model reads a skill's SKILL.md when a name fits the task.
+ */
+export function skillsByName(section: string): string {
+  const [, ...rows] = section.split("\n");
+  return [
+    "Skills (read a skill's SKILL.md when its name fits the task):",
+    ...rows.map((row) => {
+      const match = /^- ([^:]+): .*?( \([^()]*\))?$/.exec(row);
+      return match ? `- ${match[1]}${match[2] ?? ""}` : row;
+    }),
+  ].join("\n");
+}
+
 /** The request's leading system message with the lean prompt in place of the chat's (sections and tools kept). */
 export function withLeanPrompt(messages: AgentMessage[]): AgentMessage[] {
   const first = messages[0];
   if (first?.role !== "system") return messages;
-  return [{ ...first, content: LEAN_SYSTEM_PROMPT }, ...messages.slice(1)];
+  const skills = first.sections?.[SKILLS_SECTION];
+  const sections = typeof skills === "string" ? { sections: { ...first.sections, [SKILLS_SECTION]: skillsByName(skills) } } : {};
+  return [{ ...first, content: LEAN_SYSTEM_PROMPT, ...sections }, ...messages.slice(1)];
 }

@@ -157,9 +157,8 @@ function withLoadedTools(context: AgentContext, deps: Pick<AgentBindingDeps, "de
 
 /** The policy, then the MCP servers' section and the host's request-time step; a failing step never breaks the request. */
 function withRequestSteps(policy: RequestContextStep, deps: Pick<AgentBindingDeps, "options" | "mcpRun">): RequestContextStep {
-  return async (messages, signal) => {
-    const policed = await policy(messages, signal);
-    const view = withSystemSection(deps.mcpRun.lean ? withLeanPrompt(policed) : policed, MCP_SERVERS_SECTION, deps.mcpRun.prompt);
+  const extended: RequestContextStep = async (messages, signal) => {
+    const view = withSystemSection(await policy(messages, signal), MCP_SERVERS_SECTION, deps.mcpRun.prompt);
     const extend = deps.options.extendContext;
     if (!extend) return view;
     try {
@@ -168,5 +167,10 @@ function withRequestSteps(policy: RequestContextStep, deps: Pick<AgentBindingDep
       deps.options.log?.(`request context step failed, sent without it: ${error instanceof Error ? error.message : String(error)}`);
       return view;
     }
+  };
+  // Lean mode last: its prompt replaces the chat's, and the host's skills list is cut to names.
+  return async (messages, signal) => {
+    const view = await extended(messages, signal);
+    return deps.mcpRun.lean ? withLeanPrompt(view) : view;
   };
 }

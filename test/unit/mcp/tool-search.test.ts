@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { Agent, type AgentMessage, type AgentTool } from "@earendil-works/pi-agent-core";
 import { obj, str } from "@earendil-works/pi-schema";
-import { isLeanMode, LEAN_WINDOW_TOKENS, leanTools } from "../../../src/core/context/lean-mode";
+import { isLeanMode, LEAN_WINDOW_TOKENS, leanTools, SKILLS_SECTION, skillsByName, withLeanPrompt } from "../../../src/core/context/lean-mode";
 import {
   createToolSearchTool,
   DeferredMcpTools,
@@ -172,5 +172,25 @@ describe("MCP tools on demand: tool_search loads, the transcript keeps it", () =
       both,
     );
     assert.equal(restored.listed().length, ALL.length - 2);
+  });
+});
+
+describe("lean mode: the skills section by name only", () => {
+  it("keeps each skill's name and where it is, drops its description", () => {
+    const section = [
+      "Skills: instructions for particular tasks, listed by name and description. When a task matches a skill, read its SKILL.md before you start and follow it.",
+      "- release: Cut a release: bump the version, tag, write the notes (read .pi/skills/release/SKILL.md with read_file)",
+      "- mine: My own skill (a user skill outside the workspace: the user loads it with /skill:mine)",
+    ].join("\n");
+    assert.deepEqual(skillsByName(section).split("\n").slice(1), [
+      "- release (read .pi/skills/release/SKILL.md with read_file)",
+      "- mine (a user skill outside the workspace: the user loads it with /skill:mine)",
+    ]);
+    const [lean] = withLeanPrompt([
+      { role: "system", content: "long prompt", sections: { [SKILLS_SECTION]: section, other: "kept" }, timestamp: 0 } as AgentMessage,
+    ]);
+    const sections = (lean as { sections: Record<string, string> }).sections;
+    assert.equal(sections.other, "kept");
+    assert.doesNotMatch(sections[SKILLS_SECTION]!, /bump the version/);
   });
 });
