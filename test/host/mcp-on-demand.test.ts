@@ -20,13 +20,14 @@ describe("MCP tools on demand (tool_search) and lean mode", function () {
   const configFile = () => path.join(folder(), ".vscode", "mcp.json");
   const everything = path.join(path.resolve(__dirname, "../../.."), "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
   const settings = () => vscode.workspace.getConfiguration("piChat");
+  // Its own server name: a consent given here must not answer mcp.test.ts's "everything" question.
 
   before(async () => {
     await settings().update("mcp.toolsOnDemand", undefined, vscode.ConfigurationTarget.Global);
     ({ server, api } = await startChatView());
     api.mcp.confirmLaunch = async () => true;
     mkdirSync(path.dirname(configFile()), { recursive: true });
-    writeFileSync(configFile(), JSON.stringify({ servers: { everything: { type: "stdio", command: process.execPath, args: [everything, "stdio"] } } }));
+    writeFileSync(configFile(), JSON.stringify({ servers: { ondemand: { type: "stdio", command: process.execPath, args: [everything, "stdio"] } } }));
     await api.mcp.reload();
     await api.mcp.forRun({ acceptsImages: false });
     await waitFor("the everything server to be ready", async () => (await api.mcp.list()).some((s) => s.state.kind === "ready"), 60_000);
@@ -52,13 +53,13 @@ describe("MCP tools on demand (tool_search) and lean mode", function () {
         seen.push(declared(body));
         assert.deepEqual(mcpDeclared(body), [], "no MCP tool is declared before a search");
         assert.ok(declared(body).includes("tool_search"), declared(body).join(", "));
-        assert.match(systemText(body), /- everything: [^"]*\becho\b/, "the system prompt lists the tool by name, under its server");
+        assert.match(systemText(body), /- ondemand: [^"]*\becho\b/, "the system prompt lists the tool by name, under its server");
         return { toolCalls: [{ id: "call_search", name: "tool_search", arguments: { query: "echo", limit: 1 } }] };
       },
       (body) => {
         seen.push(declared(body));
-        assert.match(JSON.stringify(body.messages.find((m) => m.tool_call_id === "call_search")?.content), /mcp__everything__echo/);
-        return { toolCalls: [{ id: "call_found", name: "mcp__everything__echo", arguments: { message: "found on demand" } }] };
+        assert.match(JSON.stringify(body.messages.find((m) => m.tool_call_id === "call_search")?.content), /mcp__ondemand__echo/);
+        return { toolCalls: [{ id: "call_found", name: "mcp__ondemand__echo", arguments: { message: "found on demand" } }] };
       },
       () => ({ text: "It echoed." }),
     );
@@ -75,7 +76,7 @@ describe("MCP tools on demand (tool_search) and lean mode", function () {
     assert.match(toolCard(api, "call_found")?.resultText ?? "", /found on demand/);
     assert.deepEqual(
       seen[1]!.filter((n) => n.startsWith("mcp__")),
-      ["mcp__everything__echo"],
+      ["mcp__ondemand__echo"],
       "the request after the search declares the tool it found, and only it",
     );
 
@@ -86,7 +87,7 @@ describe("MCP tools on demand (tool_search) and lean mode", function () {
       return { text: "Again." };
     });
     await api.view.receive({ type: "chat/send", v: 1, text: "And now?" });
-    assert.deepEqual(nextRun, ["mcp__everything__echo"]);
+    assert.deepEqual(nextRun, ["mcp__ondemand__echo"]);
 
     // An edit of the first prompt branches from before the search: that branch was given no MCP tool.
     let edited: string[] = ["unset"];
@@ -107,7 +108,7 @@ describe("MCP tools on demand (tool_search) and lean mode", function () {
       return { text: "Back." };
     });
     await api.view.receive({ type: "chat/send", v: 1, text: "Still there?" });
-    assert.deepEqual(back, ["mcp__everything__echo"], "the first branch keeps the tool its model was given");
+    assert.deepEqual(back, ["mcp__ondemand__echo"], "the first branch keeps the tool its model was given");
     assert.equal(server.pending(), 0);
   });
 
