@@ -71,6 +71,8 @@ describe("compaction and the context meter", function () {
 
   it("lean mode shows quietly on the meter, in its accessible name too; MCP tools only listed are counted apart", async () => {
     const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+    // A chat on screen (the header with the meter shows with it).
+    await chat.events(new Script().start().user("hello").take());
     const fixed = { instructions: 160, tools: 236, toolCount: 5, mcpTools: 0, mcpToolCount: 0, mcpListedCount: 44 };
     await chat.events([{ type: "context/meter", meter: { tokens: 420, estimated: true, window: 8_192, priced: false, chat: usage, lean: true, fixed } }]);
     const button = chat.page.getByTestId("context-meter");
