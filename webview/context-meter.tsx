@@ -25,7 +25,8 @@ export const ContextMeterButton = memo(function ContextMeterButton(props: { mete
     : meter.windowUnknown
       ? "; the model's context window is unknown"
       : "";
-  const spoken = `Context ${meter.estimated ? "estimated at about " : ""}${groupDigits(meter.tokens)} tokens${ofWindow}${warn ? ", nearly full" : ""}`;
+  const spoken = `Context ${meter.estimated ? "estimated at about " : ""}${groupDigits(meter.tokens)} tokens${ofWindow}${warn ? ", nearly full" : ""}${meter.lean ? ", lean mode on" : ""}`;
+  const visible = meter.lean ? `${label} lean` : label;
   return (
     <span class="meter-anchor">
       <button
@@ -35,7 +36,7 @@ export const ContextMeterButton = memo(function ContextMeterButton(props: { mete
         data-testid="context-meter"
         title={spoken}
         // Starts with the visible text (label in name: a voice user says what they see).
-        aria-label={`${label}: ${spoken}. Show details`}
+        aria-label={`${visible}: ${spoken}. Show details`}
         aria-haspopup="dialog"
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
@@ -46,6 +47,11 @@ export const ContextMeterButton = memo(function ContextMeterButton(props: { mete
           </span>
         )}
         <span class="meter-label">{label}</span>
+        {meter.lean && (
+          <span class="meter-lean" data-testid="meter-lean" title="Lean mode: a short prompt and the essential tools (piChat.leanMode)">
+            lean
+          </span>
+        )}
       </button>
       {open && (
         <MeterDetails
@@ -213,5 +219,6 @@ export function fixedPartsText(fixed: FixedParts): string {
   const parts = [`instructions ~${groupDigits(fixed.instructions)}`];
   if (fixed.toolCount > 0 || fixed.tools > 0) parts.push(`${plural(fixed.toolCount, "tool")} ~${groupDigits(fixed.tools)}`);
   if (fixed.mcpToolCount > 0) parts.push(`${plural(fixed.mcpToolCount, "MCP tool")} ~${groupDigits(fixed.mcpTools)}`);
-  return `Sent with every request, in tokens: ${parts.join(", ")}.`;
+  const listed = fixed.mcpListedCount ? ` ${plural(fixed.mcpListedCount, "more MCP tool")} only listed by name (loaded on demand).` : "";
+  return `Sent with every request, in tokens: ${parts.join(", ")}.${listed}`;
 }

@@ -37,6 +37,10 @@ export interface RequestCapture {
   /** The provider's request body (pi-ai's onPayload), exactly as handed to the SDK. */
   payload?: unknown;
   maxOutputTokens?: number;
+  /** MCP tools only listed by name in this request's system prompt (loaded on demand with tool_search), not declared. */
+  listedTools?: string[];
+  /** Lean mode was on (a short prompt, the essential tools). */
+  lean?: boolean;
   /** How the transcript became this request. */
   view: { transcriptMessages: number; summarized: number; trimmed: number; compactionAt?: number };
 }
@@ -187,6 +191,9 @@ export class ChatContext {
       }
       const cap = fit?.maxOutputTokens ?? budget?.maxOutputTokens;
       const maxTokens = cap !== undefined ? Math.min(options?.maxTokens ?? cap, cap) : options?.maxTokens;
+      const extras = this.host.runExtras?.();
+      if (extras?.mcpListed && extras.mcpListed.length > 0) capture.listedTools = [...extras.mcpListed];
+      if (extras?.lean) capture.lean = true;
       if (maxTokens !== undefined) capture.maxOutputTokens = maxTokens;
       this.lastCapture = capture;
       const userOnPayload = options?.onPayload;

@@ -136,6 +136,10 @@ export interface RunExtras {
   /** The MCP tools of the run and their declarations' tokens (the agent declares them in a system message at its first request). */
   mcpTools: readonly { name: string; tokens: number }[];
   mcpPromptTokens: number;
+  /** MCP tools only listed by name in the system prompt (deferred behind tool_search, not declared). */
+  mcpListed?: readonly string[];
+  /** Lean mode is on for this run (context/lean-mode.ts). */
+  lean?: boolean;
 }
 
 /** MCP tools are named `mcp__<server>__<tool>`: none of Pi Chat's own is. */
@@ -171,6 +175,7 @@ export function fixedParts(path: readonly AgentMessage[], extras?: RunExtras, ca
     parts.mcpTools += tokens;
     parts.mcpToolCount++;
   }
+  if (extras?.mcpListed && extras.mcpListed.length > 0) parts.mcpListedCount = extras.mcpListed.length;
   return parts;
 }
 
@@ -195,6 +200,7 @@ export function contextMeter(
   const fixed = fixedParts(path, extras, meterCache);
   if (fixed.instructions + fixed.tools + fixed.mcpTools > 0) meter.fixed = fixed;
   if (model && model.contextWindow > 0) meter.window = model.contextWindow;
+  if (extras?.lean) meter.lean = true;
   if (threshold !== undefined && threshold > 0) meter.threshold = threshold;
   if (trimmed !== undefined && trimmed > 0) meter.reduced = { kind: "trimmed", messages: trimmed };
   else if (latest)

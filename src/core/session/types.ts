@@ -19,6 +19,8 @@ import type { CommandApprover, CommandRuleStore } from "../permissions/command-g
 import type { CommandRunner } from "../shell/runner";
 import type { CommandFolders } from "../shell/command-folders";
 import type { McpChatTools } from "../mcp/gate";
+import type { McpOnDemandSetting } from "../mcp/tool-search";
+import type { LeanModeSetting } from "../context/lean-mode";
 import type { ErrorFix, FailedRequestModel } from "./run-errors";
 
 /** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
@@ -103,6 +105,10 @@ export interface ChatSessionOptions {
   imageScaler?: ImageScaler;
   /** The window's MCP servers' tools (every call asks: src/core/mcp/gate.ts); absent: none. */
   mcp?: McpChatTools;
+  /** `piChat.mcp.toolsOnDemand`, read at each run (mcp/tool-search.ts); absent: "auto". */
+  mcpOnDemand?: () => McpOnDemandSetting;
+  /** `piChat.leanMode`, read at each run (context/lean-mode.ts); absent: off (the host passes the setting, "auto" by default). */
+  leanMode?: () => LeanModeSetting;
   /** Records what edit_file and run_command change, per user message (src/core/checkpoints). */
   checkpoints?: ChatCheckpoints;
 }
