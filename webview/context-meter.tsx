@@ -16,9 +16,17 @@ export const ContextMeterButton = memo(function ContextMeterButton(props: { mete
   if (!meter) return null;
   const share = meter.window ? meter.tokens / meter.window : 0;
   const warn = share >= METER_WARNING_SHARE;
-  const label = `${meter.estimated ? "~" : ""}${formatTokens(meter.tokens)}${meter.window ? ` / ${formatTokens(meter.window)}` : ""}`;
+  // A window nobody said (the server did not, piChat.contextWindow is unset) is said to be unknown, not guessed.
+  const total = meter.window ? ` / ${formatTokens(meter.window)}` : meter.windowUnknown ? " / window unknown" : "";
+  const label = `${meter.estimated ? "~" : ""}${formatTokens(meter.tokens)}${total}`;
   // An estimate (no usage reported yet, or a server that reports none) says so in words, and "~" in the label.
-  const spoken = `Context ${meter.estimated ? "estimated at about " : ""}${groupDigits(meter.tokens)} tokens${meter.window ? ` of ${groupDigits(meter.window)} (${Math.round(share * 100)}%)` : ""}${warn ? ", nearly full" : ""}`;
+  const ofWindow = meter.window
+    ? ` of ${groupDigits(meter.window)} (${Math.round(share * 100)}%)`
+    : meter.windowUnknown
+      ? "; the model's context window is unknown"
+      : "";
+  const spoken = `Context ${meter.estimated ? "estimated at about " : ""}${groupDigits(meter.tokens)} tokens${ofWindow}${warn ? ", nearly full" : ""}${meter.lean ? ", lean mode on" : ""}`;
+  const visible = meter.lean ? `${label} lean` : label;
   return (
     <span class="meter-anchor">
       <button
@@ -28,7 +36,7 @@ export const ContextMeterButton = memo(function ContextMeterButton(props: { mete
         data-testid="context-meter"
         title={spoken}
         // Starts with the visible text (label in name: a voice user says what they see).
-        aria-label={`${label}: ${spoken}. Show details`}
+        aria-label={`${visible}: ${spoken}. Show details`}
         aria-haspopup="dialog"
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
@@ -39,6 +47,11 @@ export const ContextMeterButton = memo(function ContextMeterButton(props: { mete
           </span>
         )}
         <span class="meter-label">{label}</span>
+        {meter.lean && (
+          <span class="meter-lean" data-testid="meter-lean" title="Lean mode: a short prompt and the essential tools (piChat.leanMode)">
+            lean
+          </span>
+        )}
       </button>
       {open && (
         <MeterDetails
@@ -91,6 +104,12 @@ function MeterDetails(props: { meter: ContextMeter; running: boolean; onClose: (
           ? "The header's figure: an estimate of what the next request sends (no provider count yet)."
           : "The header's figure: the last request as the provider counted it, plus its answer and anything added since."}
       </div>
+      {meter.windowUnknown && (
+        <div class="meter-note meter-note-warn" data-testid="meter-window-unknown">
+          The server did not say its context window, so Pi Chat cannot tell how full it is. Set piChat.contextWindow to the server's window (llama-server -c,
+          Ollama num_ctx).
+        </div>
+      )}
       {meter.threshold !== undefined && (
         <div class="meter-note">
           Compacts above {groupDigits(meter.threshold)} tokens: the window less what piChat.compaction.reserveTokens keeps for the answer.
@@ -200,5 +219,6 @@ export function fixedPartsText(fixed: FixedParts): string {
   const parts = [`instructions ~${groupDigits(fixed.instructions)}`];
   if (fixed.toolCount > 0 || fixed.tools > 0) parts.push(`${plural(fixed.toolCount, "tool")} ~${groupDigits(fixed.tools)}`);
   if (fixed.mcpToolCount > 0) parts.push(`${plural(fixed.mcpToolCount, "MCP tool")} ~${groupDigits(fixed.mcpTools)}`);
-  return `Sent with every request, in tokens: ${parts.join(", ")}.`;
+  const listed = fixed.mcpListedCount ? ` ${plural(fixed.mcpListedCount, "more MCP tool")} only listed by name (loaded on demand).` : "";
+  return `Sent with every request, in tokens: ${parts.join(", ")}.${listed}`;
 }

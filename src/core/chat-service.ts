@@ -53,6 +53,8 @@ export interface ChatServiceOptions {
   maxContextTokens?: number;
   describeError?: ChatSessionOptions["describeError"];
   compaction?: () => Partial<CompactionSettings>;
+  leanMode?: ChatSessionOptions["leanMode"];
+  mcpOnDemand?: ChatSessionOptions["mcpOnDemand"];
   onRequest?: (capture: RequestCapture) => void;
   log?: (line: string) => void;
   /** Removes the API keys in use from everything saved or shown. */
@@ -361,6 +363,8 @@ export class ChatService {
       ...(this.options.problems ? { problems: this.options.problems } : {}),
       ...(this.options.imageScaler ? { imageScaler: this.options.imageScaler } : {}),
       ...(this.options.compaction ? { compaction: this.options.compaction } : {}),
+      ...(this.options.leanMode ? { leanMode: this.options.leanMode } : {}),
+      ...(this.options.mcpOnDemand ? { mcpOnDemand: this.options.mcpOnDemand } : {}),
       ...(this.options.onRequest ? { onRequest: this.options.onRequest } : {}),
       persist: (message, parentId, newPath) => this.persist(id, message, parentId, newPath),
       persistLeaf: (nodeId, path) => this.options.store.setLeaf(id, nodeId, path),

@@ -21,7 +21,7 @@ import { keyRedactor } from "./models/key-redaction";
 import { modelTitles } from "./models/model-titles";
 import { loadProviders } from "./models/providers-loader";
 import { isProviderId } from "./providers/catalog";
-import { approvalModeSetting, protectedFilesSetting, readCompactionSettings, workspaceTrusted } from "./settings";
+import { approvalModeSetting, leanModeSetting, mcpOnDemandSetting, protectedFilesSetting, readCompactionSettings, workspaceTrusted } from "./settings";
 import type { HostShellCommands } from "./shell/shell-commands";
 
 /** Two request steps, one after the other. */
@@ -81,6 +81,8 @@ export function createChatService(setup: ChatServiceSetup): ChatService {
     // Large images read_file returns are scaled in a worker (photon), loaded only then.
     imageScaler: createWorkerImageScaler(path.join(__dirname, "image-scale.js")),
     compaction: () => readCompactionSettings(),
+    leanMode: () => leanModeSetting(),
+    mcpOnDemand: () => mcpOnDemandSetting(),
     onRequest: (capture) => setup.onRequest?.(capture),
     log,
     commands: {

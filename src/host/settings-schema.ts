@@ -30,7 +30,9 @@ export const PI_CHAT_SETTINGS = {
   approvalMode: { type: "string", default: "ask", scope: "application" },
   projectInstructions: { type: "boolean", default: true, scope: "window" },
   imageInput: { type: "boolean", default: false, scope: "window" },
+  contextWindow: { type: "integer", default: 0, scope: "application" },
   titleFromModel: { type: "string", default: "cloud", scope: "window" },
+  leanMode: { type: "string", default: "auto", scope: "window" },
   protectedFiles: { type: "array", default: DEFAULT_PROTECTED_FILES, scope: "application" },
   "commands.useTerminal": { type: "boolean", default: true, scope: "application" },
   "commands.timeoutSeconds": { type: "number", default: DEFAULT_COMMAND_TIMEOUT_SECONDS, scope: "application" },
@@ -39,6 +41,7 @@ export const PI_CHAT_SETTINGS = {
   "compaction.keepRecentTokens": { type: "integer", default: DEFAULT_COMPACTION_SETTINGS.keepRecentTokens, scope: "window" },
   problemsWaitMs: { type: "number", default: DEFAULT_PROBLEMS_WAIT_MS, scope: "window" },
   "mcp.maxTools": { type: "number", default: DEFAULT_MCP_MAX_TOOLS, scope: "application" },
+  "mcp.toolsOnDemand": { type: "string", default: "auto", scope: "application" },
 } as const satisfies Record<string, SettingDefinition>;
 
 export type PiChatSetting = keyof typeof PI_CHAT_SETTINGS;

@@ -4,6 +4,8 @@
 // read from the user's own settings only: package.json declares them `"scope": "application"`
 // (VS Code then ignores workspace values), and this module reads the user value itself as well,
 // so an editor that does not honour the scope still cannot be steered by a folder.
+import type { LeanModeSetting } from "../core/context/lean-mode";
+import type { McpOnDemandSetting } from "../core/mcp/tool-search";
 import * as vscode from "vscode";
 import type { CompactionSettings } from "../core/context/compaction";
 import type { ApprovalMode } from "../core/permissions";
@@ -37,6 +39,18 @@ export function protectedFilesSetting(): readonly string[] {
 export function titleFromModelSetting(): TitleFromModel {
   const value = setting("titleFromModel");
   return value === "always" || value === "never" ? value : "cloud";
+}
+
+/** piChat.leanMode: "auto" (below the window threshold), "on" or "off"; anything else is "auto". */
+export function leanModeSetting(): LeanModeSetting {
+  const value = setting("leanMode");
+  return value === "on" || value === "off" ? value : "auto";
+}
+
+/** piChat.mcp.toolsOnDemand: "auto", "always" or "never"; anything else is "auto". */
+export function mcpOnDemandSetting(): McpOnDemandSetting {
+  const value = setting("mcp.toolsOnDemand");
+  return value === "always" || value === "never" ? value : "auto";
 }
 
 /** piChat.compaction.*, with the defaults for anything out of range. */

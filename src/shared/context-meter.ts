@@ -18,6 +18,8 @@ export interface ContextMeter {
   estimated: boolean;
   /** The model's context window, once the model is known. */
   window?: number;
+  /** The model's server did not say its window and no setting does (piChat.contextWindow): shown as unknown, not guessed. */
+  windowUnknown?: boolean;
   /** Where compaction starts (window minus the reserve for the answer). */
   threshold?: number;
   /** Usage of the last turn (every request since the last prompt, summaries included). */
@@ -28,6 +30,8 @@ export interface ContextMeter {
   priced: boolean;
   /** What every request carries besides the conversation (estimates): shown so a long tool list is seen to cost. */
   fixed?: FixedParts;
+  /** Lean mode is on for the chat's model (a short prompt, the essential tools, MCP tools on demand). */
+  lean?: true;
   /** Why the last request was smaller than the transcript. */
   reduced?: { kind: "compacted"; tokensBefore: number; tokensAfter: number; messages: number } | { kind: "trimmed"; messages: number };
 }
@@ -42,6 +46,8 @@ export interface FixedParts {
   /** Declarations of the MCP servers' tools sent in the last run, and how many. */
   mcpTools: number;
   mcpToolCount: number;
+  /** MCP tools only listed by name (loaded on demand with tool_search), not declared. */
+  mcpListedCount?: number;
 }
 
 /** The meter turns to its warning colour from this share of the window. */

@@ -69,6 +69,54 @@ describe("compaction and the context meter", function () {
     assert.equal(await chat.page.locator("[data-summarized]").count(), 0);
   });
 
+  it("a window nobody said is shown as unknown, in the label and the accessible name, with the setting that sets it", async () => {
+    const meter: ContextMeter = {
+      tokens: 2_321,
+      estimated: true,
+      windowUnknown: true,
+      chat: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
+      priced: false,
+    };
+    // A server without usage: the meter shows once an answer came.
+    await chat.events(
+      new Script()
+        .start()
+        .user("Hello")
+        .assistant([{ type: "text", text: "Hi." }])
+        .end()
+        .take(),
+    );
+    await chat.events([{ type: "context/meter", meter }]);
+    const button = chat.page.getByTestId("context-meter");
+    assert.equal(await button.innerText(), "~2.3k / window unknown");
+    const name = (await button.getAttribute("aria-label")) ?? "";
+    assert.ok(name.startsWith("~2.3k / window unknown"), name);
+    assert.match(name, /the model's context window is unknown/);
+    assert.doesNotMatch(name, /%|of \d/, "no share of a made-up total");
+    assert.equal(await button.locator(".meter-bar").count(), 0, "no fill bar without a window");
+    await button.click();
+    const details = chat.page.getByRole("dialog", { name: "Context and usage" });
+    assert.match(await details.getByTestId("meter-window-unknown").innerText(), /did not say its context window.*piChat\.contextWindow/s);
+  });
+
+  it("lean mode shows quietly on the meter, in its accessible name too; MCP tools only listed are counted apart", async () => {
+    // The meter shows once a request reached the model (usage counted).
+    const usage = { input: 400, output: 20, cacheRead: 0, cacheWrite: 0, cost: 0 };
+    const fixed = { instructions: 160, tools: 236, toolCount: 5, mcpTools: 0, mcpToolCount: 0, mcpListedCount: 44 };
+    await chat.events([{ type: "context/meter", meter: { tokens: 420, estimated: true, window: 8_192, priced: false, chat: usage, lean: true, fixed } }]);
+    const button = chat.page.getByTestId("context-meter");
+    assert.match(await button.innerText(), /^~420 \/ 8\.2k\s+lean$/);
+    const name = (await button.getAttribute("aria-label")) ?? "";
+    assert.match(name, /^~420 \/ 8\.2k lean: .*lean mode on/);
+    await button.click();
+    const details = chat.page.getByRole("dialog", { name: "Context and usage" });
+    assert.match(await details.getByTestId("meter-fixed").innerText(), /44 more MCP tools only listed by name \(loaded on demand\)/);
+    await chat.page.keyboard.press("Escape");
+    await chat.events([{ type: "context/meter", meter: { tokens: 420, estimated: true, window: 200_000, priced: false, chat: usage } }]);
+    await chat.page.getByTestId("meter-lean").waitFor({ state: "detached", timeout: 5_000 });
+    assert.equal(await chat.page.getByTestId("meter-lean").count(), 0, "not lean: not said");
+  });
+
   it("the meter shows used / window, turns to the warning colour from 80 %, and opens its details", async () => {
     const meter: ContextMeter = {
       tokens: 41_210,

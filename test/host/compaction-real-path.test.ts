@@ -14,7 +14,7 @@ import { startChatView } from "./helpers";
 const FACT = "Remember this for later: the deploy code is PINEAPPLE-42.";
 const NOT_SHOWN = "earlier messages of this conversation are not shown";
 const TURNS = 70;
-/** The openai-compatible provider's default window (piChat.contextWindow unset). */
+/** The window, set with piChat.contextWindow: the scripted server does not say one (the meter would say "unknown"). */
 const WINDOW = 32_768;
 const WORDS = "the cache layout handler returns a token stream while the widget budget index module waits for review of the parser queue schema".split(" ");
 
@@ -56,9 +56,11 @@ describe("compaction on the real path: OpenAI-compatible adapter over HTTP, 32k 
 
   before(async () => {
     ({ server, api } = await startChatView({ chunkSize: 400 }));
+    await vscode.workspace.getConfiguration("piChat").update("contextWindow", WINDOW, vscode.ConfigurationTarget.Global);
   });
 
   after(async () => {
+    await vscode.workspace.getConfiguration("piChat").update("contextWindow", undefined, vscode.ConfigurationTarget.Global);
     server.usageMode = "messages";
     await server?.close();
   });

@@ -21,11 +21,14 @@ describe("MCP: the first message waits for the answer to Start this server?", fu
   const everything = path.join(repo, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
   before(async () => {
+    // These tests expect every MCP tool declared in the first request (on demand: mcp-on-demand.test.ts).
+    await vscode.workspace.getConfiguration("piChat").update("mcp.toolsOnDemand", "never", vscode.ConfigurationTarget.Global);
     ({ server, api } = await startChatView());
     configFile = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, ".vscode", "mcp.json");
   });
 
   after(async () => {
+    await vscode.workspace.getConfiguration("piChat").update("mcp.toolsOnDemand", undefined, vscode.ConfigurationTarget.Global);
     rmSync(configFile, { force: true });
     api.mcp.requestWaitMs = 5_000;
     await api?.mcp.reload();

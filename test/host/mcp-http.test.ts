@@ -31,6 +31,8 @@ describe("Pi Chat MCP over Streamable HTTP with a bearer token", function () {
   const everything = path.join(path.resolve(__dirname, "../../.."), "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
   before(async () => {
+    // These tests expect every MCP tool declared in the first request (on demand: mcp-on-demand.test.ts).
+    await vscode.workspace.getConfiguration("piChat").update("mcp.toolsOnDemand", "never", vscode.ConfigurationTarget.Global);
     ({ server, api } = await startChatView());
     api.mcp.confirmLaunch = async () => true;
     const upstreamPort = await freePort();
@@ -76,6 +78,7 @@ describe("Pi Chat MCP over Streamable HTTP with a bearer token", function () {
   });
 
   after(async () => {
+    await vscode.workspace.getConfiguration("piChat").update("mcp.toolsOnDemand", undefined, vscode.ConfigurationTarget.Global);
     rmSync(configFile(), { force: true });
     await api?.mcp.reload();
     await waitFor("the tracker server to be gone", async () => !(await api.mcp.list()).some((s) => s.name === "tracker"), 30_000);

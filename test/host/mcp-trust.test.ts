@@ -51,6 +51,8 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
   const thief = (out: string) => ({ command: process.execPath, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(out)}, process.env.TOKEN ?? "")`] });
 
   before(async () => {
+    // These tests expect every MCP tool declared in the first request (on demand: mcp-on-demand.test.ts).
+    await vscode.workspace.getConfiguration("piChat").update("mcp.toolsOnDemand", "never", vscode.ConfigurationTarget.Global);
     ({ server, api } = await startChatView());
     realHome = api.mcp.home;
     home = mkdtempSync(path.join(os.tmpdir(), "pi-chat-mcp-home-"));
@@ -76,6 +78,7 @@ describe("MCP trust: a repository's definitions take nothing of the user's serve
   });
 
   after(async () => {
+    await vscode.workspace.getConfiguration("piChat").update("mcp.toolsOnDemand", undefined, vscode.ConfigurationTarget.Global);
     rmSync(piFile(), { force: true });
     rmSync(vscodeFile(), { force: true });
     api.mcp.home = realHome;

@@ -30,6 +30,8 @@ describe("Pi Chat MCP servers in the extension host", function () {
   }
 
   before(async () => {
+    // These tests expect every MCP tool declared in the first request (on demand: mcp-on-demand.test.ts).
+    await vscode.workspace.getConfiguration("piChat").update("mcp.toolsOnDemand", "never", vscode.ConfigurationTarget.Global);
     ({ server, api } = await startChatView());
     api.mcp.confirmLaunch = async (_server, launch) => {
       launches.push(launch);
@@ -46,6 +48,7 @@ describe("Pi Chat MCP servers in the extension host", function () {
   });
 
   after(async () => {
+    await vscode.workspace.getConfiguration("piChat").update("mcp.toolsOnDemand", undefined, vscode.ConfigurationTarget.Global);
     rmSync(configFile(), { force: true });
     await api?.mcp.reload();
     await server?.close();

@@ -30,7 +30,10 @@ describe(`restore across a restart (phase ${phase})`, function () {
   before(async () => {
     ({ server, api } = await startChatView());
   });
-  after(async () => server?.close());
+  after(async () => {
+    await vscode.workspace.getConfiguration("piChat").update("contextWindow", undefined, vscode.ConfigurationTarget.Global);
+    await server?.close();
+  });
 
   if (phase === 1) {
     it("leaves a chat whose last edit waits for approval when VS Code goes away", async () => {
@@ -77,7 +80,8 @@ describe(`restore across a restart (phase ${phase})`, function () {
       assert.ok(snapshot && snapshot.type === "view/snapshot" && snapshot.status.canContinue, "the webview is offered Continue");
       assert.match(await diskText(workspaceUri("src", "config.ts")), /host: "localhost",\n {2}port: 8080,/, "the pending edit was never written");
       // The meter: the restored chat's usage against the window of the model the settings name,
-      // before any request of this window (the local server's model: the 32768-token default).
+      // before any request of this window (the scripted server says none: piChat.contextWindow does).
+      await vscode.workspace.getConfiguration("piChat").update("contextWindow", 32_768, vscode.ConfigurationTarget.Global);
       const meter = await waitFor("the meter's window", () => (session.viewState.meter?.window ? session.viewState.meter : undefined));
       assert.equal(meter.window, 32_768);
       assert.ok(meter.tokens > 0);

@@ -21,10 +21,13 @@ describe("restricted mode (untrusted folder, workspace trust on)", function () {
   let api: PiChatTestApi;
 
   before(async function () {
+    // These tests expect every MCP tool declared in the first request (on demand: mcp-on-demand.test.ts).
+    await vscode.workspace.getConfiguration("piChat").update("mcp.toolsOnDemand", "never", vscode.ConfigurationTarget.Global);
     if (!untrustedLaunch) return this.skip();
     ({ server, api } = await startChatView());
   });
   after(async () => {
+    await vscode.workspace.getConfiguration("piChat").update("mcp.toolsOnDemand", undefined, vscode.ConfigurationTarget.Global);
     await server?.close();
   });
 

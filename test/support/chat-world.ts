@@ -38,6 +38,9 @@ export function chatWorld(options: {
   compaction?: () => Partial<CompactionSettings>;
   titles?: ChatServiceOptions["titles"];
   mcp?: ChatServiceOptions["mcp"];
+  mcpOnDemand?: ChatServiceOptions["mcpOnDemand"];
+  leanMode?: ChatServiceOptions["leanMode"];
+  commands?: ChatServiceOptions["commands"];
 
   describeError?: ChatServiceOptions["describeError"];
   log?: (line: string) => void;
@@ -72,6 +75,9 @@ export function chatWorld(options: {
       ...(options.compaction ? { compaction: options.compaction } : {}),
       ...(options.titles ? { titles: options.titles } : {}),
       ...(options.mcp ? { mcp: options.mcp } : {}),
+      ...(options.mcpOnDemand ? { mcpOnDemand: options.mcpOnDemand } : {}),
+      ...(options.leanMode ? { leanMode: options.leanMode } : {}),
+      ...(options.commands ? { commands: options.commands } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(checkpoints ? { checkpoints } : {}),
     });

@@ -8,15 +8,20 @@ import type { ContextMeter } from "../../shared/context-meter";
 import type { ChatEvent } from "../../shared/protocol";
 import type { RequestView } from "../context-policy";
 import type { CompactionSummaryMessage, CompactionTrigger, LocalNoticeMessage } from "../messages";
+import { errorNotice } from "../session/run-errors";
 import { contextBudget, DEFAULT_COMPACTION_SETTINGS, type CompactionSettings, type ContextBudget } from "./compaction";
 import { compactPath, type CompactionOutcome } from "./compactor";
 import { contextMeter, contextSize, fixedParts, MeterCache, type MeterModel, type RunExtras } from "./meter";
+import { type OversizedRequest, requestFit, requestTokens } from "./request-fit";
+import type { BindingWindow } from "./server-window";
 
 /** The model, stream function and key lookup of a run (the session's ModelBinding). */
 export interface ContextBinding {
   model: Model<Api>;
   streamFn: StreamFn;
   getApiKey: (provider: string) => Promise<string | undefined> | string | undefined;
+  /** What the server said of the window (OpenAI-compatible servers): absent, the catalog's window. */
+  window?: BindingWindow;
 }
 
 /** What the meter and the budget need of a model: known from the settings before any request (a restored chat). */
@@ -32,6 +37,10 @@ export interface RequestCapture {
   /** The provider's request body (pi-ai's onPayload), exactly as handed to the SDK. */
   payload?: unknown;
   maxOutputTokens?: number;
+  /** MCP tools only listed by name in this request's system prompt (loaded on demand with tool_search), not declared. */
+  listedTools?: string[];
+  /** Lean mode was on (a short prompt, the essential tools). */
+  lean?: boolean;
   /** How the transcript became this request. */
   view: { transcriptMessages: number; summarized: number; trimmed: number; compactionAt?: number };
 }
@@ -65,6 +74,8 @@ export class ChatContext {
   private trimExplained = false;
   /** An automatic compaction failed and the user was told: the next failures (one try a run) say nothing new until one succeeds. */
   private failureExplained = false;
+  /** A request this run did not send because it could not fit the window: told by afterRun. */
+  private refused: OversizedRequest | undefined;
   /** The meter's running totals along the path, so each update adds up only what changed. */
   private readonly meterCache = new MeterCache();
   /**
@@ -98,22 +109,42 @@ export class ChatContext {
   }
 
   budget(model: PreviewModel | undefined = this.binding?.model ?? this.preview): ContextBudget | undefined {
-    if (!model) return undefined;
-    const fixed = this.fixedTokens();
+    if (!model || !(model.contextWindow > 0)) return undefined;
+    const fixed = Math.ceil(this.fixedTokens() * this.tokenScale());
     return contextBudget(model.contextWindow, model.maxTokens, this.settings(), fixed);
+  }
+
+  /** The window is a working guess (no server or setting said it): the meter says "unknown" instead. */
+  private windowUnknown(): boolean {
+    return this.binding ? this.binding.window?.known === false : this.preview !== undefined && !(this.preview.contextWindow > 0);
+  }
+
+  /** The server's tokens per token of our estimate (1 unless the server measured it). */
+  private tokenScale(): number {
+    return this.binding?.window?.tokenScale ?? 1;
+  }
+
+  /** Where the request view is trimmed (in estimated tokens): the threshold, in the server's tokens. */
+  trimLimit(): number | undefined {
+    const threshold = this.budget()?.threshold;
+    return threshold === undefined ? undefined : Math.floor(threshold / this.tokenScale());
   }
 
   meter(): ContextMeter {
     const model = this.binding?.model ?? this.preview;
-    const budget = this.budget();
-    return contextMeter(
+    const unknown = this.windowUnknown();
+    const budget = unknown ? undefined : this.budget();
+    const meter = contextMeter(
       this.host.messages(),
-      model ? { contextWindow: model.contextWindow, cost: model.cost } : undefined,
+      model ? { contextWindow: unknown ? 0 : model.contextWindow, cost: model.cost } : undefined,
       budget?.threshold,
       this.lastView?.trimmed,
       this.meterCache,
       this.host.runExtras?.(),
+      this.tokenScale(),
     );
+    if (unknown) meter.windowUnknown = true;
+    return meter;
   }
 
   /** Stops a compaction under way (the transcript stays as it was). */
@@ -123,6 +154,7 @@ export class ChatContext {
 
   startRun(): void {
     this.failedThisRun = false;
+    this.refused = undefined;
   }
 
   /** transformContext's report on the request it built. */
@@ -151,7 +183,17 @@ export class ChatContext {
       };
       const compactionAt = lastIndexOf(messages, "compactionSummary");
       if (compactionAt !== -1) capture.view.compactionAt = compactionAt;
-      const maxTokens = budget ? Math.min(options?.maxTokens ?? budget.maxOutputTokens, budget.maxOutputTokens) : options?.maxTokens;
+      // A server's known window is never passed: measure the request, and size the answer to what is left.
+      const fit = budget && this.binding?.window?.known ? requestFit(requestTokens(context, this.tokenScale()), budget, this.binding.window) : undefined;
+      if (fit?.refused) {
+        this.refused = fit.refused;
+        throw new Error(fit.refused.text);
+      }
+      const cap = fit?.maxOutputTokens ?? budget?.maxOutputTokens;
+      const maxTokens = cap !== undefined ? Math.min(options?.maxTokens ?? cap, cap) : options?.maxTokens;
+      const extras = this.host.runExtras?.();
+      if (extras?.mcpListed && extras.mcpListed.length > 0) capture.listedTools = [...extras.mcpListed];
+      if (extras?.lean) capture.lean = true;
       if (maxTokens !== undefined) capture.maxOutputTokens = maxTokens;
       this.lastCapture = capture;
       const userOnPayload = options?.onPayload;
@@ -190,8 +232,17 @@ export class ChatContext {
    */
   async beforeRequest(request: PrepareRequestContext, signal: AbortSignal | undefined): Promise<AgentRequestUpdate | undefined> {
     const budget = this.budget(request.model);
+    // What every request carries must fit before anything else is tried: no summary makes it smaller.
+    const window = this.binding?.window;
+    if (budget && window?.known) {
+      const fixed = requestFit({ fixed: Math.ceil(this.fixedTokens() * this.tokenScale()), total: 0 }, budget, window);
+      if (fixed.refused) {
+        this.refused = fixed.refused;
+        throw new Error(fixed.refused.text);
+      }
+    }
     if (!budget || !this.settings().enabled || this.failedThisRun) return undefined;
-    if (contextSize(request.context.messages, this.requestCache).tokens <= budget.threshold) return undefined;
+    if (contextSize(request.context.messages, this.requestCache, this.tokenScale()).tokens <= budget.threshold) return undefined;
     const outcome = await this.compact("threshold", { ...(signal ? { signal } : {}) });
     if (outcome.status !== "done") return undefined;
     return { context: { ...request.context, messages: [...request.context.messages, outcome.message] } };
@@ -202,6 +253,13 @@ export class ChatContext {
    * caller does not explain the error); a context over the threshold is compacted for the next prompt.
    */
   async afterRun(agent: Agent): Promise<boolean> {
+    // A request refused before sending: say why and what fixes it (compacting cannot, for the fixed part).
+    const refused = this.refused;
+    if (refused && lastAssistant(this.host.messages())?.stopReason === "error") {
+      this.refused = undefined;
+      await this.host.append(errorNotice(refused.text, refused));
+      return true;
+    }
     for (let attempt = 0; this.settings().enabled; attempt++) {
       const last = lastAssistant(this.host.messages());
       const window = this.binding?.model.contextWindow ?? 0;
@@ -236,7 +294,12 @@ export class ChatContext {
     }
     await this.explainTrim();
     const budget = this.budget();
-    if (budget && this.settings().enabled && !this.failedThisRun && contextSize(this.host.messages(), this.meterCache).tokens > budget.threshold) {
+    if (
+      budget &&
+      this.settings().enabled &&
+      !this.failedThisRun &&
+      contextSize(this.host.messages(), this.meterCache, this.tokenScale()).tokens > budget.threshold
+    ) {
       await this.compact("threshold", {});
     }
     return false;

@@ -30,14 +30,16 @@ export interface ContextSize {
  *   that no longer exists);
  * - our estimate of the whole untrimmed request view (system messages, the latest summary, the
  *   messages it keeps and what followed).
+ * Estimates are scaled by the server's measured tokens per estimated token (`serverScale`, 1 when
+ * it did not measure), or by what the last usage showed, whichever is more.
  * A usage counts only what the provider was sent: a request trimmed to fit, or a server that counts
  * low or reports nothing, would hide the rest of the path, and the trim (which measures with the
  * estimate) would then pre-empt compaction for good.
  */
-export function contextSize(path: readonly AgentMessage[], cache: MeterCache = new MeterCache()): ContextSize {
+export function contextSize(path: readonly AgentMessage[], cache: MeterCache = new MeterCache(), serverScale = 1): ContextSize {
   // One pass (or none, when the cache knows the path) sets the running sums of every prefix.
   const totals = cache.totalsOf(path);
-  const scale = estimateScale(path, cache);
+  const scale = Math.max(serverScale, estimateScale(path, cache));
   const estimate = Math.ceil(viewEstimateOfPrefix(path, path.length, cache) * scale);
   const reported = reportedSize(path, latestCompactionOf(path, totals), scale);
   if (reported === undefined || estimate > reported.tokens) return { tokens: estimate, estimated: true };
@@ -134,6 +136,10 @@ export interface RunExtras {
   /** The MCP tools of the run and their declarations' tokens (the agent declares them in a system message at its first request). */
   mcpTools: readonly { name: string; tokens: number }[];
   mcpPromptTokens: number;
+  /** MCP tools only listed by name in the system prompt (deferred behind tool_search, not declared). */
+  mcpListed?: readonly string[];
+  /** Lean mode is on for this run (context/lean-mode.ts). */
+  lean?: boolean;
 }
 
 /** MCP tools are named `mcp__<server>__<tool>`: none of Pi Chat's own is. */
@@ -169,6 +175,7 @@ export function fixedParts(path: readonly AgentMessage[], extras?: RunExtras, ca
     parts.mcpTools += tokens;
     parts.mcpToolCount++;
   }
+  if (extras?.mcpListed && extras.mcpListed.length > 0) parts.mcpListedCount = extras.mcpListed.length;
   return parts;
 }
 
@@ -180,11 +187,12 @@ export function contextMeter(
   trimmed?: number,
   cache?: MeterCache,
   extras?: RunExtras,
+  serverScale = 1,
 ): ContextMeter {
   const meterCache = cache ?? new MeterCache();
   const totals = meterCache.totalsOf(path);
   const latest = latestCompactionOf(path, totals);
-  const size = contextSize(path, meterCache);
+  const size = contextSize(path, meterCache, serverScale);
   const prices = model?.cost;
   const priced = prices ? prices.input > 0 || prices.output > 0 : totals.anyCost;
   const meter: ContextMeter = { tokens: size.tokens, estimated: size.estimated, chat: { ...totals.chat }, priced };
@@ -192,6 +200,7 @@ export function contextMeter(
   const fixed = fixedParts(path, extras, meterCache);
   if (fixed.instructions + fixed.tools + fixed.mcpTools > 0) meter.fixed = fixed;
   if (model && model.contextWindow > 0) meter.window = model.contextWindow;
+  if (extras?.lean) meter.lean = true;
   if (threshold !== undefined && threshold > 0) meter.threshold = threshold;
   if (trimmed !== undefined && trimmed > 0) meter.reduced = { kind: "trimmed", messages: trimmed };
   else if (latest)

@@ -3,7 +3,7 @@
 // provider's body), never rebuilt from the transcript by a second code path: the transcript is
 // only read to say what was left out and why.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { Message } from "@earendil-works/pi-ai";
+import { getCurrentTools, type Message } from "@earendil-works/pi-ai";
 import { appMessageFact } from "./app-message-facts";
 import { isAppMessage, type AppMessageRole } from "../messages";
 import type { RequestCapture } from "./chat-context";
@@ -71,6 +71,7 @@ export function renderModelContext(capture: RequestCapture, transcript: readonly
     "",
   );
 
+  out.push(...toolsOfRequest(capture), "");
   capture.messages.forEach((m, i) => {
     out.push(...(m.role === "system" ? renderSystem(m, i === 0) : renderMessage(m, i + 1, facts)));
   });
@@ -121,6 +122,25 @@ function leftOut(capture: RequestCapture, sentPart: readonly AgentMessage[]): st
   const failed = sentPart.filter((m) => m.role === "assistant" && (m.stopReason === "error" || m.stopReason === "aborted")).length;
   if (failed > 0) left.push(`- ${failed} failed or stopped answers: the provider adapter does not send them back.`);
   return left.length > 0 ? left : ["- Nothing: the whole transcript was sent."];
+}
+
+/** Which tools the request declared, and which it only listed by name (MCP tools on demand). */
+function toolsOfRequest(capture: RequestCapture): string[] {
+  const tools = getCurrentTools(capture.messages);
+  const declared = tools.map((t) => t.name);
+  const out = ["## Tools in this request", ""];
+  if (capture.lean) out.push("Lean mode: a short system prompt and the essential tools only (piChat.leanMode).", "");
+  out.push(`Declared (${declared.length}): ${declared.length > 0 ? declared.map((n) => `\`${n}\``).join(", ") : "none"}.`);
+  const listed = capture.listedTools ?? [];
+  if (listed.length > 0)
+    out.push("", `Only listed by name, loaded with \`tool_search\` when needed (${listed.length}): ${listed.map((n) => `\`${n}\``).join(", ")}.`);
+  // An MCP tool's declaration over the per-tool cap says so at the end of its description (mcp/tools.ts, boundedDeclaration).
+  const cut = tools.flatMap((t) => {
+    const note = /\[Pi Chat: ([^\]]*)\]$/.exec(t.description)?.[1];
+    return note ? [`- \`${t.name}\`: ${note}`] : [];
+  });
+  if (cut.length > 0) out.push("", "Declarations cut to the per-tool cap:", ...cut);
+  return out;
 }
 
 function renderSystem(m: Extract<Message, { role: "system" }>, leading: boolean): string[] {

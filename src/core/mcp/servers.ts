@@ -15,6 +15,7 @@ import {
 import type { McpServerDefinition, McpTransportConfig } from "./config";
 import type { McpToolFacts } from "./gate";
 import { serverIdentity } from "./identity";
+import { plainLine } from "./plain-line";
 import { oauthBinding, oauthSettings, signInLocation, signInToMcpServer } from "./oauth";
 import { wrapMcpTools, wrapResourceTools } from "./tools";
 
@@ -226,15 +227,19 @@ export class McpServers {
     return undefined;
   }
 
-  /** The system prompt's paragraph: the ready servers, each with its summary and instructions (bounded). */
+  /**
+   * The system prompt's paragraph: the ready servers, one plain line each (plainLine: no line
+   * break, fence or heading of a server's can shape the prompt), with its summary and instructions
+   * bounded. A summary that is the instructions' first line is said once.
+   */
   prompt(): string {
     const ready = [...this.entries.values()].filter((e) => e.state.kind === "ready" && e.wrapped.length > 0);
     if (ready.length === 0) return "";
     const lines = ready.map((e) => {
-      const summary = mcpServerSummary(e.def.description, e.instructions);
-      const instructions = e.instructions?.trim();
-      const more = instructions && instructions !== summary ? `\n  Instructions: ${bounded(instructions, MCP_INSTRUCTIONS_CHARS)}` : "";
-      return `- ${e.def.name}${summary ? `: ${bounded(summary, MCP_INSTRUCTIONS_CHARS)}` : ""}${more}`;
+      const instructions = plainLine(e.instructions ?? "", MCP_INSTRUCTIONS_CHARS);
+      const described = e.def.description?.trim() ? plainLine(mcpServerSummary(e.def.description, undefined), MCP_INSTRUCTIONS_CHARS) : "";
+      const words = [described, instructions && described ? `Instructions: ${instructions}` : instructions].filter((w) => w !== "").join(" ");
+      return `- ${e.def.name}${words ? `: ${words}` : ""}`;
     });
     return [
       "MCP servers the user configured (their tools are named mcp__<server>__<tool>; every call is shown to the user, who may allow or deny it):",
@@ -465,8 +470,4 @@ function tailLines(text: string): string[] {
     .split(/\r?\n/)
     .filter((l) => l.trim() !== "")
     .slice(-MCP_STDERR_TAIL_LINES);
-}
-
-function bounded(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -2,15 +2,25 @@
 // clamped to what the model supports, the MCP servers' tools and prompt are fetched for the run
 // (with what they add to every request, for the meter), and the chat's pi Agent is built the first
 // time or rebound to the new model and tools after that.
-import { Agent, type AfterToolCallContext, type AfterToolCallResult, type AgentEvent, type AgentTool } from "@earendil-works/pi-agent-core";
+import {
+  Agent,
+  type AgentContext,
+  type AgentLoopTurnUpdate,
+  type AfterToolCallContext,
+  type AfterToolCallResult,
+  type AgentEvent,
+  type AgentTool,
+} from "@earendil-works/pi-agent-core";
 import { clampThinkingLevel } from "@earendil-works/pi-ai";
 import type { ChatEvent } from "../../shared/protocol";
 import { convertToLlm, createTransformContext } from "../context-policy";
 import type { ChatContext } from "../context/chat-context";
 import type { RunExtras } from "../context/meter";
+import { isLeanMode, leanTools, withLeanPrompt } from "../context/lean-mode";
 import { withSystemSection } from "../context/project-instructions";
 import { estimateToolDeclarationTokens, tokensOfText } from "../context/tokens";
 import { MCP_SERVERS_SECTION, type McpSignInNeeded } from "../mcp/gate";
+import { createToolSearchTool, deferredToolListing, loadedOnPath, shouldDeferMcpTools, type DeferredMcpTools } from "../mcp/tool-search";
 import type { ChatModelChoice } from "../transcript/types";
 import type { ChatPath } from "./chat-path";
 import type { ToolGates } from "./tool-gates";
@@ -24,6 +34,8 @@ export interface McpRun {
   signIn: McpSignInNeeded[];
   /** What they add to every request of this run, for the meter and the compaction budget. */
   extras: RunExtras | undefined;
+  /** Lean mode for this run (lean-mode.ts): the short prompt replaces the chat's in each request. */
+  lean: boolean;
 }
 
 export interface AgentBindingDeps {
@@ -38,6 +50,8 @@ export interface AgentBindingDeps {
   afterToolCall(context: AfterToolCallContext): Promise<AfterToolCallResult | undefined>;
   /** The session's tools (the gates pick those offered to this run). */
   tools: readonly AgentTool[];
+  /** The run's MCP tools when they are deferred behind tool_search (mcp/tool-search.ts). */
+  deferred: DeferredMcpTools;
   modelChoice(): ChatModelChoice | undefined;
   emit(event: ChatEvent): void;
   onAgentEvent(event: AgentEvent): Promise<void>;
@@ -56,18 +70,15 @@ export async function bindAgent(current: Agent | undefined, binding: ModelBindin
   // The chat's thinking level, as far as its model supports it ("off" by default).
   const thinkingLevel = clampThinkingLevel(binding.model, (deps.modelChoice()?.thinkingLevel ?? "off") as Parameters<typeof clampThinkingLevel>[1]);
   const mcp = await deps.options.mcp?.forRun({ acceptsImages: binding.model.input.includes("image"), chatId: deps.id });
-  deps.mcpRun.prompt = mcp?.prompt || undefined;
+  const lean = isLeanMode(deps.options.leanMode?.() ?? "off", binding.model.contextWindow);
+  const tools = runTools(mcp, lean, deps);
+  deps.mcpRun.lean = lean;
   deps.mcpRun.signIn = mcp?.signIn ?? [];
-  deps.mcpRun.extras = mcp
-    ? {
-        mcpTools: mcp.tools.map((tool) => ({ name: tool.name, tokens: estimateToolDeclarationTokens([tool]) })),
-        mcpPromptTokens: mcp.prompt ? tokensOfText(mcp.prompt) : 0,
-      }
-    : undefined;
-  // The gates pick what this run is offered, MCP tools included (plan mode offers none).
-  const tools = deps.gates.offered([...deps.tools, ...(mcp?.tools ?? [])]);
+  // The run's tools and lean mode are known now: the meter says what they cost.
+  deps.emit({ type: "context/meter", meter: deps.context.meter() });
   if (current) {
     current.state.tools = tools;
+    current.prepareNextTurnWithContext = (turn) => withLoadedTools(turn.context, deps);
     current.state.model = binding.model;
     current.state.thinkingLevel = thinkingLevel;
     current.streamFunction = deps.context.wrapStreamFn(binding.streamFn);
@@ -84,7 +95,7 @@ export async function bindAgent(current: Agent | undefined, binding: ModelBindin
       createTransformContext({
         // Trimming is the fallback when no summary could be made: at the same threshold.
         get maxContextTokens() {
-          return options.maxContextTokens ?? context.budget()?.threshold ?? Math.floor(binding.model.contextWindow * 0.75);
+          return options.maxContextTokens ?? context.trimLimit() ?? Math.floor(binding.model.contextWindow * 0.75);
         },
         onFallback: (reason) => options.log?.(`context policy fell back to the full transcript: ${reason}`),
         // The agent holds the projection: what the summary stands for is counted on the path.
@@ -93,6 +104,8 @@ export async function bindAgent(current: Agent | undefined, binding: ModelBindin
       deps,
     ),
     prepareRequest: (request, signal) => context.beforeRequest(request, signal),
+    // What tool_search loaded is declared from the next call on (pi records the change in the transcript).
+    prepareNextTurnWithContext: (turn) => withLoadedTools(turn.context, deps),
     beforeToolCall: deps.gates.beforeToolCall,
     afterToolCall: (toolContext) => deps.afterToolCall(toolContext),
     sessionId: deps.id,
@@ -104,9 +117,48 @@ export async function bindAgent(current: Agent | undefined, binding: ModelBindin
   return { agent, built: true };
 }
 
+/**
+ * The run's tool set: the offered tools (the essential ones, short, in lean mode) and the MCP
+ * tools, all declared below the threshold; above it (or in lean mode) listed in the MCP section
+ * and behind tool_search, with those the path declares already kept (a reload, a branch).
+ */
+function runTools(mcp: { tools: AgentTool[]; prompt: string } | undefined, lean: boolean, deps: AgentBindingDeps): AgentTool[] {
+  const offered = deps.gates.offered(deps.tools);
+  const own = lean ? leanTools(offered) : offered;
+  // The gates pick MCP tools too: plan mode offers none.
+  const mcpTools = deps.gates.offered(mcp?.tools ?? []);
+  if (!shouldDeferMcpTools(mcpTools, lean, deps.options.mcpOnDemand?.())) {
+    deps.deferred.reset([], new Set());
+    deps.mcpRun.prompt = mcp?.prompt || undefined;
+    deps.mcpRun.extras = mcp || lean ? runExtras(mcpTools, [], deps.mcpRun.prompt, lean) : undefined;
+    return [...own, ...mcpTools];
+  }
+  deps.deferred.reset(mcpTools, loadedOnPath(deps.path.messages));
+  deps.mcpRun.prompt = [mcp?.prompt ?? "", deferredToolListing(mcpTools)].filter((p) => p !== "").join("\n");
+  deps.mcpRun.extras = runExtras(deps.deferred.declared(), deps.deferred.listed(), deps.mcpRun.prompt, lean);
+  return [...own, createToolSearchTool(deps.deferred), ...deps.deferred.declared()];
+}
+
+function runExtras(declared: readonly AgentTool[], listed: readonly AgentTool[], prompt: string | undefined, lean: boolean): RunExtras {
+  return {
+    ...(lean ? { lean } : {}),
+    mcpTools: declared.map((tool) => ({ name: tool.name, tokens: estimateToolDeclarationTokens([tool]) })),
+    mcpPromptTokens: prompt ? tokensOfText(prompt) : 0,
+    mcpListed: listed.map((tool) => tool.name),
+  };
+}
+
+/** The next turn's context with the tools tool_search loaded in this one; undefined when it loaded none. */
+function withLoadedTools(context: AgentContext, deps: Pick<AgentBindingDeps, "deferred" | "mcpRun">): AgentLoopTurnUpdate | undefined {
+  const loaded = deps.deferred.takeLoaded();
+  if (loaded.length === 0) return undefined;
+  deps.mcpRun.extras = runExtras(deps.deferred.declared(), deps.deferred.listed(), deps.mcpRun.prompt, deps.mcpRun.lean);
+  return { context: { ...context, tools: [...(context.tools ?? []), ...loaded] } };
+}
+
 /** The policy, then the MCP servers' section and the host's request-time step; a failing step never breaks the request. */
 function withRequestSteps(policy: RequestContextStep, deps: Pick<AgentBindingDeps, "options" | "mcpRun">): RequestContextStep {
-  return async (messages, signal) => {
+  const extended: RequestContextStep = async (messages, signal) => {
     const view = withSystemSection(await policy(messages, signal), MCP_SERVERS_SECTION, deps.mcpRun.prompt);
     const extend = deps.options.extendContext;
     if (!extend) return view;
@@ -116,5 +168,10 @@ function withRequestSteps(policy: RequestContextStep, deps: Pick<AgentBindingDep
       deps.options.log?.(`request context step failed, sent without it: ${error instanceof Error ? error.message : String(error)}`);
       return view;
     }
+  };
+  // Lean mode last: its prompt replaces the chat's, and the host's skills list is cut to names.
+  return async (messages, signal) => {
+    const view = await extended(messages, signal);
+    return deps.mcpRun.lean ? withLeanPrompt(view) : view;
   };
 }

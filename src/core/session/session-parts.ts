@@ -6,6 +6,7 @@
 import type { Agent, AgentMessage } from "@earendil-works/pi-agent-core";
 import type { ChatEvent } from "../../shared/protocol";
 import { ChatContext } from "../context/chat-context";
+import { DeferredMcpTools } from "../mcp/tool-search";
 import type { CompactionSettings } from "../context/compaction";
 import type { ChatModelChoice } from "../transcript/types";
 import type { AgentBindingDeps, McpRun } from "./agent-binding";
@@ -51,7 +52,7 @@ export function wireSession(options: ChatSessionOptions, self: SessionSelf): Ses
   store.noteUnendedBackground();
   const append = (message: AgentMessage): Promise<void> => store.append(message);
   const persistOnce = (message: AgentMessage): Promise<void> => store.persistOnce(message);
-  const mcpRun: McpRun = { prompt: undefined, signIn: [], extras: undefined };
+  const mcpRun: McpRun = { prompt: undefined, signIn: [], extras: undefined, lean: false };
   const context = new ChatContext({
     chatId: options.id,
     messages: () => path.messages,
@@ -101,6 +102,7 @@ export function wireSession(options: ChatSessionOptions, self: SessionSelf): Ses
     slot,
     pathState,
     mcpRun,
+    deferred: new DeferredMcpTools(),
     signInNoted: new Set<string>(),
     append,
     persistOnce,

@@ -4,6 +4,7 @@ import type { AgentMessage, StreamFn } from "@earendil-works/pi-agent-core";
 import type { Api, Model } from "@earendil-works/pi-ai";
 import type { RequestCapture } from "../context/chat-context";
 import type { CompactionSettings } from "../context/compaction";
+import type { BindingWindow } from "../context/server-window";
 import type { EditApprover, EditPermissionSettings } from "../permissions";
 import type { ChatTree } from "../transcript/tree";
 import type { ChatModelChoice } from "../transcript/types";
@@ -18,6 +19,8 @@ import type { CommandApprover, CommandRuleStore } from "../permissions/command-g
 import type { CommandRunner } from "../shell/runner";
 import type { CommandFolders } from "../shell/command-folders";
 import type { McpChatTools } from "../mcp/gate";
+import type { McpOnDemandSetting } from "../mcp/tool-search";
+import type { LeanModeSetting } from "../context/lean-mode";
 import type { ErrorFix, FailedRequestModel } from "./run-errors";
 
 /** What a run needs from the provider layer, resolved when a run starts (settings may have changed). */
@@ -25,6 +28,8 @@ export interface ModelBinding {
   model: Model<Api>;
   streamFn: StreamFn;
   getApiKey: (provider: string) => Promise<string | undefined> | string | undefined;
+  /** What the model's server said of its window (OpenAI-compatible servers); absent: the catalog's window is the real one. */
+  window?: BindingWindow;
 }
 
 /** What the session needs of the SecretRedactor (redaction.ts): text and whole values. */
@@ -100,6 +105,10 @@ export interface ChatSessionOptions {
   imageScaler?: ImageScaler;
   /** The window's MCP servers' tools (every call asks: src/core/mcp/gate.ts); absent: none. */
   mcp?: McpChatTools;
+  /** `piChat.mcp.toolsOnDemand`, read at each run (mcp/tool-search.ts); absent: "auto". */
+  mcpOnDemand?: () => McpOnDemandSetting;
+  /** `piChat.leanMode`, read at each run (context/lean-mode.ts); absent: off (the host passes the setting, "auto" by default). */
+  leanMode?: () => LeanModeSetting;
   /** Records what edit_file and run_command change, per user message (src/core/checkpoints). */
   checkpoints?: ChatCheckpoints;
 }

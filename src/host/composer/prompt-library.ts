@@ -9,14 +9,14 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { withSystemSection } from "../../core/context/project-instructions";
+import { SKILLS_SECTION } from "../../core/context/lean-mode";
 import type { RequestContextStep } from "../../core/session/types";
 import { checkRealPath, type WorkspaceFileSystem } from "../../core/tools";
 import { MAX_PROMPT_FILE_BYTES, parseSkill, parseTemplate, type PromptTemplate, type Skill, templateName } from "../../shared/prompt-templates";
 
 /** At most this many templates or skills per folder: a list, not a dump. */
 const MAX_PER_FOLDER = 200;
-/** The system prompt's section listing the skills. */
-export const SKILLS_SECTION = "skills";
+export { SKILLS_SECTION };
 
 export interface PromptLibrary {
   templates: PromptTemplate[];

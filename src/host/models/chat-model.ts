@@ -22,6 +22,11 @@ export function settingsForChat(settings: ProviderSettings, choice: ChatModelCho
   };
 }
 
+/** A served model's id can be a file path (llama-server's model_path): the header shows its file name. */
+function shortModelName(id: string): string {
+  return /[\\/]/.test(id) && /\.gguf$/i.test(id) ? (id.split(/[\\/]/).pop() ?? id) : id;
+}
+
 /** What the header shows of a chat's model: its name, and where it runs for the tooltip. */
 export interface ModelLabel {
   /** "Claude Sonnet 4.5": the model's name (its id when the catalog is not loaded), never a provider id. */
@@ -46,10 +51,19 @@ export const PROVIDER_TITLES: Record<ProviderId, string> = {
  * provider bundle is loaded; an empty model means the provider's default (for a local server, the
  * first model it lists).
  */
-export function modelLabel(settings: ProviderSettings, thinkingLevel?: string, nameOf?: (provider: ProviderId, id: string) => string | undefined): ModelLabel {
+export function modelLabel(
+  settings: ProviderSettings,
+  thinkingLevel?: string,
+  nameOf?: (provider: ProviderId, id: string) => string | undefined,
+  servedModel?: string,
+): ModelLabel {
   const thinking = thinkingLevel && thinkingLevel !== "off" ? ` · thinking ${thinkingLevel}` : "";
-  const id = settings.model || DEFAULT_MODELS[settings.provider];
-  const label = id ? (nameOf?.(settings.provider, id) ?? id) : settings.provider === "vscode-lm" ? "VS Code's first model" : "Server's first model";
+  const id = settings.model || DEFAULT_MODELS[settings.provider] || servedModel || "";
+  const label = id
+    ? (nameOf?.(settings.provider, id) ?? shortModelName(id))
+    : settings.provider === "vscode-lm"
+      ? "VS Code's first model"
+      : "Server's first model";
   const where =
     settings.provider === "openai-compatible" && settings.baseUrl
       ? `${PROVIDER_TITLES[settings.provider]} at ${settings.baseUrl}`

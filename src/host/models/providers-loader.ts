@@ -27,6 +27,8 @@ export function readProviderSettings(): ProviderSettings {
     ...(baseUrl ? { baseUrl } : {}),
     // Only says what the local server's model can do; it cannot send anything anywhere.
     ...(setting("imageInput") ? { imageInput: true } : {}),
+    // The window when the server does not say it (0: unset); never more than the server says.
+    ...(setting("contextWindow") > 0 ? { contextWindow: setting("contextWindow") } : {}),
   };
 }
 

@@ -80,6 +80,33 @@ export class ChatModels implements vscode.Disposable {
     return ENV_VARS[settings.provider].some((name) => process.env[name]?.trim()) ? undefined : "noKey";
   }
 
+  /**
+   * The model an OpenAI-compatible server said it serves, once asked (never asks: the view's status
+   * must not wait); undefined for the other providers or before the server answered.
+   */
+  servedModel(settings: ReturnType<typeof readProviderSettings>): string | undefined {
+    if (settings.provider !== "openai-compatible" || !settings.baseUrl) return undefined;
+    return providersIfLoaded()?.knownServerWindow(settings.baseUrl, settings.model)?.modelId;
+  }
+
+  /** Settings (base URL and model) whose server was asked in the background: asked once each. */
+  private readonly probed = new Set<string>();
+
+  /**
+   * Asks an OpenAI-compatible server for its window and served model in the background, once per
+   * base URL and model; true when it answered something new (the caller redraws the header and meter).
+   */
+  async probeServer(settings: ReturnType<typeof readProviderSettings>): Promise<boolean> {
+    const providers = providersIfLoaded();
+    if (!providers || settings.provider !== "openai-compatible" || !settings.baseUrl) return false;
+    const key = `${settings.baseUrl}\n${settings.model}`;
+    if (this.probed.has(key)) return false;
+    this.probed.add(key);
+    const found = await providers.probeCompatibleServer(settings, this.secrets, { onKeyUsed: (k) => keyRedactor.add(k) });
+    if (found) this.log(`server window: ${found.contextWindow} tokens (${found.source})${found.modelId ? `, model ${found.modelId}` : ""}`);
+    return found !== undefined;
+  }
+
   /** Whether the chat's model accepts images; `load` allows loading the provider bundle to find out. */
   imageInput(choice: ChatModelChoice | undefined, load: boolean): boolean | undefined {
     const settings = settingsForChat(readProviderSettings(), choice);

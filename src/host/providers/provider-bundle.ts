@@ -8,6 +8,7 @@ import { createModels, createProvider, getSupportedThinkingLevels } from "@earen
 import { anthropicProvider } from "@earendil-works/pi-ai/providers/anthropic";
 import { googleProvider } from "@earendil-works/pi-ai/providers/google";
 import { openaiProvider } from "@earendil-works/pi-ai/providers/openai";
+import type { BindingWindow, ServerWindow } from "../../core/context/server-window";
 import { RunSetupError } from "../../core/session/run-errors";
 import type { ModelBinding } from "../../core/session/types";
 import type { FixCommandId } from "../../shared/app-messages";
@@ -24,9 +25,11 @@ import {
   type ProviderId,
 } from "./catalog";
 import { setKeyFix } from "./errors";
+import { compatibleWindow, knownServerWindow, probeServerWindow } from "./server-probe";
 
 export { DEFAULT_MODELS, ENV_VARS, KEYLESS_API_KEY, PROVIDER_IDS, PROVIDER_LABELS, isProviderId, type ProviderId } from "./catalog";
 export { describeProviderError, redactSecrets, type ProviderErrorDescription } from "./errors";
+export { forgetServerWindows, knownServerWindow } from "./server-probe";
 
 export interface ProviderSettings {
   provider: ProviderId;
@@ -34,7 +37,10 @@ export interface ProviderSettings {
   model: string;
   /** Required for "openai-compatible" (e.g. http://localhost:11434/v1); an optional endpoint override for the others. */
   baseUrl?: string;
-  /** OpenAI-compatible only: the server model's context window (default 32768) and output cap (default 8192). */
+  /**
+   * OpenAI-compatible only: the model's context window when the server does not say it (never more
+   * than the server says), and the output cap (default 8192).
+   */
   contextWindow?: number;
   maxTokens?: number;
   /** OpenAI-compatible only: the server's model accepts images (servers do not say; piChat.imageInput). */
@@ -54,6 +60,8 @@ export interface ResolveOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Timeout of the GET {baseUrl}/models look-up for an OpenAI-compatible server without a model id. Default 5000 ms. */
   discoveryTimeoutMs?: number;
+  /** Timeout of each request that asks an OpenAI-compatible server its window (server-probe.ts). */
+  probeTimeoutMs?: number;
   /**
    * Asked before a built-in provider's key goes anywhere but the provider's own endpoint (a
    * base URL override): true only when the user allowed this very URL for this provider. Without
@@ -146,7 +154,14 @@ export function modelAcceptsImages(settings: ProviderSettings): boolean | undefi
  */
 export function modelForMeter(settings: ProviderSettings): Pick<Model<"openai-completions">, "contextWindow" | "maxTokens" | "cost"> | undefined {
   if (settings.provider === "openai-compatible") {
-    return { contextWindow: compatibleWindow(settings), maxTokens: compatibleMaxTokens(settings), cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+    // What the server said when it was last asked (never asked here: no network); 0 = unknown.
+    const server = settings.baseUrl ? knownServerWindow(settings.baseUrl.trim(), settings.model) : undefined;
+    const window = compatibleWindow(positiveInt(settings.contextWindow), server);
+    return {
+      contextWindow: window.known ? window.tokens : 0,
+      maxTokens: compatibleMaxTokens(settings),
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    };
   }
   if (!isProviderId(settings.provider) || !isBuiltin(settings.provider)) return undefined;
   const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
@@ -232,6 +247,26 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
   };
 }
 
+/**
+ * Asks the settings' OpenAI-compatible server for its window and served model now, off any request
+ * (the header and the meter before the first prompt); undefined when it does not say. Never throws.
+ */
+export async function probeCompatibleServer(
+  settings: ProviderSettings,
+  secrets: SecretSource,
+  options: ResolveOptions = {},
+): Promise<ServerWindow | undefined> {
+  if (settings.provider !== "openai-compatible" || !settings.baseUrl?.trim()) return undefined;
+  try {
+    const baseUrl = parseBaseUrl(settings.baseUrl, (message) => new Error(message));
+    const key = await readCompatibleKey(secrets);
+    if (key) options.onKeyUsed?.(key);
+    return await probeServerWindow(baseUrl, settings.model.trim(), { ...(key ? { apiKey: key } : {}) });
+  } catch {
+    return undefined;
+  }
+}
+
 /** The models an OpenAI-compatible server lists at GET {baseUrl}/models (for the quick pick). Throws RunSetupError when it cannot. */
 export async function listServerModels(
   settings: ProviderSettings,
@@ -266,7 +301,12 @@ async function resolveOpenAICompatible(settings: ProviderSettings, secrets: Secr
       `Run “${SET_API_KEY_COMMAND}” to store it again.`,
       "setApiKey",
     );
-  let id = settings.model.trim();
+  // The server's own window and served model (asked once per base URL and model, a short timeout).
+  const server = await probeServerWindow(baseUrl, settings.model.trim(), {
+    ...(initialKey ? { apiKey: initialKey } : {}),
+    ...(options.probeTimeoutMs ? { timeoutMs: options.probeTimeoutMs } : {}),
+  });
+  let id = settings.model.trim() || server?.modelId || "";
   if (!id) {
     const listed = await fetchServerModelIds(baseUrl, initialKey ?? KEYLESS_API_KEY, options.discoveryTimeoutMs ?? 5000, fail);
     id = listed[0] ?? "";
@@ -278,6 +318,7 @@ async function resolveOpenAICompatible(settings: ProviderSettings, secrets: Secr
       );
     }
   }
+  const window = compatibleWindow(positiveInt(settings.contextWindow), server);
   const model: Model<"openai-completions"> = {
     id,
     name: id,
@@ -287,8 +328,8 @@ async function resolveOpenAICompatible(settings: ProviderSettings, secrets: Secr
     reasoning: false,
     input: settings.imageInput ? ["text", "image"] : ["text"],
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    contextWindow: compatibleWindow(settings),
-    maxTokens: compatibleMaxTokens(settings),
+    contextWindow: window.tokens,
+    maxTokens: Math.min(compatibleMaxTokens(settings), window.tokens),
     // What local servers (Ollama, llama.cpp, LM Studio, vLLM) accept: plain system role,
     // no reasoning_effort, no store, max_tokens, no strict tool schemas.
     compat: {
@@ -312,8 +353,14 @@ async function resolveOpenAICompatible(settings: ProviderSettings, secrets: Secr
   });
   const models = createModels({ authContext: NO_AMBIENT_AUTH });
   models.setProvider(provider);
+  const bindingWindow: BindingWindow = {
+    known: window.known,
+    ...(server ? { server: server.server } : {}),
+    ...(server?.tokenScale ? { tokenScale: server.tokenScale } : {}),
+  };
   return {
     model,
+    window: bindingWindow,
     streamFn: (m, context, streamOptions) => models.streamSimple(m, context, streamOptions),
     // pi-ai's adapter refuses to send without a key, so keyless servers get a placeholder.
     getApiKey: async () => {
@@ -445,15 +492,6 @@ function suggestedModelIds(provider: BuiltinProviderId): string[] {
   return [...new Set([DEFAULT_MODELS[provider], ...ids])].slice(0, 5);
 }
 
-function positiveInt(value: number | undefined): number | undefined {
-  return value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
-}
+const positiveInt = (value: number | undefined): number | undefined => (value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined);
 
-/** An OpenAI-compatible server does not say its window: the setting, else 32768. */
-function compatibleWindow(settings: ProviderSettings): number {
-  return positiveInt(settings.contextWindow) ?? 32768;
-}
-
-function compatibleMaxTokens(settings: ProviderSettings): number {
-  return positiveInt(settings.maxTokens) ?? 8192;
-}
+const compatibleMaxTokens = (settings: ProviderSettings): number => positiveInt(settings.maxTokens) ?? 8192;

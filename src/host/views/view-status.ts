@@ -59,9 +59,11 @@ export class ChatStatus {
     const session = this.options.screen.currentSession;
     const choice = session.model;
     const settings = settingsForChat(readProviderSettings(), choice);
-    const label = modelLabel(settings, choice?.thinkingLevel, catalogName);
+    const label = modelLabel(settings, choice?.thinkingLevel, catalogName, this.options.models.servedModel(settings));
     // Without the catalog the header could only show the id: fetch it after this paint, then redraw.
     if (!providersIfLoaded()) void loadProvidersWhenIdle(CATALOG_DELAY_MS).then((loaded) => loaded && this.refresh());
+    // A local server's window and served model, asked off this paint: the header and meter redraw with them.
+    else void this.options.models.probeServer(settings).then((found) => found && this.refresh());
     const setup = this.options.models.setupNeeded(settings);
     // Nothing set up: VS Code's own models are offered first, once VS Code listed them.
     if (setup === "noKey") this.listVscodeModelsOnce();

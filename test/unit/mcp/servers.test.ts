@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentTool } from "@earendil-works/pi-agent-core";
 import type { McpServerDefinition } from "../../../src/core/mcp/config";
-import { McpServers, type McpServersOptions, type McpServerState } from "../../../src/core/mcp/servers";
+import { MCP_INSTRUCTIONS_CHARS, McpServers, type McpServersOptions, type McpServerState } from "../../../src/core/mcp/servers";
 import { waitFor } from "../../support/wait-for";
 
 const EVERYTHING = join(process.cwd(), "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -74,6 +74,15 @@ describe("MCP servers (real reference servers over stdio)", function () {
     const outside = await tool(tools, "mcp__fs__read_text_file").execute("t5", { path: "/etc/passwd" });
     assert.equal(outside.isError, true, "the server's own refusal is an error result");
     assert.match(s.prompt(), /- everything/);
+    // A server's instructions are its own words (the everything server's are Markdown, headings and
+    // lists): they reach the system prompt as one plain, capped line per server, never as markup.
+    const lines = s.prompt().split("\n");
+    assert.deepEqual(
+      lines.slice(1).map((l) => l.slice(0, 6)),
+      ["- ever", "- fs"],
+      s.prompt(),
+    );
+    for (const line of lines.slice(1)) assert.ok(line.length <= 40 + MCP_INSTRUCTIONS_CHARS + 200, `${line.length} characters`);
   });
 
   it("a server's resources are two tools, list and read, through the same gate facts", async () => {

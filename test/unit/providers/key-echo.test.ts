@@ -38,7 +38,8 @@ describe("providers: a key echoed back is redacted everywhere", () => {
       session.onEvent((e) => events.push(e));
       await session.prompt("hello");
       await session.continue();
-      assert.equal(server.requests.filter((r) => r.authorization === `Bearer ${key}`).length, 2, "the key really was sent, and echoed twice");
+      const chatRequests = server.requests.filter((r) => r.path === "/v1/chat/completions");
+      assert.equal(chatRequests.filter((r) => r.authorization === `Bearer ${key}`).length, 2, "the key really was sent, and echoed twice");
 
       const escaped = JSON.stringify(key).slice(1, -1);
       const saved = readdirSync(join(w.storageDir, "chats"))

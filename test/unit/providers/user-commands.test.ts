@@ -78,7 +78,7 @@ describe("!cmd and !!cmd against a local OpenAI-format server", function () {
     const session = service.newChat();
     await session.runUserCommand(parseUserCommand("!cat src/notes.txt; exit 3")!);
     await session.runUserCommand(parseUserCommand("!!echo private-9931 && cat src/notes.txt")!);
-    assert.equal(server.requests.length, 0, "running commands needs no model");
+    assert.equal(server.chatRequests().length, 0, "running commands needs no model");
     const items = () => chatItems(session.viewState).filter((i): i is UserCommandItem => i.kind === "userCommand");
     assert.deepEqual(
       items().map((i) => [i.command, i.exitCode, i.excludeFromContext, i.output]),
@@ -116,7 +116,8 @@ describe("!cmd and !!cmd against a local OpenAI-format server", function () {
     await loaded.session.prompt("And now?");
     assert.equal(server.pending(), 0);
 
-    const bodies = server.requests.map((r) => JSON.stringify(r.body ?? ""));
+    // The chat requests (the window probe asks the server's own endpoints too).
+    const bodies = server.chatRequests().map((body) => JSON.stringify(body));
     assert.equal(bodies.length, 2);
     for (const body of bodies) {
       assert.doesNotMatch(body, /private-9931/, "a !! command reached a request");
@@ -124,7 +125,7 @@ describe("!cmd and !!cmd against a local OpenAI-format server", function () {
       assert.match(body, /shared-fact-4711/);
     }
     // One system message, first, after the reload too.
-    const roles = (server.requests[1]!.body as { messages: { role: string }[] }).messages.map((m) => m.role);
+    const roles = server.chatRequests()[1]!.messages.map((m) => m.role);
     assert.deepEqual(roles.filter((r) => r === "system").length, 1);
     assert.equal(roles[0], "system");
   });
