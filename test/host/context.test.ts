@@ -37,9 +37,12 @@ describe("context: meter, model context, compaction (extension host)", function 
 
   before(async () => {
     ({ server, api } = await startChatView());
+    // The scripted server says no window (the meter would say "unknown"): the setting gives one.
+    await vscode.workspace.getConfiguration("piChat").update("contextWindow", 32_768, vscode.ConfigurationTarget.Global);
   });
 
   after(async () => {
+    await vscode.workspace.getConfiguration("piChat").update("contextWindow", undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     await server?.close();
   });
