@@ -22,6 +22,8 @@ export interface ToolNameRow {
   needsCommands?: true;
   /** Offered in plan mode: it reads or discovers, or only writes the chat's own list. Every other tool is refused there. */
   inPlanMode?: true;
+  /** Offered in plan mode only: in act mode it would cost every request its declaration for nothing. */
+  onlyInPlanMode?: true;
 }
 
 /** Our own tools. MCP servers' tools are named `mcp__<server>__<tool>` (MCP_TOOL_PREFIX) and have no row. */
@@ -34,7 +36,7 @@ export const TOOL_NAMES = {
   run_command: { verb: "Run", card: "command", gated: "command", needsCommands: true },
   command_output: { card: "plain", needsCommands: true },
   todo: { verb: "Update the task list", card: "tasks", inPlanMode: true },
-  propose_plan: { verb: "Propose a plan", card: "plan", inPlanMode: true },
+  propose_plan: { verb: "Propose a plan", card: "plan", inPlanMode: true, onlyInPlanMode: true },
 } as const satisfies Record<string, ToolNameRow>;
 
 export type ToolName = keyof typeof TOOL_NAMES;
@@ -64,6 +66,11 @@ export function toolGateKind(name: string): ToolGateKind | undefined {
 /** Whether plan mode offers the tool: ours that say so; never an MCP tool (a server's read-only hint is its own word). */
 export function offeredInPlanMode(name: string): boolean {
   return toolRow(name)?.inPlanMode === true;
+}
+
+/** Whether act mode offers the tool: all but those for plan mode only. */
+export function offeredInActMode(name: string): boolean {
+  return toolRow(name)?.onlyInPlanMode !== true;
 }
 
 /** The names of the tools of one card kind (the discovery cards' set). */
