@@ -21,6 +21,7 @@ import { Announcer, queueRemovedByUser } from "./announce";
 import { announce, LiveRegions } from "./live-region";
 import { post } from "./vscode-api";
 import { showsTaskPanel, TaskPanel } from "./tasks/task-panel";
+import { PlanOfferContext } from "./cards/plan-card";
 
 /** The client's view, rendered at most once per animation frame (see frame-pacing.ts). */
 function useView(client: ChatClient): ViewModel {
@@ -109,76 +110,78 @@ export function App({ client }: { client: ChatClient }) {
   }, []);
   return (
     <ImageBaseContext.Provider value={view.imageBase}>
-      <div class="app">
-        <Header title={view.title} status={status}>
-          <ContextMeterButton meter={requestSent(chat) ? chat.meter : undefined} running={chat.running} />
-        </Header>
-        {historyOpen && (
-          <History chats={view.chats} currentId={view.chatId} deleted={view.deleted} search={view.search} onClose={() => setHistoryOpen(false)} />
-        )}
-        {status.storage === "globalFallback" && (
-          <section class="banner banner-warning" aria-label="Where chats are saved">
-            <WarningIcon class="warn" />
-            <span>No folder is open: chats are saved in VS Code's global storage, not in a workspace.</span>
-          </section>
-        )}
-        {status.writtenElsewhere === true && (
-          <div class="banner banner-warning written-elsewhere" role="status">
-            <WarningIcon class="warn" />
-            <span>Open in another window: this chat is being written there, so it is read-only here. It reloads when that window is done.</span>
-          </div>
-        )}
-        {status.modelNote && (
-          <div class="banner banner-info model-note" role="status">
-            <InfoIcon class="muted" />
-            <span>{status.modelNote}</span>
-          </div>
-        )}
-        {status.branchNote && (
-          <div class="banner banner-info" role="status">
-            <WarningIcon class="warn" />
-            <span>{status.branchNote}</span>
-          </div>
-        )}
-        <MessageList
-          key={view.chatId}
-          chat={chat}
-          ready={view.ready}
-          setup={status.setup}
-          vscodeModels={status.vscodeModels === true}
-          onRelease={(firstDrawn, focused) => client.releaseEarlier(firstDrawn, focused)}
-        />
-        {status.canContinue && !chat.running && status.writtenElsewhere !== true && (
-          <section class="continue-bar" aria-label="Interrupted turn">
-            <WarningIcon class="warn" />
-            <span class="grow">Interrupted — the last turn did not finish.</span>
-            <button type="button" class="button primary" onClick={() => post({ type: "chat/continue" })}>
-              Continue
-            </button>
-          </section>
-        )}
-        {view.filesOffer && <FilesOfferPanel key={view.filesOffer.id} offer={view.filesOffer} />}
-        {showsTaskPanel(chat.tasks, chat.running) && <TaskPanel tasks={chat.tasks} readOnly={status.writtenElsewhere === true} />}
-        {helpOpen && <HelpPanel key={view.helpRequests} commands={view.commandList?.commands} onClose={() => setHelpOpen(false)} />}
-        <Composer
-          running={chat.running}
-          attachments={view.attachments}
-          editsAllowedForChat={status.editsAllowedForChat}
-          readOnly={status.writtenElsewhere === true}
-          imageInput={status.imageInput}
-          modelLabel={status.modelLabel}
-          mode={chat.mode}
-          queue={chat.queue}
-          queueKept={chat.queueKept}
-          restore={view.restore}
-          mentionResults={view.mentionResults}
-          commandList={view.commandList}
-          pathMentions={view.pathMentions}
-          expanded={view.expanded}
-        />
-        <Announcements chat={chat} chatId={view.chatId} />
-        <LiveRegions />
-      </div>
+      <PlanOfferContext.Provider value={chat.running ? undefined : chat.planOffer}>
+        <div class="app">
+          <Header title={view.title} status={status}>
+            <ContextMeterButton meter={requestSent(chat) ? chat.meter : undefined} running={chat.running} />
+          </Header>
+          {historyOpen && (
+            <History chats={view.chats} currentId={view.chatId} deleted={view.deleted} search={view.search} onClose={() => setHistoryOpen(false)} />
+          )}
+          {status.storage === "globalFallback" && (
+            <section class="banner banner-warning" aria-label="Where chats are saved">
+              <WarningIcon class="warn" />
+              <span>No folder is open: chats are saved in VS Code's global storage, not in a workspace.</span>
+            </section>
+          )}
+          {status.writtenElsewhere === true && (
+            <div class="banner banner-warning written-elsewhere" role="status">
+              <WarningIcon class="warn" />
+              <span>Open in another window: this chat is being written there, so it is read-only here. It reloads when that window is done.</span>
+            </div>
+          )}
+          {status.modelNote && (
+            <div class="banner banner-info model-note" role="status">
+              <InfoIcon class="muted" />
+              <span>{status.modelNote}</span>
+            </div>
+          )}
+          {status.branchNote && (
+            <div class="banner banner-info" role="status">
+              <WarningIcon class="warn" />
+              <span>{status.branchNote}</span>
+            </div>
+          )}
+          <MessageList
+            key={view.chatId}
+            chat={chat}
+            ready={view.ready}
+            setup={status.setup}
+            vscodeModels={status.vscodeModels === true}
+            onRelease={(firstDrawn, focused) => client.releaseEarlier(firstDrawn, focused)}
+          />
+          {status.canContinue && !chat.running && status.writtenElsewhere !== true && (
+            <section class="continue-bar" aria-label="Interrupted turn">
+              <WarningIcon class="warn" />
+              <span class="grow">Interrupted — the last turn did not finish.</span>
+              <button type="button" class="button primary" onClick={() => post({ type: "chat/continue" })}>
+                Continue
+              </button>
+            </section>
+          )}
+          {view.filesOffer && <FilesOfferPanel key={view.filesOffer.id} offer={view.filesOffer} />}
+          {showsTaskPanel(chat.tasks, chat.running) && <TaskPanel tasks={chat.tasks} readOnly={status.writtenElsewhere === true} />}
+          {helpOpen && <HelpPanel key={view.helpRequests} commands={view.commandList?.commands} onClose={() => setHelpOpen(false)} />}
+          <Composer
+            running={chat.running}
+            attachments={view.attachments}
+            editsAllowedForChat={status.editsAllowedForChat}
+            readOnly={status.writtenElsewhere === true}
+            imageInput={status.imageInput}
+            modelLabel={status.modelLabel}
+            mode={chat.mode}
+            queue={chat.queue}
+            queueKept={chat.queueKept}
+            restore={view.restore}
+            mentionResults={view.mentionResults}
+            commandList={view.commandList}
+            pathMentions={view.pathMentions}
+            expanded={view.expanded}
+          />
+          <Announcements chat={chat} chatId={view.chatId} />
+          <LiveRegions />
+        </div>
+      </PlanOfferContext.Provider>
     </ImageBaseContext.Provider>
   );
 }

@@ -19,6 +19,7 @@ export type {
   LocalNoticeMessage,
   ChatMode,
   ModeChangedMessage,
+  PlanApprovedMessage,
   TaskItem,
   TaskListEditedMessage,
   TaskState,
@@ -41,6 +42,8 @@ export const APP_MESSAGE_KINDS: Readonly<Record<AppMessageRole, { visibleInUI: b
   taskListEdited: { visibleInUI: true, includeInModelContext: true },
   // A divider in the chat; the model reads what the mode allows from here on.
   modeChanged: { visibleInUI: true, includeInModelContext: true },
+  // The user's turn: the chat shows that they approved it; the model gets the approved text.
+  planApproved: { visibleInUI: true, includeInModelContext: true },
 };
 
 export function isAppMessage(message: AgentMessage): message is AppMessage {

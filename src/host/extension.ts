@@ -24,6 +24,7 @@ import { createVscodeWorkspaceFs } from "./adapters/vscode-fs";
 import { createHostCheckpointIo, HostCheckpoints } from "./checkpoints/host-checkpoints";
 import { BaseUrlConsent } from "./models/base-url-consent";
 import { addEnvironmentKeys, keyRedactor, redact } from "./models/key-redaction";
+import { PlanDrafts } from "./plans/plan-drafts";
 
 /** What activate() returns in the extension's own tests: handles on the real objects. */
 export interface PiChatTestApi {
@@ -125,7 +126,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     secrets,
     consent,
     diffs,
-    editor: { codeApplier, codeInserter, terminals },
+    editor: { codeApplier, codeInserter, terminals, plans: new PlanDrafts() },
     commands,
     mcp,
     ...(checkpoints ? { checkpoints } : {}),

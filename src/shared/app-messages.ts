@@ -233,8 +233,23 @@ export interface ModeChangedMessage {
   timestamp: number;
 }
 
+/**
+ * The user approved a proposed plan (*Approve and act*): the chat is in act mode and this is the
+ * model's next message. `plan` is the approved text, the user's edits included: what the model gets.
+ */
+export interface PlanApprovedMessage {
+  role: "planApproved";
+  /** The propose_plan call it approves. */
+  toolCallId: string;
+  plan: string;
+  /** The user changed the plan before approving it. */
+  edited: boolean;
+  timestamp: number;
+}
+
 declare module "@earendil-works/pi-agent-core" {
   interface CustomAgentMessages {
+    planApproved: PlanApprovedMessage;
     modeChanged: ModeChangedMessage;
     taskListEdited: TaskListEditedMessage;
     answerContinued: AnswerContinuedMessage;
@@ -248,6 +263,7 @@ declare module "@earendil-works/pi-agent-core" {
 }
 
 export type AppMessage =
+  | PlanApprovedMessage
   | ModeChangedMessage
   | TaskListEditedMessage
   | AnswerContinuedMessage

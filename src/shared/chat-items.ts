@@ -215,6 +215,8 @@ export interface ChatState {
   readonly tasks?: readonly TaskItem[];
   /** The chat's mode (`chat/mode` events; from the transcript on a restore). Absent: act. */
   readonly mode?: ChatMode;
+  /** The tool call id of the proposed plan the user may approve now (its card offers *Approve and act*). */
+  readonly planOffer?: string | undefined;
 }
 
 /** A file (and lines) the user attached to the next message: a chip in the composer. */

@@ -86,6 +86,11 @@ export function itemForMessage(id: string, message: AgentMessage, open: boolean)
     case "answerContinued":
       // The cut answer's card said why it stopped; this note says the next answer goes on with it.
       return { kind: "notice", id, level: "info", text: ANSWER_CONTINUED_TEXT };
+    case "planApproved":
+      // The user's answer to the plan's card: the card above keeps the plan, this line says it was taken.
+      return message.edited
+        ? { kind: "notice", id, level: "info", text: "You approved the plan with your edits: Pi carries out the plan as you left it.", detail: message.plan }
+        : { kind: "notice", id, level: "info", text: "You approved the plan: Pi carries it out." };
     case "modeChanged":
       // A divider: from here on the chat plans, or acts.
       return { kind: "notice", id, level: "info", text: MODE_TEXT[message.mode] ?? MODE_TEXT.act };

@@ -72,7 +72,9 @@ export type ChatEvent =
   /** The chat's task list as it is now (the model's todo calls, the user's edits): the panel above the composer. */
   | { type: "tasks/list"; items: TaskItem[] }
   /** The chat's mode as it is now (a switch, another branch). */
-  | { type: "chat/mode"; mode: ChatMode };
+  | { type: "chat/mode"; mode: ChatMode }
+  /** The proposed plan the user may approve now (the newest, with nothing after it), or none. */
+  | { type: "chat/planOffer"; toolCallId?: string };
 
 export interface ChatSummary {
   id: string;
@@ -377,6 +379,10 @@ export type WebviewMessage =
   | { type: "branch/switch"; v: typeof PROTOCOL_VERSION; messageIndex: number; to: number }
   /** The user ticked, reordered or deleted task-list items: the whole list by id, in its new order. */
   | { type: "tasks/edit"; v: typeof PROTOCOL_VERSION; items: { id: string; state: TaskState }[] }
+  /** *Approve and act* on a proposed plan (as the user left it in its editor, if they opened it there). */
+  | { type: "plan/approve"; v: typeof PROTOCOL_VERSION; toolCallId: string }
+  /** Open a proposed plan in an editor to change it before approving. */
+  | { type: "plan/openInEditor"; v: typeof PROTOCOL_VERSION; toolCallId: string }
   /** The composer's Plan / Act switch. */
   | { type: "chat/setMode"; v: typeof PROTOCOL_VERSION; mode: ChatMode };
 

@@ -116,6 +116,8 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
       return { ...state, tasks: event.items };
     case "chat/mode":
       return { ...state, mode: event.mode };
+    case "chat/planOffer":
+      return { ...state, planOffer: event.toolCallId };
     case "items/earlier":
       return withEarlierItems(state, event.count, event.items);
     case "branch/forks":

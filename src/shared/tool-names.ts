@@ -5,7 +5,7 @@
 // table read it; test/unit/shared/tool-names.test.ts holds every tool the session builds to a row.
 
 /** Which card draws a call: a file's read or edit, a discovery result list, a command run, an MCP call, the task list's line, or the plain card. */
-export type ToolCardKind = "file" | "discovery" | "command" | "mcp" | "tasks" | "plain";
+export type ToolCardKind = "file" | "discovery" | "command" | "mcp" | "tasks" | "plan" | "plain";
 
 /** The gates a call can pass in src/core/session/tool-gates.ts (an MCP tool is recognised by its name's prefix; plan mode decides first, on every tool). */
 export type ToolGateKind = "edit" | "command" | "mcp" | "plan";
@@ -22,6 +22,8 @@ export interface ToolNameRow {
   needsCommands?: true;
   /** Offered in plan mode: it reads or discovers, or only writes the chat's own list. Every other tool is refused there. */
   inPlanMode?: true;
+  /** Offered in plan mode only: in act mode it would cost every request its declaration for nothing. */
+  onlyInPlanMode?: true;
 }
 
 /** Our own tools. MCP servers' tools are named `mcp__<server>__<tool>` (MCP_TOOL_PREFIX) and have no row. */
@@ -34,6 +36,7 @@ export const TOOL_NAMES = {
   run_command: { verb: "Run", card: "command", gated: "command", needsCommands: true },
   command_output: { card: "plain", needsCommands: true },
   todo: { verb: "Update the task list", card: "tasks", inPlanMode: true },
+  propose_plan: { verb: "Propose a plan", card: "plan", inPlanMode: true, onlyInPlanMode: true },
 } as const satisfies Record<string, ToolNameRow>;
 
 export type ToolName = keyof typeof TOOL_NAMES;
@@ -63,6 +66,11 @@ export function toolGateKind(name: string): ToolGateKind | undefined {
 /** Whether plan mode offers the tool: ours that say so; never an MCP tool (a server's read-only hint is its own word). */
 export function offeredInPlanMode(name: string): boolean {
   return toolRow(name)?.inPlanMode === true;
+}
+
+/** Whether act mode offers the tool: all but those for plan mode only. */
+export function offeredInActMode(name: string): boolean {
+  return toolRow(name)?.onlyInPlanMode !== true;
 }
 
 /** The names of the tools of one card kind (the discovery cards' set). */

@@ -13,6 +13,7 @@ import { markRestore, markSummarized, messageIndexOf } from "./reducer-rewind";
 import { newApproval, newToolItem, setApprovalFromNotice, setToolDone } from "./tool-items";
 import { currentTaskList } from "./task-list";
 import { currentMode } from "./chat-mode";
+import { approvablePlan } from "./plans";
 
 /**
  * A restore builds the items of about this many of the newest messages; the view asks for the
@@ -123,7 +124,8 @@ export function restoredState(messages: readonly AgentMessage[]): ChatState {
   const state = stateFromTranscript(messages, restoreStart(messages));
   const tasks = currentTaskList(messages);
   const mode = currentMode(messages);
-  return { ...state, ...(tasks.length > 0 ? { tasks } : {}), ...(mode === "plan" ? { mode } : {}) };
+  const planOffer = approvablePlan(messages)?.toolCallId;
+  return { ...state, ...(tasks.length > 0 ? { tasks } : {}), ...(mode === "plan" ? { mode } : {}), ...(planOffer !== undefined ? { planOffer } : {}) };
 }
 
 /**

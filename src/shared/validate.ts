@@ -109,6 +109,8 @@ const webviewMessageSchema = union([
   obj({ type: lit("queue/sendNow"), v }),
   obj({ type: lit("queue/clear"), v }),
   obj({ type: lit("chat/setMode"), v, mode: oneOf(["plan", "act"]) }),
+  obj({ type: lit("plan/approve"), v, toolCallId: id }),
+  obj({ type: lit("plan/openInEditor"), v, toolCallId: id }),
   obj({
     type: lit("tasks/edit"),
     v,

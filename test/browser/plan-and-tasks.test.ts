@@ -48,6 +48,36 @@ describe("plan mode and the task list in the webview", function () {
     assert.deepEqual(await chat.posted(), [{ type: "chat/setMode", v: 1, mode: "act" }]);
   });
 
+  it("a proposed plan: its card draws the Markdown; Approve and act and Edit in editor by keyboard while the chat may approve it, none after", async () => {
+    const chat = page();
+    const plan = "## Goal\nFix the parser.\n\n## Steps\n1. Write the test";
+    await chat.events(
+      new Script()
+        .start()
+        .user("Plan the fix")
+        .assistant([{ type: "toolCall", id: "call_plan", name: "propose_plan", arguments: { plan } }])
+        .toolStart("call_plan", "propose_plan", { plan })
+        .toolEnd("call_plan", "propose_plan", { text: "shown", details: { plan } })
+        .end()
+        .take(),
+    );
+    await chat.events([{ type: "chat/planOffer", toolCallId: "call_plan" }]);
+    const card = chat.page.getByRole("region", { name: "Proposed plan" });
+    assert.equal(await card.getByRole("heading", { name: "Goal" }).count(), 1, "the plan's Markdown is drawn");
+    await chat.clearPosted();
+    await card.getByRole("button", { name: "Edit in editor" }).focus();
+    await chat.page.keyboard.press("Enter");
+    await card.getByRole("button", { name: "Approve and act" }).focus();
+    await chat.page.keyboard.press("Enter");
+    assert.deepEqual(await chat.posted(), [
+      { type: "plan/openInEditor", v: 1, toolCallId: "call_plan" },
+      { type: "plan/approve", v: 1, toolCallId: "call_plan" },
+    ]);
+    await chat.events([{ type: "chat/planOffer" }]);
+    await card.getByRole("button", { name: "Approve and act" }).waitFor({ state: "detached" });
+    assert.equal(await card.getByRole("heading", { name: "Goal" }).count(), 1, "the plan stays in the chat");
+  });
+
   it("the panel: its progress and items by name, tick, move and delete by keyboard, each posted whole and spoken", async () => {
     const chat = page();
     await listen(chat);

@@ -60,6 +60,50 @@ async function save(chat: ChatPage, name: string): Promise<void> {
 describe("README screenshots", function () {
   this.timeout(60_000);
 
+  it("plan mode: a proposed plan to approve, and the task list above the composer", async () => {
+    const chat = await ChatPage.open(SIZE);
+    try {
+      await chat.snapshot(undefined, { title: "Fix the tokenizer bug", status: { modelLabel: "Claude Sonnet 4.5 (latest)" } });
+      const plan = [
+        "## Goal",
+        "Numbers like `1e5` tokenize as one token again.",
+        "",
+        "## Steps",
+        "1. Add a failing test for exponents",
+        "2. Fix `readNumber` in `src/tokenizer.ts`",
+        "3. Run the suite",
+        "",
+        "## Risks",
+        "- `1e` alone must stay an error",
+      ].join("\n");
+      const tasks = [
+        { id: "t1", text: "Read the tokenizer", state: "done" as const },
+        { id: "t2", text: "Propose the plan", state: "in_progress" as const },
+        { id: "t3", text: "Fix readNumber", state: "pending" as const },
+      ];
+      const script = new Script().start();
+      script.message({ role: "modeChanged", mode: "plan", timestamp: 1 });
+      script.user("Why does 1e5 tokenize as two tokens? Plan the fix.");
+      script.assistant([toolCall("t", "todo", {})]).toolStart("t", "todo", {});
+      script.toolEnd("t", "todo", { text: "Task list updated", details: { items: tasks } });
+      script.assistant([toolCall("p", "propose_plan", {})]).toolStart("p", "propose_plan", {});
+      script.toolEnd("p", "propose_plan", { text: "shown", details: { plan } });
+      await chat.events(script.end().take());
+      await chat.events([
+        { type: "tasks/list", items: tasks },
+        { type: "chat/mode", mode: "plan" },
+        { type: "chat/planOffer", toolCallId: "p" },
+      ]);
+      await chat.page.getByRole("button", { name: "Approve and act" }).waitFor();
+      await chat.page.getByRole("region", { name: "Task list, 1 of 3 done" }).waitFor();
+      assert.equal(await chat.page.getByRole("button", { name: "Plan mode" }).getAttribute("aria-pressed"), "true");
+      await save(chat, "plan-and-tasks.png");
+      await chat.assertClean();
+    } finally {
+      await chat.close();
+    }
+  });
+
   it("a long chat: the summary of 58 messages open, the meter's details over it", async () => {
     const chat = await ChatPage.open(SIZE);
     try {

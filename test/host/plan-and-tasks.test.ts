@@ -77,6 +77,47 @@ describe("plan mode and the task list in a chat", function () {
     assert.equal(server.pending(), 0);
   });
 
+  it("a proposed plan ends the run; edited in its editor and approved, act mode starts with the edited text; a second approval is ignored", async () => {
+    const { server, api } = view();
+    await api.view.receive({ type: "chat/setMode", v: 1, mode: "plan" });
+    const plan = "## Goal\nFix the parser.\n\n## Steps\n1. Write the test\n2. Rewrite the module";
+    server.push(() => ({ toolCalls: [{ id: "call_plan", name: "propose_plan", arguments: { plan } }] }));
+    await api.view.receive({ type: "chat/send", v: 1, text: "Plan the fix" });
+    const session = api.screen.currentSession;
+    assert.equal(server.pending(), 0, "the run ended with the plan: no request after it");
+    assert.equal(session.viewState.planOffer, "call_plan", "its card offers Approve and act");
+
+    // Edit in editor: an untitled Markdown document with the plan; the user changes step 2.
+    await api.view.receive({ type: "plan/openInEditor", v: 1, toolCallId: "call_plan" });
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.ok(doc && doc.languageId === "markdown" && doc.isUntitled && doc.getText() === plan);
+    const edit = new vscode.WorkspaceEdit();
+    const at = doc.getText().indexOf("Rewrite the module");
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(at), doc.positionAt(at + "Rewrite the module".length)), "Fix only the tokenizer");
+    assert.ok(await vscode.workspace.applyEdit(edit));
+
+    server.push((body) => {
+      const names = (body.tools ?? []).map((t) => t.function.name);
+      assert.ok(names.includes("edit_file"), "act mode: the edit tool is back");
+      const told = body.messages.map(textOf);
+      assert.ok(told.some((t) => t.includes("The user switched to act mode")));
+      const approved = told.find((t) => t.includes("The user approved the plan"));
+      assert.ok(approved, "the approved plan is sent");
+      assert.match(approved, /after editing it/);
+      assert.match(approved, /2\. Fix only the tokenizer/);
+      assert.doesNotMatch(approved, /Rewrite the module/, "the model gets the user's version");
+      return { text: "Starting with the test." };
+    });
+    await api.view.receive({ type: "plan/approve", v: 1, toolCallId: "call_plan" });
+    assert.equal(session.mode, "act");
+    assert.equal(session.viewState.planOffer, undefined, "answered: no more Approve");
+    const count = session.messages.length;
+    await api.view.receive({ type: "plan/approve", v: 1, toolCallId: "call_plan" });
+    assert.equal(session.messages.length, count, "a stale Approve does nothing");
+    assert.equal(server.pending(), 0);
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
   it("the model writes it, the user ticks and deletes items, the model is told exactly that; the list comes back with the chat and survives a compaction", async () => {
     const { server, api } = view();
     server.push(() => ({ toolCalls: [{ id: "call_todo1", name: "todo", arguments: { items: PLAN } }] }));

@@ -15,6 +15,7 @@ import { ToolCard } from "./tool-card";
 import { UserCard } from "./user-card";
 import { toolCardKind } from "../../src/shared/tool-names";
 import { TaskListCard } from "./task-list-card";
+import { PlanCard } from "./plan-card";
 
 export const Item = memo(function Item({ item }: { item: ChatItem }) {
   return (
@@ -41,6 +42,7 @@ function ItemCard({ item }: { item: ChatItem }) {
       return <AssistantCard item={item} />;
     case "tool":
       if (toolCardKind(item.name) === "tasks") return <TaskListCard item={item} />;
+      if (toolCardKind(item.name) === "plan") return <PlanCard item={item} />;
       return item.name === "run_command" ? <CommandCard item={item} /> : item.name.startsWith("mcp__") ? <McpCard item={item} /> : <ToolCard item={item} />;
     case "notice":
       return <NoticeCard item={item} />;

@@ -9,6 +9,7 @@ import type {
   FilesRestoredMessage,
   TaskListEditedMessage,
   ChatMode,
+  PlanApprovedMessage,
 } from "../messages";
 import { oneLine, taskListText } from "../../shared/task-list";
 
@@ -40,7 +41,15 @@ export function appMessageFact(message: AppMessage): string | null {
       return taskListEditedFact(message);
     case "modeChanged":
       return MODE_FACTS[message.mode] ?? null;
+    case "planApproved":
+      return planApprovedFact(message);
   }
+}
+
+/** The approved plan as the model reads it: the user's own text when they edited it. */
+export function planApprovedFact(message: PlanApprovedMessage): string {
+  const how = message.edited ? "after editing it: follow the text below, not the plan as you proposed it" : "as you proposed it";
+  return `[The user approved the plan ${how}. The chat is in act mode: carry it out step by step, keeping the task list (todo) up to date.]\n<plan>\n${message.plan}\n</plan>`;
 }
 
 /** What the model reads when the user switches modes (the run's tools follow: plan mode offers only reading and discovery). */

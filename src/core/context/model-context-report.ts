@@ -19,6 +19,7 @@ const KIND_LABEL: Record<AppMessageRole, string> = {
   answerContinued: "the user's request to continue a cut answer",
   taskListEdited: "the user's change to the task list",
   modeChanged: "the user's switch of plan or act mode",
+  planApproved: "the plan the user approved",
 };
 
 /** A fence longer than any run of backticks in `text`, so model output cannot close it early. */

@@ -190,6 +190,7 @@ function entryFields(
     case "answerContinued":
     case "taskListEdited":
     case "modeChanged":
+    case "planApproved":
       return customMessageOf(message);
   }
 }

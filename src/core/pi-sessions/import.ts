@@ -259,6 +259,7 @@ const PI_CHAT_ENTRY_ROLES: Record<string, { field: "details" | "data"; role: App
   [`${PI_CHAT_CUSTOM_TYPE}:answerContinued`]: { field: "details", role: "answerContinued" },
   [`${PI_CHAT_CUSTOM_TYPE}:taskListEdited`]: { field: "details", role: "taskListEdited" },
   [`${PI_CHAT_CUSTOM_TYPE}:modeChanged`]: { field: "details", role: "modeChanged" },
+  [`${PI_CHAT_CUSTOM_TYPE}:planApproved`]: { field: "details", role: "planApproved" },
   [`${PI_CHAT_CUSTOM_TYPE}:localNotice`]: { field: "data", role: "localNotice" },
 };
 
@@ -286,6 +287,7 @@ function piChatMessage<R extends AppMessage["role"]>(value: unknown, role: R): E
     compactionSummary: () => str("summary") && typeof value["keptMessageCount"] === "number" && typeof value["tokensBefore"] === "number",
     bashExecution: () => str("command") && str("output"),
     answerContinued: () => value["reason"] === "length",
+    planApproved: () => str("toolCallId") && str("plan") && typeof value["edited"] === "boolean",
     modeChanged: () => value["mode"] === "plan" || value["mode"] === "act",
     taskListEdited: () =>
       parseTaskList(value["items"]) !== undefined && Array.isArray(value["changes"]) && value["changes"].every((c) => typeof c === "string"),

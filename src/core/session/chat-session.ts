@@ -243,6 +243,25 @@ export class ChatSession {
     return this.parts.pathState.editTasks(edit);
   }
 
+  /**
+   * *Approve and act* on the plan of `toolCallId` (the one the chat may approve now): act mode,
+   * then a run whose first message is the approved plan, `text` if the user edited it. False for
+   * any other plan (a stale card).
+   */
+  async approvePlan(toolCallId: string, text?: string): Promise<boolean> {
+    this.refuseWhileRunning();
+    const approved = this.parts.pathState.planApproval(toolCallId, text);
+    if (!approved) return false;
+    await this.setMode("act");
+    await this.run(async (agent) => agent.prompt([approved]), [approved]);
+    return true;
+  }
+
+  /** The text of the plan `toolCallId` proposed, while the chat may still approve it. */
+  proposedPlan(toolCallId: string): string | undefined {
+    return this.parts.pathState.planApproval(toolCallId, undefined)?.plan;
+  }
+
   /** The chat's mode now (plan: reading and discovery tools only). */
   get mode(): ChatMode {
     return this.parts.pathState.mode();

@@ -1,11 +1,13 @@
-// What the chat's path says beside its messages, kept for the session: the task list and the
-// mode. The user's changes from the view become app messages (saved when idle, steered into a
+// What the chat's path says beside its messages, kept for the session: the task list, the mode
+// and the plan the user may approve. The user's changes from the view become app messages (saved when idle, steered into a
 // run otherwise: the model reads them with its next request), and the view follows the path
-// (`tasks/list`, `chat/mode`) whenever an event may have changed either — a todo result, an edit,
+// (`tasks/list`, `chat/mode`, `chat/planOffer`) whenever an event may have changed either — a todo result, an edit,
 // a switch, a summary, another branch — and only then, so a long chat's streamed tokens never
 // read the transcript.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { ChatMode, ModeChangedMessage, TaskListEditedMessage, TaskState } from "../messages";
+import type { ChatMode, ModeChangedMessage, PlanApprovedMessage, TaskListEditedMessage, TaskState } from "../messages";
+import { approvablePlan } from "../../shared/plans";
+import { MAX_PLAN_CHARS } from "../plans/propose-plan-tool";
 import { currentMode } from "../../shared/chat-mode";
 import type { ChatEvent } from "../../shared/protocol";
 import { checkedEdit, currentTaskList, describeEdit, TODO_TOOL, type TaskItem } from "../../shared/task-list";
@@ -25,10 +27,23 @@ export class PathStateKeeper {
   private pendingMode: ModeChangedMessage | undefined;
   private shownTasks: readonly TaskItem[];
   private shownMode: ChatMode;
+  private shownPlanOffer: string | undefined;
 
   constructor(private readonly deps: PathStateKeeperDeps) {
     this.shownTasks = currentTaskList(deps.messages());
     this.shownMode = currentMode(deps.messages());
+    this.shownPlanOffer = approvablePlan(deps.messages())?.toolCallId;
+  }
+
+  /**
+   * The message that approves the plan of `toolCallId`, if it is the one the chat may approve now:
+   * `text` is the plan as the user left it in its editor (absent: as proposed).
+   */
+  planApproval(toolCallId: string, text: string | undefined): PlanApprovedMessage | undefined {
+    const offer = approvablePlan(this.deps.messages());
+    if (!offer || offer.toolCallId !== toolCallId) return undefined;
+    const plan = text !== undefined && text.trim() !== "" ? text.slice(0, MAX_PLAN_CHARS) : offer.plan;
+    return { role: "planApproved", toolCallId, plan, edited: plan !== offer.plan, timestamp: Date.now() };
   }
 
   /** The chat's mode now, a switch not yet delivered to the running reply included: the gates follow it at once. */
@@ -65,12 +80,21 @@ export class PathStateKeeper {
 
   /** Called with every event the session emits. */
   afterEvent(event: ChatEvent): void {
+    // Any message ends a plan's offer (the user answered it); the look is at the path's end only.
+    if (event.type === "message/end" || event.type === "branch/rewind" || event.type === "chat/runState") this.showPlanOffer();
     if (!changesPathState(event)) return;
     const messages = this.deps.messages();
     if (this.pendingTasks && messages.includes(this.pendingTasks)) this.pendingTasks = undefined;
     if (this.pendingMode && messages.includes(this.pendingMode)) this.pendingMode = undefined;
     this.showTasks(this.pendingTasks?.items ?? currentTaskList(messages));
     this.showMode(this.mode());
+  }
+
+  private showPlanOffer(): void {
+    const offer = this.deps.running() ? undefined : approvablePlan(this.deps.messages())?.toolCallId;
+    if (offer === this.shownPlanOffer) return;
+    this.shownPlanOffer = offer;
+    this.deps.emit({ type: "chat/planOffer", ...(offer !== undefined ? { toolCallId: offer } : {}) });
   }
 
   private showTasks(items: readonly TaskItem[]): void {

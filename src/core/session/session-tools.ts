@@ -15,6 +15,7 @@ import { withProblemsAfterEdit } from "../tools/problems-after-edit";
 import { createRunCommandTool } from "../tools/run-command";
 import { createWorkspaceTools } from "../tools/toolset";
 import { createTodoTool } from "../tasks/todo-tool";
+import { createProposePlanTool } from "../plans/propose-plan-tool";
 import { sessionToolGates, type ToolGates } from "./tool-gates";
 import type { ChatSessionOptions, Redactor } from "./types";
 
@@ -61,7 +62,7 @@ export function createToolbox(deps: ToolboxDeps): Toolbox {
   const commandFolders = options.commands?.folders ?? (options.workspaceRoot !== undefined ? singleFolder(options.workspaceRoot) : undefined);
   const tools = createSessionTools({ options, proposals, acceptsImages: deps.acceptsImages, commandFolders, keys, background });
   // The task list only writes the chat's own list: no gate, in Restricted Mode too.
-  tools.push(createTodoTool(deps.transcript) as AgentTool);
+  tools.push(createTodoTool(deps.transcript) as AgentTool, createProposePlanTool() as AgentTool);
   const edits = new EditGate({
     chatId: deps.id,
     fs: options.fs,

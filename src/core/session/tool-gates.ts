@@ -6,7 +6,7 @@
 import type { AgentTool, BeforeToolCallContext, BeforeToolCallResult } from "@earendil-works/pi-agent-core";
 import type { ChatEvent } from "../../shared/protocol";
 
-import { offeredInPlanMode, toolGateKind, toolRow, type ToolGateKind } from "../../shared/tool-names";
+import { offeredInActMode, offeredInPlanMode, toolGateKind, toolRow, type ToolGateKind } from "../../shared/tool-names";
 import { gateMcpCall } from "../mcp/gate";
 import type { ApprovalNoticeMessage, ChatMode } from "../messages";
 import type { EditGate } from "../permissions";
@@ -114,12 +114,13 @@ export function mcpGateRow(deps: GateDeps): ToolGateRow {
 /**
  * Plan mode: only the tools that read or discover are offered, and a call of any other (a model
  * that calls what it was not given) is refused before any other gate, so no card asks about it.
+ * Act mode leaves out what only plan mode needs (propose_plan).
  */
 export function planModeGateRow(deps: Pick<GateDeps, "mode">): ToolGateRow {
   return {
     kind: "plan",
     matches: (name) => deps.mode() === "plan" && !offeredInPlanMode(name),
-    offers: (name) => deps.mode() !== "plan" || offeredInPlanMode(name),
+    offers: (name) => (deps.mode() === "plan" ? offeredInPlanMode(name) : offeredInActMode(name)),
     gate: (context) =>
       Promise.resolve({
         block: true,

@@ -10,6 +10,18 @@ export const chatHandlers = {
   // Ids from the webview are only requests: one naming no saved chat is dropped quietly.
   "chat/switch": (message, deps) => (deps.screen.isKnownChat(message.chatId) ? deps.screen.switchChat(message.chatId) : deps.ignore(message)),
   "chat/delete": (message, deps) => (deps.screen.isKnownChat(message.chatId) ? deps.screen.deleteChat(message.chatId) : deps.ignore(message)),
+  // Approve and act: the plan as the user left it in its editor, if they opened it there.
+  "plan/approve": async (message, deps) => {
+    await deps.screen.writeCurrentChat(deps.screen.currentChatId);
+    const text = deps.editor.plans.textOf(message.toolCallId);
+    if (await deps.screen.currentSession.approvePlan(message.toolCallId, text)) deps.editor.plans.forget(message.toolCallId);
+    else deps.ignore(message);
+  },
+  "plan/openInEditor": async (message, deps) => {
+    const plan = deps.screen.currentSession.proposedPlan(message.toolCallId);
+    if (plan === undefined) return deps.ignore(message);
+    await deps.editor.plans.open(message.toolCallId, plan);
+  },
   "chat/setMode": async (message, { screen }) => {
     await screen.writeCurrentChat(screen.currentChatId);
     await screen.currentSession.setMode(message.mode);

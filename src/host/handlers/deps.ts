@@ -13,6 +13,7 @@ import type { Attachments } from "../composer/attachments";
 import type { ComposerLists } from "../composer/composer-lists";
 import type { PromptInput } from "../composer/prompt-input";
 import type { HostMcp } from "../mcp/host-mcp";
+import type { PlanDrafts } from "../plans/plan-drafts";
 import type { HostShellCommands } from "../shell/shell-commands";
 import type { FileLinks } from "../views/file-links";
 import type { HistoryViewRequests } from "../views/history-view";
@@ -25,6 +26,8 @@ export interface EditorActions {
   readonly codeApplier: CodeApplier;
   readonly codeInserter: CodeInserter;
   readonly terminals: TerminalLauncher;
+  /** Proposed plans opened in editors, to change before approving. */
+  readonly plans: PlanDrafts;
 }
 
 export interface HandlerDeps {

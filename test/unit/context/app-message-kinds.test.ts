@@ -61,6 +61,7 @@ const SAMPLES: { [K in AppMessageRole]: Extract<AppMessage, { role: K }> } = {
   },
   answerContinued: { role: "answerContinued", reason: "length", timestamp: 4 },
   modeChanged: { role: "modeChanged", mode: "plan", timestamp: 4 },
+  planApproved: { role: "planApproved", toolCallId: "call_plan", plan: "## Goal\nFix it.", edited: true, timestamp: 4 },
   taskListEdited: {
     role: "taskListEdited",
     items: [{ id: "t1", text: "Write the test", state: "done" }],
