@@ -1,0 +1,67 @@
+// The 8080 scenario in a 4,096-token window, through pi-ai's real openai-completions adapter to
+// the scripted server: lean mode comes on by itself (the window is under its threshold), the
+// request declares the essential tools only, and every request — its messages and tools as sent —
+// leaves at least the smallest answer room inside the window. Counted from the bodies the server
+// received (characters ÷ 4 of the JSON, which overcounts: the wire's punctuation is in it).
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { MIN_ANSWER_TOKENS } from "../../../src/core/context/request-fit";
+import { resolveModelBinding } from "../../../src/host/providers/provider-bundle";
+import { chatWorld, CONFIG, type ChatWorld } from "../../support/chat-world";
+import { startOpenAIServer, type ChatCompletionRequest, type OpenAIServer } from "../../support/openai-server";
+import { lastAssistant, secretsOf } from "./helpers";
+
+const WINDOW = 4096;
+
+function requestTokens(body: ChatCompletionRequest): number {
+  return Math.ceil(JSON.stringify({ messages: body.messages, tools: body.tools ?? [] }).length / 4);
+}
+
+describe("the 8080 scenario in a 4,096-token window (lean mode, real adapter, real HTTP)", () => {
+  let server: OpenAIServer;
+  let w: ChatWorld | undefined;
+
+  beforeEach(async () => {
+    server = await startOpenAIServer();
+  });
+
+  afterEach(async () => {
+    await w?.cleanup();
+    w = undefined;
+    await server.close();
+  });
+
+  it("reads, edits after the approval, and answers; every request leaves room for an answer in the window", async () => {
+    w = chatWorld({
+      resolveModel: () =>
+        resolveModelBinding({ provider: "openai-compatible", model: "local-model", baseUrl: `${server.url}/v1`, contextWindow: WINDOW }, secretsOf({})),
+      leanMode: () => "auto",
+    });
+    const session = w.service.newChat();
+    server.push(
+      () => ({ toolCalls: [{ id: "call_read", name: "read_file", arguments: { path: "src/config.ts" } }] }),
+      () => ({ text: "The default port is 3000." }),
+    );
+    await session.prompt("Read src/config.ts and tell me the default port.");
+    server.push(
+      () => ({ toolCalls: [{ id: "call_edit", name: "edit_file", arguments: { path: "src/config.ts", oldText: "port: 3000,", newText: "port: 8080," } }] }),
+      () => ({ text: "Changed the port to 8080." }),
+    );
+    await session.prompt("Change it to 8080.");
+    assert.equal(lastAssistant(session.messages).stopReason, "stop");
+    assert.equal(readFileSync(join(w.workspace, "src/config.ts"), "utf8"), CONFIG.replace("3000", "8080"));
+    assert.equal(w.approvals.length, 1, "the edit was asked about");
+
+    const bodies = server.chatRequests();
+    assert.equal(bodies.length, 4);
+    const sizes = bodies.map(requestTokens);
+    console.log(`      4,096-token window, lean: requests of ${sizes.join(", ")} tokens`);
+    for (const [i, tokens] of sizes.entries())
+      assert.ok(tokens + MIN_ANSWER_TOKENS <= WINDOW, `request ${i + 1}: ${tokens} tokens leave room for an answer in ${WINDOW}`);
+    for (const body of bodies) {
+      const names = (body.tools ?? []).map((t) => t.function.name).sort();
+      assert.deepEqual(names, ["edit_file", "read_file", "search"], "lean mode: the essential tools (no commands in this world)");
+    }
+  });
+});
