@@ -214,7 +214,11 @@ export class ChatContext {
         },
       };
       this.notifyRequest(capture);
-      return streamFn(model, context, wrapped);
+      // Where the answer limit was sized here from the server's window, pi-ai must not size it
+      // again: its clamp keeps a fixed 4,096-token margin, which leaves a 4,096-token window an
+      // answer of one token (max_tokens: 1). A window of 0 is pi-ai's "unknown": it keeps ours.
+      const sent = fit?.maxOutputTokens !== undefined ? { ...model, contextWindow: 0 } : model;
+      return streamFn(sent, context, wrapped);
     };
   }
 

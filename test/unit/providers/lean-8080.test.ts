@@ -1,7 +1,7 @@
 // The 8080 scenario in a 4,096-token window, through pi-ai's real openai-completions adapter to
 // the scripted server: lean mode comes on by itself (the window is under its threshold), the
-// request declares the essential tools only, and every request — its messages and tools as sent —
-// leaves at least the smallest answer room inside the window. Counted from the bodies the server
+// request declares the essential tools only, and every request — its messages and tools as sent,
+// plus the answer limit it asks for (never the 1 token pi-ai's own clamp left) — stays inside the window. Counted from the bodies the server
 // received (characters ÷ 4 of the JSON, which overcounts: the wire's punctuation is in it).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -32,7 +32,7 @@ describe("the 8080 scenario in a 4,096-token window (lean mode, real adapter, re
     await server.close();
   });
 
-  it("reads, edits after the approval, and answers; every request leaves room for an answer in the window", async () => {
+  it("reads, edits after the approval, and answers; every request and its answer limit fit the window", async () => {
     w = chatWorld({
       resolveModel: () =>
         resolveModelBinding({ provider: "openai-compatible", model: "local-model", baseUrl: `${server.url}/v1`, contextWindow: WINDOW }, secretsOf({})),
@@ -55,10 +55,13 @@ describe("the 8080 scenario in a 4,096-token window (lean mode, real adapter, re
 
     const bodies = server.chatRequests();
     assert.equal(bodies.length, 4);
-    const sizes = bodies.map(requestTokens);
-    console.log(`      4,096-token window, lean: requests of ${sizes.join(", ")} tokens`);
-    for (const [i, tokens] of sizes.entries())
-      assert.ok(tokens + MIN_ANSWER_TOKENS <= WINDOW, `request ${i + 1}: ${tokens} tokens leave room for an answer in ${WINDOW}`);
+    const sizes = bodies.map((body) => ({ tokens: requestTokens(body), limit: body.max_tokens ?? 0 }));
+    console.log(`      4,096-token window, lean: ${sizes.map((s) => `${s.tokens} + ${s.limit}`).join(", ")} (request + answer limit, tokens)`);
+    for (const [i, s] of sizes.entries()) {
+      // pi-ai's own clamp once made this 1 in a 4,096-token window (its fixed 4,096-token margin).
+      assert.ok(s.limit >= MIN_ANSWER_TOKENS, `request ${i + 1} leaves the answer ${s.limit} tokens`);
+      assert.ok(s.tokens + s.limit <= WINDOW, `request ${i + 1}: ${s.tokens} + ${s.limit} within ${WINDOW}`);
+    }
     for (const body of bodies) {
       const names = (body.tools ?? []).map((t) => t.function.name).sort();
       assert.deepEqual(names, ["edit_file", "read_file", "search"], "lean mode: the essential tools (no commands in this world)");
