@@ -41,7 +41,7 @@ describe("plan mode and the task list in a chat", function () {
     const posted = api.view.posted as HostMessage[];
     const before = posted.length;
     server.push((body) => {
-      assert.deepEqual(declared(body), ["find_files", "list_files", "read_file", "search", "todo"]);
+      assert.deepEqual(declared(body), ["find_files", "list_files", "propose_plan", "read_file", "search", "todo"]);
       assert.ok(
         body.messages.some((m) => textOf(m).includes("The user switched to plan mode")),
         "the model is told the mode",
