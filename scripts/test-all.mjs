@@ -113,6 +113,11 @@ const SUMMARY = /^([A-Z0-9-]+): (\d+) passed, (\d+) failed\s*$/;
 let passed = 0;
 let failed = 0;
 const broken = [];
+// Mocha's failure reports, repeated at the end: CI shows only the tail of a long log, and a
+// failing test's title and error must be in it.
+const FAILING = /^\s+\d+ failing\s*$/;
+const REPORT_LINES = 40;
+const failureReports = [];
 
 function run(step) {
   return new Promise((resolve) => {
@@ -123,12 +128,17 @@ function run(step) {
     });
     let counted = false;
     let buffer = "";
+    let report;
     child.stdout.on("data", (chunk) => {
       process.stdout.write(chunk);
       buffer += chunk.toString();
       const lines = buffer.split("\n");
       buffer = lines.pop() ?? "";
       for (const line of lines) {
+        if (FAILING.test(line)) {
+          report = { step: step.name, lines: [] };
+          failureReports.push(report);
+        } else if (report && report.lines.length < REPORT_LINES) report.lines.push(line);
         const m = SUMMARY.exec(line);
         if (m) {
           passed += Number(m[2]);
@@ -172,6 +182,10 @@ const nameWidth = Math.max(...timings.map((t) => t.name.length), "total".length)
 console.log("\nstep times:");
 for (const t of timings) console.log(`  ${t.name.padEnd(nameWidth)}  ${formatDuration(t.ms).padStart(10)}${t.ok ? "" : "  failed"}`);
 console.log(`  ${"total".padEnd(nameWidth)}  ${formatDuration(performance.now() - suiteStart).padStart(10)}`);
+for (const r of failureReports) {
+  console.log(`\nfailures in ${r.step}:`);
+  for (const line of r.lines) console.log(line);
+}
 if (broken.length > 0) console.log(`\nfailed: ${broken.join(", ")}`);
 // Last, and in exactly this form: CI reads it.
 console.log(`${passed} passed, ${failed} failed`);
