@@ -6,6 +6,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { RequestCapture } from "./context/chat-context";
 import { latestCompaction, type CompactionSettings } from "./context/compaction";
+import { summaryModelOf } from "./context/compactor";
 import { ChatSession, type EditApprover } from "./session";
 import {
   DEFAULT_SYSTEM_PROMPT,
@@ -401,12 +402,7 @@ export class ChatService {
       if (promptText.trim() === "" || answerText.trim() === "") return;
       const binding = await this.options.resolveModel(session.model);
       const apiKey = await binding.getApiKey(binding.model.provider);
-      const suggested = await suggestTitle(
-        { model: binding.model, streamFn: binding.streamFn, apiKey },
-        promptText,
-        answerText,
-        AbortSignal.timeout(TITLE_TIMEOUT_MS),
-      );
+      const suggested = await suggestTitle(summaryModelOf(binding, apiKey), promptText, answerText, AbortSignal.timeout(TITLE_TIMEOUT_MS));
       // Redacted before it is cleaned and cut, so no part of a key survives the cut.
       const title = cleanTitle(this.options.redactor ? this.options.redactor.text(suggested) : suggested);
       if (!title) {

@@ -10,7 +10,7 @@ import type { RequestView } from "../context-policy";
 import type { CompactionSummaryMessage, CompactionTrigger, LocalNoticeMessage } from "../messages";
 import { errorNotice } from "../session/run-errors";
 import { contextBudget, DEFAULT_COMPACTION_SETTINGS, type CompactionSettings, type ContextBudget } from "./compaction";
-import { compactPath, type CompactionOutcome } from "./compactor";
+import { compactPath, type CompactionOutcome, summaryModelOf } from "./compactor";
 import { contextMeter, contextSize, fixedParts, MeterCache, type MeterModel, type RunExtras } from "./meter";
 import { type OversizedRequest, requestFit, requestTokens } from "./request-fit";
 import type { BindingWindow } from "./server-window";
@@ -340,16 +340,13 @@ export class ChatContext {
     let outcome: CompactionOutcome;
     try {
       const apiKey = await binding.getApiKey(binding.model.provider);
-      outcome = await compactPath(
-        this.host.messages(),
-        { model: binding.model, streamFn: binding.streamFn, apiKey },
-        {
-          trigger,
-          budget,
-          signal: controller.signal,
-          ...(options.instructions ? { instructions: options.instructions } : {}),
-        },
-      );
+      outcome = await compactPath(this.host.messages(), summaryModelOf(binding, apiKey), {
+        trigger,
+        budget,
+        tokenScale: this.tokenScale(),
+        signal: controller.signal,
+        ...(options.instructions ? { instructions: options.instructions } : {}),
+      });
     } catch (error) {
       outcome = { status: "failed", error: error instanceof Error ? error.message : String(error) };
     } finally {

@@ -17,6 +17,17 @@ export interface SummaryModel {
   apiKey: string | undefined;
 }
 
+/**
+ * The model of a side request (a summary, a title) that we size ourselves. Where the server told
+ * us its window, the request is sized here in its tokens, so pi-ai must not size the answer again:
+ * its clamp keeps a fixed 4,096-token margin, which left a 4,096-token window's answer 1 token.
+ * A window of 0 is pi-ai's "unknown": it keeps our limit.
+ */
+export function summaryModelOf(binding: { model: Model<Api>; streamFn: StreamFn; window?: { known: boolean } }, apiKey: string | undefined): SummaryModel {
+  const model = binding.window?.known ? { ...binding.model, contextWindow: 0 } : binding.model;
+  return { model, streamFn: binding.streamFn, apiKey };
+}
+
 export type CompactionOutcome =
   | { status: "done"; message: CompactionSummaryMessage }
   | { status: "nothing"; reason: string }
@@ -29,6 +40,8 @@ export interface CompactOptions {
   instructions?: string;
   signal?: AbortSignal;
   now?: () => number;
+  /** The server's tokens per estimated token (server-window.ts): the summary request is sized in the server's tokens. */
+  tokenScale?: number;
 }
 
 export async function compactPath(path: readonly AgentMessage[], summaryModel: SummaryModel, options: CompactOptions): Promise<CompactionOutcome> {
@@ -40,8 +53,9 @@ export async function compactPath(path: readonly AgentMessage[], summaryModel: S
   const planned = planCompaction(path, { keepRecentTokens, maxKeptTokens: budget.maxKeptTokens });
   if (!planned.ok) return { status: "nothing", reason: planned.reason };
   const request = buildSummaryRequest(planned.plan, convertToLlm, {
-    // The summary request must fit the window with its own answer (and a margin for the estimate).
-    maxInputTokens: budget.window - budget.summaryMaxTokens - Math.ceil(budget.window / 16),
+    // The summary request must fit the window with its own answer (and a margin for the estimate),
+    // counted in the server's tokens where it told us how many it makes of ours.
+    maxInputTokens: Math.floor((budget.window - budget.summaryMaxTokens - Math.ceil(budget.window / 16)) / Math.max(1, options.tokenScale ?? 1)),
     maxTokens: budget.summaryMaxTokens,
     ...(options.instructions ? { instructions: options.instructions } : {}),
   });

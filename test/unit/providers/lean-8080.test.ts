@@ -67,4 +67,49 @@ describe("the 8080 scenario in a 4,096-token window (lean mode, real adapter, re
       assert.deepEqual(names, ["edit_file", "read_file", "search"], "lean mode: the essential tools (no commands in this world)");
     }
   });
+
+  it("Compact Chat in the same window: the summary request and its answer limit fit, and the answer may be a summary's length", async () => {
+    w = chatWorld({
+      resolveModel: () =>
+        resolveModelBinding({ provider: "openai-compatible", model: "local-model", baseUrl: `${server.url}/v1`, contextWindow: WINDOW }, secretsOf({})),
+      leanMode: () => "auto",
+    });
+    const session = w.service.newChat();
+    // Enough conversation that a compaction has something to summarize.
+    for (let i = 0; i < 4; i++) {
+      server.push(() => ({ text: `Answer ${i}: ${"the port is read from src/config.ts and used by the server. ".repeat(12)}` }));
+      await session.prompt(`Question ${i}: ${"what does the configuration say about ports? ".repeat(6)}`);
+    }
+    server.push(() => ({ text: "## Goal\nKeep the port questions." }));
+    const outcome = await session.compact();
+    assert.equal(outcome.status, "done");
+    const summaryRequest = server.chatRequests().at(-1)!;
+    const tokens = requestTokens(summaryRequest);
+    const limit = summaryRequest.max_tokens ?? 0;
+    console.log(`      4,096-token window, summary request: ${tokens} + ${limit} (request + answer limit, tokens)`);
+    // pi-ai's clamp (a fixed 4,096-token margin) left the summary one token in a 4,096-token window.
+    assert.ok(limit >= MIN_ANSWER_TOKENS, `the summary may be ${limit} tokens long`);
+    assert.ok(tokens + limit <= WINDOW, `summary request: ${tokens} + ${limit} within ${WINDOW}`);
+  });
+
+  it("the chat's title in the same window: the title request may answer with a title, not one token", async () => {
+    const titles: string[] = [];
+    w = chatWorld({
+      resolveModel: () =>
+        resolveModelBinding({ provider: "openai-compatible", model: "local-model", baseUrl: `${server.url}/v1`, contextWindow: WINDOW }, secretsOf({})),
+      leanMode: () => "auto",
+      titles: { wanted: () => true, saved: (_chatId, title) => titles.push(title) },
+    });
+    const session = w.service.newChat();
+    server.push(
+      () => ({ text: "The default port is 3000." }),
+      () => ({ text: "Default port question" }),
+    );
+    await session.prompt("What is the default port?");
+    await w.service.titlesSettled();
+    const titleRequest = server.chatRequests().at(-1)!;
+    // pi-ai's clamp (a fixed 4,096-token margin) left the title one token in a 4,096-token window.
+    assert.ok((titleRequest.max_tokens ?? 0) >= 16, `the title may be ${titleRequest.max_tokens} tokens long`);
+    assert.deepEqual(titles, ["Default port question"]);
+  });
 });
