@@ -120,6 +120,8 @@ export interface OpenAIServer {
   readonly failures: unknown[];
   /** Model ids listed at GET /v1/models. */
   models: string[];
+  /** The window GET /v1/models says for each model, as vLLM does (`max_model_len`); absent, none. */
+  maxModelLen: number | undefined;
   /** How prompt tokens are counted in the reported usage, from the next request on. */
   usageMode: UsageMode;
   /** The bodies of the POST /v1/chat/completions requests, in order. */
@@ -185,7 +187,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   const failures: unknown[] = [];
   const chunkSize = Math.max(1, options.chunkSize ?? 7);
   let completionCount = 0;
-  const state: { models: string[]; usage: UsageMode } = { models: options.models ?? ["local-model"], usage: options.usage ?? "messages" };
+  const state: { models: string[]; usage: UsageMode; maxModelLen?: number } = { models: options.models ?? ["local-model"], usage: options.usage ?? "messages" };
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -219,7 +221,8 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     });
 
     if (req.method === "GET" && path === "/v1/models") {
-      sendJson(res, 200, { object: "list", data: state.models.map((id) => ({ id, object: "model", created: 0, owned_by: "openai-server" })) });
+      const window = state.maxModelLen !== undefined ? { max_model_len: state.maxModelLen } : {};
+      sendJson(res, 200, { object: "list", data: state.models.map((id) => ({ id, object: "model", created: 0, owned_by: "openai-server", ...window })) });
       return;
     }
     if (req.method !== "POST" || path !== "/v1/chat/completions") {
@@ -275,6 +278,13 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     },
     set models(ids: string[]) {
       state.models = ids;
+    },
+    get maxModelLen() {
+      return state.maxModelLen;
+    },
+    set maxModelLen(tokens: number | undefined) {
+      if (tokens === undefined) delete state.maxModelLen;
+      else state.maxModelLen = tokens;
     },
     get usageMode() {
       return state.usage;

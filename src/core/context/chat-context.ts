@@ -22,6 +22,8 @@ export interface ContextBinding {
   getApiKey: (provider: string) => Promise<string | undefined> | string | undefined;
   /** What the server said of the window (OpenAI-compatible servers): absent, the catalog's window. */
   window?: BindingWindow;
+  /** Forgets the server's answer, so the next run asks again (ModelBinding.forgetWindow). */
+  forgetWindow?: () => void;
 }
 
 /** What the meter and the budget need of a model: known from the settings before any request (a restored chat). */
@@ -185,10 +187,7 @@ export class ChatContext {
       if (compactionAt !== -1) capture.view.compactionAt = compactionAt;
       // A server's known window is never passed: measure the request, and size the answer to what is left.
       const fit = budget && this.binding?.window?.known ? requestFit(requestTokens(context, this.tokenScale()), budget, this.binding.window) : undefined;
-      if (fit?.refused) {
-        this.refused = fit.refused;
-        throw new Error(fit.refused.text);
-      }
+      if (fit?.refused) this.refuse(fit.refused);
       const cap = fit?.maxOutputTokens ?? budget?.maxOutputTokens;
       const maxTokens = cap !== undefined ? Math.min(options?.maxTokens ?? cap, cap) : options?.maxTokens;
       const extras = this.host.runExtras?.();
@@ -222,6 +221,13 @@ export class ChatContext {
     };
   }
 
+  /** Not sent: the run's error card says why. The card asks the user to restart the server with a larger window, so the next run asks it again. */
+  private refuse(refusal: OversizedRequest): never {
+    this.refused = refusal;
+    this.binding?.forgetWindow?.();
+    throw new Error(refusal.text);
+  }
+
   private notifyRequest(capture: RequestCapture): void {
     try {
       this.host.onRequest?.(capture);
@@ -240,10 +246,7 @@ export class ChatContext {
     const window = this.binding?.window;
     if (budget && window?.known) {
       const fixed = requestFit({ fixed: Math.ceil(this.fixedTokens() * this.tokenScale()), total: 0 }, budget, window);
-      if (fixed.refused) {
-        this.refused = fixed.refused;
-        throw new Error(fixed.refused.text);
-      }
+      if (fixed.refused) this.refuse(fixed.refused);
     }
     if (!budget || !this.settings().enabled || this.failedThisRun) return undefined;
     if (contextSize(request.context.messages, this.requestCache, this.tokenScale()).tokens <= budget.threshold) return undefined;

@@ -30,6 +30,11 @@ export interface ModelBinding {
   getApiKey: (provider: string) => Promise<string | undefined> | string | undefined;
   /** What the model's server said of its window (OpenAI-compatible servers); absent: the catalog's window is the real one. */
   window?: BindingWindow;
+  /**
+   * Forgets what the server said of its window, so the next run asks it again: called when a
+   * request was refused for its size or failed (the user may restart the server with another window).
+   */
+  forgetWindow?: () => void;
 }
 
 /** What the session needs of the SecretRedactor (redaction.ts): text and whole values. */

@@ -23,6 +23,11 @@ export function knownServerWindow(baseUrl: string, model: string): ServerWindow 
   return found === "silent" ? undefined : found;
 }
 
+/** Forgets the answer of one server and model: asked again next time (it may have been restarted with another window). */
+export function forgetServerWindow(baseUrl: string, model: string): void {
+  known.delete(keyOf(baseUrl, model));
+}
+
 /** Forgets every answer (a test starts over; a changed server is asked again). */
 export function forgetServerWindows(): void {
   known.clear();

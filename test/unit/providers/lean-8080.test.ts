@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { MIN_ANSWER_TOKENS } from "../../../src/core/context/request-fit";
-import { resolveModelBinding } from "../../../src/host/providers/provider-bundle";
+import { forgetServerWindows, resolveModelBinding } from "../../../src/host/providers/provider-bundle";
 import { chatWorld, CONFIG, type ChatWorld } from "../../support/chat-world";
 import { startOpenAIServer, type ChatCompletionRequest, type OpenAIServer } from "../../support/openai-server";
 import { lastAssistant, secretsOf } from "./helpers";
@@ -23,6 +23,7 @@ describe("the 8080 scenario in a 4,096-token window (lean mode, real adapter, re
   let w: ChatWorld | undefined;
 
   beforeEach(async () => {
+    forgetServerWindows();
     server = await startOpenAIServer();
   });
 
@@ -111,5 +112,44 @@ describe("the 8080 scenario in a 4,096-token window (lean mode, real adapter, re
     // pi-ai's clamp (a fixed 4,096-token margin) left the title one token in a 4,096-token window.
     assert.ok((titleRequest.max_tokens ?? 0) >= 16, `the title may be ${titleRequest.max_tokens} tokens long`);
     assert.deepEqual(titles, ["Default port question"]);
+  });
+
+  it("a server restarted with a larger window is asked again: the message it refused goes out after the restart", async () => {
+    // As vLLM says its window (GET /v1/models max_model_len): too small for the tools at first.
+    server.maxModelLen = 1024;
+    w = chatWorld({
+      resolveModel: () => resolveModelBinding({ provider: "openai-compatible", model: "local-model", baseUrl: `${server.url}/v1` }, secretsOf({})),
+      leanMode: () => "off",
+    });
+    const session = w.service.newChat();
+    await session.prompt("What is the default port?");
+    assert.match(lastAssistant(session.messages).errorMessage ?? "", /did not send this message/);
+    assert.equal(server.chatRequests().length, 0, "nothing was sent past the window");
+    // The user restarts the server with a larger window, as the card says, and sends again.
+    server.maxModelLen = 16_384;
+    server.push(() => ({ text: "The default port is 3000." }));
+    await session.prompt("What is the default port?");
+    assert.equal(lastAssistant(session.messages).stopReason, "stop", lastAssistant(session.messages).errorMessage);
+    assert.equal(server.chatRequests().length, 1);
+  });
+
+  it("a request the server fails has its window asked again on the next run; one that succeeds does not", async () => {
+    server.maxModelLen = 16_384;
+    w = chatWorld({
+      resolveModel: () => resolveModelBinding({ provider: "openai-compatible", model: "local-model", baseUrl: `${server.url}/v1` }, secretsOf({})),
+      leanMode: () => "off",
+    });
+    const asked = () => server.requests.filter((r) => r.method === "GET" && r.path === "/v1/models").length;
+    const session = w.service.newChat();
+    server.failNext(400, { error: { message: "the request exceeds the available context size" } });
+    await session.prompt("What is the default port?");
+    assert.equal(lastAssistant(session.messages).stopReason, "error");
+    const afterFailure = asked();
+    server.push(() => ({ text: "The default port is 3000." }));
+    await session.prompt("What is the default port?");
+    assert.equal(asked(), afterFailure + 1, "asked again after the failure");
+    server.push(() => ({ text: "Still 3000." }));
+    await session.prompt("And now?");
+    assert.equal(asked(), afterFailure + 1, "not asked again after a success");
   });
 });
