@@ -100,7 +100,7 @@ export class ChatHost implements ChatViewHandler, vscode.Disposable {
       commands: options.commands,
       mcp: options.mcp,
       view,
-      ignore: (message) => log(`ignored ${message.type} for an unknown chat or command`),
+      ignore: (message) => log(`ignored ${message.type}: it names nothing this chat has now (a stale or unknown id)`),
     };
   }
 
