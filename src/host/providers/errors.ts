@@ -138,6 +138,11 @@ function isNetworkError(lower: string): boolean {
   return NETWORK_PATTERN.test(lower);
 }
 
+/** A failed answer that may mean the server's window changed: it said the request is too long, or it is not there (being restarted). */
+export function mayMeanWindowChanged(answer: AssistantMessage): boolean {
+  return answer.stopReason === "error" && (isContextOverflow(answer) || isNetworkError((answer.errorMessage ?? "").toLowerCase()));
+}
+
 function describeAnyProviderError(message: string, provider: ProviderId | undefined): ProviderErrorDescription {
   const lower = message.toLowerCase();
   const status = leadingStatus(message);

@@ -24,8 +24,8 @@ import {
   VSCODE_LM,
   type ProviderId,
 } from "./catalog";
-import { setKeyFix } from "./errors";
-import { compatibleWindow, forgetServerWindow, knownServerWindow, probeServerWindow } from "./server-probe";
+import { mayMeanWindowChanged, setKeyFix } from "./errors";
+import { askServerWindowAgain, compatibleWindow, knownServerWindow, probeServerWindow } from "./server-probe";
 
 export { DEFAULT_MODELS, ENV_VARS, KEYLESS_API_KEY, PROVIDER_IDS, PROVIDER_LABELS, isProviderId, type ProviderId } from "./catalog";
 export { describeProviderError, redactSecrets, type ProviderErrorDescription } from "./errors";
@@ -358,15 +358,15 @@ async function resolveOpenAICompatible(settings: ProviderSettings, secrets: Secr
     ...(server ? { server: server.server } : {}),
     ...(server?.tokenScale ? { tokenScale: server.tokenScale } : {}),
   };
-  const forgetWindow = () => forgetServerWindow(baseUrl, settings.model.trim());
+  const askAgain = () => askServerWindowAgain(baseUrl, settings.model.trim());
   return {
     model,
     window: bindingWindow,
-    forgetWindow,
+    forgetWindow: askAgain,
     streamFn: (m, context, streamOptions) => {
       const stream = models.streamSimple(m, context, streamOptions);
-      // A failed request may be the server's own "too long", or a server gone to restart with another window.
-      void stream.result().then((answer) => answer.stopReason === "error" && forgetWindow(), forgetWindow);
+      // The server's own "too long", or a server gone (restarted with another window?): ask it again next run.
+      void stream.result().then((answer) => mayMeanWindowChanged(answer) && askAgain(), askAgain);
       return stream;
     },
     // pi-ai's adapter refuses to send without a key, so keyless servers get a placeholder.

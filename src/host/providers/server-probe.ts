@@ -23,14 +23,19 @@ export function knownServerWindow(baseUrl: string, model: string): ServerWindow 
   return found === "silent" ? undefined : found;
 }
 
-/** Forgets the answer of one server and model: asked again next time (it may have been restarted with another window). */
-export function forgetServerWindow(baseUrl: string, model: string): void {
-  known.delete(keyOf(baseUrl, model));
+/** Answers to ask again at the next probe, still shown until then (the header and the meter keep the served model and window). */
+const stale = new Set<string>();
+
+/** The server may have been restarted with another window: ask it again at the next run's probe. */
+export function askServerWindowAgain(baseUrl: string, model: string): void {
+  const key = keyOf(baseUrl, model);
+  if (known.has(key)) stale.add(key);
 }
 
 /** Forgets every answer (a test starts over; a changed server is asked again). */
 export function forgetServerWindows(): void {
   known.clear();
+  stale.clear();
 }
 
 export interface ProbeOptions {
@@ -43,13 +48,16 @@ export interface ProbeOptions {
 export function probeServerWindow(baseUrl: string, model: string, options: ProbeOptions = {}): Promise<ServerWindow | undefined> {
   const key = keyOf(baseUrl, model);
   const remembered = known.get(key);
-  if (remembered) return Promise.resolve(remembered === "silent" ? undefined : remembered);
+  if (remembered && !stale.has(key)) return Promise.resolve(remembered === "silent" ? undefined : remembered);
   let probe = running.get(key);
   if (!probe) {
     probe = askServer(baseUrl, model, options)
       .then(({ found, answered }) => {
+        stale.delete(key);
         if (found && !found.assumed) known.set(key, found);
         else if (!found && answered) known.set(key, "silent");
+        // A server that did not answer (being restarted) is asked again next time; its last answer stays shown.
+        else if (remembered) stale.add(key);
         return found;
       })
       .catch(() => undefined)

@@ -133,7 +133,7 @@ describe("the 8080 scenario in a 4,096-token window (lean mode, real adapter, re
     assert.equal(server.chatRequests().length, 1);
   });
 
-  it("a request the server fails has its window asked again on the next run; one that succeeds does not", async () => {
+  it("a request the server fails for its size has its window asked again on the next run; a wrong key or a success does not", async () => {
     server.maxModelLen = 16_384;
     w = chatWorld({
       resolveModel: () => resolveModelBinding({ provider: "openai-compatible", model: "local-model", baseUrl: `${server.url}/v1` }, secretsOf({})),
@@ -141,7 +141,18 @@ describe("the 8080 scenario in a 4,096-token window (lean mode, real adapter, re
     });
     const asked = () => server.requests.filter((r) => r.method === "GET" && r.path === "/v1/models").length;
     const session = w.service.newChat();
-    server.failNext(400, { error: { message: "the request exceeds the available context size" } });
+    // A wrong key says nothing of the window: not asked again.
+    server.failNext(401, { error: { message: "Incorrect API key provided" } });
+    await session.prompt("What is the default port?");
+    assert.equal(lastAssistant(session.messages).stopReason, "error");
+    const afterWrongKey = asked();
+    server.push(() => ({ text: "The default port is 3000." }));
+    await session.prompt("What is the default port?");
+    assert.equal(asked(), afterWrongKey, "not asked again after a wrong key");
+    // As llama-server says it when a request passes its window.
+    server.failNext(400, {
+      error: { code: 400, message: "the request exceeds the available context size, try increasing it", type: "exceed_context_size_error" },
+    });
     await session.prompt("What is the default port?");
     assert.equal(lastAssistant(session.messages).stopReason, "error");
     const afterFailure = asked();
