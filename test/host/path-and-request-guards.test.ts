@@ -141,7 +141,7 @@ describe("requests the extension must not trust", function () {
     assert.equal(api.screen.currentSession.id, chatId);
     assert.equal(api.screen.currentSession.messages.length, 0, "Continue added nothing");
     assert.equal(server.requests.length, requestsBefore, "Continue sent no request");
-    assert.ok(api.logLines.some((l) => l.includes("ignored chat/switch for an unknown chat")));
+    assert.ok(api.logLines.some((l) => l.includes("ignored chat/switch: it names nothing this chat has now")));
     assert.ok(api.logLines.some((l) => l.includes("ignored command/openOutput")));
   });
 });
