@@ -3,7 +3,7 @@
 // was set for, so a chat on another provider gets none (its own endpoint) — a transcript line can
 // never point a key at a server.
 import type { ChatModelChoice } from "../../core/transcript";
-import { DEFAULT_MODELS, isProviderId, type ProviderId } from "../providers/catalog";
+import { DEFAULT_MODELS, isProviderId, PROVIDER_LABELS, type ProviderId } from "../providers/catalog";
 import type { ProviderSettings } from "../providers/provider-bundle";
 
 /** The settings a run of a chat uses: its own provider and model, else the settings'. */
@@ -39,9 +39,7 @@ export interface ModelLabel {
 
 /** Provider names for the header's tooltip and the picker (the catalog's are worded for sentences). */
 export const PROVIDER_TITLES: Record<ProviderId, string> = {
-  anthropic: "Anthropic",
-  openai: "OpenAI",
-  google: "Google Gemini",
+  ...PROVIDER_LABELS,
   "openai-compatible": "Local server (OpenAI-compatible)",
   "vscode-lm": "VS Code language models",
 };

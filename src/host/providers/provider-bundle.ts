@@ -5,9 +5,6 @@
 import type { AuthContext, Model, MutableModels } from "@earendil-works/pi-ai";
 import { openAICompletionsApi } from "@earendil-works/pi-ai/api/openai-completions.lazy";
 import { createModels, createProvider, getSupportedThinkingLevels } from "@earendil-works/pi-ai/models";
-import { anthropicProvider } from "@earendil-works/pi-ai/providers/anthropic";
-import { googleProvider } from "@earendil-works/pi-ai/providers/google";
-import { openaiProvider } from "@earendil-works/pi-ai/providers/openai";
 import type { BindingWindow, ServerWindow } from "../../core/context/server-window";
 import { RunSetupError } from "../../core/session/run-errors";
 import type { ModelBinding } from "../../core/session/types";
@@ -25,6 +22,8 @@ import {
   type ProviderId,
 } from "./catalog";
 import { setKeyFix } from "./errors";
+import { withoutAmbientHeaders } from "./ambient-headers";
+import { CLOUD_FACTORIES } from "./pi-ai-providers";
 import { compatibleWindow, knownServerWindow, probeServerWindow } from "./server-probe";
 
 export { DEFAULT_MODELS, ENV_VARS, KEYLESS_API_KEY, PROVIDER_IDS, PROVIDER_LABELS, isProviderId, type ProviderId } from "./catalog";
@@ -90,12 +89,6 @@ function isBuiltin(provider: ProviderId): provider is BuiltinProviderId {
   return provider !== "openai-compatible" && provider !== VSCODE_LM;
 }
 
-const BUILTIN_FACTORIES = {
-  anthropic: anthropicProvider,
-  openai: openaiProvider,
-  google: googleProvider,
-} satisfies Record<BuiltinProviderId, unknown>;
-
 /**
  * pi-ai never reads keys from the environment itself: the key comes only from getApiKey,
  * so a stored key always wins and nothing ambient (OAuth tokens, other variables) sneaks in.
@@ -107,10 +100,15 @@ let builtinCollection: MutableModels | undefined;
 function builtinModels(): MutableModels {
   if (!builtinCollection) {
     const models = createModels({ authContext: NO_AMBIENT_AUTH });
-    for (const create of Object.values(BUILTIN_FACTORIES)) models.setProvider(create());
+    for (const create of Object.values(CLOUD_FACTORIES)) models.setProvider(create());
     builtinCollection = models;
   }
   return builtinCollection;
+}
+
+/** The model when the setting is empty: the table's default, else the first of pi-ai's catalog. */
+function defaultModelId(provider: BuiltinProviderId): string {
+  return DEFAULT_MODELS[provider] || (builtinModels().getModels(provider)[0]?.id ?? "");
 }
 
 /** The chat models of a provider, for the "select model" quick pick. [] for OpenAI-compatible servers (any id; see listServerModels). */
@@ -127,7 +125,7 @@ export function listModels(provider: ProviderId): { id: string; name: string }[]
  */
 export function thinkingLevels(settings: ProviderSettings): string[] {
   if (!isProviderId(settings.provider) || !isBuiltin(settings.provider)) return [];
-  const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
+  const id = settings.model.trim() || defaultModelId(settings.provider);
   const model = builtinModels()
     .getModels(settings.provider)
     .find((m) => m.id === id);
@@ -141,7 +139,7 @@ export function thinkingLevels(settings: ProviderSettings): string[] {
 export function modelAcceptsImages(settings: ProviderSettings): boolean | undefined {
   if (settings.provider === "openai-compatible") return settings.imageInput === true;
   if (!isProviderId(settings.provider) || !isBuiltin(settings.provider)) return undefined;
-  const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
+  const id = settings.model.trim() || defaultModelId(settings.provider);
   const model = builtinModels()
     .getModels(settings.provider)
     .find((m) => m.id === id);
@@ -164,7 +162,7 @@ export function modelForMeter(settings: ProviderSettings): Pick<Model<"openai-co
     };
   }
   if (!isProviderId(settings.provider) || !isBuiltin(settings.provider)) return undefined;
-  const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
+  const id = settings.model.trim() || defaultModelId(settings.provider);
   const model = builtinModels()
     .getModels(settings.provider)
     .find((m) => m.id === id);
@@ -180,7 +178,7 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
   const env = options.env ?? process.env;
   const provider = settings.provider;
   if (!isProviderId(provider)) {
-    throw fail(`Unknown provider “${String(provider)}”.`, "Choose Anthropic, OpenAI, Google or an OpenAI-compatible server in the Pi Chat settings.");
+    throw fail(`Unknown provider “${String(provider)}”.`, `Choose a provider and model with “${SELECT_MODEL_COMMAND}”.`, "selectChatModel");
   }
   if (provider === "openai-compatible") return resolveOpenAICompatible(settings, secrets, options, fail);
   // VS Code's models need the vscode API: the host binds them (src/host/vscode-models), never this bundle.
@@ -210,7 +208,7 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
   if (problem) throw fail(`The ${label} API key cannot be used: ${problem}`, setKeyFix(provider), "setApiKey");
 
   const models = builtinModels();
-  const wanted = settings.model.trim() || DEFAULT_MODELS[provider];
+  const wanted = settings.model.trim() || defaultModelId(provider);
   const found = models.getModel(provider, wanted) ?? models.getModels(provider).find((m) => m.id.toLowerCase() === wanted.toLowerCase());
   if (!found) {
     throw fail(
@@ -235,7 +233,7 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
   const initialKey = key;
   return {
     model,
-    streamFn: (m, context, streamOptions) => models.streamSimple(m, context, streamOptions),
+    streamFn: (m, context, streamOptions) => models.streamSimple(m, context, withoutAmbientHeaders(m.provider, streamOptions)),
     // Read per request, so a key set during a run is used by its next request.
     getApiKey: async () => {
       try {
@@ -361,7 +359,7 @@ async function resolveOpenAICompatible(settings: ProviderSettings, secrets: Secr
   return {
     model,
     window: bindingWindow,
-    streamFn: (m, context, streamOptions) => models.streamSimple(m, context, streamOptions),
+    streamFn: (m, context, streamOptions) => models.streamSimple(m, context, withoutAmbientHeaders(m.provider, streamOptions)),
     // pi-ai's adapter refuses to send without a key, so keyless servers get a placeholder.
     getApiKey: async () => {
       try {
@@ -489,7 +487,7 @@ function suggestedModelIds(provider: BuiltinProviderId): string[] {
   const ids = listModels(provider)
     .map((m) => m.id)
     .filter((id) => !/-\d{8}$/.test(id));
-  return [...new Set([DEFAULT_MODELS[provider], ...ids])].slice(0, 5);
+  return [...new Set([defaultModelId(provider), ...ids])].slice(0, 5);
 }
 
 const positiveInt = (value: number | undefined): number | undefined => (value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined);
