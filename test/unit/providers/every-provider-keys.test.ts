@@ -44,6 +44,32 @@ const ALL_ENV_NAMES = [...new Set(CLOUD.flatMap((p) => ENV_VARS[p]))];
 /** Credentials the SDKs under pi-ai read from the process's environment by themselves, whatever they are given. */
 const AMBIENT = ["ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_OAUTH_TOKEN", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "GOOGLE_CLOUD_API_KEY", "AWS_BEARER_TOKEN_BEDROCK"];
 
+/** Every secret of the test but `provider`'s own (and OpenAI's organization and project for OpenAI). */
+function otherSecrets(provider: string, source: "stored" | "environment"): string[] {
+  const own = source === "environment" ? ENV_VARS[provider as KeyedProviderId] : [];
+  return [
+    ...CLOUD.filter((p) => p !== provider).map(storedKey),
+    ...[...ALL_ENV_NAMES, ...AMBIENT]
+      .filter((n) => !own.includes(n))
+      // OpenAI's own organization and project go to OpenAI (here, the proxy allowed for it).
+      .filter((n) => !(provider === "openai" && n.startsWith("OPENAI_")))
+      .map(envKey),
+  ];
+}
+
+/** What went wrong with one provider's requests: consent asked other than once for it, no request, its key missing, another's there. */
+function problems(provider: string, asked: readonly BaseUrlOverride[], sent: readonly Captured[], own: string, others: readonly string[]): string[] {
+  const out: string[] = [];
+  if (asked.length !== 1 || asked[0]?.provider !== provider) out.push(`${provider}: consent asked ${JSON.stringify(asked)}`);
+  if (sent.length === 0) out.push(`${provider}: no request reached the server`);
+  for (const r of sent) {
+    if (!r.text.includes(own)) out.push(`${provider}: its own key missing from ${r.url}`);
+    const leaked = others.filter((k) => r.text.includes(k));
+    if (leaked.length > 0) out.push(`${provider}: ${r.url} carried ${leaked.join(", ")}`);
+  }
+  return out;
+}
+
 describe("providers: every provider's key reaches only its own host", function () {
   this.timeout(60_000);
   let server: Awaited<ReturnType<typeof captureServer>>;
@@ -85,14 +111,6 @@ describe("providers: every provider's key reaches only its own host", function (
       for (const provider of CLOUD) {
         const stored = Object.fromEntries(CLOUD.filter((p) => source === "stored" || p !== provider).map((p) => [p, storedKey(p)]));
         const own = source === "stored" ? storedKey(provider) : envKey(ENV_VARS[provider][0] ?? "");
-        const others = [
-          ...CLOUD.filter((p) => p !== provider).map(storedKey),
-          ...[...ALL_ENV_NAMES, ...AMBIENT]
-            .filter((n) => !(source === "environment" && ENV_VARS[provider].includes(n)))
-            // OpenAI's own organization and project go to OpenAI (here, the proxy allowed for it).
-            .filter((n) => !(provider === "openai" && n.startsWith("OPENAI_")))
-            .map(envKey),
-        ];
         const baseUrl = `${server.url}/${provider}`;
         const asked: BaseUrlOverride[] = [];
         const before = server.requests.length;
@@ -111,14 +129,7 @@ describe("providers: every provider's key reaches only its own host", function (
         } finally {
           await w.cleanup();
         }
-        const sent = server.requests.slice(before);
-        if (asked.length !== 1 || asked[0]?.provider !== provider) report.push(`${provider}: consent asked ${JSON.stringify(asked)}`);
-        if (sent.length === 0) report.push(`${provider}: no request reached the server`);
-        for (const r of sent) {
-          if (!r.text.includes(own)) report.push(`${provider}: its own key missing from ${r.url}`);
-          const leaked = others.filter((k) => r.text.includes(k));
-          if (leaked.length > 0) report.push(`${provider}: ${r.url} carried ${leaked.join(", ")}`);
-        }
+        report.push(...problems(provider, asked, server.requests.slice(before), own, otherSecrets(provider, source)));
       }
       assert.deepEqual(report, []);
     });
