@@ -9,7 +9,11 @@ import { PROVIDER_IDS, type ProviderId, type SecretKeys } from "./providers-load
 /** "Pi Chat: Set API Key": which provider (the chat's own marked), then the key. */
 export async function setApiKey(secrets: SecretKeys, chatProvider: ProviderId): Promise<void> {
   const picked = await vscode.window.showQuickPick(
-    PROVIDER_IDS.map((id) => ({ label: PROVIDER_TITLES[id], description: id === chatProvider ? "this chat's provider" : "", id })),
+    PROVIDER_IDS.map((id) => ({
+      label: PROVIDER_TITLES[id],
+      description: [...(id === chatProvider ? ["this chat's provider"] : []), ...ENV_VARS[id]].join(" · "),
+      id,
+    })),
     { placeHolder: "Which provider is the API key for?" },
   );
   if (picked) await askForApiKey(secrets, picked.id);
@@ -30,7 +34,7 @@ export async function hasApiKey(secrets: SecretKeys, provider: ProviderId): Prom
 export async function askForApiKey(secrets: SecretKeys, provider: ProviderId, why?: string): Promise<void> {
   const value = await vscode.window.showInputBox({
     title: `Pi Chat: API key for ${PROVIDER_TITLES[provider]}`,
-    prompt: `${why ? `${why} ` : ""}Stored in VS Code's secret storage. Leave empty to remove the stored key.`,
+    prompt: `${why ? `${why} ` : ""}Stored in VS Code's secret storage for ${PROVIDER_TITLES[provider]} only.${envNote(provider)} Leave empty to remove the stored key.`,
     password: true,
     ignoreFocusOut: true,
     validateInput: (text) => {
@@ -51,4 +55,10 @@ export async function askForApiKey(secrets: SecretKeys, provider: ProviderId, wh
     return;
   }
   void vscode.window.showInformationMessage(`Pi Chat: saved the ${PROVIDER_TITLES[provider]} API key.`);
+}
+
+/** Where else the key is read from: " Without one, GROQ_API_KEY is read." (none for a local server). */
+function envNote(provider: ProviderId): string {
+  const vars = ENV_VARS[provider];
+  return vars.length > 0 ? ` Without one, ${vars.join(" or ")} ${vars.length > 1 ? "are" : "is"} read.` : "";
 }
