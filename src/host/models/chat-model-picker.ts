@@ -18,7 +18,7 @@ import { askForApiKey, hasApiKey } from "./api-key-prompt";
 import { VSCODE_LM } from "../providers/catalog";
 import { useVscodeModels, vscodeModelItems } from "../vscode-models/picker-items";
 import type { ModelItem } from "./model-item";
-import { cloudItems, modelRow, recentItems, recentModels, rememberModel } from "./picker-groups";
+import { askProviderOptions, cloudItems, modelRow, recentItems, recentModels, rememberModel } from "./picker-groups";
 
 /** Levels pi-ai knows, to check an argument (a keybinding's or a test's). */
 const THINKING_LEVELS = new Set(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
@@ -124,6 +124,8 @@ class ModelPicker {
     // A provider without a key: its key is asked for now, not after the first request fails.
     const provider = choice.provider as ProviderId;
     if (provider === VSCODE_LM) return;
+    // Azure's resource, Cloudflare's account…: asked now when missing, not after a failed request.
+    await askProviderOptions(provider, true);
     if (!(await hasApiKey(this.secrets, provider)))
       await askForApiKey(this.secrets, provider, `${PROVIDER_TITLES[provider]} needs an API key for ${choice.modelId}.`);
   }
@@ -252,7 +254,7 @@ class ModelPicker {
   /** A cloud provider without a key: its key first (naming its variable), then one of its models. */
   private async setUpProvider(provider: CloudProviderId, isCurrent: (provider: ProviderId, id: string) => boolean): Promise<string | undefined> {
     await askForApiKey(this.secrets, provider, `Choose a ${PROVIDER_TITLES[provider]} model after this.`);
-    if (!(await hasApiKey(this.secrets, provider))) return undefined;
+    if (!(await hasApiKey(this.secrets, provider)) || !(await askProviderOptions(provider, false))) return undefined;
     const models = orderModels(loadProviders().listModels(provider), DEFAULT_MODELS[provider] || undefined);
     const picked = await vscode.window.showQuickPick(
       models.map((m) => modelRow(provider, m, isCurrent)),

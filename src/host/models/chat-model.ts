@@ -10,11 +10,13 @@ import type { ProviderSettings } from "../providers/provider-bundle";
 export function settingsForChat(settings: ProviderSettings, choice: ChatModelChoice | undefined): ProviderSettings {
   if (!choice || !isProviderId(choice.provider)) return settings;
   const provider: ProviderId = choice.provider;
-  const { baseUrl, imageInput, contextWindow, maxTokens } = settings;
+  const { baseUrl, imageInput, contextWindow, maxTokens, options } = settings;
   const sameProvider = provider === settings.provider;
   return {
     provider,
     model: choice.modelId,
+    // Named per provider (azure.*, cloudflare.*): only that provider ever reads them.
+    ...(options ? { options } : {}),
     ...(sameProvider && baseUrl !== undefined ? { baseUrl } : {}),
     ...(sameProvider && imageInput !== undefined ? { imageInput } : {}),
     ...(sameProvider && contextWindow !== undefined ? { contextWindow } : {}),

@@ -8,6 +8,8 @@ import { CLOUD_PROVIDERS, DEFAULT_MODELS, ENV_VARS, isProviderId, type CloudProv
 import { PROVIDER_TITLES } from "./chat-model";
 import type { ModelItem } from "./model-item";
 import { orderModels, type ListedModel } from "./model-order";
+import { optionProblem, PROVIDER_OPTION_RULES, providerOptions } from "../providers/provider-options";
+import { setting, updateUserSetting } from "../settings";
 
 /** How many recently used models the picker lists first. */
 const RECENT_COUNT = 5;
@@ -93,4 +95,30 @@ export function cloudItems(
     for (const m of orderModels(listModels(provider), DEFAULT_MODELS[provider] || undefined)) withKey.push(modelRow(provider, m, isCurrent));
   }
   return { configured: withKey, cloud: without.length > 1 ? without : [] };
+}
+
+/**
+ * Asks for what the provider needs beyond its key (Azure's resource, Cloudflare's account…), each
+ * checked against its shape, into the user's settings; `onlyMissing` skips those already set. False
+ * when the user dismissed a box that a run needs.
+ */
+export async function askProviderOptions(provider: ProviderId, onlyMissing: boolean): Promise<boolean> {
+  for (const option of providerOptions(provider)) {
+    const rule = PROVIDER_OPTION_RULES[option];
+    const current = setting(option).trim();
+    if (onlyMissing && optionProblem(option, current) === undefined) continue;
+    const value = await vscode.window.showInputBox({
+      title: `Pi Chat: ${PROVIDER_TITLES[provider]} needs ${rule.title}`,
+      prompt: `Kept in your user settings (piChat.${option}), never a workspace's. For example ${rule.example}.`,
+      value: current,
+      ignoreFocusOut: true,
+      validateInput: (text) => {
+        const problem = optionProblem(option, text.trim());
+        return problem ? `Not usable: ${problem}.` : undefined;
+      },
+    });
+    if (value === undefined) return !rule.required;
+    await updateUserSetting(option, value.trim() || undefined);
+  }
+  return true;
 }

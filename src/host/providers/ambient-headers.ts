@@ -14,3 +14,13 @@ export function withoutAmbientHeaders<T extends SimpleStreamOptions>(provider: s
   const headers = { ...(options?.headers ?? {}), ...AMBIENT_OPENAI_HEADERS } as unknown as Record<string, string>;
   return { ...(options ?? ({} as T)), headers };
 }
+
+/** A request's options: no ambient OpenAI headers (above), and the provider's URL parts as its env (provider-options.ts). */
+export function requestOptions<T extends SimpleStreamOptions>(
+  provider: string,
+  options: T | undefined,
+  env: Record<string, string> | undefined,
+): T | undefined {
+  const cleaned = withoutAmbientHeaders(provider, options);
+  return env ? ({ ...(cleaned ?? ({} as T)), env: { ...(cleaned?.env ?? {}), ...env } } as T) : cleaned;
+}

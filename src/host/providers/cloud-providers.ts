@@ -10,7 +10,12 @@ export interface CloudProviderInfo {
   readonly env: readonly string[];
   /** The model when the setting is empty; "" = the first of pi-ai's catalog for it. */
   readonly defaultModel: string;
+  /** Parts of the provider's URL it needs from the user's settings (provider-options.ts), asked when it is chosen. */
+  readonly options?: readonly ProviderOptionId[];
 }
+
+/** A setting a provider needs beyond its key (provider-options.ts has each one's rule). */
+export type ProviderOptionId = "azure.resourceName" | "azure.deployment" | "cloudflare.accountId" | "cloudflare.gatewayId";
 
 /** Anthropic, OpenAI and Google first (the ones most users have), then the others by name. */
 export const CLOUD_PROVIDERS = [
@@ -18,10 +23,20 @@ export const CLOUD_PROVIDERS = [
   { id: "openai", label: "OpenAI", env: ["OPENAI_API_KEY"], defaultModel: "gpt-4.1" },
   { id: "google", label: "Google Gemini", env: ["GEMINI_API_KEY", "GOOGLE_API_KEY"], defaultModel: "gemini-2.5-flash" },
   { id: "ant-ling", label: "Ant Ling", env: ["ANT_LING_API_KEY"], defaultModel: "" },
+  { id: "azure", label: "Azure OpenAI", env: ["AZURE_OPENAI_API_KEY"], defaultModel: "", options: ["azure.resourceName", "azure.deployment"] },
   { id: "baseten", label: "Baseten", env: ["BASETEN_API_KEY"], defaultModel: "" },
   { id: "cerebras", label: "Cerebras", env: ["CEREBRAS_API_KEY"], defaultModel: "" },
+  {
+    id: "cloudflare-ai-gateway",
+    label: "Cloudflare AI Gateway",
+    env: ["CLOUDFLARE_API_KEY"],
+    defaultModel: "",
+    options: ["cloudflare.accountId", "cloudflare.gatewayId"],
+  },
+  { id: "cloudflare-workers-ai", label: "Cloudflare Workers AI", env: ["CLOUDFLARE_API_KEY"], defaultModel: "", options: ["cloudflare.accountId"] },
   { id: "deepseek", label: "DeepSeek", env: ["DEEPSEEK_API_KEY"], defaultModel: "" },
   { id: "fireworks", label: "Fireworks", env: ["FIREWORKS_API_KEY"], defaultModel: "" },
+  { id: "google-vertex", label: "Google Vertex AI", env: ["GOOGLE_CLOUD_API_KEY"], defaultModel: "" },
   { id: "groq", label: "Groq", env: ["GROQ_API_KEY"], defaultModel: "" },
   { id: "huggingface", label: "Hugging Face", env: ["HF_TOKEN"], defaultModel: "" },
   { id: "kimi-coding", label: "Kimi For Coding", env: ["KIMI_API_KEY"], defaultModel: "" },
@@ -65,10 +80,6 @@ export type CloudProviderId = (typeof CLOUD_PROVIDERS)[number]["id"];
 /** pi-ai's providers that are not offered, each with the reason (the picker's list is the others). */
 export const NOT_OFFERED: Readonly<Record<string, string>> = {
   "amazon-bedrock": "needs the AWS SDK and its credential chain (profiles, IAM roles), which Pi Chat does not bundle",
-  azure: "needs the Azure resource and deployment names, which Pi Chat does not ask for yet",
-  "google-vertex": "needs a Google Cloud project and location (or Application Default Credentials), not asked for yet",
-  "cloudflare-ai-gateway": "needs the Cloudflare account and gateway ids in its URL, not asked for yet",
-  "cloudflare-workers-ai": "needs the Cloudflare account id in its URL, not asked for yet",
   "github-copilot": "a GitHub sign-in; in VS Code, use Copilot's models through VS Code language models",
   "openai-codex": "a ChatGPT subscription sign-in only (no API key), which Pi Chat does not offer yet",
   radius: "a gateway whose model list comes from its sign-in, which Pi Chat does not offer yet",

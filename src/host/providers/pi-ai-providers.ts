@@ -5,6 +5,10 @@ import { anthropicProvider } from "@earendil-works/pi-ai/providers/anthropic";
 import { openaiProvider } from "@earendil-works/pi-ai/providers/openai";
 import { googleProvider } from "@earendil-works/pi-ai/providers/google";
 import { antLingProvider } from "@earendil-works/pi-ai/providers/ant-ling";
+import { azureProvider } from "@earendil-works/pi-ai/providers/azure";
+import { cloudflareAIGatewayProvider } from "@earendil-works/pi-ai/providers/cloudflare-ai-gateway";
+import { cloudflareWorkersAIProvider } from "@earendil-works/pi-ai/providers/cloudflare-workers-ai";
+import { googleVertexProvider } from "@earendil-works/pi-ai/providers/google-vertex";
 import { basetenProvider } from "@earendil-works/pi-ai/providers/baseten";
 import { cerebrasProvider } from "@earendil-works/pi-ai/providers/cerebras";
 import { deepseekProvider } from "@earendil-works/pi-ai/providers/deepseek";
@@ -44,6 +48,10 @@ export const CLOUD_FACTORIES: Record<CloudProviderId, () => Provider> = {
   openai: openaiProvider,
   google: googleProvider,
   "ant-ling": antLingProvider,
+  azure: azureProvider,
+  "cloudflare-ai-gateway": cloudflareAIGatewayProvider,
+  "cloudflare-workers-ai": cloudflareWorkersAIProvider,
+  "google-vertex": googleVertexProvider,
   baseten: basetenProvider,
   cerebras: cerebrasProvider,
   deepseek: deepseekProvider,

@@ -22,8 +22,11 @@ import {
   type ProviderId,
 } from "./catalog";
 import { setKeyFix } from "./errors";
-import { withoutAmbientHeaders } from "./ambient-headers";
+import { requestOptions, withoutAmbientHeaders } from "./ambient-headers";
+import type { ProviderOptionId } from "./cloud-providers";
 import { CLOUD_FACTORIES } from "./pi-ai-providers";
+import { providerEnv } from "./provider-options";
+import { fetchServerModelIds } from "./server-models";
 import { compatibleWindow, knownServerWindow, probeServerWindow } from "./server-probe";
 
 export { DEFAULT_MODELS, ENV_VARS, KEYLESS_API_KEY, PROVIDER_IDS, PROVIDER_LABELS, isProviderId, type ProviderId } from "./catalog";
@@ -44,6 +47,8 @@ export interface ProviderSettings {
   maxTokens?: number;
   /** OpenAI-compatible only: the server's model accepts images (servers do not say; piChat.imageInput). */
   imageInput?: boolean;
+  /** Azure's and Cloudflare's URL parts, from the user's settings (provider-options.ts). */
+  options?: Partial<Record<ProviderOptionId, string>>;
 }
 
 /** Stored keys (VS Code SecretStorage in the product). */
@@ -230,10 +235,21 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
     }
   }
   const model = override !== undefined ? { ...found, baseUrl: override } : found;
+  let urlEnv: Record<string, string> | undefined;
+  try {
+    urlEnv = providerEnv(provider, settings.options ?? {}, model.id, override);
+  } catch (error) {
+    const what = error instanceof Error ? error.message : String(error);
+    throw fail(
+      `${label} needs ${what}.`,
+      `Choose a ${label} model again with “${SELECT_MODEL_COMMAND}”: it asks (kept in your user settings).`,
+      "selectChatModel",
+    );
+  }
   const initialKey = key;
   return {
     model,
-    streamFn: (m, context, streamOptions) => models.streamSimple(m, context, withoutAmbientHeaders(m.provider, streamOptions)),
+    streamFn: (m, context, streamOptions) => models.streamSimple(m, context, requestOptions(m.provider, streamOptions, urlEnv)),
     // Read per request, so a key set during a run is used by its next request.
     getApiKey: async () => {
       try {
@@ -443,44 +459,6 @@ function parseBaseUrl(raw: string, fail: Fail): string {
     throw fail("The base URL contains a user name or password.", `Remove them from the URL and store the key with “${SET_API_KEY_COMMAND}”.`, "setApiKey");
   }
   return text.replace(/\/+$/, "");
-}
-
-async function fetchServerModelIds(baseUrl: string, apiKey: string, timeoutMs: number, fail: Fail): Promise<string[]> {
-  const fix = `Check that the server is running at ${baseUrl}, or enter the model id with “${SELECT_MODEL_COMMAND}”.`;
-  let response: Response;
-  try {
-    response = await fetch(`${baseUrl}/models`, { headers: { Authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(timeoutMs) });
-  } catch (error) {
-    const code = errorCode(error);
-    throw fail(`Could not reach the server at ${baseUrl}${code ? ` (${code})` : ""} to find its model.`, fix, "selectModel");
-  }
-  if (response.status === 401 || response.status === 403) {
-    throw fail(`The server at ${baseUrl} refused the API key (${response.status}).`, `Run “${SET_API_KEY_COMMAND}” to store the server's key.`, "setApiKey");
-  }
-  if (!response.ok) throw fail(`The server at ${baseUrl} answered ${response.status} when asked for its models.`, fix, "selectModel");
-  let body: unknown;
-  try {
-    body = await response.json();
-  } catch {
-    throw fail(`The server at ${baseUrl} did not answer the model list with JSON.`, fix, "selectModel");
-  }
-  const data = typeof body === "object" && body !== null ? (body as { data?: unknown }).data : undefined;
-  if (!Array.isArray(data)) return [];
-  return data.flatMap((entry: unknown) => {
-    const id = typeof entry === "object" && entry !== null ? (entry as { id?: unknown }).id : undefined;
-    return typeof id === "string" && id ? [id] : [];
-  });
-}
-
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    if (current.name === "TimeoutError") return "timed out";
-    current = current.cause;
-  }
-  return undefined;
 }
 
 function suggestedModelIds(provider: BuiltinProviderId): string[] {

@@ -13,7 +13,7 @@ import { findEnvKeys } from "../../../node_modules/@earendil-works/pi-ai/dist/en
 import { RunSetupError } from "../../../src/core/session/run-errors";
 import { ENV_VARS, NOT_OFFERED, PROVIDER_IDS, type KeyedProviderId } from "../../../src/host/providers/catalog";
 import { resolveModelBinding, type BaseUrlOverride } from "../../../src/host/providers/provider-bundle";
-import { secretsOf, withEnv, world } from "./helpers";
+import { guardNetwork, secretsOf, withEnv, world } from "./helpers";
 
 interface Captured {
   url: string;
@@ -43,6 +43,14 @@ const envKey = (name: string) => `env-${name}-VALUE-1a2b3c4d5e6f`;
 const ALL_ENV_NAMES = [...new Set(CLOUD.flatMap((p) => ENV_VARS[p]))];
 /** Credentials the SDKs under pi-ai read from the process's environment by themselves, whatever they are given. */
 const AMBIENT = ["ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_OAUTH_TOKEN", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "GOOGLE_CLOUD_API_KEY", "AWS_BEARER_TOKEN_BEDROCK"];
+
+/** Azure's and Cloudflare's URL parts, as the picker stores them. */
+const GOOD_OPTIONS = {
+  "azure.resourceName": "my-resource",
+  "azure.deployment": "",
+  "cloudflare.accountId": "0123456789abcdef0123456789abcdef",
+  "cloudflare.gatewayId": "my-gateway",
+} as const;
 
 /** Every secret of the test but `provider`'s own (and OpenAI's organization and project for OpenAI). */
 function otherSecrets(provider: string, source: "stored" | "environment"): string[] {
@@ -115,7 +123,7 @@ describe("providers: every provider's key reaches only its own host", function (
         const asked: BaseUrlOverride[] = [];
         const before = server.requests.length;
         const w = world(() =>
-          resolveModelBinding({ provider, model: "", baseUrl }, secretsOf(stored), {
+          resolveModelBinding({ provider, model: "", baseUrl, options: GOOD_OPTIONS }, secretsOf(stored), {
             env,
             allowBaseUrl: async (override) => {
               asked.push(override);
@@ -168,7 +176,7 @@ describe("providers: every provider's key reaches only its own host", function (
     for (const provider of CLOUD) {
       if (provider === allowedFor) continue;
       try {
-        await resolveModelBinding({ provider, model: "", baseUrl }, secretsOf(stored), {
+        await resolveModelBinding({ provider, model: "", baseUrl, options: GOOD_OPTIONS }, secretsOf(stored), {
           env,
           allowBaseUrl: async (override) => override.provider === allowedFor && override.url === baseUrl,
         });
@@ -181,5 +189,38 @@ describe("providers: every provider's key reaches only its own host", function (
       CLOUD.filter((p) => p !== allowedFor),
     );
     assert.equal(server.requests.length, before, "no request at all");
+  });
+
+  it("attack: a URL part from the settings that would move the key to another host is refused before any request", async () => {
+    const hostile: [provider: "azure" | "cloudflare-workers-ai" | "cloudflare-ai-gateway", option: keyof typeof GOOD_OPTIONS, value: string][] = [
+      ["azure", "azure.resourceName", "evil.example#"],
+      ["azure", "azure.resourceName", "evil.example/x?"],
+      ["azure", "azure.resourceName", "me@evil.example"],
+      ["azure", "azure.deployment", "../../evil"],
+      ["cloudflare-workers-ai", "cloudflare.accountId", "evil.example#"],
+      ["cloudflare-ai-gateway", "cloudflare.gatewayId", "../../../../evil"],
+      ["cloudflare-ai-gateway", "cloudflare.accountId", ""],
+    ];
+    const guard = guardNetwork();
+    const notices: string[] = [];
+    try {
+      for (const [provider, option, value] of hostile) {
+        const w = world(() =>
+          resolveModelBinding({ provider, model: "", options: { ...GOOD_OPTIONS, [option]: value } }, secretsOf({ [provider]: storedKey(provider) }), {}),
+        );
+        try {
+          const session = w.service.newChat();
+          await session.prompt("hello");
+          const last = session.messages.at(-1);
+          notices.push(last?.role === "localNotice" ? last.text : `no notice: ${JSON.stringify(last).slice(0, 200)}`);
+        } finally {
+          await w.cleanup();
+        }
+      }
+    } finally {
+      guard.restore();
+    }
+    assert.deepEqual(guard.urls, [], "no request went anywhere");
+    for (const notice of notices) assert.match(notice, /needs .*(must be|is needed)/);
   });
 });
