@@ -38,7 +38,15 @@ describe("the model picker's provider groups", function () {
       const groqModels = groups.configured.filter((i) => i.provider === "groq" && i.action === "model");
       assert.ok(groqModels.length > 0, "Groq's catalog is listed");
       const rows = groups.cloud.filter((i) => i.action === "setupProvider");
-      assert.equal(rows.length, CLOUD_PROVIDERS.length - 1, "every other cloud provider has its row");
+      // Anthropic, OpenAI and Google list their models without a key; every other provider is one row.
+      assert.equal(rows.length, CLOUD_PROVIDERS.length - 1 - 3, "every other cloud provider has its row");
+      for (const featured of ["anthropic", "openai", "google"] as const) {
+        if (await api.secrets.get(featured)) continue;
+        assert.ok(
+          groups.cloud.some((i) => i.provider === featured && i.action === "model"),
+          `${featured}'s models are listed`,
+        );
+      }
       assert.ok(!rows.some((r) => r.provider === "groq"));
       const openrouter = rows.find((r) => r.provider === "openrouter");
       assert.match(openrouter?.description ?? "", /OPENROUTER_API_KEY/);

@@ -6,10 +6,16 @@ import { apiKeyProblem, ENV_VARS } from "../providers/catalog";
 import { PROVIDER_TITLES } from "./chat-model";
 import { PROVIDER_IDS, type ProviderId, type SecretKeys } from "./providers-loader";
 
+/** The providers most users have, and the local server: first in Set API Key's list, after the chat's own. */
+const LISTED_FIRST: ReadonlySet<ProviderId> = new Set<ProviderId>(["anthropic", "openai", "google", "openai-compatible"]);
+
 /** "Pi Chat: Set API Key": which provider (the chat's own marked), then the key. */
 export async function setApiKey(secrets: SecretKeys, chatProvider: ProviderId): Promise<void> {
+  // The chat's own provider first, then Anthropic, OpenAI, Google and the local server, then the others by name.
+  const rank = (id: ProviderId) => (id === chatProvider ? 0 : LISTED_FIRST.has(id) ? 1 : 2);
+  const ordered = [...PROVIDER_IDS].sort((a, b) => rank(a) - rank(b));
   const picked = await vscode.window.showQuickPick(
-    PROVIDER_IDS.map((id) => ({
+    ordered.map((id) => ({
       label: PROVIDER_TITLES[id],
       description: [...(id === chatProvider ? ["this chat's provider"] : []), ...ENV_VARS[id]].join(" · "),
       id,

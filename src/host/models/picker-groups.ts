@@ -44,6 +44,12 @@ export function envVarsText(provider: ProviderId): string {
   return ENV_VARS[provider].join(" or ");
 }
 
+/** The separator above the cloud providers without a key, one row each. */
+const OTHER_CLOUD_LABEL = "More cloud providers (set a key to list their models)";
+
+/** Anthropic, OpenAI and Google: their models are listed even before a key is set. */
+const FEATURED: ReadonlySet<string> = new Set(["anthropic", "openai", "google"]);
+
 type IsCurrent = (provider: ProviderId, id: string) => boolean;
 
 /** One model's row. */
@@ -80,9 +86,17 @@ export function cloudItems(
   isCurrent: IsCurrent,
 ): { configured: ModelItem[]; cloud: ModelItem[] } {
   const withKey: ModelItem[] = [];
-  const without: ModelItem[] = [{ label: "Cloud providers (an API key each)", kind: vscode.QuickPickItemKind.Separator, action: "model" }];
+  const without: ModelItem[] = [];
   for (const { id: provider } of CLOUD_PROVIDERS) {
+    if (!configured.has(provider) && FEATURED.has(provider)) {
+      // The three most users have keep their models listed; choosing one asks for the key then.
+      without.push({ label: `${PROVIDER_TITLES[provider]} (no key yet)`, kind: vscode.QuickPickItemKind.Separator, action: "model" });
+      for (const m of orderModels(listModels(provider), DEFAULT_MODELS[provider] || undefined)) without.push(modelRow(provider, m, isCurrent));
+      continue;
+    }
     if (!configured.has(provider)) {
+      if (!without.some((i) => i.label === OTHER_CLOUD_LABEL))
+        without.push({ label: OTHER_CLOUD_LABEL, kind: vscode.QuickPickItemKind.Separator, action: "model" });
       without.push({
         label: `$(key) ${PROVIDER_TITLES[provider]}`,
         description: `set a key (or ${envVarsText(provider)})`,
@@ -94,7 +108,7 @@ export function cloudItems(
     withKey.push({ label: `${PROVIDER_TITLES[provider]} (key set)`, kind: vscode.QuickPickItemKind.Separator, action: "model" });
     for (const m of orderModels(listModels(provider), DEFAULT_MODELS[provider] || undefined)) withKey.push(modelRow(provider, m, isCurrent));
   }
-  return { configured: withKey, cloud: without.length > 1 ? without : [] };
+  return { configured: withKey, cloud: without };
 }
 
 /**
