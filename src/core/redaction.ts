@@ -90,6 +90,26 @@ export class SecretRedactor {
     return cut;
   }
 
+  /**
+   * How many characters at the end of `text` could be the start of a key (or of one of its forms):
+   * the longest end that is the beginning of a known value, 0 when none is. Only such an end is
+   * unsafe to show before the next piece of a stream arrives.
+   */
+  keyStartAtEnd(text: string): number {
+    let held = 0;
+    for (const value of this.ordered) {
+      // Candidate starts are where the value's first character occurs within its reach of the end.
+      const first = value.charAt(0);
+      for (let at = text.indexOf(first, Math.max(0, text.length - value.length + 1)); at !== -1 && text.length - at > held; at = text.indexOf(first, at + 1)) {
+        if (value.startsWith(text.slice(at))) {
+          held = text.length - at;
+          break;
+        }
+      }
+    }
+    return held;
+  }
+
   /** Length of the longest value redacted (0 when none). */
   get longest(): number {
     return this.ordered[0]?.length ?? 0;
@@ -143,21 +163,20 @@ function secretForms(secret: string): string[] {
 
 /**
  * Redaction of streamed text. A key can arrive split across two deltas (and the host merges
- * deltas into one frame), so each block's text is held back by one key length less one: after
- * every complete key is replaced, only a tail that could be the start of a key is still
- * unsafe. Flushed at the next block and at the end of the message. With no key known nothing
- * is held; with a 40-character key, the last 39 characters of a streaming block wait for the
- * next delta (a fraction of a second at the pace models write).
+ * deltas into one frame), so after every complete key is replaced, a block's text is held back
+ * only where its end could be the start of a key (`keyStartAtEnd`): "Your key: sk-ant-a" waits
+ * for the next delta, "Thinking about it" is shown at once, however long the keys known. Flushed
+ * at the next block and at the end of the message. With no key known nothing is held.
  */
 export class StreamRedaction {
   private readonly held = new Map<number, string>();
 
-  constructor(private readonly redactor: Pick<SecretRedactor, "values" | "longest">) {}
+  constructor(private readonly redactor: Pick<SecretRedactor, "values" | "keyStartAtEnd">) {}
 
   /** The text of block `index` that is safe to show now ("" when all of it is held). */
   delta(index: number, text: string): string {
     const pending = this.redactor.values((this.held.get(index) ?? "") + text);
-    const keep = Math.min(pending.length, Math.max(0, this.redactor.longest - 1));
+    const keep = this.redactor.keyStartAtEnd(pending);
     this.held.set(index, pending.slice(pending.length - keep));
     return pending.slice(0, pending.length - keep);
   }

@@ -31,6 +31,11 @@ export const PI_CHAT_SETTINGS = {
   projectInstructions: { type: "boolean", default: true, scope: "window" },
   imageInput: { type: "boolean", default: false, scope: "window" },
   contextWindow: { type: "integer", default: 0, scope: "application" },
+  // Parts of a provider's URL (provider-options.ts): user settings only, like piChat.baseUrl.
+  "azure.resourceName": { type: "string", default: "", scope: "application" },
+  "azure.deployment": { type: "string", default: "", scope: "application" },
+  "cloudflare.accountId": { type: "string", default: "", scope: "application" },
+  "cloudflare.gatewayId": { type: "string", default: "", scope: "application" },
   titleFromModel: { type: "string", default: "cloud", scope: "window" },
   leanMode: { type: "string", default: "auto", scope: "window" },
   protectedFiles: { type: "array", default: DEFAULT_PROTECTED_FILES, scope: "application" },

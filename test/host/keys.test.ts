@@ -8,6 +8,7 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { ModelBinding } from "../../src/core/session/types";
 import type { PiChatTestApi } from "../../src/host/extension";
+import { PROVIDER_IDS } from "../../src/host/providers/catalog";
 import type { BaseUrlOverride } from "../../src/host/providers/provider-bundle";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server";
 import { activateExtension, waitFor, workspaceUri } from "./helpers";
@@ -20,9 +21,11 @@ const OWN_ENDPOINT: Record<Builtin, RegExp> = {
   anthropic: /^https:\/\/api\.anthropic\.com/,
   google: /^https:\/\/generativelanguage\.googleapis\.com\//,
 };
-const storedKey = (p: Builtin) => `stored-${p}-key-9f8e7d6c5b4a3921`;
+const storedKey = (p: string) => `stored-${p}-key-9f8e7d6c5b4a3921`;
 const envKey = (p: Builtin) => `env-${p}-key-1a2b3c4d5e6f7081`;
-const ALL_KEYS = BUILTIN.flatMap((p) => [storedKey(p), envKey(p)]);
+/** The cloud providers beyond the first three (keys stored under their own ids). */
+const OTHER_CLOUD = PROVIDER_IDS.filter((p) => p !== "openai-compatible" && !(BUILTIN as readonly string[]).includes(p));
+const ALL_KEYS = [...BUILTIN.flatMap((p) => [storedKey(p), envKey(p)]), ...OTHER_CLOUD.map((p) => storedKey(p))];
 
 describe("keys go only to their own provider", function () {
   this.timeout(120_000);
@@ -199,6 +202,38 @@ describe("keys go only to their own provider", function () {
     assert.ok(mine.some((r) => r.path === "/v1/models") && mine.some((r) => r.path === "/v1/chat/completions"), "both requests reached it");
     for (const r of mine) assert.equal(r.authorization, "Bearer compat-key-0011223344");
     await api.secrets.delete("openai-compatible");
+  });
+
+  it("every other cloud provider, stored key, piChat.baseUrl at another server: asked first for that provider; declined, nothing is sent", async () => {
+    const user = { "azure.resourceName": "my-resource", "cloudflare.accountId": "0123456789abcdef0123456789abcdef", "cloudflare.gatewayId": "gw" };
+    for (const [key, value] of Object.entries(user)) await config().update(key, value, global);
+    const before = other.requests.length;
+    const notices: string[] = [];
+    try {
+      for (const provider of OTHER_CLOUD) {
+        await api.secrets.set(provider, storedKey(provider));
+        await config().update("provider", provider, global);
+        await config().update("model", "", global);
+        await config().update("baseUrl", `${other.url}/v1`, global);
+        await vscode.commands.executeCommand("piChat.newChat");
+        await api.view.receive({ type: "chat/send", v: 1, text: "hello" });
+        assert.equal(asked.at(-1)?.provider, provider, `${provider} was asked about`);
+        notices.push(`${provider}: ${await lastNotice()}`);
+        await api.secrets.delete(provider);
+      }
+    } finally {
+      for (const key of Object.keys(user)) await config().update(key, undefined, global);
+    }
+    assert.equal(asked.length, OTHER_CLOUD.length);
+    for (const notice of notices) assert.match(notice, /did not send your .* API key to 127\.0\.0\.1:\d+/);
+    assert.equal(other.requests.length, before, "no request at all");
+  });
+
+  it("Azure's and Cloudflare's URL parts are user-only: VS Code refuses them in a workspace", async () => {
+    for (const key of ["azure.resourceName", "azure.deployment", "cloudflare.accountId", "cloudflare.gatewayId"]) {
+      assert.equal(config().inspect(key)?.defaultValue, "", key);
+      await assert.rejects(Promise.resolve(config().update(key, "evil.example#", vscode.ConfigurationTarget.Workspace)), `${key} is user-only`);
+    }
   });
 
   it("Set API Key refuses a key with a line break inside, with a clear message", async () => {

@@ -46,6 +46,8 @@ export interface Redactor {
   cutPoint(text: string, hold: number): number;
   /** Keys by value only (for streamed text, see StreamRedaction). */
   values(text: string): string;
+  /** How much of a stream's end could be the start of a key (held until the next delta). */
+  keyStartAtEnd(text: string): number;
   readonly longest: number;
   /** The same object when nothing in it changed. */
   deep<T>(value: T): T;

@@ -6,10 +6,20 @@ import { apiKeyProblem, ENV_VARS } from "../providers/catalog";
 import { PROVIDER_TITLES } from "./chat-model";
 import { PROVIDER_IDS, type ProviderId, type SecretKeys } from "./providers-loader";
 
+/** The providers most users have, and the local server: first in Set API Key's list, after the chat's own. */
+const LISTED_FIRST: ReadonlySet<ProviderId> = new Set<ProviderId>(["anthropic", "openai", "google", "openai-compatible"]);
+
 /** "Pi Chat: Set API Key": which provider (the chat's own marked), then the key. */
 export async function setApiKey(secrets: SecretKeys, chatProvider: ProviderId): Promise<void> {
+  // The chat's own provider first, then Anthropic, OpenAI, Google and the local server, then the others by name.
+  const rank = (id: ProviderId) => (id === chatProvider ? 0 : LISTED_FIRST.has(id) ? 1 : 2);
+  const ordered = [...PROVIDER_IDS].sort((a, b) => rank(a) - rank(b));
   const picked = await vscode.window.showQuickPick(
-    PROVIDER_IDS.map((id) => ({ label: PROVIDER_TITLES[id], description: id === chatProvider ? "this chat's provider" : "", id })),
+    ordered.map((id) => ({
+      label: PROVIDER_TITLES[id],
+      description: [...(id === chatProvider ? ["this chat's provider"] : []), ...ENV_VARS[id]].join(" · "),
+      id,
+    })),
     { placeHolder: "Which provider is the API key for?" },
   );
   if (picked) await askForApiKey(secrets, picked.id);
@@ -30,7 +40,7 @@ export async function hasApiKey(secrets: SecretKeys, provider: ProviderId): Prom
 export async function askForApiKey(secrets: SecretKeys, provider: ProviderId, why?: string): Promise<void> {
   const value = await vscode.window.showInputBox({
     title: `Pi Chat: API key for ${PROVIDER_TITLES[provider]}`,
-    prompt: `${why ? `${why} ` : ""}Stored in VS Code's secret storage. Leave empty to remove the stored key.`,
+    prompt: `${why ? `${why} ` : ""}Stored in VS Code's secret storage for ${PROVIDER_TITLES[provider]} only.${envNote(provider)} Leave empty to remove the stored key.`,
     password: true,
     ignoreFocusOut: true,
     validateInput: (text) => {
@@ -51,4 +61,10 @@ export async function askForApiKey(secrets: SecretKeys, provider: ProviderId, wh
     return;
   }
   void vscode.window.showInformationMessage(`Pi Chat: saved the ${PROVIDER_TITLES[provider]} API key.`);
+}
+
+/** Where else the key is read from: " Without one, GROQ_API_KEY is read." (none for a local server). */
+function envNote(provider: ProviderId): string {
+  const vars = ENV_VARS[provider];
+  return vars.length > 0 ? ` Without one, ${vars.join(" or ")} ${vars.length > 1 ? "are" : "is"} read.` : "";
 }

@@ -12,12 +12,13 @@ import type { ChatScreen } from "../chat-screen";
 import type { ChatStatus } from "../views/view-status";
 import { applyModelChoice, asModelChoice } from "./model-choice";
 import { orderModels } from "./model-order";
-import { DEFAULT_MODELS, PROVIDER_IDS, isProviderId, type ProviderId } from "../providers/catalog";
+import { CLOUD_PROVIDERS, DEFAULT_MODELS, isProviderId, type CloudProviderId, type ProviderId } from "../providers/catalog";
 import { loadProviders, readProviderSettings, type SecretKeys } from "./providers-loader";
 import { askForApiKey, hasApiKey } from "./api-key-prompt";
 import { VSCODE_LM } from "../providers/catalog";
 import { useVscodeModels, vscodeModelItems } from "../vscode-models/picker-items";
 import type { ModelItem } from "./model-item";
+import { askProviderOptions, cloudItems, modelRow, recentItems, recentModels, rememberModel } from "./picker-groups";
 
 /** Levels pi-ai knows, to check an argument (a keybinding's or a test's). */
 const THINKING_LEVELS = new Set(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
@@ -37,8 +38,14 @@ export function asChatModelChoice(value: unknown): ChatModelChoice | undefined {
   return { provider, modelId: model.trim(), ...(thinkingLevel ? { thinkingLevel } : {}) };
 }
 
-export function registerModelCommands(screen: ChatScreen, status: ChatStatus, secrets: SecretKeys, log: (line: string) => void): vscode.Disposable[] {
-  const picker = new ModelPicker(screen, status, secrets, log);
+export function registerModelCommands(
+  screen: ChatScreen,
+  status: ChatStatus,
+  secrets: SecretKeys,
+  log: (line: string) => void,
+  memento: vscode.Memento,
+): vscode.Disposable[] {
+  const picker = new ModelPicker(screen, status, secrets, log, memento);
   return [
     vscode.commands.registerCommand("piChat.selectChatModel", async (argument?: unknown) => {
       const given = asChatModelChoice(argument);
@@ -67,6 +74,7 @@ class ModelPicker {
     private readonly status: ChatStatus,
     private readonly secrets: SecretKeys,
     private readonly log: (line: string) => void,
+    private readonly memento: vscode.Memento,
   ) {}
 
   /** Picks this chat's model (and, when ticked, the default); resolves when done or dismissed. */
@@ -112,9 +120,12 @@ class ModelPicker {
   private async choose(choice: ChatModelChoice, makeDefault: boolean): Promise<void> {
     if (makeDefault) await applyModelChoice({ provider: choice.provider as ProviderId, model: choice.modelId });
     await this.status.setChatModel(choice, { madeDefault: makeDefault });
+    await rememberModel(this.memento, { provider: choice.provider as ProviderId, id: choice.modelId });
     // A provider without a key: its key is asked for now, not after the first request fails.
     const provider = choice.provider as ProviderId;
     if (provider === VSCODE_LM) return;
+    // Azure's resource, Cloudflare's account…: asked now when missing, not after a failed request.
+    await askProviderOptions(provider, true);
     if (!(await hasApiKey(this.secrets, provider)))
       await askForApiKey(this.secrets, provider, `${PROVIDER_TITLES[provider]} needs an API key for ${choice.modelId}.`);
   }
@@ -137,21 +148,11 @@ class ModelPicker {
     });
     const currentId = current.model || DEFAULT_MODELS[current.provider];
     const isCurrent = (provider: ProviderId, id: string) => provider === current.provider && id === currentId;
-    const builtin: ModelItem[] = [];
-    for (const provider of PROVIDER_IDS) {
-      if (provider === "openai-compatible") continue;
-      builtin.push({ label: PROVIDER_TITLES[provider], kind: vscode.QuickPickItemKind.Separator, action: "model" });
-      for (const m of orderModels(providers.listModels(provider), DEFAULT_MODELS[provider])) {
-        const notes = [m.id, ...(m.id === DEFAULT_MODELS[provider] ? ["recommended"] : []), ...(isCurrent(provider, m.id) ? ["this chat's"] : [])];
-        builtin.push({
-          label: `${isCurrent(provider, m.id) ? "$(check) " : ""}${m.name}`,
-          description: notes.join(" · "),
-          action: "model",
-          provider,
-          id: m.id,
-        });
-      }
-    }
+    const listModels = (provider: CloudProviderId) => providers.listModels(provider);
+    const nameOf = (provider: ProviderId, id: string) =>
+      provider === "openai-compatible" ? undefined : providers.listModels(provider).find((m) => m.id === id)?.name;
+    const recent = recentItems(recentModels(this.memento), nameOf, isCurrent);
+    let groups = cloudItems(new Set(), listModels, isCurrent);
     const server = settings.provider === "openai-compatible" ? settings.baseUrl : undefined;
     const local = (models: readonly string[], note: string | undefined): ModelItem[] => [
       {
@@ -177,11 +178,16 @@ class ModelPicker {
     let serverModels: readonly string[] = current.provider === "openai-compatible" && current.model ? [current.model] : [];
     let serverNote: string | undefined;
     const show = () => {
-      quickPick.items = [toggle(), ...vscodeItems, ...local(serverModels, serverNote), ...builtin];
+      quickPick.items = [toggle(), ...recent, ...vscodeItems, ...groups.configured, ...local(serverModels, serverNote), ...groups.cloud];
       const active = quickPick.items.find((i) => i.provider !== undefined && i.id !== undefined && isCurrent(i.provider, i.id));
       if (active) quickPick.activeItems = [active];
     };
     show();
+    // The providers with a key (stored or in their variable) list their models.
+    void this.configuredProviders().then((configured) => {
+      groups = cloudItems(configured, listModels, isCurrent);
+      show();
+    });
     // VS Code's own models first (they need no key), as soon as VS Code lists them.
     void vscodeModelItems(isCurrent, this.log).then((items) => {
       vscodeItems = items;
@@ -210,13 +216,7 @@ class ModelPicker {
         }
         done = true;
         quickPick.hide();
-        if (item.action === "otherServer") return resolve({ kind: "otherServer" });
-        if (item.action === "typeName") {
-          const id = await this.typeModelName(current.provider === "openai-compatible" ? current.model : "");
-          return resolve(id === undefined ? undefined : { kind: "model", provider: "openai-compatible", id, makeDefault: wantsDefault });
-        }
-        if (item.provider && item.id !== undefined) resolve({ kind: "model", provider: item.provider, id: item.id, makeDefault: wantsDefault });
-        else resolve(undefined);
+        resolve(await this.accepted(item, current, isCurrent, wantsDefault));
       });
       quickPick.onDidHide(() => {
         quickPick.dispose();
@@ -224,6 +224,43 @@ class ModelPicker {
       });
       quickPick.show();
     });
+  }
+
+  /** What an accepted row leads to: a model (after a key or a typed name where it needs one), another server, or nothing. */
+  private async accepted(
+    item: ModelItem,
+    current: ReturnType<typeof readProviderSettings>,
+    isCurrent: (provider: ProviderId, id: string) => boolean,
+    makeDefault: boolean,
+  ): Promise<Picked | undefined> {
+    if (item.action === "otherServer") return { kind: "otherServer" };
+    if (item.action === "setupProvider" && item.provider) {
+      const id = await this.setUpProvider(item.provider as CloudProviderId, isCurrent);
+      return id === undefined ? undefined : { kind: "model", provider: item.provider, id, makeDefault };
+    }
+    if (item.action === "typeName") {
+      const id = await this.typeModelName(current.provider === "openai-compatible" ? current.model : "");
+      return id === undefined ? undefined : { kind: "model", provider: "openai-compatible", id, makeDefault };
+    }
+    return item.provider && item.id !== undefined ? { kind: "model", provider: item.provider, id: item.id, makeDefault } : undefined;
+  }
+
+  /** The cloud providers a run would find a key for (stored, or in the environment). */
+  private async configuredProviders(): Promise<Set<CloudProviderId>> {
+    const found = await Promise.all(CLOUD_PROVIDERS.map(async (p) => ((await hasApiKey(this.secrets, p.id)) ? p.id : undefined)));
+    return new Set(found.filter((p): p is CloudProviderId => p !== undefined));
+  }
+
+  /** A cloud provider without a key: its key first (naming its variable), then one of its models. */
+  private async setUpProvider(provider: CloudProviderId, isCurrent: (provider: ProviderId, id: string) => boolean): Promise<string | undefined> {
+    await askForApiKey(this.secrets, provider, `Choose a ${PROVIDER_TITLES[provider]} model after this.`);
+    if (!(await hasApiKey(this.secrets, provider)) || !(await askProviderOptions(provider, false))) return undefined;
+    const models = orderModels(loadProviders().listModels(provider), DEFAULT_MODELS[provider] || undefined);
+    const picked = await vscode.window.showQuickPick(
+      models.map((m) => modelRow(provider, m, isCurrent)),
+      { title: `Pi Chat: ${PROVIDER_TITLES[provider]} model for this chat`, matchOnDescription: true, ignoreFocusOut: true },
+    );
+    return picked?.id;
   }
 
   /** The model ids a local server reports, or none and the reason in words. */

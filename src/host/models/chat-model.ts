@@ -3,18 +3,20 @@
 // was set for, so a chat on another provider gets none (its own endpoint) — a transcript line can
 // never point a key at a server.
 import type { ChatModelChoice } from "../../core/transcript";
-import { DEFAULT_MODELS, isProviderId, type ProviderId } from "../providers/catalog";
+import { DEFAULT_MODELS, isProviderId, PROVIDER_LABELS, type ProviderId } from "../providers/catalog";
 import type { ProviderSettings } from "../providers/provider-bundle";
 
 /** The settings a run of a chat uses: its own provider and model, else the settings'. */
 export function settingsForChat(settings: ProviderSettings, choice: ChatModelChoice | undefined): ProviderSettings {
   if (!choice || !isProviderId(choice.provider)) return settings;
   const provider: ProviderId = choice.provider;
-  const { baseUrl, imageInput, contextWindow, maxTokens } = settings;
+  const { baseUrl, imageInput, contextWindow, maxTokens, options } = settings;
   const sameProvider = provider === settings.provider;
   return {
     provider,
     model: choice.modelId,
+    // Named per provider (azure.*, cloudflare.*): only that provider ever reads them.
+    ...(options ? { options } : {}),
     ...(sameProvider && baseUrl !== undefined ? { baseUrl } : {}),
     ...(sameProvider && imageInput !== undefined ? { imageInput } : {}),
     ...(sameProvider && contextWindow !== undefined ? { contextWindow } : {}),
@@ -39,9 +41,7 @@ export interface ModelLabel {
 
 /** Provider names for the header's tooltip and the picker (the catalog's are worded for sentences). */
 export const PROVIDER_TITLES: Record<ProviderId, string> = {
-  anthropic: "Anthropic",
-  openai: "OpenAI",
-  google: "Google Gemini",
+  ...PROVIDER_LABELS,
   "openai-compatible": "Local server (OpenAI-compatible)",
   "vscode-lm": "VS Code language models",
 };

@@ -4,7 +4,8 @@ import type * as vscode from "vscode";
 import type { ProviderId } from "../providers/catalog";
 
 export interface ModelItem extends vscode.QuickPickItem {
-  action: "model" | "toggleDefault" | "typeName" | "otherServer" | "none";
+  /** setupProvider: a cloud provider without a key (asks for it, then lists its models). */
+  action: "model" | "toggleDefault" | "typeName" | "otherServer" | "setupProvider" | "none";
   provider?: ProviderId;
   id?: string;
 }

@@ -29,6 +29,13 @@ export function readProviderSettings(): ProviderSettings {
     ...(setting("imageInput") ? { imageInput: true } : {}),
     // The window when the server does not say it (0: unset); never more than the server says.
     ...(setting("contextWindow") > 0 ? { contextWindow: setting("contextWindow") } : {}),
+    // Azure's and Cloudflare's URL parts: user settings only, like the base URL (provider-options.ts checks their shape).
+    options: {
+      "azure.resourceName": setting("azure.resourceName").trim(),
+      "azure.deployment": setting("azure.deployment").trim(),
+      "cloudflare.accountId": setting("cloudflare.accountId").trim(),
+      "cloudflare.gatewayId": setting("cloudflare.gatewayId").trim(),
+    },
   };
 }
 

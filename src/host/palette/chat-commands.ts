@@ -57,7 +57,7 @@ export function registerChatCommands({ context, host, view, secrets, mcp, modelC
     vscode.commands.registerCommand("piChat.setApiKey", () =>
       setApiKey(secrets, settingsForChat(readProviderSettings(), screen.currentSession.model).provider),
     ),
-    ...registerModelCommands(screen, status, secrets, log),
+    ...registerModelCommands(screen, status, secrets, log, context.globalState),
     vscode.commands.registerCommand("piChat.openWalkthrough", () =>
       vscode.commands.executeCommand("workbench.action.openWalkthrough", `${context.extension.id}#gettingStarted`, false),
     ),

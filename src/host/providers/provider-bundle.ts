@@ -5,9 +5,6 @@
 import type { AuthContext, Model, MutableModels } from "@earendil-works/pi-ai";
 import { openAICompletionsApi } from "@earendil-works/pi-ai/api/openai-completions.lazy";
 import { createModels, createProvider, getSupportedThinkingLevels } from "@earendil-works/pi-ai/models";
-import { anthropicProvider } from "@earendil-works/pi-ai/providers/anthropic";
-import { googleProvider } from "@earendil-works/pi-ai/providers/google";
-import { openaiProvider } from "@earendil-works/pi-ai/providers/openai";
 import type { BindingWindow, ServerWindow } from "../../core/context/server-window";
 import { RunSetupError } from "../../core/session/run-errors";
 import type { ModelBinding } from "../../core/session/types";
@@ -25,6 +22,11 @@ import {
   type ProviderId,
 } from "./catalog";
 import { mayMeanWindowChanged, setKeyFix } from "./errors";
+import { requestOptions, withoutAmbientHeaders } from "./ambient-headers";
+import type { ProviderOptionId } from "./cloud-providers";
+import { CLOUD_FACTORIES } from "./pi-ai-providers";
+import { providerEnv } from "./provider-options";
+import { fetchServerModelIds } from "./server-models";
 import { askServerWindowAgain, compatibleWindow, knownServerWindow, probeServerWindow } from "./server-probe";
 
 export { DEFAULT_MODELS, ENV_VARS, KEYLESS_API_KEY, PROVIDER_IDS, PROVIDER_LABELS, isProviderId, type ProviderId } from "./catalog";
@@ -45,6 +47,8 @@ export interface ProviderSettings {
   maxTokens?: number;
   /** OpenAI-compatible only: the server's model accepts images (servers do not say; piChat.imageInput). */
   imageInput?: boolean;
+  /** Azure's and Cloudflare's URL parts, from the user's settings (provider-options.ts). */
+  options?: Partial<Record<ProviderOptionId, string>>;
 }
 
 /** Stored keys (VS Code SecretStorage in the product). */
@@ -90,12 +94,6 @@ function isBuiltin(provider: ProviderId): provider is BuiltinProviderId {
   return provider !== "openai-compatible" && provider !== VSCODE_LM;
 }
 
-const BUILTIN_FACTORIES = {
-  anthropic: anthropicProvider,
-  openai: openaiProvider,
-  google: googleProvider,
-} satisfies Record<BuiltinProviderId, unknown>;
-
 /**
  * pi-ai never reads keys from the environment itself: the key comes only from getApiKey,
  * so a stored key always wins and nothing ambient (OAuth tokens, other variables) sneaks in.
@@ -107,10 +105,15 @@ let builtinCollection: MutableModels | undefined;
 function builtinModels(): MutableModels {
   if (!builtinCollection) {
     const models = createModels({ authContext: NO_AMBIENT_AUTH });
-    for (const create of Object.values(BUILTIN_FACTORIES)) models.setProvider(create());
+    for (const create of Object.values(CLOUD_FACTORIES)) models.setProvider(create());
     builtinCollection = models;
   }
   return builtinCollection;
+}
+
+/** The model when the setting is empty: the table's default, else the first of pi-ai's catalog. */
+function defaultModelId(provider: BuiltinProviderId): string {
+  return DEFAULT_MODELS[provider] || (builtinModels().getModels(provider)[0]?.id ?? "");
 }
 
 /** The chat models of a provider, for the "select model" quick pick. [] for OpenAI-compatible servers (any id; see listServerModels). */
@@ -127,7 +130,7 @@ export function listModels(provider: ProviderId): { id: string; name: string }[]
  */
 export function thinkingLevels(settings: ProviderSettings): string[] {
   if (!isProviderId(settings.provider) || !isBuiltin(settings.provider)) return [];
-  const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
+  const id = settings.model.trim() || defaultModelId(settings.provider);
   const model = builtinModels()
     .getModels(settings.provider)
     .find((m) => m.id === id);
@@ -141,7 +144,7 @@ export function thinkingLevels(settings: ProviderSettings): string[] {
 export function modelAcceptsImages(settings: ProviderSettings): boolean | undefined {
   if (settings.provider === "openai-compatible") return settings.imageInput === true;
   if (!isProviderId(settings.provider) || !isBuiltin(settings.provider)) return undefined;
-  const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
+  const id = settings.model.trim() || defaultModelId(settings.provider);
   const model = builtinModels()
     .getModels(settings.provider)
     .find((m) => m.id === id);
@@ -164,7 +167,7 @@ export function modelForMeter(settings: ProviderSettings): Pick<Model<"openai-co
     };
   }
   if (!isProviderId(settings.provider) || !isBuiltin(settings.provider)) return undefined;
-  const id = settings.model.trim() || DEFAULT_MODELS[settings.provider];
+  const id = settings.model.trim() || defaultModelId(settings.provider);
   const model = builtinModels()
     .getModels(settings.provider)
     .find((m) => m.id === id);
@@ -180,7 +183,7 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
   const env = options.env ?? process.env;
   const provider = settings.provider;
   if (!isProviderId(provider)) {
-    throw fail(`Unknown provider “${String(provider)}”.`, "Choose Anthropic, OpenAI, Google or an OpenAI-compatible server in the Pi Chat settings.");
+    throw fail(`Unknown provider “${String(provider)}”.`, `Choose a provider and model with “${SELECT_MODEL_COMMAND}”.`, "selectChatModel");
   }
   if (provider === "openai-compatible") return resolveOpenAICompatible(settings, secrets, options, fail);
   // VS Code's models need the vscode API: the host binds them (src/host/vscode-models), never this bundle.
@@ -210,7 +213,7 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
   if (problem) throw fail(`The ${label} API key cannot be used: ${problem}`, setKeyFix(provider), "setApiKey");
 
   const models = builtinModels();
-  const wanted = settings.model.trim() || DEFAULT_MODELS[provider];
+  const wanted = settings.model.trim() || defaultModelId(provider);
   const found = models.getModel(provider, wanted) ?? models.getModels(provider).find((m) => m.id.toLowerCase() === wanted.toLowerCase());
   if (!found) {
     throw fail(
@@ -232,10 +235,21 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
     }
   }
   const model = override !== undefined ? { ...found, baseUrl: override } : found;
+  let urlEnv: Record<string, string> | undefined;
+  try {
+    urlEnv = providerEnv(provider, settings.options ?? {}, model.id, override);
+  } catch (error) {
+    const what = error instanceof Error ? error.message : String(error);
+    throw fail(
+      `${label} needs ${what}.`,
+      `Choose a ${label} model again with “${SELECT_MODEL_COMMAND}”: it asks (kept in your user settings).`,
+      "selectChatModel",
+    );
+  }
   const initialKey = key;
   return {
     model,
-    streamFn: (m, context, streamOptions) => models.streamSimple(m, context, streamOptions),
+    streamFn: (m, context, streamOptions) => models.streamSimple(m, context, requestOptions(m.provider, streamOptions, urlEnv)),
     // Read per request, so a key set during a run is used by its next request.
     getApiKey: async () => {
       try {
@@ -364,7 +378,7 @@ async function resolveOpenAICompatible(settings: ProviderSettings, secrets: Secr
     window: bindingWindow,
     forgetWindow: askAgain,
     streamFn: (m, context, streamOptions) => {
-      const stream = models.streamSimple(m, context, streamOptions);
+      const stream = models.streamSimple(m, context, withoutAmbientHeaders(m.provider, streamOptions));
       // The server's own "too long", or a server gone (restarted with another window?): ask it again next run.
       void stream.result().then((answer) => mayMeanWindowChanged(answer) && askAgain(), askAgain);
       return stream;
@@ -454,49 +468,11 @@ function parseBaseUrl(raw: string, fail: Fail): string {
   return text.replace(/\/+$/, "");
 }
 
-async function fetchServerModelIds(baseUrl: string, apiKey: string, timeoutMs: number, fail: Fail): Promise<string[]> {
-  const fix = `Check that the server is running at ${baseUrl}, or enter the model id with “${SELECT_MODEL_COMMAND}”.`;
-  let response: Response;
-  try {
-    response = await fetch(`${baseUrl}/models`, { headers: { Authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(timeoutMs) });
-  } catch (error) {
-    const code = errorCode(error);
-    throw fail(`Could not reach the server at ${baseUrl}${code ? ` (${code})` : ""} to find its model.`, fix, "selectModel");
-  }
-  if (response.status === 401 || response.status === 403) {
-    throw fail(`The server at ${baseUrl} refused the API key (${response.status}).`, `Run “${SET_API_KEY_COMMAND}” to store the server's key.`, "setApiKey");
-  }
-  if (!response.ok) throw fail(`The server at ${baseUrl} answered ${response.status} when asked for its models.`, fix, "selectModel");
-  let body: unknown;
-  try {
-    body = await response.json();
-  } catch {
-    throw fail(`The server at ${baseUrl} did not answer the model list with JSON.`, fix, "selectModel");
-  }
-  const data = typeof body === "object" && body !== null ? (body as { data?: unknown }).data : undefined;
-  if (!Array.isArray(data)) return [];
-  return data.flatMap((entry: unknown) => {
-    const id = typeof entry === "object" && entry !== null ? (entry as { id?: unknown }).id : undefined;
-    return typeof id === "string" && id ? [id] : [];
-  });
-}
-
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    if (current.name === "TimeoutError") return "timed out";
-    current = current.cause;
-  }
-  return undefined;
-}
-
 function suggestedModelIds(provider: BuiltinProviderId): string[] {
   const ids = listModels(provider)
     .map((m) => m.id)
     .filter((id) => !/-\d{8}$/.test(id));
-  return [...new Set([DEFAULT_MODELS[provider], ...ids])].slice(0, 5);
+  return [...new Set([defaultModelId(provider), ...ids])].slice(0, 5);
 }
 
 const positiveInt = (value: number | undefined): number | undefined => (value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined);

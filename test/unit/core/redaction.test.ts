@@ -112,4 +112,28 @@ describe("SecretRedactor", () => {
     const none = new StreamRedaction(new SecretRedactor());
     assert.equal(none.delta(0, "abc"), "abc", "nothing is held when no key is known");
   });
+
+  it("a stream holds back only an end that could start a key, and a key cut at any point never shows", () => {
+    const key = "sk-ant-api03-Zq8vWm2Lr5Tx7Yp1Kd4Hs6Jf9Gb3Nc0Ve2Xa8Uw5Qt1Ry7Io4Pl6Mk9Bh3Dn0Cg2Ej5Fs8";
+    const r = new SecretRedactor();
+    r.add(key);
+    r.add("line1-of-a-key\nline2-of-a-key");
+    const words = new StreamRedaction(r);
+    assert.equal(words.delta(0, "Thinking about it"), "Thinking about it", "no end of it starts a key: shown at once");
+    assert.equal(words.delta(0, " with sk-"), " with ", "an end that starts the key waits");
+    assert.equal(words.delta(0, "learn more"), "sk-learn more", "and is shown once it is no key");
+    const text = `before ${key} between line1-of-a-key after ${key.slice(0, 30)}.`;
+    for (let cut = 0; cut <= text.length; cut++) {
+      const stream = new StreamRedaction(r);
+      const first = stream.delta(0, text.slice(0, cut));
+      const firstKeyAt = text.indexOf(key);
+      // Before the key starts everything is shown; from there on, none of the key's first characters.
+      if (cut <= firstKeyAt) assert.equal(first, text.slice(0, cut), `cut at ${cut}`);
+      else if (cut < firstKeyAt + key.length) assert.equal(first, text.slice(0, firstKeyAt), `cut at ${cut}`);
+      let shown = first + stream.delta(0, text.slice(cut));
+      for (const [, rest] of stream.flush()) shown += rest;
+      assert.ok(!shown.includes(key), `cut at ${cut}`);
+      assert.equal(shown, r.values(text), `cut at ${cut}: everything arrives, redacted`);
+    }
+  });
 });

@@ -181,6 +181,7 @@ describe("the history list follows the branch on screen (issue 11)", () => {
       cutPoint: (t: string) => t.length,
       text: (t: string) => t.split(key).join("[redacted]"),
       values: (t: string) => t.split(key).join("[redacted]"),
+      keyStartAtEnd: () => 0,
       longest: key.length,
       deep: <T>(value: T): T => JSON.parse(JSON.stringify(value).split(key).join("[redacted]")) as T,
     };
