@@ -7,6 +7,7 @@ import type { AssistantMessage, UserMessage } from "@earendil-works/pi-ai";
 import { isFixCommandId, type ChatMode } from "./app-messages"; // also: the app message kinds in AgentMessage
 import type { AssistantBlock, AssistantItem, ChatItem } from "./chat-items";
 import type { RestoreMarks } from "./reducer-rewind";
+import { messageModelMark } from "./model-visibility";
 
 /** The note in the chat where the user asked the model to continue an answer cut at the token limit. */
 export const ANSWER_CONTINUED_TEXT = "Continued the answer that was cut at the token limit.";
@@ -30,8 +31,16 @@ export function startsUserTurn(live: readonly ChatItem[], message: AgentMessage)
   return last === undefined || last.kind !== "attachment";
 }
 
-// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one case per message role, each building its item
+/** The item of one message, marked with what the model receives of it when that is not the item as shown. */
 export function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatItem | null {
+  const item = baseItemForMessage(id, message, open);
+  if (item === null) return null;
+  const mark = messageModelMark(message);
+  return mark.visibility === "asShown" ? item : { ...item, modelMark: mark };
+}
+
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one case per message role, each building its item
+function baseItemForMessage(id: string, message: AgentMessage, open: boolean): ChatItem | null {
   switch (message.role) {
     case "user": {
       const item: ChatItem = { kind: "user", id, text: userText(message), timestamp: message.timestamp };
@@ -198,5 +207,7 @@ export function finalAssistant(
     timestamp: message.timestamp,
   };
   if (message.errorMessage !== undefined) final.errorMessage = message.errorMessage;
+  const mark = messageModelMark(message);
+  if (mark.visibility !== "asShown") final.modelMark = mark;
   return final;
 }
