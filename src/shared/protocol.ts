@@ -139,7 +139,7 @@ export type HostMessage =
    * Ask the webview to move the focus: to the composer ("Ask about this file"), or to the first
    * approval waiting (Pi Chat: Go to Pending Approval; the composer when none waits).
    */
-  | (Sequenced & { type: "view/focus"; target?: "composer" | "approval" })
+  | (Sequenced & { type: "view/focus"; target?: "composer" | "approval" | "item"; itemId?: string })
   /** `/help`: the view shows the commands, the mention kinds and the keys. */
   | (Sequenced & { type: "view/help" })
   /** Open the chat history in the view (the view title's History action). */

@@ -3,7 +3,7 @@
 // text"), a quiet mark says it for every kind but the common one, and that one shows on focus.
 import * as assert from "node:assert/strict";
 import { useChatPage } from "./harness";
-import { Script } from "./script";
+import { Script, stateOf } from "./script";
 
 describe("model marks in the webview: what the model receives of each item", function () {
   const page = useChatPage();
@@ -54,5 +54,23 @@ describe("model marks in the webview: what the model receives of each item", fun
     await copy.focus();
     assert.equal(await mark.isVisible(), true, "shown while the item has the keyboard focus");
     assert.equal(await mark.getAttribute("title"), "Pi gets this as shown");
+  });
+
+  it("Show Model Context's link: the host's view/focus on an item draws its row if it is far off, and gives it the keyboard focus", async () => {
+    const chat = page();
+    const script = new Script();
+    for (let turn = 0; turn < 150; turn++) script.user(`Question ${turn}`).assistant([{ type: "text", text: `Answer ${turn}.\n\n${"Words. ".repeat(40)}` }]);
+    await chat.snapshot(stateOf(script.take()), { chatId: "long", title: "Long" });
+    assert.equal(await chat.page.locator('[data-item="m1"]').count(), 0, "the first turn is far off, not drawn");
+    const focused = () => chat.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.item);
+    await chat.send([{ type: "view/focus", target: "item", itemId: "m1" }]);
+    await chat.page.waitForFunction(() => (document.activeElement as HTMLElement | null)?.dataset.item === "m1");
+    assert.match((await chat.page.locator('[data-item="m1"]').textContent()) ?? "", /Answer 0\./);
+    assert.equal(await chat.page.locator('[data-item="m1"]').isVisible(), true);
+    // The next ask, another item; a chat item that is not there is said, the focus stays.
+    await chat.send([{ type: "view/focus", target: "item", itemId: "m299" }]);
+    await chat.page.waitForFunction(() => (document.activeElement as HTMLElement | null)?.dataset.item === "m299");
+    await chat.send([{ type: "view/focus", target: "item", itemId: "m9999" }]);
+    assert.equal(await focused(), "m299");
   });
 });

@@ -25,6 +25,7 @@ export const Item = memo(function Item({ item }: { item: ChatItem }) {
   return (
     <ItemBoundary item={item}>
       {/* Named by what the model receives of it; a summarized item is still shown as it was, set apart. */}
+      {/* biome-ignore lint/a11y/useSemanticElements: one chat item and its mark, named as one; not a form, so no fieldset. */}
       <div
         class={item.summarized ? "model-scope summarized" : "model-scope"}
         role="group"

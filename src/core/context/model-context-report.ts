@@ -4,10 +4,10 @@
 // only read to say what was left out and why.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { getCurrentTools, type Message } from "@earendil-works/pi-ai";
-import { appMessageFact } from "./app-message-facts";
 import { isAppMessage, type AppMessageRole } from "../messages";
 import type { RequestCapture } from "./chat-context";
 import { estimateLlmMessageTokens } from "./tokens";
+import { CHAT_ITEM_LINK, requestPartItems, safeFact } from "./request-part-items";
 
 const KIND_LABEL: Record<AppMessageRole, string> = {
   approvalNotice: "the user's approval decision",
@@ -72,8 +72,10 @@ export function renderModelContext(capture: RequestCapture, transcript: readonly
   );
 
   out.push(...toolsOfRequest(capture), "");
+  // Each part names the chat item it came from; the link opens it in the chat (model-context-view.ts).
+  const items = requestPartItems(capture.messages, transcript);
   capture.messages.forEach((m, i) => {
-    out.push(...(m.role === "system" ? renderSystem(m, i === 0) : renderMessage(m, i + 1, facts)));
+    out.push(...(m.role === "system" ? renderSystem(m, i === 0) : withItemLink(renderMessage(m, i + 1, facts), items[i])));
   });
   out.push("## Left out of this request, and why", "", ...leftOut(capture, sentPart), "");
 
@@ -81,6 +83,12 @@ export function renderModelContext(capture: RequestCapture, transcript: readonly
   if (capture.payload === undefined) out.push("Not available: the provider adapter had not built the body yet, or does not report it.", "");
   else out.push(fence(JSON.stringify(capture.payload, null, 2), "json"), "");
   return out.join("\n");
+}
+
+/** The part's heading (its first line) ends with the chat item it came from, which the tab links to the chat. */
+function withItemLink(lines: string[], itemId: string | undefined): string[] {
+  if (itemId === undefined || !/^[\w.:-]+$/.test(itemId) || lines.length === 0) return lines;
+  return [`${lines[0]} · ${CHAT_ITEM_LINK} \`${itemId}\``, ...lines.slice(1)];
 }
 
 /** A user message (with the app message it states, if any), an answer or a tool result. */
@@ -160,12 +168,4 @@ function renderSystem(m: Extract<Message, { role: "system" }>, leading: boolean)
   }
   for (const removed of m.toolsRemoved ?? []) out.push(`Tool removed: \`${removed.name}\``, "");
   return out;
-}
-
-function safeFact(m: Parameters<typeof appMessageFact>[0]): string | null {
-  try {
-    return appMessageFact(m);
-  } catch {
-    return null;
-  }
 }
