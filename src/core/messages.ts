@@ -21,6 +21,8 @@ export type {
   ChatMode,
   ModeChangedMessage,
   PlanApprovedMessage,
+  PlanCommentsMessage,
+  PlanLineComment,
   TaskItem,
   TaskListEditedMessage,
   TaskState,
@@ -46,6 +48,8 @@ export const APP_MESSAGE_KINDS: Readonly<Record<AppMessageRole, { visibleInUI: b
   modeChanged: { visibleInUI: true, includeInModelContext: kindReachesModel("modeChanged") },
   // The user's turn: the chat shows that they approved it; the model gets the approved text.
   planApproved: { visibleInUI: true, includeInModelContext: kindReachesModel("planApproved") },
+  // The user's turn: the chat shows the comments; the model gets each with the line it is on.
+  planComments: { visibleInUI: true, includeInModelContext: kindReachesModel("planComments") },
 };
 
 export function isAppMessage(message: AgentMessage): message is AppMessage {

@@ -23,6 +23,16 @@ export function taskListEditedText(changes: readonly string[]): string {
   return `You changed the task list: ${changes.length > 0 ? changes.join("; ") : "no change"}.`;
 }
 
+/** The chat's note where the user sent their comments on the plan. */
+export function planCommentsText(count: number): string {
+  return `You asked Pi to revise the plan: ${count} ${count === 1 ? "comment" : "comments"} on its lines.`;
+}
+
+/** The comments under that note, each after its line. */
+export function planCommentsDetail(comments: readonly { line: number; lineText: string; comment: string }[]): string {
+  return comments.map((c) => `Line ${c.line}: ${c.lineText}\n→ ${c.comment}`).join("\n\n");
+}
+
 /** A user turn begins with its attachments; keep those together with the user message that follows. */
 export function startsUserTurn(live: readonly ChatItem[], message: AgentMessage): boolean {
   if (message.role === "bashExecution") return true;
@@ -100,6 +110,9 @@ function baseItemForMessage(id: string, message: AgentMessage, open: boolean): C
       return message.edited
         ? { kind: "notice", id, level: "info", text: "You approved the plan with your edits: Pi carries out the plan as you left it.", detail: message.plan }
         : { kind: "notice", id, level: "info", text: "You approved the plan: Pi carries it out." };
+    case "planComments":
+      // The user's answer to the plan's card: the card above keeps the plan, this note the comments.
+      return { kind: "notice", id, level: "info", text: planCommentsText(message.comments.length), detail: planCommentsDetail(message.comments) };
     case "modeChanged":
       // A divider: from here on the chat plans, or acts.
       return { kind: "notice", id, level: "info", text: MODE_TEXT[message.mode] ?? MODE_TEXT.act };

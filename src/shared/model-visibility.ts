@@ -36,6 +36,7 @@ const APP_MESSAGE_MARKS: Readonly<Record<AppMessageRole, ModelMark>> = {
   taskListEdited: { visibility: "otherForm", how: "as a sentence saying what you changed, with the whole list" },
   modeChanged: { visibility: "otherForm", how: "as a sentence saying what the mode allows" },
   planApproved: { visibility: "otherForm", how: "as the approved plan's text" },
+  planComments: { visibility: "otherForm", how: "as each comment with the plan line it is on" },
 };
 
 const FAILED_ANSWER: ModelMark = { visibility: "never", how: "never: a failed or stopped answer is not sent back" };

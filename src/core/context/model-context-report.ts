@@ -20,6 +20,7 @@ const KIND_LABEL: Record<AppMessageRole, string> = {
   taskListEdited: "the user's change to the task list",
   modeChanged: "the user's switch of plan or act mode",
   planApproved: "the plan the user approved",
+  planComments: "the user's comments on the plan",
 };
 
 /** A fence longer than any run of backticks in `text`, so model output cannot close it early. */

@@ -51,6 +51,12 @@ export const SAMPLES: { [K in AppMessageRole]: Extract<AppMessage, { role: K }> 
   },
   answerContinued: { role: "answerContinued", reason: "length", timestamp: 4 },
   modeChanged: { role: "modeChanged", mode: "plan", timestamp: 4 },
+  planComments: {
+    role: "planComments",
+    toolCallId: "call_plan",
+    comments: [{ line: 2, lineText: "Fix it.", comment: "Say which file." }],
+    timestamp: 4,
+  },
   planApproved: { role: "planApproved", toolCallId: "call_plan", plan: "## Goal\nFix it.", edited: true, timestamp: 4 },
   taskListEdited: {
     role: "taskListEdited",
