@@ -22,6 +22,18 @@ function todoRun(items: TaskItem[], id: string): Script {
     .toolEnd(id, "todo", { text: "Task list updated", details: { items } });
 }
 
+/** A run that ends with `plan` proposed by the call `call_plan`. */
+function proposedPlan(plan: string) {
+  return new Script()
+    .start()
+    .user("Plan the fix")
+    .assistant([{ type: "toolCall", id: "call_plan", name: "propose_plan", arguments: { plan } }])
+    .toolStart("call_plan", "propose_plan", { plan })
+    .toolEnd("call_plan", "propose_plan", { text: "shown", details: { plan } })
+    .end()
+    .take();
+}
+
 describe("plan mode and the task list in the webview", function () {
   const page = useChatPage();
 
@@ -50,17 +62,7 @@ describe("plan mode and the task list in the webview", function () {
 
   it("a proposed plan: its card draws the Markdown; Approve and act and Edit in editor by keyboard while the chat may approve it, none after", async () => {
     const chat = page();
-    const plan = "## Goal\nFix the parser.\n\n## Steps\n1. Write the test";
-    await chat.events(
-      new Script()
-        .start()
-        .user("Plan the fix")
-        .assistant([{ type: "toolCall", id: "call_plan", name: "propose_plan", arguments: { plan } }])
-        .toolStart("call_plan", "propose_plan", { plan })
-        .toolEnd("call_plan", "propose_plan", { text: "shown", details: { plan } })
-        .end()
-        .take(),
-    );
+    await chat.events(proposedPlan("## Goal\nFix the parser.\n\n## Steps\n1. Write the test"));
     await chat.events([{ type: "chat/planOffer", toolCallId: "call_plan" }]);
     const card = chat.page.getByRole("region", { name: "Proposed plan" });
     assert.equal(await card.getByRole("heading", { name: "Goal" }).count(), 1, "the plan's Markdown is drawn");
@@ -81,17 +83,7 @@ describe("plan mode and the task list in the webview", function () {
   it("line comments on the plan by keyboard: a named button per line, a box with the focus, Enter keeps it and gives the focus back; Revise posts them, spoken", async () => {
     const chat = page();
     await listen(chat);
-    const plan = "## Goal\nFix the parser.\n\n## Steps\n1. Write the test\n2. Rewrite the module";
-    await chat.events(
-      new Script()
-        .start()
-        .user("Plan the fix")
-        .assistant([{ type: "toolCall", id: "call_plan", name: "propose_plan", arguments: { plan } }])
-        .toolStart("call_plan", "propose_plan", { plan })
-        .toolEnd("call_plan", "propose_plan", { text: "shown", details: { plan } })
-        .end()
-        .take(),
-    );
+    await chat.events(proposedPlan("## Goal\nFix the parser.\n\n## Steps\n1. Write the test\n2. Rewrite the module"));
     await chat.events([{ type: "chat/planOffer", toolCallId: "call_plan" }]);
     const card = chat.page.getByRole("region", { name: "Proposed plan" });
     const open = card.getByRole("button", { name: "Comment on lines" });
