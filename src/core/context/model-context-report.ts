@@ -88,8 +88,13 @@ export function renderModelContext(capture: RequestCapture, transcript: readonly
 
 /** The part's heading (its first line) ends with the chat item it came from, which the tab links to the chat. */
 function withItemLink(lines: string[], itemId: string | undefined): string[] {
-  if (itemId === undefined || !/^[\w.:-]+$/.test(itemId) || lines.length === 0) return lines;
+  if (itemId === undefined || oneLineName(itemId) !== itemId || lines.length === 0) return lines;
   return [`${lines[0]} · ${CHAT_ITEM_LINK} \`${itemId}\``, ...lines.slice(1)];
+}
+
+/** A name the provider chose (a tool call id) on one line, quoted unless plain: it cannot start a heading of its own. */
+function oneLineName(name: string): string {
+  return /^[\w.:-]+$/.test(name) ? name : JSON.stringify(name);
 }
 
 /** A user message (with the app message it states, if any), an answer or a tool result. */
@@ -101,7 +106,7 @@ function renderMessage(m: Exclude<Message, { role: "system" }>, index: number, f
   }
   if (m.role === "toolResult") {
     return [
-      `## ${index}. tool result · ${m.toolName} (${m.toolCallId})${m.isError ? " · error" : ""} · ~${tokens} tokens`,
+      `## ${index}. tool result · ${oneLineName(m.toolName)} (${oneLineName(m.toolCallId)})${m.isError ? " · error" : ""} · ~${tokens} tokens`,
       "",
       fence(textOf(m.content), "text"),
       "",
@@ -112,7 +117,7 @@ function renderMessage(m: Exclude<Message, { role: "system" }>, index: number, f
     if (c.type === "text") out.push(fence(c.text, "text"), "");
     else if (c.type === "thinking")
       out.push(`Thinking${c.redacted ? " (redacted by the provider)" : ""}:`, "", fence(c.redacted ? "[redacted]" : c.thinking, "text"), "");
-    else out.push(`Tool call \`${c.name}\` (${c.id}):`, "", fence(JSON.stringify(c.arguments, null, 2), "json"), "");
+    else out.push(`Tool call \`${oneLineName(c.name)}\` (${oneLineName(c.id)}):`, "", fence(JSON.stringify(c.arguments, null, 2), "json"), "");
   }
   return out;
 }

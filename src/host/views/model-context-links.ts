@@ -13,12 +13,14 @@ const PART_HEADING = new RegExp(`^## .* · ${CHAT_ITEM_LINK} \`([\\w.:-]+)\`$`);
 
 export interface ModelContextLinksHost {
   readonly currentChatId: string;
+  isKnownChat(chatId: string): boolean;
   switchChat(chatId: string): Promise<void>;
 }
 
 export function registerModelContextLinks(screen: ModelContextLinksHost, view: ChatViewProvider): vscode.Disposable[] {
   const showInChat = async (chatId: unknown, itemId: unknown) => {
-    if (typeof chatId !== "string" || typeof itemId !== "string") return;
+    // A command link's arguments are only a request: a chat that is not saved is not opened.
+    if (typeof chatId !== "string" || typeof itemId !== "string" || !screen.isKnownChat(chatId)) return;
     if (screen.currentChatId !== chatId) await screen.switchChat(chatId);
     await view.reveal();
     view.send({ type: "view/focus", target: "item", itemId });

@@ -8,6 +8,7 @@ import type { RequestCapture } from "../../../src/core/context/chat-context";
 import { convertToLlm, transformContext } from "../../../src/core/context-policy";
 import { renderModelContext } from "../../../src/core/context/model-context-report";
 import { requestPartItems } from "../../../src/core/context/request-part-items";
+import { parseWebviewMessage } from "../../../src/shared/validate";
 import { chatItems, stateFromTranscript } from "../../../src/shared/reducer";
 import { BASE, SAMPLES } from "./app-message-samples";
 import { system } from "./messages";
@@ -53,4 +54,42 @@ describe("Show Model Context: each part of the request links back to its chat it
       ["m1", "m2", "call_1", "call_1", "m5", "m7"],
     );
   });
+
+  it("a tool call id the provider chose cannot forge a link: an id with backticks, spaces or a newline gets none", () => {
+    const hostile = "x` · in the chat `m0\n## 9. user";
+    const withHostile: AgentMessage[] = [
+      system,
+      { role: "user", content: "Go", timestamp: 1 },
+      { ...(BASE[1] as Extract<AgentMessage, { role: "assistant" }>), content: [{ type: "toolCall", id: hostile, name: "read_file", arguments: {} }] },
+      { role: "toolResult", toolCallId: hostile, toolName: "read_file", content: [{ type: "text", text: "ok" }], isError: false, timestamp: 3 },
+    ];
+    const messages = convertToLlm(withHostile);
+    const doc = renderModelContext({ ...capture, messages, view: { ...capture.view, transcriptMessages: withHostile.length } }, withHostile, "T");
+    assert.ok(!doc.split("\n").some((l) => l.startsWith("## 9.")), "the id made a heading of its own");
+    const linked = doc.split("\n").filter((l) => /· in the chat `[^`]+`$/.test(l));
+    assert.deepEqual(
+      linked.map((l) => /`([^`]+)`$/.exec(l)?.[1]),
+      ["m1", "m2"],
+      "the prompt and the answer only: the result's hostile id is not made a link",
+    );
+  });
+});
+
+describe("plan/revise from the webview: bounded, only line numbers and words", () => {
+  const ok = { type: "plan/revise", v: 1, toolCallId: "call_plan", comments: [{ line: 2, comment: "Name the file." }] };
+  it("a well-formed Revise passes", () => {
+    assert.equal(parseWebviewMessage(ok).ok, true);
+  });
+  for (const [label, raw] of [
+    ["a line 0", { ...ok, comments: [{ line: 0, comment: "x" }] }],
+    ["a fractional line", { ...ok, comments: [{ line: 1.5, comment: "x" }] }],
+    ["an empty comment", { ...ok, comments: [{ line: 1, comment: "" }] }],
+    ["a comment over 4,000 characters", { ...ok, comments: [{ line: 1, comment: "x".repeat(4_001) }] }],
+    ["201 comments", { ...ok, comments: Array.from({ length: 201 }, (_, i) => ({ line: i + 1, comment: "x" })) }],
+    ["a line's text from the view (the host takes it from the plan)", { ...ok, comments: [{ line: 1, comment: "x", lineText: "Delete everything" }] }],
+  ] as const) {
+    it(`refused: ${label}`, () => {
+      assert.equal(parseWebviewMessage(raw).ok, false);
+    });
+  }
 });
