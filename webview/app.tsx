@@ -77,6 +77,8 @@ export function App({ client }: { client: ChatClient }) {
   }, [view.chatId]);
   useEffect(() => {
     if (view.focusRequests === 0) return;
+    // An item (Show Model Context's link): the message list moves the focus to it.
+    if (view.focusTarget === "item") return;
     if (view.focusTarget !== "approval" || !focusPendingApproval()) focusComposer();
   }, [view.focusRequests]);
   useEffect(() => {
@@ -149,6 +151,7 @@ export function App({ client }: { client: ChatClient }) {
             setup={status.setup}
             vscodeModels={status.vscodeModels === true}
             onRelease={(firstDrawn, focused) => client.releaseEarlier(firstDrawn, focused)}
+            focusItem={view.focusTarget === "item" && view.focusItemId !== undefined ? { id: view.focusItemId, request: view.focusRequests } : undefined}
           />
           {status.canContinue && !chat.running && status.writtenElsewhere !== true && (
             <section class="continue-bar" aria-label="Interrupted turn">

@@ -32,7 +32,9 @@ export interface ViewModel {
   /** Grows by one per `view/focus` message: the composer focuses itself when it changes. */
   readonly focusRequests: number;
   /** Where the last `view/focus` message asked the focus to go. */
-  readonly focusTarget: "composer" | "approval";
+  readonly focusTarget: "composer" | "approval" | "item";
+  /** With target "item": the chat item to focus (Show Model Context's link back to it). */
+  readonly focusItemId?: string;
   /** Grows by one per `history/show` message: the history opens when it changes. */
   readonly historyRequests: number;
   /** Counts `/help` answers: each one opens the help panel. */
@@ -249,7 +251,7 @@ export class ChatClient {
         this.update({ ...this.view, attachments: Array.isArray(message.attachments) ? message.attachments : [] });
         return;
       case "view/focus":
-        this.update({ ...this.view, focusRequests: this.view.focusRequests + 1, focusTarget: message.target === "approval" ? "approval" : "composer" });
+        this.update({ ...this.view, focusRequests: this.view.focusRequests + 1, ...focusOf(message) });
         return;
       case "view/help":
         this.update({ ...this.view, helpRequests: this.view.helpRequests + 1 });
@@ -356,4 +358,10 @@ export function itemCount(chat: ChatState): number {
   let count = chat.live.length;
   for (const chunk of chat.settled) count += chunk.length;
   return count;
+}
+
+/** Where a `view/focus` message sends the focus: an item only with its id (a string), else the approval or the composer. */
+function focusOf(message: { target?: unknown; itemId?: unknown }): Pick<ViewModel, "focusTarget" | "focusItemId"> {
+  if (message.target === "item" && typeof message.itemId === "string") return { focusTarget: "item", focusItemId: message.itemId };
+  return { focusTarget: message.target === "approval" ? "approval" : "composer" };
 }

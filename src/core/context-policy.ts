@@ -8,7 +8,8 @@ import { applyCompaction } from "./context/compaction";
 import { appMessageFact } from "./context/app-message-facts";
 import { withoutRefusedImages } from "./context/refused-images";
 import { estimateMessageTokens } from "./context/tokens";
-import { APP_MESSAGE_KINDS, isAppMessage } from "./messages";
+import { isAppMessage } from "./messages";
+import { messageModelMark } from "../shared/model-visibility";
 
 export interface ContextPolicyOptions {
   /** Rough token budget for the messages of one request (system prompt and tools included). */
@@ -165,8 +166,8 @@ export function convertToLlm(messages: readonly AgentMessage[]): Message[] {
         if (message.role === "system" || message.role === "user" || message.role === "assistant" || message.role === "toolResult") out.push(message);
         continue;
       }
-      if (!APP_MESSAGE_KINDS[message.role].includeInModelContext) continue;
-      if (message.role === "bashExecution" && message.excludeFromContext !== false) continue;
+      // One decision for the model and the chat's marks (model-visibility.ts): the kind's switch, a `!!cmd`.
+      if (messageModelMark(message).visibility === "never") continue;
       const fact = appMessageFact(message);
       if (fact !== null) out.push({ role: "user", content: fact, timestamp: message.timestamp });
     } catch {

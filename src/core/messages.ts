@@ -5,6 +5,7 @@
 // kind gets its interface and its `CustomAgentMessages` entry there, and its two flags below.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import type { AppMessage, AppMessageRole } from "../shared/app-messages";
+import { kindReachesModel } from "../shared/model-visibility";
 
 export type {
   AppMessage,
@@ -20,6 +21,8 @@ export type {
   ChatMode,
   ModeChangedMessage,
   PlanApprovedMessage,
+  PlanCommentsMessage,
+  PlanLineComment,
   TaskItem,
   TaskListEditedMessage,
   TaskState,
@@ -27,23 +30,26 @@ export type {
 
 /**
  * Two separate questions per kind: does the user see it, does the model get it.
- * One boolean must never answer both.
+ * One boolean must never answer both. Whether the model gets a kind is read from its mark
+ * (src/shared/model-visibility.ts), the one place convertToLlm and the chat's marks both follow.
  */
 export const APP_MESSAGE_KINDS: Readonly<Record<AppMessageRole, { visibleInUI: boolean; includeInModelContext: boolean }>> = {
-  approvalNotice: { visibleInUI: true, includeInModelContext: true },
-  fileAttachment: { visibleInUI: true, includeInModelContext: true },
-  localNotice: { visibleInUI: true, includeInModelContext: false },
-  compactionSummary: { visibleInUI: true, includeInModelContext: true },
+  approvalNotice: { visibleInUI: true, includeInModelContext: kindReachesModel("approvalNotice") },
+  fileAttachment: { visibleInUI: true, includeInModelContext: kindReachesModel("fileAttachment") },
+  localNotice: { visibleInUI: true, includeInModelContext: kindReachesModel("localNotice") },
+  compactionSummary: { visibleInUI: true, includeInModelContext: kindReachesModel("compactionSummary") },
   // Per message, `excludeFromContext` (`!!cmd`) leaves it out as well: see convertToLlm.
-  bashExecution: { visibleInUI: true, includeInModelContext: true },
-  filesRestored: { visibleInUI: true, includeInModelContext: true },
-  answerContinued: { visibleInUI: true, includeInModelContext: true },
+  bashExecution: { visibleInUI: true, includeInModelContext: kindReachesModel("bashExecution") },
+  filesRestored: { visibleInUI: true, includeInModelContext: kindReachesModel("filesRestored") },
+  answerContinued: { visibleInUI: true, includeInModelContext: kindReachesModel("answerContinued") },
   // A quiet line in the chat; the model reads what changed and the list as it now is.
-  taskListEdited: { visibleInUI: true, includeInModelContext: true },
+  taskListEdited: { visibleInUI: true, includeInModelContext: kindReachesModel("taskListEdited") },
   // A divider in the chat; the model reads what the mode allows from here on.
-  modeChanged: { visibleInUI: true, includeInModelContext: true },
+  modeChanged: { visibleInUI: true, includeInModelContext: kindReachesModel("modeChanged") },
   // The user's turn: the chat shows that they approved it; the model gets the approved text.
-  planApproved: { visibleInUI: true, includeInModelContext: true },
+  planApproved: { visibleInUI: true, includeInModelContext: kindReachesModel("planApproved") },
+  // The user's turn: the chat shows the comments; the model gets each with the line it is on.
+  planComments: { visibleInUI: true, includeInModelContext: kindReachesModel("planComments") },
 };
 
 export function isAppMessage(message: AgentMessage): message is AppMessage {

@@ -247,8 +247,30 @@ export interface PlanApprovedMessage {
   timestamp: number;
 }
 
+/** One comment of the user's on a line of a proposed plan. */
+export interface PlanLineComment {
+  /** 1-based line of the plan's Markdown. */
+  line: number;
+  /** That line's text, as the user saw it (what the model reads beside the comment). */
+  lineText: string;
+  comment: string;
+}
+
+/**
+ * The user commented on a proposed plan line by line and asked for a revision (*Revise*): the
+ * model gets each comment with the line it is on; the chat shows the comments.
+ */
+export interface PlanCommentsMessage {
+  role: "planComments";
+  /** The propose_plan call the comments are on. */
+  toolCallId: string;
+  comments: PlanLineComment[];
+  timestamp: number;
+}
+
 declare module "@earendil-works/pi-agent-core" {
   interface CustomAgentMessages {
+    planComments: PlanCommentsMessage;
     planApproved: PlanApprovedMessage;
     modeChanged: ModeChangedMessage;
     taskListEdited: TaskListEditedMessage;
@@ -263,6 +285,7 @@ declare module "@earendil-works/pi-agent-core" {
 }
 
 export type AppMessage =
+  | PlanCommentsMessage
   | PlanApprovedMessage
   | ModeChangedMessage
   | TaskListEditedMessage

@@ -6,11 +6,14 @@ import type { BackgroundRunState } from "./background-state";
 import type { ChatMode, FixCommandId, TaskItem } from "./app-messages";
 import type { ContextMeter } from "./context-meter";
 import type { StructuredDiff } from "./structured-diff";
+import type { ModelMark } from "./model-visibility";
 
 /** Marks any item can carry. */
 export interface ItemMarks {
   /** A compaction summary stands for this item's message in the model's context (it is still shown). */
   summarized?: boolean;
+  /** What the model receives of it when not as shown (model-visibility.ts); absent: as shown. */
+  modelMark?: ModelMark;
 }
 
 export interface UserItem extends ItemMarks {

@@ -7,6 +7,7 @@ import type { AssistantMessage, UserMessage } from "@earendil-works/pi-ai";
 import { isFixCommandId, type ChatMode } from "./app-messages"; // also: the app message kinds in AgentMessage
 import type { AssistantBlock, AssistantItem, ChatItem } from "./chat-items";
 import type { RestoreMarks } from "./reducer-rewind";
+import { messageModelMark } from "./model-visibility";
 
 /** The note in the chat where the user asked the model to continue an answer cut at the token limit. */
 export const ANSWER_CONTINUED_TEXT = "Continued the answer that was cut at the token limit.";
@@ -22,6 +23,16 @@ export function taskListEditedText(changes: readonly string[]): string {
   return `You changed the task list: ${changes.length > 0 ? changes.join("; ") : "no change"}.`;
 }
 
+/** The chat's note where the user sent their comments on the plan. */
+export function planCommentsText(count: number): string {
+  return `You asked Pi to revise the plan: ${count} ${count === 1 ? "comment" : "comments"} on its lines.`;
+}
+
+/** The comments under that note, each after its line. */
+export function planCommentsDetail(comments: readonly { line: number; lineText: string; comment: string }[]): string {
+  return comments.map((c) => `Line ${c.line}: ${c.lineText}\n→ ${c.comment}`).join("\n\n");
+}
+
 /** A user turn begins with its attachments; keep those together with the user message that follows. */
 export function startsUserTurn(live: readonly ChatItem[], message: AgentMessage): boolean {
   if (message.role === "bashExecution") return true;
@@ -30,8 +41,16 @@ export function startsUserTurn(live: readonly ChatItem[], message: AgentMessage)
   return last === undefined || last.kind !== "attachment";
 }
 
-// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one case per message role, each building its item
+/** The item of one message, marked with what the model receives of it when that is not the item as shown. */
 export function itemForMessage(id: string, message: AgentMessage, open: boolean): ChatItem | null {
+  const item = baseItemForMessage(id, message, open);
+  if (item === null) return null;
+  const mark = messageModelMark(message);
+  return mark.visibility === "asShown" ? item : { ...item, modelMark: mark };
+}
+
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one case per message role, each building its item
+function baseItemForMessage(id: string, message: AgentMessage, open: boolean): ChatItem | null {
   switch (message.role) {
     case "user": {
       const item: ChatItem = { kind: "user", id, text: userText(message), timestamp: message.timestamp };
@@ -91,6 +110,9 @@ export function itemForMessage(id: string, message: AgentMessage, open: boolean)
       return message.edited
         ? { kind: "notice", id, level: "info", text: "You approved the plan with your edits: Pi carries out the plan as you left it.", detail: message.plan }
         : { kind: "notice", id, level: "info", text: "You approved the plan: Pi carries it out." };
+    case "planComments":
+      // The user's answer to the plan's card: the card above keeps the plan, this note the comments.
+      return { kind: "notice", id, level: "info", text: planCommentsText(message.comments.length), detail: planCommentsDetail(message.comments) };
     case "modeChanged":
       // A divider: from here on the chat plans, or acts.
       return { kind: "notice", id, level: "info", text: MODE_TEXT[message.mode] ?? MODE_TEXT.act };
@@ -198,5 +220,7 @@ export function finalAssistant(
     timestamp: message.timestamp,
   };
   if (message.errorMessage !== undefined) final.errorMessage = message.errorMessage;
+  const mark = messageModelMark(message);
+  if (mark.visibility !== "asShown") final.modelMark = mark;
   return final;
 }

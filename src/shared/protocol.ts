@@ -139,7 +139,7 @@ export type HostMessage =
    * Ask the webview to move the focus: to the composer ("Ask about this file"), or to the first
    * approval waiting (Pi Chat: Go to Pending Approval; the composer when none waits).
    */
-  | (Sequenced & { type: "view/focus"; target?: "composer" | "approval" })
+  | (Sequenced & { type: "view/focus"; target?: "composer" | "approval" | "item"; itemId?: string })
   /** `/help`: the view shows the commands, the mention kinds and the keys. */
   | (Sequenced & { type: "view/help" })
   /** Open the chat history in the view (the view title's History action). */
@@ -381,6 +381,8 @@ export type WebviewMessage =
   | { type: "tasks/edit"; v: typeof PROTOCOL_VERSION; items: { id: string; state: TaskState }[] }
   /** *Approve and act* on a proposed plan (as the user left it in its editor, if they opened it there). */
   | { type: "plan/approve"; v: typeof PROTOCOL_VERSION; toolCallId: string }
+  /** *Revise*: the user's comments on lines of the plan (1-based), sent back to the model. */
+  | { type: "plan/revise"; v: typeof PROTOCOL_VERSION; toolCallId: string; comments: { line: number; comment: string }[] }
   /** Open a proposed plan in an editor to change it before approving. */
   | { type: "plan/openInEditor"; v: typeof PROTOCOL_VERSION; toolCallId: string }
   /** The composer's Plan / Act switch. */

@@ -110,6 +110,12 @@ const webviewMessageSchema = union([
   obj({ type: lit("queue/clear"), v }),
   obj({ type: lit("chat/setMode"), v, mode: oneOf(["plan", "act"]) }),
   obj({ type: lit("plan/approve"), v, toolCallId: id }),
+  obj({
+    type: lit("plan/revise"),
+    v,
+    toolCallId: id,
+    comments: arr(obj({ line: int({ minimum: 1, maximum: 100_000 }), comment: str({ minLength: 1, maxLength: 4_000 }) }), { maxItems: 200 }),
+  }),
   obj({ type: lit("plan/openInEditor"), v, toolCallId: id }),
   obj({
     type: lit("tasks/edit"),

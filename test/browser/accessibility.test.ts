@@ -366,6 +366,27 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
     },
   },
   {
+    name: "a proposed plan with its lines open for comments, a comment box, and every kind of model mark",
+    reach: async (chat) => {
+      await chat.page.keyboard.press("Escape");
+      const plan = "## Goal\nFix the parser.\n\n## Steps\n1. Write the test";
+      const script = new Script()
+        .start()
+        .user("Plan the fix")
+        .message({ role: "localNotice", level: "info", text: "Retrying after the error.", timestamp: 3 } as never)
+        .message({ role: "modeChanged", mode: "plan", timestamp: 4 } as never)
+        .assistant([{ type: "toolCall", id: "call_plan", name: "propose_plan", arguments: { plan } }])
+        .toolStart("call_plan", "propose_plan", { plan })
+        .toolEnd("call_plan", "propose_plan", { text: "shown", details: { plan } })
+        .end();
+      await chat.snapshot(stateOf(script.take()), { chatId: "chat-plan", title: "Plan" });
+      await chat.events([{ type: "chat/planOffer", toolCallId: "call_plan" }]);
+      await chat.page.getByRole("button", { name: "Comment on lines" }).click();
+      await chat.page.getByRole("button", { name: "Comment on line 2: Fix the parser." }).click();
+      await chat.page.keyboard.type("Name the file.");
+    },
+  },
+  {
     name: "a long chat",
     reach: async (chat) => {
       await chat.page.keyboard.press("Escape");

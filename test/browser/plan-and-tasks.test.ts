@@ -22,6 +22,18 @@ function todoRun(items: TaskItem[], id: string): Script {
     .toolEnd(id, "todo", { text: "Task list updated", details: { items } });
 }
 
+/** A run that ends with `plan` proposed by the call `call_plan`. */
+function proposedPlan(plan: string) {
+  return new Script()
+    .start()
+    .user("Plan the fix")
+    .assistant([{ type: "toolCall", id: "call_plan", name: "propose_plan", arguments: { plan } }])
+    .toolStart("call_plan", "propose_plan", { plan })
+    .toolEnd("call_plan", "propose_plan", { text: "shown", details: { plan } })
+    .end()
+    .take();
+}
+
 describe("plan mode and the task list in the webview", function () {
   const page = useChatPage();
 
@@ -50,17 +62,7 @@ describe("plan mode and the task list in the webview", function () {
 
   it("a proposed plan: its card draws the Markdown; Approve and act and Edit in editor by keyboard while the chat may approve it, none after", async () => {
     const chat = page();
-    const plan = "## Goal\nFix the parser.\n\n## Steps\n1. Write the test";
-    await chat.events(
-      new Script()
-        .start()
-        .user("Plan the fix")
-        .assistant([{ type: "toolCall", id: "call_plan", name: "propose_plan", arguments: { plan } }])
-        .toolStart("call_plan", "propose_plan", { plan })
-        .toolEnd("call_plan", "propose_plan", { text: "shown", details: { plan } })
-        .end()
-        .take(),
-    );
+    await chat.events(proposedPlan("## Goal\nFix the parser.\n\n## Steps\n1. Write the test"));
     await chat.events([{ type: "chat/planOffer", toolCallId: "call_plan" }]);
     const card = chat.page.getByRole("region", { name: "Proposed plan" });
     assert.equal(await card.getByRole("heading", { name: "Goal" }).count(), 1, "the plan's Markdown is drawn");
@@ -76,6 +78,70 @@ describe("plan mode and the task list in the webview", function () {
     await chat.events([{ type: "chat/planOffer" }]);
     await card.getByRole("button", { name: "Approve and act" }).waitFor({ state: "detached" });
     assert.equal(await card.getByRole("heading", { name: "Goal" }).count(), 1, "the plan stays in the chat");
+  });
+
+  it("line comments on the plan by keyboard: a named button per line, a box with the focus, Enter keeps it and gives the focus back; Revise posts them, spoken", async () => {
+    const chat = page();
+    await listen(chat);
+    await chat.events(proposedPlan("## Goal\nFix the parser.\n\n## Steps\n1. Write the test\n2. Rewrite the module"));
+    await chat.events([{ type: "chat/planOffer", toolCallId: "call_plan" }]);
+    const card = chat.page.getByRole("region", { name: "Proposed plan" });
+    const open = card.getByRole("button", { name: "Comment on lines" });
+    assert.equal(await open.getAttribute("aria-expanded"), "false");
+    await open.focus();
+    await chat.page.keyboard.press("Enter");
+    assert.equal(await open.getAttribute("aria-expanded"), "true");
+    const lines = card.getByRole("list", { name: "Plan lines" });
+    assert.equal(await lines.getByRole("button").count(), 5, "one button per line with words, none for the blank line");
+    assert.equal(await card.getByRole("button", { name: /^Revise/ }).count(), 0, "no Revise before a comment");
+
+    // Line 6: its button by name, a box with the focus, typed, Enter keeps it and the focus is back on the line's button.
+    await lines.getByRole("button", { name: "Comment on line 6: 2. Rewrite the module" }).focus();
+    await chat.page.keyboard.press("Enter");
+    const box = card.getByRole("textbox", { name: "Comment on line 6" });
+    assert.equal(await box.evaluate((el) => el === document.activeElement), true, "the box has the focus");
+    await chat.page.keyboard.type("Only the tokenizer.");
+    await chat.page.keyboard.press("Enter");
+    const edited = lines.getByRole("button", { name: "Edit the comment on line 6: 2. Rewrite the module" });
+    assert.equal(await edited.evaluate((el) => el === document.activeElement), true, "the focus is back on the line");
+    assert.match((await lines.textContent()) ?? "", /Only the tokenizer\./, "the comment shows under its line");
+
+    // Line 2, then Revise.
+    await lines.getByRole("button", { name: "Comment on line 2: Fix the parser." }).focus();
+    await chat.page.keyboard.press("Space");
+    await chat.page.keyboard.type("Name the file.");
+    await chat.page.keyboard.press("Escape");
+    await chat.clearPosted();
+    await card.getByRole("button", { name: "Revise (2 comments)" }).focus();
+    await chat.page.keyboard.press("Enter");
+    assert.deepEqual(await chat.posted(), [
+      {
+        type: "plan/revise",
+        v: 1,
+        toolCallId: "call_plan",
+        comments: [
+          { line: 6, comment: "Only the tokenizer." },
+          { line: 2, comment: "Name the file." },
+        ],
+      },
+    ]);
+    assert.match((await heard(chat)).join("\n"), /polite: Sent 2 comments: Pi revises the plan/);
+
+    // The host's note: the model gets each comment with its line; the chat shows them, marked so.
+    await chat.events(
+      new Script()
+        .message({
+          role: "planComments",
+          toolCallId: "call_plan",
+          comments: [{ line: 2, lineText: "Fix the parser.", comment: "Name the file." }],
+          timestamp: 9,
+        })
+        .take(),
+    );
+    await chat.events([{ type: "chat/planOffer" }]);
+    const note = chat.page.getByRole("group", { name: "Pi gets this as each comment with the plan line it is on" });
+    assert.match((await note.textContent()) ?? "", /You asked Pi to revise the plan: 1 comment on its lines\./);
+    await card.getByRole("button", { name: "Comment on lines" }).waitFor({ state: "detached" });
   });
 
   it("the panel: its progress and items by name, tick, move and delete by keyboard, each posted whole and spoken", async () => {

@@ -101,6 +101,53 @@ describe("context: meter, model context, compaction (extension host)", function 
     assert.deepEqual(bodyShown(updated), server.chatRequests().at(-1));
   });
 
+  it("Show Model Context links each part to its chat item: the tab's links and Show This Part in the Chat focus it in the view", async () => {
+    server.push(() => ({ text: "Linked answer." }));
+    await api.view.receive({ type: "chat/send", v: 1, text: "Link me back." });
+    server.push(() => ({ text: "Second answer." }));
+    await api.view.receive({ type: "chat/send", v: 1, text: "And again." });
+    const editor = (await vscode.commands.executeCommand("piChat.showModelContext")) as vscode.TextEditor;
+    const document = await waitFor("the tab to show the request", () => (editor.document.getText().includes("And again.") ? editor.document : undefined));
+    const links = (await vscode.commands.executeCommand("vscode.executeLinkProvider", document.uri)) as vscode.DocumentLink[];
+    const messages = api.screen.currentSession.messages;
+    const promptId = `m${messages.findIndex((m) => m.role === "user" && JSON.stringify(m.content).includes("Link me back."))}`;
+    const prompt = links.find((l) => l.target && decodeURIComponent(l.target.query).includes(`"${promptId}"`));
+    assert.ok(prompt?.target, `a link to the prompt's item ${promptId}: ${links.map((l) => l.target?.toString()).join(", ")}`);
+    assert.equal(prompt.target.scheme, "command");
+    assert.equal(prompt.target.path, "piChat.showInChat");
+    assert.match(document.lineAt(prompt.range.start.line).text, /^## \d+\. user · .* · in the chat `m\d+`$/);
+    assert.ok(
+      links.every((l) => l.range.start.line !== 0),
+      "the title links nowhere",
+    );
+
+    // Following the link: the view is asked to focus that very item.
+    const posted = api.view.posted!;
+    let before = posted.length;
+    const args = JSON.parse(decodeURIComponent(prompt.target.query)) as [string, string];
+    await vscode.commands.executeCommand("piChat.showInChat", ...args);
+    const focus = (from: number) => posted.slice(from).filter((m) => (m as { type?: string }).type === "view/focus");
+    assert.deepEqual(
+      focus(before).map((m) => ({ ...(m as object), seq: 0 })),
+      [{ type: "view/focus", target: "item", itemId: promptId, seq: 0, v: 1 }],
+    );
+
+    // By keyboard: the cursor in the answer's part, Show This Part in the Chat.
+    const shown = await vscode.window.showTextDocument(document);
+    const answerLine = document
+      .getText()
+      .split("\n")
+      .findIndex((l) => l.includes("Linked answer."));
+    shown.selection = new vscode.Selection(answerLine, 0, answerLine, 0);
+    before = posted.length;
+    await vscode.commands.executeCommand("piChat.showContextPartInChat");
+    const answerId = `m${messages.findIndex((m) => m.role === "assistant" && JSON.stringify(m.content).includes("Linked answer."))}`;
+    assert.deepEqual(
+      focus(before).map((m) => (m as { itemId?: string }).itemId),
+      [answerId],
+    );
+  });
+
   it("Compact Chat by hand: the summary request carries the user's words; the next request is the summary and the kept messages", async () => {
     for (let i = 0; i < 4; i++) {
       server.push(() => ({ text: `Answer ${i}: ${"details ".repeat(120)}` }));

@@ -23,6 +23,17 @@ const PLAN = [
   { text: "Rewrite the whole module", state: "pending" },
 ];
 
+/** The plan every plan test starts from: lines 2 and 6 are the ones commented on. */
+const PLAN_TEXT = "## Goal\nFix the parser.\n\n## Steps\n1. Write the test\n2. Rewrite the module";
+
+/** Plan mode, a prompt, and the model's answer: PLAN_TEXT proposed by the call `call_plan`. */
+async function proposePlan({ server, api }: ReturnType<ReturnType<typeof useChatView>>) {
+  await api.view.receive({ type: "chat/setMode", v: 1, mode: "plan" });
+  server.push(() => ({ toolCalls: [{ id: "call_plan", name: "propose_plan", arguments: { plan: PLAN_TEXT } }] }));
+  await api.view.receive({ type: "chat/send", v: 1, text: "Plan the fix" });
+  return api.screen.currentSession;
+}
+
 describe("plan mode and the task list in a chat", function () {
   this.timeout(120_000);
   const view = useChatView();
@@ -79,18 +90,14 @@ describe("plan mode and the task list in a chat", function () {
 
   it("a proposed plan ends the run; edited in its editor and approved, act mode starts with the edited text; a second approval is ignored", async () => {
     const { server, api } = view();
-    await api.view.receive({ type: "chat/setMode", v: 1, mode: "plan" });
-    const plan = "## Goal\nFix the parser.\n\n## Steps\n1. Write the test\n2. Rewrite the module";
-    server.push(() => ({ toolCalls: [{ id: "call_plan", name: "propose_plan", arguments: { plan } }] }));
-    await api.view.receive({ type: "chat/send", v: 1, text: "Plan the fix" });
-    const session = api.screen.currentSession;
+    const session = await proposePlan(view());
     assert.equal(server.pending(), 0, "the run ended with the plan: no request after it");
     assert.equal(session.viewState.planOffer, "call_plan", "its card offers Approve and act");
 
     // Edit in editor: an untitled Markdown document with the plan; the user changes step 2.
     await api.view.receive({ type: "plan/openInEditor", v: 1, toolCallId: "call_plan" });
     const doc = vscode.window.activeTextEditor?.document;
-    assert.ok(doc && doc.languageId === "markdown" && doc.isUntitled && doc.getText() === plan);
+    assert.ok(doc && doc.languageId === "markdown" && doc.isUntitled && doc.getText() === PLAN_TEXT);
     const edit = new vscode.WorkspaceEdit();
     const at = doc.getText().indexOf("Rewrite the module");
     edit.replace(doc.uri, new vscode.Range(doc.positionAt(at), doc.positionAt(at + "Rewrite the module".length)), "Fix only the tokenizer");
@@ -116,6 +123,43 @@ describe("plan mode and the task list in a chat", function () {
     assert.equal(session.messages.length, count, "a stale Approve does nothing");
     assert.equal(server.pending(), 0);
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
+  it("Revise with line comments: the model's next request has each comment with the plan line it is on; plan mode stays; a stale or empty Revise does nothing", async () => {
+    const { server, api } = view();
+    const session = await proposePlan(view());
+    assert.equal(session.viewState.planOffer, "call_plan");
+
+    // Comments on nothing the plan has (line 99, an empty comment, another plan) send nothing.
+    const count = session.messages.length;
+    await api.view.receive({ type: "plan/revise", v: 1, toolCallId: "call_plan", comments: [{ line: 99, comment: "No such line" }] });
+    await api.view.receive({ type: "plan/revise", v: 1, toolCallId: "call_other", comments: [{ line: 6, comment: "Another plan" }] });
+    assert.equal(session.messages.length, count, "nothing was sent");
+
+    const revised = "## Goal\nFix the parser.\n\n## Steps\n1. Write the test\n2. Fix only the tokenizer";
+    let told = "";
+    server.push((body) => {
+      const names = (body.tools ?? []).map((t) => t.function.name);
+      assert.ok(!names.includes("edit_file"), "still plan mode: no edit tool");
+      told = body.messages.map(textOf).find((t) => t.includes("The user commented on your plan")) ?? "";
+      return { toolCalls: [{ id: "call_plan2", name: "propose_plan", arguments: { plan: revised } }] };
+    });
+    await api.view.receive({
+      type: "plan/revise",
+      v: 1,
+      toolCallId: "call_plan",
+      comments: [
+        { line: 6, comment: "Only the tokenizer, not the whole module." },
+        { line: 2, comment: "Name the file." },
+      ],
+    });
+    assert.match(told, /Line 2: Fix the parser\.\nComment: Name the file\./, "each comment with its line's text, in line order");
+    assert.match(told, /Line 6: 2\. Rewrite the module\nComment: Only the tokenizer, not the whole module\./);
+    assert.equal(session.mode, "plan");
+    assert.equal(session.viewState.planOffer, "call_plan2", "the revised plan is the one to approve now");
+    const note = session.messages.find((m) => m.role === "planComments");
+    assert.deepEqual(note && "comments" in note ? note.comments.map((c) => c.line) : [], [2, 6]);
+    assert.equal(server.pending(), 0);
   });
 
   it("the model writes it, the user ticks and deletes items, the model is told exactly that; the list comes back with the chat and survives a compaction", async () => {

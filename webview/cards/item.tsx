@@ -1,5 +1,5 @@
-// One chat item on screen: the card for its kind (one file per card in this folder), marked when
-// the model now gets a summary instead, inside an error boundary so an item that fails to render
+// One chat item on screen: the card for its kind (one file per card in this folder), marked with
+// what the model receives of it (sent as shown, in another form, summarized, never), inside an error boundary so an item that fails to render
 // shows as plain text and the rest of the chat renders. Every item is memoized on its (immutable)
 // object, so a streamed delta re-renders only the item it changed.
 import { Component, type ComponentChildren } from "preact";
@@ -16,18 +16,26 @@ import { UserCard } from "./user-card";
 import { toolCardKind } from "../../src/shared/tool-names";
 import { TaskListCard } from "./task-list-card";
 import { PlanCard } from "./plan-card";
+import { ModelMarkBadge } from "./model-mark";
+import { itemModelMark, modelMarkLabel } from "../../src/shared/model-visibility";
 
 export const Item = memo(function Item({ item }: { item: ChatItem }) {
+  const mark = itemModelMark(item);
+  const label = modelMarkLabel(mark);
   return (
     <ItemBoundary item={item}>
-      {item.summarized ? (
-        // Still shown as it was; marked, because the model now gets the summary below instead.
-        <div class="summarized" data-summarized="true" title="Summarized: the model gets the summary below instead of this">
-          <ItemCard item={item} />
-        </div>
-      ) : (
+      {/* Named by what the model receives of it; a summarized item is still shown as it was, set apart. */}
+      {/* biome-ignore lint/a11y/useSemanticElements: one chat item and its mark, named as one; not a form, so no fieldset. */}
+      <div
+        class={item.summarized ? "model-scope summarized" : "model-scope"}
+        role="group"
+        aria-label={label}
+        data-model={mark.visibility}
+        data-summarized={item.summarized ? "true" : undefined}
+      >
         <ItemCard item={item} />
-      )}
+        <ModelMarkBadge mark={mark} label={label} />
+      </div>
     </ItemBoundary>
   );
 });

@@ -58,7 +58,8 @@ export function NoticeCard({ item }: { item: NoticeItem }) {
         {item.redo !== undefined && <RestoreRedo item={item} redo={item.redo} />}
         {item.detail !== undefined && (
           <details class="notice-detail">
-            <summary>What the server said</summary>
+            {/* An error's detail is the provider's words; a note's, its own (a plan's edited text, the comments on it). */}
+            <summary>{item.level === "error" ? "What the server said" : "Details"}</summary>
             <div class="error-text">{item.detail}</div>
           </details>
         )}

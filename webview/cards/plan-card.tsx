@@ -1,7 +1,8 @@
 // A proposed plan (propose_plan) on its card: the Markdown as the model wrote it, drawn through
 // the one renderer (FinalMarkdown), and while it is the plan the chat may approve: *Approve and
-// act*, *Edit in editor* (the approved text is then the editor's), and a line saying that writing
-// what to change below sends it back for revision. A plan answered since is history: no buttons.
+// act*, *Edit in editor* (the approved text is then the editor's), *Comment on lines* (a comment
+// on any line, then *Revise* sends them back: plan-comments.tsx), and a line saying that writing
+// what to change below sends it back too. A plan answered since is history: no buttons.
 import { createContext } from "preact";
 import { useContext, useMemo } from "preact/hooks";
 import type { AssistantBlock, ToolItem } from "../../src/shared/chat-items";
@@ -10,6 +11,7 @@ import { ChecklistIcon, EditIcon } from "../icons";
 import { FinalMarkdown } from "../markdown/rendered-cache";
 import { announce } from "../live-region";
 import { post } from "../vscode-api";
+import { PlanComments } from "./plan-comments";
 
 /** The tool call id of the plan the chat may approve now (ChatState.planOffer): a context, so cards stay memoized on their items. */
 export const PlanOfferContext = createContext<string | undefined>(undefined);
@@ -48,9 +50,10 @@ export function PlanCard({ item }: { item: ToolItem }) {
           <button type="button" class="button secondary" onClick={() => post({ type: "plan/openInEditor", toolCallId: item.id })}>
             <EditIcon /> Edit in editor
           </button>
-          <span class="plan-hint">Or write below what to change: Pi revises the plan.</span>
+          <span class="plan-hint">Or comment on its lines, or write below what to change: Pi revises the plan.</span>
         </div>
       )}
+      {approvable && <PlanComments toolCallId={item.id} plan={plan ?? ""} />}
     </section>
   );
 }

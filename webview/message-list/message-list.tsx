@@ -5,7 +5,7 @@
 // (use-row-window.ts), staying in place (use-scroll-anchor.ts) and the keyboard feed
 // (use-feed-keys.ts); the pure part is chat-window.ts. Hand-written rather than a library: the ones
 // that fit Preact without preact/compat do not pin a focused row (docs/architecture.md).
-import { useMemo, useRef } from "preact/hooks";
+import { useEffect, useMemo, useRef } from "preact/hooks";
 import type { ChatItem } from "../../src/shared/chat-items";
 import type { ChatState } from "../../src/shared/reducer";
 import type { ViewStatus } from "../../src/shared/protocol";
@@ -14,12 +14,16 @@ import { Item } from "../cards/item";
 import { ArrowDownIcon, Spinner } from "../icons";
 import { onMarkdownClick } from "../markdown/code-block-clicks";
 import { memo } from "../memo";
+import { announce } from "../live-region";
 import { slots } from "./chat-window";
 import { EarlierMessages, useEarlierMessages } from "./earlier-messages";
 import { EmptyChat, SetUpAModel } from "./empty-chat";
 import { useFeedKeys } from "./use-feed-keys";
 import { type ListElements, useRowWindow } from "./use-row-window";
 import { useScrollAnchor, useViewStand } from "./use-scroll-anchor";
+
+/** The last host ask for the focus on an item that was carried out (ViewModel.focusRequests). */
+let focusAsksDone = 0;
 
 /** One drawn settled item, in the wrapper that is measured (its height includes the gap below it). */
 const Row = memo(function Row({ rowKey, item }: { rowKey: string; item: ChatItem }) {
@@ -36,6 +40,7 @@ export function MessageList({
   setup,
   vscodeModels,
   onRelease,
+  focusItem,
 }: {
   chat: ChatState;
   ready: boolean;
@@ -44,6 +49,8 @@ export function MessageList({
   vscodeModels: boolean;
   /** Back at the newest messages: the earlier items may be let go of (ChatClient.releaseEarlier). */
   onRelease: (firstDrawn: number, focused: number | undefined) => boolean;
+  /** The host asked for the focus on this item (Show Model Context's link back to it); `request` counts the asks. */
+  focusItem?: { id: string; request: number } | undefined;
 }) {
   const els: ListElements = {
     scroller: useRef<HTMLDivElement>(null),
@@ -59,6 +66,12 @@ export function MessageList({
   const rows = useRowWindow(chat, els, stand, pinned);
   const scroll = useScrollAnchor({ els, stand, rows, pinned, earlier: chat.earlier, onRelease });
   const feed = useFeedKeys(els, stand, rows, pinned);
+  useEffect(() => {
+    // Each ask once, though the list is drawn anew for another chat (the ask may come with the switch).
+    if (focusItem === undefined || focusItem.request === focusAsksDone) return;
+    focusAsksDone = focusItem.request;
+    if (!feed.focusItemById(focusItem.id)) announce("That message is not in the part of the chat loaded now");
+  }, [focusItem?.request]);
   const askEarlier = useEarlierMessages(chat.earlier, rows.keys[0], pinned, rows.rowEl);
 
   const isEmpty = chat.settled.length === 0 && chat.live.length === 0 && chat.earlier === undefined;

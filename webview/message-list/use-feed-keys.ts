@@ -125,7 +125,20 @@ export function useFeedKeys(els: ListElements, stand: MutableRef<ViewStand>, row
     else inRows(e, from, dir, liveItems);
   };
 
-  return { onKeyDown, onFocusIn, onFocusOut };
+  /** The focus to the item with this id: a live one at once, a row drawn first. False when the chat on screen has none. */
+  const focusItemById = (id: string): boolean => {
+    const live = Array.from(els.liveList.current?.querySelectorAll<HTMLElement>("[data-item]") ?? []).find((el) => el.dataset.item === id);
+    if (live) {
+      focusItem(live);
+      return true;
+    }
+    const index = rows.current.current.indexOf.get(id);
+    if (index === undefined) return false;
+    reveal({ index, dir: 1, to: "item", tries: 1 });
+    return true;
+  };
+
+  return { onKeyDown, onFocusIn, onFocusOut, focusItemById };
 }
 
 /** Arrows on a message itself, Page Up/Down anywhere in one (no modifier): the direction in the feed. */

@@ -10,6 +10,7 @@ import type {
   TaskListEditedMessage,
   ChatMode,
   PlanApprovedMessage,
+  PlanCommentsMessage,
 } from "../messages";
 import { oneLine, taskListText } from "../../shared/task-list";
 
@@ -43,6 +44,8 @@ export function appMessageFact(message: AppMessage): string | null {
       return MODE_FACTS[message.mode] ?? null;
     case "planApproved":
       return planApprovedFact(message);
+    case "planComments":
+      return planCommentsFact(message);
   }
 }
 
@@ -50,6 +53,12 @@ export function appMessageFact(message: AppMessage): string | null {
 export function planApprovedFact(message: PlanApprovedMessage): string {
   const how = message.edited ? "after editing it: follow the text below, not the plan as you proposed it" : "as you proposed it";
   return `[The user approved the plan ${how}. The chat is in act mode: carry it out step by step, keeping the task list (todo) up to date.]\n<plan>\n${message.plan}\n</plan>`;
+}
+
+/** The user's comments on the plan, as the model reads them: each with the line it is on, then what to do. */
+export function planCommentsFact(message: PlanCommentsMessage): string {
+  const comments = message.comments.map((c) => `Line ${c.line}: ${oneLine(c.lineText)}\nComment: ${c.comment.trim()}`).join("\n\n");
+  return `[The user commented on your plan line by line and asks you to revise it. Still plan mode: change nothing; address each comment, then propose the revised plan with propose_plan.]\n<plan-comments>\n${comments}\n</plan-comments>`;
 }
 
 /** What the model reads when the user switches modes (the run's tools follow: plan mode offers only reading and discovery). */

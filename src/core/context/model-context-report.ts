@@ -4,10 +4,10 @@
 // only read to say what was left out and why.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
 import { getCurrentTools, type Message } from "@earendil-works/pi-ai";
-import { appMessageFact } from "./app-message-facts";
 import { isAppMessage, type AppMessageRole } from "../messages";
 import type { RequestCapture } from "./chat-context";
 import { estimateLlmMessageTokens } from "./tokens";
+import { CHAT_ITEM_LINK, requestPartItems, safeFact } from "./request-part-items";
 
 const KIND_LABEL: Record<AppMessageRole, string> = {
   approvalNotice: "the user's approval decision",
@@ -20,6 +20,7 @@ const KIND_LABEL: Record<AppMessageRole, string> = {
   taskListEdited: "the user's change to the task list",
   modeChanged: "the user's switch of plan or act mode",
   planApproved: "the plan the user approved",
+  planComments: "the user's comments on the plan",
 };
 
 /** A fence longer than any run of backticks in `text`, so model output cannot close it early. */
@@ -72,8 +73,10 @@ export function renderModelContext(capture: RequestCapture, transcript: readonly
   );
 
   out.push(...toolsOfRequest(capture), "");
+  // Each part names the chat item it came from; the link opens it in the chat (model-context-view.ts).
+  const items = requestPartItems(capture.messages, transcript);
   capture.messages.forEach((m, i) => {
-    out.push(...(m.role === "system" ? renderSystem(m, i === 0) : renderMessage(m, i + 1, facts)));
+    out.push(...(m.role === "system" ? renderSystem(m, i === 0) : withItemLink(renderMessage(m, i + 1, facts), items[i])));
   });
   out.push("## Left out of this request, and why", "", ...leftOut(capture, sentPart), "");
 
@@ -81,6 +84,17 @@ export function renderModelContext(capture: RequestCapture, transcript: readonly
   if (capture.payload === undefined) out.push("Not available: the provider adapter had not built the body yet, or does not report it.", "");
   else out.push(fence(JSON.stringify(capture.payload, null, 2), "json"), "");
   return out.join("\n");
+}
+
+/** The part's heading (its first line) ends with the chat item it came from, which the tab links to the chat. */
+function withItemLink(lines: string[], itemId: string | undefined): string[] {
+  if (itemId === undefined || oneLineName(itemId) !== itemId || lines.length === 0) return lines;
+  return [`${lines[0]} · ${CHAT_ITEM_LINK} \`${itemId}\``, ...lines.slice(1)];
+}
+
+/** A name the provider chose (a tool call id) on one line, quoted unless plain: it cannot start a heading of its own. */
+function oneLineName(name: string): string {
+  return /^[\w.:-]+$/.test(name) ? name : JSON.stringify(name);
 }
 
 /** A user message (with the app message it states, if any), an answer or a tool result. */
@@ -92,7 +106,7 @@ function renderMessage(m: Exclude<Message, { role: "system" }>, index: number, f
   }
   if (m.role === "toolResult") {
     return [
-      `## ${index}. tool result · ${m.toolName} (${m.toolCallId})${m.isError ? " · error" : ""} · ~${tokens} tokens`,
+      `## ${index}. tool result · ${oneLineName(m.toolName)} (${oneLineName(m.toolCallId)})${m.isError ? " · error" : ""} · ~${tokens} tokens`,
       "",
       fence(textOf(m.content), "text"),
       "",
@@ -103,7 +117,7 @@ function renderMessage(m: Exclude<Message, { role: "system" }>, index: number, f
     if (c.type === "text") out.push(fence(c.text, "text"), "");
     else if (c.type === "thinking")
       out.push(`Thinking${c.redacted ? " (redacted by the provider)" : ""}:`, "", fence(c.redacted ? "[redacted]" : c.thinking, "text"), "");
-    else out.push(`Tool call \`${c.name}\` (${c.id}):`, "", fence(JSON.stringify(c.arguments, null, 2), "json"), "");
+    else out.push(`Tool call \`${oneLineName(c.name)}\` (${oneLineName(c.id)}):`, "", fence(JSON.stringify(c.arguments, null, 2), "json"), "");
   }
   return out;
 }
@@ -160,12 +174,4 @@ function renderSystem(m: Extract<Message, { role: "system" }>, leading: boolean)
   }
   for (const removed of m.toolsRemoved ?? []) out.push(`Tool removed: \`${removed.name}\``, "");
   return out;
-}
-
-function safeFact(m: Parameters<typeof appMessageFact>[0]): string | null {
-  try {
-    return appMessageFact(m);
-  } catch {
-    return null;
-  }
 }

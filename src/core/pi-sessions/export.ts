@@ -191,6 +191,7 @@ function entryFields(
     case "taskListEdited":
     case "modeChanged":
     case "planApproved":
+    case "planComments":
       return customMessageOf(message);
   }
 }

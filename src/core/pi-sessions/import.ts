@@ -260,6 +260,7 @@ const PI_CHAT_ENTRY_ROLES: Record<string, { field: "details" | "data"; role: App
   [`${PI_CHAT_CUSTOM_TYPE}:taskListEdited`]: { field: "details", role: "taskListEdited" },
   [`${PI_CHAT_CUSTOM_TYPE}:modeChanged`]: { field: "details", role: "modeChanged" },
   [`${PI_CHAT_CUSTOM_TYPE}:planApproved`]: { field: "details", role: "planApproved" },
+  [`${PI_CHAT_CUSTOM_TYPE}:planComments`]: { field: "details", role: "planComments" },
   [`${PI_CHAT_CUSTOM_TYPE}:localNotice`]: { field: "data", role: "localNotice" },
 };
 
@@ -288,6 +289,10 @@ function piChatMessage<R extends AppMessage["role"]>(value: unknown, role: R): E
     bashExecution: () => str("command") && str("output"),
     answerContinued: () => value["reason"] === "length",
     planApproved: () => str("toolCallId") && str("plan") && typeof value["edited"] === "boolean",
+    planComments: () =>
+      str("toolCallId") &&
+      Array.isArray(value["comments"]) &&
+      value["comments"].every((c) => isObject(c) && typeof c["line"] === "number" && typeof c["lineText"] === "string" && typeof c["comment"] === "string"),
     modeChanged: () => value["mode"] === "plan" || value["mode"] === "act",
     taskListEdited: () =>
       parseTaskList(value["items"]) !== undefined && Array.isArray(value["changes"]) && value["changes"].every((c) => typeof c === "string"),

@@ -257,6 +257,19 @@ export class ChatSession {
     return true;
   }
 
+  /**
+   * *Revise* on the plan of `toolCallId` (the one the chat may approve now): a run whose first
+   * message is the user's comments, each with the plan line it is on; the chat stays in plan mode.
+   * False for any other plan, or no comment on a line the plan has.
+   */
+  async revisePlan(toolCallId: string, comments: readonly { line: number; comment: string }[]): Promise<boolean> {
+    this.refuseWhileRunning();
+    const revision = this.parts.pathState.planComments(toolCallId, comments);
+    if (!revision) return false;
+    await this.run(async (agent) => agent.prompt([revision]), [revision]);
+    return true;
+  }
+
   /** The text of the plan `toolCallId` proposed, while the chat may still approve it. */
   proposedPlan(toolCallId: string): string | undefined {
     return this.parts.pathState.planApproval(toolCallId, undefined)?.plan;

@@ -5,7 +5,7 @@
 // a switch, a summary, another branch — and only then, so a long chat's streamed tokens never
 // read the transcript.
 import type { AgentMessage } from "@earendil-works/pi-agent-core";
-import type { ChatMode, ModeChangedMessage, PlanApprovedMessage, TaskListEditedMessage, TaskState } from "../messages";
+import type { ChatMode, ModeChangedMessage, PlanApprovedMessage, PlanCommentsMessage, TaskListEditedMessage, TaskState } from "../messages";
 import { approvablePlan } from "../../shared/plans";
 import { MAX_PLAN_CHARS } from "../plans/propose-plan-tool";
 import { currentMode } from "../../shared/chat-mode";
@@ -44,6 +44,24 @@ export class PathStateKeeper {
     if (!offer || offer.toolCallId !== toolCallId) return undefined;
     const plan = text !== undefined && text.trim() !== "" ? text.slice(0, MAX_PLAN_CHARS) : offer.plan;
     return { role: "planApproved", toolCallId, plan, edited: plan !== offer.plan, timestamp: Date.now() };
+  }
+
+  /**
+   * The user's comments on the lines of the plan the chat may approve now, as the message the model
+   * reads: each with its line's text from the plan itself (the view names only the line). Comments
+   * on lines the plan does not have, or empty ones, are dropped; none left (or another plan): undefined.
+   */
+  planComments(toolCallId: string, comments: readonly { line: number; comment: string }[]): PlanCommentsMessage | undefined {
+    const offer = approvablePlan(this.deps.messages());
+    if (!offer || offer.toolCallId !== toolCallId) return undefined;
+    const lines = offer.plan.split("\n");
+    const kept = comments.flatMap((c) => {
+      const lineText = Number.isInteger(c.line) ? lines[c.line - 1] : undefined;
+      const comment = c.comment.trim();
+      return lineText === undefined || comment === "" ? [] : [{ line: c.line, lineText, comment }];
+    });
+    if (kept.length === 0) return undefined;
+    return { role: "planComments", toolCallId, comments: kept.sort((a, b) => a.line - b.line), timestamp: Date.now() };
   }
 
   /** The chat's mode now, a switch not yet delivered to the running reply included: the gates follow it at once. */

@@ -17,6 +17,11 @@ export const chatHandlers = {
     if (await deps.screen.currentSession.approvePlan(message.toolCallId, text)) deps.editor.plans.forget(message.toolCallId);
     else deps.ignore(message);
   },
+  // Revise: the comments go back to the model with the lines they are on (a stale card's are dropped).
+  "plan/revise": async (message, deps) => {
+    await deps.screen.writeCurrentChat(deps.screen.currentChatId);
+    if (!(await deps.screen.currentSession.revisePlan(message.toolCallId, message.comments))) deps.ignore(message);
+  },
   "plan/openInEditor": async (message, deps) => {
     const plan = deps.screen.currentSession.proposedPlan(message.toolCallId);
     if (plan === undefined) return deps.ignore(message);

@@ -12,6 +12,7 @@ import { registerModelCommands } from "../models/chat-model-picker";
 import { readProviderSettings, type SecretKeys } from "../models/providers-loader";
 import type { ChatViewProvider } from "../views/chat-webview-provider";
 import type { ModelContextDocuments } from "../views/model-context-view";
+import { registerModelContextLinks } from "../views/model-context-links";
 import { registerContextCommands } from "./context-commands";
 import { registerHistoryCommands } from "./history-commands";
 import { registerPiSessionCommands } from "./pi-sessions-loader";
@@ -76,6 +77,7 @@ export function registerChatCommands({ context, host, view, secrets, mcp, modelC
       view.send({ type: "view/focus", target: "approval" });
     }),
     ...registerContextCommands(screen, modelContext),
+    ...registerModelContextLinks(screen, view),
   ];
 }
 
