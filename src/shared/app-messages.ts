@@ -17,6 +17,8 @@ export interface ApprovalNoticeMessage {
   diff?: string;
   /** A secret file (.env*): `diff` is only "secret file: N lines changed", never the content. */
   secret?: boolean;
+  /** edit_file allowed in part: the hunks of `diff` the user rejected (0-based); only the others were written. */
+  rejectedHunks?: number[];
   /** run_command: the exact command and its workspace-relative folder, as the card showed them. */
   command?: string;
   cwd?: string;

@@ -116,6 +116,8 @@ export interface ApprovalItem extends ApprovalFacts {
   /** The rule that allowed it, or the one the user added. */
   rule?: string;
   reason?: string;
+  /** An edit allowed in part: the hunks of `diff` the user rejected (0-based); the others were written. */
+  rejectedHunks?: number[];
 }
 
 /** What an MCP card shows about the call. Annotations are the server's words: shown, never obeyed. */

@@ -102,3 +102,6 @@ export function checkedRejectedHunks(rejected: readonly unknown[], hunkCount: nu
   }
   return [...seen].sort((a, b) => a - b);
 }
+
+/** The most hunks a card offers one by one (and a decision may name): far beyond what anyone reviews by hand. */
+export const MAX_EDIT_HUNKS = 10_000;

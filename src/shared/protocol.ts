@@ -45,7 +45,7 @@ export type ChatEvent =
   /** The permission gate is waiting for the user on this call. Live only: the decision is saved as an approvalNotice. */
   | ({ type: "approval/request"; toolCallId: string; toolName: string } & ApprovalFacts)
   /** The user decided; the approvalNotice saying so reaches the transcript after the tool result. */
-  | { type: "approval/decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string; rule?: string }
+  | { type: "approval/decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string; rule?: string; rejectedHunks?: number[] }
   /** The user's running `!cmd` (the open bashExecution message): its last lines, at a bounded rate. */
   | { type: "command/progress"; tail: string[]; elapsedMs: number }
   /** A running tool's latest progress (run_command: the last lines of output), at a bounded rate. */
@@ -314,6 +314,8 @@ export type WebviewMessage =
       decision: "allow" | "deny" | "allowForChat" | "allowAlways";
       reason?: string;
       rule?: string;
+      /** An edit allowed in part: the card's hunks the user rejected (0-based). Checked against the pending edit by the host. */
+      rejectedHunks?: number[];
     }
   /** The Stop button of a background command's card: `id` is its run_command call id (the host checks it is of the chat on screen). */
   | { type: "command/stopBackground"; v: typeof PROTOCOL_VERSION; id: string }

@@ -72,6 +72,7 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         state: event.decision,
         ...(event.reason !== undefined ? { reason: event.reason } : {}),
         ...(event.rule !== undefined ? { rule: event.rule } : {}),
+        ...(event.rejectedHunks !== undefined ? { rejectedHunks: event.rejectedHunks } : {}),
       }));
     case "command/progress": {
       const id = state.openId;

@@ -4,6 +4,7 @@
 // ones (mcp/host-mcp.ts); the card's answer is tried on each in turn (handlers/approvals.ts).
 import type { EditApprovalRequest, EditDecision } from "../../core/session";
 import type { ProposalDiffs } from "../views/diff-view";
+import { checkedRejectedHunks } from "../../shared/partial-patch";
 import { PendingApprovals } from "./pending-approvals";
 
 export class EditApprovals {
@@ -23,12 +24,25 @@ export class EditApprovals {
     return decision;
   }
 
-  /** Settles an edit approval of the chat on screen; a stale click (decided, cancelled) does nothing. */
-  decide(toolCallId: string, decision: "allow" | "deny" | "allowForChat", reason: string | undefined): void {
-    const settled = this.waiting.settle(toolCallId, () => (decision === "deny" ? { decision: "deny", ...(reason ? { reason } : {}) } : { decision }));
-    if (!settled) return;
+  /**
+   * Settles an edit approval of the chat on screen; a stale click (decided, cancelled) does nothing.
+   * `rejectedHunks` comes from the view: it is taken only when every index names a hunk of this
+   * very edit (else the whole decision is dropped, and the card still waits). False when dropped.
+   */
+  decide(toolCallId: string, decision: "allow" | "deny" | "allowForChat", reason: string | undefined, rejectedHunks?: readonly number[]): boolean {
+    const request = this.waiting.get(toolCallId);
+    if (!request) return false;
+    const rejected = rejectedHunks === undefined ? [] : checkedRejectedHunks(rejectedHunks, request.hunkCount);
+    if (rejected === undefined) return false;
+    const settled = this.waiting.settle(toolCallId, (): EditDecision => {
+      if (decision === "deny") return { decision: "deny", ...(reason ? { reason } : {}) };
+      // A reason goes with an allow only when it explains rejected hunks.
+      return { decision, ...(rejected.length > 0 ? { rejectedHunks: rejected, ...(reason ? { reason } : {}) } : {}) };
+    });
+    if (!settled) return false;
     void this.diffs.close(toolCallId);
     if (decision === "allowForChat") this.allowedForChat();
+    return true;
   }
 
   /** The card's "Open diff" (a secret file's diff is shown only then). */

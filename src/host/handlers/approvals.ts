@@ -3,11 +3,18 @@ import { findCommandLogFile } from "../shell/command-log-file";
 import type { HandlerGroup } from "./deps";
 
 export const approvalHandlers = {
-  "approval/decide": (message, { commands, mcp, approvals }) => {
+  "approval/decide": (message, deps) => {
+    const { commands, mcp, approvals } = deps;
+    // Hunks are an edit's only: a decision naming some is for the edit waiting under that id, or for nothing.
+    if (message.rejectedHunks !== undefined) {
+      if (message.decision === "allowAlways" || !approvals.decide(message.toolCallId, message.decision, message.reason, message.rejectedHunks))
+        deps.ignore(message);
+      return;
+    }
     if (commands.decide(message.toolCallId, message.decision, message.reason, message.rule)) return;
     if (mcp?.decide(message.toolCallId, message.decision, message.reason)) return;
     if (message.decision === "allowAlways") return; // only commands have rules
-    return approvals.decide(message.toolCallId, message.decision, message.reason);
+    approvals.decide(message.toolCallId, message.decision, message.reason);
   },
   "editor/openDiff": (message, { approvals }) => approvals.openDiff(message.toolCallId),
   "command/stopBackground": async (message, deps) => {
