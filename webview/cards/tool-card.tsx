@@ -7,6 +7,8 @@ import type { ToolItem, ToolStatus } from "../../src/shared/chat-items";
 import { secretDiffSummary } from "../../src/shared/structured-diff";
 import { ApprovalForm, onApprovalShortcut } from "./approval";
 import { DiffView } from "./diff-view";
+import { PendingEditReview } from "./hunk-review";
+import { hunkNames } from "../../src/shared/partial-patch";
 import { CheckIcon, CloseIcon, DiffIcon, ErrorIcon, ShieldIcon, Spinner, ToolIcon } from "../icons";
 import { DiscoveryHead, DiscoveryResults, discoveryName, readDiscovery } from "./discovery-cards";
 import { Collapsible } from "./collapsible";
@@ -97,6 +99,8 @@ export function ToolCard({ item }: { item: ToolItem }) {
   const result = item.resultText ?? "";
   const pending = approval?.state === "pending";
   const denied = approval?.state === "denied";
+  // An edit allowed in part: the card names the rejected hunks (its diff is then what was written).
+  const partly = approval?.state === "allowed" && (approval.rejectedHunks?.length ?? 0) > 0;
   // A secret file's (.env*) change is only a count of changed lines: never drawn as a diff.
   const change = item.diff ?? approval?.diff;
   const hunks = approval?.secret || change?.kind !== "hunks" ? undefined : change.hunks;
@@ -143,7 +147,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
           </span>
         )}
         <span class="grow" />
-        {approval?.state === "allowed" && <span class="decision decision-allowed">Allowed</span>}
+        {approval?.state === "allowed" && <span class="decision decision-allowed">{partly ? "Partly allowed" : "Allowed"}</span>}
         <span class="tool-status">{capitalized(status)}</span>
         {pending && !approval.secret && (
           <button type="button" class="text-button" onClick={() => post({ type: "editor/openDiff", toolCallId: item.id })}>
@@ -168,12 +172,15 @@ export function ToolCard({ item }: { item: ToolItem }) {
           <Collapsible id={`${item.id}:diff`} class="tool-result" summary="Proposed change">
             <DiffView hunks={hunks} />
           </Collapsible>
+        ) : pending ? (
+          <PendingEditReview toolCallId={item.id} hunks={hunks} />
         ) : (
           <DiffView hunks={hunks} />
         ))
       )}
+      {partly && <p class="approval-reason">{partlyText(approval.rejectedHunks ?? [], approval.reason)}</p>}
       <EditProblems details={item.details} path={path} />
-      {pending && <ApprovalForm toolCallId={item.id} cardId={item.id} />}
+      {pending && hunks === undefined && <ApprovalForm toolCallId={item.id} cardId={item.id} />}
       {discovery && item.status === "success" && <DiscoveryResults discovery={discovery} />}
       {result !== "" && !denied && (
         <Collapsible id={`${item.id}:result`} class="tool-result" summary={item.status === "error" ? "Error" : "Result"} defaultOpen={item.status === "error"}>
@@ -187,4 +194,10 @@ export function ToolCard({ item }: { item: ToolItem }) {
       )}
     </article>
   );
+}
+
+/** "Hunk 2 rejected, not written: reason" under a partly allowed edit. */
+function partlyText(rejected: readonly number[], reason: string | undefined): string {
+  const why = reason !== undefined && reason !== "" ? `: ${reason}` : ".";
+  return `${capitalized(hunkNames(rejected))} rejected, not written${why}`;
 }

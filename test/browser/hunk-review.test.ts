@@ -1,0 +1,104 @@
+// An edit waiting for approval, hunk by hunk, from the keyboard: each hunk's Accept / Reject are
+// toggle buttons in the Tab order, every choice is announced, Allow says how many hunks it writes
+// and posts exactly the rejected ones (with the reason typed), every hunk rejected leaves only
+// Deny, a one-hunk edit has no per-hunk buttons, and the decided card names what was not written.
+import * as assert from "node:assert/strict";
+import { type ChatPage, useChatPage } from "./harness";
+import { heard, listen } from "./live-heard";
+import { SAMPLE_CHANGE, Script, THREE_HUNK_CHANGE, toolCall } from "./script";
+
+const focusedName = (chat: ChatPage) =>
+  chat.page.evaluate(() => {
+    const el = document.activeElement;
+    return el?.getAttribute("aria-label") ?? el?.childNodes[0]?.textContent?.trim() ?? "";
+  });
+
+async function pendingEdit(chat: ChatPage, id: string, diff = THREE_HUNK_CHANGE): Promise<void> {
+  const script = new Script()
+    .start()
+    .user("Change the settings.")
+    .assistant([toolCall(id, "edit_file", { path: "src/settings.ts" })])
+    .toolStart(id, "edit_file", { path: "src/settings.ts" })
+    .raw({ type: "approval/request", toolCallId: id, toolName: "edit_file", path: "src/settings.ts", diff });
+  await chat.events(script.take());
+}
+
+describe("hunk review on the edit card", function () {
+  const page = useChatPage();
+  let chat: ChatPage;
+  beforeEach(() => {
+    chat = page();
+  });
+
+  it("by keyboard: reject hunk 2, give a reason, Alt+A posts the rejected hunk and the reason", async () => {
+    await pendingEdit(chat, "e1");
+    const card = chat.page.locator('.tool[data-item="e1"]');
+    assert.equal(await card.getByRole("group", { name: /^Hunk \d of 3$/ }).count(), 3, "one Accept/Reject pair per hunk");
+    await listen(chat);
+    // Alt+Shift+A goes to the waiting approval (its Allow); Shift+Tab walks back through the hunks.
+    await chat.page.keyboard.press("Alt+Shift+A");
+    assert.equal(await focusedName(chat), "Allow");
+    const back: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await chat.page.keyboard.press("Shift+Tab");
+      back.push(await focusedName(chat));
+    }
+    assert.deepEqual(back, ["Reason for denying (optional)", "Reject hunk 3", "Accept hunk 3", "Reject hunk 2"]);
+    await chat.page.keyboard.press("Space");
+    const reject2 = card.getByRole("button", { name: "Reject hunk 2" });
+    assert.equal(await reject2.getAttribute("aria-pressed"), "true");
+    assert.equal(await card.getByRole("button", { name: "Accept hunk 2" }).getAttribute("aria-pressed"), "false");
+    assert.equal(await card.locator(".diff-rejected.diff-add").count(), 1, "hunk 2's added line is struck through");
+    assert.deepEqual(await heard(chat), ["polite: Hunk 2 rejected. Allow writes 2 of 3 hunks."]);
+    assert.equal(await card.locator('button[data-decision="allow"]').evaluate((b) => b.childNodes[0]?.textContent), "Allow 2 of 3 hunks");
+
+    // Back to the reason box (it now asks why these hunks are rejected), then Alt+A from inside the card.
+    for (let i = 0; i < 3; i++) await chat.page.keyboard.press("Tab");
+    assert.equal(await focusedName(chat), "Reason for rejecting hunks (optional)");
+    await chat.page.keyboard.type("keep the old name");
+    await chat.clearPosted();
+    await chat.page.keyboard.press("Alt+A");
+    assert.deepEqual(await chat.postedOf("approval/decide"), [
+      { type: "approval/decide", v: 1, toolCallId: "e1", decision: "allow", reason: "keep the old name", rejectedHunks: [1] },
+    ]);
+
+    // The host's answer: the card says it was partly allowed and names the hunk not written.
+    await chat.events([{ type: "approval/decided", toolCallId: "e1", decision: "allowed", reason: "keep the old name", rejectedHunks: [1] }]);
+    assert.equal(await card.locator(".decision-allowed").innerText(), "Partly allowed");
+    assert.equal(await card.locator(".approval-reason").innerText(), "Hunk 2 rejected, not written: keep the old name");
+    assert.equal(await card.getByRole("button", { name: /hunk/ }).count(), 0, "no hunk buttons once decided");
+  });
+
+  it("accepting a rejected hunk again, and Allow with every hunk accepted posts no hunk list", async () => {
+    await pendingEdit(chat, "e2");
+    const card = chat.page.locator('.tool[data-item="e2"]');
+    await card.getByRole("button", { name: "Reject hunk 1" }).click();
+    await card.getByRole("button", { name: "Accept hunk 1" }).press("Enter");
+    assert.equal(await card.getByRole("button", { name: "Accept hunk 1" }).getAttribute("aria-pressed"), "true");
+    await chat.clearPosted();
+    await card.getByRole("button", { name: "Allow", exact: true }).click();
+    assert.deepEqual(await chat.postedOf("approval/decide"), [{ type: "approval/decide", v: 1, toolCallId: "e2", decision: "allow" }]);
+  });
+
+  it("every hunk rejected: Allow is off and Alt+A posts nothing; Alt+D denies the whole edit", async () => {
+    await pendingEdit(chat, "e3");
+    const card = chat.page.locator('.tool[data-item="e3"]');
+    for (const n of [1, 2, 3]) await card.getByRole("button", { name: `Reject hunk ${n}` }).click();
+    assert.equal(await card.locator('button[data-decision="allow"]').isDisabled(), true);
+    assert.equal(await card.locator('button[data-decision="allowForChat"]').isDisabled(), true);
+    await chat.clearPosted();
+    await card.getByRole("button", { name: "Reject hunk 3" }).focus();
+    await chat.page.keyboard.press("Alt+A");
+    await chat.quiet();
+    assert.deepEqual(await chat.postedOf("approval/decide"), [], "nothing to allow");
+    await chat.page.keyboard.press("Alt+D");
+    assert.deepEqual(await chat.postedOf("approval/decide"), [{ type: "approval/decide", v: 1, toolCallId: "e3", decision: "deny" }]);
+  });
+
+  it("a one-hunk edit has no per-hunk buttons: Allow and Deny are the whole choice", async () => {
+    await pendingEdit(chat, "e4", SAMPLE_CHANGE);
+    const card = chat.page.locator('.tool[data-item="e4"]');
+    assert.equal(await card.getByRole("button", { name: /hunk/ }).count(), 0);
+    assert.equal(await card.getByRole("button", { name: "Allow", exact: true }).count(), 1);
+  });
+});
