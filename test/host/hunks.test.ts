@@ -1,0 +1,107 @@
+// Taking part of an edit in the real extension host, through the real pi-ai adapter and the
+// webview protocol: a three-hunk edit with hunk 2 rejected writes exactly hunks 1 and 3 (saved,
+// one undo step), and the next request's tool result tells the model hunk 2 was rejected and
+// why. The decision is untrusted input: hunk lists out of range, repeated, for another call, with
+// "Always allow", or after the edit was decided are dropped, and the card keeps waiting.
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import type { WebviewMessage } from "../../src/shared/protocol";
+import { diskText, toolCard, useChatView, waitFor, workspaceUri } from "./helpers";
+
+const ORIGINAL = `${Array.from({ length: 40 }, (_, i) => `setting ${i + 1} = ${i + 1}`).join("\n")}\n`;
+/** Three changes far apart: three hunks. The first adds lines, so the later hunks move in the proposal. */
+const PROPOSED = ORIGINAL.replace("setting 5 = 5\n", "setting 5 = 50\nsetting 5a = 51\nsetting 5b = 52\n")
+  .replace("setting 20 = 20\n", "setting 20 = 200\n")
+  .replace("setting 35 = 35\n", "");
+/** Hunks 1 and 3 only: what the user accepted. */
+const HUNKS_1_AND_3 = ORIGINAL.replace("setting 5 = 5\n", "setting 5 = 50\nsetting 5a = 51\nsetting 5b = 52\n").replace("setting 35 = 35\n", "");
+
+function toolResultText(body: { messages: { role: string; content?: unknown }[] }): string {
+  return body.messages
+    .filter((m) => m.role === "tool")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+    .join("\n");
+}
+
+describe("part of an edit: hunks accepted and rejected before the write", function () {
+  this.timeout(120_000);
+  const view = useChatView();
+  const fileUri = () => workspaceUri("src", "hunks.txt");
+
+  beforeEach(async () => {
+    await vscode.workspace.fs.writeFile(fileUri(), new TextEncoder().encode(ORIGINAL));
+    await vscode.commands.executeCommand("piChat.newChat");
+  });
+
+  after(async () => {
+    await vscode.workspace.fs.delete(fileUri()).then(undefined, () => undefined);
+  });
+
+  it("a three-hunk edit with hunk 2 rejected writes hunks 1 and 3 only, and the next request's tool result says hunk 2 was rejected", async () => {
+    const { server, api } = view();
+    let toolResult = "";
+    server.push(
+      () => ({ toolCalls: [{ id: "call_hunks", name: "edit_file", arguments: { path: "src/hunks.txt", oldText: ORIGINAL, newText: PROPOSED } }] }),
+      (body) => {
+        toolResult = toolResultText(body);
+        return { text: "Understood: hunk 2 stays as it was." };
+      },
+    );
+    void api.view.receive({ type: "chat/send", v: 1, text: "Change the settings." });
+    const card = await waitFor("the approval request", () =>
+      toolCard(api, "call_hunks")?.approval?.state === "pending" ? toolCard(api, "call_hunks") : undefined,
+    );
+    assert.equal(card.approval?.diff?.kind === "hunks" ? card.approval.diff.hunks.length : 0, 3, "the card shows three hunks");
+
+    // Hostile or stale decisions: each is handled (receive resolves) and dropped; the card still waits, the file is untouched.
+    const attacks: unknown[] = [
+      { type: "approval/decide", v: 1, toolCallId: "call_hunks", decision: "allow", rejectedHunks: [3] },
+      { type: "approval/decide", v: 1, toolCallId: "call_hunks", decision: "allow", rejectedHunks: [1, 1] },
+      { type: "approval/decide", v: 1, toolCallId: "call_hunks", decision: "allow", rejectedHunks: [-1] },
+      { type: "approval/decide", v: 1, toolCallId: "call_hunks", decision: "allow", rejectedHunks: [0.5] },
+      { type: "approval/decide", v: 1, toolCallId: "call_hunks", decision: "allowAlways", rejectedHunks: [1] },
+      { type: "approval/decide", v: 1, toolCallId: "call_other", decision: "allow", rejectedHunks: [1] },
+      { type: "approval/decide", v: 1, toolCallId: "call_hunks", decision: "allowForChat", rejectedHunks: [0, 1, 2, 3] },
+    ];
+    for (const attack of attacks) {
+      await api.view.receive(attack);
+      assert.equal(toolCard(api, "call_hunks")?.approval?.state, "pending", `still waiting after ${JSON.stringify(attack)}`);
+      assert.equal(await diskText(fileUri()), ORIGINAL, `nothing written after ${JSON.stringify(attack)}`);
+    }
+    assert.equal(api.screen.currentSession.allowsEditsForChat, false, "no attack turned on Allow edits for this chat");
+
+    const decision: WebviewMessage = {
+      type: "approval/decide",
+      v: 1,
+      toolCallId: "call_hunks",
+      decision: "allow",
+      rejectedHunks: [1],
+      reason: "keep setting 20",
+    };
+    await api.view.receive(decision);
+    await api.screen.currentSession.waitForIdle();
+
+    // Exactly what was approved is on disk, saved.
+    assert.equal(await diskText(fileUri()), HUNKS_1_AND_3);
+    const doc = await vscode.workspace.openTextDocument(fileUri());
+    assert.equal(doc.isDirty, false, "the partial edit was saved");
+
+    // The model's next request: its tool result names the hunk that was not written, and why.
+    assert.match(toolResult, /hunks 1 and 3 of 3 written; hunk 2 rejected and NOT written/);
+    assert.match(toolResult, /keep setting 20/);
+    assert.match(toolResult, /\+setting 20 = 200/, "the rejected hunk is shown as proposed");
+    const notice = api.screen.currentSession.messages.find((m) => m.role === "approvalNotice" && m.toolCallId === "call_hunks");
+    assert.deepEqual(notice && "rejectedHunks" in notice ? notice.rejectedHunks : undefined, [1]);
+    assert.equal(server.pending(), 0, "the model was asked again after the partial edit");
+
+    // A stale decision (the edit was decided) changes nothing.
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_hunks", decision: "allow", rejectedHunks: [0] });
+    assert.equal(await diskText(fileUri()), HUNKS_1_AND_3);
+
+    // One undo step takes the whole partial edit back.
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand("undo");
+    assert.equal(doc.getText(), ORIGINAL);
+    await doc.save();
+  });
+});
