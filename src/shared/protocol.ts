@@ -54,6 +54,8 @@ export type ChatEvent =
   | { type: "command/backgroundState"; id: string; state: BackgroundRunState }
   /** The gate stopped waiting without a decision (the run was aborted). */
   | { type: "approval/cancelled"; toolCallId: string }
+  /** The hunks of a waiting edit rejected so far, on its card or in its editor (the host keeps the one record both show). */
+  | { type: "approval/hunks"; toolCallId: string; rejectedHunks: number[] }
   | { type: "chat/runState"; running: boolean }
   /** A summary of the earlier conversation is being written ("Compacting…"). */
   | { type: "compaction/start"; trigger: "threshold" | "overflow" | "manual" }
@@ -317,6 +319,8 @@ export type WebviewMessage =
       /** An edit allowed in part: the card's hunks the user rejected (0-based). Checked against the pending edit by the host. */
       rejectedHunks?: number[];
     }
+  /** Accept or reject one hunk of the edit waiting under toolCallId (the host checks both and tells the card and the editor). */
+  | { type: "approval/hunk"; v: typeof PROTOCOL_VERSION; toolCallId: string; hunk: number; accept: boolean }
   /** The Stop button of a background command's card: `id` is its run_command call id (the host checks it is of the chat on screen). */
   | { type: "command/stopBackground"; v: typeof PROTOCOL_VERSION; id: string }
   /** Open the whole output of a run_command call (its log file) in an editor. */

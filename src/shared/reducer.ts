@@ -74,6 +74,11 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         ...(event.rule !== undefined ? { rule: event.rule } : {}),
         ...(event.rejectedHunks !== undefined ? { rejectedHunks: event.rejectedHunks } : {}),
       }));
+    case "approval/hunks":
+      // Only while the edit waits: a decided card shows the hunks its decision rejected.
+      return updateTool(state, event.toolCallId, (t) =>
+        t.approval?.state === "pending" ? { ...t, approval: { ...t.approval, rejectedHunks: event.rejectedHunks } } : t,
+      );
     case "command/progress": {
       const id = state.openId;
       if (id === null) return state;

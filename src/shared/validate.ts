@@ -66,6 +66,7 @@ const webviewMessageSchema = union([
     // The host checks each index against the edit waiting under toolCallId (partial-patch.ts).
     rejectedHunks: opt(arr(int({ minimum: 0, maximum: MAX_EDIT_HUNKS - 1 }), { maxItems: MAX_EDIT_HUNKS })),
   }),
+  obj({ type: lit("approval/hunk"), v, toolCallId: id, hunk: int({ minimum: 0, maximum: MAX_EDIT_HUNKS - 1 }), accept: bool() }),
   obj({ type: lit("command/openOutput"), v, toolCallId: id }),
   obj({ type: lit("command/stopBackground"), v, id }),
   obj({ type: lit("chat/new"), v }),

@@ -198,7 +198,7 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
         .toolStart("h3", "edit_file", { path: "src/settings.ts" })
         .raw({ type: "approval/request", toolCallId: "h3", toolName: "edit_file", path: "src/settings.ts", diff: THREE_HUNK_CHANGE });
       await chat.events(script.take());
-      await chat.page.locator('.tool[data-item="h3"]').getByRole("button", { name: "Reject hunk 2" }).press("Enter");
+      await chat.events([{ type: "approval/hunks", toolCallId: "h3", rejectedHunks: [1] }]);
     },
   },
   {

@@ -1,5 +1,6 @@
 // An edit waiting for approval, hunk by hunk, from the keyboard: each hunk's Accept / Reject are
-// toggle buttons in the Tab order, every choice is announced, Allow says how many hunks it writes
+// toggle buttons in the Tab order, every choice is announced and posted to the host, the card
+// draws the host's record (the editor's choices too), Allow says how many hunks it writes
 // and posts exactly the rejected ones (with the reason typed), every hunk rejected leaves only
 // Deny, a one-hunk edit has no per-hunk buttons, and the decided card names what was not written.
 import * as assert from "node:assert/strict";
@@ -44,7 +45,11 @@ describe("hunk review on the edit card", function () {
       back.push(await focusedName(chat));
     }
     assert.deepEqual(back, ["Reason for denying (optional)", "Reject hunk 3", "Accept hunk 3", "Reject hunk 2"]);
+    await chat.clearPosted();
     await chat.page.keyboard.press("Space");
+    // The choice goes to the host, which keeps the one record the editor shows too; its answer redraws the card.
+    assert.deepEqual(await chat.postedOf("approval/hunk"), [{ type: "approval/hunk", v: 1, toolCallId: "e1", hunk: 1, accept: false }]);
+    await chat.events([{ type: "approval/hunks", toolCallId: "e1", rejectedHunks: [1] }]);
     const reject2 = card.getByRole("button", { name: "Reject hunk 2" });
     assert.equal(await reject2.getAttribute("aria-pressed"), "true");
     assert.equal(await card.getByRole("button", { name: "Accept hunk 2" }).getAttribute("aria-pressed"), "false");
@@ -69,12 +74,22 @@ describe("hunk review on the edit card", function () {
     assert.equal(await card.getByRole("button", { name: /hunk/ }).count(), 0, "no hunk buttons once decided");
   });
 
-  it("accepting a rejected hunk again, and Allow with every hunk accepted posts no hunk list", async () => {
+  it("the card follows the host's record (a choice made in the editor), and Allow with every hunk accepted posts no hunk list", async () => {
     await pendingEdit(chat, "e2");
     const card = chat.page.locator('.tool[data-item="e2"]');
     await card.getByRole("button", { name: "Reject hunk 1" }).click();
+    await chat.events([{ type: "approval/hunks", toolCallId: "e2", rejectedHunks: [0] }]);
+    assert.equal(await card.getByRole("button", { name: "Accept hunk 1" }).getAttribute("aria-pressed"), "false");
+    await chat.clearPosted();
     await card.getByRole("button", { name: "Accept hunk 1" }).press("Enter");
+    assert.deepEqual(await chat.postedOf("approval/hunk"), [{ type: "approval/hunk", v: 1, toolCallId: "e2", hunk: 0, accept: true }]);
+    await chat.events([{ type: "approval/hunks", toolCallId: "e2", rejectedHunks: [] }]);
     assert.equal(await card.getByRole("button", { name: "Accept hunk 1" }).getAttribute("aria-pressed"), "true");
+    // Hunk 3 rejected in the editor: the card shows it, with no click of its own.
+    await chat.events([{ type: "approval/hunks", toolCallId: "e2", rejectedHunks: [2] }]);
+    assert.equal(await card.getByRole("button", { name: "Reject hunk 3" }).getAttribute("aria-pressed"), "true");
+    assert.equal(await card.locator('button[data-decision="allow"]').evaluate((b) => b.childNodes[0]?.textContent), "Allow 2 of 3 hunks");
+    await chat.events([{ type: "approval/hunks", toolCallId: "e2", rejectedHunks: [] }]);
     await chat.clearPosted();
     await card.getByRole("button", { name: "Allow", exact: true }).click();
     assert.deepEqual(await chat.postedOf("approval/decide"), [{ type: "approval/decide", v: 1, toolCallId: "e2", decision: "allow" }]);
@@ -84,6 +99,7 @@ describe("hunk review on the edit card", function () {
     await pendingEdit(chat, "e3");
     const card = chat.page.locator('.tool[data-item="e3"]');
     for (const n of [1, 2, 3]) await card.getByRole("button", { name: `Reject hunk ${n}` }).click();
+    await chat.events([{ type: "approval/hunks", toolCallId: "e3", rejectedHunks: [0, 1, 2] }]);
     assert.equal(await card.locator('button[data-decision="allow"]').isDisabled(), true);
     assert.equal(await card.locator('button[data-decision="allowForChat"]').isDisabled(), true);
     await chat.clearPosted();

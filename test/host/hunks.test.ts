@@ -23,6 +23,12 @@ function toolResultText(body: { messages: { role: string; content?: unknown }[] 
     .join("\n");
 }
 
+/** The titles of the lenses a document shows, top to bottom. */
+async function lensTitles(uri: vscode.Uri): Promise<string[]> {
+  const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", uri)) ?? [];
+  return lenses.filter((l) => l.command?.command.startsWith("piChat.")).map((l) => l.command?.title ?? "");
+}
+
 describe("part of an edit: hunks accepted and rejected before the write", function () {
   this.timeout(120_000);
   const view = useChatView();
@@ -70,6 +76,37 @@ describe("part of an edit: hunks accepted and rejected before the write", functi
     }
     assert.equal(api.screen.currentSession.allowsEditsForChat, false, "no attack turned on Allow edits for this chat");
 
+    // Hunk 2 rejected in the file's editor (Alt+N's command, the cursor on the hunk): the card shows it.
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(fileUri()));
+    editor.selection = new vscode.Selection(19, 0, 19, 0); // line 20: hunk 2
+    await vscode.commands.executeCommand("piChat.rejectHunk");
+    assert.deepEqual(toolCard(api, "call_hunks")?.approval?.rejectedHunks, [1], "the card shows the editor's choice");
+    assert.deepEqual(await lensTitles(fileUri()), [
+      "Pi Chat: Allow 2 of 3 hunks",
+      "Deny",
+      "✓ Accept hunk 1 of 3",
+      "Reject hunk 1",
+      "Accept hunk 2 of 3",
+      "✗ Reject hunk 2",
+      "✓ Accept hunk 3 of 3",
+      "Reject hunk 3",
+    ]);
+    // The card's choices reach the editor: hunk 1 rejected, then accepted again.
+    await api.view.receive({ type: "approval/hunk", v: 1, toolCallId: "call_hunks", hunk: 0, accept: false });
+    assert.ok((await lensTitles(fileUri())).includes("✗ Reject hunk 1"), "the editor shows the card's choice");
+    await api.view.receive({ type: "approval/hunk", v: 1, toolCallId: "call_hunks", hunk: 0, accept: true });
+    assert.deepEqual(toolCard(api, "call_hunks")?.approval?.rejectedHunks, [1]);
+    // A choice for a hunk the edit has not, or another call: dropped.
+    await api.view.receive({ type: "approval/hunk", v: 1, toolCallId: "call_hunks", hunk: 3, accept: false });
+    await api.view.receive({ type: "approval/hunk", v: 1, toolCallId: "call_other", hunk: 0, accept: false });
+    assert.deepEqual(toolCard(api, "call_hunks")?.approval?.rejectedHunks, [1]);
+    // A decision that does not match what card and editor show (a stale view) is dropped.
+    for (const stale of [undefined, [0], [1, 2]]) {
+      await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_hunks", decision: "allow", ...(stale ? { rejectedHunks: stale } : {}) });
+      assert.equal(toolCard(api, "call_hunks")?.approval?.state, "pending", `still waiting after a decision rejecting ${JSON.stringify(stale ?? [])}`);
+    }
+    assert.equal(await diskText(fileUri()), ORIGINAL);
+
     const decision: WebviewMessage = {
       type: "approval/decide",
       v: 1,
@@ -103,5 +140,39 @@ describe("part of an edit: hunks accepted and rejected before the write", functi
     await vscode.commands.executeCommand("undo");
     assert.equal(doc.getText(), ORIGINAL);
     await doc.save();
+  });
+
+  it("deciding in the editor: reject hunk 3 in the proposal's diff editor, Allow from the lens writes hunks 1 and 2", async () => {
+    const { server, api } = view();
+    let toolResult = "";
+    server.push(
+      () => ({ toolCalls: [{ id: "call_lens", name: "edit_file", arguments: { path: "src/hunks.txt", oldText: ORIGINAL, newText: PROPOSED } }] }),
+      (body) => {
+        toolResult = toolResultText(body);
+        return { text: "OK." };
+      },
+    );
+    void api.view.receive({ type: "chat/send", v: 1, text: "Change the settings." });
+    await waitFor("the approval request", () => toolCard(api, "call_lens")?.approval?.state === "pending");
+    // The proposal's side of the diff editor shows the same lenses, at the new lines.
+    const proposal = await waitFor("the proposal document", () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.scheme === "pi-chat-proposal" && d.uri.query.includes("call_lens")),
+    );
+    const reject3 = (await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", proposal.uri))?.find(
+      (l) => l.command?.title === "Reject hunk 3",
+    );
+    assert.ok(reject3?.command, "a Reject lens on hunk 3 of the proposal");
+    assert.ok(proposal.lineAt(reject3.range.start.line).text.startsWith("setting 36"), "at hunk 3's first changed line in the proposal");
+    await vscode.commands.executeCommand(reject3.command.command, ...(reject3.command.arguments ?? []));
+    assert.deepEqual(toolCard(api, "call_lens")?.approval?.rejectedHunks, [2], "the card shows it");
+    const allow = (await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", proposal.uri))?.find((l) =>
+      l.command?.title.startsWith("Pi Chat: Allow"),
+    );
+    assert.equal(allow?.command?.title, "Pi Chat: Allow 2 of 3 hunks");
+    await vscode.commands.executeCommand(allow!.command!.command, ...(allow!.command!.arguments ?? []));
+    await api.screen.currentSession.waitForIdle();
+    assert.equal(await diskText(fileUri()), PROPOSED.replace("setting 34 = 34\nsetting 36", "setting 34 = 34\nsetting 35 = 35\nsetting 36"));
+    assert.match(toolResult, /hunks 1 and 2 of 3 written; hunk 3 rejected and NOT written/);
+    assert.equal(toolCard(api, "call_lens")?.approval?.state, "allowed");
   });
 });

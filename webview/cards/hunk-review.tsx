@@ -1,12 +1,13 @@
 // An edit waiting for approval, hunk by hunk: each hunk's header has Accept and Reject (toggle
 // buttons, every hunk accepted to begin with), a rejected hunk is struck through, and the card's
 // Allow writes only the accepted ones ("Allow 2 of 3 hunks"); Deny rejects them all. Each choice
-// is announced. The host checks the rejected indices against the edit it is waiting on
-// (src/host/approvals/edit-approvals.ts) and the model is told which hunks were not written.
-import { useState } from "preact/hooks";
+// is announced. The host keeps the one record of the choices, which the editor's lenses share
+// (src/host/approvals/edit-approvals.ts), and the model is told which hunks were not written.
+import { useMemo } from "preact/hooks";
 import { MAX_EDIT_HUNKS } from "../../src/shared/partial-patch";
 import type { DiffHunk } from "../../src/shared/structured-diff";
 import { announce } from "../live-region";
+import { post } from "../vscode-api";
 import { ApprovalForm } from "./approval";
 import { DiffView } from "./diff-view";
 
@@ -44,27 +45,28 @@ function HunkChoice(props: { index: number; count: number; rejected: boolean; on
   );
 }
 
-/** The diff and the decision of an edit waiting for approval; per-hunk choices when it has more than one hunk. */
-export function PendingEditReview({ toolCallId, hunks }: { toolCallId: string; hunks: readonly DiffHunk[] }) {
-  const [rejected, setRejected] = useState<ReadonlySet<number>>(new Set());
+/**
+ * The diff and the decision of an edit waiting for approval; per-hunk choices when it has more than
+ * one hunk. The host keeps what is rejected (`rejected`, the same record the editor's lenses show):
+ * a choice here is posted, and the card redraws from the host's answer.
+ */
+export function PendingEditReview({ toolCallId, hunks, rejected }: { toolCallId: string; hunks: readonly DiffHunk[]; rejected: readonly number[] }) {
   const count = hunks.length;
   const byHunk = count > 1 && count <= MAX_EDIT_HUNKS;
+  const rejectedSet = useMemo(() => new Set(rejected), [rejected]);
   const choose = (index: number, reject: boolean) => {
-    if (rejected.has(index) === reject) return;
-    const next = new Set(rejected);
-    if (reject) next.add(index);
-    else next.delete(index);
-    setRejected(next);
-    announce(`Hunk ${index + 1} ${reject ? "rejected" : "accepted"}. ${allowWrites(next.size, count)}`);
+    if (rejectedSet.has(index) === reject) return;
+    post({ type: "approval/hunk", toolCallId, hunk: index, accept: !reject });
+    announce(`Hunk ${index + 1} ${reject ? "rejected" : "accepted"}. ${allowWrites(rejectedSet.size + (reject ? 1 : -1), count)}`);
   };
   return (
     <>
       <DiffView
         hunks={hunks}
-        rejected={rejected}
-        {...(byHunk ? { hunkControls: (i: number) => <HunkChoice index={i} count={count} rejected={rejected.has(i)} onChoose={choose} /> } : {})}
+        rejected={rejectedSet}
+        {...(byHunk ? { hunkControls: (i: number) => <HunkChoice index={i} count={count} rejected={rejectedSet.has(i)} onChoose={choose} /> } : {})}
       />
-      <ApprovalForm toolCallId={toolCallId} cardId={toolCallId} {...(byHunk ? { hunks: { count, rejected: [...rejected].sort((a, b) => a - b) } } : {})} />
+      <ApprovalForm toolCallId={toolCallId} cardId={toolCallId} {...(byHunk ? { hunks: { count, rejected } } : {})} />
     </>
   );
 }

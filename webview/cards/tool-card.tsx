@@ -18,6 +18,8 @@ import { argPath, argSummary, linesInWords, toolStatusText, toolTitle, toolVerb 
 import { post } from "../vscode-api";
 
 const MAX_RESULT_CHARS = 20_000;
+/** No hunk rejected: one array, so the card's memo holds between renders. */
+const NO_HUNKS: readonly number[] = [];
 
 interface ToolDetails {
   path?: string;
@@ -173,7 +175,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
             <DiffView hunks={hunks} />
           </Collapsible>
         ) : pending ? (
-          <PendingEditReview toolCallId={item.id} hunks={hunks} />
+          <PendingEditReview toolCallId={item.id} hunks={hunks} rejected={approval.rejectedHunks ?? NO_HUNKS} />
         ) : (
           <DiffView hunks={hunks} />
         ))

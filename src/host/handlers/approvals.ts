@@ -16,6 +16,9 @@ export const approvalHandlers = {
     if (message.decision === "allowAlways") return; // only commands have rules
     approvals.decide(message.toolCallId, message.decision, message.reason);
   },
+  "approval/hunk": (message, deps) => {
+    if (!deps.approvals.chooseHunk(message.toolCallId, message.hunk, message.accept)) deps.ignore(message);
+  },
   "editor/openDiff": (message, { approvals }) => approvals.openDiff(message.toolCallId),
   "command/stopBackground": async (message, deps) => {
     // Only a command of the chat on screen: an id of another chat (or none) is dropped.
