@@ -43,17 +43,24 @@ describe("part of an edit: hunks accepted and rejected before the write", functi
     await vscode.workspace.fs.delete(fileUri()).then(undefined, () => undefined);
   });
 
-  it("a three-hunk edit with hunk 2 rejected writes hunks 1 and 3 only, and the next request's tool result says hunk 2 was rejected", async () => {
+  /** The model proposes the three-hunk edit under `id`; the tool result of the request after it lands in `toolResult`. */
+  function proposeThreeHunks(id: string): { toolResult: string } {
     const { server, api } = view();
-    let toolResult = "";
+    const next = { toolResult: "" };
     server.push(
-      () => ({ toolCalls: [{ id: "call_hunks", name: "edit_file", arguments: { path: "src/hunks.txt", oldText: ORIGINAL, newText: PROPOSED } }] }),
+      () => ({ toolCalls: [{ id, name: "edit_file", arguments: { path: "src/hunks.txt", oldText: ORIGINAL, newText: PROPOSED } }] }),
       (body) => {
-        toolResult = toolResultText(body);
-        return { text: "Understood: hunk 2 stays as it was." };
+        next.toolResult = toolResultText(body);
+        return { text: "Understood." };
       },
     );
     void api.view.receive({ type: "chat/send", v: 1, text: "Change the settings." });
+    return next;
+  }
+
+  it("a three-hunk edit with hunk 2 rejected writes hunks 1 and 3 only, and the next request's tool result says hunk 2 was rejected", async () => {
+    const { server, api } = view();
+    const next = proposeThreeHunks("call_hunks");
     const card = await waitFor("the approval request", () =>
       toolCard(api, "call_hunks")?.approval?.state === "pending" ? toolCard(api, "call_hunks") : undefined,
     );
@@ -124,9 +131,9 @@ describe("part of an edit: hunks accepted and rejected before the write", functi
     assert.equal(doc.isDirty, false, "the partial edit was saved");
 
     // The model's next request: its tool result names the hunk that was not written, and why.
-    assert.match(toolResult, /hunks 1 and 3 of 3 written; hunk 2 rejected and NOT written/);
-    assert.match(toolResult, /keep setting 20/);
-    assert.match(toolResult, /\+setting 20 = 200/, "the rejected hunk is shown as proposed");
+    assert.match(next.toolResult, /hunks 1 and 3 of 3 written; hunk 2 rejected and NOT written/);
+    assert.match(next.toolResult, /keep setting 20/);
+    assert.match(next.toolResult, /\+setting 20 = 200/, "the rejected hunk is shown as proposed");
     const notice = api.screen.currentSession.messages.find((m) => m.role === "approvalNotice" && m.toolCallId === "call_hunks");
     assert.deepEqual(notice && "rejectedHunks" in notice ? notice.rejectedHunks : undefined, [1]);
     assert.equal(server.pending(), 0, "the model was asked again after the partial edit");
@@ -143,16 +150,8 @@ describe("part of an edit: hunks accepted and rejected before the write", functi
   });
 
   it("deciding in the editor: reject hunk 3 in the proposal's diff editor, Allow from the lens writes hunks 1 and 2", async () => {
-    const { server, api } = view();
-    let toolResult = "";
-    server.push(
-      () => ({ toolCalls: [{ id: "call_lens", name: "edit_file", arguments: { path: "src/hunks.txt", oldText: ORIGINAL, newText: PROPOSED } }] }),
-      (body) => {
-        toolResult = toolResultText(body);
-        return { text: "OK." };
-      },
-    );
-    void api.view.receive({ type: "chat/send", v: 1, text: "Change the settings." });
+    const { api } = view();
+    const next = proposeThreeHunks("call_lens");
     await waitFor("the approval request", () => toolCard(api, "call_lens")?.approval?.state === "pending");
     // The proposal's side of the diff editor shows the same lenses, at the new lines.
     const proposal = await waitFor("the proposal document", () =>
@@ -172,7 +171,7 @@ describe("part of an edit: hunks accepted and rejected before the write", functi
     await vscode.commands.executeCommand(allow!.command!.command, ...(allow!.command!.arguments ?? []));
     await api.screen.currentSession.waitForIdle();
     assert.equal(await diskText(fileUri()), PROPOSED.replace("setting 34 = 34\nsetting 36", "setting 34 = 34\nsetting 35 = 35\nsetting 36"));
-    assert.match(toolResult, /hunks 1 and 2 of 3 written; hunk 3 rejected and NOT written/);
+    assert.match(next.toolResult, /hunks 1 and 2 of 3 written; hunk 3 rejected and NOT written/);
     assert.equal(toolCard(api, "call_lens")?.approval?.state, "allowed");
   });
 });
