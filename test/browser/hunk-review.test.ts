@@ -95,6 +95,22 @@ describe("hunk review on the edit card", function () {
     assert.deepEqual(await chat.postedOf("approval/decide"), [{ type: "approval/decide", v: 1, toolCallId: "e2", decision: "allow" }]);
   });
 
+  it("Alt+A right after a choice, before the host's answer, allows what the card shows", async () => {
+    await pendingEdit(chat, "e5");
+    const card = chat.page.locator('.tool[data-item="e5"]');
+    await chat.clearPosted();
+    await card.getByRole("button", { name: "Reject hunk 3" }).press("Space");
+    assert.equal(await card.getByRole("button", { name: "Reject hunk 3" }).getAttribute("aria-pressed"), "true", "shown at once");
+    await chat.page.keyboard.press("Alt+A");
+    assert.deepEqual(
+      (await chat.posted()).filter((m) => m.type === "approval/hunk" || m.type === "approval/decide"),
+      [
+        { type: "approval/hunk", v: 1, toolCallId: "e5", hunk: 2, accept: false },
+        { type: "approval/decide", v: 1, toolCallId: "e5", decision: "allow", rejectedHunks: [2] },
+      ],
+    );
+  });
+
   it("every hunk rejected: Allow is off and Alt+A posts nothing; Alt+D denies the whole edit", async () => {
     await pendingEdit(chat, "e3");
     const card = chat.page.locator('.tool[data-item="e3"]');

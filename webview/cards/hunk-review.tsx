@@ -3,7 +3,7 @@
 // Allow writes only the accepted ones ("Allow 2 of 3 hunks"); Deny rejects them all. Each choice
 // is announced. The host keeps the one record of the choices, which the editor's lenses share
 // (src/host/approvals/edit-approvals.ts), and the model is told which hunks were not written.
-import { useMemo } from "preact/hooks";
+import { useMemo, useState } from "preact/hooks";
 import { MAX_EDIT_HUNKS } from "../../src/shared/partial-patch";
 import type { DiffHunk } from "../../src/shared/structured-diff";
 import { announce } from "../live-region";
@@ -53,11 +53,19 @@ function HunkChoice(props: { index: number; count: number; rejected: boolean; on
 export function PendingEditReview({ toolCallId, hunks, rejected }: { toolCallId: string; hunks: readonly DiffHunk[]; rejected: readonly number[] }) {
   const count = hunks.length;
   const byHunk = count > 1 && count <= MAX_EDIT_HUNKS;
-  const rejectedSet = useMemo(() => new Set(rejected), [rejected]);
+  // A choice shows at once, before the host's answer: Alt+A pressed right after it sends what the
+  // card shows, which is what the host's record holds once it handled the choice (messages go in order).
+  const [chosen, setChosen] = useState<{ from: readonly number[]; rejected: readonly number[] } | null>(null);
+  const shown = chosen !== null && chosen.from === rejected ? chosen.rejected : rejected;
+  const rejectedSet = useMemo(() => new Set(shown), [shown]);
   const choose = (index: number, reject: boolean) => {
     if (rejectedSet.has(index) === reject) return;
+    const next = new Set(rejectedSet);
+    if (reject) next.add(index);
+    else next.delete(index);
+    setChosen({ from: rejected, rejected: [...next].sort((a, b) => a - b) });
     post({ type: "approval/hunk", toolCallId, hunk: index, accept: !reject });
-    announce(`Hunk ${index + 1} ${reject ? "rejected" : "accepted"}. ${allowWrites(rejectedSet.size + (reject ? 1 : -1), count)}`);
+    announce(`Hunk ${index + 1} ${reject ? "rejected" : "accepted"}. ${allowWrites(next.size, count)}`);
   };
   return (
     <>
@@ -66,7 +74,7 @@ export function PendingEditReview({ toolCallId, hunks, rejected }: { toolCallId:
         rejected={rejectedSet}
         {...(byHunk ? { hunkControls: (i: number) => <HunkChoice index={i} count={count} rejected={rejectedSet.has(i)} onChoose={choose} /> } : {})}
       />
-      <ApprovalForm toolCallId={toolCallId} cardId={toolCallId} {...(byHunk ? { hunks: { count, rejected } } : {})} />
+      <ApprovalForm toolCallId={toolCallId} cardId={toolCallId} {...(byHunk ? { hunks: { count, rejected: shown } } : {})} />
     </>
   );
 }
