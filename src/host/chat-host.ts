@@ -63,7 +63,7 @@ export class ChatHost implements ChatViewHandler, vscode.Disposable {
       options.diffs,
       () => status?.send({ editsAllowedForChat: true }),
       // An edit waits only in the chat on screen (a switch cancels it).
-      (toolCallId, rejected) => screen?.currentSession.showRejectedHunks(toolCallId, rejected),
+      (toolCallId, rejected, edited) => screen?.currentSession.showRejectedHunks(toolCallId, rejected, edited),
     );
     const service = createChatService({
       ...options,

@@ -53,11 +53,32 @@ function firstIndex(start: number, count: number): number {
 }
 
 /**
- * `oldText` with the hunks of `oldText → newText` applied except those in `rejected` (0-based
- * indices into `hunks`). All accepted gives `newText`, all rejected gives `oldText`. Throws
- * HunkMismatchError when the hunks do not describe the two texts, are out of order or overlap.
+ * The user's text for a hunk's lines (the new side: its context and added lines, "\n" between
+ * them) in the file's line endings: those of the lines it replaces, and a final line ending when
+ * they had one.
  */
-export function applyAcceptedHunks(oldText: string, newText: string, hunks: readonly DiffHunk[], rejected: ReadonlySet<number>): string {
+function editedLines(text: string, replaced: readonly string[]): string[] {
+  const ending = replaced.some((l) => l.endsWith("\r\n")) ? "\r\n" : "\n";
+  const last = replaced[replaced.length - 1];
+  const endsWithBreak = last === undefined || last.endsWith("\n");
+  const body = text.replace(/\r\n/g, "\n").replace(/\n$/, "");
+  const lines = body === "" ? [] : body.split("\n");
+  return lines.map((line, i) => (i < lines.length - 1 || endsWithBreak ? line + ending : line));
+}
+
+/**
+ * `oldText` with the hunks of `oldText → newText` applied except those in `rejected` (0-based
+ * indices into `hunks`); a hunk in `edited` is written as the user's text instead of its new side.
+ * All accepted gives `newText`, all rejected gives `oldText`. Throws HunkMismatchError when the
+ * hunks do not describe the two texts, are out of order or overlap.
+ */
+export function applyAcceptedHunks(
+  oldText: string,
+  newText: string,
+  hunks: readonly DiffHunk[],
+  rejected: ReadonlySet<number>,
+  edited: ReadonlyMap<number, string> = new Map(),
+): string {
   const oldLines = linesWithEndings(oldText);
   const newLines = linesWithEndings(newText);
   const out: string[] = [];
@@ -73,7 +94,13 @@ export function applyAcceptedHunks(oldText: string, newText: string, hunks: read
     checkSide(hunk, i, "old", oldLines, oldFrom, hunk.oldLines);
     checkSide(hunk, i, "new", newLines, newFrom, hunk.newLines);
     out.push(...oldLines.slice(oldCursor, oldFrom));
-    out.push(...(rejected.has(i) ? oldLines.slice(oldFrom, oldFrom + hunk.oldLines) : newLines.slice(newFrom, newFrom + hunk.newLines)));
+    const proposed = newLines.slice(newFrom, newFrom + hunk.newLines);
+    const userText = edited.get(i);
+    if (rejected.has(i)) out.push(...oldLines.slice(oldFrom, oldFrom + hunk.oldLines));
+    else
+      out.push(
+        ...(userText === undefined ? proposed : editedLines(userText, proposed.length > 0 ? proposed : oldLines.slice(oldFrom, oldFrom + hunk.oldLines))),
+      );
     oldCursor = oldFrom + hunk.oldLines;
     newCursor = newFrom + hunk.newLines;
   });
@@ -105,3 +132,14 @@ export function checkedRejectedHunks(rejected: readonly unknown[], hunkCount: nu
 
 /** The most hunks a card offers one by one (and a decision may name): far beyond what anyone reviews by hand. */
 export const MAX_EDIT_HUNKS = 10_000;
+
+/** The longest text the user may put in place of one hunk: a hunk is a few lines, this is a whole file's worth. */
+export const MAX_EDITED_HUNK_CHARS = 200_000;
+
+/** The lines a hunk writes, as the user edits them: its context and added lines, one a line. */
+export function hunkNewText(hunk: DiffHunk): string {
+  return hunk.lines
+    .filter((l) => l.startsWith(" ") || l.startsWith("+") || l === "")
+    .map((l) => l.slice(1).replace(/\r$/, ""))
+    .join("\n");
+}

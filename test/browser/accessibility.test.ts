@@ -191,14 +191,15 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
     },
   },
   {
-    name: "an edit of three hunks waiting, hunk 2 rejected",
+    name: "an edit of three hunks waiting: hunk 2 rejected, hunk 3 edited, hunk 1 open for editing",
     reach: async (chat) => {
       const script = new Script()
         .assistant([toolCall("h3", "edit_file", { path: "src/settings.ts" })])
         .toolStart("h3", "edit_file", { path: "src/settings.ts" })
         .raw({ type: "approval/request", toolCallId: "h3", toolName: "edit_file", path: "src/settings.ts", diff: THREE_HUNK_CHANGE });
       await chat.events(script.take());
-      await chat.events([{ type: "approval/hunks", toolCallId: "h3", rejectedHunks: [1] }]);
+      await chat.events([{ type: "approval/hunks", toolCallId: "h3", rejectedHunks: [1], editedHunks: [{ hunk: 2, text: "c37\nretries = 4" }] }]);
+      await chat.page.locator('.tool[data-item="h3"]').getByRole("button", { name: "Edit hunk 1" }).press("Enter");
     },
   },
   {

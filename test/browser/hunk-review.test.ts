@@ -40,11 +40,11 @@ describe("hunk review on the edit card", function () {
     await chat.page.keyboard.press("Alt+Shift+A");
     assert.equal(await focusedName(chat), "Allow");
     const back: string[] = [];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 5; i++) {
       await chat.page.keyboard.press("Shift+Tab");
       back.push(await focusedName(chat));
     }
-    assert.deepEqual(back, ["Reason for denying (optional)", "Reject hunk 3", "Accept hunk 3", "Reject hunk 2"]);
+    assert.deepEqual(back, ["Reason for denying (optional)", "Reject hunk 3", "Accept hunk 3", "Edit hunk 3", "Reject hunk 2"]);
     await chat.clearPosted();
     await chat.page.keyboard.press("Space");
     // The choice goes to the host, which keeps the one record the editor shows too; its answer redraws the card.
@@ -58,7 +58,7 @@ describe("hunk review on the edit card", function () {
     assert.equal(await card.locator('button[data-decision="allow"]').evaluate((b) => b.childNodes[0]?.textContent), "Allow 2 of 3 hunks");
 
     // Back to the reason box (it now asks why these hunks are rejected), then Alt+A from inside the card.
-    for (let i = 0; i < 3; i++) await chat.page.keyboard.press("Tab");
+    for (let i = 0; i < 4; i++) await chat.page.keyboard.press("Tab");
     assert.equal(await focusedName(chat), "Reason for rejecting hunks (optional)");
     await chat.page.keyboard.type("keep the old name");
     await chat.clearPosted();
@@ -71,7 +71,7 @@ describe("hunk review on the edit card", function () {
     await chat.events([{ type: "approval/decided", toolCallId: "e1", decision: "allowed", reason: "keep the old name", rejectedHunks: [1] }]);
     assert.equal(await card.locator(".decision-allowed").innerText(), "Partly allowed");
     assert.equal(await card.locator(".approval-reason").innerText(), "Hunk 2 rejected, not written: keep the old name");
-    assert.equal(await card.getByRole("button", { name: /hunk/ }).count(), 0, "no hunk buttons once decided");
+    assert.equal(await card.getByRole("button", { name: /hunk/i }).count(), 0, "no hunk buttons once decided");
   });
 
   it("the card follows the host's record (a choice made in the editor), and Allow with every hunk accepted posts no hunk list", async () => {
@@ -111,6 +111,34 @@ describe("hunk review on the edit card", function () {
     );
   });
 
+  it("edit before accepting, by keyboard: Edit hunk 2 opens its lines, Ctrl+Enter saves them; Allow sends the edited hunk", async () => {
+    await pendingEdit(chat, "e6");
+    const card = chat.page.locator('.tool[data-item="e6"]');
+    await listen(chat);
+    await card.getByRole("button", { name: "Edit hunk 2" }).press("Enter");
+    const box = card.getByRole("textbox", { name: "Hunk 2, as it will be written" });
+    assert.equal(await focusedName(chat), "Hunk 2, as it will be written", "the box takes the focus");
+    assert.equal(await box.inputValue(), "b17\nb18\nb19\nname = new\nb21\nb22\nb23", "the hunk's lines as Pi would write them");
+    // Escape leaves it unchanged and the focus goes back to the Edit button.
+    await chat.page.keyboard.press("Escape");
+    assert.equal(await focusedName(chat), "Edit hunk 2");
+    await chat.page.keyboard.press("Enter");
+    await box.fill("b17\nb18\nb19\nname = mine\nb21\nb22\nb23");
+    await chat.clearPosted();
+    await chat.page.keyboard.press("Control+Enter");
+    assert.deepEqual(await chat.postedOf("approval/editHunk"), [
+      { type: "approval/editHunk", v: 1, toolCallId: "e6", hunk: 1, text: "b17\nb18\nb19\nname = mine\nb21\nb22\nb23" },
+    ]);
+    assert.equal(await focusedName(chat), "Edit hunk 2");
+    assert.deepEqual(await heard(chat), ["polite: Hunk 2 edited: Allow writes your text there."]);
+    await chat.events([
+      { type: "approval/hunks", toolCallId: "e6", rejectedHunks: [], editedHunks: [{ hunk: 1, text: "b17\nb18\nb19\nname = mine\nb21\nb22\nb23" }] },
+    ]);
+    assert.match(await card.locator(".hunk-edited").innerText(), /Hunk 2 is written as your text:\s+b17/);
+    await chat.page.keyboard.press("Alt+A");
+    assert.deepEqual(await chat.postedOf("approval/decide"), [{ type: "approval/decide", v: 1, toolCallId: "e6", decision: "allow", editedHunks: [1] }]);
+  });
+
   it("every hunk rejected: Allow is off and Alt+A posts nothing; Alt+D denies the whole edit", async () => {
     await pendingEdit(chat, "e3");
     const card = chat.page.locator('.tool[data-item="e3"]');
@@ -127,10 +155,11 @@ describe("hunk review on the edit card", function () {
     assert.deepEqual(await chat.postedOf("approval/decide"), [{ type: "approval/decide", v: 1, toolCallId: "e3", decision: "deny" }]);
   });
 
-  it("a one-hunk edit has no per-hunk buttons: Allow and Deny are the whole choice", async () => {
+  it("a one-hunk edit has no Accept / Reject per hunk (Allow and Deny are that choice), only its Edit", async () => {
     await pendingEdit(chat, "e4", SAMPLE_CHANGE);
     const card = chat.page.locator('.tool[data-item="e4"]');
-    assert.equal(await card.getByRole("button", { name: /hunk/ }).count(), 0);
+    assert.equal(await card.getByRole("button", { name: /^(Accept|Reject) hunk/ }).count(), 0);
+    assert.equal(await card.getByRole("button", { name: "Edit hunk 1" }).count(), 1);
     assert.equal(await card.getByRole("button", { name: "Allow", exact: true }).count(), 1);
   });
 });

@@ -53,7 +53,7 @@ describe("end to end: take part of an edit from the keyboard", function () {
     await page.keyboard.press("Alt+Shift+A");
     const focused = () => frame.locator(":focus").evaluate((el) => el.getAttribute("aria-label") ?? el.childNodes[0]?.textContent?.trim() ?? "");
     assert.equal(await focused(), "Allow");
-    for (let i = 0; i < 4; i++) await page.keyboard.press("Shift+Tab");
+    for (let i = 0; i < 5; i++) await page.keyboard.press("Shift+Tab"); // reason, Reject 3, Accept 3, Edit 3, Reject 2
     assert.equal(await focused(), "Reject hunk 2");
     await page.keyboard.press("Space");
     // The host's record comes back: the card shows hunk 2 rejected and what Allow writes.

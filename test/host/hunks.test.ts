@@ -149,6 +149,27 @@ describe("part of an edit: hunks accepted and rejected before the write", functi
     await doc.save();
   });
 
+  it("a hunk edited on the card before accepting is written as edited, and the model is told its final content", async () => {
+    const { api } = view();
+    const next = proposeThreeHunks("call_edited");
+    await waitFor("the approval request", () => toolCard(api, "call_edited")?.approval?.state === "pending");
+    // Hunk 2's new side (3 lines of context each way), as the user rewrote it.
+    const mine = "setting 17 = 17\nsetting 18 = 18\nsetting 19 = 19\nsetting 20 = 20 # kept by me\nsetting 21 = 21\nsetting 22 = 22\nsetting 23 = 23";
+    await api.view.receive({ type: "approval/editHunk", v: 1, toolCallId: "call_edited", hunk: 1, text: mine });
+    assert.deepEqual(toolCard(api, "call_edited")?.approval?.editedHunks, [{ hunk: 1, text: mine }], "the card shows the host's record");
+    // Out of range, another call: dropped. A decision not naming the edited hunk (a stale view): dropped.
+    await api.view.receive({ type: "approval/editHunk", v: 1, toolCallId: "call_edited", hunk: 3, text: "x" });
+    await api.view.receive({ type: "approval/editHunk", v: 1, toolCallId: "call_other", hunk: 0, text: "x" });
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_edited", decision: "allow" });
+    assert.equal(toolCard(api, "call_edited")?.approval?.state, "pending");
+    await api.view.receive({ type: "approval/decide", v: 1, toolCallId: "call_edited", decision: "allow", editedHunks: [1] });
+    await api.screen.currentSession.waitForIdle();
+    assert.equal(await diskText(fileUri()), PROPOSED.replace("setting 20 = 200\n", "setting 20 = 20 # kept by me\n"));
+    assert.match(next.toolResult, /The user edited hunk 2 before it was written/);
+    assert.match(next.toolResult, /setting 20 = 20 # kept by me/);
+    assert.equal(toolCard(api, "call_edited")?.approval?.state, "allowed");
+  });
+
   it("deciding in the editor: reject hunk 3 in the proposal's diff editor, Allow from the lens writes hunks 1 and 2", async () => {
     const { api } = view();
     const next = proposeThreeHunks("call_lens");

@@ -46,6 +46,7 @@ export function postDecision(
   reason: string,
   rule?: string,
   rejectedHunks?: readonly number[],
+  editedHunks?: readonly number[],
 ): void {
   const why = reason.trim();
   // An edit allowed in part: the rejected hunks, and the reason, which is about them.
@@ -57,6 +58,8 @@ export function postDecision(
     ...((decision === "deny" || partial) && why !== "" ? { reason: why } : {}),
     ...(decision === "allowAlways" && rule !== undefined ? { rule: rule.trim() } : {}),
     ...(partial ? { rejectedHunks: [...rejectedHunks] } : {}),
+    // The hunks the card shows as the user's text: the host writes them only if its record agrees.
+    ...(decision !== "deny" && decision !== "allowAlways" && editedHunks !== undefined && editedHunks.length > 0 ? { editedHunks: [...editedHunks] } : {}),
   });
 }
 
@@ -113,7 +116,15 @@ export function AllowDenyButtons(props: { sent: boolean; onDecide: (decision: "a
  * An edit card's decision. With `hunks` (an edit of several hunks, some perhaps rejected on the
  * card), Allow writes only the accepted ones and says how many; with every hunk rejected only Deny is left.
  */
-export function ApprovalForm({ toolCallId, cardId, hunks }: { toolCallId: string; cardId: string; hunks?: { count: number; rejected: readonly number[] } }) {
+export function ApprovalForm({
+  toolCallId,
+  cardId,
+  hunks,
+}: {
+  toolCallId: string;
+  cardId: string;
+  hunks?: { count: number; rejected: readonly number[]; edited?: readonly number[] };
+}) {
   const [reason, setReason] = useState("");
   const [sent, setSent] = useSentDecision<Decision>();
   const rejected = hunks?.rejected ?? [];
@@ -122,7 +133,7 @@ export function ApprovalForm({ toolCallId, cardId, hunks }: { toolCallId: string
   const decide = (decision: Decision) => {
     if (sent !== null || (decision !== "deny" && noneLeft)) return;
     setSent(decision);
-    postDecision(toolCallId, decision, reason, undefined, rejected);
+    postDecision(toolCallId, decision, reason, undefined, rejected, hunks?.edited);
     focusAfterDecision(cardId);
   };
   return (

@@ -20,6 +20,7 @@ import { post } from "../vscode-api";
 const MAX_RESULT_CHARS = 20_000;
 /** No hunk rejected: one array, so the card's memo holds between renders. */
 const NO_HUNKS: readonly number[] = [];
+const NO_EDITS: readonly { hunk: number; text?: string }[] = [];
 
 interface ToolDetails {
   path?: string;
@@ -102,7 +103,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
   const pending = approval?.state === "pending";
   const denied = approval?.state === "denied";
   // An edit allowed in part: the card names the rejected hunks (its diff is then what was written).
-  const partly = approval?.state === "allowed" && (approval.rejectedHunks?.length ?? 0) > 0;
+  const partly = approval?.state === "allowed" && ((approval.rejectedHunks?.length ?? 0) > 0 || (approval.editedHunks?.length ?? 0) > 0);
   // A secret file's (.env*) change is only a count of changed lines: never drawn as a diff.
   const change = item.diff ?? approval?.diff;
   const hunks = approval?.secret || change?.kind !== "hunks" ? undefined : change.hunks;
@@ -149,7 +150,9 @@ export function ToolCard({ item }: { item: ToolItem }) {
           </span>
         )}
         <span class="grow" />
-        {approval?.state === "allowed" && <span class="decision decision-allowed">{partly ? "Partly allowed" : "Allowed"}</span>}
+        {approval?.state === "allowed" && (
+          <span class="decision decision-allowed">{(approval.rejectedHunks?.length ?? 0) > 0 ? "Partly allowed" : partly ? "Allowed, edited" : "Allowed"}</span>
+        )}
         <span class="tool-status">{capitalized(status)}</span>
         {pending && !approval.secret && (
           <button type="button" class="text-button" onClick={() => post({ type: "editor/openDiff", toolCallId: item.id })}>
@@ -175,12 +178,12 @@ export function ToolCard({ item }: { item: ToolItem }) {
             <DiffView hunks={hunks} />
           </Collapsible>
         ) : pending ? (
-          <PendingEditReview toolCallId={item.id} hunks={hunks} rejected={approval.rejectedHunks ?? NO_HUNKS} />
+          <PendingEditReview toolCallId={item.id} hunks={hunks} rejected={approval.rejectedHunks ?? NO_HUNKS} edited={approval.editedHunks ?? NO_EDITS} />
         ) : (
           <DiffView hunks={hunks} />
         ))
       )}
-      {partly && <p class="approval-reason">{partlyText(approval.rejectedHunks ?? [], approval.reason)}</p>}
+      {partly && <p class="approval-reason">{partlyText(approval.rejectedHunks ?? [], approval.editedHunks ?? [], approval.reason)}</p>}
       <EditProblems details={item.details} path={path} />
       {pending && hunks === undefined && <ApprovalForm toolCallId={item.id} cardId={item.id} />}
       {discovery && item.status === "success" && <DiscoveryResults discovery={discovery} />}
@@ -198,8 +201,10 @@ export function ToolCard({ item }: { item: ToolItem }) {
   );
 }
 
-/** "Hunk 2 rejected, not written: reason" under a partly allowed edit. */
-function partlyText(rejected: readonly number[], reason: string | undefined): string {
+/** "Hunk 2 rejected, not written: reason. Hunk 3 written as your text." under a partly allowed edit. */
+function partlyText(rejected: readonly number[], edited: readonly { hunk: number }[], reason: string | undefined): string {
   const why = reason !== undefined && reason !== "" ? `: ${reason}` : ".";
-  return `${capitalized(hunkNames(rejected))} rejected, not written${why}`;
+  const parts = rejected.length > 0 ? [`${capitalized(hunkNames(rejected))} rejected, not written${why}`] : [];
+  if (edited.length > 0) parts.push(`${capitalized(hunkNames(edited.map((e) => e.hunk)))} written as your text.`);
+  return parts.join(" ");
 }

@@ -34,7 +34,15 @@ export interface EditApprovalRequest {
  * The user's answer. An allow may reject some hunks (0-based, as the card numbers them less one):
  * only the others are written, and the reason, if any, goes to the model with the rejected ones.
  */
-export type EditDecision = { decision: "allow" | "allowForChat"; rejectedHunks?: readonly number[]; reason?: string } | { decision: "deny"; reason?: string };
+export type EditDecision =
+  | {
+      decision: "allow" | "allowForChat";
+      rejectedHunks?: readonly number[];
+      /** Hunks the user changed before accepting (0-based): written as the user's text (the hunk's new side, edited). */
+      editedHunks?: readonly { hunk: number; text: string }[];
+      reason?: string;
+    }
+  | { decision: "deny"; reason?: string };
 
 /** Asks the user. Rejects (or the signal aborts) when the run is stopped before a decision. */
 export type EditApprover = (request: EditApprovalRequest, signal: AbortSignal | undefined) => Promise<EditDecision>;
@@ -147,11 +155,12 @@ export class EditGate {
     const rejected = decision.decision === "deny" ? [] : (decision.rejectedHunks ?? []);
     const denied = decision.decision === "deny" || (rejected.length > 0 && rejected.length >= hunkCount);
     const reason = decision.reason?.trim() || undefined;
-    const partial = !denied && rejected.length > 0;
+    const edited = editedHunksOf(decision, hunkCount, rejected);
+    const partial = !denied && (rejected.length > 0 || edited.size > 0);
     let written = proposal;
     if (partial) {
       try {
-        written = narrowProposal(proposal, rejected, reason);
+        written = narrowProposal(proposal, rejected, reason, edited);
       } catch {
         // The hunks do not describe the file (cannot happen for a live proposal): write nothing rather than guess.
         this.secretCalls.delete(toolCallId);
@@ -168,7 +177,8 @@ export class EditGate {
       diff,
       ...(secret ? { secret: true } : {}),
       ...(reason ? { reason } : {}),
-      ...(partial ? { rejectedHunks: [...rejected] } : {}),
+      ...(partial && rejected.length > 0 ? { rejectedHunks: [...rejected] } : {}),
+      ...(edited.size > 0 ? { editedHunks: [...edited.keys()].sort((a, b) => a - b) } : {}),
       timestamp: Date.now(),
     };
     emit({
@@ -176,7 +186,8 @@ export class EditGate {
       toolCallId,
       decision: notice.decision,
       ...(reason ? { reason } : {}),
-      ...(partial ? { rejectedHunks: [...rejected] } : {}),
+      ...(notice.rejectedHunks ? { rejectedHunks: notice.rejectedHunks } : {}),
+      ...(notice.editedHunks ? { editedHunks: notice.editedHunks } : {}),
     });
     this.options.record(notice);
     if (denied) {
@@ -215,4 +226,11 @@ function redactedDetails(details: Partial<EditFileDetails>): Record<string, unkn
     secret: true,
     summary: secretDiffSummary(additions, deletions),
   };
+}
+
+/** The user's text per hunk edited before accepting: in range, and not also rejected (a rejected hunk keeps the file's lines). */
+function editedHunksOf(decision: EditDecision, hunkCount: number, rejected: readonly number[]): Map<number, string> {
+  if (decision.decision === "deny") return new Map();
+  const valid = (decision.editedHunks ?? []).filter((e) => Number.isInteger(e.hunk) && e.hunk >= 0 && e.hunk < hunkCount && !rejected.includes(e.hunk));
+  return new Map(valid.map((e) => [e.hunk, e.text] as const));
 }

@@ -15,7 +15,8 @@ export interface HunkRecord {
   readonly pending: EditApprovalRequest[];
   rejectedOf(toolCallId: string): number[];
   chooseHunk(toolCallId: string, hunk: number, accept: boolean): boolean;
-  decide(toolCallId: string, decision: "allow" | "deny", reason: undefined, rejectedHunks: readonly number[]): boolean;
+  editedOf(toolCallId: string): { hunk: number; text: string }[];
+  decide(toolCallId: string, decision: "allow" | "deny", reason: undefined, rejectedHunks: readonly number[], editedHunks: readonly number[]): boolean;
   onDidChange(listener: () => void): { dispose(): void };
 }
 
@@ -134,6 +135,13 @@ export class HunkLenses implements vscode.CodeLensProvider, vscode.Disposable {
   private decide(args: unknown): boolean {
     const named = args as { toolCallId?: unknown; decision?: unknown } | undefined;
     if (typeof named?.toolCallId !== "string" || (named.decision !== "allow" && named.decision !== "deny")) return false;
-    return this.record.decide(named.toolCallId, named.decision, undefined, this.record.rejectedOf(named.toolCallId));
+    const { toolCallId } = named;
+    return this.record.decide(
+      toolCallId,
+      named.decision,
+      undefined,
+      this.record.rejectedOf(toolCallId),
+      this.record.editedOf(toolCallId).map((e) => e.hunk),
+    );
   }
 }

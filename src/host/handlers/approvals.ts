@@ -6,15 +6,18 @@ export const approvalHandlers = {
   "approval/decide": (message, deps) => {
     const { commands, mcp, approvals } = deps;
     // Hunks are an edit's only: a decision naming some is for the edit waiting under that id, or for nothing.
-    if (message.rejectedHunks !== undefined) {
-      if (message.decision === "allowAlways" || !approvals.decide(message.toolCallId, message.decision, message.reason, message.rejectedHunks))
-        deps.ignore(message);
+    if (message.rejectedHunks !== undefined || message.editedHunks !== undefined) {
+      const { toolCallId, decision, reason, rejectedHunks, editedHunks } = message;
+      if (decision === "allowAlways" || !approvals.decide(toolCallId, decision, reason, rejectedHunks, editedHunks)) deps.ignore(message);
       return;
     }
     if (commands.decide(message.toolCallId, message.decision, message.reason, message.rule)) return;
     if (mcp?.decide(message.toolCallId, message.decision, message.reason)) return;
     if (message.decision === "allowAlways") return; // only commands have rules
     approvals.decide(message.toolCallId, message.decision, message.reason);
+  },
+  "approval/editHunk": (message, deps) => {
+    if (!deps.approvals.editHunk(message.toolCallId, message.hunk, message.text)) deps.ignore(message);
   },
   "approval/hunk": (message, deps) => {
     if (!deps.approvals.chooseHunk(message.toolCallId, message.hunk, message.accept)) deps.ignore(message);

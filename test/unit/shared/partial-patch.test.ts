@@ -3,7 +3,7 @@
 // endings and the end of the file kept, and hunks that do not describe the texts write nothing.
 import assert from "node:assert/strict";
 import { editDiff } from "../../../src/core/tools/edit-diff";
-import { applyAcceptedHunks, checkedRejectedHunks, HunkMismatchError, hunkNames, linesWithEndings } from "../../../src/shared/partial-patch";
+import { applyAcceptedHunks, checkedRejectedHunks, HunkMismatchError, hunkNames, hunkNewText, linesWithEndings } from "../../../src/shared/partial-patch";
 import type { DiffHunk } from "../../../src/shared/structured-diff";
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`);
@@ -109,5 +109,42 @@ describe("partial patch: the decision's hunk list, checked at the boundary", () 
     assert.equal(hunkNames([1]), "hunk 2");
     assert.equal(hunkNames([2, 0]), "hunks 1 and 3");
     assert.equal(hunkNames([0, 1, 3]), "hunks 1, 2 and 4");
+  });
+});
+
+describe("partial patch: a hunk the user edited before accepting", () => {
+  const base = lines(30);
+  const oldText = withChanges(base, new Map());
+  const newText = withChanges(
+    base,
+    new Map([
+      [4, ["LINE 5"]],
+      [20, ["LINE 21"]],
+    ]),
+  );
+  const hunks = hunksOf(oldText, newText);
+
+  it("writes the user's text in place of the hunk's lines; the other hunks as proposed", () => {
+    assert.equal(hunks.length, 2);
+    const mine = hunkNewText(hunks[1]!).replace("LINE 21", "line 21, mine\nand one more");
+    const result = applyAcceptedHunks(oldText, newText, hunks, new Set(), new Map([[1, mine]]));
+    assert.equal(
+      result,
+      withChanges(
+        base,
+        new Map([
+          [4, ["LINE 5"]],
+          [20, ["line 21, mine", "and one more"]],
+        ]),
+      ),
+    );
+  });
+
+  it("an edited hunk that is also rejected keeps the file's lines; CRLF files get CRLF", () => {
+    assert.equal(applyAcceptedHunks(oldText, newText, hunks, new Set([1]), new Map([[1, "anything"]])), withChanges(base, new Map([[4, ["LINE 5"]]])));
+    const crlf = (t: string) => t.replace(/\n/g, "\r\n");
+    const mine = hunkNewText(hunks[0]!).replace("LINE 5", "five");
+    const result = applyAcceptedHunks(crlf(oldText), crlf(newText), hunks, new Set([1]), new Map([[0, mine]]));
+    assert.equal(result, crlf(withChanges(base, new Map([[4, ["five"]]]))));
   });
 });
