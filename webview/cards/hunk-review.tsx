@@ -107,8 +107,8 @@ export function PendingEditReview(props: { toolCallId: string; hunks: readonly D
     }
     post({ type: "approval/editHunk", toolCallId, hunk: index, text });
     announce(text === null ? `Hunk ${index + 1}: Pi's version again.` : `Hunk ${index + 1} edited: Allow writes your text there.`);
-    setEditing(null);
     focusEditButton(toolCallId, index);
+    setEditing(null);
   };
   const editingHunk = editing === null ? undefined : hunks[editing];
   const editedText = (index: number) => edited.find((e) => e.hunk === index)?.text;
@@ -141,8 +141,8 @@ export function PendingEditReview(props: { toolCallId: string; hunks: readonly D
           edited={editedText(editing) !== undefined}
           onSave={(text) => saveEdit(editing, text)}
           onCancel={() => {
-            setEditing(null);
             focusEditButton(toolCallId, editing);
+            setEditing(null);
           }}
           onRevert={() => saveEdit(editing, null)}
         />
@@ -158,9 +158,7 @@ export function PendingEditReview(props: { toolCallId: string; hunks: readonly D
   );
 }
 
-/** Back to the hunk's Edit button once its text box closes (never to the page). */
+/** Back to the hunk's Edit button as its text box closes: moved before the box goes, so focus never falls elsewhere. */
 function focusEditButton(toolCallId: string, index: number): void {
-  requestAnimationFrame(() =>
-    document.querySelector<HTMLButtonElement>(`[data-item="${CSS.escape(toolCallId)}"] button[aria-label="Edit hunk ${index + 1}"]`)?.focus(),
-  );
+  document.querySelector<HTMLButtonElement>(`[data-item="${CSS.escape(toolCallId)}"] button[aria-label="Edit hunk ${index + 1}"]`)?.focus();
 }
