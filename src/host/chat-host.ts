@@ -58,8 +58,13 @@ export class ChatHost implements ChatViewHandler, vscode.Disposable {
     this.lists = new ComposerLists({ fs: options.fs, ...(options.discovery ? { discovery: options.discovery } : {}), paths, view, log });
     // The approvals answer a session the service makes, and say "allowed for this chat" through the status made after it.
     let status: ChatStatus | undefined;
-    const approvals = new EditApprovals(options.diffs, () => status?.send({ editsAllowedForChat: true }));
     let screen: ChatScreen | undefined;
+    const approvals = new EditApprovals(
+      options.diffs,
+      () => status?.send({ editsAllowedForChat: true }),
+      // An edit waits only in the chat on screen (a switch cancels it).
+      (toolCallId, rejected, edited) => screen?.currentSession.showRejectedHunks(toolCallId, rejected, edited),
+    );
     const service = createChatService({
       ...options,
       locks: this.otherWindows.locks,
@@ -123,6 +128,7 @@ export class ChatHost implements ChatViewHandler, vscode.Disposable {
   }
 
   dispose(): void {
+    this.deps.approvals.dispose();
     this.otherWindows.dispose();
     this.lists.dispose();
     this.models.dispose();

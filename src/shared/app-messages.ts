@@ -17,6 +17,10 @@ export interface ApprovalNoticeMessage {
   diff?: string;
   /** A secret file (.env*): `diff` is only "secret file: N lines changed", never the content. */
   secret?: boolean;
+  /** edit_file allowed in part: the hunks of `diff` the user rejected (0-based); only the others were written. */
+  rejectedHunks?: number[];
+  /** edit_file: the hunks of `diff` the user changed before accepting (0-based); they were written as the user's text. */
+  editedHunks?: number[];
   /** run_command: the exact command and its workspace-relative folder, as the card showed them. */
   command?: string;
   cwd?: string;

@@ -119,6 +119,10 @@ export interface ApprovalItem extends ApprovalFacts {
   /** The rule that allowed it, or the one the user added. */
   rule?: string;
   reason?: string;
+  /** An edit allowed in part: the hunks of `diff` the user rejected (0-based); the others were written. */
+  rejectedHunks?: number[];
+  /** An edit's hunks the user changed before accepting: with the text while it waits (the host's record), the indices once decided. */
+  editedHunks?: { hunk: number; text?: string }[];
 }
 
 /** What an MCP card shows about the call. Annotations are the server's words: shown, never obeyed. */

@@ -45,7 +45,15 @@ export type ChatEvent =
   /** The permission gate is waiting for the user on this call. Live only: the decision is saved as an approvalNotice. */
   | ({ type: "approval/request"; toolCallId: string; toolName: string } & ApprovalFacts)
   /** The user decided; the approvalNotice saying so reaches the transcript after the tool result. */
-  | { type: "approval/decided"; toolCallId: string; decision: "allowed" | "denied"; reason?: string; rule?: string }
+  | {
+      type: "approval/decided";
+      toolCallId: string;
+      decision: "allowed" | "denied";
+      reason?: string;
+      rule?: string;
+      rejectedHunks?: number[];
+      editedHunks?: number[];
+    }
   /** The user's running `!cmd` (the open bashExecution message): its last lines, at a bounded rate. */
   | { type: "command/progress"; tail: string[]; elapsedMs: number }
   /** A running tool's latest progress (run_command: the last lines of output), at a bounded rate. */
@@ -54,6 +62,8 @@ export type ChatEvent =
   | { type: "command/backgroundState"; id: string; state: BackgroundRunState }
   /** The gate stopped waiting without a decision (the run was aborted). */
   | { type: "approval/cancelled"; toolCallId: string }
+  /** The hunks of a waiting edit rejected so far, on its card or in its editor (the host keeps the one record both show). */
+  | { type: "approval/hunks"; toolCallId: string; rejectedHunks: number[]; editedHunks?: { hunk: number; text: string }[] }
   | { type: "chat/runState"; running: boolean }
   /** A summary of the earlier conversation is being written ("Compacting…"). */
   | { type: "compaction/start"; trigger: "threshold" | "overflow" | "manual" }
@@ -314,7 +324,15 @@ export type WebviewMessage =
       decision: "allow" | "deny" | "allowForChat" | "allowAlways";
       reason?: string;
       rule?: string;
+      /** An edit allowed in part: the card's hunks the user rejected (0-based). Checked against the pending edit by the host. */
+      rejectedHunks?: number[];
+      /** The hunks the card shows as edited by the user (0-based): the host's record must hold exactly these. */
+      editedHunks?: number[];
     }
+  /** Accept or reject one hunk of the edit waiting under toolCallId (the host checks both and tells the card and the editor). */
+  | { type: "approval/hunk"; v: typeof PROTOCOL_VERSION; toolCallId: string; hunk: number; accept: boolean }
+  /** The user's own text for one hunk of the waiting edit (its new side, edited), or null to take the proposal's again. */
+  | { type: "approval/editHunk"; v: typeof PROTOCOL_VERSION; toolCallId: string; hunk: number; text: string | null }
   /** The Stop button of a background command's card: `id` is its run_command call id (the host checks it is of the chat on screen). */
   | { type: "command/stopBackground"; v: typeof PROTOCOL_VERSION; id: string }
   /** Open the whole output of a run_command call (its log file) in an editor. */

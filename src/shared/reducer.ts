@@ -72,7 +72,14 @@ export function reduce(state: ChatState, event: ChatEvent): ChatState {
         state: event.decision,
         ...(event.reason !== undefined ? { reason: event.reason } : {}),
         ...(event.rule !== undefined ? { rule: event.rule } : {}),
+        ...(event.rejectedHunks !== undefined ? { rejectedHunks: event.rejectedHunks } : {}),
+        ...(event.editedHunks !== undefined ? { editedHunks: event.editedHunks.map((hunk) => ({ hunk })) } : {}),
       }));
+    case "approval/hunks":
+      // Only while the edit waits: a decided card shows the hunks its decision rejected.
+      return updateTool(state, event.toolCallId, (t) =>
+        t.approval?.state === "pending" ? { ...t, approval: { ...t.approval, rejectedHunks: event.rejectedHunks, editedHunks: event.editedHunks ?? [] } } : t,
+      );
     case "command/progress": {
       const id = state.openId;
       if (id === null) return state;

@@ -70,6 +70,9 @@ export function setApprovalFromNotice(approval: ToolApproval, message: ApprovalN
   if (message.command !== undefined) approval.command = message.command;
   if (message.cwd !== undefined) approval.cwd = message.cwd;
   if (message.rule !== undefined) approval.rule = message.rule;
+  if (Array.isArray(message.rejectedHunks) && message.rejectedHunks.length > 0) approval.rejectedHunks = message.rejectedHunks.filter(Number.isInteger);
+  if (Array.isArray(message.editedHunks) && message.editedHunks.length > 0)
+    approval.editedHunks = message.editedHunks.filter(Number.isInteger).map((hunk) => ({ hunk }));
   if (message.mcp !== undefined) approval.mcp = { ...approval.mcp, ...message.mcp };
   return approval;
 }

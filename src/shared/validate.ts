@@ -3,6 +3,7 @@
 import { arr, bool, compile, int, lit, obj, oneOf, opt, str, union, type Static } from "@earendil-works/pi-schema";
 import type { StructuredDiff } from "./structured-diff";
 import { MAX_MENTIONS } from "./mentions";
+import { MAX_EDIT_HUNKS, MAX_EDITED_HUNK_CHARS } from "./partial-patch";
 import { MAX_PROMPT_IMAGE_BYTES, MAX_PROMPT_IMAGES, PROTOCOL_VERSION, WEBVIEW_COMMANDS, type WebviewMessage } from "./protocol";
 
 const v = lit(PROTOCOL_VERSION);
@@ -62,7 +63,18 @@ const webviewMessageSchema = union([
     decision: oneOf(["allow", "deny", "allowForChat", "allowAlways"]),
     reason: opt(str({ maxLength: 2000 })),
     rule: opt(str({ minLength: 1, maxLength: 500 })),
+    // The host checks each index against the edit waiting under toolCallId (partial-patch.ts).
+    rejectedHunks: opt(arr(int({ minimum: 0, maximum: MAX_EDIT_HUNKS - 1 }), { maxItems: MAX_EDIT_HUNKS })),
+    editedHunks: opt(arr(int({ minimum: 0, maximum: MAX_EDIT_HUNKS - 1 }), { maxItems: MAX_EDIT_HUNKS })),
   }),
+  obj({
+    type: lit("approval/editHunk"),
+    v,
+    toolCallId: id,
+    hunk: int({ minimum: 0, maximum: MAX_EDIT_HUNKS - 1 }),
+    text: union([str({ maxLength: MAX_EDITED_HUNK_CHARS }), lit(null)]),
+  }),
+  obj({ type: lit("approval/hunk"), v, toolCallId: id, hunk: int({ minimum: 0, maximum: MAX_EDIT_HUNKS - 1 }), accept: bool() }),
   obj({ type: lit("command/openOutput"), v, toolCallId: id }),
   obj({ type: lit("command/stopBackground"), v, id }),
   obj({ type: lit("chat/new"), v }),

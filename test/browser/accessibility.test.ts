@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { makePng } from "../support/png";
 import { answerMentions, dropResources, openCommandList, pasteText } from "./mention-helpers";
 import { ChatPage, defaultStatus, repoRoot, THEMES, type Theme } from "./harness";
-import { SAMPLE_CHANGE, SAMPLE_DIFF, Script, stateOf, toolCall } from "./script";
+import { SAMPLE_CHANGE, SAMPLE_DIFF, Script, stateOf, THREE_HUNK_CHANGE, toolCall } from "./script";
 import type { TaskItem } from "../../src/shared/app-messages";
 
 const AXE_SOURCE = readFileSync(join(repoRoot, "node_modules/axe-core/axe.min.js"), "utf8");
@@ -188,6 +188,18 @@ const STATES: { name: string; reach: (chat: ChatPage) => Promise<void> }[] = [
           protection: "src/config.ts is protected by piChat.protectedFiles.",
         });
       await chat.events(script.take());
+    },
+  },
+  {
+    name: "an edit of three hunks waiting: hunk 2 rejected, hunk 3 edited, hunk 1 open for editing",
+    reach: async (chat) => {
+      const script = new Script()
+        .assistant([toolCall("h3", "edit_file", { path: "src/settings.ts" })])
+        .toolStart("h3", "edit_file", { path: "src/settings.ts" })
+        .raw({ type: "approval/request", toolCallId: "h3", toolName: "edit_file", path: "src/settings.ts", diff: THREE_HUNK_CHANGE });
+      await chat.events(script.take());
+      await chat.events([{ type: "approval/hunks", toolCallId: "h3", rejectedHunks: [1], editedHunks: [{ hunk: 2, text: "c37\nretries = 4" }] }]);
+      await chat.page.locator('.tool[data-item="h3"]').getByRole("button", { name: "Edit hunk 1" }).press("Enter");
     },
   },
   {

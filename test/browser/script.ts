@@ -193,3 +193,19 @@ export function noKeyNotice(timestamp = now()): LocalNoticeMessage {
     timestamp,
   };
 }
+
+/** An edit of three hunks far apart in one file (lines 3, 20 and 40 change), as the host sends it. */
+export const THREE_HUNK_CHANGE: StructuredDiff = {
+  kind: "hunks",
+  hunks: [
+    { oldStart: 1, oldLines: 6, newStart: 1, newLines: 6, lines: [" a1", " a2", "-port = 3000", "+port = 8080", " a4", " a5", " a6"] },
+    { oldStart: 17, oldLines: 7, newStart: 17, newLines: 7, lines: [" b17", " b18", " b19", "-name = old", "+name = new", " b21", " b22", " b23"] },
+    {
+      oldStart: 37,
+      oldLines: 7,
+      newStart: 37,
+      newLines: 8,
+      lines: [" c37", " c38", " c39", "-retries = 3", "+retries = 5", "+timeout = 10", " c41", " c42", " c43"],
+    },
+  ],
+};

@@ -40,26 +40,38 @@ export function useSentDecision<D extends string>(): [D | null, (decision: D | n
  * Posts the user's answer on a card: a denial carries the reason typed (when there is one), "Always
  * allow" on a command card the rule; one message shape for every card that asks.
  */
-export function postDecision(toolCallId: string, decision: "allow" | "deny" | "allowForChat" | "allowAlways", reason: string, rule?: string): void {
+export function postDecision(
+  toolCallId: string,
+  decision: "allow" | "deny" | "allowForChat" | "allowAlways",
+  reason: string,
+  rule?: string,
+  rejectedHunks?: readonly number[],
+  editedHunks?: readonly number[],
+): void {
   const why = reason.trim();
+  // An edit allowed in part: the rejected hunks, and the reason, which is about them.
+  const partial = decision !== "deny" && decision !== "allowAlways" && rejectedHunks !== undefined && rejectedHunks.length > 0;
   post({
     type: "approval/decide",
     toolCallId,
     decision,
-    ...(decision === "deny" && why !== "" ? { reason: why } : {}),
+    ...((decision === "deny" || partial) && why !== "" ? { reason: why } : {}),
     ...(decision === "allowAlways" && rule !== undefined ? { rule: rule.trim() } : {}),
+    ...(partial ? { rejectedHunks: [...rejectedHunks] } : {}),
+    // The hunks the card shows as the user's text: the host writes them only if its record agrees.
+    ...(decision !== "deny" && decision !== "allowAlways" && editedHunks !== undefined && editedHunks.length > 0 ? { editedHunks: [...editedHunks] } : {}),
   });
 }
 
-/** The optional reason sent with a denial; Enter denies. */
-export function DenyReasonInput(props: { value: string; onInput: (value: string) => void; onDeny: () => void }) {
+/** The optional reason sent with a denial (or with rejected hunks: `rejecting`); Enter denies. */
+export function DenyReasonInput(props: { value: string; onInput: (value: string) => void; onDeny: () => void; rejecting?: boolean }) {
   return (
     <input
       class="reason-input"
       type="text"
       maxLength={2000}
-      placeholder="Why deny? (optional, sent to Pi)"
-      aria-label="Reason for denying (optional)"
+      placeholder={props.rejecting ? "Why reject these hunks? (optional, sent to Pi)" : "Why deny? (optional, sent to Pi)"}
+      aria-label={props.rejecting ? "Reason for rejecting hunks (optional)" : "Reason for denying (optional)"}
       value={props.value}
       onInput={(e) => props.onInput(e.currentTarget.value)}
       onKeyDown={(e) => {
@@ -100,23 +112,44 @@ export function AllowDenyButtons(props: { sent: boolean; onDecide: (decision: "a
   );
 }
 
-export function ApprovalForm({ toolCallId, cardId }: { toolCallId: string; cardId: string }) {
+/**
+ * An edit card's decision. With `hunks` (an edit of several hunks, some perhaps rejected on the
+ * card), Allow writes only the accepted ones and says how many; with every hunk rejected only Deny is left.
+ */
+export function ApprovalForm({
+  toolCallId,
+  cardId,
+  hunks,
+}: {
+  toolCallId: string;
+  cardId: string;
+  hunks?: { count: number; rejected: readonly number[]; edited?: readonly number[] };
+}) {
   const [reason, setReason] = useState("");
   const [sent, setSent] = useSentDecision<Decision>();
+  const rejected = hunks?.rejected ?? [];
+  const noneLeft = hunks !== undefined && rejected.length >= hunks.count;
 
   const decide = (decision: Decision) => {
-    if (sent !== null) return;
+    if (sent !== null || (decision !== "deny" && noneLeft)) return;
     setSent(decision);
-    postDecision(toolCallId, decision, reason);
+    postDecision(toolCallId, decision, reason, undefined, rejected, hunks?.edited);
     focusAfterDecision(cardId);
   };
   return (
     <fieldset class="approval-form">
       <legend class="sr-only">Your decision</legend>
-      <DenyReasonInput value={reason} onInput={setReason} onDeny={() => decide("deny")} />
+      <DenyReasonInput value={reason} onInput={setReason} onDeny={() => decide("deny")} rejecting={rejected.length > 0} />
       <div class="approval-actions">
-        <button type="button" class="button primary" data-decision="allow" aria-keyshortcuts="Alt+A" disabled={sent !== null} onClick={() => decide("allow")}>
-          Allow{" "}
+        <button
+          type="button"
+          class="button primary"
+          data-decision="allow"
+          aria-keyshortcuts="Alt+A"
+          disabled={sent !== null || noneLeft}
+          onClick={() => decide("allow")}
+        >
+          {hunks && rejected.length > 0 && !noneLeft ? `Allow ${hunks.count - rejected.length} of ${hunks.count} hunks` : "Allow"}{" "}
           <span class="kbd" aria-hidden="true">
             Alt+A
           </span>
@@ -127,7 +160,7 @@ export function ApprovalForm({ toolCallId, cardId }: { toolCallId: string; cardI
             Alt+D
           </span>
         </button>
-        <button type="button" class="button secondary" data-decision="allowForChat" disabled={sent !== null} onClick={() => decide("allowForChat")}>
+        <button type="button" class="button secondary" data-decision="allowForChat" disabled={sent !== null || noneLeft} onClick={() => decide("allowForChat")}>
           Allow edits for this chat
         </button>
       </div>

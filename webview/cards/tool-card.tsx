@@ -7,6 +7,8 @@ import type { ToolItem, ToolStatus } from "../../src/shared/chat-items";
 import { secretDiffSummary } from "../../src/shared/structured-diff";
 import { ApprovalForm, onApprovalShortcut } from "./approval";
 import { DiffView } from "./diff-view";
+import { PendingEditReview } from "./hunk-review";
+import { hunkNames } from "../../src/shared/partial-patch";
 import { CheckIcon, CloseIcon, DiffIcon, ErrorIcon, ShieldIcon, Spinner, ToolIcon } from "../icons";
 import { DiscoveryHead, DiscoveryResults, discoveryName, readDiscovery } from "./discovery-cards";
 import { Collapsible } from "./collapsible";
@@ -16,6 +18,9 @@ import { argPath, argSummary, linesInWords, toolStatusText, toolTitle, toolVerb 
 import { post } from "../vscode-api";
 
 const MAX_RESULT_CHARS = 20_000;
+/** No hunk rejected: one array, so the card's memo holds between renders. */
+const NO_HUNKS: readonly number[] = [];
+const NO_EDITS: readonly { hunk: number; text?: string }[] = [];
 
 interface ToolDetails {
   path?: string;
@@ -97,6 +102,8 @@ export function ToolCard({ item }: { item: ToolItem }) {
   const result = item.resultText ?? "";
   const pending = approval?.state === "pending";
   const denied = approval?.state === "denied";
+  // An edit allowed in part: the card names the rejected hunks (its diff is then what was written).
+  const partly = approval?.state === "allowed" && ((approval.rejectedHunks?.length ?? 0) > 0 || (approval.editedHunks?.length ?? 0) > 0);
   // A secret file's (.env*) change is only a count of changed lines: never drawn as a diff.
   const change = item.diff ?? approval?.diff;
   const hunks = approval?.secret || change?.kind !== "hunks" ? undefined : change.hunks;
@@ -143,7 +150,9 @@ export function ToolCard({ item }: { item: ToolItem }) {
           </span>
         )}
         <span class="grow" />
-        {approval?.state === "allowed" && <span class="decision decision-allowed">Allowed</span>}
+        {approval?.state === "allowed" && (
+          <span class="decision decision-allowed">{(approval.rejectedHunks?.length ?? 0) > 0 ? "Partly allowed" : partly ? "Allowed, edited" : "Allowed"}</span>
+        )}
         <span class="tool-status">{capitalized(status)}</span>
         {pending && !approval.secret && (
           <button type="button" class="text-button" onClick={() => post({ type: "editor/openDiff", toolCallId: item.id })}>
@@ -168,12 +177,15 @@ export function ToolCard({ item }: { item: ToolItem }) {
           <Collapsible id={`${item.id}:diff`} class="tool-result" summary="Proposed change">
             <DiffView hunks={hunks} />
           </Collapsible>
+        ) : pending ? (
+          <PendingEditReview toolCallId={item.id} hunks={hunks} rejected={approval.rejectedHunks ?? NO_HUNKS} edited={approval.editedHunks ?? NO_EDITS} />
         ) : (
           <DiffView hunks={hunks} />
         ))
       )}
+      {partly && <p class="approval-reason">{partlyText(approval.rejectedHunks ?? [], approval.editedHunks ?? [], approval.reason)}</p>}
       <EditProblems details={item.details} path={path} />
-      {pending && <ApprovalForm toolCallId={item.id} cardId={item.id} />}
+      {pending && hunks === undefined && <ApprovalForm toolCallId={item.id} cardId={item.id} />}
       {discovery && item.status === "success" && <DiscoveryResults discovery={discovery} />}
       {result !== "" && !denied && (
         <Collapsible id={`${item.id}:result`} class="tool-result" summary={item.status === "error" ? "Error" : "Result"} defaultOpen={item.status === "error"}>
@@ -187,4 +199,12 @@ export function ToolCard({ item }: { item: ToolItem }) {
       )}
     </article>
   );
+}
+
+/** "Hunk 2 rejected, not written: reason. Hunk 3 written as your text." under a partly allowed edit. */
+function partlyText(rejected: readonly number[], edited: readonly { hunk: number }[], reason: string | undefined): string {
+  const why = reason !== undefined && reason !== "" ? `: ${reason}` : ".";
+  const parts = rejected.length > 0 ? [`${capitalized(hunkNames(rejected))} rejected, not written${why}`] : [];
+  if (edited.length > 0) parts.push(`${capitalized(hunkNames(edited.map((e) => e.hunk)))} written as your text.`);
+  return parts.join(" ");
 }

@@ -13,6 +13,7 @@ import type {
   PlanCommentsMessage,
 } from "../messages";
 import { oneLine, taskListText } from "../../shared/task-list";
+import { hunkNames } from "../../shared/partial-patch";
 
 /** The business fact an app message states to the model, or null if it states none. */
 export function appMessageFact(message: AppMessage): string | null {
@@ -23,6 +24,11 @@ export function appMessageFact(message: AppMessage): string | null {
         const reason = message.reason?.trim() ? ` The user's reason: "${message.reason.trim()}".` : "";
         const nothing = message.command !== undefined || message.mcp !== undefined ? "Nothing ran." : "Nothing was changed.";
         return `[The user denied the ${message.toolName} call ${message.toolCallId}${target}. ${nothing}${reason} Do not retry it unless the user asks.]`;
+      }
+      if (Array.isArray(message.rejectedHunks) && message.rejectedHunks.length > 0) {
+        // Part of an edit: its tool result shows the rejected hunks; the fact keeps them named for later turns.
+        const reason = message.reason?.trim() ? ` The user's reason: "${message.reason.trim()}".` : "";
+        return `[The user allowed only part of the ${message.toolName} call ${message.toolCallId}${target}: ${hunkNames(message.rejectedHunks)} of the proposed diff rejected and not written.${reason}]`;
       }
       return `[The user allowed the ${message.toolName} call ${message.toolCallId}${target}.]`;
     }

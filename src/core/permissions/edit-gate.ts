@@ -8,6 +8,7 @@ import { hunksFromPatch } from "../../shared/diff-hunks";
 import type { ChatEvent } from "../../shared/protocol";
 import type { StructuredDiff } from "../../shared/structured-diff";
 import type { ApprovalNoticeMessage } from "../messages";
+import { narrowProposal } from "../tools/partial-edit";
 import { asEditFileParams, proposeEdit, resolveWorkspacePath, type EditFileDetails, type EditProposal, type WorkspaceFileSystem } from "../tools";
 import { decideEdit, type ApprovalMode } from "./edit-decision";
 import { classifyEditPath, compileProtectedFiles, DEFAULT_PROTECTED_FILES, isInsideGitDir, secretDiffSummary, type ProtectedFiles } from "./protected-paths";
@@ -25,9 +26,23 @@ export interface EditApprovalRequest {
   protection?: string;
   /** A secret file (.env*): its diff editor opens only when the user asks for it. */
   secret?: boolean;
+  /** How many hunks the card shows (0 for a secret file): a decision may reject only these. */
+  hunkCount: number;
 }
 
-export type EditDecision = { decision: "allow" } | { decision: "allowForChat" } | { decision: "deny"; reason?: string };
+/**
+ * The user's answer. An allow may reject some hunks (0-based, as the card numbers them less one):
+ * only the others are written, and the reason, if any, goes to the model with the rejected ones.
+ */
+export type EditDecision =
+  | {
+      decision: "allow" | "allowForChat";
+      rejectedHunks?: readonly number[];
+      /** Hunks the user changed before accepting (0-based): written as the user's text (the hunk's new side, edited). */
+      editedHunks?: readonly { hunk: number; text: string }[];
+      reason?: string;
+    }
+  | { decision: "deny"; reason?: string };
 
 /** Asks the user. Rejects (or the signal aborts) when the run is stopped before a decision. */
 export type EditApprover = (request: EditApprovalRequest, signal: AbortSignal | undefined) => Promise<EditDecision>;
@@ -122,12 +137,13 @@ export class EditGate {
     const hunks: StructuredDiff = secret
       ? { kind: "secret", changedLines: Math.max(additions, deletions) }
       : { kind: "hunks", hunks: hunksFromPatch(proposal.details.hunks) };
+    const hunkCount = hunks.kind === "hunks" ? hunks.hunks.length : 0;
     emit({ type: "approval/request", toolCallId, toolName: "edit_file", path: proposal.path, diff: hunks, ...extra });
     let decision: EditDecision;
     try {
       const proposedText = new TextDecoder().decode(proposal.newBytes).replace(/^\uFEFF/, "");
       decision = await this.options.approver(
-        { chatId: this.options.chatId, toolCallId, toolName: "edit_file", path: proposal.path, diff, proposedText, ...extra },
+        { chatId: this.options.chatId, toolCallId, toolName: "edit_file", path: proposal.path, diff, proposedText, hunkCount, ...extra },
         signal,
       );
     } catch {
@@ -135,8 +151,23 @@ export class EditGate {
       emit({ type: "approval/cancelled", toolCallId });
       return { block: true, reason: "The edit was cancelled before the user decided. Nothing was changed." };
     }
-    const denied = decision.decision === "deny";
-    const reason = decision.decision === "deny" ? decision.reason?.trim() : undefined;
+    // Rejecting every hunk is a denial; rejecting some writes the others (partial-edit.ts).
+    const rejected = decision.decision === "deny" ? [] : (decision.rejectedHunks ?? []);
+    const denied = decision.decision === "deny" || (rejected.length > 0 && rejected.length >= hunkCount);
+    const reason = decision.reason?.trim() || undefined;
+    const edited = editedHunksOf(decision, hunkCount, rejected);
+    const partial = !denied && (rejected.length > 0 || edited.size > 0);
+    let written = proposal;
+    if (partial) {
+      try {
+        written = narrowProposal(proposal, rejected, reason, edited);
+      } catch {
+        // The hunks do not describe the file (cannot happen for a live proposal): write nothing rather than guess.
+        this.secretCalls.delete(toolCallId);
+        emit({ type: "approval/cancelled", toolCallId });
+        return { block: true, reason: "Part of the edit could not be taken apart into hunks, so nothing was changed. Redo the edit." };
+      }
+    }
     const notice: ApprovalNoticeMessage = {
       role: "approvalNotice",
       toolCallId,
@@ -146,16 +177,25 @@ export class EditGate {
       diff,
       ...(secret ? { secret: true } : {}),
       ...(reason ? { reason } : {}),
+      ...(partial && rejected.length > 0 ? { rejectedHunks: [...rejected] } : {}),
+      ...(edited.size > 0 ? { editedHunks: [...edited.keys()].sort((a, b) => a - b) } : {}),
       timestamp: Date.now(),
     };
-    emit({ type: "approval/decided", toolCallId, decision: notice.decision, ...(reason ? { reason } : {}) });
+    emit({
+      type: "approval/decided",
+      toolCallId,
+      decision: notice.decision,
+      ...(reason ? { reason } : {}),
+      ...(notice.rejectedHunks ? { rejectedHunks: notice.rejectedHunks } : {}),
+      ...(notice.editedHunks ? { editedHunks: notice.editedHunks } : {}),
+    });
     this.options.record(notice);
     if (denied) {
       this.secretCalls.delete(toolCallId);
       return { block: true, reason: `The user denied this edit${reason ? `: "${reason}"` : ""}. Nothing was changed.` };
     }
     if (decision.decision === "allowForChat") this.allowedForChat = true;
-    this.options.proposals.set(toolCallId, proposal);
+    this.options.proposals.set(toolCallId, written);
     return undefined;
   }
 
@@ -186,4 +226,11 @@ function redactedDetails(details: Partial<EditFileDetails>): Record<string, unkn
     secret: true,
     summary: secretDiffSummary(additions, deletions),
   };
+}
+
+/** The user's text per hunk edited before accepting: in range, and not also rejected (a rejected hunk keeps the file's lines). */
+function editedHunksOf(decision: EditDecision, hunkCount: number, rejected: readonly number[]): Map<number, string> {
+  if (decision.decision === "deny") return new Map();
+  const valid = (decision.editedHunks ?? []).filter((e) => Number.isInteger(e.hunk) && e.hunk >= 0 && e.hunk < hunkCount && !rejected.includes(e.hunk));
+  return new Map(valid.map((e) => [e.hunk, e.text] as const));
 }

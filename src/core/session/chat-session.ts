@@ -99,6 +99,11 @@ export class ChatSession {
     return this.parts.background.any;
   }
 
+  /** The hunks of a waiting edit rejected so far, on its card or in its editor: the card shows the host's one record. */
+  showRejectedHunks(toolCallId: string, rejectedHunks: readonly number[], editedHunks: readonly { hunk: number; text: string }[] = []): void {
+    this.emit({ type: "approval/hunks", toolCallId, rejectedHunks: [...rejectedHunks], editedHunks: editedHunks.map((e) => ({ ...e })) });
+  }
+
   get allowsEditsForChat(): boolean {
     return this.parts.edits.allowsEditsForChat;
   }

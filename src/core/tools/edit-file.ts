@@ -72,6 +72,8 @@ export interface EditProposal {
   /** SHA-256 (hex) and size of the bytes the proposal was computed from. */
   readonly originalHash: string;
   readonly originalSize: number;
+  /** The file's text as read (without its BOM, line endings kept): taking part of the edit starts from it (partial-edit.ts). */
+  readonly oldText: string;
   /** The complete new file content, BOM and line endings preserved. */
   readonly newBytes: Uint8Array;
   readonly lineEnding: "lf" | "crlf" | "mixed";
@@ -182,7 +184,7 @@ function prefersCrlf(text: string, lineEnding: "lf" | "crlf" | "mixed"): boolean
   return crlf * 2 > (text.match(/\n/g) ?? []).length;
 }
 
-function summarize(path: string, additions: number, deletions: number, firstChangedLine: number, editCount: number, fuzzy: readonly string[]): string {
+export function summarize(path: string, additions: number, deletions: number, firstChangedLine: number, editCount: number, fuzzy: readonly string[]): string {
   const change =
     additions === deletions
       ? `${plural(additions, "line")} changed`
@@ -228,6 +230,25 @@ function lineOf(raw: string, offset: number): number {
   let line = 1;
   for (let i = raw.indexOf("\n"); i !== -1 && i < offset; i = raw.indexOf("\n", i + 1)) line++;
   return line;
+}
+
+/** The diff of `raw` → `newRaw` (any line endings) and its counts, as an edit's details hold them. */
+export function editDetails(path: string, raw: string, newRaw: string): EditFileDetails {
+  // Only the changed region is diffed: a whole-file diff of a file near the size cap froze the extension host for seconds.
+  const { diff, hunks } = editDiff(path, raw.replace(/\r\n/g, "\n"), newRaw.replace(/\r\n/g, "\n"), DIFF_CONTEXT_LINES);
+  let additions = 0;
+  let deletions = 0;
+  for (const hunk of hunks) {
+    for (const line of hunk.lines) {
+      if (line.startsWith("+")) additions++;
+      else if (line.startsWith("-")) deletions++;
+    }
+  }
+  const first = hunks[0];
+  const leadingContext = first ? first.lines.findIndex((l) => l.startsWith("+") || l.startsWith("-")) : 0;
+  const firstChangedLine = first ? first.newStart + Math.max(0, leadingContext) : 1;
+  // A hunk that adds to an empty file starts at 0.
+  return { path, diff, hunks, additions, deletions, firstChangedLine: Math.max(1, firstChangedLine) };
 }
 
 /**
@@ -294,29 +315,8 @@ export async function proposeEdit(
   const newRaw = pieces.join("");
   if (newRaw === raw) throw new WorkspaceToolError("no_change", `The edit would not change ${path}.`);
 
-  // Only the changed region is diffed: a whole-file diff of a file near the size cap froze the extension host for seconds.
-  const normalized = raw.replace(/\r\n/g, "\n");
-  const { diff, hunks } = editDiff(path, normalized, newRaw.replace(/\r\n/g, "\n"), DIFF_CONTEXT_LINES);
-  let additions = 0;
-  let deletions = 0;
-  for (const hunk of hunks) {
-    for (const line of hunk.lines) {
-      if (line.startsWith("+")) additions++;
-      else if (line.startsWith("-")) deletions++;
-    }
-  }
-  const first = hunks[0];
-  const leadingContext = first ? first.lines.findIndex((l) => l.startsWith("+") || l.startsWith("-")) : 0;
-  const firstChangedLine = first ? first.newStart + Math.max(0, leadingContext) : 1;
-  // A hunk that adds to an empty file starts at 0.
-  const details: EditFileDetails = {
-    path,
-    diff,
-    hunks,
-    additions,
-    deletions,
-    firstChangedLine: Math.max(1, firstChangedLine),
-  };
+  const details = editDetails(path, raw, newRaw);
+  const { additions, deletions } = details;
 
   return Object.freeze({
     params: Object.freeze(copyParams(params)),
@@ -324,6 +324,7 @@ export async function proposeEdit(
     realPath: file.realPath,
     originalHash: sha256Hex(file.bytes),
     originalSize: file.bytes.length,
+    oldText: raw,
     newBytes: new TextEncoder().encode((bom ? "\uFEFF" : "") + newRaw),
     lineEnding,
     bom,

@@ -145,7 +145,7 @@ export class CodeApplier {
     const id = `apply-${++this.count}`;
     const secret = pathClass.kind === "protected" && pathClass.secret;
     // A secret file's diff opens only when asked for, as with edit_file.
-    if (!secret) await this.options.diffs.show({ chatId: "", toolCallId: id, toolName: "apply", path, diff: "", proposedText: proposed });
+    if (!secret) await this.options.diffs.show({ chatId: "", toolCallId: id, toolName: "apply", path, diff: "", proposedText: proposed, hunkCount: 0 });
     let yes: boolean;
     try {
       const what = selection ? `the selected lines ${selection.start.line + 1}–${selection.end.line + 1}` : "the whole file";

@@ -3,11 +3,24 @@ import { findCommandLogFile } from "../shell/command-log-file";
 import type { HandlerGroup } from "./deps";
 
 export const approvalHandlers = {
-  "approval/decide": (message, { commands, mcp, approvals }) => {
+  "approval/decide": (message, deps) => {
+    const { commands, mcp, approvals } = deps;
+    // Hunks are an edit's only: a decision naming some is for the edit waiting under that id, or for nothing.
+    if (message.rejectedHunks !== undefined || message.editedHunks !== undefined) {
+      const { toolCallId, decision, reason, rejectedHunks, editedHunks } = message;
+      if (decision === "allowAlways" || !approvals.decide(toolCallId, decision, reason, rejectedHunks, editedHunks)) deps.ignore(message);
+      return;
+    }
     if (commands.decide(message.toolCallId, message.decision, message.reason, message.rule)) return;
     if (mcp?.decide(message.toolCallId, message.decision, message.reason)) return;
     if (message.decision === "allowAlways") return; // only commands have rules
-    return approvals.decide(message.toolCallId, message.decision, message.reason);
+    approvals.decide(message.toolCallId, message.decision, message.reason);
+  },
+  "approval/editHunk": (message, deps) => {
+    if (!deps.approvals.editHunk(message.toolCallId, message.hunk, message.text)) deps.ignore(message);
+  },
+  "approval/hunk": (message, deps) => {
+    if (!deps.approvals.chooseHunk(message.toolCallId, message.hunk, message.accept)) deps.ignore(message);
   },
   "editor/openDiff": (message, { approvals }) => approvals.openDiff(message.toolCallId),
   "command/stopBackground": async (message, deps) => {

@@ -12,7 +12,7 @@ export class ProposalDiffs implements vscode.TextDocumentContentProvider, vscode
   readonly opened: string[] = [];
 
   /** `uriOf` turns a tool path into the file's URI (undefined: not in an open folder). */
-  constructor(private readonly uriOf: (toolPath: string) => vscode.Uri | undefined) {
+  constructor(readonly uriOf: (toolPath: string) => vscode.Uri | undefined) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this);
   }
 

@@ -217,4 +217,41 @@ describe("the edit gate", () => {
       ["docs/a.md"],
     );
   });
+
+  describe("part of an edit", () => {
+    const file = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+    // One replacement whose changes are far apart: three hunks on the card.
+    const changed = file.replace("line 5\n", "line 5\nadded 5a\nadded 5b\n").replace("line 20\n", "LINE 20\n").replace("line 35\n", "");
+    const tool = (world: GateWorld) => ({ fs: createNodeWorkspaceFs(world.root) });
+
+    it("rejecting hunk 2 writes hunks 1 and 3 only, and the tool result names hunk 2 with the user's reason", async () => {
+      w = gateWorld({ decide: { decision: "allow", rejectedHunks: [1], reason: "keep the old name" } });
+      w.write("a.txt", file);
+      assert.equal(await w.call("a.txt", file, changed, "c1"), undefined);
+      assert.equal(w.requests[0]?.hunkCount, 3);
+      const result = await applyEdit(tool(w).fs, w.proposals.get("c1")!);
+      assert.equal(w.read("a.txt"), file.replace("line 5\n", "line 5\nadded 5a\nadded 5b\n").replace("line 35\n", ""));
+      const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+      assert.match(text, /hunks 1 and 3 of 3 written; hunk 2 rejected and NOT written/);
+      assert.match(text, /keep the old name/);
+      assert.match(text, /-line 20\n\+LINE 20/);
+      assert.equal(result.details.diff.includes("LINE 20"), false, "the result's diff is what was written");
+      assert.deepEqual(w.notices[0]?.rejectedHunks, [1]);
+      assert.equal(w.notices[0]?.decision, "allowed");
+      assert.deepEqual(
+        w.events.find((e) => e.type === "approval/decided"),
+        { type: "approval/decided", toolCallId: "c1", decision: "allowed", reason: "keep the old name", rejectedHunks: [1] },
+      );
+    });
+
+    it("rejecting every hunk is a denial: nothing written", async () => {
+      w = gateWorld({ decide: { decision: "allow", rejectedHunks: [0, 1, 2] } });
+      w.write("a.txt", file);
+      const blocked = await w.call("a.txt", file, changed, "c1");
+      assert.equal(blocked?.block, true);
+      assert.equal(w.proposals.size, 0);
+      assert.equal(w.notices[0]?.decision, "denied");
+      assert.equal(w.read("a.txt"), file);
+    });
+  });
 });
