@@ -59,8 +59,15 @@ describe("Pi Chat in the extension host", function () {
     const config = vscode.workspace.getConfiguration("piChat");
     await config.update("model", "another-local-model", vscode.ConfigurationTarget.Global);
     try {
-      const status = await waitFor("a status message", () =>
-        posted.slice(before).find((m): m is Extract<HostMessage, { type: "view/status" }> => isHostMessage(m) && m.type === "view/status"),
+      // A status posted just before the change (a catalog load, a key read, a probe answer: each
+      // redraws the header when it arrives) still names the old model; the change posts its own.
+      const status = await waitFor("a status naming the new model", () =>
+        posted
+          .slice(before)
+          .find(
+            (m): m is Extract<HostMessage, { type: "view/status" }> =>
+              isHostMessage(m) && m.type === "view/status" && /another-local-model/.test(m.status.modelLabel),
+          ),
       );
       assert.match(status.status.modelLabel, /another-local-model/);
       assert.ok(!posted.slice(before).some((m) => isHostMessage(m) && m.type === "view/snapshot"), "no snapshot for a settings change");
