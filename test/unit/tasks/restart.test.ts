@@ -30,8 +30,8 @@ describe("the task list and the mode after a restart", () => {
       resolveModel: async () => ({
         ...model.binding,
         streamFn: (m, context, options) => {
-          // pi-agent-core declares tools in the context's list or in its system messages (toolsAdded/toolsRemoved).
-          const names = new Set((context.tools ?? []).map((t) => t.name));
+          // pi-agent-core declares tools in the transcript's system messages (toolsAdded/toolsRemoved).
+          const names = new Set<string>();
           for (const message of context.messages) {
             if (message.role !== "system") continue;
             for (const t of message.toolsAdded ?? []) names.add(t.name);
