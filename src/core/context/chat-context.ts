@@ -12,7 +12,7 @@ import { errorNotice } from "../session/run-errors";
 import { contextBudget, DEFAULT_COMPACTION_SETTINGS, type CompactionSettings, type ContextBudget } from "./compaction";
 import { compactPath, type CompactionOutcome, summaryModelOf } from "./compactor";
 import { contextMeter, contextSize, fixedParts, MeterCache, type MeterModel, type RunExtras } from "./meter";
-import { type OversizedRequest, requestFit, requestTokens } from "./request-fit";
+import { answerSizedByUs, type OversizedRequest, requestFit, requestTokens } from "./request-fit";
 import type { BindingWindow } from "./server-window";
 
 /** The model, stream function and key lookup of a run (the session's ModelBinding). */
@@ -22,8 +22,8 @@ export interface ContextBinding {
   getApiKey: (provider: string) => Promise<string | undefined> | string | undefined;
   /** What the server said of the window (OpenAI-compatible servers): absent, the catalog's window. */
   window?: BindingWindow;
-  /** Forgets the server's answer, so the next run asks again (ModelBinding.forgetWindow). */
-  forgetWindow?: () => void;
+  /** Has the server asked for its window again at the next run (ModelBinding.askWindowAgain). */
+  askWindowAgain?: () => void;
 }
 
 /** What the meter and the budget need of a model: known from the settings before any request (a restored chat). */
@@ -213,10 +213,7 @@ export class ChatContext {
         },
       };
       this.notifyRequest(capture);
-      // Where the answer limit was sized here from the server's window, pi-ai must not size it
-      // again: its clamp keeps a fixed 4,096-token margin, which leaves a 4,096-token window an
-      // answer of one token (max_tokens: 1). A window of 0 is pi-ai's "unknown": it keeps ours.
-      const sent = fit?.maxOutputTokens !== undefined ? { ...model, contextWindow: 0 } : model;
+      const sent = fit?.maxOutputTokens !== undefined ? answerSizedByUs(model) : model;
       return streamFn(sent, context, wrapped);
     };
   }
@@ -224,7 +221,7 @@ export class ChatContext {
   /** Not sent: the run's error card says why. The card asks the user to restart the server with a larger window, so the next run asks it again. */
   private refuse(refusal: OversizedRequest): never {
     this.refused = refusal;
-    this.binding?.forgetWindow?.();
+    this.binding?.askWindowAgain?.();
     throw new Error(refusal.text);
   }
 

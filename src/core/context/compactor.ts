@@ -8,6 +8,7 @@ import { convertToLlm } from "../context-policy";
 import type { CompactionSummaryMessage, CompactionTrigger } from "../messages";
 import { compactionMessage, latestCompaction, planCompaction, type ContextBudget } from "./compaction";
 import { contextSize } from "./meter";
+import { answerSizedByUs } from "./request-fit";
 import { buildSummaryRequest } from "./summary-prompt";
 import { estimateMessageTokens } from "./tokens";
 
@@ -18,13 +19,12 @@ export interface SummaryModel {
 }
 
 /**
- * The model of a side request (a summary, a title) that we size ourselves. Where the server told
- * us its window, the request is sized here in its tokens, so pi-ai must not size the answer again:
- * its clamp keeps a fixed 4,096-token margin, which left a 4,096-token window's answer 1 token.
- * A window of 0 is pi-ai's "unknown": it keeps our limit.
+ * The model of a side request (a summary, a title), which sizes its own answer. Where the server
+ * told us its window, the request is sized in its tokens (compactPath's tokenScale), so pi-ai
+ * must not size the answer again.
  */
 export function summaryModelOf(binding: { model: Model<Api>; streamFn: StreamFn; window?: { known: boolean } }, apiKey: string | undefined): SummaryModel {
-  const model = binding.window?.known ? { ...binding.model, contextWindow: 0 } : binding.model;
+  const model = binding.window?.known ? answerSizedByUs(binding.model) : binding.model;
   return { model, streamFn: binding.streamFn, apiKey };
 }
 

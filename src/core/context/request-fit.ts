@@ -27,6 +27,15 @@ export interface OversizedRequest extends ErrorFix {
   text: string;
 }
 
+/**
+ * The model to hand pi-ai for a request whose answer limit we sized from the server's window: pi-ai
+ * must not size it again, as its clamp keeps a fixed 4,096-token margin, which left a 4,096-token
+ * window an answer of one token (max_tokens: 1). A window of 0 is pi-ai's "unknown": it keeps ours.
+ */
+export function answerSizedByUs<M extends { contextWindow: number }>(model: M): M {
+  return { ...model, contextWindow: 0 };
+}
+
 /** The size of a request as pi-ai will send it, scaled to the server's tokens. */
 export function requestTokens(context: Context, scale: number): RequestSize {
   // The tools go out once, whether the context lists them or a system message declared them.

@@ -31,10 +31,11 @@ export interface ModelBinding {
   /** What the model's server said of its window (OpenAI-compatible servers); absent: the catalog's window is the real one. */
   window?: BindingWindow;
   /**
-   * Forgets what the server said of its window, so the next run asks it again: called when a
-   * request was refused for its size or failed (the user may restart the server with another window).
+   * Has the server asked for its window again at the next run (what it said stays shown until
+   * then): called when a request was refused for its size (the user may restart the server with
+   * another window, as the refusal card says).
    */
-  forgetWindow?: () => void;
+  askWindowAgain?: () => void;
 }
 
 /** What the session needs of the SecretRedactor (redaction.ts): text and whole values. */

@@ -376,7 +376,7 @@ async function resolveOpenAICompatible(settings: ProviderSettings, secrets: Secr
   return {
     model,
     window: bindingWindow,
-    forgetWindow: askAgain,
+    askWindowAgain: askAgain,
     streamFn: (m, context, streamOptions) => {
       const stream = models.streamSimple(m, context, withoutAmbientHeaders(m.provider, streamOptions));
       // The server's own "too long", or a server gone (restarted with another window?): ask it again next run.
