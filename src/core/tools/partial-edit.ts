@@ -12,6 +12,10 @@ import { editDetails, summarize, type EditProposal } from "./edit-file";
 /** The rejected hunks (and each edited one) as the model reads them: enough to redo them, not a whole file. */
 const MAX_REJECTED_DIFF_CHARS = 8000;
 
+function capped(text: string): string {
+  return text.length > MAX_REJECTED_DIFF_CHARS ? `${text.slice(0, MAX_REJECTED_DIFF_CHARS)}\n… (cut)` : text;
+}
+
 /**
  * The proposal with only the hunks not in `rejected` (0-based, checked in range by the caller).
  * Throws HunkMismatchError if the proposal's hunks do not describe its texts (nothing is written then).
@@ -29,8 +33,7 @@ export function narrowProposal(
   const details = editDetails(proposal.path, proposal.oldText, newRaw);
   const accepted = hunks.map((_, i) => i).filter((i) => !rejectedSet.has(i));
   const why = reason?.trim() ? ` The user's reason: "${reason.trim()}".` : "";
-  let rejectedDiff = unifiedDiffText(hunks.filter((_, i) => rejectedSet.has(i)));
-  if (rejectedDiff.length > MAX_REJECTED_DIFF_CHARS) rejectedDiff = `${rejectedDiff.slice(0, MAX_REJECTED_DIFF_CHARS)}\n… (cut)`;
+  const rejectedDiff = capped(unifiedDiffText(hunks.filter((_, i) => rejectedSet.has(i))));
   const written = summarize(proposal.path, details.additions, details.deletions, details.firstChangedLine, 1, []);
   const parts = [written];
   if (rejected.length > 0) {
@@ -43,8 +46,7 @@ export function narrowProposal(
   // The user's own text in place of a hunk: the model reads what those lines are now.
   for (const [index, text] of [...edited].sort((a, b) => a[0] - b[0])) {
     if (rejectedSet.has(index)) continue;
-    const shown = text.length > MAX_REJECTED_DIFF_CHARS ? `${text.slice(0, MAX_REJECTED_DIFF_CHARS)}\n… (cut)` : text;
-    parts.push(`The user edited hunk ${index + 1} before it was written: those lines are now the user's text, not yours:\n<lines>\n${shown}\n</lines>`);
+    parts.push(`The user edited hunk ${index + 1} before it was written: those lines are now the user's text, not yours:\n<lines>\n${capped(text)}\n</lines>`);
   }
   if (rejected.length === 0 && why !== "") parts.push(why.trim());
   const summary = parts.join(" ");
