@@ -2,7 +2,7 @@
 // Escape stop a run, attachments, focus, the draft kept in webview state; the header; and
 // the sequence check (a gap asks for a resync and drops everything until the next snapshot).
 import * as assert from "node:assert/strict";
-import { ChatPage, useChatPage } from "./harness";
+import { ChatPage, focusReaches, useChatPage } from "./harness";
 import { Script, stateOf } from "./script";
 
 describe("composer, header and protocol", function () {
@@ -115,7 +115,7 @@ describe("composer, header and protocol", function () {
     await chat.page.getByRole("button", { name: "Attach images" }).focus();
     await chat.send([{ type: "composer/restore", text: "!npm test" }]);
     assert.equal(await input.inputValue(), "!npm test");
-    assert.equal(await input.evaluate((el) => el === document.activeElement), true, "the focus is back in the box");
+    assert.equal(await focusReaches(input), true, "the focus is back in the box");
 
     await input.fill("something new");
     await chat.send([{ type: "composer/restore", text: "!npm test" }]);

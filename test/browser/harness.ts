@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import type { ChatEvent, ChatSummary, HostMessageBody, PendingAttachment, ViewStatus, WebviewMessage } from "../../src/shared/protocol";
 import { withStructuredDiff } from "../../src/shared/diff-hunks";
 import { emptyChatState, type ChatState } from "../../src/shared/reducer";
@@ -282,6 +282,21 @@ export class ChatPage {
  * `snapshot: false`), checked for CSP violations and page errors and closed after each.
  * Returns a getter: `const chat = useChatPage(); ... chat().events(...)`.
  */
+/**
+ * True once the element has the focus. A box that takes the focus does so in an effect after its
+ * render, which a busy machine may run after the key press has returned; false (the assertion then
+ * fails) if the page's own time-out passes first.
+ */
+export async function focusReaches(target: Locator): Promise<boolean> {
+  const element = await target.elementHandle();
+  try {
+    await target.page().waitForFunction((el) => el === document.activeElement, element);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function useChatPage(options: { snapshot?: boolean } = {}): () => ChatPage {
   let page: ChatPage | undefined;
   beforeEach(async () => {

@@ -5,7 +5,7 @@
 // it back to the composer. At 300 px, with screenshots in out/test-artifacts.
 import * as assert from "node:assert/strict";
 import { join } from "node:path";
-import { ChatPage, repoRoot } from "./harness";
+import { ChatPage, focusReaches, repoRoot } from "./harness";
 
 const ARTIFACTS = join(repoRoot, "out/test-artifacts");
 
@@ -50,7 +50,7 @@ describe("empty-chat hints and /help", function () {
     const text = await help.innerText();
     for (const part of ["/new", "/help", "/compact", "/review", "!command", "@problems", "@selection", "@changes", "@terminal", "Alt+A", "Shift+Enter"])
       assert.ok(text.includes(part), `${part} in the help: ${text}`);
-    assert.equal(await help.evaluate((el) => el === document.activeElement), true, "focus goes to the help");
+    assert.equal(await focusReaches(help), true, "focus goes to the help");
     await chat.page.screenshot({ path: join(ARTIFACTS, "help-panel-300.png") });
     await chat.page.keyboard.press("Escape");
     assert.equal(await help.count(), 0);

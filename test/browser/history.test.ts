@@ -1,7 +1,7 @@
 // The view's history dialog in the real webview bundle: what the user does there is what reaches
 // the host (the messages posted), by mouse and by keyboard.
 import * as assert from "node:assert/strict";
-import { type ChatPage, useChatPage } from "./harness";
+import { type ChatPage, focusReaches, useChatPage } from "./harness";
 
 const chats = [
   { id: "chat-1", title: "Default port", updatedAt: Date.now() },
@@ -55,11 +55,7 @@ describe("the history dialog in the webview", function () {
     assert.ok(await inDialog(), "after Undo the focus is still in the dialog");
     await chat.page.keyboard.press("Escape");
     assert.equal(await history.count(), 0);
-    assert.equal(
-      await chat.page.locator("textarea[aria-label='Message to Pi']").evaluate((el) => el === document.activeElement),
-      true,
-      "Escape: to the composer",
-    );
+    assert.equal(await focusReaches(chat.page.locator("textarea[aria-label='Message to Pi']")), true, "Escape: to the composer");
   });
 
   it("a long title is cut with an ellipsis and keeps its date beside it on one line, focused or not", async () => {

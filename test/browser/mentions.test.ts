@@ -6,7 +6,7 @@
 // path offered as a mention, one file's problems, and a template expanded in the box.
 import * as assert from "node:assert/strict";
 import type { ChatPage } from "./harness";
-import { useChatPage } from "./harness";
+import { focusReaches, useChatPage } from "./harness";
 import { expandTemplate, parseArguments } from "../../src/shared/prompt-templates";
 import { answerMentions, dropResources, openCommandList, pasteText, WORKSPACE_URI } from "./mention-helpers";
 import { Script, stateOf } from "./script";
@@ -142,7 +142,7 @@ describe("composer @ mentions and / commands", function () {
     assert.equal(expanded, "Review src/a.ts, focusing on error handling. Rest: doesn't matter.");
     await chat.send([{ type: "composer/expanded", requestId: asked.requestId, name: "review", text: expanded }]);
     assert.equal(await input().inputValue(), expanded);
-    assert.equal(await input().evaluate((el) => el === document.activeElement), true, "the focus stays in the box");
+    assert.equal(await focusReaches(input()), true, "the focus stays in the box");
     // One undoable edit: Ctrl+Z gives the command back, Ctrl+Shift+Z the expansion.
     await chat.page.keyboard.press("Control+z");
     assert.equal(await input().inputValue(), `/review src/a.ts "error handling" doesn't matter`);
@@ -167,7 +167,7 @@ describe("composer @ mentions and / commands", function () {
   it("a template the host expanded after a plain send comes back into the box; Enter then sends it as it reads", async () => {
     await chat.send([{ type: "composer/restore", text: "!rm -rf ~", expanded: "cleanup" }]);
     assert.equal(await input().inputValue(), "!rm -rf ~");
-    assert.equal(await input().evaluate((el) => el === document.activeElement), true, "the focus is in the box");
+    assert.equal(await focusReaches(input()), true, "the focus is in the box");
     assert.match((await chat.page.locator("[data-live=polite]").textContent()) ?? "", /Expanded \/cleanup: read or edit it/);
     await chat.clearPosted();
     await chat.page.keyboard.press("Enter");
@@ -264,7 +264,7 @@ describe("composer @ mentions and / commands", function () {
     assert.equal(await input().inputValue(), "why does @server/config.ts fail");
     assert.equal(await offer.count(), 0);
     assert.equal(await chat.page.getByRole("list", { name: "Mentioned" }).getByText("@server/config.ts").count(), 1);
-    assert.equal(await input().evaluate((el) => el === document.activeElement), true, "the focus goes back to the box");
+    assert.equal(await focusReaches(input()), true, "the focus goes back to the box");
     await chat.page.keyboard.press("Control+z");
     assert.equal(await input().inputValue(), "why does server/config.ts fail", "taking it is one undoable edit");
 

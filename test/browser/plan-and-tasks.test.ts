@@ -5,7 +5,7 @@
 // the chat, not a card per update; a finished list steps aside once the run is over.
 import * as assert from "node:assert/strict";
 import type { TaskItem } from "../../src/shared/app-messages";
-import { useChatPage } from "./harness";
+import { focusReaches, useChatPage } from "./harness";
 import { heard, listen } from "./live-heard";
 import { Script } from "./script";
 
@@ -99,11 +99,11 @@ describe("plan mode and the task list in the webview", function () {
     await lines.getByRole("button", { name: "Comment on line 6: 2. Rewrite the module" }).focus();
     await chat.page.keyboard.press("Enter");
     const box = card.getByRole("textbox", { name: "Comment on line 6" });
-    assert.equal(await box.evaluate((el) => el === document.activeElement), true, "the box has the focus");
+    assert.equal(await focusReaches(box), true, "the box has the focus");
     await chat.page.keyboard.type("Only the tokenizer.");
     await chat.page.keyboard.press("Enter");
     const edited = lines.getByRole("button", { name: "Edit the comment on line 6: 2. Rewrite the module" });
-    assert.equal(await edited.evaluate((el) => el === document.activeElement), true, "the focus is back on the line");
+    assert.equal(await focusReaches(edited), true, "the focus is back on the line");
     assert.match((await lines.textContent()) ?? "", /Only the tokenizer\./, "the comment shows under its line");
 
     // Line 2, then Revise.
