@@ -55,7 +55,8 @@ describe("end to end: the first ten minutes", function () {
     const frame = await findFrame(page, COMPOSER, { timeout: 60_000 });
     await frame.getByRole("button", { name: /^Model: .*Change this chat's model/ }).click();
     const rows = page.locator(".quick-input-list .monaco-list-row");
-    // What GET /v1/models reported, not a free-text box alone.
+    // What GET /v1/models reported, not a free-text box alone; every list in, so no row moves after.
+    await page.locator('.quick-input-widget input[placeholder^="The chat you are in"]').waitFor({ timeout: 30_000 });
     await rows.filter({ hasText: "qwen-coder-e2e" }).first().waitFor({ timeout: 30_000 });
     assert.ok((await rows.filter({ hasText: "local-model" }).count()) >= 1, "the current model is listed too");
     // The sidebar and the picker (docs/images/model-picker.png is this picture).
@@ -84,6 +85,8 @@ describe("end to end: the first ten minutes", function () {
     await frame.getByRole("button", { name: /^Model: .*Change this chat's model/ }).click();
     const quickInput = page.locator(".quick-input-widget input").first();
     await quickInput.waitFor({ timeout: 30_000 });
+    // Every list is in (keys, VS Code's models, the server's) before the typing: no row moves after.
+    await page.locator('.quick-input-widget input[placeholder^="The chat you are in"]').waitFor({ timeout: 30_000 });
     await quickInput.pressSequentially("gpt-4.1");
     await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: "recommended" }).first().click({ timeout: 30_000 });
     // No OpenAI key is stored: its input box comes at once, naming the provider.

@@ -29,6 +29,10 @@ const SUGGESTED_LOCAL_URL = "http://localhost:11434/v1";
 /** How long the picker waits for a local server's model list before offering a typed name alone. */
 const SERVER_LIST_TIMEOUT_MS = 3000;
 
+/** The picker's placeholder once every list is in, and while some are still coming (the e2e tests wait on it). */
+const PLACEHOLDER = "The chat you are in uses the model you pick. Type to filter.";
+const PLACEHOLDER_LISTING = "Listing the models… The chat you are in uses the model you pick. Type to filter.";
+
 /** A choice passed as the command's argument: `{ provider, model, thinkingLevel? }`. */
 export function asChatModelChoice(value: unknown): ChatModelChoice | undefined {
   if (typeof value !== "object" || value === null) return undefined;
@@ -136,7 +140,7 @@ class ModelPicker {
     const settings = readProviderSettings();
     const quickPick = vscode.window.createQuickPick<ModelItem>();
     quickPick.title = "Pi Chat: model for this chat";
-    quickPick.placeholder = "The chat you are in uses the model you pick. Type to filter.";
+    quickPick.placeholder = PLACEHOLDER;
     quickPick.matchOnDescription = true;
     quickPick.ignoreFocusOut = true;
     let wantsDefault = makeDefault;
@@ -177,29 +181,53 @@ class ModelPicker {
     let vscodeItems: ModelItem[] = [];
     let serverModels: readonly string[] = current.provider === "openai-compatible" && current.model ? [current.model] : [];
     let serverNote: string | undefined;
+    // The lists arrive one by one (keys, VS Code's models, the server's): each redraw keeps the row
+    // the user is on, and a list that did not change is not drawn again, so a row does not move
+    // under the user's pointer or Enter while they type.
+    let drawn = "";
     const show = () => {
-      quickPick.items = [toggle(), ...recent, ...vscodeItems, ...groups.configured, ...local(serverModels, serverNote), ...groups.cloud];
-      const active = quickPick.items.find((i) => i.provider !== undefined && i.id !== undefined && isCurrent(i.provider, i.id));
+      const items = [toggle(), ...recent, ...vscodeItems, ...groups.configured, ...local(serverModels, serverNote), ...groups.cloud];
+      const fingerprint = JSON.stringify(items.map((i) => [i.label, i.description, i.detail, i.action, i.provider, i.id]));
+      if (fingerprint === drawn) return;
+      drawn = fingerprint;
+      const was = quickPick.activeItems[0];
+      quickPick.items = items;
+      const active =
+        (was && items.find((i) => i.label === was.label && i.action === was.action && i.provider === was.provider && i.id === was.id)) ??
+        items.find((i) => i.provider !== undefined && i.id !== undefined && isCurrent(i.provider, i.id));
       if (active) quickPick.activeItems = [active];
     };
     show();
+    // Busy, and saying so, until every list is in: a row may still move until then.
+    let listing = 0;
+    const whenListed = <T>(list: Promise<T>, use: (value: T) => void): void => {
+      listing++;
+      quickPick.busy = true;
+      quickPick.placeholder = PLACEHOLDER_LISTING;
+      void list
+        .then(use)
+        .catch((error: unknown) => this.log(`listing models for the picker: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => {
+          listing--;
+          if (listing === 0) {
+            quickPick.busy = false;
+            quickPick.placeholder = PLACEHOLDER;
+          }
+          show();
+        });
+    };
     // The providers with a key (stored or in their variable) list their models.
-    void this.configuredProviders().then((configured) => {
+    whenListed(this.configuredProviders(), (configured) => {
       groups = cloudItems(configured, listModels, isCurrent);
-      show();
     });
     // VS Code's own models first (they need no key), as soon as VS Code lists them.
-    void vscodeModelItems(isCurrent, this.log).then((items) => {
+    whenListed(vscodeModelItems(isCurrent, this.log), (items) => {
       vscodeItems = items;
-      show();
     });
     if (server) {
-      quickPick.busy = true;
-      void this.serverModels(server).then((served) => {
-        quickPick.busy = false;
+      whenListed(this.serverModels(server), (served) => {
         serverModels = [...new Set([...served.models, ...(current.provider === "openai-compatible" && current.model ? [current.model] : [])])];
         serverNote = served.problem;
-        show();
       });
     }
     return new Promise<Picked | undefined>((resolve) => {
