@@ -31,6 +31,11 @@ async function focusSettlesOn(chat: ChatPage, expected: string): Promise<string>
   return focusedName(chat);
 }
 
+/** Waits until the live regions have said `count` things (an announcement made in an effect after a redraw). */
+async function heardSettles(chat: ChatPage, count: number): Promise<void> {
+  await chat.page.waitForFunction((n) => window.__heard.length >= n, count);
+}
+
 async function pendingEdit(chat: ChatPage, id: string, diff = THREE_HUNK_CHANGE): Promise<void> {
   const script = new Script()
     .start()
@@ -91,22 +96,30 @@ describe("hunk review on the edit card", function () {
     assert.equal(await card.getByRole("button", { name: /hunk/i }).count(), 0, "no hunk buttons once decided");
   });
 
-  it("the card follows the host's record (a choice made in the editor), and Allow with every hunk accepted posts no hunk list", async () => {
+  it("the card follows the host's record (a choice made in the editor, announced), and Allow with every hunk accepted posts no hunk list", async () => {
     await pendingEdit(chat, "e2");
     const card = chat.page.locator('.tool[data-item="e2"]');
     await card.getByRole("button", { name: "Reject hunk 1" }).click();
     await chat.events([{ type: "approval/hunks", toolCallId: "e2", rejectedHunks: [0] }]);
     assert.equal(await card.getByRole("button", { name: "Accept hunk 1" }).getAttribute("aria-pressed"), "false");
     await chat.clearPosted();
+    await listen(chat);
     await card.getByRole("button", { name: "Accept hunk 1" }).press("Enter");
     assert.deepEqual(await chat.postedOf("approval/hunk"), [{ type: "approval/hunk", v: 1, toolCallId: "e2", hunk: 0, accept: true }]);
     await chat.events([{ type: "approval/hunks", toolCallId: "e2", rejectedHunks: [] }]);
     assert.equal(await card.getByRole("button", { name: "Accept hunk 1" }).getAttribute("aria-pressed"), "true");
-    // Hunk 3 rejected in the editor: the card shows it, with no click of its own.
+    assert.deepEqual(await heard(chat), ["polite: Hunk 1 accepted. Allow writes all 3 hunks."], "the host confirming the card's own choice is not said again");
+    // Hunk 3 rejected in the editor: the card shows it and says so, with no click of its own.
     await chat.events([{ type: "approval/hunks", toolCallId: "e2", rejectedHunks: [2] }]);
     assert.equal(await card.getByRole("button", { name: "Reject hunk 3" }).getAttribute("aria-pressed"), "true");
     assert.equal(await card.locator('button[data-decision="allow"]').evaluate((b) => b.childNodes[0]?.textContent), "Allow 2 of 3 hunks");
+    await heardSettles(chat, 2);
     await chat.events([{ type: "approval/hunks", toolCallId: "e2", rejectedHunks: [] }]);
+    await heardSettles(chat, 3);
+    assert.deepEqual((await heard(chat)).slice(1), [
+      "polite: In the editor: hunk 3 rejected. Allow writes 2 of 3 hunks.",
+      "polite: In the editor: hunk 3 accepted. Allow writes all 3 hunks.",
+    ]);
     await chat.clearPosted();
     await card.getByRole("button", { name: "Allow", exact: true }).click();
     assert.deepEqual(await chat.postedOf("approval/decide"), [{ type: "approval/decide", v: 1, toolCallId: "e2", decision: "allow" }]);

@@ -3,7 +3,7 @@
 // Allow writes only the accepted ones ("Allow 2 of 3 hunks"); Deny rejects them all. Each choice
 // is announced. The host keeps the one record of the choices, which the editor's lenses share
 // (src/host/approvals/edit-approvals.ts), and the model is told which hunks were not written.
-import { useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { hunkNewText, MAX_EDIT_HUNKS } from "../../src/shared/partial-patch";
 import type { DiffHunk } from "../../src/shared/structured-diff";
 import { announce } from "../live-region";
@@ -89,12 +89,21 @@ export function PendingEditReview(props: { toolCallId: string; hunks: readonly D
   const shown = chosen !== null && chosen.from === props.rejected ? chosen.rejected : props.rejected;
   const edited = saved !== null && saved.from === props.edited ? saved.edited : props.edited;
   const rejectedSet = useMemo(() => new Set(shown), [shown]);
+  // What the card last showed as rejected: a host record that differs from it came from the editor's
+  // lenses (the card's own choices are set here before they are posted), and is announced too.
+  const known = useRef<readonly number[]>(props.rejected);
+  useEffect(() => {
+    const changed = changedHunks(known.current, props.rejected);
+    known.current = props.rejected;
+    if (changed.length > 0) announce(`In the editor: ${changed.join(", ")}. ${allowWrites(props.rejected.length, count)}`);
+  }, [props.rejected, count]);
   const choose = (index: number, reject: boolean) => {
     if (rejectedSet.has(index) === reject) return;
     const next = new Set(rejectedSet);
     if (reject) next.add(index);
     else next.delete(index);
-    setChosen({ from: props.rejected, rejected: [...next].sort((a, b) => a - b) });
+    known.current = [...next].sort((a, b) => a - b);
+    setChosen({ from: props.rejected, rejected: known.current });
     post({ type: "approval/hunk", toolCallId, hunk: index, accept: !reject });
     announce(`Hunk ${index + 1} ${reject ? "rejected" : "accepted"}. ${allowWrites(next.size, count)}`);
   };
@@ -103,7 +112,8 @@ export function PendingEditReview(props: { toolCallId: string; hunks: readonly D
     setSaved({ from: props.edited, edited: text === null ? others : [...others, { hunk: index, text }].sort((a, b) => a.hunk - b.hunk) });
     if (text !== null && rejectedSet.has(index)) {
       // Editing a hunk accepts it (the host does the same).
-      setChosen({ from: props.rejected, rejected: shown.filter((h) => h !== index) });
+      known.current = shown.filter((h) => h !== index);
+      setChosen({ from: props.rejected, rejected: known.current });
     }
     post({ type: "approval/editHunk", toolCallId, hunk: index, text });
     announce(text === null ? `Hunk ${index + 1}: Pi's version again.` : `Hunk ${index + 1} edited: Allow writes your text there.`);
@@ -156,6 +166,16 @@ export function PendingEditReview(props: { toolCallId: string; hunks: readonly D
       <ApprovalForm toolCallId={toolCallId} cardId={toolCallId} {...(byHunk ? { hunks: { count, rejected: shown, edited: edited.map((e) => e.hunk) } } : {})} />
     </>
   );
+}
+
+/** "hunk 3 rejected", "hunk 1 accepted": each hunk whose choice differs between the two records. */
+function changedHunks(before: readonly number[], after: readonly number[]): string[] {
+  const was = new Set(before);
+  const now = new Set(after);
+  return [...new Set([...before, ...after])]
+    .filter((hunk) => was.has(hunk) !== now.has(hunk))
+    .sort((a, b) => a - b)
+    .map((hunk) => `hunk ${hunk + 1} ${now.has(hunk) ? "rejected" : "accepted"}`);
 }
 
 /** Back to the hunk's Edit button as its text box closes: moved before the box goes, so focus never falls elsewhere. */
