@@ -7,7 +7,7 @@ import * as assert from "node:assert/strict";
 import type { TaskItem } from "../../src/shared/app-messages";
 import { focusReaches, useChatPage } from "./harness";
 import { heard, listen } from "./live-heard";
-import { Script } from "./script";
+import { Script, stateOf } from "./script";
 
 const LIST: TaskItem[] = [
   { id: "t1", text: "Read the parser", state: "done" },
@@ -142,6 +142,50 @@ describe("plan mode and the task list in the webview", function () {
     const note = chat.page.getByRole("group", { name: "Pi gets this as each comment with the plan line it is on" });
     assert.match((await note.textContent()) ?? "", /You asked Pi to revise the plan: 1 comment on its lines\./);
     await card.getByRole("button", { name: "Comment on lines" }).waitFor({ state: "detached" });
+  });
+
+  it("a comment being written on the plan is still there when the card scrolls out of a long chat and back", async () => {
+    const chat = page();
+    // A long chat whose first turn proposed the plan, which the chat may still approve.
+    const later = new Script().start();
+    for (let turn = 0; turn < 80; turn++) later.user(`Question ${turn}`).assistant([{ type: "text", text: `Answer ${turn}.\n\n${"Words. ".repeat(40)}` }]);
+    const plan = "## Goal\nFix the parser.\n\n## Steps\n1. Write the test\n2. Rewrite the module";
+    await chat.snapshot(stateOf([...proposedPlan(plan), ...later.end().take()]), { chatId: "long-plan", title: "Long plan" });
+    await chat.events([{ type: "chat/planOffer", toolCallId: "call_plan" }]);
+    const card = chat.page.getByRole("region", { name: "Proposed plan" });
+    // Scrolls a view's height at a time (two frames each, as a user's wheel) until the card is drawn, or not.
+    const scrollUntil = (toTop: boolean, drawn: boolean) =>
+      chat.page.evaluate(
+        async ([up, wanted]) => {
+          const box = document.querySelector<HTMLElement>(".scroller")!;
+          const frame = () => new Promise<void>((done) => requestAnimationFrame(() => done()));
+          const isDrawn = () => document.querySelector('[data-item="call_plan"]') !== null;
+          for (let step = 0; step < 1000 && isDrawn() !== wanted; step++) {
+            box.scrollTop += (up ? -1 : 1) * box.clientHeight;
+            await frame();
+            await frame();
+          }
+          return isDrawn() === wanted;
+        },
+        [toTop, drawn] as const,
+      );
+    assert.equal(await scrollUntil(true, true), true, "the plan's card, up the chat");
+    await card.getByRole("button", { name: "Comment on lines" }).click();
+    await card.getByRole("button", { name: "Comment on line 6: 2. Rewrite the module" }).click();
+    assert.equal(await focusReaches(card.getByRole("textbox", { name: "Comment on line 6" })), true);
+    await chat.page.keyboard.type("Only the tokenizer.");
+    // Into the message box (a focused row stays drawn), then to the end of the chat, where the card
+    // is no longer drawn, and back.
+    await chat.page.getByRole("textbox", { name: "Message to Pi" }).focus();
+    assert.equal(await scrollUntil(false, false), true, "down the chat, the card is no longer drawn");
+    assert.equal(await scrollUntil(true, true), true, "and back up");
+    assert.equal(await card.getByRole("list", { name: "Plan lines" }).count(), 1, "the plan's lines are still open");
+    assert.match((await card.getByRole("list", { name: "Plan lines" }).textContent()) ?? "", /Only the tokenizer\./, "the comment is still there");
+    await chat.clearPosted();
+    await card.getByRole("button", { name: "Revise (1 comment)" }).click();
+    assert.deepEqual(await chat.postedOf("plan/revise"), [
+      { type: "plan/revise", v: 1, toolCallId: "call_plan", comments: [{ line: 6, comment: "Only the tokenizer." }] },
+    ]);
   });
 
   it("the panel: its progress and items by name, tick, move and delete by keyboard, each posted whole and spoken", async () => {

@@ -7,16 +7,39 @@ import { CommentIcon } from "../icons";
 import { announce } from "../live-region";
 import { post } from "../vscode-api";
 
+interface Draft {
+  readonly open: boolean;
+  readonly comments: ReadonlyMap<number, string>;
+}
+
+/**
+ * The comments being written on each plan, by its tool call id: the card is drawn again when it
+ * scrolls back into view in a long chat, and what was typed must still be there. View state only,
+ * let go of with the chat (chat-caches.ts).
+ */
+const drafts = new Map<string, Draft>();
+
+export function forgetPlanDrafts(): void {
+  drafts.clear();
+}
+
 export function PlanComments({ toolCallId, plan }: { toolCallId: string; plan: string }) {
-  const [open, setOpen] = useState(false);
-  const [comments, setComments] = useState<ReadonlyMap<number, string>>(new Map());
+  const [draft, setDraft] = useState<Draft>(() => drafts.get(toolCallId) ?? { open: false, comments: new Map() });
+  /** The map is the truth between two draws: two key presses before a redraw both count. */
+  const keep = (change: (old: Draft) => Draft) => {
+    const next = change(drafts.get(toolCallId) ?? draft);
+    drafts.set(toolCallId, next);
+    setDraft(next);
+  };
+  const { open, comments } = draft;
+  const setOpen = (value: boolean) => keep((old) => ({ ...old, open: value }));
   const [editing, setEditing] = useState<number | undefined>(undefined);
   /** The line whose button takes the focus back once its box closes by Enter or Escape. */
   const [back, setBack] = useState<number | undefined>(undefined);
   const lines = plan.split("\n");
   const written = [...comments].filter(([, text]) => text.trim() !== "");
   const listId = `plan-lines-${toolCallId}`;
-  const setComment = (line: number, text: string) => setComments((old) => new Map(old).set(line, text));
+  const setComment = (line: number, text: string) => keep((old) => ({ ...old, comments: new Map(old.comments).set(line, text) }));
   const revise = () => {
     post({ type: "plan/revise", toolCallId, comments: written.map(([line, comment]) => ({ line, comment })) });
     announce(`Sent ${written.length} ${written.length === 1 ? "comment" : "comments"}: Pi revises the plan`);
