@@ -1,5 +1,5 @@
 // The README's pictures, drawn by the real webview bundle at the sidebar's width in VS Code's dark
-// theme: a long chat after a compaction with the context meter open, a chat with a pasted
+// theme: a long chat after a compaction with the context meter open, an edit taken in part, a chat with a pasted
 // image, a command the agent ran and a `!cmd` the user ran, and an edited prompt with queued
 // follow-ups while Pi writes; and code blocks at 300 px (VS Code's default sidebar), light and
 // dark. Written to out/test-artifacts/ by
@@ -10,6 +10,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { CompactionSummaryMessage } from "../../src/core/messages";
 import type { ContextMeter } from "../../src/shared/context-meter";
+import type { StructuredDiff } from "../../src/shared/structured-diff";
 import { makePng } from "../support/png";
 import { ChatPage, repoRoot } from "./harness";
 import { answerMentions } from "./mention-helpers";
@@ -59,6 +60,55 @@ async function save(chat: ChatPage, name: string): Promise<void> {
 
 describe("README screenshots", function () {
   this.timeout(60_000);
+
+  it("part of an edit: three hunks on the card, the second rejected with a reason, Allow writes the other two", async () => {
+    const chat = await ChatPage.open(SIZE);
+    try {
+      await chat.snapshot(undefined, { title: "Move the server to 8080", status: { modelLabel: "Claude Sonnet 4.5 (latest)" } });
+      const diff: StructuredDiff = {
+        kind: "hunks",
+        hunks: [
+          {
+            oldStart: 3,
+            oldLines: 5,
+            newStart: 3,
+            newLines: 5,
+            lines: [" export const config = {", '   host: "localhost",', "-  port: 3000,", "+  port: 8080,", '   logLevel: "info",'],
+          },
+          {
+            oldStart: 14,
+            oldLines: 5,
+            newStart: 14,
+            newLines: 5,
+            lines: [" ", " export function serverName() {", '-  return "dev-server";', '+  return "pi-server";', " }"],
+          },
+          {
+            oldStart: 25,
+            oldLines: 4,
+            newStart: 25,
+            newLines: 5,
+            lines: [" export const retry = {", "-  attempts: 3,", "+  attempts: 5,", "+  backoffMs: 200,", " };"],
+          },
+        ],
+      };
+      const script = new Script()
+        .start()
+        .user("Move the dev server to port 8080 and make retries more patient.")
+        .assistant([toolCall("e", "edit_file", { path: "src/config.ts" })])
+        .toolStart("e", "edit_file", { path: "src/config.ts" })
+        .raw({ type: "approval/request", toolCallId: "e", toolName: "edit_file", path: "src/config.ts", diff });
+      await chat.events(script.take());
+      await chat.events([{ type: "approval/hunks", toolCallId: "e", rejectedHunks: [1] }]);
+      const card = chat.page.locator('.tool[data-item="e"]');
+      await card.getByRole("textbox", { name: /^Reason/ }).fill("keep the server's name");
+      assert.equal(await card.getByRole("button", { name: "Reject hunk 2" }).getAttribute("aria-pressed"), "true");
+      assert.equal(await card.locator('button[data-decision="allow"]').evaluate((b) => b.childNodes[0]?.textContent), "Allow 2 of 3 hunks");
+      await save(chat, "hunk-review.png");
+      await chat.assertClean();
+    } finally {
+      await chat.close();
+    }
+  });
 
   it("plan mode: a proposed plan to approve, and the task list above the composer", async () => {
     const chat = await ChatPage.open(SIZE);
