@@ -56,7 +56,9 @@ describe(`pending changes after the write: Keep and Undo (phase ${phase})`, func
   async function piEdits(name: string, edits: { oldText: string; newText: string }[]): Promise<void> {
     await vscode.commands.executeCommand("piChat.newChat");
     server.push(
-      ...edits.map((e, i) => () => ({ toolCalls: [{ id: `pend_${name.replace(/\W/g, "_")}_${i}`, name: "edit_file", arguments: { path: `pending/${name}`, ...e } }] })),
+      ...edits.map((e, i) => () => ({
+        toolCalls: [{ id: `pend_${name.replace(/\W/g, "_")}_${i}`, name: "edit_file", arguments: { path: `pending/${name}`, ...e } }],
+      })),
       () => ({ text: "Done." }),
     );
     await api.view.receive({ type: "chat/send", v: 1, text: `Change ${name}.` });
@@ -95,7 +97,15 @@ describe(`pending changes after the write: Keep and Undo (phase ${phase})`, func
           "only the file Pi wrote is listed",
         );
         const ignoredBefore = api.logLines.filter((l) => l.startsWith("ignored pending/")).length;
-        const hostile = ["pending/mine.txt", "../pending-outside.txt", outside, "pending/../pending/mine.txt", "PENDING/PI.TXT", "pending/pi.txt/", "pending//pi.txt"];
+        const hostile = [
+          "pending/mine.txt",
+          "../pending-outside.txt",
+          outside,
+          "pending/../pending/mine.txt",
+          "PENDING/PI.TXT",
+          "pending/pi.txt/",
+          "pending//pi.txt",
+        ];
         for (const path of hostile) {
           for (const action of ["undo", "keep"] as const) await api.view.receive({ type: "pending/decide", v: 1, action, path });
           await api.view.receive({ type: "pending/open", v: 1, path });
@@ -172,7 +182,9 @@ describe(`pending changes after the write: Keep and Undo (phase ${phase})`, func
       // Undo all of the file: the other hunk goes, the user's stays, and the refusal is said.
       await api.view.receive({ type: "pending/decide", v: 1, action: "undo", path: "pending/mixed.txt" });
       assert.equal(await diskText(uri("mixed.txt")), ORIGINAL.replace("line 5\n", "line 5 by pi, fixed by me\n"));
-      await waitFor("the refusal to be said", () => pendingMessages().some((m) => /^Undid 1 change in pending\/mixed\.txt\. Not undone: hunk 1/.test(m.said ?? "")));
+      await waitFor("the refusal to be said", () =>
+        pendingMessages().some((m) => /^Undid 1 change in pending\/mixed\.txt\. Not undone: hunk 1/.test(m.said ?? "")),
+      );
       const [file] = await listed();
       assert.equal(file?.pending, 1, "the user's hunk stays pending, to keep or undo by hand");
     });
@@ -202,7 +214,9 @@ describe(`pending changes after the write: Keep and Undo (phase ${phase})`, func
         return list.length > 0 ? list : undefined;
       });
       assert.deepEqual(files, [{ path: "pending/restart.txt", by: "pi", kind: "modified", added: 1, removed: 1, pending: 1, changedByYou: 0 }]);
-      const hunks = review().changes.files.get("pending/restart.txt")?.hunks.map((h) => h.decision);
+      const hunks = review()
+        .changes.files.get("pending/restart.txt")
+        ?.hunks.map((h) => h.decision);
       assert.deepEqual(hunks, ["kept", "undone", undefined]);
       assert.ok(review().editor.provideFileDecoration(uri("restart.txt"))?.badge);
       await api.view.receive({ type: "pending/decide", v: 1, action: "undo" });
