@@ -191,8 +191,9 @@ export class PendingChanges implements vscode.Disposable {
     const { entries } = await this.options.checkpoints.storage.readJournal(chatId);
     const { markId, writes } = pendingWrites(entries);
     this.chatId = chatId;
-    this.markId = markId;
-    const stored = this.storedFor(chatId, markId);
+    // A journal with no mark yet (writes before the first prompt was recorded) is one review too.
+    this.markId = markId ?? "";
+    const stored = this.storedFor(chatId, this.markId);
     const reviewed = new Map<string, PendingFile>();
     for (const write of writes) {
       const file = await this.review(write, stored?.files[write.path]);
@@ -206,7 +207,7 @@ export class PendingChanges implements vscode.Disposable {
     this.changeEmitter.fire();
   }
 
-  private storedFor(chatId: string, markId: string | undefined): StoredChat | undefined {
+  private storedFor(chatId: string, markId: string): StoredChat | undefined {
     return storedChats(this.options.state.get(DECISIONS_KEY)).find((c) => c.chatId === chatId && c.markId === markId);
   }
 
@@ -330,7 +331,7 @@ export class PendingChanges implements vscode.Disposable {
   }
 
   private storedFile(path: string): StoredFile | undefined {
-    return this.chatId === undefined ? undefined : this.storedFor(this.chatId, this.markId)?.files[path];
+    return this.chatId === undefined ? undefined : this.storedFor(this.chatId, this.markId ?? "")?.files[path];
   }
 
   /** The files a decision names: one listed file, or all of them; undefined for a path Pi did not write (or nothing pending). */
