@@ -20,8 +20,9 @@ describe("pending changes: the changed-files list", function () {
     const chat = page();
     await listen(chat);
     await chat.send([{ type: "pending/changes", files: FILES }]);
-    const list = chat.page.getByRole("region", { name: /3 files changed/ });
-    await list.waitFor();
+    // A region named by its heading; the heading says how many files.
+    const list = chat.page.getByRole("region", { name: /files? changed/ });
+    await chat.page.getByRole("region", { name: /^3 files changed\W+14 lines added, 3 removed$/ }).waitFor();
     assert.match(await list.innerText(), /\+14\s+−3/);
     assert.match(await list.innerText(), /src\/b\.ts\s*\+10 −0\s*created, a command/);
     assert.match(await list.innerText(), /src\/c\.ts\s*\+1 −2\s*Pi and a command, 1 change changed by you since/);
@@ -50,7 +51,7 @@ describe("pending changes: the changed-files list", function () {
 
     await chat.send([{ type: "pending/changes", files: FILES.filter((f) => f.path !== "src/b.ts"), said: "Undid 1 change in src/b.ts." }]);
     await chat.page.waitForFunction(() => window.__heard.some((t) => t === "polite: Undid 1 change in src/b.ts."));
-    await list.filter({ hasText: "2 files changed" }).waitFor();
+    await chat.page.getByRole("region", { name: /^2 files changed/ }).waitFor();
 
     // Keep all, from the keyboard: the list goes and the outcome is still said.
     await chat.clearPosted();
