@@ -213,7 +213,12 @@ export class PendingEditor implements vscode.CodeLensProvider, vscode.FileDecora
     const file = this.changes.files.get(path);
     if (!file) return false;
     const first = pending(file)[0];
-    const shown = await vscode.window.showTextDocument(file.uri, { preview: false });
+    // A file Pi deleted has no editor: the list's Undo brings it back.
+    const shown = await vscode.window.showTextDocument(file.uri, { preview: false }).then(
+      (editor) => editor,
+      () => undefined,
+    );
+    if (!shown) return false;
     const position = new vscode.Position(Math.min(first?.currentLine ?? 0, Math.max(0, shown.document.lineCount - 1)), 0);
     shown.selection = new vscode.Selection(position, position);
     shown.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
