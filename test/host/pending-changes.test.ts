@@ -176,6 +176,16 @@ describe(`pending changes after the write: Keep and Undo (phase ${phase})`, func
         "Keep change 2 of 2",
         "Undo (puts back 1 line)",
       ]);
+      // Alt+] / Alt+[: from the top, to each pending change in turn, round to the first again, and back.
+      const editor = vscode.window.activeTextEditor;
+      assert.ok(editor);
+      editor.selection = new vscode.Selection(0, 0, 0, 0);
+      const cursorLines: number[] = [];
+      for (const command of ["piChat.nextPendingChange", "piChat.nextPendingChange", "piChat.nextPendingChange", "piChat.previousPendingChange"]) {
+        await vscode.commands.executeCommand(command);
+        cursorLines.push(vscode.window.activeTextEditor?.selection.active.line ?? -1);
+      }
+      assert.deepEqual(cursorLines, [4, 24, 4, 24]);
       const refused = await vscode.commands.executeCommand<{ done: boolean; said: string }>("piChat.undoChange", { path: "pending/mixed.txt", hunk: 0 });
       assert.equal(refused.done, false);
       assert.match(refused.said, /hunk 1 of pending\/mixed\.txt \(changed by you since/);
