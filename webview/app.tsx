@@ -7,7 +7,7 @@ import type { ChatState } from "../src/shared/reducer";
 import type { ChatClient, ViewModel } from "./client";
 import { MessageList } from "./message-list/message-list";
 import { Composer } from "./composer/composer";
-import { FilesOfferPanel } from "./files-offer";
+import { FilePanels } from "./file-panels";
 import { ImageBaseContext } from "./composer/composer-images";
 import { ContextMeterButton } from "./context-meter";
 import { InfoIcon, WarningIcon } from "./icons";
@@ -162,7 +162,7 @@ export function App({ client }: { client: ChatClient }) {
               </button>
             </section>
           )}
-          {view.filesOffer && <FilesOfferPanel key={view.filesOffer.id} offer={view.filesOffer} />}
+          <FilePanels view={view} />
           {showsTaskPanel(chat.tasks, chat.running) && <TaskPanel tasks={chat.tasks} readOnly={status.writtenElsewhere === true} />}
           {helpOpen && <HelpPanel key={view.helpRequests} commands={view.commandList?.commands} onClose={() => setHelpOpen(false)} />}
           <Composer

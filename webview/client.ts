@@ -11,6 +11,7 @@ import {
   type FilesOffer,
   type HostMessage,
   type PendingAttachment,
+  type PendingFileSummary,
   type ViewStatus,
 } from "../src/shared/protocol";
 import { emptyChatState, reduce, type ChatState } from "../src/shared/reducer";
@@ -49,6 +50,8 @@ export interface ViewModel {
   readonly mentionResults?: { readonly requestId: number; readonly options: readonly MentionOption[]; readonly indexing: boolean; readonly truncated: boolean };
   /** Edit or Retry asks "also restore files?" (checkpoint/offer) until it is answered. */
   readonly filesOffer?: FilesOffer;
+  /** The changed-files list (`pending/changes`): what Pi wrote since the last prompt, still pending; `said` the last decision, `n` counts messages. */
+  readonly pendingChanges?: { readonly files: readonly PendingFileSummary[]; readonly said?: string; readonly n: number };
   /** The `/` list, as last sent. */
   readonly commandList?: { readonly commands: readonly SlashCommand[]; readonly notes: readonly string[] };
   /** The host's last answer about dropped or pasted paths (`mention/pathsResolved`). */
@@ -212,6 +215,8 @@ export class ChatClient {
       ...(this.view.search ? { search: this.view.search } : {}),
       ...(this.view.mentionResults ? { mentionResults: this.view.mentionResults } : {}),
       ...(this.view.commandList ? { commandList: this.view.commandList } : {}),
+      // The host sends the list when it changes (a switch to another chat's list too), not with the snapshot.
+      ...(this.view.pendingChanges ? { pendingChanges: this.view.pendingChanges } : {}),
       // A resync of the same chat keeps an open question; another chat's snapshot ends it.
       ...(this.view.filesOffer && String(message.chatId) === this.view.chatId ? { filesOffer: this.view.filesOffer } : {}),
     });
@@ -314,6 +319,12 @@ export class ChatClient {
         const offer = message.offer;
         const valid = offer !== null && typeof offer === "object" && typeof offer.id === "number" && Array.isArray(offer.files) && Array.isArray(offer.skipped);
         this.update(valid ? { ...rest, filesOffer: offer } : rest);
+        return;
+      }
+      case "pending/changes": {
+        if (!Array.isArray(message.files)) return;
+        const n = (this.view.pendingChanges?.n ?? 0) + 1;
+        this.update({ ...this.view, pendingChanges: { files: message.files, n, ...(typeof message.said === "string" ? { said: message.said } : {}) } });
         return;
       }
       case "editor/codeApplied":

@@ -11,12 +11,12 @@ import { ChatRestores } from "./checkpoints/chat-restores";
 import { Attachments } from "./composer/attachments";
 import { ComposerLists } from "./composer/composer-lists";
 import { PromptInput } from "./composer/prompt-input";
-import { dispatch, type HandlerDeps } from "./handlers";
-import type { EditorActions } from "./handlers/deps";
+import { dispatch, type EditorActions, type HandlerDeps } from "./handlers";
 import type { BaseUrlConsent } from "./models/base-url-consent";
 import type { SecretKeys } from "./models/providers-loader";
 import { ChatModels } from "./models/resolve-model";
 import { OtherWindows } from "./other-windows";
+import { PendingReview } from "./pending";
 import type { ChatViewHandler, ChatViewProvider } from "./views/chat-webview-provider";
 import type { ProposalDiffs } from "./views/diff-view";
 import { FileLinks } from "./views/file-links";
@@ -36,6 +36,8 @@ export interface ChatHostOptions extends ServiceParts {
   diffs: ProposalDiffs;
   /** "Apply to file", "Insert at cursor", "Run in terminal" on a code block. */
   editor: Omit<EditorActions, "links">;
+  /** Where the Keep / Undo decisions on Pi's pending changes are kept (the workspace's state). */
+  pendingState?: vscode.Memento;
 }
 
 export class ChatHost implements ChatViewHandler, vscode.Disposable {
@@ -92,6 +94,18 @@ export class ChatHost implements ChatViewHandler, vscode.Disposable {
       log,
     });
     this.input = new PromptInput({ screen, status, models: this.models, lists: this.lists, attachments: this.attachments, paths, view });
+    const pending =
+      options.checkpoints && options.pendingState
+        ? new PendingReview({
+            checkpoints: options.checkpoints.checkpoints,
+            paths,
+            state: options.pendingState,
+            currentChatId: () => screen?.currentChatId ?? "",
+            send: (files, said) => view.send({ type: "pending/changes", files, ...(said !== undefined ? { said } : {}) }),
+            log,
+          })
+        : undefined;
+    if (pending) screen.onDidShow(() => pending.changes.refresh());
     this.deps = {
       screen,
       input: this.input,
@@ -100,6 +114,7 @@ export class ChatHost implements ChatViewHandler, vscode.Disposable {
       status,
       approvals,
       checkpoints: new ChatRestores({ screen, status, view, checkpoints: options.checkpoints }),
+      pending,
       history: new HistoryViewRequests({ service, send: (body) => view.send(body), refreshChats: () => this.screen.refreshChats(), log }),
       editor: { ...options.editor, links: new FileLinks(options.fs, options.workspaceRoot, paths, log) },
       commands: options.commands,
@@ -125,10 +140,12 @@ export class ChatHost implements ChatViewHandler, vscode.Disposable {
 
   viewReady(): void {
     this.status.viewReady();
+    this.deps.pending?.changes.resend();
   }
 
   dispose(): void {
     this.deps.approvals.dispose();
+    this.deps.pending?.dispose();
     this.otherWindows.dispose();
     this.lists.dispose();
     this.models.dispose();

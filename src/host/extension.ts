@@ -130,6 +130,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     commands,
     mcp,
     ...(checkpoints ? { checkpoints } : {}),
+    pendingState: context.workspaceState,
     log,
     onRequest: (capture) => modelContext?.requestSent(capture),
   });

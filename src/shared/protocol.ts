@@ -181,7 +181,22 @@ export type HostMessage =
    * Edit or Retry of a message whose checkpoint has files Pi changed since: "also restore files?"
    * (answered with `checkpoint/answer`); `offer: null` takes a stale offer away.
    */
-  | (Sequenced & { type: "checkpoint/offer"; offer: FilesOffer | null });
+  | (Sequenced & { type: "checkpoint/offer"; offer: FilesOffer | null })
+  /** The files Pi changed since the last prompt with changes still pending Keep or Undo; `said`: the decision just made, to announce. */
+  | (Sequenced & { type: "pending/changes"; files: PendingFileSummary[]; said?: string });
+
+/** One file of the changed-files list: what Pi (or a command it ran) changed there, still pending. */
+export interface PendingFileSummary {
+  path: string;
+  by: "pi" | "command" | "both";
+  kind: "modified" | "created" | "deleted";
+  /** Lines added and removed by the pending hunks. */
+  added: number;
+  removed: number;
+  /** Hunks still pending, and how many of them the user changed since (Undo refuses those). */
+  pending: number;
+  changedByYou: number;
+}
 
 /** What the "also restore files?" choice shows: the restore's preview, and what the user was doing. */
 export interface FilesOffer {
@@ -229,6 +244,7 @@ const HOST_MESSAGE_TYPES: Readonly<Record<HostMessageType, true>> = {
   "composer/expanded": true,
   "editor/codeApplied": true,
   "checkpoint/offer": true,
+  "pending/changes": true,
 };
 
 export function isHostMessageType(type: unknown): type is HostMessageType {
@@ -378,6 +394,10 @@ export type WebviewMessage =
   | { type: "checkpoint/answer"; v: typeof PROTOCOL_VERSION; id: number; choice: "restore" | "keep" | "cancel" }
   /** Open one file of an offer as a diff (the checkpoint's content beside the file now). */
   | { type: "checkpoint/openDiff"; v: typeof PROTOCOL_VERSION; id: number; path: string }
+  /** Keep or Undo the pending changes of one file (`path`, one the host listed) or of all (no path). */
+  | { type: "pending/decide"; v: typeof PROTOCOL_VERSION; action: "keep" | "undo"; path?: string }
+  /** Open a file of the changed-files list in its editor, at its first pending change. */
+  | { type: "pending/open"; v: typeof PROTOCOL_VERSION; path: string }
   /** While a reply runs: queue a follow-up or steer (with the attached files and pasted images). */
   | {
       type: "queue/add";

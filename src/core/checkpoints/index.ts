@@ -7,3 +7,4 @@ export { planRestore, type PiDid, type PlannedFile, type RestorePlan, type Skipp
 export { executeRestore, recoverRestore, type PendingRestore, type RecoveryReport, type RestoreOutcome, type RestoreStep } from "./restore";
 export { CheckpointStorage, sha256 } from "./storage";
 export * from "./types";
+export * from "./pending";

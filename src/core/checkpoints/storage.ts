@@ -104,6 +104,9 @@ export class CheckpointStorage {
     return join(this.dir, "chats", `${safeId(chatId)}.jsonl`);
   }
 
+  /** Told after lines were added to a chat's journal (pending changes are read again). */
+  readonly appended = new Set<(chatId: string) => void>();
+
   async append(chatId: string, entries: readonly JournalEntry[], durable = false): Promise<void> {
     if (entries.length === 0) return;
     const path = this.journalPath(chatId);
@@ -117,6 +120,7 @@ export class CheckpointStorage {
     } finally {
       await handle.close();
     }
+    for (const listener of this.appended) listener(chatId);
   }
 
   /** The chat's journal; a line cut off by a crash, or otherwise not an entry, is skipped. */

@@ -13,6 +13,7 @@ import type { Attachments } from "../composer/attachments";
 import type { ComposerLists } from "../composer/composer-lists";
 import type { PromptInput } from "../composer/prompt-input";
 import type { HostMcp } from "../mcp/host-mcp";
+import type { PendingReview } from "../pending";
 import type { PlanDrafts } from "../plans/plan-drafts";
 import type { HostShellCommands } from "../shell/shell-commands";
 import type { FileLinks } from "../views/file-links";
@@ -43,6 +44,8 @@ export interface HandlerDeps {
   /** Restore, redo, Edit/Retry with "also restore files?", branch switches. */
   readonly checkpoints: ChatRestores;
   readonly history: HistoryViewRequests;
+  /** Keep / Undo of what Pi wrote since the last prompt (none without checkpoints). */
+  readonly pending: PendingReview | undefined;
   readonly editor: EditorActions;
   readonly commands: HostShellCommands;
   readonly mcp: HostMcp | undefined;

@@ -7,8 +7,9 @@ import type { WebviewMessage } from "../../shared/protocol";
 import type { AllHandlers, HandlerDeps, MessageHandler } from "./deps";
 import { editorHandlers } from "./editor";
 import { historyHandlers } from "./history";
+import { pendingHandlers } from "./pending";
 
-export type { HandlerDeps } from "./deps";
+export type { EditorActions, HandlerDeps } from "./deps";
 
 export const messageHandlers: AllHandlers = {
   ...chatHandlers,
@@ -17,6 +18,7 @@ export const messageHandlers: AllHandlers = {
   ...historyHandlers,
   ...editorHandlers,
   ...branchHandlers,
+  ...pendingHandlers,
   // Answered by the view itself (it sends the snapshot).
   "view/ready": () => {},
   "view/resync": () => {},
