@@ -1,5 +1,5 @@
 // The README's pictures, drawn by the real webview bundle at the sidebar's width in VS Code's dark
-// theme: a long chat after a compaction with the context meter open, an edit taken in part, a chat with a pasted
+// theme: a long chat after a compaction with the context meter open, an edit taken in part, Pi's pending changes, a chat with a pasted
 // image, a command the agent ran and a `!cmd` the user ran, and an edited prompt with queued
 // follow-ups while Pi writes; and code blocks at 300 px (VS Code's default sidebar), light and
 // dark. Written to out/test-artifacts/ by
@@ -14,7 +14,7 @@ import type { StructuredDiff } from "../../src/shared/structured-diff";
 import { makePng } from "../support/png";
 import { ChatPage, repoRoot } from "./harness";
 import { answerMentions } from "./mention-helpers";
-import { noKeyNotice, Script, toolCall } from "./script";
+import { noKeyNotice, SAMPLE_DIFF, Script, toolCall } from "./script";
 
 const OUT = process.env.PI_CHAT_SCREENSHOTS === "docs" ? join(repoRoot, "docs/images") : join(repoRoot, "out/test-artifacts");
 const SIZE = { width: 440, height: 860 };
@@ -104,6 +104,47 @@ describe("README screenshots", function () {
       assert.equal(await card.getByRole("button", { name: "Reject hunk 2" }).getAttribute("aria-pressed"), "true");
       assert.equal(await card.locator('button[data-decision="allow"]').evaluate((b) => b.childNodes[0]?.textContent), "Allow 2 of 3 hunks");
       await save(chat, "hunk-review.png");
+      await chat.assertClean();
+    } finally {
+      await chat.close();
+    }
+  });
+
+  it("after the write: Pi's pending changes above the composer, Keep or Undo per file", async () => {
+    const chat = await ChatPage.open(SIZE);
+    try {
+      await chat.snapshot(undefined, { title: "Move the server to 8080", status: { modelLabel: "Claude Sonnet 4.5 (latest)" } });
+      const script = new Script().start().user("Move the dev server to port 8080, and check the tests still pass.");
+      script.assistant([toolCall("e1", "edit_file", { path: "src/config.ts" })]).toolStart("e1", "edit_file", { path: "src/config.ts" });
+      script.toolEnd("e1", "edit_file", { text: "Edited src/config.ts.", details: { diff: SAMPLE_DIFF, path: "src/config.ts", additions: 1, deletions: 1 } });
+      script.assistant([toolCall("e2", "edit_file", { path: "README.md" })]).toolStart("e2", "edit_file", { path: "README.md" });
+      const readmeDiff = [
+        "Index: README.md",
+        "===================================================================",
+        "--- README.md",
+        "+++ README.md",
+        "@@ -8,4 +8,4 @@",
+        " ## Quick start",
+        " ",
+        "-npm run dev, then open http://localhost:3000",
+        "+npm run dev, then open http://localhost:8080",
+        " ",
+      ].join("\n");
+      script.toolEnd("e2", "edit_file", { text: "Edited README.md.", details: { diff: readmeDiff, path: "README.md", additions: 1, deletions: 1 } });
+      script.assistant([{ type: "text", text: "The server now listens on **8080**; the README's quick start says so too." }]);
+      await chat.events(script.end().take());
+      await chat.send([
+        {
+          type: "pending/changes",
+          files: [
+            { path: "src/config.ts", by: "pi", kind: "modified", added: 1, removed: 1, pending: 1, changedByYou: 0 },
+            { path: "README.md", by: "pi", kind: "modified", added: 1, removed: 1, pending: 1, changedByYou: 1 },
+          ],
+        },
+      ]);
+      await chat.page.getByRole("region", { name: /^2 files changed/ }).waitFor();
+      assert.equal(await chat.page.getByRole("button", { name: "Undo README.md" }).count(), 1);
+      await save(chat, "pending-changes.png");
       await chat.assertClean();
     } finally {
       await chat.close();
