@@ -9,7 +9,6 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AuthInteraction, OAuthCredential } from "@earendil-works/pi-ai";
-import type { SecretStore } from "../../../src/core/mcp/oauth";
 import { RunSetupError } from "../../../src/core/session/run-errors";
 import { NOT_OFFERED, SIGN_IN_LEFT_OUT, SIGN_IN_PROVIDERS } from "../../../src/host/providers/cloud-providers";
 import { CLOUD_FACTORIES } from "../../../src/host/providers/pi-ai-providers";
@@ -17,20 +16,8 @@ import { resolveModelBinding } from "../../../src/host/providers/provider-bundle
 import { SignInCredentialStore, signedInAuth, signInSecretKey, signInWithFlow, signOutOfFlow } from "../../../src/host/providers/sign-in";
 import { openablePage, pageName } from "../../../src/host/models/sign-in-page";
 import { type OAuthTestServer, startOAuthTestServer } from "../../support/oauth-server";
+import { MapSecrets } from "../../support/map-secrets";
 import { type TestSignInFlow, testSignInFlow } from "../../support/test-sign-in-flow";
-
-class MapSecrets implements SecretStore {
-  readonly map = new Map<string, string>();
-  async get(key: string) {
-    return this.map.get(key);
-  }
-  async store(key: string, value: string) {
-    this.map.set(key, value);
-  }
-  async delete(key: string) {
-    this.map.delete(key);
-  }
-}
 
 const PROVIDER = "openai";
 
