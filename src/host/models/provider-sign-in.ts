@@ -136,12 +136,13 @@ export class ProviderSignIns {
     const name = title(provider);
     // Aborted by the user's Cancel, a declined page, or a page refused (its reason is the message shown).
     const cancel = new AbortController();
+    const timeout = AbortSignal.timeout(PROVIDER_SIGN_IN_TIMEOUT_MS);
     try {
       await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Pi Chat: signing in to ${name}`, cancellable: true },
         async (progress, token) => {
           token.onCancellationRequested(() => cancel.abort(new SignInCancelled()));
-          const signal = AbortSignal.any([cancel.signal, AbortSignal.timeout(PROVIDER_SIGN_IN_TIMEOUT_MS)]);
+          const signal = AbortSignal.any([cancel.signal, timeout]);
           const interaction = this.interaction(name, signal, cancel, (message) => progress.report({ message }));
           await loadProviders().signInWithFlow(this.credentials(), provider, flow, interaction);
         },
@@ -150,7 +151,11 @@ export class ProviderSignIns {
       void vscode.window.showInformationMessage(`Pi Chat: signed in to ${name}.`);
       return true;
     } catch (thrown) {
-      const error: unknown = cancel.signal.aborted ? cancel.signal.reason : thrown;
+      const error: unknown = cancel.signal.aborted
+        ? cancel.signal.reason
+        : timeout.aborted
+          ? new Error(`the sign-in was not finished within ${PROVIDER_SIGN_IN_TIMEOUT_MS / 60_000} min`)
+          : thrown;
       const reason = error instanceof Error ? error.message : String(error);
       if (error instanceof SignInCancelled || (!cancel.signal.aborted && /cancel/i.test(reason))) {
         this.log(`sign-in to ${provider} cancelled`);

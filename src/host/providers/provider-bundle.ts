@@ -205,11 +205,10 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
   try {
     key = await signedInKey();
   } catch (error) {
-    throw fail(
-      `Your ${label} sign-in could not be renewed (${error instanceof Error ? error.message : String(error)}).`,
-      signInAgainFix(label),
+    throw fail(`Your ${label} sign-in could not be renewed (${error instanceof Error ? error.message : String(error)}).`, signInAgainFix(label), "signIn", [
+      "setApiKey",
       "selectChatModel",
-    );
+    ]);
   }
   try {
     key ??= await readKey();
@@ -418,7 +417,7 @@ export function noKeyText(provider: BuiltinProviderId): string {
 }
 
 function signInAgainFix(label: string): string {
-  return `Sign in to ${label} again from “${SELECT_MODEL_COMMAND}”, or set an API key with “${SET_API_KEY_COMMAND}”.`;
+  return `Sign in to ${label} again with “Pi Chat: Sign In to Provider…”, or set an API key with “${SET_API_KEY_COMMAND}”.`;
 }
 
 function sameEndpoint(a: string, b: string): boolean {
