@@ -55,14 +55,26 @@ export class ProviderSignIns {
     return isSignInProvider(provider) || this.testFlows.has(provider);
   }
 
-  /** Whether a sign-in is stored for the provider (it counts as configured, like a key). */
+  /**
+   * Whether a sign-in is stored for the provider (it counts as configured, like a key). Its tokens
+   * are told to the redactor here too: read at activation, they are known before any request.
+   */
   async isSignedIn(provider: string): Promise<boolean> {
     if (!this.offers(provider)) return false;
+    let text: string | undefined;
     try {
-      return (await this.secrets.get(SIGN_IN_SECRET_PREFIX + provider)) !== undefined;
+      text = await this.secrets.get(SIGN_IN_SECRET_PREFIX + provider);
     } catch {
       return false;
     }
+    if (text === undefined) return false;
+    try {
+      const { access, refresh } = JSON.parse(text) as { access?: unknown; refresh?: unknown };
+      for (const token of [access, refresh]) if (typeof token === "string") keyRedactor.add(token);
+    } catch {
+      // Not JSON: not a usable sign-in (the providers bundle ignores it too); nothing to redact.
+    }
+    return true;
   }
 
   /** The request auth of a stored sign-in (refreshed by pi-ai when due); undefined when not signed in. */

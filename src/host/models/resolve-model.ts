@@ -67,7 +67,9 @@ export class ChatModels implements vscode.Disposable {
     const found = new Set<ProviderId>();
     for (const provider of PROVIDER_IDS) {
       try {
-        if ((await this.secrets.get(provider))?.trim() || (await this.signIns.isSignedIn(provider))) found.add(provider);
+        // Both read: a sign-in's tokens reach the redactor at activation even beside a key.
+        const [key, signedIn] = await Promise.all([this.secrets.get(provider), this.signIns.isSignedIn(provider)]);
+        if (key?.trim() || signedIn) found.add(provider);
       } catch {
         // Unreadable: counted as missing; a run says why.
       }

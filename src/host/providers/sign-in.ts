@@ -119,6 +119,8 @@ function parseCredential(text: string | undefined): OAuthCredential | undefined 
 }
 
 let flowsRegistered = false;
+/** One flow per provider: a provider's factory builds its whole catalog, not something to do per request. */
+const shippedFlows = new Map<string, SignInFlow | undefined>();
 
 /** pi-ai's own flow of a provider Pi Chat offers sign-in for (cloud-providers.ts lists them), or undefined. */
 export function shippedSignInFlow(provider: string): SignInFlow | undefined {
@@ -128,7 +130,8 @@ export function shippedSignInFlow(provider: string): SignInFlow | undefined {
     registerLazyOAuthFlows();
     flowsRegistered = true;
   }
-  return CLOUD_FACTORIES[provider]().auth.oauth;
+  if (!shippedFlows.has(provider)) shippedFlows.set(provider, CLOUD_FACTORIES[provider]().auth.oauth);
+  return shippedFlows.get(provider);
 }
 
 /** A pi-ai Models over the store with one provider whose only auth is the flow: pi-ai's login, refresh and toAuth, nothing else. */
