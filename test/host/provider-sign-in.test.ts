@@ -15,6 +15,7 @@ import type { OpenAIServer } from "../support/openai-server";
 import { type OAuthTestServer, startOAuthTestServer } from "../support/oauth-server";
 import { filesHolding, filesUnder } from "../support/temp";
 import { testSignInFlow } from "../support/test-sign-in-flow";
+import { cloudItems } from "../../src/host/models/picker-groups";
 import { startChatView, waitFor } from "./helpers";
 
 const PROVIDER = "openrouter";
@@ -76,6 +77,26 @@ describe("provider sign-in (a flow registered for the test, a local authorizatio
     assert.equal(await api.signIns.isSignedIn(PROVIDER), true);
     await api.host.models.refreshKeys();
     assert.equal(api.host.models.setupNeeded({ provider: PROVIDER, model: "" }), undefined, "no key is missing: the sign-in counts");
+  });
+
+  it("the picker offers Sign in to X… beside the key row; a signed-in provider lists its models as configured", () => {
+    const offers = (p: string) => api.signIns.offers(p);
+    const models = () => [{ id: "m1", name: "Model One" }];
+    const before = cloudItems(new Set(), models, () => false, { offers, signedIn: new Set() });
+    const keyRow = before.cloud.findIndex((i) => i.action === "setupProvider" && i.provider === "xai");
+    assert.ok(keyRow >= 0);
+    assert.deepEqual(
+      { label: before.cloud[keyRow + 1]?.label, action: before.cloud[keyRow + 1]?.action },
+      { label: "$(sign-in) Sign in to xAI…", action: "signIn" },
+      "right after the key row",
+    );
+    const openaiRow = before.cloud.find((i) => i.action === "signIn" && i.provider === "openai");
+    assert.equal(openaiRow?.description, "Sign in with ChatGPT");
+    assert.ok(!before.cloud.some((i) => i.action === "signIn" && i.provider === "groq"), "no row where pi-ai has no flow");
+    const after = cloudItems(new Set([PROVIDER]), models, () => false, { offers, signedIn: new Set([PROVIDER]) });
+    assert.ok(after.configured.some((i) => i.label === "OpenRouter (signed in)"));
+    assert.ok(after.configured.some((i) => i.provider === PROVIDER && i.action === "model"));
+    assert.ok(!after.cloud.some((i) => i.provider === PROVIDER), "no key or sign-in row once signed in");
   });
 
   it("a prompt carries the token; an expired sign-in is refreshed first; a token the provider quotes is redacted, and kept nowhere", async () => {
