@@ -32,6 +32,7 @@ describe("provider sign-in (a flow registered for the test, a local authorizatio
   const confirmed: string[] = [];
   const config = () => vscode.workspace.getConfiguration("piChat");
   const global = vscode.ConfigurationTarget.Global;
+  let askConsent: PiChatTestApi["consent"]["ask"] | undefined;
   const secrets = () => (api.signIns as unknown as { secrets: vscode.SecretStorage }).secrets;
 
   before(async () => {
@@ -48,6 +49,7 @@ describe("provider sign-in (a flow registered for the test, a local authorizatio
       void as.browse(encodeURI(uri.toString(true))).catch((error: unknown) => console.error(`the test browser failed: ${String(error)}`));
       return true;
     };
+    askConsent = api.consent.ask;
     api.consent.ask = async () => true;
     await api.secrets.delete(PROVIDER);
     await secrets().delete(SECRET);
@@ -55,6 +57,7 @@ describe("provider sign-in (a flow registered for the test, a local authorizatio
 
   after(async () => {
     api.signIns.testFlows.clear();
+    if (askConsent) api.consent.ask = askConsent;
     await secrets()?.delete(SECRET);
     await api?.consent.forgetAll();
     await config().update("provider", undefined, global);
