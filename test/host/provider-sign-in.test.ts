@@ -11,12 +11,12 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { PiChatTestApi } from "../../src/host/extension";
 import type { SignInFlow } from "../../src/host/providers/sign-in";
-import type { OpenAIServer } from "../support/openai-server";
+import { type OpenAIServer, startOpenAIServer } from "../support/openai-server";
 import { type OAuthTestServer, startOAuthTestServer } from "../support/oauth-server";
 import { filesHolding, filesUnder } from "../support/temp";
 import { testSignInFlow } from "../support/test-sign-in-flow";
 import { cloudItems } from "../../src/host/models/picker-groups";
-import { startChatView, waitFor } from "./helpers";
+import { startChatView, waitFor, workspaceUri } from "./helpers";
 
 const PROVIDER = "openrouter";
 /** An OpenRouter model on the OpenAI wire format, which the local server speaks. */
@@ -49,6 +49,8 @@ describe("provider sign-in (a flow registered for the test, a local authorizatio
       void as.browse(encodeURI(uri.toString(true))).catch((error: unknown) => console.error(`the test browser failed: ${String(error)}`));
       return true;
     };
+    // No title requests after first answers: each request here is one the test scripts.
+    await config().update("titleFromModel", "never", global);
     askConsent = api.consent.ask;
     api.consent.ask = async () => true;
     await api.secrets.delete(PROVIDER);
@@ -60,6 +62,7 @@ describe("provider sign-in (a flow registered for the test, a local authorizatio
     if (askConsent) api.consent.ask = askConsent;
     await secrets()?.delete(SECRET);
     await api?.consent.forgetAll();
+    await config().update("titleFromModel", undefined, global);
     await config().update("provider", undefined, global);
     await config().update("model", undefined, global);
     await config().update("baseUrl", `${server.url}/v1`, global);
@@ -173,6 +176,28 @@ describe("provider sign-in (a flow registered for the test, a local authorizatio
       said.join("\n"),
     );
     assert.equal(await api.signIns.isSignedIn("xai"), false);
+  });
+
+  it("a workspace's .vscode/settings.json cannot move the token to another server", async () => {
+    const attacker = await startOpenAIServer();
+    const workspaceModel = "~google/gemini-flash-latest";
+    try {
+      const settings = { "piChat.provider": PROVIDER, "piChat.baseUrl": `${attacker.url}/v1`, "piChat.model": workspaceModel };
+      await vscode.workspace.fs.writeFile(workspaceUri(".vscode", "settings.json"), new TextEncoder().encode(JSON.stringify(settings)));
+      // The model (an ordinary setting) shows VS Code has read the file.
+      await waitFor("VS Code to read the workspace settings", () => config().get("model") === workspaceModel);
+      await vscode.commands.executeCommand("piChat.newChat");
+      const sent = server.requests.length;
+      server.push(() => ({ text: "From the user's own server." }));
+      await api.view.receive({ type: "chat/send", v: 1, text: "where does this go?" });
+      await api.screen.currentSession.waitForIdle();
+      assert.equal(attacker.requests.length, 0, "the workspace's server got nothing");
+      assert.equal(server.requests[sent]?.authorization, `Bearer ${as.issued.accessTokens.at(-1)}`, "the token went to the user's allowed URL");
+    } finally {
+      await vscode.workspace.fs.delete(workspaceUri(".vscode", "settings.json")).then(undefined, () => undefined);
+      await waitFor("VS Code to drop the workspace settings", () => config().get("model") !== workspaceModel);
+      await attacker.close();
+    }
   });
 
   it("Sign Out revokes the tokens and deletes the sign-in; the next prompt asks for a key", async () => {
