@@ -154,7 +154,12 @@ export async function signedInAuth(store: CredentialStore, provider: string, flo
   const stored = await store.read(provider);
   if (stored?.type !== "oauth") return undefined;
   const result = await flowModels(store, provider, flow).getAuth(provider, signal ? { signal } : {});
-  return result?.auth;
+  const auth = result?.auth;
+  if (!auth || auth.apiKey !== undefined) return auth;
+  // Kimi's flow gives its token as an Authorization header: the same bearer the key would make.
+  const header = Object.entries(auth.headers ?? {}).find(([name]) => name.toLowerCase() === "authorization")?.[1];
+  const bearer = typeof header === "string" ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
+  return bearer !== undefined ? { ...auth, apiKey: bearer } : auth;
 }
 
 /** Sign out: revoked where the flow can (a failure is reported, the secret goes anyway), then deleted. */

@@ -13,7 +13,7 @@ import { RunSetupError } from "../../../src/core/session/run-errors";
 import { NOT_OFFERED, SIGN_IN_LEFT_OUT, SIGN_IN_PROVIDERS } from "../../../src/host/providers/cloud-providers";
 import { CLOUD_FACTORIES } from "../../../src/host/providers/pi-ai-providers";
 import { resolveModelBinding } from "../../../src/host/providers/provider-bundle";
-import { SignInCredentialStore, signedInAuth, signInSecretKey, signInWithFlow, signOutOfFlow } from "../../../src/host/providers/sign-in";
+import { SignInCredentialStore, shippedSignInFlow, signedInAuth, signInSecretKey, signInWithFlow, signOutOfFlow } from "../../../src/host/providers/sign-in";
 import { openablePage, pageName } from "../../../src/host/models/sign-in-page";
 import { type OAuthTestServer, startOAuthTestServer } from "../../support/oauth-server";
 import { MapSecrets } from "../../support/map-secrets";
@@ -190,6 +190,22 @@ describe("the sign-in flows Pi Chat offers", () => {
       assert.ok(!offered.has(id) && reason.length > 20, id);
       assert.ok(id in CLOUD_FACTORIES || id in NOT_OFFERED, `${id} is a provider pi-ai knows`);
     }
+  });
+
+  it("each shipped flow loads from inside the bundle (pi-ai's literal imports) and gives its token as the request's key (Kimi's header too)", async () => {
+    const secrets = new MapSecrets();
+    const store = new SignInCredentialStore(secrets, mkdtempSync(join(tmpdir(), "pi-chat-sign-in-locks-")));
+    for (const { id } of SIGN_IN_PROVIDERS) {
+      const flow = shippedSignInFlow(id);
+      assert.ok(flow, id);
+      // A stored sign-in valid for an hour: no refresh, no network; the request's auth as a run gets it.
+      secrets.map.set(signInSecretKey(id), JSON.stringify({ type: "oauth", access: `access-of-${id}`, refresh: "r", expires: Date.now() + 3_600_000 }));
+      const auth = await signedInAuth(store, id, flow);
+      assert.ok(auth, id);
+      assert.equal(auth.apiKey, `access-of-${id}`, id);
+      assert.equal(auth.baseUrl, undefined, `${id}: no per-credential endpoint (Pi Chat keeps the provider's)`);
+    }
+    assert.equal(shippedSignInFlow("anthropic"), undefined, "left out");
   });
 
   it("open only https pages, or http on this computer, and name the page's origin", () => {
