@@ -32,6 +32,8 @@ export interface ChatHostOptions extends ServiceParts {
   /** The one folder's root, so the tools accept absolute paths inside it (undefined with several folders). */
   workspaceRoot: vscode.Uri | undefined;
   secrets: SecretKeys;
+  /** Sign-in to providers (src/host/models/provider-sign-in.ts). */
+  signIns: ChatModels["signIns"];
   consent: BaseUrlConsent;
   diffs: ProposalDiffs;
   /** "Apply to file", "Insert at cursor", "Run in terminal" on a code block. */
@@ -56,7 +58,7 @@ export class ChatHost implements ChatViewHandler, vscode.Disposable {
     const { log, paths } = options;
     const view = this.view;
     this.otherWindows = new OtherWindows(options.storageDir);
-    this.models = new ChatModels(options.secrets, options.consent, log);
+    this.models = new ChatModels(options.secrets, options.consent, log, options.signIns);
     this.lists = new ComposerLists({ fs: options.fs, ...(options.discovery ? { discovery: options.discovery } : {}), paths, view, log });
     // The approvals answer a session the service makes, and say "allowed for this chat" through the status made after it.
     let status: ChatStatus | undefined;

@@ -25,6 +25,7 @@ import { createHostCheckpointIo, HostCheckpoints } from "./checkpoints/host-chec
 import { BaseUrlConsent } from "./models/base-url-consent";
 import { addEnvironmentKeys, keyRedactor, redact } from "./models/key-redaction";
 import { PlanDrafts } from "./plans/plan-drafts";
+import { ProviderSignIns } from "./models/provider-sign-in";
 
 /** What activate() returns in the extension's own tests: handles on the real objects. */
 export interface PiChatTestApi {
@@ -36,6 +37,8 @@ export interface PiChatTestApi {
   diffs: ProposalDiffs;
   modelContext: ModelContextDocuments;
   secrets: SecretKeys;
+  /** Sign-in to providers (its testFlows and confirmOpen/openExternal are the tests' seams). */
+  signIns: ProviderSignIns;
   consent: BaseUrlConsent;
   redactor: typeof keyRedactor;
   output: vscode.OutputChannel;
@@ -68,6 +71,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
 
   const secrets = new SecretKeys(context.secrets);
   const consent = new BaseUrlConsent(context.globalState);
+  // Sign-ins' refreshes share a lock across windows, beside the MCP tokens' locks.
+  const signIns = new ProviderSignIns(context.secrets, path.join(context.globalStorageUri.fsPath, "sign-in-locks"), log);
   // Known before any request, so even a first error that quotes one is redacted.
   void Promise.all(PROVIDER_IDS.map((p) => secrets.get(p).catch(() => undefined)));
   // The folders as they are at activation: adding or removing one reloads the extension host.
@@ -124,6 +129,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
     fs: tools?.fs ?? noFolderFs,
     ...(tools ? { discovery: tools.discovery } : {}),
     secrets,
+    signIns,
     consent,
     diffs,
     editor: { codeApplier, codeInserter, terminals, plans: new PlanDrafts() },
@@ -171,6 +177,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PiChat
         diffs,
         modelContext,
         secrets,
+        signIns,
         consent,
         redactor: keyRedactor,
         output,

@@ -82,7 +82,8 @@ export type FixCommandId =
   | "retry"
   | "compact"
   | "newChatFromSummary"
-  | "mcpSignIn";
+  | "mcpSignIn"
+  | "signIn";
 
 /** Every FixCommandId, to check one read back from a saved chat or thrown by another bundle. */
 export const FIX_COMMAND_IDS: readonly FixCommandId[] = [
@@ -95,6 +96,7 @@ export const FIX_COMMAND_IDS: readonly FixCommandId[] = [
   "compact",
   "newChatFromSummary",
   "mcpSignIn",
+  "signIn",
 ];
 
 export function isFixCommandId(value: unknown): value is FixCommandId {

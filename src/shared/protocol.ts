@@ -442,5 +442,6 @@ export const WEBVIEW_COMMANDS = [
   "showModelContext",
   "newChatFromSummary",
   "mcpSignIn",
+  "signIn",
 ] as const;
 export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];

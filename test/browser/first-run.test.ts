@@ -42,9 +42,16 @@ describe("First run at 300 px", function () {
     assert.match(await setup.innerText(), /Set up a model to start[\s\S]*Nothing is set up yet/);
     assert.equal(await chat.page.getByText("Ask Pi about your code").count(), 0, "not the invitation to ask: nothing could answer");
     const buttons = setup.getByRole("button");
-    assert.deepEqual(await buttons.allInnerTexts(), ["Choose provider and model", "Set API key", "Use a local model", "Get started: walkthrough"]);
+    assert.deepEqual(await buttons.allInnerTexts(), [
+      "Choose provider and model",
+      "Sign in to a provider",
+      "Set API key",
+      "Use a local model",
+      "Get started: walkthrough",
+    ]);
     for (const [name, command] of [
       ["Choose provider and model", "selectChatModel"],
+      ["Sign in to a provider", "signIn"],
       ["Set API key", "setApiKey"],
       ["Use a local model", "useLocalModel"],
       ["Get started: walkthrough", "openWalkthrough"],
@@ -79,6 +86,7 @@ describe("First run at 300 px", function () {
     assert.deepEqual(await buttons.allInnerTexts(), [
       "Use the models VS Code already has",
       "Choose provider and model",
+      "Sign in to a provider",
       "Set API key",
       "Use a local model",
       "Get started: walkthrough",

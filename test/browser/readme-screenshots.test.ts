@@ -407,7 +407,7 @@ describe("README screenshots", function () {
         status: { modelLabel: "Claude Sonnet 4.5 (latest)", modelDetail: "Anthropic · claude-sonnet-4-5", setup: "noKey" },
       });
       await save(chat, "first-run.png");
-      assert.equal(await chat.page.getByRole("region", { name: "Set up a model" }).getByRole("button").count(), 4);
+      assert.equal(await chat.page.getByRole("region", { name: "Set up a model" }).getByRole("button").count(), 5);
       await chat.assertClean();
     } finally {
       await chat.close();

@@ -1,8 +1,8 @@
 // A small but real OAuth-protected MCP server on localhost, for tests of MCP sign-in: one origin
 // serves the authorization server (RFC 8414 metadata, RFC 7591 dynamic client registration, the
-// authorization code grant with PKCE S256 checked, refresh tokens that rotate) and the protected
-// MCP endpoint `/mcp` (RFC 9728 protected-resource metadata; a 401 with a `WWW-Authenticate`
-// challenge without a valid access token; a tiny MCP handler with two tools). Nothing is
+// authorization code grant with PKCE S256 checked, refresh tokens that rotate, revocation at
+// `/revoke` per RFC 7009) and the protected MCP endpoint `/mcp` (RFC 9728 protected-resource
+// metadata; a 401 with a `WWW-Authenticate` challenge without a valid access token; a tiny MCP handler with two tools). Nothing is
 // simulated on the client's side: the test "browser" (`browse`) follows the authorization URL the
 // product hands out, as a browser whose user clicks "Allow" would. Its state can be kept in a file,
 // so a second VS Code (the restart phase) finds the same clients and grants on the same port.
@@ -59,6 +59,8 @@ export interface OAuthTestServer {
     bearerTokens: string[];
     /** Every request body the attacker's token endpoint received (see `attackerMetadataUrl`). */
     attackerTokenRequests: string[];
+    /** Tokens revoked at POST /revoke (RFC 7009), in order. */
+    revocations: string[];
   };
   /**
    * The metadata of a second authorization server on this origin, the attacker's: a repository names
@@ -113,6 +115,7 @@ export async function startOAuthTestServer(options: OAuthTestServerOptions = {})
     mcpUnauthorized: 0,
     bearerTokens: [],
     attackerTokenRequests: [],
+    revocations: [],
   };
   const issued = { accessTokens: [...accessTokens.keys()], refreshTokens: [...refreshTokens.keys()] };
   let origin = "";
@@ -147,6 +150,7 @@ export async function startOAuthTestServer(options: OAuthTestServerOptions = {})
     issuer: origin,
     authorization_endpoint: `${origin}/authorize`,
     token_endpoint: `${origin}/token`,
+    revocation_endpoint: `${origin}/revoke`,
     registration_endpoint: `${origin}/register`,
     response_types_supported: ["code"],
     grant_types_supported: ["authorization_code", "refresh_token"],
@@ -253,6 +257,20 @@ export async function startOAuthTestServer(options: OAuthTestServerOptions = {})
     return oauthError(res, "/token", 400, "unsupported_grant_type", grantType);
   };
 
+  // RFC 7009: a refresh token's revocation ends its grant's access tokens too; unknown tokens answer 200.
+  const revoke = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const form = new URLSearchParams(await body(req));
+    const revoked = form.get("token") ?? "";
+    if (!clients.has(form.get("client_id") ?? "")) return oauthError(res, "/revoke", 401, "invalid_client", "unknown client_id");
+    seen.revocations.push(revoked);
+    const grant = refreshTokens.get(revoked);
+    refreshTokens.delete(revoked);
+    accessTokens.delete(revoked);
+    if (grant) for (const [t, a] of accessTokens) if (a.clientId === grant.clientId) accessTokens.delete(t);
+    persist();
+    res.writeHead(200).end();
+  };
+
   const mcp = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
     if (bearer) seen.bearerTokens.push(bearer);
@@ -300,6 +318,7 @@ export async function startOAuthTestServer(options: OAuthTestServerOptions = {})
       if (route === "POST /register") return register(req, res);
       if (route === "GET /authorize") return authorize(url, res);
       if (route === "POST /token") return token(req, res);
+      if (route === "POST /revoke") return revoke(req, res);
       if (url.pathname === "/mcp") return mcp(req, res);
       res.writeHead(404).end();
     };

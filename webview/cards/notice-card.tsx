@@ -15,6 +15,7 @@ const FIX_COMMAND_LABELS: Record<FixCommandId, string> = {
   compact: "Compact Chat",
   newChatFromSummary: "New Chat from Summary",
   mcpSignIn: "Sign In",
+  signIn: "Sign In Again",
 };
 
 /** A notice's button: Retry continues the chat; the others run their Pi Chat command. */

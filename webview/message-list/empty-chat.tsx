@@ -41,7 +41,7 @@ export function EmptyChat() {
 const SETUP_WORDS: Record<NonNullable<ViewStatus["setup"]>, { title: string; hint: string }> = {
   noKey: {
     title: "Set up a model to start",
-    hint: "Pi Chat needs an API key for a provider (Anthropic, OpenAI or Google), or a model running on your machine. Nothing is set up yet.",
+    hint: "Pi Chat needs a sign-in (ChatGPT, OpenRouter, xAI…) or an API key for a provider (Anthropic, OpenAI, Google…), or a model running on your machine. Nothing is set up yet.",
   },
   noServer: {
     title: "Set up your local server",
@@ -71,6 +71,10 @@ export function SetUpAModel({ setup, vscodeModels = false }: { setup: NonNullabl
         )}
         <button type="button" class={vscodeModels ? "button secondary" : "button primary"} onClick={() => run("selectChatModel")}>
           Choose provider and model
+        </button>
+        {/* The first ten minutes: VS Code's models, then a sign-in (no key to find), then a key, then a local server. */}
+        <button type="button" class="button secondary" onClick={() => run("signIn")}>
+          Sign in to a provider
         </button>
         <button type="button" class="button secondary" onClick={() => run("setApiKey")}>
           Set API key

@@ -3,9 +3,6 @@
 // product, per server URL, never a settings file, a log or a transcript), and the sign-in itself
 // (dynamic client registration, PKCE, a loopback redirect; the browser is opened by the caller,
 // which shows the user where it goes). Part of out/mcp.js: no vscode import.
-import { createHash } from "node:crypto";
-import { promises as fsp } from "node:fs";
-import * as path from "node:path";
 import type { McpOAuthConfig } from "@earendil-works/pi-mcp";
 import {
   completeMcpSignIn,
@@ -20,6 +17,7 @@ import {
   startMcpSignIn,
   waitForLoopbackSignIn,
 } from "@earendil-works/pi-mcp/oauth";
+import { CROSS_WINDOW_LOCK_STALE_MS, withCrossWindowLock } from "../cross-window-lock";
 
 /** The part of VS Code's SecretStorage the store needs (a Map in unit tests). */
 export interface SecretStore {
@@ -53,7 +51,7 @@ export function oauthBinding(config: McpOAuthConfig | undefined): string | undef
 /** How long a refresh may wait for another window's refresh of the same server. */
 export const MCP_REFRESH_LOCK_WAIT_MS = 10_000;
 /** A lock older than this was left by a window that died mid-refresh. */
-export const MCP_REFRESH_LOCK_STALE_MS = 60_000;
+export const MCP_REFRESH_LOCK_STALE_MS = CROSS_WINDOW_LOCK_STALE_MS;
 /** A sign-in the user does not finish in the browser within this long ends with a message. */
 export const MCP_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 
@@ -119,39 +117,23 @@ export class McpOAuthSecretStore implements McpOAuthServerStore {
 
   async withRefreshLock<T>(fn: () => Promise<T>): Promise<T> {
     // One at a time in this window, then one at a time across windows.
-    const run = this.local.then(async () => {
-      const lock = path.join(this.lockDir, `${createHash("sha256").update(this.serverUrl).digest("hex").slice(0, 24)}.lock`);
-      await fsp.mkdir(this.lockDir, { recursive: true });
-      await acquire(lock, this.lockWaitMs, () => this.lockWaits++);
-      try {
-        this.forget();
-        return await fn();
-      } finally {
-        await fsp.rm(lock, { recursive: true, force: true });
-      }
-    });
+    const run = this.local.then(() =>
+      withCrossWindowLock(
+        {
+          lockDir: this.lockDir,
+          name: this.serverUrl,
+          waitMs: this.lockWaitMs,
+          onHeld: () => this.lockWaits++,
+          busyError: () => new McpRefreshLockBusyError(),
+        },
+        async () => {
+          this.forget();
+          return await fn();
+        },
+      ),
+    );
     this.local = run.catch(() => undefined);
     return run;
-  }
-}
-
-async function acquire(lock: string, waitMs: number, onHeld: () => void): Promise<void> {
-  const end = Date.now() + waitMs;
-  for (;;) {
-    try {
-      await fsp.mkdir(lock);
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    const stat = await fsp.stat(lock).catch(() => undefined);
-    if (stat && Date.now() - stat.mtimeMs > MCP_REFRESH_LOCK_STALE_MS) {
-      await fsp.rm(lock, { recursive: true, force: true });
-      continue;
-    }
-    if (Date.now() > end) throw new McpRefreshLockBusyError();
-    onHeld();
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

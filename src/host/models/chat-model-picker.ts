@@ -18,6 +18,7 @@ import { askForApiKey, hasApiKey } from "./api-key-prompt";
 import { VSCODE_LM } from "../providers/catalog";
 import { useVscodeModels, vscodeModelItems } from "../vscode-models/picker-items";
 import type { ModelItem } from "./model-item";
+import type { ProviderSignIns } from "./provider-sign-in";
 import { askProviderOptions, cloudItems, modelRow, recentItems, recentModels, rememberModel } from "./picker-groups";
 
 /** Levels pi-ai knows, to check an argument (a keybinding's or a test's). */
@@ -48,8 +49,9 @@ export function registerModelCommands(
   secrets: SecretKeys,
   log: (line: string) => void,
   memento: vscode.Memento,
+  signIns: ProviderSignIns,
 ): vscode.Disposable[] {
-  const picker = new ModelPicker(screen, status, secrets, log, memento);
+  const picker = new ModelPicker(screen, status, secrets, log, memento, signIns);
   return [
     vscode.commands.registerCommand("piChat.selectChatModel", async (argument?: unknown) => {
       const given = asChatModelChoice(argument);
@@ -79,6 +81,7 @@ class ModelPicker {
     private readonly secrets: SecretKeys,
     private readonly log: (line: string) => void,
     private readonly memento: vscode.Memento,
+    private readonly signIns: ProviderSignIns,
   ) {}
 
   /** Picks this chat's model (and, when ticked, the default); resolves when done or dismissed. */
@@ -130,7 +133,7 @@ class ModelPicker {
     if (provider === VSCODE_LM) return;
     // Azure's resource, Cloudflare's account…: asked now when missing, not after a failed request.
     await askProviderOptions(provider, true);
-    if (!(await hasApiKey(this.secrets, provider)))
+    if (!(await hasApiKey(this.secrets, provider)) && !(await this.signIns.isSignedIn(provider)))
       await askForApiKey(this.secrets, provider, `${PROVIDER_TITLES[provider]} needs an API key for ${choice.modelId}.`);
   }
 
@@ -217,8 +220,8 @@ class ModelPicker {
         });
     };
     // The providers with a key (stored or in their variable) list their models.
-    whenListed(this.configuredProviders(), (configured) => {
-      groups = cloudItems(configured, listModels, isCurrent);
+    whenListed(this.configuredProviders(), ({ configured, signedIn }) => {
+      groups = cloudItems(configured, listModels, isCurrent, { offers: (p) => this.signIns.offers(p), signedIn });
     });
     // VS Code's own models first (they need no key), as soon as VS Code lists them.
     whenListed(vscodeModelItems(isCurrent, this.log), (items) => {
@@ -262,8 +265,8 @@ class ModelPicker {
     makeDefault: boolean,
   ): Promise<Picked | undefined> {
     if (item.action === "otherServer") return { kind: "otherServer" };
-    if (item.action === "setupProvider" && item.provider) {
-      const id = await this.setUpProvider(item.provider as CloudProviderId, isCurrent);
+    if ((item.action === "setupProvider" || item.action === "signIn") && item.provider) {
+      const id = await this.setUpProvider(item.provider as CloudProviderId, isCurrent, item.action === "signIn");
       return id === undefined ? undefined : { kind: "model", provider: item.provider, id, makeDefault };
     }
     if (item.action === "typeName") {
@@ -273,16 +276,26 @@ class ModelPicker {
     return item.provider && item.id !== undefined ? { kind: "model", provider: item.provider, id: item.id, makeDefault } : undefined;
   }
 
-  /** The cloud providers a run would find a key for (stored, or in the environment). */
-  private async configuredProviders(): Promise<Set<CloudProviderId>> {
-    const found = await Promise.all(CLOUD_PROVIDERS.map(async (p) => ((await hasApiKey(this.secrets, p.id)) ? p.id : undefined)));
-    return new Set(found.filter((p): p is CloudProviderId => p !== undefined));
+  /** The cloud providers a run would find a key (stored, or in the environment) or a sign-in for. */
+  private async configuredProviders(): Promise<{ configured: Set<CloudProviderId>; signedIn: Set<string> }> {
+    const signedIn = new Set((await Promise.all(CLOUD_PROVIDERS.map(async (p) => ((await this.signIns.isSignedIn(p.id)) ? p.id : "")))).filter(Boolean));
+    const found = await Promise.all(CLOUD_PROVIDERS.map(async (p) => ((await hasApiKey(this.secrets, p.id)) || signedIn.has(p.id) ? p.id : undefined)));
+    return { configured: new Set(found.filter((p): p is CloudProviderId => p !== undefined)), signedIn };
   }
 
-  /** A cloud provider without a key: its key first (naming its variable), then one of its models. */
-  private async setUpProvider(provider: CloudProviderId, isCurrent: (provider: ProviderId, id: string) => boolean): Promise<string | undefined> {
-    await askForApiKey(this.secrets, provider, `Choose a ${PROVIDER_TITLES[provider]} model after this.`);
-    if (!(await hasApiKey(this.secrets, provider)) || !(await askProviderOptions(provider, false))) return undefined;
+  /** A cloud provider without a key: its key first (naming its variable) or its sign-in, then one of its models. */
+  private async setUpProvider(
+    provider: CloudProviderId,
+    isCurrent: (provider: ProviderId, id: string) => boolean,
+    signIn = false,
+  ): Promise<string | undefined> {
+    if (signIn) {
+      if (!(await this.signIns.signIn(provider))) return undefined;
+    } else {
+      await askForApiKey(this.secrets, provider, `Choose a ${PROVIDER_TITLES[provider]} model after this.`);
+      if (!(await hasApiKey(this.secrets, provider))) return undefined;
+    }
+    if (!(await askProviderOptions(provider, false))) return undefined;
     const models = orderModels(loadProviders().listModels(provider), DEFAULT_MODELS[provider] || undefined);
     const picked = await vscode.window.showQuickPick(
       models.map((m) => modelRow(provider, m, isCurrent)),

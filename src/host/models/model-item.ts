@@ -4,8 +4,8 @@ import type * as vscode from "vscode";
 import type { ProviderId } from "../providers/catalog";
 
 export interface ModelItem extends vscode.QuickPickItem {
-  /** setupProvider: a cloud provider without a key (asks for it, then lists its models). */
-  action: "model" | "toggleDefault" | "typeName" | "otherServer" | "setupProvider" | "none";
+  /** setupProvider: a cloud provider without a key (asks for it, then lists its models); signIn: its sign-in, then its models. */
+  action: "model" | "toggleDefault" | "typeName" | "otherServer" | "setupProvider" | "signIn" | "none";
   provider?: ProviderId;
   id?: string;
 }

@@ -9,6 +9,7 @@ import { PROVIDER_TITLES } from "./chat-model";
 import type { ModelItem } from "./model-item";
 import { orderModels, type ListedModel } from "./model-order";
 import { optionProblem, PROVIDER_OPTION_RULES, providerOptions } from "../providers/provider-options";
+import { SIGN_IN_PROVIDERS } from "../providers/cloud-providers";
 import { setting, updateUserSetting } from "../settings";
 
 /** How many recently used models the picker lists first. */
@@ -84,6 +85,7 @@ export function cloudItems(
   configured: ReadonlySet<CloudProviderId>,
   listModels: (provider: CloudProviderId) => ListedModel[],
   isCurrent: IsCurrent,
+  signIn: SignInState = { offers: () => false, signedIn: new Set() },
 ): { configured: ModelItem[]; cloud: ModelItem[] } {
   const withKey: ModelItem[] = [];
   const without: ModelItem[] = [];
@@ -91,6 +93,7 @@ export function cloudItems(
     if (!configured.has(provider) && FEATURED.has(provider)) {
       // The three most users have keep their models listed; choosing one asks for the key then.
       without.push({ label: `${PROVIDER_TITLES[provider]} (no key yet)`, kind: vscode.QuickPickItemKind.Separator, action: "model" });
+      if (signIn.offers(provider)) without.push(signInRow(provider));
       for (const m of orderModels(listModels(provider), DEFAULT_MODELS[provider] || undefined)) without.push(modelRow(provider, m, isCurrent));
       continue;
     }
@@ -103,12 +106,29 @@ export function cloudItems(
         action: "setupProvider",
         provider,
       });
+      if (signIn.offers(provider)) without.push(signInRow(provider));
       continue;
     }
-    withKey.push({ label: `${PROVIDER_TITLES[provider]} (key set)`, kind: vscode.QuickPickItemKind.Separator, action: "model" });
+    withKey.push({
+      label: `${PROVIDER_TITLES[provider]} (${signIn.signedIn.has(provider) ? "signed in" : "key set"})`,
+      kind: vscode.QuickPickItemKind.Separator,
+      action: "model",
+    });
     for (const m of orderModels(listModels(provider), DEFAULT_MODELS[provider] || undefined)) withKey.push(modelRow(provider, m, isCurrent));
   }
   return { configured: withKey, cloud: without };
+}
+
+/** Which providers have a sign-in flow, and which are signed in (a sign-in counts as configured). */
+export interface SignInState {
+  offers: (provider: string) => boolean;
+  signedIn: ReadonlySet<string>;
+}
+
+/** "Sign in to OpenAI…" beside the provider's key row: its flow opens the provider's page in the browser. */
+function signInRow(provider: CloudProviderId): ModelItem {
+  const flow = SIGN_IN_PROVIDERS.find((p) => p.id === provider);
+  return { label: `$(sign-in) Sign in to ${PROVIDER_TITLES[provider]}…`, description: flow?.label ?? "sign in in your browser", action: "signIn", provider };
 }
 
 /**

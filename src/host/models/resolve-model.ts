@@ -14,6 +14,7 @@ import { lazyBundle } from "../lazy-bundle";
 import { VSCODE_LM } from "../providers/catalog";
 import { knownVscodeModel, listVscodeModels } from "../vscode-models/lm-api";
 import type * as VscodeModels from "../vscode-models/vscode-models-bundle";
+import type { ProviderSignIns } from "./provider-sign-in";
 
 const vscodeModels = lazyBundle<typeof VscodeModels>("vscode-models.js");
 
@@ -36,6 +37,8 @@ export class ChatModels implements vscode.Disposable {
     private readonly secrets: SecretKeys,
     private readonly consent: BaseUrlConsent,
     private readonly log: (line: string) => void,
+    /** Sign-in to providers where pi-ai has a flow: a stored one is used before a key. */
+    readonly signIns: ProviderSignIns,
   ) {}
 
   /** The binding of the chat's model (or the settings' one) for the next request; loads the provider bundle. */
@@ -55,6 +58,7 @@ export class ChatModels implements vscode.Disposable {
     return providers.resolveModelBinding(settings, this.secrets, {
       allowBaseUrl: (override) => this.consent.allow(override),
       onKeyUsed: (key) => keyRedactor.add(key),
+      signedIn: (provider) => this.signIns.auth(provider),
     });
   }
 
@@ -63,7 +67,9 @@ export class ChatModels implements vscode.Disposable {
     const found = new Set<ProviderId>();
     for (const provider of PROVIDER_IDS) {
       try {
-        if ((await this.secrets.get(provider))?.trim()) found.add(provider);
+        // Both read: a sign-in's tokens reach the redactor at activation even beside a key.
+        const [key, signedIn] = await Promise.all([this.secrets.get(provider), this.signIns.isSignedIn(provider)]);
+        if (key?.trim() || signedIn) found.add(provider);
       } catch {
         // Unreadable: counted as missing; a run says why.
       }

@@ -58,7 +58,14 @@ export function registerChatCommands({ context, host, view, secrets, mcp, modelC
     vscode.commands.registerCommand("piChat.setApiKey", () =>
       setApiKey(secrets, settingsForChat(readProviderSettings(), screen.currentSession.model).provider),
     ),
-    ...registerModelCommands(screen, status, secrets, log, context.globalState),
+    ...registerModelCommands(screen, status, secrets, log, context.globalState, host.models.signIns),
+    // Sign-in where pi-ai has a flow: an argument names the provider (the picker's row), otherwise a list.
+    vscode.commands.registerCommand("piChat.signIn", (provider?: unknown) =>
+      typeof provider === "string" && host.models.signIns.offers(provider) ? host.models.signIns.signIn(provider) : host.models.signIns.pickAndSignIn(),
+    ),
+    vscode.commands.registerCommand("piChat.signOut", (provider?: unknown) =>
+      host.models.signIns.signOut(typeof provider === "string" && host.models.signIns.offers(provider) ? provider : undefined),
+    ),
     vscode.commands.registerCommand("piChat.openWalkthrough", () =>
       vscode.commands.executeCommand("workbench.action.openWalkthrough", `${context.extension.id}#gettingStarted`, false),
     ),

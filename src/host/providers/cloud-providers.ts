@@ -77,11 +77,43 @@ export const CLOUD_PROVIDERS = [
 
 export type CloudProviderId = (typeof CLOUD_PROVIDERS)[number]["id"];
 
+/**
+ * The providers Pi Chat offers sign-in for, with pi-ai's own flow (auth/oauth), and the page the
+ * browser opens on. Each one's credentials are kept in SecretStorage under SIGN_IN_SECRET_PREFIX +
+ * its id. A loopback flow takes the browser's redirect on 127.0.0.1; a device-code flow shows a code
+ * to enter on the provider's page. pi-ai's other flows are left out, each with the reason in
+ * SIGN_IN_LEFT_OUT.
+ */
+export const SIGN_IN_PROVIDERS = [
+  { id: "openai", label: "Sign in with ChatGPT", kind: "loopback", page: "https://auth.openai.com" },
+  { id: "openrouter", label: "Sign in with OpenRouter", kind: "loopback", page: "https://openrouter.ai" },
+  { id: "xai", label: "Sign in with SuperGrok or X Premium", kind: "deviceCode", page: "https://auth.x.ai" },
+  { id: "kimi-coding", label: "Sign in with Kimi Code", kind: "deviceCode", page: "https://auth.kimi.com" },
+  { id: "meta", label: "Sign in with Meta", kind: "deviceCode", page: "https://auth.meta.com" },
+] as const satisfies readonly { id: CloudProviderId; label: string; kind: "loopback" | "deviceCode"; page: string }[];
+
+export type SignInProviderId = (typeof SIGN_IN_PROVIDERS)[number]["id"];
+
+export function isSignInProvider(value: unknown): value is SignInProviderId {
+  return SIGN_IN_PROVIDERS.some((p) => p.id === value);
+}
+
+/** Where a provider's sign-in is kept in SecretStorage: this prefix and the provider's id. */
+export const SIGN_IN_SECRET_PREFIX = "piChat.signIn.";
+
+/** pi-ai's sign-in flows Pi Chat does not offer, each with the reason. */
+export const SIGN_IN_LEFT_OUT: Readonly<Record<string, string>> = {
+  anthropic: "Claude Pro/Max sign-in presents itself as Anthropic's own Claude Code app, and Anthropic allows subscription access only there; use an API key",
+  "github-copilot": "Copilot's models reach Pi Chat through VS Code language models, with the GitHub sign-in VS Code already has",
+  "openai-codex": "the Codex-only provider; Sign in with ChatGPT on OpenAI covers a ChatGPT subscription",
+  radius: "a gateway whose address is configured per user, and whose model list comes from the sign-in",
+};
+
 /** pi-ai's providers that are not offered, each with the reason (the picker's list is the others). */
 export const NOT_OFFERED: Readonly<Record<string, string>> = {
   "amazon-bedrock": "needs the AWS SDK and its credential chain (profiles, IAM roles), which Pi Chat does not bundle",
   "github-copilot": "a GitHub sign-in; in VS Code, use Copilot's models through VS Code language models",
-  "openai-codex": "a ChatGPT subscription sign-in only (no API key), which Pi Chat does not offer yet",
-  radius: "a gateway whose model list comes from its sign-in, which Pi Chat does not offer yet",
+  "openai-codex": "the Codex-only models of a ChatGPT subscription; Sign in with ChatGPT on OpenAI offers that subscription",
+  radius: "a gateway whose address is configured per user and whose model list comes from its sign-in",
   typesafe: "has no chat models (a classifier only)",
 };

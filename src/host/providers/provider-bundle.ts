@@ -2,7 +2,7 @@
 // ChatSession runs with. Bundled on its own (out/providers.js) and loaded on the first
 // prompt, so the activation bundle carries no provider SDK. No VS Code here: the host
 // passes in the settings and a SecretSource over its SecretStorage.
-import type { AuthContext, Model, MutableModels } from "@earendil-works/pi-ai";
+import type { AuthContext, Model, ModelAuth, MutableModels } from "@earendil-works/pi-ai";
 import { openAICompletionsApi } from "@earendil-works/pi-ai/api/openai-completions.lazy";
 import { createModels, createProvider, getSupportedThinkingLevels } from "@earendil-works/pi-ai/models";
 import type { BindingWindow, ServerWindow } from "../../core/context/server-window";
@@ -32,6 +32,7 @@ import { askServerWindowAgain, compatibleWindow, knownServerWindow, probeServerW
 export { DEFAULT_MODELS, ENV_VARS, KEYLESS_API_KEY, PROVIDER_IDS, PROVIDER_LABELS, isProviderId, type ProviderId } from "./catalog";
 export { describeProviderError, redactSecrets, type ProviderErrorDescription } from "./errors";
 export { forgetServerWindows, knownServerWindow } from "./server-probe";
+export { SignInCredentialStore, shippedSignInFlow, signedInAuth, signInWithFlow, signOutOfFlow, type SignInFlow } from "./sign-in";
 
 export interface ProviderSettings {
   provider: ProviderId;
@@ -74,6 +75,8 @@ export interface ResolveOptions {
   allowBaseUrl?: (request: BaseUrlOverride) => Promise<boolean>;
   /** Told every real key that is about to be sent (never the keyless placeholder), so it can be redacted everywhere. */
   onKeyUsed?: (key: string) => void;
+  /** The request auth of the provider's stored sign-in (sign-in.ts), refreshed when due; undefined: none. */
+  signedIn?: (provider: BuiltinProviderId) => Promise<ModelAuth | undefined>;
 }
 
 /** A base URL that would receive a built-in provider's key instead of the provider's own endpoint. */
@@ -191,14 +194,24 @@ export async function resolveModelBinding(settings: ProviderSettings, secrets: S
 
   const label = PROVIDER_LABELS[provider];
   const baseUrl = settings.baseUrl?.trim() ? parseBaseUrl(settings.baseUrl, fail) : undefined;
+  // A sign-in wins over a key (signing out falls back to it); pi-ai refreshes its token before expiry.
+  const signedInKey = async () => (await options.signedIn?.(provider))?.apiKey;
   const readKey = async () => {
-    const found = await readStoredOrEnvKey(provider, secrets, env);
+    const found = (await signedInKey()) ?? (await readStoredOrEnvKey(provider, secrets, env));
     if (found) options.onKeyUsed?.(found);
     return found;
   };
   let key: string | undefined;
   try {
-    key = await readKey();
+    key = await signedInKey();
+  } catch (error) {
+    throw fail(`Your ${label} sign-in could not be renewed (${error instanceof Error ? error.message : String(error)}).`, signInAgainFix(label), "signIn", [
+      "setApiKey",
+      "selectChatModel",
+    ]);
+  }
+  try {
+    key ??= await readKey();
   } catch {
     throw fail(`Could not read the stored API key for ${label}.`, `Run “${SET_API_KEY_COMMAND}” to store it again.`, "setApiKey");
   }
@@ -401,6 +414,10 @@ export function noKeyText(provider: BuiltinProviderId): string {
   const vars = ENV_VARS[provider];
   const env = vars.length === 1 ? `${vars[0]} is not set` : `neither ${vars.join(" nor ")} is set`;
   return `No API key for ${PROVIDER_LABELS[provider]}: none is stored in VS Code, and ${env}.`;
+}
+
+function signInAgainFix(label: string): string {
+  return `Sign in to ${label} again with “Pi Chat: Sign In to Provider…”, or set an API key with “${SET_API_KEY_COMMAND}”.`;
 }
 
 function sameEndpoint(a: string, b: string): boolean {

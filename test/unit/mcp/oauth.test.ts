@@ -10,30 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { McpRefreshLockBusyError } from "@earendil-works/pi-mcp/oauth";
 import type { McpServerDefinition } from "../../../src/core/mcp/config";
-import {
-  McpOAuthSecretStore,
-  McpSignInCancelledError,
-  McpSignInTimeoutError,
-  mcpOAuthSecretKey,
-  oauthBinding,
-  type SecretStore,
-} from "../../../src/core/mcp/oauth";
+import { McpOAuthSecretStore, McpSignInCancelledError, McpSignInTimeoutError, mcpOAuthSecretKey, oauthBinding } from "../../../src/core/mcp/oauth";
 import { McpServers, type McpServerState } from "../../../src/core/mcp/servers";
 import { type OAuthTestServer, startOAuthTestServer } from "../../support/oauth-server";
+import { MapSecrets } from "../../support/map-secrets";
 import { waitFor } from "../../support/wait-for";
-
-class MapSecrets implements SecretStore {
-  readonly map = new Map<string, string>();
-  async get(key: string) {
-    return this.map.get(key);
-  }
-  async store(key: string, value: string) {
-    this.map.set(key, value);
-  }
-  async delete(key: string) {
-    this.map.delete(key);
-  }
-}
 
 function http(name: string, url: string, extra: Partial<Extract<McpServerDefinition["transport"], { type: "http" }>> = {}): McpServerDefinition {
   return { name, scope: "user", file: "test", enabled: true, transport: { type: "http", url, headers: {}, ...extra } };
