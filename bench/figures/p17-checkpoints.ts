@@ -20,10 +20,21 @@ export interface P17Result {
   turn: { big: Summary; small: Summary; ratio: Summary };
   /** The first walk of a session (every file read and kept), in the background after the first mark. */
   warmMs: { big: number; small: number };
-  command: { withCp: Summary; without: Summary; ratio: Summary; commandMs: number; afterWalkMs: Summary };
+  command: CommandFigure;
+  /** The same command on a 100,000-file workspace. */
+  command100k?: CommandFigure & { files: number };
   files: { big: number; small: number };
   blobMB: number;
   goals: { turn: number; command: number };
+}
+
+export interface CommandFigure {
+  withCp: Summary;
+  without: Summary;
+  ratio: Summary;
+  commandMs: number;
+  /** The walk after the command, in the background (off the tool's path). */
+  afterWalkMs: Summary;
 }
 
 interface Side {
@@ -58,7 +69,7 @@ async function turn(s: Side, i: number): Promise<number> {
 }
 
 // biome-ignore lint/complexity/noExcessiveCognitiveComplexity: a benchmark script: set-up, alternating runs and the summary, read top to bottom
-export async function runP17(log: (line: string) => void, runs: number): Promise<P17Result> {
+export async function runP17(log: (line: string) => void, runs: number, hugeFiles = 100_000): Promise<P17Result> {
   const base = mkdtempSync(join(tmpdir(), "pi-chat-p17-"));
   try {
     const big = side(base, "big", 10_000);
@@ -88,40 +99,23 @@ export async function runP17(log: (line: string) => void, runs: number): Promise
       ratios.push(c / b);
     }
 
-    // (b) A command on the 10,000-file side: with the recording wrapper ÷ the bare tool, alternating.
-    const runner = new NodeCommandRunner();
-    const bare = createRunCommandTool({
-      folders: singleFolder(big.root),
-      fs: createNodeWorkspaceFs(big.root),
-      runner: () => runner,
-      defaultTimeoutSeconds: () => 120,
-    }) as AgentTool;
-    const chat = big.checkpoints.forChat("bench-cmd");
-    const recorded = chat.recordingCommandTool(bare);
-    // A short test run: about a second, writing a snapshot file and a report.
-    const command = "sleep 1 && date +%s%N > p17-snapshot.txt && echo ok > p17-report.txt";
-    const withCp: number[] = [];
-    const without: number[] = [];
-    const afterWalk: number[] = [];
-    for (let i = 0; i < runs + 1; i++) {
-      for (const useCp of i % 2 === 0 ? [true, false] : [false, true]) {
-        const t = performance.now();
-        await (useCp ? recorded : bare).execute(`c${i}${useCp}`, { command });
-        const ms = performance.now() - t;
-        if (useCp) {
-          const w = performance.now();
-          await big.checkpoints.idle(); // the walk after, in the background
-          if (i > 0) afterWalk.push(performance.now() - w);
-        }
-        if (i === 0) continue;
-        (useCp ? withCp : without).push(ms);
-      }
+    // (b) A command on the 10,000-file side, then on a 100,000-file one (generated and warmed
+    // before anything is timed).
+    const command = await commandFigure(big, runs);
+    let command100k: (CommandFigure & { files: number }) | undefined;
+    if (hugeFiles > 0) {
+      const huge = side(base, "huge", hugeFiles);
+      log(`P17: ${huge.files} files written for the command figure`);
+      const t = performance.now();
+      await huge.checkpoints.warm();
+      log(`P17: the first walk of ${huge.files} files took ${Math.round(performance.now() - t)} ms`);
+      command100k = { ...(await commandFigure(huge, runs)), files: huge.files };
     }
-    const cmdRatios = withCp.map((w, i) => w / without[i]!);
     return {
       turn: { big: summarize(bigTurns), small: summarize(smallTurns), ratio: summarize(ratios) },
       warmMs,
-      command: { withCp: summarize(withCp), without: summarize(without), ratio: summarize(cmdRatios), commandMs: 1000, afterWalkMs: summarize(afterWalk) },
+      command,
+      ...(command100k ? { command100k } : {}),
       files: { big: big.files, small: small.files },
       blobMB: (await big.checkpoints.storage.blobBytes()) / 1e6,
       goals: { turn: 1.5, command: 1.1 },
@@ -129,4 +123,38 @@ export async function runP17(log: (line: string) => void, runs: number): Promise
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
+}
+
+/** A command's wall time through run_command with the recording wrapper ÷ the bare tool, alternating. */
+async function commandFigure(s: Side, runs: number): Promise<CommandFigure> {
+  const runner = new NodeCommandRunner();
+  const bare = createRunCommandTool({
+    folders: singleFolder(s.root),
+    fs: createNodeWorkspaceFs(s.root),
+    runner: () => runner,
+    defaultTimeoutSeconds: () => 120,
+  }) as AgentTool;
+  const chat = s.checkpoints.forChat("bench-cmd");
+  const recorded = chat.recordingCommandTool(bare);
+  // A short test run: about a second, writing a snapshot file and a report.
+  const command = "sleep 1 && date +%s%N > p17-snapshot.txt && echo ok > p17-report.txt";
+  const withCp: number[] = [];
+  const without: number[] = [];
+  const afterWalk: number[] = [];
+  for (let i = 0; i < runs + 1; i++) {
+    for (const useCp of i % 2 === 0 ? [true, false] : [false, true]) {
+      const t = performance.now();
+      await (useCp ? recorded : bare).execute(`c${i}${useCp}`, { command });
+      const ms = performance.now() - t;
+      if (useCp) {
+        const w = performance.now();
+        await s.checkpoints.idle(); // the walk after, in the background
+        if (i > 0) afterWalk.push(performance.now() - w);
+      }
+      if (i === 0) continue;
+      (useCp ? withCp : without).push(ms);
+    }
+  }
+  const ratios = withCp.map((w, i) => w / without[i]!);
+  return { withCp: summarize(withCp), without: summarize(without), ratio: summarize(ratios), commandMs: 1000, afterWalkMs: summarize(afterWalk) };
 }
