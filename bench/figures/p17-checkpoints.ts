@@ -68,7 +68,6 @@ async function turn(s: Side, i: number): Promise<number> {
   return performance.now() - start;
 }
 
-// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: a benchmark script: set-up, alternating runs and the summary, read top to bottom
 export async function runP17(log: (line: string) => void, runs: number, hugeFiles = 100_000): Promise<P17Result> {
   const base = mkdtempSync(join(tmpdir(), "pi-chat-p17-"));
   try {
