@@ -47,6 +47,8 @@ export interface CommandChange {
 export interface ChangeFeed {
   /** Starts reporting to `listener`; returns the way to stop. */
   subscribe(listener: ChangeListener): () => void;
+  /** Why its events cannot be relied on now (a watcher told to skip visible files); undefined: they can. */
+  untrusted?(): string | undefined;
 }
 
 export interface ChangeListener {
@@ -72,6 +74,8 @@ export class WorkspaceBaseline {
   private storedBytes = 0;
   /** The last walk stopped at MAX_BASELINE_FILES. */
   truncated = false;
+  /** Test seam: each batch of paths the feed names. */
+  onNamed: ((paths: readonly string[]) => void) | undefined;
   /** How the last snapshot knew the tree, and why it walked when it did. */
   lastSnapshot: { source: SnapshotSource; why?: string } = { source: "walk", why: "no snapshot yet" };
   /** The tree as the last walk saw it, kept current from the feed's events (undefined: no walk yet). */
@@ -86,6 +90,7 @@ export class WorkspaceBaseline {
   private seq = 0;
   /** The event number when the feed was attached; undefined: no feed. */
   private feedFrom: number | undefined;
+  private feed: ChangeFeed | undefined;
   /** The last loss the feed reported. */
   private lostAt = -1;
   /** Why the feed is not trusted now (undefined: trusted). */
@@ -192,9 +197,11 @@ export class WorkspaceBaseline {
   /** Follows `feed`: its events keep the tracked tree current (`onDirty`: a path was named, a refresh is due). */
   follow(feed: ChangeFeed, onDirty: () => void): () => void {
     this.feedFrom = ++this.seq;
+    this.feed = feed;
     this.distrust = "no walk since the feed was attached";
     return feed.subscribe({
       changed: (paths) => {
+        this.onNamed?.(paths);
         const n = ++this.seq;
         for (const path of paths) {
           if (path === "." || path === "") {
@@ -217,8 +224,10 @@ export class WorkspaceBaseline {
   }
 
   /** Why a snapshot would walk now (undefined: the feed's events suffice). */
-  private whyWalk(): string | undefined {
+  walkReason(): string | undefined {
     if (this.distrust) return this.distrust;
+    const blind = this.feed?.untrusted?.();
+    if (blind) return blind;
     if (!this.tracked || !this.walkRules) return "no walk yet";
     if (JSON.stringify(this.rules()) !== this.rulesKey) return "the excludes changed";
     if (this.unreported.size > 0) return `the feed never named ${this.unreported.size} change(s) a walk found (e.g. ${[...this.unreported][0]})`;
@@ -235,7 +244,7 @@ export class WorkspaceBaseline {
   async refresh(): Promise<void> {
     const tracked = this.tracked;
     const rules = this.walkRules;
-    if (this.dirty.size === 0 || this.whyWalk() || !tracked || !rules) return;
+    if (this.dirty.size === 0 || this.walkReason() || !tracked || !rules) return;
     const upto = this.seq;
     const named = [...this.dirty.keys()];
     const distrust = (why: string): void => {
@@ -325,7 +334,7 @@ export class WorkspaceBaseline {
    */
   async snapshot(): Promise<StatWalk> {
     await this.refresh();
-    const why = this.whyWalk();
+    const why = this.walkReason();
     const tracked = this.tracked;
     if (why || !tracked) {
       const walk = await this.walk();
