@@ -1,0 +1,130 @@
+// P25 hunk review (issue 44): opening the review of an edit of a 5,000-line file with 200 hunks ÷
+// with 2 hunks. Opening is the host computing the hunks (editDiff over the changed window, then
+// hunksFromPatch: what the edit gate sends) plus the view drawing the card in real Chromium with
+// the built bundle (the browser tests' page, test/browser/harness.ts): from the approval request's
+// message reaching the page (a capturing listener stamps it) to the card holding every hunk's
+// controls, with the layout done (the DOM observed, then a forced layout). Each sample is a fresh
+// page that first draws a 2-hunk review of another edit (the bundle's code warm); sides alternate.
+import { editDiff } from "../../src/core/tools/edit-diff";
+import { hunksFromPatch } from "../../src/shared/diff-hunks";
+import type { StructuredDiff } from "../../src/shared/structured-diff";
+import { ChatPage, shared } from "../../test/browser/harness";
+import { Script, toolCall } from "../../test/browser/script";
+import { summarize, type Summary } from "../lib/stats";
+
+export const P25_LINES = 5_000;
+export const P25_GOAL_RATIO = 2;
+export const P25_GOAL_MS = 300;
+
+export interface P25Side {
+  hunks: number;
+  hostMs: Summary;
+  viewMs: Summary;
+  totalMs: Summary;
+}
+
+export interface P25Result {
+  many: P25Side;
+  few: P25Side;
+  ratio: Summary;
+  lines: number;
+}
+
+const FILE = Array.from({ length: P25_LINES }, (_, i) => `export const value${i} = ${i}; // line ${i + 1}`);
+
+/** The file with `count` lines changed, evenly spread (far enough apart to be separate hunks). */
+function edited(count: number): string {
+  const step = Math.floor(P25_LINES / count);
+  const changed = new Set(Array.from({ length: count }, (_, k) => k * step + Math.floor(step / 2)));
+  return FILE.map((line, i) => (changed.has(i) ? `${line} // changed` : line)).join("\n");
+}
+
+function hostHunks(oldText: string, newText: string): { diff: StructuredDiff; ms: number } {
+  const t = performance.now();
+  const hunks = hunksFromPatch(editDiff("src/big.ts", oldText, newText, 3).hunks);
+  return { diff: { kind: "hunks", hunks }, ms: performance.now() - t };
+}
+
+/** The view's milliseconds from the request's message to the drawn card of `diff`, in a fresh page. */
+async function viewMs(diff: StructuredDiff, warm: StructuredDiff): Promise<number> {
+  const chat = await ChatPage.open();
+  try {
+    const request = (id: string, d: StructuredDiff) =>
+      new Script()
+        .start()
+        .user("Change the values.")
+        .assistant([toolCall(id, "edit_file", { path: "src/big.ts" })])
+        .toolStart(id, "edit_file", { path: "src/big.ts" })
+        .raw({ type: "approval/request", toolCallId: id, toolName: "edit_file", path: "src/big.ts", diff: d })
+        .take();
+    await chat.events(request("warm", warm));
+    const events = request("measured", diff);
+    await chat.events(events.slice(0, -1));
+    const count = diff.kind === "hunks" ? diff.hunks.length : 0;
+    await chat.page.evaluate((n) => {
+      const w = window as unknown as { __p25?: { start?: number; end?: number } };
+      const mark: { start?: number; end?: number } = {};
+      w.__p25 = mark;
+      window.addEventListener(
+        "message",
+        (e: MessageEvent) => {
+          const data = e.data as { event?: { type?: string; toolCallId?: string } };
+          if (data?.event?.type === "approval/request" && data.event.toolCallId === "measured") mark.start ??= performance.now();
+        },
+        { capture: true },
+      );
+      const observer = new MutationObserver(() => {
+        if (document.querySelectorAll('[data-item="measured"] .hunk-choice').length < n) return;
+        void document.body.offsetHeight; // the layout of the drawn card
+        mark.end = performance.now();
+        observer.disconnect();
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    }, count);
+    await chat.events(events.slice(-1));
+    const { start, end } = await chat.page.evaluate(() => (window as unknown as { __p25: { start?: number; end?: number } }).__p25);
+    if (start === undefined || end === undefined) throw new Error("P25: the card never showed every hunk");
+    return end - start;
+  } finally {
+    await chat.close();
+  }
+}
+
+export async function runP25(log: (line: string) => void, runs: number): Promise<P25Result> {
+  const oldText = FILE.join("\n");
+  const manyText = edited(200);
+  const fewText = edited(2);
+  const warm = hostHunks(oldText, fewText).diff;
+  const sides = {
+    many: { text: manyText, host: [] as number[], view: [] as number[], hunks: 0 },
+    few: { text: fewText, host: [] as number[], view: [] as number[], hunks: 0 },
+  };
+  const ratios: number[] = [];
+  try {
+    for (let run = 0; run <= runs; run++) {
+      const totals: Record<string, number> = {};
+      for (const name of run % 2 === 0 ? (["many", "few"] as const) : (["few", "many"] as const)) {
+        const side = sides[name];
+        const { diff, ms } = hostHunks(oldText, side.text);
+        side.hunks = diff.kind === "hunks" ? diff.hunks.length : 0;
+        const view = await viewMs(diff, warm);
+        totals[name] = ms + view;
+        if (run === 0) continue; // warm-up
+        side.host.push(ms);
+        side.view.push(view);
+      }
+      if (run > 0) ratios.push(totals["many"]! / totals["few"]!);
+    }
+  } finally {
+    await (await shared()).close();
+  }
+  const sideOf = (s: (typeof sides)["many"]): P25Side => ({
+    hunks: s.hunks,
+    hostMs: summarize(s.host),
+    viewMs: summarize(s.view),
+    totalMs: summarize(s.host.map((h, i) => h + s.view[i]!)),
+  });
+  const result = { many: sideOf(sides.many), few: sideOf(sides.few), ratio: summarize(ratios), lines: P25_LINES };
+  log(`P25: ${result.many.hunks} hunks ${result.many.totalMs.median.toFixed(1)} ms ÷ ${result.few.hunks} hunks ${result.few.totalMs.median.toFixed(1)} ms`);
+  return result;
+}
