@@ -97,6 +97,8 @@ export class WorkspaceBaseline {
   private distrust: string | undefined = "no change feed";
   /** Paths a walk found changed that the feed had not named yet: it must name them before it is trusted again. */
   private readonly unreported = new Set<string>();
+  /** Paths named while some were unreported that may be folders (a folder's event covers what is below it). */
+  private readonly namedFolders = new Set<string>();
 
   constructor(
     private readonly io: CheckpointIo,
@@ -170,13 +172,14 @@ export class WorkspaceBaseline {
    */
   private adopt(out: StatWalk, entered: Set<string>, rules: IgnoreRules, rulesKey: string, startSeq: number): void {
     const previous = this.tracked;
+    this.sweepUnreported();
     // Only a trusted feed under the same rules owes reports (after a loss or a rule change, the walk's differences are expected).
     if (previous && this.feedFrom !== undefined && !this.distrust && rulesKey === this.rulesKey) {
       for (const [path, st] of out) {
         const was = previous.get(path);
-        if ((!was || !sameStat(was, st)) && !this.dirty.has(path)) this.unreported.add(path);
+        if ((!was || !sameStat(was, st)) && !this.namedAbove(path)) this.unreported.add(path);
       }
-      for (const path of previous.keys()) if (!out.has(path) && !this.dirty.has(path)) this.unreported.add(path);
+      for (const path of previous.keys()) if (!out.has(path) && !this.namedAbove(path)) this.unreported.add(path);
     }
     for (const [path, n] of this.dirty) if (n < startSeq) this.dirty.delete(path);
     if (this.truncated) {
@@ -194,6 +197,13 @@ export class WorkspaceBaseline {
     else this.distrust = undefined;
   }
 
+  /** The feed named `path` or a folder above it, and the baseline has not applied it yet. */
+  private namedAbove(path: string): boolean {
+    if (this.dirty.has(path)) return true;
+    for (let at = path.lastIndexOf("/"); at > 0; at = path.lastIndexOf("/", at - 1)) if (this.dirty.has(path.slice(0, at))) return true;
+    return false;
+  }
+
   /** Follows `feed`: its events keep the tracked tree current (`onDirty`: a path was named, a refresh is due). */
   follow(feed: ChangeFeed, onDirty: () => void): () => void {
     this.feedFrom = ++this.seq;
@@ -209,7 +219,10 @@ export class WorkspaceBaseline {
             continue;
           }
           this.dirty.set(path, n);
-          if (this.unreported.size > 0) for (const u of this.unreported) if (u === path || u.startsWith(`${path}/`)) this.unreported.delete(u);
+          if (this.unreported.size === 0) continue;
+          this.unreported.delete(path);
+          // Maybe a folder: what a walk found below it is named too (swept when the reason is asked).
+          if (!this.tracked?.has(path)) this.namedFolders.add(path);
         }
         onDirty();
       },
@@ -230,8 +243,23 @@ export class WorkspaceBaseline {
     if (blind) return blind;
     if (!this.tracked || !this.walkRules) return "no walk yet";
     if (JSON.stringify(this.rules()) !== this.rulesKey) return "the excludes changed";
+    this.sweepUnreported();
     if (this.unreported.size > 0) return `the feed never named ${this.unreported.size} change(s) a walk found (e.g. ${[...this.unreported][0]})`;
     return undefined;
+  }
+
+  /** Unreported paths below a folder the feed named since are reported. */
+  private sweepUnreported(): void {
+    if (this.namedFolders.size === 0) return;
+    for (const u of this.unreported) {
+      for (let at = u.lastIndexOf("/"); at > 0; at = u.lastIndexOf("/", at - 1)) {
+        if (this.namedFolders.has(u.slice(0, at))) {
+          this.unreported.delete(u);
+          break;
+        }
+      }
+    }
+    this.namedFolders.clear();
   }
 
   /**
@@ -257,7 +285,8 @@ export class WorkspaceBaseline {
       const target = this.firstUnentered(path, rules);
       if (target === undefined) continue; // inside a folder the walk skips
       const st = await this.io.lstat(target).catch(() => undefined);
-      if (this.entered.has(target) || st?.type !== "file") gone.add(target);
+      // A folder the walk knew: what was below it goes (or is walked again, below).
+      if (this.entered.has(target)) gone.add(target);
       tracked.delete(target);
       if (st?.type === "file") {
         if (!rules.skips(target, "file")) tracked.set(target, st);

@@ -134,6 +134,16 @@ describe("checkpoints: a command's before from the change feed", function () {
     assert.equal((await command(w, () => {})).source, "events");
   });
 
+  it("a folder the feed names late covers what a walk found below it", async () => {
+    const run = await command(w, () => w.write("gen/deep/x.ts", "x\n")); // the folder's event comes late
+    assert.deepEqual(Object.keys(run.changes), ["gen/deep/x.ts"]);
+    w.feed.report("gen");
+    await w.checkpoints.idle();
+    const next = await command(w, () => {});
+    assert.equal(next.source, "events", "the folder's event reported the file below it");
+    assert.ok(next.beforePaths.has("gen/deep/x.ts"));
+  });
+
   it("a file the user changed before the command, reported late (not yet applied), keeps its pre-command content", async () => {
     w.write("a.ts", "a-user\n");
     w.feed.report("a.ts"); // no wait: the before must stat it itself
