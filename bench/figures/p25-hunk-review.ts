@@ -57,6 +57,7 @@ async function viewMs(diff: StructuredDiff, warm: StructuredDiff): Promise<numbe
         .toolStart(id, "edit_file", { path: "src/big.ts" })
         .raw({ type: "approval/request", toolCallId: id, toolName: "edit_file", path: "src/big.ts", diff: d })
         .take();
+    await chat.snapshot();
     await chat.events(request("warm", warm));
     const events = request("measured", diff);
     await chat.events(events.slice(0, -1));
