@@ -2,8 +2,10 @@
 // with 2 hunks. Opening is the host computing the hunks (editDiff over the changed window, then
 // hunksFromPatch: what the edit gate sends) plus the view drawing the card in real Chromium with
 // the built bundle (the browser tests' page, test/browser/harness.ts): from the approval request's
-// message reaching the page (a capturing listener stamps it) to the card holding every hunk's
-// controls, with the layout done (the DOM observed, then a forced layout). Each sample is a fresh
+// message reaching the page (a capturing listener stamps it) to the card holding its drawn
+// lines (the first 400 lines: the view cuts a long diff behind *Show more*) and its Allow, with the
+// layout done (the DOM observed, then a forced layout); beside it, *Show more* until every hunk's
+// controls are drawn. Each sample is a fresh
 // page that first draws a 2-hunk review of another edit (the bundle's code warm); sides alternate.
 import { editDiff } from "../../src/core/tools/edit-diff";
 import { hunksFromPatch } from "../../src/shared/diff-hunks";
@@ -15,12 +17,16 @@ import { summarize, type Summary } from "../lib/stats";
 export const P25_LINES = 5_000;
 export const P25_GOAL_RATIO = 2;
 export const P25_GOAL_MS = 300;
+/** The diff view's first cut (webview/cards/diff-view.tsx): more behind *Show more*. */
+const DIFF_LINES_SHOWN = 400;
 
 export interface P25Side {
   hunks: number;
   hostMs: Summary;
   viewMs: Summary;
   totalMs: Summary;
+  /** *Show more* on a cut card: until every hunk's controls are drawn. */
+  showAllMs?: Summary;
 }
 
 export interface P25Result {
@@ -45,8 +51,11 @@ function hostHunks(oldText: string, newText: string): { diff: StructuredDiff; ms
   return { diff: { kind: "hunks", hunks }, ms: performance.now() - t };
 }
 
-/** The view's milliseconds from the request's message to the drawn card of `diff`, in a fresh page. */
-async function viewMs(diff: StructuredDiff, warm: StructuredDiff): Promise<number> {
+/**
+ * The view's milliseconds from the request's message to the drawn card of `diff`, in a fresh page;
+ * `allMs`: then *Show more* to every hunk's controls drawn, when the card was cut.
+ */
+async function viewMs(diff: StructuredDiff, warm: StructuredDiff): Promise<{ openMs: number; allMs?: number }> {
   const chat = await ChatPage.open();
   try {
     const request = (id: string, d: StructuredDiff) =>
@@ -61,7 +70,12 @@ async function viewMs(diff: StructuredDiff, warm: StructuredDiff): Promise<numbe
     await chat.events(request("warm", warm));
     const events = request("measured", diff);
     await chat.events(events.slice(0, -1));
-    const count = diff.kind === "hunks" ? diff.hunks.length : 0;
+    const hunks = diff.kind === "hunks" ? diff.hunks : [];
+    // What the card draws at first: a header per hunk and its lines, cut at the view's 400 lines.
+    const drawn = Math.min(
+      DIFF_LINES_SHOWN,
+      hunks.reduce((n, h) => n + 1 + h.lines.length, 0),
+    );
     await chat.page.evaluate((n) => {
       const w = window as unknown as { __p25?: { start?: number; end?: number } };
       const mark: { start?: number; end?: number } = {};
@@ -75,17 +89,34 @@ async function viewMs(diff: StructuredDiff, warm: StructuredDiff): Promise<numbe
         { capture: true },
       );
       const observer = new MutationObserver(() => {
-        if (document.querySelectorAll('[data-item="measured"] .hunk-choice').length < n) return;
+        const card = document.querySelector('[data-item="measured"]');
+        if (!card?.querySelector('button[data-decision="allow"]') || card.querySelectorAll(".diff-line").length < n) return;
         void document.body.offsetHeight; // the layout of the drawn card
         mark.end = performance.now();
         observer.disconnect();
       });
       observer.observe(document.body, { childList: true, subtree: true });
-    }, count);
+    }, drawn);
     await chat.events(events.slice(-1));
     const { start, end } = await chat.page.evaluate(() => (window as unknown as { __p25: { start?: number; end?: number } }).__p25);
-    if (start === undefined || end === undefined) throw new Error("P25: the card never showed every hunk");
-    return end - start;
+    if (start === undefined || end === undefined) throw new Error("P25: the card was never drawn");
+    // Show more: every hunk with its controls (only when the card was cut).
+    const allMs = await chat.page.evaluate((count) => {
+      const more = document.querySelector<HTMLButtonElement>('[data-item="measured"] .diff-more');
+      if (!more) return undefined;
+      return new Promise<number>((resolve) => {
+        const t = performance.now();
+        const observer = new MutationObserver(() => {
+          if (document.querySelectorAll('[data-item="measured"] .hunk-choice').length < count) return;
+          void document.body.offsetHeight;
+          observer.disconnect();
+          resolve(performance.now() - t);
+        });
+        observer.observe(document.body, { childList: true, subtree: true });
+        more.click();
+      });
+    }, hunks.length);
+    return { openMs: end - start, ...(allMs !== undefined ? { allMs } : {}) };
   } finally {
     await chat.close();
   }
@@ -97,8 +128,8 @@ export async function runP25(log: (line: string) => void, runs: number): Promise
   const fewText = edited(2);
   const warm = hostHunks(oldText, fewText).diff;
   const sides = {
-    many: { text: manyText, host: [] as number[], view: [] as number[], hunks: 0 },
-    few: { text: fewText, host: [] as number[], view: [] as number[], hunks: 0 },
+    many: { text: manyText, host: [] as number[], view: [] as number[], all: [] as number[], hunks: 0 },
+    few: { text: fewText, host: [] as number[], view: [] as number[], all: [] as number[], hunks: 0 },
   };
   const ratios: number[] = [];
   try {
@@ -109,10 +140,11 @@ export async function runP25(log: (line: string) => void, runs: number): Promise
         const { diff, ms } = hostHunks(oldText, side.text);
         side.hunks = diff.kind === "hunks" ? diff.hunks.length : 0;
         const view = await viewMs(diff, warm);
-        totals[name] = ms + view;
+        totals[name] = ms + view.openMs;
         if (run === 0) continue; // warm-up
         side.host.push(ms);
-        side.view.push(view);
+        side.view.push(view.openMs);
+        if (view.allMs !== undefined) side.all.push(view.allMs);
       }
       if (run > 0) ratios.push(totals["many"]! / totals["few"]!);
     }
@@ -124,6 +156,7 @@ export async function runP25(log: (line: string) => void, runs: number): Promise
     hostMs: summarize(s.host),
     viewMs: summarize(s.view),
     totalMs: summarize(s.host.map((h, i) => h + s.view[i]!)),
+    ...(s.all.length > 0 ? { showAllMs: summarize(s.all) } : {}),
   });
   const result = { many: sideOf(sides.many), few: sideOf(sides.few), ratio: summarize(ratios), lines: P25_LINES };
   log(`P25: ${result.many.hunks} hunks ${result.many.totalMs.median.toFixed(1)} ms ÷ ${result.few.hunks} hunks ${result.few.totalMs.median.toFixed(1)} ms`);
