@@ -2,13 +2,13 @@
 // with 2 hunks. Opening is the host computing the hunks (editDiff over the changed window, then
 // hunksFromPatch: what the edit gate sends) plus the view drawing the card in real Chromium with
 // the built bundle (the browser tests' page, test/browser/harness.ts): from the approval request's
-// message reaching the page (a capturing listener stamps it) to the card holding its drawn
+// message reaching the page (posted in the page, the clock read just before) to the card holding its drawn
 // lines (the first 400 lines: the view cuts a long diff behind *Show more*) and its Allow, with the
 // layout done (the DOM observed, then a forced layout); beside it, *Show more* until every hunk's
 // controls are drawn. Each sample is a fresh
 // page that first draws a 2-hunk review of another edit (the bundle's code warm); sides alternate.
 import { editDiff } from "../../src/core/tools/edit-diff";
-import { hunksFromPatch } from "../../src/shared/diff-hunks";
+import { hunksFromPatch, withStructuredDiff } from "../../src/shared/diff-hunks";
 import type { StructuredDiff } from "../../src/shared/structured-diff";
 import { ChatPage, shared } from "../../test/browser/harness";
 import { Script, toolCall } from "../../test/browser/script";
@@ -76,30 +76,31 @@ async function viewMs(diff: StructuredDiff, warm: StructuredDiff): Promise<{ ope
       DIFF_LINES_SHOWN,
       hunks.reduce((n, h) => n + 1 + h.lines.length, 0),
     );
-    await chat.page.evaluate((n) => {
-      const w = window as unknown as { __p25?: { start?: number; end?: number } };
-      const mark: { start?: number; end?: number } = {};
-      w.__p25 = mark;
-      window.addEventListener(
-        "message",
-        (e: MessageEvent) => {
-          const data = e.data as { event?: { type?: string; toolCallId?: string } };
-          if (data?.event?.type === "approval/request" && data.event.toolCallId === "measured") mark.start ??= performance.now();
-        },
-        { capture: true },
-      );
-      const observer = new MutationObserver(() => {
-        const card = document.querySelector('[data-item="measured"]');
-        if (!card?.querySelector('button[data-decision="allow"]') || card.querySelectorAll(".diff-line").length < n) return;
-        void document.body.offsetHeight; // the layout of the drawn card
-        mark.end = performance.now();
-        observer.disconnect();
-      });
-      observer.observe(document.body, { childList: true, subtree: true });
-    }, drawn);
-    await chat.events(events.slice(-1));
-    const { start, end } = await chat.page.evaluate(() => (window as unknown as { __p25: { start?: number; end?: number } }).__p25);
-    if (start === undefined || end === undefined) throw new Error("P25: the card was never drawn");
+    // The request posted in the page itself, the clock read just before: no harness round trip in it.
+    chat.seq += 1;
+    const message: unknown = JSON.parse(JSON.stringify({ type: "chat/event", v: 1, seq: chat.seq, event: withStructuredDiff(events.at(-1)!) }));
+    const { start, end } = await chat.page.evaluate(
+      ({ n, message }: { n: number; message: unknown }) =>
+        new Promise<{ start: number; end: number }>((resolve, reject) => {
+          if (document.querySelector('[data-item="measured"] button[data-decision="allow"]')) {
+            reject(new Error("P25: the card was drawn before its request"));
+            return;
+          }
+          let start = 0;
+          const observer = new MutationObserver(() => {
+            const card = document.querySelector('[data-item="measured"]');
+            if (!card?.querySelector('button[data-decision="allow"]') || card.querySelectorAll(".diff-line").length < n) return;
+            void document.body.offsetHeight; // the layout of the drawn card
+            observer.disconnect();
+            resolve({ start, end: performance.now() });
+          });
+          observer.observe(document.body, { childList: true, subtree: true });
+          start = performance.now();
+          window.postMessage(message, "*");
+        }),
+      { n: drawn, message },
+    );
+    await chat.settle();
     // Show more: every hunk with its controls (only when the card was cut).
     const allMs = await chat.page.evaluate((count) => {
       const more = document.querySelector<HTMLButtonElement>('[data-item="measured"] .diff-more');
