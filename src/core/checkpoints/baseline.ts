@@ -234,6 +234,9 @@ export class WorkspaceBaseline {
     this.lostAt = ++this.seq;
     this.distrust = `the feed lost events (${reason})`;
     this.dirty.clear();
+    // What it owed may be among what it lost: the next walk is the truth, owed nothing.
+    this.unreported.clear();
+    this.namedFolders.clear();
   }
 
   /** Why a snapshot would walk now (undefined: the feed's events suffice). */
