@@ -278,9 +278,17 @@ class ModelPicker {
 
   /** The cloud providers a run would find a key (stored, or in the environment) or a sign-in for. */
   private async configuredProviders(): Promise<{ configured: Set<CloudProviderId>; signedIn: Set<string> }> {
-    const signedIn = new Set((await Promise.all(CLOUD_PROVIDERS.map(async (p) => ((await this.signIns.isSignedIn(p.id)) ? p.id : "")))).filter(Boolean));
-    const found = await Promise.all(CLOUD_PROVIDERS.map(async (p) => ((await hasApiKey(this.secrets, p.id)) || signedIn.has(p.id) ? p.id : undefined)));
-    return { configured: new Set(found.filter((p): p is CloudProviderId => p !== undefined)), signedIn };
+    // One pass, every provider's sign-in and key read at once.
+    const states = await Promise.all(
+      CLOUD_PROVIDERS.map(async (p) => {
+        const [signedIn, keyed] = await Promise.all([this.signIns.isSignedIn(p.id), hasApiKey(this.secrets, p.id)]);
+        return { id: p.id, signedIn, configured: signedIn || keyed };
+      }),
+    );
+    return {
+      configured: new Set(states.filter((s) => s.configured).map((s) => s.id)),
+      signedIn: new Set<string>(states.filter((s) => s.signedIn).map((s) => s.id)),
+    };
   }
 
   /** A cloud provider without a key: its key first (naming its variable) or its sign-in, then one of its models. */
