@@ -5,7 +5,7 @@ import type { AgentTool } from "@earendil-works/pi-agent-core";
 import { isSecretFile } from "../permissions/protected-paths";
 import type { WalkRules } from "../tools/workspace-walk";
 import type { WorkspaceFileSystem } from "../tools/workspace-fs";
-import { type CommandChange, type SeenFile, type StatWalk, sameStat, WorkspaceBaseline } from "./baseline";
+import { type ChangeFeed, type CommandChange, type SeenFile, type StatWalk, sameStat, WorkspaceBaseline } from "./baseline";
 import { planRestore, type RestorePlan } from "./plan";
 import { executeRestore, recoverRestore, type RecoveryReport, type RestoreOutcome, type StepHook } from "./restore";
 import { CheckpointStorage, sha256 } from "./storage";
@@ -40,6 +40,11 @@ export interface CheckpointsOptions {
   readonly rules?: () => WalkRules;
   readonly maxFileBytes?: number;
   readonly log?: (line: string) => void;
+  /**
+   * What already watches the files (the host: VS Code's watcher): with it, a command's "before"
+   * re-stats only the paths named since the last look, and the walk is the fallback.
+   */
+  readonly changes?: ChangeFeed;
 }
 
 export class Checkpoints {
@@ -60,6 +65,9 @@ export class Checkpoints {
   private readonly backgroundWatches = new Map<string, BackgroundWatch>();
   /** Background commands that ended before their tool call's walk was recorded (that walk covers them). */
   private readonly endedEarly = new Set<string>();
+  /** A refresh of the tracked tree from the feed's events is queued. */
+  private refreshQueued = false;
+  private readonly unfollow: (() => void) | undefined;
 
   constructor(private readonly options: CheckpointsOptions) {
     this.storage = new CheckpointStorage(options.storageRoot);
@@ -67,6 +75,26 @@ export class Checkpoints {
     this.rules = options.rules ?? (() => ({}));
     this.maxFileBytes = options.maxFileBytes ?? MAX_CHECKPOINT_FILE_BYTES;
     this.baseline = new WorkspaceBaseline(options.io, this.storage, this.rules, this.maxFileBytes);
+    this.unfollow = options.changes ? this.baseline.follow(options.changes, () => this.scheduleRefresh()) : undefined;
+  }
+
+  /** Stops following the change feed. */
+  dispose(): void {
+    this.unfollow?.();
+  }
+
+  /**
+   * Applies the feed's events to the tracked tree in the background, under the lock, so the next
+   * command's "before" has little left to stat. Never while a command runs: its "before" contents
+   * must stay as they were when it started (its own walk after it catches everything up).
+   */
+  private scheduleRefresh(): void {
+    if (this.refreshQueued || this.commandWatches.size > 0) return;
+    this.refreshQueued = true;
+    void this.locked(async () => {
+      this.refreshQueued = false;
+      if (this.commandWatches.size === 0) await this.baseline.refresh();
+    }).catch((e: unknown) => this.options.log?.(`checkpoints: refresh from file events failed: ${String(e)}`));
   }
 
   /** Runs `fn` after everything queued before it (and before everything queued after). */
@@ -171,6 +199,8 @@ export class Checkpoints {
       if (backgroundId !== undefined && !this.endedEarly.delete(backgroundId)) {
         this.backgroundWatches.set(backgroundId, { chatId, seen: this.baseline.capture(walk), touched: new Set() });
       }
+      // Events that came while it ran waited for its walk; the rest are applied now.
+      this.scheduleRefresh();
       return changes;
     });
   }

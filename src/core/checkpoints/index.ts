@@ -1,5 +1,5 @@
 // Checkpoints: what Pi wrote since each user message, and restoring the files to one of them.
-export type { CommandChange, StatWalk } from "./baseline";
+export type { ChangeFeed, ChangeListener, CommandChange, SnapshotSource, StatWalk } from "./baseline";
 export { BASELINE_BUDGET_BYTES, WorkspaceBaseline } from "./baseline";
 export { ChatCheckpoints, Checkpoints, type CheckpointsOptions } from "./checkpoints";
 export { type CheckpointFolder, createNodeCheckpointIo, folderResolver } from "./node-io";

@@ -18,6 +18,7 @@ import {
 import type { WalkRules } from "../../core/tools";
 import type { FilesOffer } from "../../shared/protocol";
 import type { WorkspacePaths } from "../adapters/workspace-paths";
+import { createWatcherFeed } from "./watcher-feed";
 
 /** The scheme of the read-only documents that show a file as it was at a checkpoint (left side of the diff). */
 export const CHECKPOINT_SCHEME = "pi-chat-checkpoint";
@@ -110,8 +111,10 @@ export class HostCheckpoints implements vscode.Disposable {
     rules: () => WalkRules,
     private readonly log: (line: string) => void,
   ) {
-    this.checkpoints = new Checkpoints({ storageRoot: storageDir, io, rules, log });
+    // VS Code's watcher tells what changed since the last look, so a command's before need not walk the tree.
+    this.checkpoints = new Checkpoints({ storageRoot: storageDir, io, rules, log, changes: createWatcherFeed(paths) });
     this.disposables.push(
+      { dispose: () => this.checkpoints.dispose() },
       // A save while a command runs is not the command's doing (unless Pi is the one writing).
       vscode.workspace.onDidSaveTextDocument((doc) => {
         const path = paths.pathOf(doc.uri);
