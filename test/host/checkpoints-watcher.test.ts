@@ -1,7 +1,8 @@
 // VS Code's file-system watcher feeds the checkpoints in the real extension host: once it has
 // named every change a walk found, a command's before comes from its events (no walk), a file the
 // user changed before the command is in the before with the user's content, and what the command
-// writes is recorded as the command's, with that content as its before.
+// writes is recorded as the command's, with that content as its before; a change the watcher has
+// not reported yet when the command starts is still not the command's.
 import * as assert from "node:assert/strict";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -49,5 +50,37 @@ describe("checkpoints: VS Code's watcher feeds a command's before", function () 
       ],
     );
     checkpoints.baseline.onNamed = undefined;
+  });
+
+  it("a change made outside VS Code just before a command, its watcher event not yet come, is not the command's", async () => {
+    const checkpoints = chat().api.checkpoints?.checkpoints;
+    assert.ok(checkpoints, "a folder on disk has checkpoints");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    writeFileSync(join(dir, "a.txt"), "a0\n");
+    writeFileSync(join(dir, "old.txt"), "old\n");
+    await checkpoints.warm();
+    await checkpoints.afterCommand("watcher-test-late", await checkpoints.beforeCommand());
+    await waitFor("the watcher to have named every change a walk found", () => checkpoints.baseline.walkReason() === undefined);
+    // The watcher as late as on a busy machine: nothing below is reported before the command.
+    checkpoints.baseline.holdEvents();
+    try {
+      writeFileSync(join(dir, "a.txt"), "a-user\n");
+      writeFileSync(join(dir, "mine.txt"), "mine\n");
+      mkdirSync(join(dir, "sub"));
+      writeFileSync(join(dir, "sub", "y.txt"), "y\n");
+      rmSync(join(dir, "old.txt"));
+      const before = await checkpoints.beforeCommand();
+      assert.deepEqual(checkpoints.baseline.lastSnapshot, { source: "events" }, "the before came from the watcher, which had reported none of it");
+      writeFileSync(join(dir, "b.txt"), "b-command\n");
+      const changes = await checkpoints.afterCommand("watcher-test-late", before);
+      assert.deepEqual(
+        changes.filter((c) => c.path.startsWith("cp-watch/")).map((c) => c.path),
+        ["cp-watch/b.txt"],
+        "the user's changes before the command are not the command's",
+      );
+    } finally {
+      checkpoints.baseline.releaseEvents();
+    }
   });
 });

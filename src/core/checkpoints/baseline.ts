@@ -97,6 +97,11 @@ export class WorkspaceBaseline {
   private distrust: string | undefined = "no change feed";
   /** Paths a walk found changed that the feed had not named yet: it must name them before it is trusted again. */
   private readonly unreported = new Set<string>();
+  /** Called when the feed named a path (a refresh is due). */
+  private onDirty: (() => void) | undefined;
+  private heldEvents: (readonly string[])[] | undefined;
+  /** Why the feed is not trusted for the rest of the window, whatever the walks find. */
+  private neverTrust: string | undefined;
   /** Paths named while some were unreported that may be folders (a folder's event covers what is below it). */
   private readonly namedFolders = new Set<string>();
 
@@ -209,25 +214,44 @@ export class WorkspaceBaseline {
     this.feedFrom = ++this.seq;
     this.feed = feed;
     this.distrust = "no walk since the feed was attached";
+    this.onDirty = onDirty;
     return feed.subscribe({
       changed: (paths) => {
-        this.onNamed?.(paths);
-        const n = ++this.seq;
-        for (const path of paths) {
-          if (path === "." || path === "") {
-            this.lose("the feed named the whole workspace");
-            continue;
-          }
-          this.dirty.set(path, n);
-          if (this.unreported.size === 0) continue;
-          this.unreported.delete(path);
-          // Maybe a folder: what a walk found below it is named too (swept when the reason is asked).
-          if (!this.tracked?.has(path)) this.namedFolders.add(path);
-        }
-        onDirty();
+        if (this.heldEvents) this.heldEvents.push(paths);
+        else this.named(paths);
       },
       lost: (reason) => this.lose(reason),
     });
+  }
+
+  /** Test seam: the feed's events held back, as late as a busy machine's watcher can be. */
+  holdEvents(): void {
+    this.heldEvents ??= [];
+  }
+
+  /** Test seam: the held events come now, in order. */
+  releaseEvents(): void {
+    const held = this.heldEvents ?? [];
+    this.heldEvents = undefined;
+    for (const paths of held) this.named(paths);
+  }
+
+  /** The feed named `paths`. */
+  private named(paths: readonly string[]): void {
+    this.onNamed?.(paths);
+    const n = ++this.seq;
+    for (const path of paths) {
+      if (path === "." || path === "") {
+        this.lose("the feed named the whole workspace");
+        continue;
+      }
+      this.dirty.set(path, n);
+      if (this.unreported.size === 0) continue;
+      this.unreported.delete(path);
+      // Maybe a folder: what a walk found below it is named too (swept when the reason is asked).
+      if (!this.tracked?.has(path)) this.namedFolders.add(path);
+    }
+    this.onDirty?.();
   }
 
   private lose(reason: string): void {
@@ -241,6 +265,7 @@ export class WorkspaceBaseline {
 
   /** Why a snapshot would walk now (undefined: the feed's events suffice). */
   walkReason(): string | undefined {
+    if (this.neverTrust) return this.neverTrust;
     if (this.distrust) return this.distrust;
     const blind = this.feed?.untrusted?.();
     if (blind) return blind;
@@ -333,6 +358,28 @@ export class WorkspaceBaseline {
     return rules.skips(path, "file") && rules.skips(path, "directory") ? undefined : path;
   }
 
+  /**
+   * `path` is gone and the folder it was in (or, gone too, the nearest one above still there) last
+   * changed before `startedAt`: a removal changes its folder, so it went before then.
+   */
+  private async removedBefore(path: string, startedAt: number): Promise<boolean> {
+    for (let at = path.lastIndexOf("/"); ; at = path.lastIndexOf("/", at - 1)) {
+      const st = await this.io.lstat(at > 0 ? path.slice(0, at) : ".").catch(() => undefined);
+      if (st?.type === "directory") return st.ctimeMs !== undefined && st.ctimeMs < startedAt;
+      if (at <= 0) return false;
+    }
+  }
+
+  /** Pi wrote `path` itself: it is stat'ed again at the next look, whatever the watcher's delay. */
+  written(path: string): void {
+    if (this.feedFrom !== undefined) this.dirty.set(path, ++this.seq);
+  }
+
+  /** The feed is never trusted again in this window (`why`: the file system's clock cannot tell before from during). */
+  distrustFor(why: string): void {
+    this.neverTrust ??= why;
+  }
+
   /** The content state of a file whose stat is `st`: from the baseline when the stat is the same, else read (and kept up to the cap). */
   async stateOf(path: string, st: EntryStat): Promise<FileState> {
     const k = this.known.get(path);
@@ -401,8 +448,15 @@ export class WorkspaceBaseline {
     return seen;
   }
 
-  /** What changed between `before` (a snapshot) and `after` (a walk, now by default): created, modified (content differs) and deleted files. */
-  async changesSince(before: StatWalk, walked?: StatWalk): Promise<CommandChange[]> {
+  /**
+   * What changed between `before` (a snapshot) and `after` (a walk, now by default): created,
+   * modified (content differs) and deleted files. With `startedAt` (the file system's clock when
+   * the command started), a file last changed before it, or gone from a folder last changed before
+   * it, is left out whatever `before` said: that change was not the command's, only missed by the
+   * before (a watcher's event still on its way, or a change behind the walk), so the result never
+   * depends on how soon the watcher reports.
+   */
+  async changesSince(before: StatWalk, walked?: StatWalk, startedAt?: number): Promise<CommandChange[]> {
     const after = walked ?? (await this.walk());
     const changes: CommandChange[] = [];
     const beforeState = (path: string, st: EntryStat): FileState => {
@@ -419,12 +473,14 @@ export class WorkspaceBaseline {
     await inBatches(changed, READ_CONCURRENCY, async ([path, st]) => {
       const b = befores.get(path)!;
       const a = await this.stateOf(path, st);
+      if (startedAt !== undefined && st.ctimeMs !== undefined && st.ctimeMs < startedAt) return;
       if (!sameState(a, b)) changes.push({ path, before: b, after: a });
     });
     for (const [path, st] of before) {
       if (after.has(path)) continue;
       const b = beforeState(path, st);
       this.known.delete(path);
+      if (startedAt !== undefined && (await this.removedBefore(path, startedAt))) continue;
       changes.push({ path, before: b, after: ABSENT });
     }
     changes.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));

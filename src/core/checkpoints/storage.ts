@@ -33,8 +33,22 @@ export class CheckpointStorage {
   readonly dir: string;
   /** Folders made or set to DIR_MODE by this instance. */
   private readonly secured = new Set<string>();
+  /** Counts the clock file's writes (each write has new content, so its change time moves). */
+  private clockReads = 0;
   constructor(storageRoot: string) {
     this.dir = join(storageRoot, "checkpoints");
+  }
+
+  /**
+   * The file system's clock now, as it stamps a change: the change time of a file written here.
+   * A file changed after this call is stamped at least this (the kernel's one clock), one changed
+   * before it at most this; Date.now() is finer than the stamps and can run ahead of them.
+   */
+  async clock(): Promise<number> {
+    await this.ensureDir(this.dir);
+    const path = join(this.dir, "clock");
+    await fs.writeFile(path, String(++this.clockReads), { mode: FILE_MODE });
+    return (await fs.stat(path)).ctimeMs;
   }
 
   /** Makes `dir` (inside `checkpoints/`) and sets it and every folder above it up to `checkpoints/` to DIR_MODE. */

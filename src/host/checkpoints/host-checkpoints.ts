@@ -115,7 +115,12 @@ export class HostCheckpoints implements vscode.Disposable {
     this.checkpoints = new Checkpoints({ storageRoot: storageDir, io, rules, log, changes: createWatcherFeed(paths) });
     this.disposables.push(
       { dispose: () => this.checkpoints.dispose() },
-      // A save while a command runs is not the command's doing (unless Pi is the one writing).
+      // A save while a command runs is not the command's doing (unless Pi is the one writing):
+      // known before it is written (VS Code waits for will-save), so it never lands unannounced.
+      vscode.workspace.onWillSaveTextDocument((e) => {
+        const path = paths.pathOf(e.document.uri);
+        if (path !== undefined) this.checkpoints.noteSave(path);
+      }),
       vscode.workspace.onDidSaveTextDocument((doc) => {
         const path = paths.pathOf(doc.uri);
         if (path !== undefined) this.checkpoints.noteSave(path);

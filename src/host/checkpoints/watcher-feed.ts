@@ -1,7 +1,8 @@
 // The checkpoints' change feed in VS Code: the file-system watcher VS Code already runs on the
 // workspace folders, its events turned into tool paths. VS Code does not tell an extension when
 // its watcher drops events, so the core audits it (every walk must find only changes it named)
-// and walks whenever it is not trusted. VS Code's own writes (a save, the Explorer's file
+// and walks whenever it is not trusted. Nor does it say when its watcher has caught up: the core
+// never relies on that (a change stamped before a command started is not the command's). VS Code's own writes (a save, the Explorer's file
 // operations) are named at once, without the watcher's delay. `files.watcherExclude` patterns
 // beyond VS Code's defaults make the feed untrusted (they may hide files a command changes), and
 // a change of that setting counts as lost events.
@@ -34,6 +35,8 @@ export function createWatcherFeed(paths: WorkspacePaths): ChangeFeed {
       // What VS Code itself writes is named at once, without the watcher's delay: a save, and the
       // Explorer's (or an extension's workspace edit's) create, delete and rename.
       disposables.push(
+        // Named before the save is written too: a look meanwhile stats it itself.
+        vscode.workspace.onWillSaveTextDocument((e) => report(e.document.uri)),
         vscode.workspace.onDidSaveTextDocument((doc) => report(doc.uri)),
         vscode.workspace.onDidCreateFiles((e) => e.files.forEach(report)),
         vscode.workspace.onDidDeleteFiles((e) => e.files.forEach(report)),

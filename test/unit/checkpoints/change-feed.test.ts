@@ -155,6 +155,31 @@ describe("checkpoints: a command's before from the change feed", function () {
     assert.deepEqual(run.changes, { "a.ts": { before: hashOf("a-user\n"), after: hashOf("a-command\n") } });
   });
 
+  it("a change the user made before the command, its event not yet come, is not the command's (CI's race)", async () => {
+    assert.equal((await command(w, () => {})).source, "events");
+    // Made outside VS Code just before the command; the watcher has not reported any of it yet.
+    w.write("a.ts", "a-user\n");
+    w.write("user-new.ts", "mine\n");
+    w.write("user-dir/deep/y.ts", "y\n");
+    w.remove("src/old.ts");
+    const run = await command(w, () => {
+      w.write("b.ts", "b-command\n");
+      w.feed.report("b.ts");
+    });
+    assert.equal(run.source, "events", "the before came from the feed, which had not named the user's changes");
+    assert.deepEqual(run.changes, { "b.ts": { before: hashOf("b0\n"), after: hashOf("b-command\n") } }, "only the command's write is the command's");
+  });
+
+  it("Pi's own write before a command is in its before at once, whatever the watcher's delay", async () => {
+    assert.equal((await command(w, () => {})).source, "events");
+    await w.checkpoints.recordWrite("chat", "edit", "a.ts", async () => w.write("a.ts", "a-pi\n")); // its watcher event has not come
+    const run = await command(w, () => {
+      w.write("a.ts", "a-command\n");
+      w.feed.report("a.ts");
+    });
+    assert.deepEqual(run.changes, { "a.ts": { before: hashOf("a-pi\n"), after: hashOf("a-command\n") } });
+  });
+
   it("a change reported while another command runs is applied before the next one, with the user's content", async () => {
     const long = await w.checkpoints.beforeCommand(); // a command still running
     w.write("a.ts", "a-user\n");
