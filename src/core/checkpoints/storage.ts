@@ -1,6 +1,7 @@
 // Where checkpoints are kept, outside the workspace: `<storage>/checkpoints/` holds
 // content-addressed blobs (`blobs/ab/<sha256>`), one append-only journal per chat
-// (`chats/<chatId>.jsonl`) and, only while a restore runs, `restore-pending.json`.
+// (`chats/<chatId>.jsonl`), `clock` (rewritten before each command to read the file system's
+// clock) and, only while a restore runs, `restore-pending.json`.
 // Blobs are written to a temporary name and renamed, so a blob that exists is whole.
 // Readable by the user only: folders 0700 (checked again at the first write of each window, so
 // storage an older version left at 0755 is closed before anything is added), files 0600 (an older
