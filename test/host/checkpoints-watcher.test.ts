@@ -56,7 +56,7 @@ describe("checkpoints: VS Code's watcher feeds a command's before", function () 
     const checkpoints = chat().api.checkpoints?.checkpoints;
     assert.ok(checkpoints, "a folder on disk has checkpoints");
     rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir);
+    mkdirSync(join(dir, "out"), { recursive: true });
     writeFileSync(join(dir, "a.txt"), "a0\n");
     writeFileSync(join(dir, "old.txt"), "old\n");
     await checkpoints.warm();
@@ -72,11 +72,13 @@ describe("checkpoints: VS Code's watcher feeds a command's before", function () 
       rmSync(join(dir, "old.txt"));
       const before = await checkpoints.beforeCommand();
       assert.deepEqual(checkpoints.baseline.lastSnapshot, { source: "events" }, "the before came from the watcher, which had reported none of it");
-      writeFileSync(join(dir, "b.txt"), "b-command\n");
+      // The command writes in a folder of its own: a removal is told by its folder's stamp, and a
+      // folder the command also changes cannot tell (docs/checkpoints.md, Limits).
+      writeFileSync(join(dir, "out", "b.txt"), "b-command\n");
       const changes = await checkpoints.afterCommand("watcher-test-late", before);
       assert.deepEqual(
         changes.filter((c) => c.path.startsWith("cp-watch/")).map((c) => c.path),
-        ["cp-watch/b.txt"],
+        ["cp-watch/out/b.txt"],
         "the user's changes before the command are not the command's",
       );
     } finally {
