@@ -41,15 +41,27 @@ export class CheckpointStorage {
   }
 
   /**
-   * The file system's clock now, as it stamps a change: the change time of a file written here.
-   * A file changed after this call is stamped at least this (the kernel's one clock), one changed
-   * before it at most this; Date.now() is finer than the stamps and can run ahead of them.
+   * A stamp of the file system's clock below which every change made before this call is stamped,
+   * and which every change made after it reaches: the change time of a file written here, written
+   * again until the stamp moves past the first one (stamps are coarse: a change in the same tick
+   * as the first would tie with it). The kernel stamps every file from one clock; Date.now() is
+   * finer than the stamps and can run ahead of them.
    */
   async clock(): Promise<number> {
     await this.ensureDir(this.dir);
     const path = join(this.dir, "clock");
-    await fs.writeFile(path, String(++this.clockReads), { mode: FILE_MODE });
-    return (await fs.stat(path)).ctimeMs;
+    const stamp = async (): Promise<number> => {
+      await fs.writeFile(path, String(++this.clockReads), { mode: FILE_MODE });
+      return (await fs.stat(path)).ctimeMs;
+    };
+    const first = await stamp();
+    // A tick is a few milliseconds; a clock that does not move at all (set back) gives up on the tie.
+    for (let tries = 0; tries < 100; tries++) {
+      const next = await stamp();
+      if (next > first) return next;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    return first;
   }
 
   /** Makes `dir` (inside `checkpoints/`) and sets it and every folder above it up to `checkpoints/` to DIR_MODE. */

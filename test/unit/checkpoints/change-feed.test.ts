@@ -170,6 +170,18 @@ describe("checkpoints: a command's before from the change feed", function () {
     assert.deepEqual(run.changes, { "b.ts": { before: hashOf("b0\n"), after: hashOf("b-command\n") } }, "only the command's write is the command's");
   });
 
+  it("a change made in the same clock tick as the look before a command is still before it", async () => {
+    // File stamps are coarse (a tick of a few ms): a write just before the look ties with a stamp read then.
+    for (let i = 0; i < 20; i++) {
+      w.write("a.ts", `a-user ${i}\n`); // its event comes only after the command
+      const run = await command(w, () => {});
+      assert.equal(run.source, "events");
+      assert.deepEqual(run.changes, {}, `round ${i}: the user's change is not the command's`);
+      w.feed.report("a.ts");
+      await w.checkpoints.idle();
+    }
+  });
+
   it("Pi's own write before a command is in its before at once, whatever the watcher's delay", async () => {
     assert.equal((await command(w, () => {})).source, "events");
     await w.checkpoints.recordWrite("chat", "edit", "a.ts", async () => w.write("a.ts", "a-pi\n")); // its watcher event has not come
