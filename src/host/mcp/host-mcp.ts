@@ -19,6 +19,7 @@ import { canonicalDefinition, changedFields, type DefinitionField, definitionLin
 import type { McpAllowStore, McpApprovalRequest, McpCallDecision, McpChatTools, McpToolFacts } from "../../core/mcp/gate";
 import type { McpOAuthSecretStore } from "../../core/mcp/oauth";
 import type { McpPrepared, McpServers, McpServerSnapshot } from "../../core/mcp/servers";
+import { joinRunning } from "../../core/join-running";
 import { redact } from "../models/key-redaction";
 import { setting } from "../settings";
 import { DEFAULT_MCP_MAX_TOOLS } from "../settings-schema";
@@ -143,11 +144,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
    */
   signIn(name: string): Promise<boolean> {
     // A second click while the first sign-in waits joins it instead of opening another page.
-    const running = this.signingIn.get(name);
-    if (running !== undefined) return running;
-    const run = this.runSignIn(name).finally(() => this.signingIn.delete(name));
-    this.signingIn.set(name, run);
-    return run;
+    return joinRunning(this.signingIn, name, () => this.runSignIn(name));
   }
 
   private async runSignIn(name: string): Promise<boolean> {
