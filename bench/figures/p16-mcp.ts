@@ -139,7 +139,7 @@ export async function runP16(repoRoot: string, log: (line: string) => void, runs
   const mcp: McpChatTools = {
     forRun: async () => {
       await servers.ensureStarted(5000);
-      return { tools: servers.tools(60).tools, prompt: servers.prompt() };
+      return { tools: servers.tools(60).tools, servers: servers.words(), notes: [] };
     },
     describe: (name) => servers.describe(name),
     allowed: { has: () => false, add: async () => {} },
