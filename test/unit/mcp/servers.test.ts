@@ -87,6 +87,7 @@ describe("MCP servers (real reference servers over stdio)", function () {
     const everything = s.words().find((w) => w.name === "everything")!;
     assert.equal(everything.brief, "Everything Server – Server Instructions");
     assert.ok(everything.instructions.startsWith("# Everything Server"), everything.instructions.slice(0, 80));
+    assert.doesNotMatch(everything.instructions, /[\n\r`]/, "what tool_search's answer carries is the same plain line");
     assert.equal(s.words().find((w) => w.name === "fs")?.brief, "", "no instructions, no description: no words");
   });
 
