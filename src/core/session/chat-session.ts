@@ -225,6 +225,16 @@ export class ChatSession {
     return promptCheckpoint(this.messages, messageIndex, this.parts.branches);
   }
 
+  /** The checkpoints of the prompts on the path, newest first (what "Review changes since" offers). */
+  promptCheckpoints(): PromptCheckpoint[] {
+    const out: PromptCheckpoint[] = [];
+    this.messages.forEach((m, i) => {
+      const at = m.role === "user" ? this.checkpointOf(i) : undefined;
+      if (at) out.push(at);
+    });
+    return out.reverse();
+  }
+
   /** A restore changed the files: saved in the chat, shown, and stated to the model with the next request. */
   async noteFilesRestored(message: FilesRestoredMessage): Promise<void> {
     this.refuseWhileRunning();
