@@ -146,7 +146,13 @@ describe(`pending changes after the write: Keep and Undo (phase ${phase})`, func
       await waitFor("the user's edit to be read", async () => (await review().changes.currentText(uri("notes.txt")))?.includes("line 30 by me"));
       const [file] = await listed();
       assert.deepEqual(file, { path: "pending/notes.txt", by: "pi", kind: "modified", added: 2, removed: 1, pending: 1, changedByYou: 0 });
-      assert.deepEqual(await lensTitles(uri("notes.txt")), ["Pi Chat: Keep the change", "Undo all", "Keep change 1 of 1", "Undo (puts back 1 line)"]);
+      assert.deepEqual(await lensTitles(uri("notes.txt")), [
+        "Pi Chat: Keep the change",
+        "Undo all",
+        "Open Diff",
+        "Keep change 1 of 1",
+        "Undo (puts back 1 line)",
+      ]);
       assert.ok(review().editor.provideFileDecoration(uri("notes.txt"))?.badge, "the tab and the Explorer show a badge");
 
       editor.selection = new vscode.Selection(5, 0, 5, 0); // on Pi's second line
@@ -183,6 +189,7 @@ describe(`pending changes after the write: Keep and Undo (phase ${phase})`, func
       assert.deepEqual(await lensTitles(uri("mixed.txt")), [
         "Pi Chat: Keep all 2 changes",
         "Undo all",
+        "Open Diff",
         "Keep change 1 of 2",
         "Changed by you since: undo by hand",
         "Keep change 2 of 2",
@@ -271,6 +278,7 @@ describe(`pending changes after the write: Keep and Undo (phase ${phase})`, func
       assert.deepEqual(await lensTitles(uri("since.txt")), [
         "Pi Chat: Keep all 2 changes",
         "Undo all",
+        "Open Diff",
         "Keep change 1 of 2",
         "Undo (puts back 1 line)",
         "Keep change 2 of 2",
@@ -283,6 +291,53 @@ describe(`pending changes after the write: Keep and Undo (phase ${phase})`, func
       assert.deepEqual(lastPendingMessage()?.since, first, "the list stays since the checkpoint picked");
       mkdirSync(join(root, ".pi-chat-test"), { recursive: true });
       writeFileSync(sinceRecordFile().fsPath, JSON.stringify({ chatId: api.screen.currentChatId, markId: first.markId }));
+    });
+
+    it("removed lines show in the editor without hovering (the first, how many more, all in the hover), and Open Diff shows before Pi ↔ now", async () => {
+      writeFileSync(join(dir, "removed.txt"), ORIGINAL);
+      writeFileSync(join(dir, "not-pi.txt"), ORIGINAL);
+      await piEdits("removed.txt", [
+        { oldText: "line 10\nline 11\nline 12\n", newText: "" },
+        { oldText: "line 20\n", newText: "line 20 by pi\n" },
+      ]);
+      const editor = await vscode.window.showTextDocument(uri("removed.txt"));
+      const shown = await waitFor("the decorations", () => {
+        const d = review().editor.decorationsOf(uri("removed.txt"));
+        return d && d.removed.length === 2 ? d : undefined;
+      });
+      // Lines 10–12 are gone: the line after them (line 13, now the 10th) carries them.
+      const lineOf13 = 9;
+      assert.equal(editor.document.lineAt(lineOf13).text, "line 13");
+      assert.deepEqual(
+        shown.removed.map((r) => [r.range.start.line, r.range.start.character, r.range.isEmpty, r.renderOptions?.after?.contentText]),
+        [
+          [lineOf13, "line 13".length, true, "− line 10   (+2 more removed lines)"],
+          [16, "line 20 by pi".length, true, "− line 20"],
+        ],
+        "at the end of the line, after its own text",
+      );
+      assert.deepEqual(
+        shown.removedAt.map((r) => r.start.line),
+        [lineOf13, 16],
+      );
+      assert.deepEqual(
+        shown.added.map((r) => [r.start.line, r.end.line]),
+        [[16, 16]],
+      );
+      const hover = shown.removed[0]?.hoverMessage;
+      assert.ok(hover instanceof vscode.MarkdownString);
+      assert.match(hover.value, /Pi removed 3 lines here[\s\S]*line 10\nline 11\nline 12/);
+
+      // Open Diff: the checkpoint store's copy from before Pi's write beside the file now.
+      assert.equal(await vscode.commands.executeCommand("piChat.openPendingDiff", { path: "pending/not-pi.txt" }), false, "a file Pi did not write");
+      assert.equal(await vscode.commands.executeCommand("piChat.openPendingDiff", { path: "pending/removed.txt" }), true);
+      const tab = await waitFor("the diff editor", () => {
+        const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+        return input instanceof vscode.TabInputTextDiff ? input : undefined;
+      });
+      assert.equal(tab.modified.toString(), uri("removed.txt").toString());
+      assert.equal((await vscode.workspace.openTextDocument(tab.original)).getText(), ORIGINAL, "the left side is the file before Pi");
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
     });
 
     it("keeps one hunk and undoes another before a restart (its phase 2 checks them)", async () => {
