@@ -68,6 +68,8 @@ describe("end to end: the changed-files list of Pi's pending changes, from the k
     // The file opens at its first pending change, with the editor focused: Alt+N undoes that change.
     await page.locator(".editor-instance .monaco-editor.focused").waitFor({ timeout: 30_000 });
     await page.locator(".tabs-container .tab.active").filter({ hasText: "pending-e2e.txt" }).waitFor({ timeout: 30_000 });
+    // Its lenses drawn: the host has said the change is here (the key's condition) before it asked for them.
+    await page.locator(".codelens-decoration").filter({ hasText: "Keep change 1 of 2" }).first().waitFor({ timeout: 30_000 });
     await page.keyboard.press("Alt+N");
     await poll("the first hunk to be put back on disk", () => (readFileSync(file, "utf8") === FIRST_UNDONE ? true : undefined), 60_000);
     await frame.getByRole("region", { name: /^1 file changed\W+1 lines? added, 1 removed$/ }).waitFor({ timeout: 30_000 });
