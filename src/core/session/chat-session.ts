@@ -19,7 +19,7 @@ import type { UserCommandText } from "../shell/user-command";
 import type { ChatModelChoice } from "../transcript/types";
 import { bindAgent } from "./agent-binding";
 import { cutPath, switchPath } from "./branch-moves";
-import { editedTurn, promptBefore, promptCheckpoint, type BranchChange, type PromptCheckpoint } from "./branching";
+import { editedTurn, promptBefore, promptCheckpoint, promptCheckpoints, type BranchChange, type PromptCheckpoint } from "./branching";
 import { type InputQueue, promptMessages, type PromptAttachments, type PromptImages, type QueueKind } from "./input-queue";
 import { endsWithErrorNotice } from "./run-errors";
 import { runChat, type RunOptions } from "./run-loop";
@@ -227,12 +227,7 @@ export class ChatSession {
 
   /** The checkpoints of the prompts on the path, newest first (what "Review changes since" offers). */
   promptCheckpoints(): PromptCheckpoint[] {
-    const out: PromptCheckpoint[] = [];
-    this.messages.forEach((m, i) => {
-      const at = m.role === "user" ? this.checkpointOf(i) : undefined;
-      if (at) out.push(at);
-    });
-    return out.reverse();
+    return promptCheckpoints(this.messages, this.parts.branches);
   }
 
   /** A restore changed the files: saved in the chat, shown, and stated to the model with the next request. */
