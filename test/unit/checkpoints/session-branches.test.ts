@@ -39,13 +39,19 @@ describe("checkpoints in a chat session: branches and what the model is told", f
     return outcome;
   }
 
-  it("restoring on one branch, switching, and restoring on the other keeps files and transcripts coherent", async () => {
+  /** A new chat with auto edits: "prompt 1" changes the port, "prompt 2" the host. */
+  async function twoPromptsWithEdits(): Promise<ChatSession> {
     w = scriptedWorld({ approvalMode: "auto", checkpoints: true });
     const session = w.service.newChat();
     w.model.push(edit("port: 3000,", "port: 8080,"), reply.text("port changed"));
     await session.prompt("prompt 1");
     w.model.push(edit('host: "localhost",', 'host: "0.0.0.0",'), reply.text("host changed"));
     await session.prompt("prompt 2");
+    return session;
+  }
+
+  it("restoring on one branch, switching, and restoring on the other keeps files and transcripts coherent", async () => {
+    const session = await twoPromptsWithEdits();
     // Edit prompt 2: a second branch, whose answer changes the port again (the host change stays on disk).
     w.model.push(edit("port: 8080,", "port: 9090,"), reply.text("port changed again"));
     await session.editPrompt(promptIndex(session, "prompt 2"), "prompt 2b");
@@ -79,12 +85,7 @@ describe("checkpoints in a chat session: branches and what the model is told", f
   });
 
   it("the checkpoints to review since are the prompts on the path, newest first; another branch's prompt is not one", async () => {
-    w = scriptedWorld({ approvalMode: "auto", checkpoints: true });
-    const session = w.service.newChat();
-    w.model.push(edit("port: 3000,", "port: 8080,"), reply.text("port changed"));
-    await session.prompt("prompt 1");
-    w.model.push(edit('host: "localhost",', 'host: "0.0.0.0",'), reply.text("host changed"));
-    await session.prompt("prompt 2");
+    const session = await twoPromptsWithEdits();
     const onA = session.promptCheckpoints();
     assert.deepEqual(
       onA.map((c) => [c.number, c.text]),
