@@ -11,6 +11,7 @@ import {
   type FilesOffer,
   type HostMessage,
   type PendingAttachment,
+  type PendingCheckpoint,
   type PendingFileSummary,
   type ViewStatus,
 } from "../src/shared/protocol";
@@ -18,6 +19,20 @@ import { emptyChatState, reduce, type ChatState } from "../src/shared/reducer";
 import type { HistorySearch } from "./history";
 import type { Outgoing } from "./vscode-api";
 import type { MentionOption, MentionRef, SlashCommand } from "../src/shared/mentions";
+
+/** The changed-files list as the view holds it (`n` counts the host's messages, so each outcome is said once). */
+export interface PendingChangesState {
+  readonly files: readonly PendingFileSummary[];
+  readonly since?: PendingCheckpoint;
+  readonly checkpoints: readonly PendingCheckpoint[];
+  readonly said?: string;
+  readonly n: number;
+}
+
+function isPendingCheckpoint(value: unknown): value is PendingCheckpoint {
+  const v = value as Record<string, unknown> | null | undefined;
+  return typeof v === "object" && v !== null && typeof v["markId"] === "string" && typeof v["number"] === "number" && typeof v["text"] === "string";
+}
 
 export interface ViewModel {
   /** False until the first snapshot arrived. */
@@ -51,7 +66,8 @@ export interface ViewModel {
   /** Edit or Retry asks "also restore files?" (checkpoint/offer) until it is answered. */
   readonly filesOffer?: FilesOffer;
   /** The changed-files list (`pending/changes`): what Pi wrote since the last prompt, still pending; `said` the last decision, `n` counts messages. */
-  readonly pendingChanges?: { readonly files: readonly PendingFileSummary[]; readonly said?: string; readonly n: number };
+  /** `since`: the checkpoint picked (none: the last prompt); `checkpoints`: the chat's, newest first. */
+  readonly pendingChanges?: PendingChangesState;
   /** The `/` list, as last sent. */
   readonly commandList?: { readonly commands: readonly SlashCommand[]; readonly notes: readonly string[] };
   /** The host's last answer about dropped or pasted paths (`mention/pathsResolved`). */
@@ -324,7 +340,17 @@ export class ChatClient {
       case "pending/changes": {
         if (!Array.isArray(message.files)) return;
         const n = (this.view.pendingChanges?.n ?? 0) + 1;
-        this.update({ ...this.view, pendingChanges: { files: message.files, n, ...(typeof message.said === "string" ? { said: message.said } : {}) } });
+        const checkpoints = Array.isArray(message.checkpoints) ? message.checkpoints.filter(isPendingCheckpoint) : [];
+        this.update({
+          ...this.view,
+          pendingChanges: {
+            files: message.files,
+            n,
+            checkpoints,
+            ...(isPendingCheckpoint(message.since) ? { since: message.since } : {}),
+            ...(typeof message.said === "string" ? { said: message.said } : {}),
+          },
+        });
         return;
       }
       case "editor/codeApplied":

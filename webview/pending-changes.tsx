@@ -1,10 +1,12 @@
-// The changed-files list: the files Pi (or a command it ran) changed since the last prompt, with
-// changes still pending Keep or Undo. Each row: the file (opens it at its first pending change,
+// The changed-files list: the files Pi (or a command it ran) changed since the last prompt (or
+// since the checkpoint picked in its "Since" list), with changes still pending Keep or Undo. Each row: the file (opens it at its first pending change,
 // where the editor's lenses decide hunk by hunk), lines added and removed, whose change, how
 // many the user changed since, and Keep / Undo for the file; Keep all / Undo all above. Up and
 // Down move between the rows' files. Each decision's outcome is announced; the host says it.
 import { useEffect } from "preact/hooks";
+import { checkpointLabel } from "../src/shared/checkpoint-label";
 import type { PendingFileSummary } from "../src/shared/protocol";
+import type { PendingChangesState } from "./client";
 import { announce } from "./live-region";
 import { post } from "./vscode-api";
 
@@ -31,17 +33,39 @@ function moveBetweenRows(e: KeyboardEvent): void {
   next?.focus();
 }
 
-export function PendingChangesPanel({
-  state,
-}: {
-  state: { readonly files: readonly PendingFileSummary[]; readonly said?: string; readonly n: number } | undefined;
-}) {
+/** The checkpoint the list counts from: a native select (keyboard and screen readers know it), newest first. */
+function SincePicker({ state }: { state: PendingChangesState }) {
+  const { checkpoints, since } = state;
+  if (checkpoints.length < 2 && !since) return null;
+  const selected = since?.markId ?? checkpoints[0]?.markId;
+  return (
+    <label class="pending-since">
+      Since{" "}
+      <select
+        class="pending-since-select"
+        value={selected}
+        title="Review everything Pi and its commands changed since the message you pick"
+        onChange={(e) => post({ type: "pending/since", markId: (e.currentTarget as HTMLSelectElement).value })}
+      >
+        {checkpoints.map((c, i) => (
+          <option key={c.markId} value={c.markId}>
+            {i === 0 ? `your last message (${checkpointLabel(c)})` : checkpointLabel(c)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function PendingChangesPanel({ state }: { state: PendingChangesState | undefined }) {
   // Said once per message that carries an outcome (also when the list is empty after it).
   useEffect(() => {
     if (state?.said) announce(state.said);
   }, [state?.n]);
   const files = state?.files ?? [];
-  if (files.length === 0) return null;
+  // Empty since the last prompt: nothing to show; empty since a picked checkpoint: said, with the picker to go back.
+  if (!state || (files.length === 0 && !state.since)) return null;
+  const sinceWords = state.since ? checkpointLabel(state.since) : "your last message";
   const added = files.reduce((n, f) => n + f.added, 0);
   const removed = files.reduce((n, f) => n + f.removed, 0);
   return (
@@ -56,14 +80,20 @@ export function PendingChangesPanel({
             : {added} lines added, {removed} removed
           </span>
         </h2>
-        <button type="button" class="button primary" onClick={() => post({ type: "pending/decide", action: "keep" })}>
-          Keep all
-        </button>
-        <button type="button" class="button secondary" onClick={() => post({ type: "pending/decide", action: "undo" })}>
-          Undo all
-        </button>
+        <SincePicker state={state} />
+        {files.length > 0 && (
+          <>
+            <button type="button" class="button primary" onClick={() => post({ type: "pending/decide", action: "keep" })}>
+              Keep all
+            </button>
+            <button type="button" class="button secondary" onClick={() => post({ type: "pending/decide", action: "undo" })}>
+              Undo all
+            </button>
+          </>
+        )}
       </div>
-      <ul class="pending-changes-list" aria-label="Files changed since your last message" onKeyDown={moveBetweenRows}>
+      {files.length === 0 && <p class="muted pending-none">No changes of Pi's are pending since {sinceWords}.</p>}
+      <ul class="pending-changes-list" aria-label={`Files changed since ${sinceWords}`} onKeyDown={moveBetweenRows}>
         {files.map((f) => (
           <li key={f.path} class="pending-file">
             <button

@@ -3,7 +3,8 @@
 // stdio MCP servers configured and warm (server-everything, server-filesystem, server-everything
 // again: 44 tools) ÷ with none. MCP tools are on demand (mcp/tool-search.ts): the scripted model
 // searches, loads and calls one tool of each server, so the figure shows the first request and the
-// one after three loads; "before" is the same chat with every MCP tool declared
+// one after three loads (and what the three tool_search results, which carry the servers' full
+// instructions, add to the transcript once); "before" is the same chat with every MCP tool declared
 // (piChat.mcp.toolsOnDemand "never"). Tokens are the meter's estimate (~4 characters a token: no
 // tokenizer is installed). Beside it, time: prompt → provider request, with ÷ without, in ms added.
 // Real servers over stdio through McpServers, the real session and agent; pi-ai's faux provider.
@@ -28,6 +29,8 @@ export interface P16Result {
   tokens: { without: number; first: number; afterLoads: number; allDeclared: number };
   /** Of the first request on demand: the MCP servers' section (instructions and the listing) and tool_search's declaration. */
   parts: { section: number; toolSearch: number };
+  /** The tool_search results on the path after the loads: what they add to the transcript once (each tool's line, the servers' instructions). */
+  searchResultTokens: number;
   /** Every call of the three loaded tools ran (no "tool not found"). */
   callsRan: number;
   msAdded: Summary;
@@ -88,7 +91,7 @@ async function measure(mcp: McpChatTools | undefined, runs: number): Promise<num
 async function scriptedUse(
   mcp: McpChatTools | undefined,
   onDemand: McpOnDemandSetting,
-): Promise<{ tokens: number[]; callsRan: number; parts: { section: number; toolSearch: number } }> {
+): Promise<{ tokens: number[]; callsRan: number; searchResultTokens: number; parts: { section: number; toolSearch: number } }> {
   const model = createScriptedModel();
   const world = chatWorld({ resolveModel: async () => model.binding, mcpOnDemand: () => onDemand, ...(mcp ? { mcp } : {}) });
   const tokens: number[] = [];
@@ -116,7 +119,11 @@ async function scriptedUse(
     const session = world.service.newChat();
     await session.prompt("Use one tool of each server.");
     const callsRan = session.messages.filter((m) => m.role === "toolResult" && m.toolName.startsWith("mcp__") && !m.isError).length;
-    return { tokens, callsRan, parts };
+    const searchResultTokens = session.messages.reduce(
+      (sum, m) => sum + (m.role === "toolResult" && m.toolName === "tool_search" ? estimateLlmMessageTokens(m) : 0),
+      0,
+    );
+    return { tokens, callsRan, searchResultTokens, parts };
   } finally {
     await world.cleanup();
   }
@@ -139,7 +146,7 @@ export async function runP16(repoRoot: string, log: (line: string) => void, runs
   const mcp: McpChatTools = {
     forRun: async () => {
       await servers.ensureStarted(5000);
-      return { tools: servers.tools(60).tools, prompt: servers.prompt() };
+      return { tools: servers.tools(60).tools, servers: servers.words(), notes: [] };
     },
     describe: (name) => servers.describe(name),
     allowed: { has: () => false, add: async () => {} },
@@ -154,6 +161,7 @@ export async function runP16(repoRoot: string, log: (line: string) => void, runs
     const afterLoads = onDemand.tokens.at(-1)!;
     log(`P16 tokens: ${without} without; on demand ${onDemand.tokens.join(" → ")}; all declared ${allDeclared.tokens[0]}`);
     log(`P16 first request on demand: MCP section ${onDemand.parts.section} tokens, tool_search ${onDemand.parts.toolSearch} tokens`);
+    log(`P16 after the loads: the three tool_search results hold ${onDemand.searchResultTokens} tokens of the transcript (once, not per request)`);
     const withoutMs: number[] = [];
     const withMs: number[] = [];
     const added: number[] = [];
@@ -172,6 +180,7 @@ export async function runP16(repoRoot: string, log: (line: string) => void, runs
       tokenRatioAllDeclared: allDeclared.tokens[0]! / without,
       tokens: { without, first, afterLoads, allDeclared: allDeclared.tokens[0]! },
       parts: onDemand.parts,
+      searchResultTokens: onDemand.searchResultTokens,
       callsRan: onDemand.callsRan,
       msAdded: summarize(added),
       withServers: summarize(withMs),

@@ -103,7 +103,8 @@ export class ChatHost implements ChatViewHandler, vscode.Disposable {
             paths,
             state: options.pendingState,
             currentChatId: () => screen?.currentChatId ?? "",
-            send: (files, said) => view.send({ type: "pending/changes", files, ...(said !== undefined ? { said } : {}) }),
+            checkpointsOf: () => screen?.currentSession.promptCheckpoints() ?? [],
+            send: (list, said) => view.send({ type: "pending/changes", ...list, ...(said !== undefined ? { said } : {}) }),
             log,
           })
         : undefined;

@@ -182,8 +182,25 @@ export type HostMessage =
    * (answered with `checkpoint/answer`); `offer: null` takes a stale offer away.
    */
   | (Sequenced & { type: "checkpoint/offer"; offer: FilesOffer | null })
-  /** The files Pi changed since the last prompt with changes still pending Keep or Undo; `said`: the decision just made, to announce. */
-  | (Sequenced & { type: "pending/changes"; files: PendingFileSummary[]; said?: string });
+  /**
+   * The files Pi changed since the last prompt (or since `since`, the checkpoint the user picked)
+   * with changes still pending Keep or Undo; `checkpoints`: the chat's, newest first, to pick
+   * from; `said`: the decision just made, to announce.
+   */
+  | (Sequenced & {
+      type: "pending/changes";
+      files: PendingFileSummary[];
+      since?: PendingCheckpoint;
+      checkpoints?: PendingCheckpoint[];
+      said?: string;
+    });
+
+/** A checkpoint of the chat: its prompt's transcript node (the journal's mark), number on the path and first words. */
+export interface PendingCheckpoint {
+  markId: string;
+  number: number;
+  text: string;
+}
 
 /** One file of the changed-files list: what Pi (or a command it ran) changed there, still pending. */
 export interface PendingFileSummary {
@@ -398,6 +415,8 @@ export type WebviewMessage =
   | { type: "pending/decide"; v: typeof PROTOCOL_VERSION; action: "keep" | "undo"; path?: string }
   /** Open a file of the changed-files list in its editor, at its first pending change. */
   | { type: "pending/open"; v: typeof PROTOCOL_VERSION; path: string }
+  /** Review the changes since the checkpoint `markId` (one the host listed); none: since the last prompt again. */
+  | { type: "pending/since"; v: typeof PROTOCOL_VERSION; markId?: string }
   /** While a reply runs: queue a follow-up or steer (with the attached files and pasted images). */
   | {
       type: "queue/add";

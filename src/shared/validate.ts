@@ -141,6 +141,7 @@ const webviewMessageSchema = union([
   obj({ type: lit("checkpoint/openDiff"), v, id: int({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), path: str({ minLength: 1, maxLength: 4096 }) }),
   obj({ type: lit("pending/decide"), v, action: oneOf(["keep", "undo"]), path: opt(str({ minLength: 1, maxLength: 4096 })) }),
   obj({ type: lit("pending/open"), v, path: str({ minLength: 1, maxLength: 4096 }) }),
+  obj({ type: lit("pending/since"), v, markId: opt(str({ minLength: 1, maxLength: 200 })) }),
   obj({ type: lit("branch/switch"), v, messageIndex: int({ minimum: 0, maximum: 10_000_000 }), to: int({ minimum: 0, maximum: 100_000 }) }),
 ]);
 

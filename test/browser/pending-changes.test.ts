@@ -1,9 +1,10 @@
 // The changed-files list of Pi's pending changes in the real webview bundle: what the host lists
 // (file, +/− lines, whose change, how many the user changed since) with Keep / Undo per file and
 // for all, reached and used with the keyboard only (Tab to the list, Up/Down between files, Tab to
-// a file's Undo, Enter), each outcome announced, and the list gone once nothing is pending.
+// a file's Undo, Enter), each outcome announced, and the list gone once nothing is pending. The
+// Since select picks the checkpoint the list counts from, with the keyboard too.
 import * as assert from "node:assert/strict";
-import type { PendingFileSummary } from "../../src/shared/protocol";
+import type { PendingCheckpoint, PendingFileSummary } from "../../src/shared/protocol";
 import { focusReaches, useChatPage } from "./harness";
 import { heard, listen } from "./live-heard";
 
@@ -63,5 +64,39 @@ describe("pending changes: the changed-files list", function () {
     await chat.page.waitForFunction(() => window.__heard.some((t) => t === "polite: Kept 3 changes in every file."));
     assert.equal(await chat.page.locator(".pending-changes").count(), 0);
     assert.ok((await heard(chat)).length >= 2);
+  });
+
+  it("the Since select picks an older checkpoint with the keyboard; the list says since which, also when nothing is pending", async () => {
+    const chat = page();
+    await listen(chat);
+    const checkpoints: PendingCheckpoint[] = [
+      { markId: "m3", number: 3, text: "Rename the helper" },
+      { markId: "m2", number: 2, text: "Add tests" },
+      { markId: "m1", number: 1, text: "Fix the parser" },
+    ];
+    await chat.send([{ type: "pending/changes", files: FILES.slice(0, 1), checkpoints }]);
+    const since = chat.page.getByRole("combobox", { name: "Since" });
+    await since.waitFor();
+    assert.deepEqual(await since.locator("option").allInnerTexts(), [
+      'your last message (message 3 ("Rename the helper"))',
+      'message 2 ("Add tests")',
+      'message 1 ("Fix the parser")',
+    ]);
+    assert.equal(await since.inputValue(), "m3");
+    await chat.clearPosted();
+    await since.focus();
+    assert.ok(await focusReaches(since));
+    await chat.page.keyboard.press("ArrowDown");
+    await chat.page.waitForFunction(() => window.__posted.some((m) => (m as { type?: string }).type === "pending/since"));
+    assert.deepEqual(await chat.postedOf("pending/since"), [{ type: "pending/since", v: 1, markId: "m2" }]);
+
+    // The host's answer: since message 1, nothing pending there; the picker stays to go back.
+    await chat.send([
+      { type: "pending/changes", files: [], since: checkpoints[2], checkpoints, said: 'Showing Pi\'s changes since message 1 ("Fix the parser").' },
+    ]);
+    await chat.page.waitForFunction(() => window.__heard.some((t) => t.includes("since message 1")));
+    assert.equal(await since.inputValue(), "m1");
+    assert.match(await chat.page.locator(".pending-changes").innerText(), /No changes of Pi's are pending since message 1 \("Fix the parser"\)\./);
+    assert.equal(await chat.page.getByRole("button", { name: "Keep all" }).count(), 0);
   });
 });

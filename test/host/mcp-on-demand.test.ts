@@ -2,7 +2,8 @@
 // reference "everything" server (over 10 tools) is listed, not declared; the scripted model calls
 // tool_search, the next request declares the tool it found, the model calls it and the MCP card
 // still asks. The loaded tool stays declared in the chat's next run, a branch made before the load
-// does not have it, and switching back to the first branch has it again. Lean mode's first request
+// does not have it, and switching back to the first branch has it again. The server's instructions
+// come with the search that loads its first tool, not in every request's system prompt. Lean mode's first request
 // declares only the essential tools (and tool_search).
 import * as assert from "node:assert/strict";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -54,11 +55,19 @@ describe("MCP tools on demand (tool_search) and lean mode", function () {
         assert.deepEqual(mcpDeclared(body), [], "no MCP tool is declared before a search");
         assert.ok(declared(body).includes("tool_search"), declared(body).join(", "));
         assert.match(systemText(body), /- ondemand: [^"]*\becho\b/, "the system prompt lists the tool by name, under its server");
+        assert.doesNotMatch(systemText(body), /Cross-Feature Relationships/, "a server's instructions: only their first line before a search");
         return { toolCalls: [{ id: "call_search", name: "tool_search", arguments: { query: "echo", limit: 1 } }] };
       },
       (body) => {
         seen.push(declared(body));
-        assert.match(JSON.stringify(body.messages.find((m) => m.tool_call_id === "call_search")?.content), /mcp__ondemand__echo/);
+        const found = JSON.stringify(body.messages.find((m) => m.tool_call_id === "call_search")?.content);
+        assert.match(found, /mcp__ondemand__echo/);
+        assert.match(
+          found,
+          /Instructions of MCP server .{1,3}ondemand.{1,3}: # Everything Server.*Cross-Feature Relationships/,
+          "the search that loads its first tool carries them",
+        );
+        assert.doesNotMatch(systemText(body), /Cross-Feature Relationships/, "said once, in the search's result");
         return { toolCalls: [{ id: "call_found", name: "mcp__ondemand__echo", arguments: { message: "found on demand" } }] };
       },
       () => ({ text: "It echoed." }),

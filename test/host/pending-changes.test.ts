@@ -3,7 +3,9 @@
 // pending changes are Pi's hunks only. The user's own edit elsewhere is never Pi's and survives
 // Undo; Keep leaves the file as it is; a user change inside Pi's hunk is "changed by you since"
 // and Undo refuses it; a path from the view that Pi never wrote (or outside the workspace) undoes
-// nothing; and the decisions survive a restart of VS Code (phase 2 over the same state).
+// nothing; and the decisions survive a restart of VS Code (phase 2 over the same state). Since a
+// checkpoint the user picks: two prompts' edits are one review, Undo puts back what was there
+// before the first, a forged checkpoint id changes nothing, and the pick survives the restart.
 import * as assert from "node:assert/strict";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +19,7 @@ import { diskText, isHostMessage, startChatView, waitFor, workspaceUri } from ".
 const phase = process.env.PI_CHAT_TEST_PHASE === "2" ? 2 : 1;
 const ORIGINAL = `${Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 const recordFile = () => workspaceUri(".pi-chat-test", "pending-changes.json");
+const sinceRecordFile = () => workspaceUri(".pi-chat-test", "pending-since.json");
 
 describe(`pending changes after the write: Keep and Undo (phase ${phase})`, function () {
   this.timeout(120_000);
@@ -52,18 +55,27 @@ describe(`pending changes after the write: Keep and Undo (phase ${phase})`, func
     return lenses.map((l) => l.command?.title ?? "");
   };
 
-  /** A new chat whose one prompt makes Pi apply `edits` (edit_file, auto mode) to `name`. */
-  async function piEdits(name: string, edits: { oldText: string; newText: string }[]): Promise<void> {
-    await vscode.commands.executeCommand("piChat.newChat");
+  /** A new chat (or the one on screen, `again`) whose next prompt makes Pi apply `edits` (edit_file, auto mode) to `name`. */
+  async function piEdits(name: string, edits: { oldText: string; newText: string }[], again = false): Promise<void> {
+    if (!again) await vscode.commands.executeCommand("piChat.newChat");
+    const tag = `${name.replace(/\W/g, "_")}${again ? "_again" : ""}`;
     server.push(
       ...edits.map((e, i) => () => ({
-        toolCalls: [{ id: `pend_${name.replace(/\W/g, "_")}_${i}`, name: "edit_file", arguments: { path: `pending/${name}`, ...e } }],
+        toolCalls: [{ id: `pend_${tag}_${i}`, name: "edit_file", arguments: { path: `pending/${name}`, ...e } }],
       })),
       () => ({ text: "Done." }),
     );
-    await api.view.receive({ type: "chat/send", v: 1, text: `Change ${name}.` });
-    await waitFor(`Pi's write of ${name} to be pending`, async () => (await listed()).some((f) => f.path === `pending/${name}`));
+    await api.view.receive({ type: "chat/send", v: 1, text: `Change ${name}${again ? " again" : ""}.` });
+    const last = edits[edits.length - 1]?.newText ?? "";
+    await waitFor(`Pi's write of ${name} to be pending`, async () => {
+      await listed();
+      return review()
+        .changes.files.get(`pending/${name}`)
+        ?.hunks.some((h) => h.decision === undefined && h.added.join("") === last);
+    });
+    await api.host.deps.screen.currentSession.waitForIdle();
   }
+  const lastPendingMessage = () => pendingMessages().at(-1);
 
   /** The user types in the file's editor (unsaved), replacing `from` by `to`. */
   async function userTypes(target: vscode.Uri, from: string, to: string): Promise<vscode.TextEditor> {
@@ -134,7 +146,13 @@ describe(`pending changes after the write: Keep and Undo (phase ${phase})`, func
       await waitFor("the user's edit to be read", async () => (await review().changes.currentText(uri("notes.txt")))?.includes("line 30 by me"));
       const [file] = await listed();
       assert.deepEqual(file, { path: "pending/notes.txt", by: "pi", kind: "modified", added: 2, removed: 1, pending: 1, changedByYou: 0 });
-      assert.deepEqual(await lensTitles(uri("notes.txt")), ["Pi Chat: Keep the change", "Undo all", "Keep change 1 of 1", "Undo (puts back 1 line)"]);
+      assert.deepEqual(await lensTitles(uri("notes.txt")), [
+        "Pi Chat: Keep the change",
+        "Undo all",
+        "Open Diff",
+        "Keep change 1 of 1",
+        "Undo (puts back 1 line)",
+      ]);
       assert.ok(review().editor.provideFileDecoration(uri("notes.txt"))?.badge, "the tab and the Explorer show a badge");
 
       editor.selection = new vscode.Selection(5, 0, 5, 0); // on Pi's second line
@@ -171,6 +189,7 @@ describe(`pending changes after the write: Keep and Undo (phase ${phase})`, func
       assert.deepEqual(await lensTitles(uri("mixed.txt")), [
         "Pi Chat: Keep all 2 changes",
         "Undo all",
+        "Open Diff",
         "Keep change 1 of 2",
         "Changed by you since: undo by hand",
         "Keep change 2 of 2",
@@ -199,6 +218,128 @@ describe(`pending changes after the write: Keep and Undo (phase ${phase})`, func
       assert.equal(file?.pending, 1, "the user's hunk stays pending, to keep or undo by hand");
     });
 
+    it("attack, then since a checkpoint: a forged id changes nothing; the first prompt's checkpoint shows both prompts' edits, and Undo puts back the file before the first", async () => {
+      writeFileSync(join(dir, "since.txt"), ORIGINAL);
+      writeFileSync(join(dir, "other.txt"), ORIGINAL);
+      // Another chat's checkpoint: a real mark in a real journal, but not this chat's.
+      await piEdits("other.txt", [{ oldText: "line 2\n", newText: "line 2 by pi\n" }]);
+      const otherChatMark = api.host.deps.screen.currentSession.promptCheckpoints()[0]?.markId;
+      assert.ok(otherChatMark);
+      await piEdits("since.txt", [{ oldText: "line 5\n", newText: "line 5 by pi\n" }]);
+      await piEdits("since.txt", [{ oldText: "line 25\n", newText: "line 25 by pi\n" }], true);
+      const [second, first] = api.host.deps.screen.currentSession.promptCheckpoints();
+      assert.ok(first && second, "the chat has two checkpoints");
+      // Since the last prompt: the second prompt's edit only.
+      assert.deepEqual(await listed(), [{ path: "pending/since.txt", by: "pi", kind: "modified", added: 1, removed: 1, pending: 1, changedByYou: 0 }]);
+      await waitFor("the view to get both checkpoints", () => lastPendingMessage()?.checkpoints?.length === 2);
+      assert.deepEqual(
+        lastPendingMessage()?.checkpoints?.map((c) => c.markId),
+        [second.markId, first.markId],
+        "newest first",
+      );
+
+      // Forged ids: not one of this chat's checkpoints (another chat's mark, near misses, prototype keys, a path).
+      const hostile = [
+        "not-a-checkpoint",
+        `${first.markId} `,
+        first.markId.toUpperCase() === first.markId ? `${first.markId}0` : first.markId.toUpperCase(),
+        "__proto__",
+        "constructor",
+        "../../journal",
+        otherChatMark,
+      ];
+      const ignoredBefore = api.logLines.filter((l) => l.startsWith("ignored pending/since")).length;
+      for (const markId of hostile) await api.view.receive({ type: "pending/since", v: 1, markId });
+      // The owner checks again: the command's argument, and a direct call past the handler.
+      for (const markId of hostile) {
+        const outcome = await vscode.commands.executeCommand<{ done: boolean; said: string }>("piChat.reviewChangesSince", { markId });
+        assert.equal(outcome.done, false, `the command refuses ${markId}`);
+        assert.equal((await review().changes.reviewSince(markId)).done, false, `the owner refuses ${markId}`);
+      }
+      assert.equal(api.logLines.filter((l) => l.startsWith("ignored pending/since")).length - ignoredBefore, hostile.length, "every forged id was ignored");
+      assert.equal(review().changes.sinceCheckpoint, undefined, "still since the last prompt");
+      assert.equal((await listed())[0]?.pending, 1);
+
+      // The user picks the first prompt's checkpoint (the list's Since select).
+      await api.view.receive({ type: "pending/since", v: 1, markId: first.markId });
+      await waitFor("the pick to be said", () => lastPendingMessage()?.said === `Showing Pi's changes since message 1 ("Change since.txt.").`);
+      assert.deepEqual(lastPendingMessage()?.since, first);
+      assert.deepEqual(await listed(), [{ path: "pending/since.txt", by: "pi", kind: "modified", added: 2, removed: 2, pending: 2, changedByYou: 0 }]);
+      assert.deepEqual(
+        review()
+          .sinceChoices()
+          .map((c) => [c.label, c.picked]),
+        [
+          [`Since message 2 ("Change since.txt again.")`, false],
+          [`Since message 1 ("Change since.txt.")`, true],
+        ],
+        "the command's quick pick: newest first, labelled as the checkpoints are, the one shown picked",
+      );
+      assert.deepEqual(await lensTitles(uri("since.txt")), [
+        "Pi Chat: Keep all 2 changes",
+        "Undo all",
+        "Open Diff",
+        "Keep change 1 of 2",
+        "Undo (puts back 1 line)",
+        "Keep change 2 of 2",
+        "Undo (puts back 1 line)",
+      ]);
+      await api.view.receive({ type: "pending/decide", v: 1, action: "undo", path: "pending/since.txt" });
+      assert.equal(await diskText(uri("since.txt")), ORIGINAL, "the file as it was before the first prompt's edit");
+      await waitFor("the undo to be said", () => lastPendingMessage()?.said === "Undid 2 changes in pending/since.txt.");
+      assert.deepEqual(lastPendingMessage()?.files, []);
+      assert.deepEqual(lastPendingMessage()?.since, first, "the list stays since the checkpoint picked");
+      mkdirSync(join(root, ".pi-chat-test"), { recursive: true });
+      writeFileSync(sinceRecordFile().fsPath, JSON.stringify({ chatId: api.screen.currentChatId, markId: first.markId }));
+    });
+
+    it("removed lines show in the editor without hovering (the first, how many more, all in the hover), and Open Diff shows before Pi ↔ now", async () => {
+      writeFileSync(join(dir, "removed.txt"), ORIGINAL);
+      writeFileSync(join(dir, "not-pi.txt"), ORIGINAL);
+      await piEdits("removed.txt", [
+        { oldText: "line 10\nline 11\nline 12\n", newText: "" },
+        { oldText: "line 20\n", newText: "line 20 by pi\n" },
+      ]);
+      const editor = await vscode.window.showTextDocument(uri("removed.txt"));
+      const shown = await waitFor("the decorations", () => {
+        const d = review().editor.decorationsOf(uri("removed.txt"));
+        return d && d.removed.length === 2 ? d : undefined;
+      });
+      // Lines 10–12 are gone: the line after them (line 13, now the 10th) carries them.
+      const lineOf13 = 9;
+      assert.equal(editor.document.lineAt(lineOf13).text, "line 13");
+      assert.deepEqual(
+        shown.removed.map((r) => [r.range.start.line, r.range.start.character, r.range.isEmpty, r.renderOptions?.after?.contentText]),
+        [
+          [lineOf13, "line 13".length, true, "− line 10   (+2 more removed lines)"],
+          [16, "line 20 by pi".length, true, "− line 20"],
+        ],
+        "at the end of the line, after its own text",
+      );
+      assert.deepEqual(
+        shown.removedAt.map((r) => r.start.line),
+        [lineOf13, 16],
+      );
+      assert.deepEqual(
+        shown.added.map((r) => [r.start.line, r.end.line]),
+        [[16, 16]],
+      );
+      const hover = shown.removed[0]?.hoverMessage;
+      assert.ok(hover instanceof vscode.MarkdownString);
+      assert.match(hover.value, /Pi removed 3 lines here[\s\S]*line 10\nline 11\nline 12/);
+
+      // Open Diff: the checkpoint store's copy from before Pi's write beside the file now.
+      assert.equal(await vscode.commands.executeCommand("piChat.openPendingDiff", { path: "pending/not-pi.txt" }), false, "a file Pi did not write");
+      assert.equal(await vscode.commands.executeCommand("piChat.openPendingDiff", { path: "pending/removed.txt" }), true);
+      const tab = await waitFor("the diff editor", () => {
+        const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+        return input instanceof vscode.TabInputTextDiff ? input : undefined;
+      });
+      assert.equal(tab.modified.toString(), uri("removed.txt").toString());
+      assert.equal((await vscode.workspace.openTextDocument(tab.original)).getText(), ORIGINAL, "the left side is the file before Pi");
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+    });
+
     it("keeps one hunk and undoes another before a restart (its phase 2 checks them)", async () => {
       writeFileSync(join(dir, "restart.txt"), ORIGINAL);
       await piEdits("restart.txt", [
@@ -214,6 +355,22 @@ describe(`pending changes after the write: Keep and Undo (phase ${phase})`, func
       writeFileSync(recordFile().fsPath, JSON.stringify({ chatId: api.screen.currentChatId }));
     });
   } else {
+    it("the checkpoint picked is still the one the list counts from after the restart", async () => {
+      const { chatId, markId } = JSON.parse(readFileSync(sinceRecordFile().fsPath, "utf8")) as { chatId: string; markId: string };
+      const onScreen = api.screen.currentChatId;
+      await api.screen.switchChat(chatId);
+      await waitFor("the pick to be read", async () => {
+        await listed();
+        return review().changes.sinceCheckpoint?.markId === markId;
+      });
+      await waitFor("the view to be told", () => lastPendingMessage()?.since?.markId === markId);
+      // Back to the last prompt: none picked, for this chat only.
+      assert.equal((await review().changes.reviewSince(undefined)).done, true);
+      await listed();
+      assert.equal(review().changes.sinceCheckpoint, undefined);
+      await api.screen.switchChat(onScreen, { quiet: true });
+    });
+
     it("the decisions and the pending hunk are still there after the restart", async () => {
       const { chatId } = JSON.parse(readFileSync(recordFile().fsPath, "utf8")) as { chatId: string };
       // The chat on screen at the restart goes back on screen after (restore.test.js's phase 2 reads it).

@@ -23,19 +23,28 @@ export interface PiWrite {
   readonly by: readonly Exclude<ChangeSource, "restore">[];
 }
 
+/** The ids of the journal's marks (the prompts whose checkpoints it holds). */
+export function journalMarks(journal: readonly JournalEntry[]): Set<string> {
+  return new Set(journal.flatMap((e) => (e.t === "mark" ? [e.id] : [])));
+}
+
 /**
- * The files Pi changed after the journal's last mark (the last prompt). Per path, the last chain
- * of Pi's writes (each starting from what the one before left): a write that starts from
- * something else began after a change that was not Pi's, and what came before it is not
- * attributable as one piece. A restore ends what came before it. A file back as it was is not pending.
+ * The files Pi changed after the journal's last mark (the last prompt), or after the mark
+ * `since` (a checkpoint the user picked; its last line when a prompt was marked twice, and the
+ * last mark when the journal has no such mark). Per path, the last chain of Pi's writes (each
+ * starting from what the one before left): a write that starts from something else began after a
+ * change that was not Pi's, and what came before it is not attributable as one piece. A restore
+ * ends what came before it. A file back as it was is not pending. Marks inside the span do not
+ * break a chain: two prompts' writes to one file are one change since the earlier one.
  */
-export function pendingWrites(journal: readonly JournalEntry[]): { markId: string | undefined; writes: PiWrite[] } {
+export function pendingWrites(journal: readonly JournalEntry[], since?: string): { markId: string | undefined; writes: PiWrite[] } {
   let markAt = -1;
-  for (let i = journal.length - 1; i >= 0; i--) {
-    if (journal[i]?.t === "mark") {
-      markAt = i;
-      break;
+  for (const wanted of since === undefined ? [undefined] : [since, undefined]) {
+    for (let i = journal.length - 1; i >= 0 && markAt === -1; i--) {
+      const entry = journal[i];
+      if (entry?.t === "mark" && (wanted === undefined || entry.id === wanted)) markAt = i;
     }
+    if (markAt !== -1) break;
   }
   const mark = journal[markAt];
   const chains = new Map<string, { before: FileState; after: FileState; by: Exclude<ChangeSource, "restore">[] } | undefined>();

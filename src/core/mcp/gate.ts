@@ -8,6 +8,7 @@ import type { AgentTool, BeforeToolCallResult } from "@earendil-works/pi-agent-c
 import type { ChatEvent } from "../../shared/protocol";
 import type { ApprovalNoticeMessage } from "../messages";
 import type { ApprovalMode } from "../permissions/edit-decision";
+import type { McpServerWords } from "./server-words";
 
 // The prefix and its test live in the tool-name table (every tool's name, card and gate).
 export { isMcpToolName, MCP_TOOL_PREFIX } from "../../shared/tool-names";
@@ -162,11 +163,23 @@ export function signInNoteText(needed: McpSignInNeeded): string {
   return `The MCP server "${needed.server}" needs you to sign in (at ${needed.at}); its tools come with the first request after you have.`;
 }
 
+/** The MCP servers' part of one run. */
+export interface McpRunTools {
+  tools: AgentTool[];
+  servers: McpServerWords[];
+  notes: string[];
+  signIn?: McpSignInNeeded[];
+}
+
 /** What a chat gets from the window's MCP servers (the host adapter implements it over out/mcp.js). */
 export interface McpChatTools {
-  /** The MCP tools for this run (servers started on first need, waited for a few seconds) and the system prompt's paragraph. */
-  /** `chatId`: the chat of the run (a cut result's whole text is kept in its log folder, deleted with it). */
-  forRun(run: { acceptsImages: boolean; chatId?: string }): Promise<{ tools: AgentTool[]; prompt: string; signIn?: McpSignInNeeded[] }>;
+  /**
+   * The MCP tools for this run (servers started on first need, waited for a few seconds), what
+   * each ready server says of itself and the notes for the system prompt's paragraph (still
+   * starting, left out); the session words the paragraph (server-words.ts). `chatId`: the chat of
+   * the run (a cut result's whole text is kept in its log folder, deleted with it).
+   */
+  forRun(run: { acceptsImages: boolean; chatId?: string }): Promise<McpRunTools>;
   describe(toolName: string): McpToolFacts | undefined;
   allowed: McpAllowStore;
   approver: McpApprover;

@@ -16,6 +16,7 @@ import type { McpServerDefinition, McpTransportConfig } from "./config";
 import type { McpToolFacts } from "./gate";
 import { serverIdentity } from "./identity";
 import { plainLine } from "./plain-line";
+import { MCP_BRIEF_INSTRUCTIONS_CHARS, type McpServerWords, mcpServersPrompt } from "./server-words";
 import { oauthBinding, oauthSettings, signInLocation, signInToMcpServer } from "./oauth";
 import { wrapMcpTools, wrapResourceTools } from "./tools";
 
@@ -228,23 +229,24 @@ export class McpServers {
   }
 
   /**
-   * The system prompt's paragraph: the ready servers, one plain line each (plainLine: no line
-   * break, fence or heading of a server's can shape the prompt), with its summary and instructions
-   * bounded. A summary that is the instructions' first line is said once.
+   * What each ready server says of itself, as plain capped lines (plainLine: no line break, fence
+   * or heading of a server's can shape the prompt), with the names of its offered tools.
    */
+  words(): McpServerWords[] {
+    return [...this.entries.values()]
+      .filter((e) => e.state.kind === "ready" && e.wrapped.length > 0)
+      .map((e) => ({
+        name: e.def.name,
+        tools: e.wrapped.filter((w) => !this.options.isToolDisabled(e.def.name, w.facts.tool)).map((w) => w.tool.name),
+        summary: e.def.description?.trim() ? plainLine(mcpServerSummary(e.def.description, undefined), MCP_INSTRUCTIONS_CHARS) : "",
+        brief: briefSummary(e.def.description, e.instructions),
+        instructions: plainLine(e.instructions ?? "", MCP_INSTRUCTIONS_CHARS),
+      }));
+  }
+
+  /** The system prompt's paragraph with every tool declared: the ready servers, one plain line each. */
   prompt(): string {
-    const ready = [...this.entries.values()].filter((e) => e.state.kind === "ready" && e.wrapped.length > 0);
-    if (ready.length === 0) return "";
-    const lines = ready.map((e) => {
-      const instructions = plainLine(e.instructions ?? "", MCP_INSTRUCTIONS_CHARS);
-      const described = e.def.description?.trim() ? plainLine(mcpServerSummary(e.def.description, undefined), MCP_INSTRUCTIONS_CHARS) : "";
-      const words = [described, instructions && described ? `Instructions: ${instructions}` : instructions].filter((w) => w !== "").join(" ");
-      return `- ${e.def.name}${words ? `: ${words}` : ""}`;
-    });
-    return [
-      "MCP servers the user configured (their tools are named mcp__<server>__<tool>; every call is shown to the user, who may allow or deny it):",
-      ...lines,
-    ].join("\n");
+    return mcpServersPrompt(this.words());
   }
 
   async restart(name: string): Promise<void> {
@@ -470,4 +472,9 @@ function tailLines(text: string): string[] {
     .split(/\r?\n/)
     .filter((l) => l.trim() !== "")
     .slice(-MCP_STDERR_TAIL_LINES);
+}
+
+/** A server in the on-demand listing: the first line of its description or instructions (pi's mcpServerSummary), heading marks out, capped. */
+export function briefSummary(description: string | undefined, instructions: string | undefined): string {
+  return plainLine(mcpServerSummary(description, instructions).replace(/^#+\s*/, ""), MCP_BRIEF_INSTRUCTIONS_CHARS);
 }

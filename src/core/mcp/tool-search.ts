@@ -1,15 +1,18 @@
 // MCP tools on demand: above a threshold, a run declares none of the MCP servers' tools. The
-// system prompt lists each by name and one line, and a `tool_search` tool ranks them (BM25 over
+// system prompt lists their names per server (server-words.ts), and a `tool_search` tool ranks them (BM25 over
 // name and description, the ranking pi's coding agent uses) and loads the matches for the next
 // model call. Loading changes the agent's tool set; pi-agent-core records each change in the
 // transcript as a system message with `toolsAdded`, so a reload, a branch and a pi export keep
-// exactly the tools the model was given (loadedOnPath reads them back).
+// exactly the tools the model was given (loadedOnPath reads them back). The result that first loads
+// a tool of a server carries that server's full instructions (the listing has only their first
+// sentence), so they too are kept where the model read them.
 import type { AgentMessage, AgentTool } from "@earendil-works/pi-agent-core";
 import { getCurrentTools } from "@earendil-works/pi-ai";
 import { obj, opt, num, str } from "@earendil-works/pi-schema";
-import { isMcpToolName, MCP_TOOL_PREFIX } from "../../shared/tool-names";
+import { isMcpToolName } from "../../shared/tool-names";
 import { estimateToolDeclarationTokens } from "../context/tokens";
 import { plainLine } from "./plain-line";
+import { instructionsToDeliver, type McpServerWords, serverOfTool } from "./server-words";
 
 export const TOOL_SEARCH_TOOL_NAME = "tool_search";
 
@@ -29,28 +32,6 @@ export function shouldDeferMcpTools(tools: readonly AgentTool[], lean: boolean, 
   if (tools.length === 0 || setting === "never") return false;
   if (lean || setting === "always") return true;
   return tools.length > MCP_DEFER_TOOL_COUNT || estimateToolDeclarationTokens(tools) > MCP_DEFER_DECLARED_TOKENS;
-}
-
-/**
- * The system prompt's lines for deferred tools: their names, one line per server. Names only: a
- * one-line description costs ~30 tokens a tool (1,300 for 44), while tool_search ranks the
- * descriptions anyway. A server's words never reach these lines (names are pi's sanitized ones).
- */
-export function deferredToolListing(tools: readonly AgentTool[]): string {
-  if (tools.length === 0) return "";
-  const byServer = new Map<string, string[]>();
-  for (const tool of tools) {
-    // mcp__<server>__<tool>: any split point rebuilds the same name, so a server name with "__" is harmless here.
-    const rest = tool.name.slice(MCP_TOOL_PREFIX.length);
-    const cut = rest.indexOf("__");
-    const server = cut > 0 ? rest.slice(0, cut) : rest;
-    const local = cut > 0 ? rest.slice(cut + 2) : "";
-    byServer.set(server, [...(byServer.get(server) ?? []), local]);
-  }
-  return [
-    `MCP tools on demand (${TOOL_SEARCH_TOOL_NAME} loads them for your next call):`,
-    ...[...byServer].map(([server, names]) => `- ${server}: ${names.join(", ")}`),
-  ].join("\n");
 }
 
 function firstSentence(description: string): string {
@@ -173,13 +154,39 @@ export class DeferredMcpTools {
   private tools: AgentTool[] = [];
   private readonly loaded = new Set<string>();
   private fresh: AgentTool[] = [];
+  /** Servers whose full instructions the model has not read yet: a search that loads a tool of one delivers them. */
+  private readonly untold = new Map<string, string>();
+  private serverOf: (toolName: string) => string = serverOfTool([]);
 
-  /** A run's tools; those the path declares already stay loaded (a reload, a branch, an edit). */
-  reset(tools: readonly AgentTool[], alreadyLoaded: ReadonlySet<string>): void {
+  /**
+   * A run's tools; those the path declares already stay loaded (a reload, a branch, an edit).
+   * `servers`' instructions are delivered by the first search that loads one of their tools,
+   * except for the servers in `told` (a result on the path carried them, or the listing has them in full).
+   */
+  reset(tools: readonly AgentTool[], alreadyLoaded: ReadonlySet<string>, servers: readonly McpServerWords[] = [], told: ReadonlySet<string> = new Set()): void {
     this.tools = [...tools];
     this.loaded.clear();
     this.fresh = [];
     for (const tool of tools) if (alreadyLoaded.has(tool.name)) this.loaded.add(tool.name);
+    this.serverOf = serverOfTool(servers);
+    this.untold.clear();
+    for (const server of servers) {
+      const text = instructionsToDeliver(server);
+      if (text !== "" && !told.has(server.name)) this.untold.set(server.name, text);
+    }
+  }
+
+  /** The instructions of the servers of `found` the model has not read yet, each handed once. */
+  takeInstructions(found: readonly AgentTool[]): { server: string; text: string }[] {
+    const out: { server: string; text: string }[] = [];
+    for (const tool of found) {
+      const server = this.serverOf(tool.name);
+      const text = this.untold.get(server);
+      if (text === undefined) continue;
+      this.untold.delete(server);
+      out.push({ server, text });
+    }
+    return out;
   }
 
   /** The deferred tools declared to the model now. */
@@ -231,11 +238,21 @@ export function createToolSearchTool(shelf: DeferredMcpTools): AgentTool {
       if (query === "") throw new Error("query must not be empty");
       const limit = Math.min(MAX_TOOL_SEARCH_LIMIT, Math.max(1, Math.floor(params.limit ?? DEFAULT_TOOL_SEARCH_LIMIT)));
       const found = shelf.search(query, limit);
+      const instructions = shelf.takeInstructions(found);
       const text =
         found.length === 0
           ? "No matching tools that are not loaded already."
-          : `Loaded ${found.length} tool(s); call them from your next call:\n${found.map((t) => `- ${t.name}: ${plainLine(firstSentence(t.description), MCP_LISTED_LINE_CHARS)}`).join("\n")}`;
-      return { content: [{ type: "text", text }], details: { loaded: found.map((t) => t.name) } };
+          : [
+              `Loaded ${found.length} tool(s); call them from your next call:`,
+              ...found.map((t) => `- ${t.name}: ${plainLine(firstSentence(t.description), MCP_LISTED_LINE_CHARS)}`),
+              // Already plain capped lines (servers.ts): a server's words never start a line of their own.
+              ...instructions.map((i) => `Instructions of MCP server "${i.server}": ${i.text}`),
+            ].join("\n");
+      // details.instructions: which servers' instructions the transcript holds from here (instructedOnPath).
+      return {
+        content: [{ type: "text", text }],
+        details: { loaded: found.map((t) => t.name), ...(instructions.length > 0 ? { instructions: instructions.map((i) => i.server) } : {}) },
+      };
     },
   };
   return tool as unknown as AgentTool;

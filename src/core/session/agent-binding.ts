@@ -19,8 +19,9 @@ import type { RunExtras } from "../context/meter";
 import { isLeanMode, leanTools, withLeanPrompt } from "../context/lean-mode";
 import { withSystemSection } from "../context/project-instructions";
 import { estimateToolDeclarationTokens, tokensOfText } from "../context/tokens";
-import { MCP_SERVERS_SECTION, type McpSignInNeeded } from "../mcp/gate";
-import { createToolSearchTool, deferredToolListing, loadedOnPath, shouldDeferMcpTools, type DeferredMcpTools } from "../mcp/tool-search";
+import { MCP_SERVERS_SECTION, type McpRunTools, type McpSignInNeeded } from "../mcp/gate";
+import { instructedOnPath, mcpOnDemandPrompt, mcpServersPrompt, serverOfTool } from "../mcp/server-words";
+import { createToolSearchTool, loadedOnPath, shouldDeferMcpTools, type DeferredMcpTools } from "../mcp/tool-search";
 import type { ChatModelChoice } from "../transcript/types";
 import type { ChatPath } from "./chat-path";
 import type { ToolGates } from "./tool-gates";
@@ -120,21 +121,29 @@ export async function bindAgent(current: Agent | undefined, binding: ModelBindin
 /**
  * The run's tool set: the offered tools (the essential ones, short, in lean mode) and the MCP
  * tools, all declared below the threshold; above it (or in lean mode) listed in the MCP section
- * and behind tool_search, with those the path declares already kept (a reload, a branch).
+ * and behind tool_search, with those the path declares already kept (a reload, a branch). A
+ * server's full instructions are then in front of the model exactly once: in a tool_search result
+ * the agent holds, or in the section while a tool of it is declared without such a result.
  */
-function runTools(mcp: { tools: AgentTool[]; prompt: string } | undefined, lean: boolean, deps: AgentBindingDeps): AgentTool[] {
+function runTools(mcp: McpRunTools | undefined, lean: boolean, deps: AgentBindingDeps): AgentTool[] {
   const offered = deps.gates.offered(deps.tools);
   const own = lean ? leanTools(offered) : offered;
   // The gates pick MCP tools too: plan mode offers none.
   const mcpTools = deps.gates.offered(mcp?.tools ?? []);
+  const servers = mcp?.servers ?? [];
+  const notes = mcp?.notes ?? [];
   if (!shouldDeferMcpTools(mcpTools, lean, deps.options.mcpOnDemand?.())) {
     deps.deferred.reset([], new Set());
-    deps.mcpRun.prompt = mcp?.prompt || undefined;
+    deps.mcpRun.prompt = mcpServersPrompt(servers, notes) || undefined;
     deps.mcpRun.extras = mcp || lean ? runExtras(mcpTools, [], deps.mcpRun.prompt, lean) : undefined;
     return [...own, ...mcpTools];
   }
-  deps.deferred.reset(mcpTools, loadedOnPath(deps.path.messages));
-  deps.mcpRun.prompt = [mcp?.prompt ?? "", deferredToolListing(mcpTools)].filter((p) => p !== "").join("\n");
+  const loaded = loadedOnPath(deps.path.messages);
+  const told = instructedOnPath(deps.path.projection());
+  const serverOf = serverOfTool(servers);
+  const inFull = new Set([...loaded].map(serverOf).filter((server) => !told.has(server)));
+  deps.deferred.reset(mcpTools, loaded, servers, new Set([...told, ...inFull]));
+  deps.mcpRun.prompt = mcpOnDemandPrompt(servers, mcpTools, inFull, notes);
   deps.mcpRun.extras = runExtras(deps.deferred.declared(), deps.deferred.listed(), deps.mcpRun.prompt, lean);
   return [...own, createToolSearchTool(deps.deferred), ...deps.deferred.declared()];
 }

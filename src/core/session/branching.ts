@@ -208,11 +208,26 @@ export interface PromptCheckpoint {
 
 /** The checkpoint of the prompt at path index `index`, if it is a saved prompt. */
 export function promptCheckpoint(messages: readonly AgentMessage[], index: number, branches: ChatBranches): PromptCheckpoint | undefined {
-  const prompt = messages[index];
+  const number = messages.slice(0, index + 1).filter((m) => m.role === "user").length;
+  return checkpointOfPrompt(messages[index], number, branches);
+}
+
+/** The checkpoints of every saved prompt on the path, newest first (one pass: a long chat asks this at every review). */
+export function promptCheckpoints(messages: readonly AgentMessage[], branches: ChatBranches): PromptCheckpoint[] {
+  const out: PromptCheckpoint[] = [];
+  let number = 0;
+  for (const m of messages) {
+    if (m.role !== "user") continue;
+    const at = checkpointOfPrompt(m, ++number, branches);
+    if (at) out.push(at);
+  }
+  return out.reverse();
+}
+
+function checkpointOfPrompt(prompt: AgentMessage | undefined, number: number, branches: ChatBranches): PromptCheckpoint | undefined {
   if (prompt?.role !== "user") return undefined;
   const markId = branches.nodeIdOf(prompt);
   if (markId === undefined) return undefined;
-  const number = messages.slice(0, index + 1).filter((m) => m.role === "user").length;
   const words = messageText(prompt).replace(/\s+/g, " ").trim();
   return { markId, number, text: words.length > 60 ? `${words.slice(0, 59)}…` : words };
 }

@@ -19,7 +19,7 @@ import type { UserCommandText } from "../shell/user-command";
 import type { ChatModelChoice } from "../transcript/types";
 import { bindAgent } from "./agent-binding";
 import { cutPath, switchPath } from "./branch-moves";
-import { editedTurn, promptBefore, promptCheckpoint, type BranchChange, type PromptCheckpoint } from "./branching";
+import { editedTurn, promptBefore, promptCheckpoint, promptCheckpoints, type BranchChange, type PromptCheckpoint } from "./branching";
 import { type InputQueue, promptMessages, type PromptAttachments, type PromptImages, type QueueKind } from "./input-queue";
 import { endsWithErrorNotice } from "./run-errors";
 import { runChat, type RunOptions } from "./run-loop";
@@ -223,6 +223,11 @@ export class ChatSession {
   /** The checkpoint of the prompt at path index `messageIndex`: its transcript node (the mark), its number on the path, its first words. */
   checkpointOf(messageIndex: number): PromptCheckpoint | undefined {
     return promptCheckpoint(this.messages, messageIndex, this.parts.branches);
+  }
+
+  /** The checkpoints of the prompts on the path, newest first (what "Review changes since" offers). */
+  promptCheckpoints(): PromptCheckpoint[] {
+    return promptCheckpoints(this.messages, this.parts.branches);
   }
 
   /** A restore changed the files: saved in the chat, shown, and stated to the model with the next request. */

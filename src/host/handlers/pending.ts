@@ -1,6 +1,8 @@
-// The changed-files list's messages: Keep or Undo a listed file (or all), open one. The path is
-// the view's (untrusted): only a file the checkpoint journal says Pi wrote since the last prompt
-// is acted on; any other path does nothing and is logged.
+// The changed-files list's messages: Keep or Undo a listed file (or all), open one, review since a
+// checkpoint. The path and the checkpoint id are the view's (untrusted): only a file the
+// checkpoint journal says Pi wrote since the checkpoint is acted on, and only one of the chat's
+// checkpoints on screen is picked (PendingChanges checks both again); anything else does nothing
+// and is logged.
 import type { HandlerGroup } from "./deps";
 
 export const pendingHandlers = {
@@ -12,5 +14,12 @@ export const pendingHandlers = {
   },
   "pending/open": async (message, deps) => {
     if (!deps.pending || !(await deps.pending.editor.open(message.path))) deps.ignore(message);
+  },
+  "pending/since": async (message, deps) => {
+    const { markId } = message;
+    if (!deps.pending) return deps.ignore(message);
+    if (markId !== undefined && !deps.screen.currentSession.promptCheckpoints().some((c) => c.markId === markId)) return deps.ignore(message);
+    const outcome = await deps.pending.changes.reviewSince(markId);
+    if (!outcome.done) deps.ignore(message);
   },
 } satisfies HandlerGroup;

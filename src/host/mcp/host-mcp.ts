@@ -19,6 +19,7 @@ import { canonicalDefinition, changedFields, type DefinitionField, definitionLin
 import type { McpAllowStore, McpApprovalRequest, McpCallDecision, McpChatTools, McpToolFacts } from "../../core/mcp/gate";
 import type { McpOAuthSecretStore } from "../../core/mcp/oauth";
 import type { McpPrepared, McpServers, McpServerSnapshot } from "../../core/mcp/servers";
+import { joinRunning } from "../../core/join-running";
 import { redact } from "../models/key-redaction";
 import { setting } from "../settings";
 import { DEFAULT_MCP_MAX_TOOLS } from "../settings-schema";
@@ -143,11 +144,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
    */
   signIn(name: string): Promise<boolean> {
     // A second click while the first sign-in waits joins it instead of opening another page.
-    const running = this.signingIn.get(name);
-    if (running !== undefined) return running;
-    const run = this.runSignIn(name).finally(() => this.signingIn.delete(name));
-    this.signingIn.set(name, run);
-    return run;
+    return joinRunning(this.signingIn, name, () => this.runSignIn(name));
   }
 
   private async runSignIn(name: string): Promise<boolean> {
@@ -208,7 +205,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
   async forRun(run: { acceptsImages: boolean; chatId?: string }): ReturnType<McpChatTools["forRun"]> {
     this.acceptsImages = run.acceptsImages;
     const servers = await this.ensureServers();
-    if (!servers) return { tools: [], prompt: "" };
+    if (!servers) return { tools: [], servers: [], notes: [] };
     await servers.ensureStarted(this.requestWaitMs);
     // A "Start this server?" question still open decides this request's tools: the request waits for
     // the answer (the dialog is modal, so the user answers it first anyway), then for the start.
@@ -237,8 +234,7 @@ export class HostMcp implements McpChatTools, vscode.Disposable {
     if (leftOut > 0) notes.push(`${leftOut} MCP tool(s) were left out (piChat.mcp.maxTools is ${this.maxTools()}).`);
     const signIn = servers.list().flatMap((s) => (s.state.kind === "needsSignIn" ? [{ server: s.name, at: s.state.authorizationServer }] : []));
     if (signIn.length > 0) notes.push(`Waiting for the user to sign in (no tools until then): ${signIn.map((s) => s.server).join(", ")}.`);
-    const prompt = [servers.prompt(), ...notes].filter((p) => p !== "").join("\n");
-    return { tools, prompt, signIn };
+    return { tools, servers: servers.words(), notes, signIn };
   }
 
   describe(toolName: string): McpToolFacts | undefined {

@@ -6,6 +6,7 @@
 // provider's id, and every token read is added to the one redactor.
 import * as vscode from "vscode";
 import type { AuthEvent, AuthInteraction, AuthPrompt, ModelAuth } from "@earendil-works/pi-ai";
+import { joinRunning } from "../../core/join-running";
 import { isSignInProvider, SIGN_IN_PROVIDERS, SIGN_IN_SECRET_PREFIX, type SignInProviderId } from "../providers/cloud-providers";
 import type { SignInCredentialStore, SignInFlow } from "../providers/sign-in";
 import { PROVIDER_TITLES } from "./chat-model";
@@ -88,11 +89,7 @@ export class ProviderSignIns {
 
   /** Signs in (a second call while one runs joins it); true when signed in. Every failure but Cancel is shown. */
   signIn(provider: string): Promise<boolean> {
-    const running = this.running.get(provider);
-    if (running !== undefined) return running;
-    const run = this.runSignIn(provider).finally(() => this.running.delete(provider));
-    this.running.set(provider, run);
-    return run;
+    return joinRunning(this.running, provider, () => this.runSignIn(provider));
   }
 
   /** "Pi Chat: Sign In to Provider…": which provider, then its flow. */

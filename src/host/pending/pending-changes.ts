@@ -1,5 +1,8 @@
 // Pending changes after the write: the files Pi changed since the last prompt of the chat on
-// screen (edit_file in auto mode, Apply to file, a command), hunk by hunk, with Keep and Undo.
+// screen, or since a checkpoint the user picked (edit_file in auto mode, Apply to file, a
+// command), hunk by hunk, with Keep and Undo. The checkpoint picked must be one of the chat's
+// prompts on screen with a mark in its journal (a forged id changes nothing); it is kept per chat
+// in the workspace's state, so it survives a reload.
 // What is Pi's comes from the checkpoint journal only (core/checkpoints/pending.ts); the file
 // now is read from its editor (unsaved edits are the user's) or the disk. The paths Keep and Undo
 // act on are those of the recorded writes: a path from the view or a command that is not one of
@@ -13,7 +16,9 @@ import {
   type FileState,
   type HunkDecision,
   isAbsent,
+  type JournalEntry,
   isFileState,
+  journalMarks,
   type PendingHunk,
   type PiWrite,
   pendingCounts,
@@ -25,13 +30,23 @@ import {
   undoEdits,
 } from "../../core/checkpoints";
 import { hunkNames } from "../../shared/partial-patch";
-import type { PendingFileSummary } from "../../shared/protocol";
+import { checkpointLabel } from "../../shared/checkpoint-label";
+import type { PendingCheckpoint, PendingFileSummary } from "../../shared/protocol";
 import type { WorkspacePaths } from "../adapters/workspace-paths";
 
 /** The workspace-state key of the decisions (one record per chat, the newest few). */
 const DECISIONS_KEY = "piChat.pendingDecisions";
+/** The workspace-state key of the checkpoint picked per chat (none: since the last prompt). */
+const SINCE_KEY = "piChat.pendingSince";
 /** Chats whose decisions are kept: a chat reopened after more than this many others shows its changes pending again. */
 const MAX_REMEMBERED_CHATS = 20;
+
+/** What the changed-files list shows: the files, since which checkpoint, and the checkpoints to pick from (newest first). */
+export interface PendingList {
+  readonly files: PendingFileSummary[];
+  readonly since?: PendingCheckpoint;
+  readonly checkpoints: PendingCheckpoint[];
+}
 
 interface StoredFile {
   before: string;
@@ -64,6 +79,14 @@ export interface DecisionOutcome {
 
 function isIndexList(value: unknown): value is number[] {
   return Array.isArray(value) && value.every((n) => Number.isInteger(n) && n >= 0);
+}
+
+function storedSince(value: unknown): { chatId: string; markId: string }[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((c): c is { chatId: string; markId: string } => {
+    const v = c as Record<string, unknown> | null;
+    return typeof v === "object" && v !== null && typeof v["chatId"] === "string" && typeof v["markId"] === "string";
+  });
 }
 
 function storedChats(value: unknown): StoredChat[] {
@@ -108,6 +131,9 @@ export class PendingChanges implements vscode.Disposable {
   private reviewed = new Map<string, PendingFile>();
   private markId: string | undefined;
   private chatId: string | undefined;
+  /** The checkpoint picked (none: since the last prompt), and the chat's checkpoints with a mark in its journal. */
+  private since: PendingCheckpoint | undefined;
+  private checkpoints: PendingCheckpoint[] = [];
   private reading: Promise<void> | undefined;
   private again = false;
   private lastSaid: string | undefined;
@@ -118,7 +144,9 @@ export class PendingChanges implements vscode.Disposable {
       readonly paths: WorkspacePaths;
       readonly state: vscode.Memento;
       readonly currentChatId: () => string;
-      readonly send: (files: PendingFileSummary[], said: string | undefined) => void;
+      /** The checkpoints of the chat on screen (its prompts on the path), newest first. */
+      readonly checkpointsOf: () => PendingCheckpoint[];
+      readonly send: (list: PendingList, said: string | undefined) => void;
       readonly log: (line: string) => void;
     },
   ) {
@@ -181,15 +209,60 @@ export class PendingChanges implements vscode.Disposable {
     return [...this.reviewed.values()].map((f) => ({ path: f.write.path, by: byOf(f.write), kind: kindOf(f.write), ...pendingCounts(f.hunks) }));
   }
 
+  /** The list with since which checkpoint, as the view gets it. */
+  list(): PendingList {
+    return { files: this.summaries(), ...(this.since ? { since: this.since } : {}), checkpoints: this.checkpoints };
+  }
+
+  /** The checkpoint picked for the chat on screen (none: since the last prompt). */
+  get sinceCheckpoint(): PendingCheckpoint | undefined {
+    return this.since;
+  }
+
+  /** The checkpoints the user can pick from now, newest first (each with a mark in the chat's journal). */
+  get checkpointChoices(): readonly PendingCheckpoint[] {
+    return this.checkpoints;
+  }
+
   /** The view (re)loaded: it gets the list as it is. */
   resend(): void {
-    this.options.send(this.summaries(), undefined);
+    this.options.send(this.list(), undefined);
+  }
+
+  /** The chat's checkpoints that the journal has a mark of, newest first: the only ones a review can start from. */
+  private async markedCheckpoints(chatId: string): Promise<{ entries: readonly JournalEntry[]; checkpoints: PendingCheckpoint[] }> {
+    const { entries } = await this.options.checkpoints.storage.readJournal(chatId);
+    const marks = journalMarks(entries);
+    return { entries, checkpoints: this.options.checkpointsOf().filter((c) => marks.has(c.markId)) };
+  }
+
+  /**
+   * Reviews the changes since the checkpoint `markId` (none, or the newest: since the last prompt
+   * again). The id is untrusted (the view's, a command's argument): anything but one of the chat's
+   * checkpoints with a mark in its journal is refused and changes nothing.
+   */
+  async reviewSince(markId: string | undefined): Promise<DecisionOutcome> {
+    await this.settled();
+    const chatId = this.options.currentChatId();
+    const { checkpoints } = await this.markedCheckpoints(chatId);
+    const picked = markId === undefined ? undefined : checkpoints.find((c) => c.markId === markId);
+    if (markId !== undefined && !picked) {
+      this.options.log(`pending changes: refused a checkpoint that is not one of this chat's (${JSON.stringify(markId.slice(0, 80))})`);
+      return { done: false, said: "That is not a checkpoint of this chat: the list is as it was." };
+    }
+    const keep = picked && picked !== checkpoints[0] ? picked : undefined;
+    const others = storedSince(this.options.state.get(SINCE_KEY)).filter((c) => c.chatId !== chatId);
+    await this.options.state.update(SINCE_KEY, (keep ? [...others, { chatId, markId: keep.markId }] : others).slice(-MAX_REMEMBERED_CHATS));
+    return this.told(true, keep ? `Showing Pi's changes since ${checkpointLabel(keep)}.` : "Showing Pi's changes since your last message.");
   }
 
   private async read(): Promise<void> {
     const chatId = this.options.currentChatId();
-    const { entries } = await this.options.checkpoints.storage.readJournal(chatId);
-    const { markId, writes } = pendingWrites(entries);
+    const { entries, checkpoints } = await this.markedCheckpoints(chatId);
+    // A picked checkpoint no longer on the path (another branch, a forged state) is not one: since the last prompt.
+    const pickedId = storedSince(this.options.state.get(SINCE_KEY)).find((c) => c.chatId === chatId)?.markId;
+    const since = checkpoints.find((c) => c.markId === pickedId && c !== checkpoints[0]);
+    const { markId, writes } = pendingWrites(entries, since?.markId);
     this.chatId = chatId;
     // A journal with no mark yet (writes before the first prompt was recorded) is one review too.
     this.markId = markId ?? "";
@@ -199,11 +272,13 @@ export class PendingChanges implements vscode.Disposable {
       const file = await this.review(write, stored?.files[write.path]);
       if (file && pendingCounts(file.hunks).pending > 0) reviewed.set(write.path, file);
     }
-    const before = JSON.stringify(this.summaries());
+    const before = JSON.stringify(this.list());
     this.reviewed = reviewed;
+    this.since = since;
+    this.checkpoints = checkpoints;
     const said = this.lastSaid;
     this.lastSaid = undefined;
-    if (said !== undefined || JSON.stringify(this.summaries()) !== before) this.options.send(this.summaries(), said);
+    if (said !== undefined || JSON.stringify(this.list()) !== before) this.options.send(this.list(), said);
     this.changeEmitter.fire();
   }
 

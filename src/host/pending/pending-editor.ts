@@ -1,11 +1,14 @@
 // Pending changes in the editor: a lens on each of Pi's pending hunks (Keep / Undo, or "changed
-// by you since" where Undo would touch the user's lines), one at the top for the whole file, the
-// added lines highlighted in the diff editor's colours, a badge on the tab and in the Explorer,
+// by you since" where Undo would touch the user's lines), one at the top for the whole file (and
+// Open Diff: before Pi ↔ now in VS Code's diff editor), the added lines highlighted in the diff
+// editor's colours, removed lines shown without hovering (the first one and how many more, after
+// the line where they were; all of them in the hover), a badge on the tab and in the Explorer,
 // and keys: Alt+Y / Alt+N keep / undo the change at the cursor, Alt+] / Alt+[ go to the next /
 // previous pending change (across files). Every decision goes through PendingChanges, which the
 // chat view's changed-files list shows too.
 import * as vscode from "vscode";
-import type { PendingHunk } from "../../core/checkpoints";
+import { isFileState, type PendingHunk } from "../../core/checkpoints";
+import { CHECKPOINT_SCHEME } from "../checkpoints/host-checkpoints";
 import type { DecisionOutcome, PendingChanges, PendingFile } from "./pending-changes";
 
 /** The hunk lens's arguments, from a lens click or a test. */
@@ -28,6 +31,37 @@ function linesWord(n: number): string {
   return n === 1 ? "1 line" : `${n} lines`;
 }
 
+/** Removed lines a hover shows in full; more are counted. */
+const HOVER_MAX_LINES = 200;
+/** Characters of the first removed line shown in the editor (the hover has it all). */
+const INLINE_MAX_CHARS = 120;
+
+/** What the editor shows of a hunk's removed lines without hovering: the first one, and how many more. */
+export function removedInline(removed: readonly string[]): string {
+  const first = (removed[0] ?? "").replace(/\r?\n$/, "").replace(/\t/g, "  ");
+  const shown = first.length > INLINE_MAX_CHARS ? `${first.slice(0, INLINE_MAX_CHARS - 1)}…` : first;
+  const more = removed.length - 1;
+  return `− ${shown.trim() === "" ? "(an empty line)" : shown}${more > 0 ? `   (+${more} more removed ${more === 1 ? "line" : "lines"})` : ""}`;
+}
+
+function removedHover(removed: readonly string[]): vscode.MarkdownString {
+  const hover = new vscode.MarkdownString(`Pi removed ${linesWord(removed.length)} here (Undo puts ${removed.length === 1 ? "it" : "them"} back):`);
+  const shown = removed.slice(0, HOVER_MAX_LINES).join("");
+  hover.appendCodeblock(shown.replace(/\r?\n$/, ""), "text");
+  if (removed.length > HOVER_MAX_LINES) hover.appendText(`…and ${removed.length - HOVER_MAX_LINES} more lines (Open Diff shows them all).`);
+  return hover;
+}
+
+/** The decorations set on one editor, as the product set them (tests read them through `decorationsOf`). */
+export interface PendingDecorations {
+  /** The added lines (whole lines). */
+  readonly added: readonly vscode.Range[];
+  /** The lines where lines were removed (whole lines: the rule above). */
+  readonly removedAt: readonly vscode.Range[];
+  /** At the end of each such line: the removed text shown, and all of it in the hover. */
+  readonly removed: readonly vscode.DecorationOptions[];
+}
+
 export class PendingEditor implements vscode.CodeLensProvider, vscode.FileDecorationProvider, vscode.Disposable {
   private readonly lensChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensChanged.event;
@@ -39,6 +73,8 @@ export class PendingEditor implements vscode.CodeLensProvider, vscode.FileDecora
     overviewRulerColor: new vscode.ThemeColor("editorOverviewRuler.addedForeground"),
     overviewRulerLane: vscode.OverviewRulerLane.Left,
   });
+  // The line where lines were removed: a rule above it, and the removed text after it in the
+  // diff editor's removed colours (high contrast themes give those a border; the rule stays).
   private readonly removedAt = vscode.window.createTextEditorDecorationType({
     isWholeLine: true,
     borderColor: new vscode.ThemeColor("diffEditor.removedTextBorder"),
@@ -47,6 +83,19 @@ export class PendingEditor implements vscode.CodeLensProvider, vscode.FileDecora
     overviewRulerColor: new vscode.ThemeColor("editorOverviewRuler.deletedForeground"),
     overviewRulerLane: vscode.OverviewRulerLane.Left,
   });
+  // Not whole-line: its range is the end of the line, so the text comes after the line's own.
+  private readonly removedText = vscode.window.createTextEditorDecorationType({
+    after: {
+      margin: "0 0 0 2em",
+      color: new vscode.ThemeColor("editorCodeLens.foreground"),
+      backgroundColor: new vscode.ThemeColor("diffEditor.removedTextBackground"),
+      border: "1px dashed",
+      borderColor: new vscode.ThemeColor("diffEditor.removedTextBorder"),
+      fontStyle: "italic",
+    },
+  });
+  /** What each editor (by its document's URI) was last given. */
+  private readonly shown = new Map<string, PendingDecorations>();
   private readonly disposables: vscode.Disposable[];
   /** URIs with a badge now, so the ones that lose it are told. */
   private badged = new Set<string>();
@@ -65,6 +114,7 @@ export class PendingEditor implements vscode.CodeLensProvider, vscode.FileDecora
       vscode.commands.registerCommand("piChat.undoFileChanges", (args?: HunkArgs) => this.decideFile(args, "undo")),
       vscode.commands.registerCommand("piChat.keepAllChanges", () => this.report(changes.keep(undefined))),
       vscode.commands.registerCommand("piChat.undoAllChanges", () => this.report(changes.undo(undefined))),
+      vscode.commands.registerCommand("piChat.openPendingDiff", (args?: HunkArgs) => this.openDiff(args)),
       vscode.commands.registerCommand("piChat.nextPendingChange", () => this.go(1)),
       vscode.commands.registerCommand("piChat.previousPendingChange", () => this.go(-1)),
       changes.onDidChange(() => this.refresh()),
@@ -74,6 +124,7 @@ export class PendingEditor implements vscode.CodeLensProvider, vscode.FileDecora
       this.decorationChanged,
       this.added,
       this.removedAt,
+      this.removedText,
     ];
   }
 
@@ -105,6 +156,7 @@ export class PendingEditor implements vscode.CodeLensProvider, vscode.FileDecora
         arguments: [{ path }],
       }),
       new vscode.CodeLens(top, { title: "Undo all", command: "piChat.undoFileChanges", arguments: [{ path }] }),
+      new vscode.CodeLens(top, { title: "Open Diff", command: "piChat.openPendingDiff", arguments: [{ path }] }),
     ];
     hunks.forEach((hunk, i) => {
       const [line] = spanOf(hunk, document.lineCount);
@@ -137,23 +189,55 @@ export class PendingEditor implements vscode.CodeLensProvider, vscode.FileDecora
     this.decorate();
   }
 
-  /** The added lines of each pending hunk highlighted; a removal marked where its lines were. */
+  /** The decorations the product last set on the editor of `uri` (tests: ranges and text, as set). */
+  decorationsOf(uri: vscode.Uri): PendingDecorations | undefined {
+    return this.shown.get(uri.toString());
+  }
+
+  /**
+   * The added lines of each pending hunk highlighted; where lines were removed, a rule above the
+   * line and the first removed line (and how many more) after it, all of them in the hover.
+   */
   private decorate(): void {
+    this.shown.clear();
     for (const editor of vscode.window.visibleTextEditors) {
       const file = this.changes.fileOf(editor.document.uri);
       const hunks = file ? pending(file) : [];
       const added: vscode.Range[] = [];
+      const removedAt: vscode.Range[] = [];
       const removed: vscode.DecorationOptions[] = [];
       for (const h of hunks) {
         if (h.added.length > 0) added.push(new vscode.Range(h.currentLine, 0, h.currentLine + h.added.length - 1, 0));
         if (h.removed.length > 0) {
           const line = Math.min(h.currentLine, Math.max(0, editor.document.lineCount - 1));
-          removed.push({ range: new vscode.Range(line, 0, line, 0), hoverMessage: `Pi removed ${linesWord(h.removed.length)} here:\n\n${h.removed.join("")}` });
+          const end = editor.document.lineAt(line).range.end;
+          removedAt.push(new vscode.Range(line, 0, line, 0));
+          removed.push({
+            range: new vscode.Range(end, end),
+            hoverMessage: removedHover(h.removed),
+            renderOptions: { after: { contentText: removedInline(h.removed) } },
+          });
         }
       }
       editor.setDecorations(this.added, added);
-      editor.setDecorations(this.removedAt, removed);
+      editor.setDecorations(this.removedAt, removedAt);
+      editor.setDecorations(this.removedText, removed);
+      this.shown.set(editor.document.uri.toString(), { added, removedAt, removed });
     }
+  }
+
+  /**
+   * Open Diff: what was there before Pi's write (the checkpoint store's copy) beside the file now,
+   * in VS Code's diff editor. Only a listed file: a path from a lens argument that is not one does nothing.
+   */
+  private async openDiff(args: HunkArgs | undefined): Promise<boolean> {
+    const editor = vscode.window.activeTextEditor;
+    const file = typeof args?.path === "string" ? this.changes.files.get(args.path) : editor ? this.changes.fileOf(editor.document.uri) : undefined;
+    if (!file) return false;
+    const { before, path } = file.write;
+    const left = vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${path}`, query: isFileState(before) ? `hash=${before.hash}` : "" });
+    await vscode.commands.executeCommand("vscode.diff", left, file.uri, `${path} (before Pi ↔ now)`, { preview: true });
+    return true;
   }
 
   /** A lens names its file and hunk; a key names none: the pending hunk at (or else after) the cursor. */

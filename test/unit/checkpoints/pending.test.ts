@@ -6,6 +6,7 @@ import {
   applyTextEdits,
   CHANGED_BY_YOU,
   type FileState,
+  journalMarks,
   type HunkDecision,
   type JournalEntry,
   lineHunks,
@@ -140,5 +141,28 @@ describe("pending changes: the model", () => {
       { path: "broken.txt", before: d, after: a, by: ["apply"] },
       { path: "chain.txt", before: a, after: c, by: ["edit", "command"] },
     ]);
+  });
+
+  it("since a checkpoint picked: every write after its mark, two prompts' writes to one file chained into one change", () => {
+    const [a, b, c, x, y] = [state("a"), state("b"), state("c"), state("x"), state("y")];
+    const journal: JournalEntry[] = [
+      change("early.txt", x, y),
+      { t: "mark", id: "m1", at: 1 },
+      change("both.txt", a, b),
+      change("first-only.txt", x, y, "command"),
+      { t: "mark", id: "m2", at: 2 },
+      change("both.txt", b, c),
+    ];
+    assert.deepEqual([...journalMarks(journal)], ["m1", "m2"]);
+    // Since the last prompt: the second prompt's write only.
+    assert.deepEqual(pendingWrites(journal).writes, [{ path: "both.txt", before: b, after: c, by: ["edit"] }]);
+    const since = pendingWrites(journal, "m1");
+    assert.equal(since.markId, "m1");
+    assert.deepEqual(since.writes, [
+      { path: "both.txt", before: a, after: c, by: ["edit"] },
+      { path: "first-only.txt", before: x, after: y, by: ["command"] },
+    ]);
+    // A mark the journal does not have is not a checkpoint: since the last prompt, as if none were picked.
+    for (const forged of ["m3", "", "__proto__", "m1 "]) assert.deepEqual(pendingWrites(journal, forged), pendingWrites(journal));
   });
 });

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "@earendil-works/pi-ai";
-import type { RestoreOutcome } from "../../../src/core/checkpoints";
+import { pendingWrites, type RestoreOutcome } from "../../../src/core/checkpoints";
 import type { ChatSession } from "../../../src/core/session";
 import { CONFIG } from "../../support/chat-world";
 import { promptIndex, scriptedWorld, type ScriptedWorld } from "../../support/scripted-chat";
@@ -39,13 +39,19 @@ describe("checkpoints in a chat session: branches and what the model is told", f
     return outcome;
   }
 
-  it("restoring on one branch, switching, and restoring on the other keeps files and transcripts coherent", async () => {
+  /** A new chat with auto edits: "prompt 1" changes the port, "prompt 2" the host. */
+  async function twoPromptsWithEdits(): Promise<ChatSession> {
     w = scriptedWorld({ approvalMode: "auto", checkpoints: true });
     const session = w.service.newChat();
     w.model.push(edit("port: 3000,", "port: 8080,"), reply.text("port changed"));
     await session.prompt("prompt 1");
     w.model.push(edit('host: "localhost",', 'host: "0.0.0.0",'), reply.text("host changed"));
     await session.prompt("prompt 2");
+    return session;
+  }
+
+  it("restoring on one branch, switching, and restoring on the other keeps files and transcripts coherent", async () => {
+    const session = await twoPromptsWithEdits();
     // Edit prompt 2: a second branch, whose answer changes the port again (the host change stays on disk).
     w.model.push(edit("port: 8080,", "port: 9090,"), reply.text("port changed again"));
     await session.editPrompt(promptIndex(session, "prompt 2"), "prompt 2b");
@@ -76,5 +82,36 @@ describe("checkpoints in a chat session: branches and what the model is told", f
     // And to before "prompt 1": the file as it was when the chat began.
     await restoreTo(session, "prompt 1");
     assert.equal(config(), CONFIG);
+  });
+
+  it("the checkpoints to review since are the prompts on the path, newest first; another branch's prompt is not one", async () => {
+    const session = await twoPromptsWithEdits();
+    const onA = session.promptCheckpoints();
+    assert.deepEqual(
+      onA.map((c) => [c.number, c.text]),
+      [
+        [2, "prompt 2"],
+        [1, "prompt 1"],
+      ],
+    );
+    w.model.push(reply.text("nothing"));
+    await session.editPrompt(promptIndex(session, "prompt 2"), "prompt 2b");
+    const onB = session.promptCheckpoints();
+    assert.deepEqual(
+      onB.map((c) => [c.number, c.text]),
+      [
+        [2, "prompt 2b"],
+        [1, "prompt 1"],
+      ],
+    );
+    assert.ok(!onB.some((c) => c.markId === onA[0]?.markId), "branch A's prompt 2 is not a checkpoint on branch B");
+    // Since prompt 1: both edits, one change of src/config.ts from before the first.
+    const { entries } = await w.checkpoints!.storage.readJournal(session.id);
+    const since = pendingWrites(entries, onB[1]?.markId);
+    assert.deepEqual(
+      since.writes.map((x) => [x.path, x.by]),
+      [["src/config.ts", ["edit"]]],
+    );
+    assert.equal(since.markId, onB[1]?.markId);
   });
 });

@@ -90,7 +90,7 @@ describe("the meter's fixed parts after a run with MCP tools", () => {
     const world = chatWorld({
       resolveModel: async () => model.binding,
       mcp: {
-        forRun: async () => ({ tools: [lookup], prompt: "MCP servers: tracker." }),
+        forRun: async () => ({ tools: [lookup], servers: [{ name: "tracker", tools: [lookup.name], summary: "", brief: "", instructions: "" }], notes: [] }),
         describe: () => undefined,
         allowed: { has: () => false, add: async () => {} },
         approver: async () => ({ decision: "allow" }),

@@ -83,6 +83,12 @@ describe("MCP servers (real reference servers over stdio)", function () {
       s.prompt(),
     );
     for (const line of lines.slice(1)) assert.ok(line.length <= 40 + MCP_INSTRUCTIONS_CHARS + 200, `${line.length} characters`);
+    // With tools on demand a server is listed by its first line (a Markdown heading, its marks out); the rest comes with tool_search.
+    const everything = s.words().find((w) => w.name === "everything")!;
+    assert.equal(everything.brief, "Everything Server – Server Instructions");
+    assert.ok(everything.instructions.startsWith("# Everything Server"), everything.instructions.slice(0, 80));
+    assert.doesNotMatch(everything.instructions, /[\n\r`]/, "what tool_search's answer carries is the same plain line");
+    assert.equal(s.words().find((w) => w.name === "fs")?.brief, "", "no instructions, no description: no words");
   });
 
   it("a server's resources are two tools, list and read, through the same gate facts", async () => {

@@ -40,6 +40,43 @@ describe("editDiff (the changed region only)", () => {
     }
   });
 
+  it("equals the whole-file diff for changes spread over a file (each region diffed on its own)", () => {
+    const big = Array.from({ length: 5_000 }, (_, i) => `export const value${i} = ${i};`);
+    const spread = (every: number, change: (line: string, i: number) => string[]) =>
+      big.flatMap((line, i) => (i % every === every / 2 ? change(line, i) : [line])).join("\n");
+    const before = big.join("\n");
+    const cases = [
+      spread(25, (line) => [`${line} // changed`]), // 200 hunks, as bench P25
+      spread(50, (line) => [line, "inserted();"]),
+      spread(40, () => []),
+      spread(8, (line) => [`${line} // near`]), // changes 8 lines apart: hunks merge
+      spread(100, (line, i) => (i % 200 === 50 ? [] : ["a", "b", line, "c"])),
+    ];
+    for (const after of cases) {
+      assert.equal(editDiff("f.ts", before, after, 3).diff, wholeFileDiff(before, after));
+      assert.equal(editDiff("f.ts", `${before}\n`, `${after}\n`, 3).diff, wholeFileDiff(`${before}\n`, `${after}\n`));
+    }
+  });
+
+  it("many edits of a file of repeated lines: the patch always turns the old text into the new one (300 random files)", () => {
+    const next = random(11);
+    const pieces = ["same", "same", "x", "", "}", "other"];
+    for (let round = 0; round < 300; round++) {
+      const lines = Array.from({ length: 40 + Math.floor(next() * 200) }, () => pieces[Math.floor(next() * pieces.length)]!);
+      const changed = lines.flatMap((line) => {
+        const roll = next();
+        if (roll < 0.03) return [];
+        if (roll < 0.06) return [line, pieces[Math.floor(next() * pieces.length)]!];
+        if (roll < 0.09) return ["changed"];
+        return [line];
+      });
+      const before = lines.join("\n") + (next() < 0.5 ? "\n" : "");
+      const after = changed.join("\n") + (next() < 0.5 ? "\n" : "");
+      const { diff } = editDiff("f.ts", before, after, 3);
+      assert.equal(applyPatch(before, diff), after, JSON.stringify({ before, after }));
+    }
+  });
+
   it("gives hunk line numbers of the whole file", () => {
     const { hunks } = editDiff("f.ts", file, file.replace("const value100 = 100;", "const value100 = 8080;"), 3);
     assert.equal(hunks.length, 1);
