@@ -35,6 +35,7 @@ describe("checkpoints: restore files to a message in the extension host", functi
   });
 
   after(async () => {
+    api?.checkpoints?.checkpoints.baseline.releaseEvents(); // a failed test may have held them
     await vscode.workspace.getConfiguration("piChat").update("approvalMode", "ask", vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration("piChat").update("commands.useTerminal", undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
@@ -344,6 +345,8 @@ describe("checkpoints: restore files to a message in the extension host", functi
     const dir = join(root, "cp-bg");
     const file = (name: string) => join(dir, name);
     const read = (name: string) => readFileSync(file(name), "utf8");
+    // The watcher as late as CI's: none of this test's files is reported before the command starts.
+    checkpoints.checkpoints.baseline.holdEvents();
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     writeFileSync(file("existing.txt"), "before\n");
@@ -384,6 +387,7 @@ describe("checkpoints: restore files to a message in the extension host", functi
 
     await waitFor("the background command to end", () => card("cp_bg")?.background?.state === "exited", 30_000);
     await waitFor("its end to be recorded", () => checkpoints.checkpoints.watchedBackground === 0);
+    checkpoints.checkpoints.baseline.releaseEvents();
     await checkpoints.checkpoints.idle();
     assert.equal(read("late.txt"), "late\n");
     assert.equal(read("existing.txt"), "by the watcher\n");

@@ -5,7 +5,7 @@ import type { AgentTool } from "@earendil-works/pi-agent-core";
 import { isSecretFile } from "../permissions/protected-paths";
 import type { WalkRules } from "../tools/workspace-walk";
 import type { WorkspaceFileSystem } from "../tools/workspace-fs";
-import { type CommandChange, type SeenFile, type StatWalk, sameStat, WorkspaceBaseline } from "./baseline";
+import { type ChangeFeed, type CommandChange, type SeenFile, type StatWalk, sameStat, WorkspaceBaseline } from "./baseline";
 import { planRestore, type RestorePlan } from "./plan";
 import { executeRestore, recoverRestore, type RecoveryReport, type RestoreOutcome, type StepHook } from "./restore";
 import { CheckpointStorage, sha256 } from "./storage";
@@ -32,6 +32,15 @@ interface BackgroundWatch {
   readonly touched: Set<string>;
 }
 
+/** What a command's record needs from before it ran. */
+export interface CommandBefore {
+  readonly walk: StatWalk;
+  /** Paths saved in VS Code (not by Pi) while it ran. */
+  readonly savedOutside: Set<string>;
+  /** The file system's clock when it started (absent: unknown). */
+  readonly startedAt?: number;
+}
+
 export interface CheckpointsOptions {
   /** The extension's storage folder (checkpoints go in its `checkpoints/`). */
   readonly storageRoot: string;
@@ -40,6 +49,11 @@ export interface CheckpointsOptions {
   readonly rules?: () => WalkRules;
   readonly maxFileBytes?: number;
   readonly log?: (line: string) => void;
+  /**
+   * What already watches the files (the host: VS Code's watcher): with it, a command's "before"
+   * re-stats only the paths named since the last look, and the walk is the fallback.
+   */
+  readonly changes?: ChangeFeed;
 }
 
 export class Checkpoints {
@@ -60,6 +74,9 @@ export class Checkpoints {
   private readonly backgroundWatches = new Map<string, BackgroundWatch>();
   /** Background commands that ended before their tool call's walk was recorded (that walk covers them). */
   private readonly endedEarly = new Set<string>();
+  /** A refresh of the tracked tree from the feed's events is queued. */
+  private refreshQueued = false;
+  private readonly unfollow: (() => void) | undefined;
 
   constructor(private readonly options: CheckpointsOptions) {
     this.storage = new CheckpointStorage(options.storageRoot);
@@ -67,6 +84,26 @@ export class Checkpoints {
     this.rules = options.rules ?? (() => ({}));
     this.maxFileBytes = options.maxFileBytes ?? MAX_CHECKPOINT_FILE_BYTES;
     this.baseline = new WorkspaceBaseline(options.io, this.storage, this.rules, this.maxFileBytes);
+    this.unfollow = options.changes ? this.baseline.follow(options.changes, () => this.scheduleRefresh()) : undefined;
+  }
+
+  /** Stops following the change feed. */
+  dispose(): void {
+    this.unfollow?.();
+  }
+
+  /**
+   * Applies the feed's events to the tracked tree in the background, under the lock, so the next
+   * command's "before" has little left to stat. Never while a command runs: its "before" contents
+   * must stay as they were when it started (its own walk after it catches everything up).
+   */
+  private scheduleRefresh(): void {
+    if (this.refreshQueued || this.commandWatches.size > 0) return;
+    this.refreshQueued = true;
+    void this.locked(async () => {
+      this.refreshQueued = false;
+      if (this.commandWatches.size === 0) await this.baseline.refresh();
+    }).catch((e: unknown) => this.options.log?.(`checkpoints: refresh from file events failed: ${String(e)}`));
   }
 
   /** Runs `fn` after everything queued before it (and before everything queued after). */
@@ -137,6 +174,8 @@ export class Checkpoints {
         result = await write();
       } finally {
         this.writing.delete(path);
+        this.baseline.written(path);
+        this.scheduleRefresh();
       }
       const after = await this.diskState(path).catch((e: unknown): FileState => ({ unknown: `could not be read (${String(e)})` }));
       await this.storage.append(chatId, [{ t: "change", path, before, after, by, at: Date.now() }]);
@@ -145,11 +184,25 @@ export class Checkpoints {
     });
   }
 
-  /** Before a command: a snapshot (the baseline updated where files changed). */
-  beforeCommand(): Promise<{ walk: StatWalk; savedOutside: Set<string> }> {
+  /**
+   * Before a command: a snapshot (the baseline updated where files changed), and the file
+   * system's clock after it: what was last changed before that is not the command's.
+   */
+  beforeCommand(): Promise<CommandBefore> {
     const savedOutside = new Set<string>();
     this.commandWatches.add(savedOutside);
-    return this.warm().then(() => this.locked(async () => ({ walk: await this.baseline.snapshot(), savedOutside })));
+    return this.warm().then(() =>
+      this.locked(async () => {
+        const walk = await this.baseline.snapshot();
+        const startedAt = await this.storage.clock().catch((e: unknown) => {
+          // Without the clock the before must be a walk's: the watcher's delay would count.
+          this.options.log?.(`checkpoints: no clock (${String(e)})`);
+          this.baseline.distrustFor("the checkpoints' clock could not be read");
+          return undefined;
+        });
+        return startedAt === undefined ? { walk, savedOutside } : { walk, savedOutside, startedAt };
+      }),
+    );
   }
 
   /**
@@ -157,11 +210,12 @@ export class Checkpoints {
    * lock). `backgroundId`: the command goes on running; what it changes later is recorded by
    * scans (at each of the chat's marks, and when it ends: `backgroundEnded`).
    */
-  afterCommand(chatId: string, before: { walk: StatWalk; savedOutside: Set<string> }, backgroundId?: string): Promise<CommandChange[]> {
+  afterCommand(chatId: string, before: CommandBefore, backgroundId?: string): Promise<CommandChange[]> {
     return this.locked(async () => {
       this.commandWatches.delete(before.savedOutside);
       const walk = await this.baseline.walk();
-      const changes = (await this.baseline.changesSince(before.walk, walk)).filter((c) => !before.savedOutside.has(c.path));
+      const changes = (await this.baseline.changesSince(before.walk, walk, before.startedAt)).filter((c) => !before.savedOutside.has(c.path));
+      if (before.startedAt !== undefined) await this.checkClock(changes, walk);
       const at = Date.now();
       await this.storage.append(
         chatId,
@@ -171,8 +225,22 @@ export class Checkpoints {
       if (backgroundId !== undefined && !this.endedEarly.delete(backgroundId)) {
         this.backgroundWatches.set(backgroundId, { chatId, seen: this.baseline.capture(walk), touched: new Set() });
       }
+      // Events that came while it ran waited for its walk; the rest are applied now.
+      this.scheduleRefresh();
       return changes;
     });
+  }
+
+  /**
+   * A change stamped later than the clock now: the workspace's file system keeps another clock
+   * (a network share), so a stamp cannot tell before from during: the before is a walk from now on.
+   */
+  private async checkClock(changes: readonly CommandChange[], walk: StatWalk): Promise<void> {
+    const now = await this.storage.clock().catch(() => undefined);
+    const ahead = now === undefined ? undefined : changes.find((c) => (walk.get(c.path)?.ctimeMs ?? 0) > now);
+    if (!ahead) return;
+    this.options.log?.(`checkpoints: ${ahead.path} is stamped after this machine's clock; the look before a command walks from now on`);
+    this.baseline.distrustFor("the workspace's file system stamps changes by another clock");
   }
 
   /** A background command ended (exited or stopped, its whole tree gone): its last changes are recorded. */

@@ -41,7 +41,7 @@ export function createNodeCheckpointIo(folders: readonly CheckpointFolder[], isD
       try {
         const s = await lstat(abs(path));
         const type = s.isSymbolicLink() ? "symlink" : s.isFile() ? "file" : s.isDirectory() ? "directory" : "other";
-        return { type, size: s.size, mtimeMs: s.mtimeMs, ino: s.ino, links: s.nlink };
+        return { type, size: s.size, mtimeMs: s.mtimeMs, ino: s.ino, links: s.nlink, ctimeMs: s.ctimeMs };
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code === "ENOENT" || code === "ENOTDIR") return undefined;
@@ -67,7 +67,7 @@ export function createNodeCheckpointIo(folders: readonly CheckpointFolder[], isD
         if (type !== "file") continue;
         try {
           const s = lstatSync(nodePath.join(dir, e.name));
-          if (s.isFile()) files.set(e.name, { type: "file", size: s.size, mtimeMs: s.mtimeMs, ino: s.ino });
+          if (s.isFile()) files.set(e.name, { type: "file", size: s.size, mtimeMs: s.mtimeMs, ino: s.ino, ctimeMs: s.ctimeMs });
         } catch {
           // gone meanwhile
         }

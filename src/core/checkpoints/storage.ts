@@ -1,6 +1,7 @@
 // Where checkpoints are kept, outside the workspace: `<storage>/checkpoints/` holds
 // content-addressed blobs (`blobs/ab/<sha256>`), one append-only journal per chat
-// (`chats/<chatId>.jsonl`) and, only while a restore runs, `restore-pending.json`.
+// (`chats/<chatId>.jsonl`), `clock` (rewritten before each command to read the file system's
+// clock) and, only while a restore runs, `restore-pending.json`.
 // Blobs are written to a temporary name and renamed, so a blob that exists is whole.
 // Readable by the user only: folders 0700 (checked again at the first write of each window, so
 // storage an older version left at 0755 is closed before anything is added), files 0600 (an older
@@ -33,8 +34,34 @@ export class CheckpointStorage {
   readonly dir: string;
   /** Folders made or set to DIR_MODE by this instance. */
   private readonly secured = new Set<string>();
+  /** Counts the clock file's writes (each write has new content, so its change time moves). */
+  private clockReads = 0;
   constructor(storageRoot: string) {
     this.dir = join(storageRoot, "checkpoints");
+  }
+
+  /**
+   * A stamp of the file system's clock below which every change made before this call is stamped,
+   * and which every change made after it reaches: the change time of a file written here, written
+   * again until the stamp moves past the first one (stamps are coarse: a change in the same tick
+   * as the first would tie with it). The kernel stamps every file from one clock; Date.now() is
+   * finer than the stamps and can run ahead of them.
+   */
+  async clock(): Promise<number> {
+    await this.ensureDir(this.dir);
+    const path = join(this.dir, "clock");
+    const stamp = async (): Promise<number> => {
+      await fs.writeFile(path, String(++this.clockReads), { mode: FILE_MODE });
+      return (await fs.stat(path)).ctimeMs;
+    };
+    const first = await stamp();
+    // A tick is a few milliseconds; a clock that does not move at all (set back) gives up on the tie.
+    for (let tries = 0; tries < 100; tries++) {
+      const next = await stamp();
+      if (next > first) return next;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    return first;
   }
 
   /** Makes `dir` (inside `checkpoints/`) and sets it and every folder above it up to `checkpoints/` to DIR_MODE. */

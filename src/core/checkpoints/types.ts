@@ -94,6 +94,11 @@ export interface EntryStat {
   readonly ino: number;
   /** Names the file has (hard links); 1 or absent for an ordinary file. */
   readonly links?: number;
+  /**
+   * When its content or metadata last changed (the kernel stamps it; no program can set it back):
+   * tells a change made before a command from one made while it ran. Absent: not known.
+   */
+  readonly ctimeMs?: number;
 }
 
 /**

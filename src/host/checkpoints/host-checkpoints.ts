@@ -18,6 +18,7 @@ import {
 import type { WalkRules } from "../../core/tools";
 import type { FilesOffer } from "../../shared/protocol";
 import type { WorkspacePaths } from "../adapters/workspace-paths";
+import { createWatcherFeed } from "./watcher-feed";
 
 /** The scheme of the read-only documents that show a file as it was at a checkpoint (left side of the diff). */
 export const CHECKPOINT_SCHEME = "pi-chat-checkpoint";
@@ -110,9 +111,16 @@ export class HostCheckpoints implements vscode.Disposable {
     rules: () => WalkRules,
     private readonly log: (line: string) => void,
   ) {
-    this.checkpoints = new Checkpoints({ storageRoot: storageDir, io, rules, log });
+    // VS Code's watcher tells what changed since the last look, so a command's before need not walk the tree.
+    this.checkpoints = new Checkpoints({ storageRoot: storageDir, io, rules, log, changes: createWatcherFeed(paths) });
     this.disposables.push(
-      // A save while a command runs is not the command's doing (unless Pi is the one writing).
+      { dispose: () => this.checkpoints.dispose() },
+      // A save while a command runs is not the command's doing (unless Pi is the one writing):
+      // known before it is written (VS Code waits for will-save), so it never lands unannounced.
+      vscode.workspace.onWillSaveTextDocument((e) => {
+        const path = paths.pathOf(e.document.uri);
+        if (path !== undefined) this.checkpoints.noteSave(path);
+      }),
       vscode.workspace.onDidSaveTextDocument((doc) => {
         const path = paths.pathOf(doc.uri);
         if (path !== undefined) this.checkpoints.noteSave(path);
