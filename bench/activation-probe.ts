@@ -124,6 +124,10 @@ class ThemeIcon {
   constructor(readonly id: string) {}
 }
 
+class ThemeColor {
+  constructor(readonly id: string) {}
+}
+
 class RelativePattern {
   constructor(
     readonly base: unknown,
@@ -171,11 +175,18 @@ const vscodeStub = {
   EventEmitter,
   FileSystemError,
   ThemeIcon,
+  ThemeColor,
   RelativePattern,
   FileType: { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 },
   ExtensionMode: { Production: 1, Development: 2, Test: 3 },
   ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
   ViewColumn: { Active: -1, Beside: -2, One: 1 },
+  OverviewRulerLane: { Left: 1, Center: 2, Right: 4, Full: 7 },
+  DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
+  ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
+  QuickPickItemKind: { Separator: -1, Default: 0 },
+  TextEditorRevealType: { Default: 0, InCenter: 1, InCenterIfOutsideViewport: 2, AtTop: 3 },
+  EndOfLine: { LF: 1, CRLF: 2 },
   window: withFallback("vscode.window", {
     createOutputChannel: () =>
       withFallback("OutputChannel", { info() {}, warn() {}, error() {}, debug() {}, trace() {}, append() {}, appendLine() {}, show() {}, dispose() {} }),
@@ -187,6 +198,8 @@ const vscodeStub = {
   // An app root with no ripgrep under it: activation looks for VS Code's rg there (src/host/adapters/discovery.ts).
   env: withFallback("vscode.env", { appRoot: join(scratch, "vscode-app-root"), language: "en", uiKind: 1 }),
   commands: withFallback("vscode.commands", { registerCommand: () => new Disposable(), executeCommand: async () => undefined }),
+  // Named here, not left to the fallback: the bundle's ESM interop copies only the stub's own names.
+  languages: withFallback("vscode.languages", { registerCodeLensProvider: () => new Disposable() }),
   workspace: withFallback("vscode.workspace", {
     workspaceFolders: [{ uri: Uri.file(workspaceDir), name: "workspace", index: 0 }],
     textDocuments: [],
