@@ -107,7 +107,8 @@ export function editDiff(path: string, oldText: string, newText: string, context
     }
   }
   const whole: StructuredPatch = { ...(patch ?? structuredPatch(`a/${path}`, `b/${path}`, "", "", undefined, undefined, { context })), hunks };
-  return { diff: formatPatch(whole, FILE_HEADERS_ONLY), hunks: hunks.map((h) => ({ ...h, lines: [...h.lines] })) };
+  // The hunks were copied out of each region's patch above; formatting reads them, changes nothing.
+  return { diff: formatPatch(whole, FILE_HEADERS_ONLY), hunks };
 }
 
 /** A part of the window diffed on its own: character offsets in each text, and the line each starts at. */
